@@ -1,0 +1,36 @@
+# shenshi: two commands on a fresh machine (Python 3.11 with venv, and make).
+#   make test   sets up .venv and runs the whole suite
+#   make demo   sets up .venv and runs the demo
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: test demo e2e lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
+
+demo: $(STAMP)
+	$(BIN)/shenshi demo
+
+e2e: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto -m "e2e or slow"
+
+lint: $(STAMP)
+	$(BIN)/ruff check shenshi tests bench
+	$(BIN)/mypy shenshi/rulesets
+
+bench: $(STAMP)
+	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,3 @@
+from shenshi.cli import main
+
+raise SystemExit(main())

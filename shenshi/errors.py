@@ -1,0 +1,12 @@
+"""Errors a user can cause, shown as one line without a traceback.
+
+``UserError`` is raised for bad input that a person can fix: a malformed file, an unknown
+option, a missing credential. The CLI prints ``shenshi: error: <message>`` and exits 2.
+Bugs are not ``UserError``: they keep their traceback.
+"""
+
+from __future__ import annotations
+
+
+class UserError(Exception):
+    """A mistake in the user's input, reported in one line."""

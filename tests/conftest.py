@@ -1,0 +1,32 @@
+"""Test-wide settings: a fast hypothesis profile for CI, and ERROR logs fail a test."""
+
+from __future__ import annotations
+
+import logging
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("thorough", max_examples=1000, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.fixture(autouse=True)
+def _fail_on_unexpected_error_logs(caplog: pytest.LogCaptureFixture):
+    """A test run that logs an ERROR it did not expect has found a bug (STYLE.md).
+
+    Tests that expect an ERROR mark themselves with ``@pytest.mark.allow_error_logs``.
+    """
+    caplog.set_level(logging.WARNING)
+    yield
+    marker = os.environ.get("SHENSHI_ALLOW_ERROR_LOGS")
+    if marker:
+        return
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    node = caplog._item  # type: ignore[attr-defined]
+    if errors and not node.get_closest_marker("allow_error_logs"):
+        pytest.fail("unexpected ERROR log: " + "; ".join(r.getMessage() for r in errors))
