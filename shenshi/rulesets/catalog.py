@@ -1,0 +1,176 @@
+"""What each ruleset is made of: roles, teams, powers and the default composition.
+
+Pure data, shared by the rules core, intake (which powers a role has), ``shenshi deal`` and the
+scenario runner. Role, team and action ids are the vocabulary of ``scenarios/FORMAT.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+# Night/day powers, by action id (FORMAT.md "Action vocabulary").
+KILL = "kill"  # 杀 / 刀
+DIVINE = "divine"  # 占卜 / 【预言】
+BIND = "bind"  # 束魂
+CURSE = "curse"  # 诅咒
+BLESS = "bless"  # 庇佑
+PRAY = "pray"  # 祈祷
+CANNON_KILL = "cannon_kill"  # 炮打 + 炮架子
+IMPRISON = "imprison"  # 禁锢
+CHECK = "check"  # 查证 (horse pair)
+PROTECT = "protect"  # 救治 (elephant)
+SWAP_GENERAL = "swap_general"  # 抽将
+GUARD = "guard"  # 【守护】
+SILENCE_GUARD = "silence_guard"  # 【隔音】
+HEAL = "heal"  # 【救药】
+POISON = "poison"  # 【毒药】
+PIPE = "pipe"  # 【吹笛】
+PAIR_LOVERS = "pair_lovers"  # 【金箭】
+LONE_WOLF = "lone_wolf"  # 【托孤】
+LONE_BLADE = "lone_blade"  # 【孤刀】
+SHERIFF_SUCCESSOR = "sheriff_successor"  # 【殉职】
+
+ALL_ACTIONS = frozenset(
+    {
+        KILL, DIVINE, BIND, CURSE, BLESS, PRAY, CANNON_KILL, IMPRISON, CHECK, PROTECT,
+        SWAP_GENERAL, GUARD, SILENCE_GUARD, HEAL, POISON, PIPE, PAIR_LOVERS, LONE_WOLF,
+        LONE_BLADE, SHERIFF_SUCCESSOR,
+    }
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Role:
+    """One role of a ruleset: its id, Chinese name, team and powers."""
+
+    id: str
+    chinese: str
+    team: str
+    powers: tuple[str, ...] = ()
+    joint: bool = False  # members act as one unit (A-J; chess horses)
+
+
+@dataclass(frozen=True)
+class RulesetInfo:
+    """Static description of a ruleset (no behaviour)."""
+
+    name: str
+    chinese: str
+    family: str  # "A" (游戏五/六), "chess", "werewolf"
+    roles: Mapping[str, Role]
+    teams: tuple[str, ...]
+    composition: Mapping[str, int]  # role id -> count (per camp for chess32)
+    substitutes: int = 2
+    addons: tuple[str, ...] = field(default=())
+
+    @property
+    def players(self) -> int:
+        """Number of seats in the default composition."""
+        per = sum(self.composition.values())
+        return per * len(self.teams) if self.family == "chess" else per
+
+
+def _roles(*roles: Role) -> Mapping[str, Role]:
+    return MappingProxyType({r.id: r for r in roles})
+
+
+_FAMILY_A_CIVILIANS = (
+    Role("seer", "占卜者", "civilians", (DIVINE,)),
+    Role("binder", "束魂者", "civilians", (BIND,)),
+    Role("curser", "诅咒者", "civilians", (CURSE,)),
+    Role("blesser", "庇佑者", "civilians", (BLESS,)),
+    Role("commoner", "庶民", "civilians", (PRAY,)),
+)
+_FAMILY_A_ROLES = _roles(Role("killer", "杀手", "killers", (KILL,), joint=True), *_FAMILY_A_CIVILIANS)
+
+GAME5 = RulesetInfo(
+    "game5", "游戏五", "A", _FAMILY_A_ROLES, ("killers", "civilians"),
+    MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 4}),
+)  # fmt: skip
+GAME6_8 = RulesetInfo(
+    "game6-8", "游戏六（8人）", "A",
+    _roles(Role("killer", "杀手", "killers", (KILL,)), *_FAMILY_A_CIVILIANS),
+    ("killers", "civilians"),
+    MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 2}),
+)  # fmt: skip
+GAME6_10 = RulesetInfo(
+    "game6-10", "游戏六（10人）", "A", _FAMILY_A_ROLES, ("killers", "civilians"),
+    MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 4}),
+)  # fmt: skip
+GAME6_13 = RulesetInfo(
+    "game6-13", "游戏六（13人）", "A",
+    _roles(
+        Role("alliance_killer", "同盟杀手", "killers", (KILL,), joint=True),
+        Role("independent_killer", "独立杀手", "killers", (KILL,)),
+        Role("seer", "占卜者", "civilians", (DIVINE,), joint=True),
+        Role("binder", "束魂者", "civilians", (BIND,), joint=True),
+        *_FAMILY_A_CIVILIANS[2:],
+    ),
+    ("killers", "civilians"),
+    MappingProxyType({
+        "alliance_killer": 2, "independent_killer": 1, "seer": 2, "binder": 2,
+        "curser": 1, "blesser": 1, "commoner": 4,
+    }),
+)  # fmt: skip
+CHESS32 = RulesetInfo(
+    "chess32", "楚汉", "chess",
+    _roles(
+        Role("general", "帅", "", (KILL, SWAP_GENERAL)),
+        Role("chariot", "车", "", (IMPRISON,)),
+        Role("horse", "马", "", (CHECK,), joint=True),
+        Role("cannon", "炮", "", (CANNON_KILL,)),
+        Role("elephant", "相", "", (PROTECT,)),
+        Role("left_advisor", "左士", "", (CURSE,)),
+        Role("right_advisor", "右士", "", (BLESS,)),
+        Role("soldier", "兵", "", (PRAY,)),
+    ),
+    ("chu", "han"),
+    MappingProxyType({
+        "general": 1, "chariot": 2, "horse": 2, "cannon": 2, "elephant": 2,
+        "left_advisor": 1, "right_advisor": 1, "soldier": 5,
+    }),
+)  # fmt: skip
+WEREWOLF = RulesetInfo(
+    "werewolf", "狼人", "werewolf",
+    _roles(
+        Role("seer", "先知", "village", (DIVINE,)),
+        Role("witch", "女巫", "village", (HEAL, POISON)),
+        Role("guard", "守卫", "village", (GUARD, SILENCE_GUARD)),
+        Role("cupid", "爱神", "village", (PAIR_LOVERS,)),
+        Role("werewolf", "狼人", "wolves", (KILL, LONE_WOLF)),
+        Role("piper", "吹笛", "piper", (PIPE,)),
+        Role("villager", "村民", "village", ()),
+    ),
+    ("village", "wolves", "lovers", "piper"),
+    # RES-W1: the source gives no counts; this is the default the host can change in the config.
+    MappingProxyType({
+        "seer": 1, "witch": 1, "guard": 1, "cupid": 1, "werewolf": 3, "piper": 1, "villager": 4,
+    }),
+    substitutes=0,
+    addons=("lover", "sheriff", "lone_wolf"),
+)  # fmt: skip
+
+# Add-on powers (werewolf): the add-on grants the power to whoever carries it.
+ADDON_POWERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {"lone_wolf": (LONE_BLADE,), "sheriff": (SHERIFF_SUCCESSOR,), "lover": ()}
+)
+
+CATALOG: Mapping[str, RulesetInfo] = MappingProxyType(
+    {r.name: r for r in (GAME5, GAME6_8, GAME6_10, GAME6_13, CHESS32, WEREWOLF)}
+)
+
+
+def ruleset_info(name: str) -> RulesetInfo:
+    """The static description of ruleset ``name``; ``KeyError`` names the known ones."""
+    try:
+        return CATALOG[name]
+    except KeyError:
+        known = ", ".join(CATALOG)
+        raise KeyError(f"unknown ruleset {name!r} (known: {known})") from None
+
+
+def team_of(info: RulesetInfo, role: str) -> str:
+    """The team of a role; chess32 roles have no fixed team (the camp is per player)."""
+    return info.roles[role].team
