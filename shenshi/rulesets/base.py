@@ -758,7 +758,7 @@ class Ruleset:
         The state is never modified (it is frozen); an illegal command leaves no trace.
         """
         kind = type(command)
-        if state.outcome is not None and not kind.gm:
+        if state.outcome is not None and kind not in TRANSITIONS[Phase.OVER]:
             raise IllegalActionError(
                 f"the game is over ({state.outcome.winner} won): only GM corrections are accepted"
             )
