@@ -214,7 +214,7 @@ class DiscuzAdapter(WebAdapter):
                 return messages
             page = current - 1
 
-    def _fingerprint(self, row: ConversationSummary) -> str:
+    def fingerprint(self, row: ConversationSummary) -> str:
         # "共 N 条" counts every message; the unread flag is the forum's, not ours.
         last = row.last_at.isoformat() if row.last_at else ""
         return f"{row.count}|{last}"

@@ -140,7 +140,7 @@ class PhpwindAdapter(WebAdapter):
             lambda text, r: pw.parse_conversation(self._page(text, r), tz=self.tz, now=self.now(), conversation=row.id),
         )
 
-    def _fingerprint(self, row: ConversationSummary) -> str:
+    def fingerprint(self, row: ConversationSummary) -> str:
         # Rows carry no message count: a new reply shows as a newer time or an unread mark.
         last = row.last_at.isoformat() if row.last_at else ""
         return f"{last}|{row.ref}|{row.unread}"

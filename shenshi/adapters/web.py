@@ -168,7 +168,7 @@ class WebAdapter:
         before = self.http.requests
         rows = self._inbox()
         return read_inbox_after(
-            cursor, rows, self._conversation, self._fingerprint, counter=lambda: self.http.requests - before
+            cursor, rows, self._conversation, self.fingerprint, counter=lambda: self.http.requests - before
         )
 
     # ------------------------------------------------------------------ engine hooks
@@ -191,7 +191,7 @@ class WebAdapter:
     def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:  # pragma: no cover
         raise NotImplementedError
 
-    def _fingerprint(self, row: ConversationSummary) -> str:
+    def fingerprint(self, row: ConversationSummary) -> str:
         last = row.last_at.isoformat() if row.last_at else ""
         return f"{row.count}|{last}|{row.unread}"
 
