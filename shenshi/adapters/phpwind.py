@@ -181,6 +181,7 @@ class PhpwindAdapter(WebAdapter):
                 load_form()  # after a re-login the form's verify and _hexie are stale
             return {**fields, "atc_content": text, "ajax": "1", "verify": self._verify()}
 
+        sent_at = self.now()
         self._post("post.php", form, self._ajax, params={"fid": fid})
         last = self._thread_page_html(tid, "e")
         mine = [p for p in last.posts if p.author_uid == self.own_uid]
@@ -188,8 +189,9 @@ class PhpwindAdapter(WebAdapter):
         for post in reversed(mine):
             if squash(post.text) == wanted:
                 return post.pid
-        if mine:
-            return mine[-1].pid
+        recent = [p for p in mine if (sent_at - p.posted_at).total_seconds() <= 120]
+        if recent:  # the forum rewrote the text (BBCode, autourl): our newest post of just now
+            return recent[-1].pid
         raise errors.UnexpectedPage(f"reply to thread {tid} accepted but not found on its last page")
 
     def lookup_uid(self, username: str) -> str:

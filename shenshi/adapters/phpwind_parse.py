@@ -338,7 +338,7 @@ def _quote(block: Any) -> Quote:
 
 def pagination(tree: Any) -> tuple[int, int]:
     """``(current page, pages)`` from the first ``div.pages`` (none = one page)."""
-    box = tree.xpath(f"//div[{has_class('pages')}]")
+    box = tree.xpath(f"//div[{has_class('pages')}][b or .//a[contains(@href, 'page=')]]")
     if not box:
         return 1, 1
     current = box[0].xpath("./b/text()")
