@@ -197,7 +197,8 @@ def test_read_pms_both_directions_then_quiet(world: World) -> None:
     s = scene(world)
     for name in s["conversations"].values():  # before the inbox: its URL is a prefix of theirs
         world.route(name)
-    world.route(s["inbox"])
+    # the second poll sees the inbox as the forum showed it after the conversations were opened
+    world.route(s["inbox"], then=["pm_inbox_after_reading.html"])
     adapter = logged_in(world)
     cursor = _seeded_inbox(world, adapter)
     before = adapter.requests
