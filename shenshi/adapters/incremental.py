@@ -113,6 +113,8 @@ def _after_cursor(cursor: ThreadCursor, posts: list[Post]) -> tuple[list[Post], 
         if post.pid == cursor.pid:
             return posts[index + 1 :], post.floor
     seen = set(cursor.tail)
+    if posts and posts[0].floor == cursor.floor + 1 and posts[0].pid not in seen:
+        return posts, cursor.floor  # the cursor ended a full page: this one starts right after
     since = datetime.fromisoformat(cursor.last_at) if cursor.last_at else None
     fresh = [
         p
