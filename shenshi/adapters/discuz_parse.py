@@ -235,36 +235,47 @@ def _fid_of(tree: Any) -> str | None:
     return url_param(links[-1], "fid") if links else None
 
 
+# Compiled once: per-post lookups are the hot path (a page has ten posts).
+_X_AUTHOR = etree.XPath(f".//td[{has_class('pls')}]//div[{has_class('authi')}]/a")
+_X_AUTHI = etree.XPath(f".//td[{has_class('pls')}]//div[{has_class('authi')}]")
+_X_POSTED = etree.XPath(".//em[@id=$id]")
+_X_TITLE = etree.XPath(".//span[@title]")
+_X_FLOOR = etree.XPath(".//a[@id=$id]")
+_X_BODY = etree.XPath(".//td[@id=$id]")
+_X_LOCKED = etree.XPath(f".//div[{has_class('locked')}]")
+_X_PSTATUS = etree.XPath(f".//i[{has_class('pstatus')}]")
+
+
 def _html_post(table: Any, *, tz: tzinfo, now: datetime, tid: str | None) -> Post:
     pid = table.get("id")[3:]
     if not pid.isdigit():
         raise errors.UnexpectedPage(f"post table id {table.get('id')!r} is not pidN")
-    author_links = table.xpath(f".//td[{has_class('pls')}]//div[{has_class('authi')}]/a")
+    author_links = _X_AUTHOR(table)
     if author_links:
         author = squash(author_links[0].text_content())
         uid = url_param(author_links[0].get("href"), "uid") or "0"
     else:  # anonymous (匿名) or a deleted member
-        authi = table.xpath(f".//td[{has_class('pls')}]//div[{has_class('authi')}]")
+        authi = _X_AUTHI(table)
         author, uid = (squash(authi[0].text_content()) if authi else ""), "0"
-    posted = table.xpath(f".//em[@id='authorposton{pid}']")
+    posted = _X_POSTED(table, id=f"authorposton{pid}")
     if not posted:
         raise errors.UnexpectedPage(f"post {pid}: no em#authorposton{pid} (post time)")
-    span = posted[0].xpath(".//span[@title]")
+    span = _X_TITLE(posted[0])
     try:
         posted_at = parse_forum_time(
             posted[0].text_content(), title=span[0].get("title") if span else None, tz=tz, now=now
         )
     except ValueError as exc:
         raise errors.UnexpectedPage(f"post {pid}: {exc}") from exc
-    floor_link = table.xpath(f".//a[@id='postnum{pid}']")
+    floor_link = _X_FLOOR(table, id=f"postnum{pid}")
     floor = _floor(floor_link[0]) if floor_link else 0
     href = floor_link[0].get("href") if floor_link else None
     thread = url_param(href, "ptid") or url_param(href, "tid")
-    body = table.xpath(f".//td[@id='postmessage_{pid}']")
+    body = _X_BODY(table, id=f"postmessage_{pid}")
     if body:
         text, quotes, edited = _body(body[0], tz=tz, now=now)
     else:  # banned author / hidden post: the forum shows a notice instead of the body
-        locked = table.xpath(f".//div[{has_class('locked')}]")
+        locked = _X_LOCKED(table)
         text, quotes, edited = (element_text(locked[0]) if locked else ""), (), None
     return Post(
         tid=tid or thread or "",
@@ -291,7 +302,7 @@ def _floor(link: Any) -> int:
 
 def _body(body: Any, *, tz: tzinfo, now: datetime) -> tuple[str, tuple[Quote, ...], EditMark | None]:
     edited = None
-    for mark in body.xpath(f".//i[{has_class('pstatus')}]"):
+    for mark in _X_PSTATUS(body):
         found = _EDIT.search(squash(mark.text_content()))
         if found and edited is None:
             edited = EditMark(
