@@ -19,7 +19,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Mapping
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -53,7 +53,7 @@ class _Transient(Exception):
 
 def system_clock() -> datetime:
     """The real clock (aware UTC)."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 class ForumHttp:

@@ -162,7 +162,7 @@ def from_unix(seconds: str | int | float, tz: tzinfo) -> datetime:
 # --------------------------------------------------------------------------- text
 
 _BLOCK = frozenset(
-    "div p blockquote li ul ol table tr h1 h2 h3 h4 h5 h6 pre dl dt dd center hr".split()
+    ["div", "p", "blockquote", "li", "ul", "ol", "table", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "dl", "dt", "dd", "center", "hr"]
 )
 _SKIP = frozenset(("script", "style", "img", "input", "textarea", "select", "button", "object", "embed"))
 _SOFT = "\x00"  # block boundary: a line break unless one is already there

@@ -16,7 +16,7 @@ import httpx
 
 from shenshi.adapters import errors
 from shenshi.adapters.base import ForumSettings
-from shenshi.adapters.http import ForumHttp, FormSource, load_cookies, system_clock
+from shenshi.adapters.http import FormSource, ForumHttp, load_cookies, system_clock
 from shenshi.adapters.incremental import read_after, read_inbox_after
 from shenshi.adapters.records import (
     BoardThread,

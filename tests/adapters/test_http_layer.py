@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from urllib.parse import quote_plus
 
 import httpx
@@ -25,7 +25,7 @@ def make(clock: FakeClock, **kwargs) -> ForumHttp:  # type: ignore[no-untyped-de
 @respx.mock
 def test_minimum_interval_between_requests_uses_the_injected_sleep() -> None:
     respx.get(BASE + "index.php").mock(return_value=httpx.Response(200, text="ok"))
-    clock = FakeClock(datetime(2026, 11, 29, tzinfo=timezone.utc))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
     http = make(clock, min_interval=2.0)
     for _ in range(3):
         http.fetch("GET", "index.php", check=lambda r: r.text)
@@ -36,7 +36,7 @@ def test_minimum_interval_between_requests_uses_the_injected_sleep() -> None:
 @respx.mock
 def test_one_stable_desktop_user_agent_without_discuz_mobile_markers() -> None:
     route = respx.get(BASE + "index.php").mock(return_value=httpx.Response(200, text="ok"))
-    clock = FakeClock(datetime(2026, 11, 29, tzinfo=timezone.utc))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
     make(clock, min_interval=0).fetch("GET", "index.php", check=lambda r: r.text)
     agent = route.calls.last.request.headers["User-Agent"]
     assert agent == DEFAULT_USER_AGENT
@@ -46,7 +46,7 @@ def test_one_stable_desktop_user_agent_without_discuz_mobile_markers() -> None:
 @respx.mock
 def test_flood_control_is_waited_out_then_gives_up() -> None:
     respx.post(BASE + "post.php").mock(return_value=httpx.Response(200, text="flood"))
-    clock = FakeClock(datetime(2026, 11, 29, tzinfo=timezone.utc))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
     http = make(clock, min_interval=0, flood_retries=2)
 
     def check(response: httpx.Response) -> str:
@@ -60,7 +60,7 @@ def test_flood_control_is_waited_out_then_gives_up() -> None:
 @respx.mock
 def test_forms_and_queries_are_sent_in_the_forums_charset() -> None:
     route = respx.post(BASE + "message.php").mock(return_value=httpx.Response(200, text="ok"))
-    clock = FakeClock(datetime(2026, 11, 29, tzinfo=timezone.utc))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
     make(clock, min_interval=0, charset="gbk").fetch("POST", "message.php", data={"atc_content": "杀 老王"}, check=lambda r: r.text)
     assert route.calls.last.request.content == b"atc_content=" + quote_plus("杀 老王", encoding="gbk").encode("ascii")
 
@@ -74,6 +74,6 @@ def test_redact_hides_tokens_in_urls() -> None:
 def test_secrets_are_not_logged(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
     respx.post(BASE + "login.php").mock(return_value=httpx.Response(200, text="ok", headers={"Set-Cookie": "b7689_winduser=SECRETCOOKIE; path=/"}))
-    clock = FakeClock(datetime(2026, 11, 29, tzinfo=timezone.utc))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
     make(clock, min_interval=0).fetch("POST", "login.php", data={"pwuser": "gm", "pwpwd": "TopSecret!"}, check=lambda r: r.text)
     assert "TopSecret!" not in caplog.text and "SECRETCOOKIE" not in caplog.text
