@@ -259,18 +259,21 @@ def test_stale_token_logs_in_again_and_retries_once(world: World) -> None:
     status = 503 if world.engine == "discuz" else 200
     reply = world.route(s["reply"], body=s["stale"], status=status, then=[s["reply"]])
     adapter = logged_in(world)
-    logins = world.router.routes  # noqa: F841
     assert adapter.post_reply(s["reply_tid"], s["reply_text"]) == s["reply_pid"]
     assert reply.call_count == 2
 
 
 def test_session_expired_mid_poll_logs_in_again(world: World) -> None:
     s = scene(world)
-    world.route(s["pages"][0], then=[s["guest_page"] if False else s["pages"][0]], body=s["guest_page"])
+    # the page first renders as a guest's (session gone), then as the member's after a new login
+    world.route(s["pages"][0], body=s["guest_page"], then=[s["pages"][0]])
     adapter = logged_in(world)
+    logins = [r for r in world.router.routes if r.call_count and r.pattern and "POST" in repr(r.pattern)]
+    posted_before = sum(r.call_count for r in logins)
     page = adapter.reread_pages("2", [1])[0]
     assert page.posts and page.posts[0].floor == 1
     assert adapter.own_uid == "2"
+    assert sum(r.call_count for r in logins) == posted_before + 1  # logged in again once
 
 
 def test_5xx_then_success_backs_off(world: World) -> None:
