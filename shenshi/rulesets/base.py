@@ -724,6 +724,7 @@ class Ruleset:
     aliases: ClassVar[tuple[str, ...]] = ()
     info: ClassVar[RulesetInfo]
     first_phase: ClassVar[Phase] = Phase.NIGHT
+    first_number: ClassVar[int] = 1  # werewolf starts with night 0 (第零日夜晚)
     exit_cause: ClassVar[str] = "auto_exit"
 
     # -- setup -------------------------------------------------------------------------------
