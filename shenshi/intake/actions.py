@@ -45,6 +45,13 @@ def validate_action(out: Collector, p: Parsed) -> None:
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     powers = ctx.powers_of(sender)
+    if (
+        ctx.family == "A"
+        and ctx.phase.kind == DAY
+        and ctx.phase.extra_divination_actor == sender.name
+        and "divine" in p.intents
+    ):
+        powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     if action is None:
         out.alert("no_power", f"{sender.name}（{_role_cn(ctx, sender)}）没有「{p.verb}」的能力", verb=p.verb)
@@ -60,7 +67,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
         return
     if out.name_problem(p.target, p.verb, verb=p.verb):
         return
-    target = ctx.player(p.target.player)
+    target = out.player_of(p.target)
     if not _target_ok(out, p, action, target):
         return
     if action == "cannon_kill":
@@ -73,7 +80,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
             return
         if out.name_problem(p.target2, p.verb, verb=p.verb):
             return
-        extra["target2"] = p.target2.player
+        extra["target2"] = out.player_of(p.target2).name
     if p.more_targets:
         names = "、".join([p.target.written] + [r.written for r in p.more_targets])
         out.alert("action_conflict", f"{sender.name}：「{p.verb}」写了多个对象：{names}",
@@ -238,8 +245,7 @@ def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> 
         return False
     if out.name_problem(ref, "炮架子", verb=p.verb):
         return False
-    platform = ctx.player(ref.player)
-    assert platform is not None
+    platform = out.player_of(ref)
     why = None
     if not platform.alive:
         why = f"{platform.name} 已出局"
@@ -316,8 +322,7 @@ def _delegate(out: Collector, p: Parsed) -> None:
         return
     if out.name_problem(p.target, p.verb, verb="委托投票"):
         return
-    target = ctx.player(p.target.player)
-    assert target is not None
+    target = out.player_of(p.target)
     if not target.alive:
         out.alert("dead_target", f"{sender.name} 委托投票给已出局的 {target.name}", verb="委托投票", target=target.name)
         return
@@ -364,8 +369,9 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
             break
         if out.name_problem(ref, "指控"):
             continue
-        if ref.player not in accused:
-            accused.append(ref.player)
+        name = out.player_of(ref).name
+        if name not in accused:
+            accused.append(name)
     extra = out.base_extra()
     extra.update({"text": body or "", "chars": chars})
     if ctx.family == "A":

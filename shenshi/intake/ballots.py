@@ -32,12 +32,13 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
                 return
     choices: list[str | None] = []
     for b in ballots:
-        value = b.target.player if b.intents == ("vote",) else None
+        value = out.player_of(b.target).name if b.intents == ("vote",) else None
         if value not in choices:
             choices.append(value)
         for ref in b.more_targets:
-            if ref.player not in choices:
-                choices.append(ref.player)
+            name = out.player_of(ref).name
+            if name not in choices:
+                choices.append(name)
     if len(choices) > 1:
         names = "、".join("弃权" if c is None else c for c in choices)
         out.alert("vote_conflict", f"{sender.name} 的帖子里有不同的投票对象：{names}（不计票）")

@@ -9,6 +9,7 @@ zone is the forum's clock (Asia/Shanghai), as in the scenario files.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime
 from typing import Any
@@ -28,7 +29,7 @@ from shenshi.intake.context import (
     PlayerInfo,
 )
 from shenshi.intake.model import IntakeResult
-from shenshi.intake.read import read_pm, read_post
+from shenshi.intake.read import read_pm, read_post, read_post_edit
 from shenshi.rulesets.catalog import CATALOG
 
 REQUIRED = ("id", "ruleset", "players", "roles", "dead", "channel", "from", "text")
@@ -222,6 +223,11 @@ def run_case(case: Mapping[str, Any]) -> IntakeResult:
             tid=CASE_TID, pid=str(case["id"]), floor=0, author=case["from"], author_uid="",
             posted_at=t, text=case["text"], quotes=_quotes(case.get("quotes")),
         )  # fmt: skip
+        first_seen = case.get("first_seen")
+        if first_seen is not None:
+            if not isinstance(first_seen, str):
+                raise CaseError(f"first_seen must be the post's first-seen text, got {first_seen!r}")
+            return read_post_edit(ctx, replace(post, text=first_seen, quotes=()), post)
         return read_post(ctx, post)
     if channel == "pm":
         pm = PrivateMessage(

@@ -9,7 +9,7 @@ from functools import lru_cache
 from shenshi.intake import receipts
 from shenshi.intake.alerts import reason
 from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
-from shenshi.intake.grammar import NameRef
+from shenshi.intake.grammar import SELF, NameRef
 from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
 from shenshi.intake.names import NameIndex
 from shenshi.intake.text import fold
@@ -79,7 +79,10 @@ class Collector:
             self.receipts.append(Receipt(self.sender.name, receipts.rejected(verb, target, why, suggestions)))
 
     def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
-        """Alert when ``ref`` does not name exactly one player; True if it did not."""
+        """Alert when ``ref`` does not name exactly one player; True if it did not.
+
+        ``自己`` (``SELF``) names the sender; callers read the player from :meth:`player_of`.
+        """
         who = self.sender.name if self.sender else "?"
         if ref is None or not ref.written:
             self.alert("missing_target", f"{who}：「{what}」没有写对象", verb=verb)
@@ -95,6 +98,8 @@ class Collector:
                 players="、".join(ref.ambiguous),
             )
             return True
+        if ref.player == SELF:
+            return self.sender is None
         if ref.player is None:
             hints = name_index(self.ctx).suggest(ref.written)
             hint = f"（相近：{'、'.join(hints)}）" if hints else ""
@@ -108,3 +113,11 @@ class Collector:
             )
             return True
         return False
+
+    def player_of(self, ref: NameRef) -> PlayerInfo:
+        """The player a resolved ``ref`` names (``自己`` is the sender)."""
+        if ref.player == SELF and self.sender is not None:
+            return self.sender
+        player = self.ctx.player(ref.player or "")
+        assert player is not None, ref
+        return player

@@ -22,13 +22,15 @@ from shenshi.intake.text import Folded
 # A name that is not a player's is still treated as meant when it scores this close to one.
 MEANT_SCORE = 75
 MAX_TOKEN = 16
+SELF = "\x00self"  # NameRef.player for 自己 / 我自己: the sender, filled in by validation
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
-_SEP = re.compile(r"[ \t:=\-—>→~・·]*")
+_SEP = re.compile(r"[ \t:=\-—>→~・·]*(?:一下|下)?[ \t:]*")
+_SELF = re.compile(r"(?:我自己|自己|本人)(?!人)")
 _OPEN = {"「": "」", "『": "』", "【": "】", "“": "”", '"': '"', "'": "'", "‘": "’", "《": "》",
          "(": ")", "<": ">", "[": "]", "〈": "〉", "〔": "〕"}  # fmt: skip
 _TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…]")
-_LIST_SEP = re.compile(r"\s*(?:、|,|/|&|和|与|跟|及|以及|或者?|还有|\s)\s*")
+_LIST_SEP = re.compile(r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|或者?|还有|[ \t])[ \t]*")
 _QUESTION = re.compile(r"[?]|吗|么|呢$|请问|想问|问一下|能不能|可不可以|可以吗|能否|是否|是不是|怎么|为什么|为啥|什么时候|多久")
 _CONDITION = re.compile(r"如果|假如|要是|若是|倘若|万一|除非|的话")
 _FILLER = (
@@ -40,11 +42,13 @@ _FILLER = (
 # Vote words (thread posts). Longer alternatives first.
 _VOTE_CHANGE = re.compile(_FILLER + r"(?:更改投票|修改投票|改票|改投|换票|换投|票改)(?:为|成|给|到)?")
 _VOTE_STRONG = re.compile(
-    _FILLER + r"(?:【投票】|\[投票\]|投票给|投票为|投票|票投给|票投|投给|我的票给|vote\s*for|vote)"
+    _FILLER
+    + r"(?:【投票】|\[投票\]|(?:生死|第二轮|二轮|决胜|复)?投票(?:给|为)?|票投给|票投|投给|我的票给|vote\s*for|vote)"
 )
-_VOTE_WEAK = re.compile(_FILLER + r"投(?![票诉入资降])")
+_VOTE_WEAK = re.compile(_FILLER + r"投(?![票诉入资降了过的着])")
 _ABSTAIN = re.compile(
-    _FILLER + r"(?:投票[ \t:]*|投)?(?:弃权票?|弃票|abstain)(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
+    _FILLER
+    + r"(?:委托)?(?:投票[ \t:]*|投)?(?:弃权票?|弃票|abstain)(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
 )
 
 # PM verbs: folded text -> intents (resolved against the sender's powers by validate).
@@ -202,6 +206,9 @@ class _Reader:
         if match is not None:
             written = self.folded.original_slice(pos, match.end)
             return NameRef(written, match.player, match.ambiguous), match.end
+        me = _SELF.match(text, pos)
+        if me:
+            return NameRef(self.folded.original_slice(pos, me.end()), SELF), me.end()
         tok = _TOKEN_END.search(text, pos)
         tok_end = min(tok.start() if tok else len(text), pos + MAX_TOKEN)
         written = self.folded.original_slice(pos, tok_end).strip()
@@ -220,6 +227,8 @@ class _Reader:
                 return more, pos
             nxt = m.end()
             if nxt < len(self.text) and self.text[nxt] in _OPEN:
+                if not m.group(0).strip():
+                    return more, pos  # "花间（昨天发言太水）": a reason in brackets, not a name
                 ref, end = self.read_name(nxt, strict=False)
             else:
                 match = self.index.match_at(self.folded, nxt)
@@ -485,8 +494,12 @@ def _read_pm_vote(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     return _with(parsed, intents=intents), reader.line_bounds(pos)[1] if parsed.target else end
 
 
+_PLATFORM_AS = re.compile(r"(?:以|用|拿|让)[ \t]*")
+_PLATFORM_AS_AFTER = re.compile(r"[ \t]*(?:为|做|当|作为?)[ \t]*(?:炮架子|炮架|架子)")
+
+
 def _attach_platform(reader: _Reader, parsed: Parsed, end: int) -> tuple[Parsed, int]:
-    """炮打X，炮架子：Y / 炮 X 架 Y / a next line "炮架子 Y"."""
+    """炮打X，炮架子：Y / 炮 X 架 Y / 以Y为炮架 / a next line "炮架子 Y"."""
     text = reader.text
     line_end = reader.line_bounds(end)[1] if end < len(text) else end
     search_end = line_end
@@ -498,6 +511,15 @@ def _attach_platform(reader: _Reader, parsed: Parsed, end: int) -> tuple[Parsed,
             search_end = nxt_end
     pos = end
     while pos < search_end:
+        m = _PLATFORM_AS.match(text, pos)
+        if m and "cannon_kill" in parsed.intents:
+            match = reader.index.match_at(reader.folded, m.end())
+            after = _PLATFORM_AS_AFTER.match(text, match.end) if match else None
+            if match is not None and after is not None:
+                written = reader.folded.original_slice(m.end(), match.end)
+                ref = NameRef(written, match.player, match.ambiguous)
+                intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
+                return _with(parsed, platform=ref, intents=intents), after.end()
         m = _PLATFORM.match(text, pos)
         if m and (pos == end or text[pos - 1] in _CLAUSE_BREAK + " \t:"):
             ref, after = reader.read_name(m.end(), strict=True)

@@ -22,10 +22,10 @@ from shenshi.intake.context import (
     GameContext,
     PlayerInfo,
 )
-from shenshi.intake.grammar import Parsed, read_actions, read_votes
+from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_votes
 from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
 from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
-from shenshi.intake.text import fold, strip_bbcode
+from shenshi.intake.text import Folded, fold, strip_bbcode
 
 
 def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
@@ -93,6 +93,8 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         if sender.alive:
             out.commands.append(IntakeCommand(SIGN_IN, sender.name, None, out.base_extra()))
         return out.result()
+    if not ballots and ctx.family == "werewolf" and sender.name in ctx.phase.maddened:
+        ballots = _maddened_ballot(ctx, post.text)
     _speech_rules(out, post, kind, ballots)
     if not ballots:
         return out.result()
@@ -125,17 +127,7 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
         out.alert("sent_off", f"已被罚下的 {sender.name} 仍在发言")
         return
     if family == "werewolf" and sender.name in ctx.phase.maddened:
-        spans = []
-        folded_len_ok = len(fold(post.text)) == len(post.text)
-        if folded_len_ok:
-            for b in ballots:
-                end = b.pos + len(b.verb)
-                spans.append((b.pos, end))
-                if b.target and b.target.written:
-                    start = post.text.find(b.target.written, end)
-                    if start >= 0:
-                        spans.append((end, start + len(b.target.written)))
-        bad = maddened_violations(post.text, spans)
+        bad = maddened_violations(post.text, _ballot_spans(post.text, ballots))
         if bad:
             out.alert("maddened_speech", f"癫狂的 {sender.name} 写了不允许的字：{bad[:20]}")
     if family == "chess" and kind not in (CHAT_THREAD,):
@@ -144,6 +136,35 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
         lengths = long_quotes(tuple(q.text for q in post.quotes))
         if lengths:
             out.alert("long_quote", f"{sender.name} 大段引用他人帖子（{max(lengths)} 字）")
+
+
+def _ballot_spans(text: str, ballots: list[Parsed]) -> list[tuple[int, int]]:
+    """Where the ballots are written in ``text`` (vote word through target name)."""
+    folded = Folded.of(text)
+    spans = []
+    for b in ballots:
+        start = folded.origin[b.pos] if b.pos < len(folded.origin) else len(text)
+        name = b.target.written if b.target else ""
+        at = text.find(name, start) if name else -1
+        end = at + len(name) if at >= 0 else start + len(b.verb)
+        spans.append((start, end))
+    return spans
+
+
+def _maddened_ballot(ctx: GameContext, text: str) -> list[Parsed]:
+    """A maddened character may write only the vote target's name (and the allowed sounds):
+    a post whose only words are one player's name is that character's ballot [WW:L129]."""
+    folded = Folded.of(text)
+    found = name_index(ctx).find_all(folded)
+    names = {m.player for _, m in found}
+    if len(names) != 1 or None in names:
+        return []
+    spans = [(folded.origin[pos], folded.origin[m.end - 1] + 1) for pos, m in found]
+    if maddened_violations(text, spans):
+        return []
+    pos, first = found[0]
+    written = folded.original_slice(pos, first.end)
+    return [Parsed(("vote",), written, pos, NameRef(written, first.player))]
 
 
 def _role_thread_post(out: Collector, post: Post) -> None:
