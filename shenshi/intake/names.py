@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 
 from shenshi.intake.text import Folded, fold
 
-SUGGESTION_CUTOFF = 60  # WRatio score below which a name is not worth suggesting
+SUGGESTION_CUTOFF = 50  # WRatio: two-character Chinese names that share one character score 50
 MAX_SUGGESTIONS = 3
 
 
