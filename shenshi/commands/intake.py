@@ -27,8 +27,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "--batch", metavar="CASES.jsonl", required=True,
         help="JSON-lines file of cases ('-' for standard input)",
     )  # fmt: skip
-    parser.add_argument("--receipts", action="store_true", help="add the proposed receipts to each output line")
-    parser.add_argument("--output", "-o", type=Path, default=None, help="write here instead of standard output")
+    parser.add_argument(
+        "--receipts", action="store_true", help="add the proposed receipts to each output line"
+    )
+    parser.add_argument(
+        "--output", "-o", type=Path, default=None, help="write here instead of standard output"
+    )
     add_config_option(parser)
     parser.set_defaults(func=run)
     return parser
@@ -47,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except UnicodeDecodeError as exc:
-            raise UserError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise UserError(
+                f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})"
+            ) from None
     sink = args.output.open("w", encoding="utf-8") if args.output else sys.stdout
     failed = 0
     try:

@@ -19,7 +19,15 @@ from shenshi.intake.text import count_chars
 DECLARATION_MIN = {"A": 100, "chess": 150}  # RES-A29 characters without whitespace
 WEREWOLF_LAST_WORDS_MAX = 3000
 # Werewolf submission phases (§5.5, RES-W3).
-WW_PHASE = {"guard": 1, "silence_guard": 1, "kill": 1, "divine": 1, "pipe": 1, "heal": 2, "poison": 2}
+WW_PHASE = {
+    "guard": 1,
+    "silence_guard": 1,
+    "kill": 1,
+    "divine": 1,
+    "pipe": 1,
+    "heal": 2,
+    "poison": 2,
+}
 WW_NIGHT0 = frozenset({"pair_lovers", "lone_wolf"})
 WW_DAY = frozenset({"lone_blade"})
 WW_SINGLE_USE = frozenset({"heal", "poison", "lone_wolf", "lone_blade"})
@@ -54,7 +62,11 @@ def validate_action(out: Collector, p: Parsed) -> None:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     if action is None:
-        out.alert("no_power", f"{sender.name}（{_role_cn(ctx, sender)}）没有「{p.verb}」的能力", verb=p.verb)
+        out.alert(
+            "no_power",
+            f"{sender.name}（{_role_cn(ctx, sender)}）没有「{p.verb}」的能力",
+            verb=p.verb,
+        )
         return
     if not sender.alive and action != "sheriff_successor":
         out.alert("dead_actor", f"{sender.name} 已出局，其「{p.verb}」无效", verb=p.verb)
@@ -70,21 +82,29 @@ def validate_action(out: Collector, p: Parsed) -> None:
     target = out.player_of(p.target)
     if not _target_ok(out, p, action, target):
         return
-    if action == "cannon_kill":
-        if not _platform_ok(out, p, target, extra):
-            return
+    if action == "cannon_kill" and not _platform_ok(out, p, target, extra):
+        return
     if action == "pair_lovers":
         if p.target2 is None:
-            out.alert("invalid_target", f"{sender.name}：金箭需要两个对象", verb=p.verb,
-                      target=target.name, reason="金箭需要两个对象")
+            out.alert(
+                "invalid_target",
+                f"{sender.name}：金箭需要两个对象",
+                verb=p.verb,
+                target=target.name,
+                reason="金箭需要两个对象",
+            )
             return
         if out.name_problem(p.target2, p.verb, verb=p.verb):
             return
         extra["target2"] = out.player_of(p.target2).name
     if p.more_targets:
         names = "、".join([p.target.written] + [r.written for r in p.more_targets])
-        out.alert("action_conflict", f"{sender.name}：「{p.verb}」写了多个对象：{names}",
-                  verb=p.verb, target=names)
+        out.alert(
+            "action_conflict",
+            f"{sender.name}：「{p.verb}」写了多个对象：{names}",
+            verb=p.verb,
+            target=names,
+        )
         return
     notes = _flags(out, p, action, target, extra)
     if p.confirm:
@@ -114,16 +134,24 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
             if action == "divine" and phase.extra_divination_actor == sender.name:
                 extra["extra_divination"] = True
                 if phase.extra_divination_used:
-                    out.alert("extra_divination_used", f"{sender.name} 的额外占卜已用过", verb=p.verb)
+                    out.alert(
+                        "extra_divination_used", f"{sender.name} 的额外占卜已用过", verb=p.verb
+                    )
                     return False
                 deadline = phase.extra_divination_deadline
                 if deadline is None and phase.vote_close is not None:
                     deadline = phase.vote_close - timedelta(hours=1)
                 if deadline is not None and t is not None and t > deadline:
-                    out.alert("extra_divination_deadline", f"{sender.name} 的额外占卜晚于截止时间", verb=p.verb)
+                    out.alert(
+                        "extra_divination_deadline",
+                        f"{sender.name} 的额外占卜晚于截止时间",
+                        verb=p.verb,
+                    )
                     return False
                 return True
-            out.alert("pm_window", f"{sender.name} 白天提交「{p.verb}」，不在夜间提交时间内", verb=p.verb)
+            out.alert(
+                "pm_window", f"{sender.name} 白天提交「{p.verb}」，不在夜间提交时间内", verb=p.verb
+            )
             return False
         if t is not None and (
             (phase.pm_window_open is not None and t < phase.pm_window_open)
@@ -135,15 +163,23 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
             out.alert("seer_locked", f"{sender.name} 在天神答复后更改占卜", verb=p.verb)
             return False
         if action == "kill" and phase.on_duty_killer and phase.on_duty_killer != sender.name:
-            out.alert("off_duty_killer", f"{sender.name} 不是今晚的执行杀手（今晚：{phase.on_duty_killer}）", verb=p.verb)
+            out.alert(
+                "off_duty_killer",
+                f"{sender.name} 不是今晚的执行杀手（今晚：{phase.on_duty_killer}）",
+                verb=p.verb,
+            )
             return False
         return True
     if family == "chess":
         if phase.kind == DAY:
-            out.alert("pm_window", f"{sender.name} 白天提交「{p.verb}」，特权只能在夜间使用", verb=p.verb)
+            out.alert(
+                "pm_window", f"{sender.name} 白天提交「{p.verb}」，特权只能在夜间使用", verb=p.verb
+            )
             return False
         if phase.deadline is not None and t is not None and t > phase.deadline:
-            out.alert("after_deadline", f"{sender.name} 的「{p.verb}」晚于天亮前10分钟", verb=p.verb)
+            out.alert(
+                "after_deadline", f"{sender.name} 的「{p.verb}」晚于天亮前10分钟", verb=p.verb
+            )
             return False
         return True
     # werewolf
@@ -164,7 +200,9 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     which = WW_PHASE.get(action)
     deadline = phase.phase_deadlines.get(which) if which else None
     if deadline is not None and t is not None and t > deadline:
-        out.alert("phase_deadline", f"{sender.name} 的「{p.verb}」晚于夜晚{which}的截止时间", verb=p.verb)
+        out.alert(
+            "phase_deadline", f"{sender.name} 的「{p.verb}」晚于夜晚{which}的截止时间", verb=p.verb
+        )
         return False
     if action in WW_SINGLE_USE and action in phase.used_skills:
         out.alert("skill_used", f"{sender.name} 的「{p.verb}」已经用过", verb=p.verb)
@@ -177,48 +215,88 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
     ctx, sender = out.ctx, out.sender
     assert sender is not None and target is not None
     if not target.alive:
-        out.alert("dead_target", f"{sender.name}：「{p.verb}」的对象 {target.name} 已出局",
-                  verb=p.verb, target=target.name)
+        out.alert(
+            "dead_target",
+            f"{sender.name}：「{p.verb}」的对象 {target.name} 已出局",
+            verb=p.verb,
+            target=target.name,
+        )
         return False
     family = ctx.family
     is_self = target.name == sender.name
     if family == "A" and action == "kill" and is_self and ctx.ruleset in ("game5", "game6-10"):
         killers = [q for q in ctx.players if q.alive and q.team == "killers"]
         if len(killers) <= 1:
-            out.alert("lone_killer_suicide", f"{sender.name} 是仅剩的杀手，不能自杀",
-                      verb=p.verb, target=target.name)
+            out.alert(
+                "lone_killer_suicide",
+                f"{sender.name} 是仅剩的杀手，不能自杀",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
     if family == "chess":
         if is_self and (sender.role in CHESS_NO_SELF or action == "swap_general"):
-            out.alert("self_target", f"{sender.name}（{_role_cn(ctx, sender)}）不能以自己为对象",
-                      verb=p.verb, target=target.name)
+            out.alert(
+                "self_target",
+                f"{sender.name}（{_role_cn(ctx, sender)}）不能以自己为对象",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         if action == "check" and target.role == "horse" and target.team == sender.team:
-            out.alert("self_target", f"{sender.name}：马不能查自己的搭档 {target.name}",
-                      verb=p.verb, target=target.name)
+            out.alert(
+                "self_target",
+                f"{sender.name}：马不能查自己的搭档 {target.name}",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         if action in CHESS_NOT_ON_GENERAL and target.role == "general":
-            out.alert("general_target", f"{sender.name}：「{p.verb}」不能对帅 {target.name} 使用",
-                      verb=p.verb, target=target.name)
+            out.alert(
+                "general_target",
+                f"{sender.name}：「{p.verb}」不能对帅 {target.name} 使用",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         if action == "swap_general" and ctx.phase.swaps_left.get(sender.name, 1) <= 0:
-            out.alert("no_swaps_left", f"{sender.name} 的两次抽将已用完", verb=p.verb, target=target.name)
+            out.alert(
+                "no_swaps_left", f"{sender.name} 的两次抽将已用完", verb=p.verb, target=target.name
+            )
             return False
     if family == "werewolf":
         if is_self and action in ("lone_blade", "sheriff_successor"):
-            out.alert("self_target", f"{sender.name}：「{p.verb}」不能以自己为对象",
-                      verb=p.verb, target=target.name)
+            out.alert(
+                "self_target",
+                f"{sender.name}：「{p.verb}」不能以自己为对象",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         if action == "guard" and target.name in ctx.phase.guarded_before:
-            out.alert("guard_once", f"{sender.name}：{target.name} 已被守护过", verb=p.verb, target=target.name)
+            out.alert(
+                "guard_once",
+                f"{sender.name}：{target.name} 已被守护过",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         if action == "silence_guard" and target.name in ctx.phase.silenced_before:
-            out.alert("silence_once", f"{sender.name}：{target.name} 已被隔音过", verb=p.verb, target=target.name)
+            out.alert(
+                "silence_once",
+                f"{sender.name}：{target.name} 已被隔音过",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         vision = ctx.phase.witch_vision
         if action == "heal" and vision is not None and target.name not in vision:
-            out.alert("heal_not_in_vision", f"{sender.name}：{target.name} 不在通灵名单中",
-                      verb=p.verb, target=target.name)
+            out.alert(
+                "heal_not_in_vision",
+                f"{sender.name}：{target.name} 不在通灵名单中",
+                verb=p.verb,
+                target=target.name,
+            )
             return False
         if action == "lone_wolf":
             wolves = [q for q in ctx.players if q.alive and q.team == "wolves"]
@@ -228,20 +306,30 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
             elif len(wolves) <= 2:
                 why = "狼人阵营不超过2人，不能托孤"
             if why:
-                out.alert("invalid_target", f"{sender.name}：托孤无效，{why}", verb=p.verb,
-                          target=target.name, reason=why)
+                out.alert(
+                    "invalid_target",
+                    f"{sender.name}：托孤无效，{why}",
+                    verb=p.verb,
+                    target=target.name,
+                    reason=why,
+                )
                 return False
     return True
 
 
 def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> bool:
     """A cannon's 炮架子 [CH:L58]: living, not a general, not the target, not the cannon."""
-    ctx, sender = out.ctx, out.sender
+    _ctx, sender = out.ctx, out.sender
     assert sender is not None
     ref = p.platform
     if ref is None or not ref.written:
-        out.alert("invalid_platform", f"{sender.name}：炮打 {target.name} 没有写炮架子（整次炮击作废）",
-                  verb=p.verb, target=target.name, reason="没有写炮架子")
+        out.alert(
+            "invalid_platform",
+            f"{sender.name}：炮打 {target.name} 没有写炮架子（整次炮击作废）",
+            verb=p.verb,
+            target=target.name,
+            reason="没有写炮架子",
+        )
         return False
     if out.name_problem(ref, "炮架子", verb=p.verb):
         return False
@@ -256,8 +344,13 @@ def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> 
     elif platform.name == sender.name:
         why = "炮不能给自己做炮架子"
     if why:
-        out.alert("invalid_platform", f"{sender.name}：炮架子无效，{why}（整次炮击作废）",
-                  verb=p.verb, target=target.name, reason=why)
+        out.alert(
+            "invalid_platform",
+            f"{sender.name}：炮架子无效，{why}（整次炮击作废）",
+            verb=p.verb,
+            target=target.name,
+            reason=why,
+        )
         return False
     extra["platform"] = platform.name
     return True
@@ -279,16 +372,25 @@ def _flags(out: Collector, p: Parsed, action: str, target: PlayerInfo, extra: di
             extra["story"] = True
         minimum = DECLARATION_MIN[family]
         if family == "A" and chars == 0:
-            out.alert("declaration_missing", f"{sender.name} 杀 {target.name}，没有杀人宣言（截止前未补交则本次杀人作废）")
+            out.alert(
+                "declaration_missing",
+                f"{sender.name} 杀 {target.name}，没有杀人宣言（截止前未补交则本次杀人作废）",
+            )
             notes.append("未收到杀人宣言，请在截止前补交，否则本次杀人作废")
         elif family == "A" and chars < minimum and not p.story:
-            out.alert("declaration_short", f"{sender.name} 的杀人宣言只有 {chars} 字（不足 {minimum} 字）")
+            out.alert(
+                "declaration_short", f"{sender.name} 的杀人宣言只有 {chars} 字（不足 {minimum} 字）"
+            )
             notes.append(f"杀人宣言只有 {chars} 字，不足 {minimum} 字")
         elif family == "chess" and chars < minimum:
-            out.alert("kill_post_short", f"{sender.name} 的杀人帖只有 {chars} 字（不足 {minimum} 字）")
+            out.alert(
+                "kill_post_short", f"{sender.name} 的杀人帖只有 {chars} 字（不足 {minimum} 字）"
+            )
             notes.append(f"杀人帖只有 {chars} 字，不足 {minimum} 字")
     if action == "swap_general" and sender.team and target.team and sender.team != target.team:
-        out.alert("swap_enemy", f"{sender.name} 抽将 {target.name} 是对方的人：抽将会无效，帅仍会死")
+        out.alert(
+            "swap_enemy", f"{sender.name} 抽将 {target.name} 是对方的人：抽将会无效，帅仍会死"
+        )
         notes.append(f"{target.name} 不是己方玩家，抽将将无效")
     return notes
 
@@ -300,7 +402,11 @@ def _delegate(out: Collector, p: Parsed) -> None:
     assert sender is not None
     phase = ctx.phase
     if ctx.family != "A":
-        out.alert("wrong_channel", f"{sender.name} 用短消息投票；本规则的投票必须在投票帖发帖", verb="投票")
+        out.alert(
+            "wrong_channel",
+            f"{sender.name} 用短消息投票；本规则的投票必须在投票帖发帖",
+            verb="投票",
+        )
         return
     if p.intents[0] == "delegate_abstain":
         out.alert("abstain_not_allowed", f"{sender.name} 委托弃票；本规则不能弃权", verb="委托弃票")
@@ -308,26 +414,42 @@ def _delegate(out: Collector, p: Parsed) -> None:
     if not sender.alive:
         out.alert("dead_actor", f"{sender.name} 已出局，不能委托投票", verb="委托投票")
         return
-    if phase.kind == NIGHT or (phase.vote_close is not None and t is not None and t >= phase.vote_close):
+    if phase.kind == NIGHT or (
+        phase.vote_close is not None and t is not None and t >= phase.vote_close
+    ):
         out.alert("vote_closed", f"{sender.name} 的委托投票不在投票时间内", verb="委托投票")
         return
     if phase.bound == sender.name:
         out.alert("not_eligible", f"{sender.name} 今天被束魂，不能投票", verb="委托投票")
         return
     if sender.name in phase.delegations_published:
-        out.alert("delegation_published", f"{sender.name} 的委托投票已公布，不能更改", verb="委托投票")
+        out.alert(
+            "delegation_published", f"{sender.name} 的委托投票已公布，不能更改", verb="委托投票"
+        )
         return
     if phase.ballots.get(sender.name):
-        out.alert("delegation_overridden", f"{sender.name} 已在投票帖投票，委托无效", verb="委托投票")
+        out.alert(
+            "delegation_overridden", f"{sender.name} 已在投票帖投票，委托无效", verb="委托投票"
+        )
         return
     if out.name_problem(p.target, p.verb, verb="委托投票"):
         return
     target = out.player_of(p.target)
     if not target.alive:
-        out.alert("dead_target", f"{sender.name} 委托投票给已出局的 {target.name}", verb="委托投票", target=target.name)
+        out.alert(
+            "dead_target",
+            f"{sender.name} 委托投票给已出局的 {target.name}",
+            verb="委托投票",
+            target=target.name,
+        )
         return
     if phase.candidates and target.name not in phase.candidates:
-        out.alert("not_a_candidate", f"{sender.name} 委托投票给非候选人 {target.name}", verb="委托投票", target=target.name)
+        out.alert(
+            "not_a_candidate",
+            f"{sender.name} 委托投票给非候选人 {target.name}",
+            verb="委托投票",
+            target=target.name,
+        )
         return
     extra = out.base_extra()
     extra["via"] = "pm_delegate"
@@ -343,7 +465,11 @@ def _delegate_to_player(out: Collector, p: Parsed) -> None:
     sender = out.sender
     assert sender is not None
     who = p.target.written if p.target else "?"
-    out.alert("delegation_to_player", f"{sender.name} 想委托 {who} 代投：规则不允许委托其他玩家", verb="委托投票")
+    out.alert(
+        "delegation_to_player",
+        f"{sender.name} 想委托 {who} 代投：规则不允许委托其他玩家",
+        verb="委托投票",
+    )
 
 
 def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
@@ -352,7 +478,9 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
     assert sender is not None
     phase = ctx.phase
     body = p.declaration if text is None else text
-    granted = sender.name in phase.last_words_granted or (not phase.last_words_granted and not sender.alive)
+    granted = sender.name in phase.last_words_granted or (
+        not phase.last_words_granted and not sender.alive
+    )
     if not granted:
         out.alert("last_words_not_granted", f"{sender.name} 没有遗言权", verb="遗言")
         return
@@ -361,7 +489,9 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
         return
     chars = count_chars(body or "")
     if ctx.family == "werewolf" and chars > WEREWOLF_LAST_WORDS_MAX:
-        out.alert("last_words_too_long", f"{sender.name} 的遗言有 {chars} 字（上限 3000）", verb="遗言")
+        out.alert(
+            "last_words_too_long", f"{sender.name} 的遗言有 {chars} 字（上限 3000）", verb="遗言"
+        )
         return
     accused: list[str] = []
     for ref in p.accused:
@@ -393,7 +523,11 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
     assert sender is not None
     powers = ctx.powers_of(sender)
     if not powers & {"kill", "cannon_kill"} or ctx.family not in DECLARATION_MIN:
-        out.alert("no_power", f"{sender.name}（{_role_cn(ctx, sender)}）没有杀人能力，却发来杀人宣言", verb="杀人宣言")
+        out.alert(
+            "no_power",
+            f"{sender.name}（{_role_cn(ctx, sender)}）没有杀人能力，却发来杀人宣言",
+            verb="杀人宣言",
+        )
         return
     if not sender.alive:
         out.alert("dead_actor", f"{sender.name} 已出局，其杀人宣言无效", verb="杀人宣言")
@@ -401,7 +535,9 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
     body = p.declaration or ""
     chars = count_chars(body)
     extra = out.base_extra()
-    extra.update({"declaration": body, "declaration_chars": chars, "declaration_missing": chars == 0})
+    extra.update(
+        {"declaration": body, "declaration_chars": chars, "declaration_missing": chars == 0}
+    )
     if p.story:
         extra["story"] = True
     minimum = DECLARATION_MIN[ctx.family]
@@ -447,8 +583,12 @@ def resolve_conflicts(out: Collector) -> None:
         if len(targets) > 1:
             names = "、".join(sorted({c.target or "" for c in cmds}))
             verb = receipts.VERB_CN.get(action, action)
-            out.alert("action_conflict", f"{cmds[0].actor}：同一条消息里「{verb}」写了不同的对象：{names}",
-                      verb=verb, target=names)
+            out.alert(
+                "action_conflict",
+                f"{cmds[0].actor}：同一条消息里「{verb}」写了不同的对象：{names}",
+                verb=verb,
+                target=names,
+            )
             dropped.update(id(c) for c in cmds)
         elif len(cmds) > 1:
             dropped.update(id(c) for c in cmds[:-1])
@@ -457,7 +597,9 @@ def resolve_conflicts(out: Collector) -> None:
         out.commands[:] = kept
         accepted = {receipts.accepted(out.ctx, c) for c in kept}
         out.receipts[:] = [
-            r for r in out.receipts if not r.text.startswith("已收到") or r.text.split("。提醒")[0] in accepted
+            r
+            for r in out.receipts
+            if not r.text.startswith("已收到") or r.text.split("。提醒")[0] in accepted
         ]
 
 

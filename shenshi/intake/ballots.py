@@ -44,7 +44,9 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
         out.alert("vote_conflict", f"{sender.name} 的帖子里有不同的投票对象：{names}（不计票）")
         return
     if any(b.conditional for b in ballots):
-        out.alert("conditional_vote", f"{sender.name} 的投票带条件或是疑问句（不计票）：{ballots[0].verb}")
+        out.alert(
+            "conditional_vote", f"{sender.name} 的投票带条件或是疑问句（不计票）：{ballots[0].verb}"
+        )
         return
     choice = choices[0]
     if not sender.alive and sender.name not in phase.summoned:

@@ -9,8 +9,8 @@ zone is the forum's clock (Asia/Shanghai), as in the scenario files.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -78,7 +78,7 @@ def _phase_kind(value: Any) -> tuple[str | None, int | None]:
         head = value.rstrip("0123456789")
         kind, n = head, int(value[len(head) :]) if value[len(head) :] else None
     else:
-        raise CaseError(f"phase must be like \"night1\" or {{\"kind\", \"n\"}}, got {value!r}")
+        raise CaseError(f'phase must be like "night1" or {{"kind", "n"}}, got {value!r}')
     if kind not in (NIGHT, DAY, SIGNIN):
         raise CaseError(f"phase kind must be night, day or signin, got {kind!r}")
     return kind, n
@@ -112,7 +112,9 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
     roles = _mapping(case["roles"], "roles")
     for name, role in roles.items():
         if role not in info.roles:
-            raise CaseError(f"role {role!r} of {name} is not a {ruleset} role (known: {', '.join(info.roles)})")
+            raise CaseError(
+                f"role {role!r} of {name} is not a {ruleset} role (known: {', '.join(info.roles)})"
+            )
     dead = _names(case["dead"], "dead")
     teams = _mapping(case.get("teams"), "teams")
     addons = _mapping(case.get("addons"), "addons")
@@ -129,7 +131,10 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
     vote = _mapping(vote, "vote") if vote is not None else None
     xdiv = _mapping(case.get("extra_divination"), "extra_divination")
     last_words = _mapping(case.get("last_words"), "last_words")
-    deadlines = {int(k): _time(v, "phase_deadlines") for k, v in _mapping(case.get("phase_deadlines"), "phase_deadlines").items()}
+    deadlines = {
+        int(k): _time(v, "phase_deadlines")
+        for k, v in _mapping(case.get("phase_deadlines"), "phase_deadlines").items()
+    }
     vision = case.get("witch_vision")
     phase = PhaseFacts(
         kind=kind,
@@ -161,7 +166,9 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         used_skills=_names(case.get("used_skills"), "used_skills"),
         witch_vision=_names(vision, "witch_vision") if vision is not None else None,
         locked={k: frozenset(v) for k, v in _mapping(case.get("locked"), "locked").items()},
-        extra_powers={k: frozenset(v) for k, v in _mapping(case.get("extra_powers"), "extra_powers").items()},
+        extra_powers={
+            k: frozenset(v) for k, v in _mapping(case.get("extra_powers"), "extra_powers").items()
+        },
     )
     threads: dict[str, str] = {}
     role_threads: dict[str, frozenset[str]] = {}
@@ -201,7 +208,7 @@ def _quotes(value: Any) -> tuple[Quote, ...]:
         elif isinstance(q, dict) and isinstance(q.get("text"), str):
             out.append(Quote(q.get("author"), q.get("pid"), q["text"]))
         else:
-            raise CaseError(f"quotes must be texts or {{\"author\", \"text\"}}, got {q!r}")
+            raise CaseError(f'quotes must be texts or {{"author", "text"}}, got {q!r}')
     return tuple(out)
 
 
@@ -226,7 +233,9 @@ def run_case(case: Mapping[str, Any]) -> IntakeResult:
         first_seen = case.get("first_seen")
         if first_seen is not None:
             if not isinstance(first_seen, str):
-                raise CaseError(f"first_seen must be the post's first-seen text, got {first_seen!r}")
+                raise CaseError(
+                    f"first_seen must be the post's first-seen text, got {first_seen!r}"
+                )
             return read_post_edit(ctx, replace(post, text=first_seen, quotes=()), post)
         return read_post(ctx, post)
     if channel == "pm":
@@ -235,7 +244,7 @@ def run_case(case: Mapping[str, Any]) -> IntakeResult:
             recipient="GM", recipient_uid=None, sent_at=t, text=case["text"],
         )  # fmt: skip
         return read_pm(ctx, pm)
-    raise CaseError(f"channel must be \"post\" or \"pm\", got {channel!r}")
+    raise CaseError(f'channel must be "post" or "pm", got {channel!r}')
 
 
 def result_json(case_id: Any, result: IntakeResult, with_receipts: bool = False) -> dict[str, Any]:
@@ -250,7 +259,9 @@ def result_json(case_id: Any, result: IntakeResult, with_receipts: bool = False)
     return out
 
 
-def run_lines(lines: Iterable[str], with_receipts: bool = False) -> Iterator[tuple[dict[str, Any], str | None]]:
+def run_lines(
+    lines: Iterable[str], with_receipts: bool = False
+) -> Iterator[tuple[dict[str, Any], str | None]]:
     """Run every non-blank line; yield ``(output object, error message or None)``.
 
     A malformed line yields ``{"id": <id or null>, "error": "line N: …"}`` and the other lines

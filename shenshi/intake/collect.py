@@ -76,7 +76,9 @@ class Collector:
             return
         why = reason(kind, target=target or "", verb=verb, **fields)
         if why is not None:
-            self.receipts.append(Receipt(self.sender.name, receipts.rejected(verb, target, why, suggestions)))
+            self.receipts.append(
+                Receipt(self.sender.name, receipts.rejected(verb, target, why, suggestions))
+            )
 
     def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
         """Alert when ``ref`` does not name exactly one player; True if it did not.

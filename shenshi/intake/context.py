@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone, tzinfo
+from datetime import UTC, datetime, tzinfo
 from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -20,12 +20,13 @@ from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo, ruleset_info
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # A record whose time is this instant has no known time (the batch tool without ``t``):
 # no window or deadline is checked against it, and ``extra.t`` is left out.
-UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=timezone.utc)
+UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
 _NO_MAP: Mapping[Any, Any] = MappingProxyType({})
 
 
 def _no_map() -> Mapping[Any, Any]:
     return _NO_MAP
+
 
 # Phase kinds (the step phases of FORMAT.md).
 NIGHT = "night"
@@ -77,7 +78,9 @@ class PhaseFacts:
     vote_open: datetime | None = None
     vote_close: datetime | None = None
     candidates: frozenset[str] = frozenset()  # round-2 / runoff candidates
-    ballots: Mapping[str, tuple[Ballot, ...]] = field(default_factory=_no_map)  # this round, per voter
+    ballots: Mapping[str, tuple[Ballot, ...]] = field(
+        default_factory=_no_map
+    )  # this round, per voter
     delegations_published: frozenset[str] = frozenset()
     # Family A
     bound: str | None = None  # 被束魂者: may not vote today
@@ -99,7 +102,9 @@ class PhaseFacts:
     silenced_before: frozenset[str] = frozenset()  # 【隔音】 targets of earlier nights
     used_skills: frozenset[str] = frozenset()  # single-use skills spent: heal, poison, …
     witch_vision: frozenset[str] | None = None  # 【通灵】 list, once sent
-    locked: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # actor -> actions locked by 确定
+    locked: Mapping[str, frozenset[str]] = field(
+        default_factory=_no_map
+    )  # actor -> actions locked by 确定
     extra_powers: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # 复仇 / 遗志 kills
 
 
@@ -125,7 +130,7 @@ class GameContext:
 
     @property
     def family(self) -> str:
-        """"A" (游戏五/六), "chess" or "werewolf"."""
+        """ "A" (游戏五/六), "chess" or "werewolf"."""
         return self.info.family
 
     def player(self, name: str) -> PlayerInfo | None:

@@ -31,7 +31,9 @@ _OPEN = {"「": "」", "『": "』", "【": "】", "“": "”", '"': '"', "'": 
          "(": ")", "<": ">", "[": "]", "〈": "〉", "〔": "〕"}  # fmt: skip
 _TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…]")
 _LIST_SEP = re.compile(r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|或者?|还有|[ \t])[ \t]*")
-_QUESTION = re.compile(r"[?]|吗|么|呢$|请问|想问|问一下|能不能|可不可以|可以吗|能否|是否|是不是|怎么|为什么|为啥|什么时候|多久")
+_QUESTION = re.compile(
+    r"[?]|吗|么|呢$|请问|想问|问一下|能不能|可不可以|可以吗|能否|是否|是不是|怎么|为什么|为啥|什么时候|多久"
+)
 _CONDITION = re.compile(r"如果|假如|要是|若是|倘若|万一|除非|的话")
 _FILLER = (
     r"(?:(?:今晚|今夜|今天|今日|本轮|这轮|这一?夜|今晚上|第[一二三四五六七八九十\d]+[夜晚天轮]|"
@@ -40,7 +42,9 @@ _FILLER = (
 )
 
 # Vote words (thread posts). Longer alternatives first.
-_VOTE_CHANGE = re.compile(_FILLER + r"(?:更改投票|修改投票|改票|改投|换票|换投|票改)(?:为|成|给|到)?")
+_VOTE_CHANGE = re.compile(
+    _FILLER + r"(?:更改投票|修改投票|改票|改投|换票|换投|票改)(?:为|成|给|到)?"
+)
 _VOTE_STRONG = re.compile(
     _FILLER
     + r"(?:【投票】|\[投票\]|(?:生死|第二轮|二轮|决胜|复)?投票(?:给|为)?|票投给|票投|投给|我的票给|vote\s*for|vote)"
@@ -93,7 +97,18 @@ _DELEGATE_TO_AFTER = re.compile(r"[ \t]*(?:帮我|替我|代我|帮忙|代)[ \t]
 _CONFIRM = re.compile(r"^[ \t]*(?:确定|确认|锁定|confirm)[ \t。.!]*$")
 _SPEED_UP = re.compile(r"同意(?:第([一二三四五六七八九十\d]+)[天日])?加速")
 _SLOW_DOWN = re.compile(r"(?:申请|请求|要求)?减速")
-_CN_DIGITS = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+_CN_DIGITS = {
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
 
 
 @dataclass(frozen=True)
@@ -238,7 +253,11 @@ class _Reader:
                 ref, end = NameRef(written, match.player, match.ambiguous), match.end
             if ref is None:
                 return more, pos
-            if m.group(0).strip() == "" and end < len(self.text) and self.text[end] not in _CLAUSE_BREAK + " \t、":
+            if (
+                m.group(0).strip() == ""
+                and end < len(self.text)
+                and self.text[end] not in _CLAUSE_BREAK + " \t、"
+            ):
                 return more, pos  # "投 阿杰 老王也可疑": a space then a sentence, not a list
             more.append(ref)
             pos = end
@@ -286,7 +305,9 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
     conditional = bool(_CONDITION.search(reader.sentence(pos)))
     m = _ABSTAIN.match(text, pos)
     if m:
-        return Parsed(("abstain",), reader.folded.original_slice(pos, m.end()), pos, conditional=conditional)
+        return Parsed(
+            ("abstain",), reader.folded.original_slice(pos, m.end()), pos, conditional=conditional
+        )
     change = False
     m = _VOTE_CHANGE.match(text, pos)
     if m:
@@ -294,7 +315,13 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         after = _SEP.match(text, m.end()).end()
         inner = _ABSTAIN.match(text, after)
         if inner:
-            return Parsed(("abstain",), reader.folded.original_slice(pos, inner.end()), pos, change=True, conditional=conditional)
+            return Parsed(
+                ("abstain",),
+                reader.folded.original_slice(pos, inner.end()),
+                pos,
+                change=True,
+                conditional=conditional,
+            )
         inner = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
         end = inner.end() if inner else m.end()
         strict = True
@@ -304,7 +331,12 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         if m:
             inner = _ABSTAIN.match(text, _SEP.match(text, m.end()).end())
             if inner:
-                return Parsed(("abstain",), reader.folded.original_slice(pos, inner.end()), pos, conditional=conditional)
+                return Parsed(
+                    ("abstain",),
+                    reader.folded.original_slice(pos, inner.end()),
+                    pos,
+                    conditional=conditional,
+                )
         m = m or _VOTE_WEAK.match(text, pos)
         if not m:
             return None
@@ -338,7 +370,9 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
         if pos < consumed_to:
             continue
         line_begin, line_end = reader.line_bounds(pos)
-        if _CONFIRM.match(text_f[line_begin:line_end]) and pos == _first_non_space(text_f, line_begin):
+        if _CONFIRM.match(text_f[line_begin:line_end]) and pos == _first_non_space(
+            text_f, line_begin
+        ):
             if found:
                 found[-1] = _with(found[-1], confirm=True)
             continue
@@ -355,15 +389,28 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
             decl_before = (pos, stop)
             if nxt_kill is None:
                 body = reader.folded.original_slice(m.end(), stop).strip()
-                found.append(Parsed(("kill_declaration",), reader.folded.original_slice(pos, m.end()), pos,
-                                    declaration=body, story="剧情" in text_f[pos:m.end()]))
+                found.append(
+                    Parsed(
+                        ("kill_declaration",),
+                        reader.folded.original_slice(pos, m.end()),
+                        pos,
+                        declaration=body,
+                        story="剧情" in text_f[pos : m.end()],
+                    )
+                )
                 break
             consumed_to = nxt_kill
             continue
         speed = _SPEED_UP.match(text_f, pos)
         if speed:
-            found.append(Parsed(("speed_up",), reader.folded.original_slice(pos, speed.end()), pos,
-                                number=_cn_number(speed.group(1))))
+            found.append(
+                Parsed(
+                    ("speed_up",),
+                    reader.folded.original_slice(pos, speed.end()),
+                    pos,
+                    number=_cn_number(speed.group(1)),
+                )
+            )
             continue
         slow = _SLOW_DOWN.match(text_f, pos)
         if slow:
@@ -383,7 +430,7 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
             if decl_before is not None:
                 body_start = _DECLARATION.match(text_f, decl_before[0]).end()
                 body = reader.folded.original_slice(body_start, decl_before[1]).strip()
-                story = "剧情" in text_f[decl_before[0]:body_start]
+                story = "剧情" in text_f[decl_before[0] : body_start]
             else:
                 body, story = _declaration_after(reader, end)
             found.append(_with(parsed, declaration=body, story=story))
@@ -431,7 +478,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     weak = len(word) == 1
     ref, end = reader.read_name(m.end(), strict=not weak and word.startswith("【"))
     if ref is None:
-        rest = text[m.end():].split("\n", 1)[0]
+        rest = text[m.end() :].split("\n", 1)[0]
         if not weak and not rest.strip(" \t:"):
             return Parsed(intents, verb, pos, NameRef("")), m.end()  # "占卜：" and nothing
         return None
@@ -443,7 +490,9 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
                 more, end2 = [ref2], end2b
         target2 = more[0] if more else None
         return Parsed(intents, verb, pos, ref, tuple(more[1:]), target2=target2), end2
-    more, end = reader.read_more_names(end) if ref.written and "delegate_vote" not in intents else ([], end)
+    more, end = (
+        reader.read_more_names(end) if ref.written and "delegate_vote" not in intents else ([], end)
+    )
     return Parsed(intents, verb, pos, ref, tuple(more)), end
 
 
@@ -461,7 +510,9 @@ def _read_pray_for(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     start = _SEP.match(reader.text, m.end()).end()
     written = reader.folded.original_slice(start, match.end)
     verb = reader.folded.original_slice(pos, after.end())
-    return Parsed(("pray",), verb, pos, NameRef(written, match.player, match.ambiguous)), after.end()
+    return Parsed(
+        ("pray",), verb, pos, NameRef(written, match.player, match.ambiguous)
+    ), after.end()
 
 
 def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
@@ -479,8 +530,12 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     written = reader.folded.original_slice(start, match.end)
     line_end = reader.line_bounds(pos)[1]
     return (
-        Parsed(("delegate_to_player",), reader.folded.original_slice(pos, after.end()), pos,
-               NameRef(written, match.player, match.ambiguous)),
+        Parsed(
+            ("delegate_to_player",),
+            reader.folded.original_slice(pos, after.end()),
+            pos,
+            NameRef(written, match.player, match.ambiguous),
+        ),
         line_end,
     )
 
@@ -555,7 +610,9 @@ def _find_kill_after(reader: _Reader, pos: int) -> int | None:
             continue
         first = _first_non_space(reader.text, start)
         m = _VERB_RE.match(reader.text, first)
-        if m and ("kill" in _VERB_INTENTS[m.group(1)] or "cannon_kill" in _VERB_INTENTS[m.group(1)]):
+        if m and (
+            "kill" in _VERB_INTENTS[m.group(1)] or "cannon_kill" in _VERB_INTENTS[m.group(1)]
+        ):
             ref, _ = reader.read_name(m.end(), strict=False)
             if ref is not None:
                 return first
@@ -573,8 +630,13 @@ def _read_last_words(reader: _Reader, pos: int, body_start: int) -> Parsed:
         more, _ = reader.read_more_names(after)
         accused.extend(more)
     body = reader.folded.original_from(body_start).strip()
-    return Parsed(("last_words",), reader.folded.original_slice(pos, body_start), pos,
-                  declaration=body, accused=tuple(accused))
+    return Parsed(
+        ("last_words",),
+        reader.folded.original_slice(pos, body_start),
+        pos,
+        declaration=body,
+        accused=tuple(accused),
+    )
 
 
 def read_accusations(text: str, index: NameIndex) -> tuple[NameRef, ...]:

@@ -55,7 +55,12 @@ class NameIndex:
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
         """The name written at folded position ``pos``, or ``None`` if no name starts there."""
         text = folded.text
-        if pos > 0 and _is_word_char(text[pos - 1]) and pos < len(text) and _is_word_char(text[pos]):
+        if (
+            pos > 0
+            and _is_word_char(text[pos - 1])
+            and pos < len(text)
+            and _is_word_char(text[pos])
+        ):
             return None
         for key in self._ordered:
             if not text.startswith(key, pos):
@@ -81,7 +86,9 @@ class NameIndex:
             return match
         return None
 
-    def find_all(self, folded: Folded, start: int = 0, end: int | None = None) -> list[tuple[int, NameMatch]]:
+    def find_all(
+        self, folded: Folded, start: int = 0, end: int | None = None
+    ) -> list[tuple[int, NameMatch]]:
         """Every name written in ``folded.text[start:end]``, left to right, not overlapping."""
         stop = len(folded.text) if end is None else end
         found: list[tuple[int, NameMatch]] = []

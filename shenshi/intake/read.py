@@ -8,7 +8,12 @@ otherwise (the batch tool).
 from __future__ import annotations
 
 from shenshi.adapters.records import Post, PrivateMessage
-from shenshi.intake.actions import is_skill, last_words_from_post, resolve_conflicts, validate_action
+from shenshi.intake.actions import (
+    is_skill,
+    last_words_from_post,
+    resolve_conflicts,
+    validate_action,
+)
 from shenshi.intake.ballots import validate_ballots
 from shenshi.intake.collect import Collector, identify, name_index
 from shenshi.intake.context import (
@@ -43,11 +48,18 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
     sender = identify(ctx, pm.sender, pm.sender_uid)
     out = Collector(ctx, sender, pm.sent_at, receipts_on=ctx.receipts)
     if sender is None:
-        out.alert("not_a_player", f"{pm.sender}（uid {pm.sender_uid}）不是本局玩家，却发来「{parsed[0].verb}」")
+        out.alert(
+            "not_a_player",
+            f"{pm.sender}（uid {pm.sender_uid}）不是本局玩家，却发来「{parsed[0].verb}」",
+        )
         return out.result()
     for p in parsed:
         if ctx.family == "werewolf" and is_skill(p):
-            out.alert("wrong_channel", f"{sender.name} 用短消息提交「{p.verb}」；技能须回复在功能树洞", verb=p.verb)
+            out.alert(
+                "wrong_channel",
+                f"{sender.name} 用短消息提交「{p.verb}」；技能须回复在功能树洞",
+                verb=p.verb,
+            )
             continue
         validate_action(out, p)
     resolve_conflicts(out)
@@ -87,7 +99,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         if ballots:
             out.alert("not_a_player", f"{post.author} 不是本局玩家，却在帖子里投票")
         elif ctx.family == "chess" and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
-            out.alert("spectator_post", f"非玩家 {post.author} 在游戏区发帖（旁观者请到旁观灌水帖）")
+            out.alert(
+                "spectator_post", f"非玩家 {post.author} 在游戏区发帖（旁观者请到旁观灌水帖）"
+            )
         return out.result()
     if kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:
         if sender.alive:
@@ -99,7 +113,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if not ballots:
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
-        out.alert("vote_wrong_thread", f"{sender.name} 在投票帖以外投票：「{ballots[0].verb}」（不计票）")
+        out.alert(
+            "vote_wrong_thread", f"{sender.name} 在投票帖以外投票：「{ballots[0].verb}」（不计票）"
+        )
         return out.result()
     validate_ballots(out, ballots)
     return out.result()
@@ -113,10 +129,14 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
     if not sender.alive:
         granted = sender.name in ctx.phase.last_words_granted
         if family == "chess" and granted and not ballots:
-            last_words_from_post(out, Parsed(("last_words",), "遗言", 0, declaration=post.text.strip()))
+            last_words_from_post(
+                out, Parsed(("last_words",), "遗言", 0, declaration=post.text.strip())
+            )
             return
         if family == "A" and granted and not ballots:
-            found = [p for p in read_actions(post.text, name_index(ctx)) if p.intents == ("last_words",)]
+            found = [
+                p for p in read_actions(post.text, name_index(ctx)) if p.intents == ("last_words",)
+            ]
             if found:
                 last_words_from_post(out, found[0])
             return
@@ -132,7 +152,10 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
             out.alert("maddened_speech", f"癫狂的 {sender.name} 写了不允许的字：{bad[:20]}")
     if family == "chess" and kind not in (CHAT_THREAD,):
         if not ballots and is_content_free(post.text, bool(post.quotes)):
-            out.alert("content_free_post", f"{sender.name} 的帖子没有实际内容（只有引用、表情、数字或“路过”）")
+            out.alert(
+                "content_free_post",
+                f"{sender.name} 的帖子没有实际内容（只有引用、表情、数字或“路过”）",
+            )
         lengths = long_quotes(tuple(q.text for q in post.quotes))
         if lengths:
             out.alert("long_quote", f"{sender.name} 大段引用他人帖子（{max(lengths)} 字）")
@@ -177,7 +200,11 @@ def _role_thread_post(out: Collector, post: Post) -> None:
     parsed = read_actions(text, name_index(ctx))
     if owners and sender.name not in owners:
         if parsed:
-            out.alert("wrong_channel", f"{sender.name} 在别人的功能树洞提交「{parsed[0].verb}」", verb=parsed[0].verb)
+            out.alert(
+                "wrong_channel",
+                f"{sender.name} 在别人的功能树洞提交「{parsed[0].verb}」",
+                verb=parsed[0].verb,
+            )
         return
     for p in parsed:
         if p.intents[0] in ("delegate_vote", "delegate_abstain"):
@@ -196,11 +223,16 @@ def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> Intake
     def key(r: IntakeResult) -> list[tuple]:
         return [(c.action, c.target, c.extra.get("platform")) for c in r.commands]
 
-    if key(before) == key(after) and [a.kind for a in before.alerts] == [a.kind for a in after.alerts]:
+    if key(before) == key(after) and [a.kind for a in before.alerts] == [
+        a.kind for a in after.alerts
+    ]:
         return IntakeResult()
     sender = identify(ctx, revision.author, revision.author_uid)
     out = Collector(ctx, sender, revision.edited.at if revision.edited else revision.posted_at)
     old = first_seen.text.strip().replace("\n", " ⏎ ")
     new = revision.text.strip().replace("\n", " ⏎ ")
-    out.alert("edited_vote", f"{revision.author} 编辑了帖子 {revision.pid}，改变了投票/行动（以首次所见为准）：原文「{old}」→ 新文「{new}」")
+    out.alert(
+        "edited_vote",
+        f"{revision.author} 编辑了帖子 {revision.pid}，改变了投票/行动（以首次所见为准）：原文「{old}」→ 新文「{new}」",
+    )
     return out.result()

@@ -13,7 +13,13 @@ from shenshi.cli import main
 BASE = {
     "ruleset": "game5",
     "players": ["小明", "阿杰", "Lily99", "夜行者", "月光"],
-    "roles": {"Lily99": "killer", "夜行者": "killer", "月光": "seer", "小明": "commoner", "阿杰": "commoner"},
+    "roles": {
+        "Lily99": "killer",
+        "夜行者": "killer",
+        "月光": "seer",
+        "小明": "commoner",
+        "阿杰": "commoner",
+    },
     "dead": [],
 }
 
@@ -39,7 +45,11 @@ def test_batch_outputs_one_line_per_case(tmp_path: Path, capsys) -> None:
     ]
     code, out, err = _run(tmp_path, lines, capsys=capsys)
     assert code == 0 and err == ""
-    assert out[0] == {"id": 1, "commands": [{"action": "vote", "target": "Lily99", "extra": {}}], "alerts": []}
+    assert out[0] == {
+        "id": 1,
+        "commands": [{"action": "vote", "target": "Lily99", "extra": {}}],
+        "alerts": [],
+    }
     assert out[1]["commands"] == [{"action": "divine", "target": "夜行者", "extra": {}}]
     assert out[2] == {"id": 3, "commands": [], "alerts": []}
     kill = out[3]["commands"][0]
@@ -66,19 +76,29 @@ def test_malformed_lines_do_not_stop_the_others(tmp_path: Path, capsys) -> None:
     assert "missing key(s)" in out[2]["error"] and "line 3" in out[2]["error"]
     assert "channel" in out[3]["error"] and "unknown ruleset" in out[4]["error"]
     assert "not an ISO time" in out[5]["error"]
-    assert len(err.splitlines()) == 5 and all(line.startswith("shenshi intake: line ") for line in err.splitlines())
+    assert len(err.splitlines()) == 5 and all(
+        line.startswith("shenshi intake: line ") for line in err.splitlines()
+    )
 
 
 def test_receipts_flag_adds_receipts(tmp_path: Path, capsys) -> None:
     code, out, _ = _run(
-        tmp_path, [_case(id=1, channel="pm", **{"from": "月光"}, text="占卜 阿杰")], "--receipts", capsys=capsys
+        tmp_path,
+        [_case(id=1, channel="pm", **{"from": "月光"}, text="占卜 阿杰")],
+        "--receipts",
+        capsys=capsys,
     )
     assert code == 0
-    assert out[0]["receipts"][0]["to"] == "月光" and out[0]["receipts"][0]["text"].startswith("已收到")
+    assert out[0]["receipts"][0]["to"] == "月光" and out[0]["receipts"][0]["text"].startswith(
+        "已收到"
+    )
 
 
 def test_stdin_and_missing_file(monkeypatch, capsys) -> None:
-    monkeypatch.setattr("sys.stdin", io.StringIO(_case(id=9, channel="post", **{"from": "阿杰"}, text="投 小明") + "\n"))
+    monkeypatch.setattr(
+        "sys.stdin",
+        io.StringIO(_case(id=9, channel="post", **{"from": "阿杰"}, text="投 小明") + "\n"),
+    )
     assert main(["intake", "--batch", "-"]) == 0
     assert json.loads(capsys.readouterr().out)["commands"][0]["target"] == "小明"
     assert main(["intake", "--batch", "/nonexistent/cases.jsonl"]) == 2
@@ -91,7 +111,10 @@ def test_cli_runs_the_corpus(corpus: str, tmp_path: Path, capsys) -> None:
     code = main(["intake", "--batch", str(path), "-o", str(tmp_path / "out.jsonl")])
     assert code == 0
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-    outs = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()]
+    outs = [
+        json.loads(line)
+        for line in (tmp_path / "out.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     assert [o["id"] for o in outs] == [c["id"] for c in cases]
     for case, out in zip(cases, outs, strict=True):
         assert [a["kind"] for a in out["alerts"]] == case["expect"]["alerts"]

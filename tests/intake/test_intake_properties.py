@@ -3,7 +3,7 @@ someone else's vote never changes what a post or PM yields."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -12,11 +12,20 @@ from shenshi.adapters.records import Post, PrivateMessage, Quote
 from shenshi.intake import GameContext, PhaseFacts, PlayerInfo, read_pm, read_post
 from shenshi.intake.text import fold
 
-T = datetime(2026, 11, 21, 12, 0, tzinfo=timezone.utc)
+T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 NAMES = ["阿狸", "大熊", "小鱼儿", "南风", "Sunny", "老K", "糖糖", "木头人"]
 ROLES = {
     "game5": ["commoner", "binder", "curser", "seer", "blesser", "killer", "killer", "commoner"],
-    "chess32": ["soldier", "elephant", "left_advisor", "horse", "right_advisor", "general", "cannon", "chariot"],
+    "chess32": [
+        "soldier",
+        "elephant",
+        "left_advisor",
+        "horse",
+        "right_advisor",
+        "general",
+        "cannon",
+        "chariot",
+    ],
     "werewolf": ["villager", "guard", "witch", "seer", "villager", "werewolf", "werewolf", "piper"],
 }
 NICKNAMES = {"K哥": "老K"}
@@ -33,7 +42,9 @@ FRAGMENTS = [
 def _ctx(ruleset: str, kind: str) -> GameContext:
     players = tuple(PlayerInfo(n, None, r) for n, r in zip(NAMES, ROLES[ruleset], strict=True))
     vote = 1 if kind == "day" else None
-    return GameContext(ruleset, players, NICKNAMES, phase=PhaseFacts(kind=kind, number=1, vote_round=vote))
+    return GameContext(
+        ruleset, players, NICKNAMES, phase=PhaseFacts(kind=kind, number=1, vote_round=vote)
+    )
 
 
 def _names_no_player(text: str) -> bool:
@@ -61,11 +72,22 @@ def test_no_player_named_no_target(text: str, ruleset: str, kind: str, sender: s
             assert "platform" not in cmd.extra and "target2" not in cmd.extra
 
 
-votes = st.tuples(st.sampled_from(["投票：", "投 ", "我投", "投票:", "改票：", "弃票"]), st.sampled_from(NAMES + ["小鸣"]))
+votes = st.tuples(
+    st.sampled_from(["投票：", "投 ", "我投", "投票:", "改票：", "弃票"]),
+    st.sampled_from(NAMES + ["小鸣"]),
+)
 
 
-@given(texts | st.sampled_from(["投票：老K", "我投糖糖，理由见分析", "弃权", "占卜 南风"]), votes, rulesets, kinds, senders)
-def test_quoted_vote_changes_nothing(text: str, vote: tuple[str, str], ruleset: str, kind: str, sender: str) -> None:
+@given(
+    texts | st.sampled_from(["投票：老K", "我投糖糖，理由见分析", "弃权", "占卜 南风"]),
+    votes,
+    rulesets,
+    kinds,
+    senders,
+)
+def test_quoted_vote_changes_nothing(
+    text: str, vote: tuple[str, str], ruleset: str, kind: str, sender: str
+) -> None:
     ctx = _ctx(ruleset, kind)
     others = [n for n in NAMES if n != sender]
     quoted = vote[0] + (vote[1] if vote[0] != "弃票" else "")
@@ -73,5 +95,7 @@ def test_quoted_vote_changes_nothing(text: str, vote: tuple[str, str], ruleset: 
     with_quote = Post("t", "p", 2, sender, "", T, text, quotes=(Quote(others[0], "9", quoted),))
     assert read_post(ctx, with_quote) == read_post(ctx, plain)
     pm_plain = PrivateMessage("m", "c", sender, "", "GM", None, T, text)
-    pm_quote = PrivateMessage("m", "c", sender, "", "GM", None, T, f"[quote]{others[0]}：{quoted}[/quote]\n{text}")
+    pm_quote = PrivateMessage(
+        "m", "c", sender, "", "GM", None, T, f"[quote]{others[0]}：{quoted}[/quote]\n{text}"
+    )
     assert read_pm(ctx, pm_quote) == read_pm(ctx, pm_plain)

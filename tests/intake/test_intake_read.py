@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from shenshi.adapters.records import EditMark, Post, PrivateMessage
 from shenshi.intake import (
@@ -17,7 +17,7 @@ from shenshi.intake import (
 )
 from shenshi.intake.context import ROLE_THREAD, SIGNIN_THREAD
 
-T = datetime(2026, 11, 21, 14, 0, tzinfo=timezone.utc)  # 22:00 forum time
+T = datetime(2026, 11, 21, 14, 0, tzinfo=UTC)  # 22:00 forum time
 PLAYERS = (
     PlayerInfo("小明", "3", "seer", "civilians"),
     PlayerInfo("阿杰", "4", "commoner", "civilians"),
@@ -95,16 +95,23 @@ def test_signin_thread_reply_is_a_sign_in() -> None:
 
 
 def test_day_ballot_respects_earlier_ballots() -> None:
-    ctx = replace(CTX, phase=replace(DAY, ballots={"小明": (Ballot("阿杰", T - timedelta(hours=1)),)}))
+    ctx = replace(
+        CTX, phase=replace(DAY, ballots={"小明": (Ballot("阿杰", T - timedelta(hours=1)),)})
+    )
     assert [a.kind for a in read_post(ctx, post("投票：Lily99")).alerts] == ["vote_immutable"]
     assert read_post(ctx, post("投票：阿杰")).empty
 
 
 def test_werewolf_role_thread_by_tid() -> None:
-    players = (PlayerInfo("月影", "1", "seer", "village"), PlayerInfo("灰狼", "2", "werewolf", "wolves"))
+    players = (
+        PlayerInfo("月影", "1", "seer", "village"),
+        PlayerInfo("灰狼", "2", "werewolf", "wolves"),
+    )
     ctx = GameContext("werewolf", players, role_threads={"77": frozenset({"月影"})}, phase=NIGHT)
     mine = read_post(ctx, Post("77", "1", 2, "月影", "1", T, "【预言】灰狼\n确定"))
-    assert [(c.action, c.target, c.extra.get("confirm")) for c in mine.commands] == [("divine", "灰狼", True)]
+    assert [(c.action, c.target, c.extra.get("confirm")) for c in mine.commands] == [
+        ("divine", "灰狼", True)
+    ]
     other = read_post(ctx, Post("77", "2", 3, "灰狼", "2", T, "【杀人】月影"))
     assert [a.kind for a in other.alerts] == ["wrong_channel"]
     assert ctx.threads.get("77", ROLE_THREAD) == ROLE_THREAD

@@ -28,11 +28,15 @@ def _text(el) -> str:
 
 
 def discuz_posts(root: Path):
-    for page in sorted(root.glob("viewthread_p[0-9].html")) + [root / "viewthread_analysis_thread_tid3.html"]:
+    for page in sorted(root.glob("viewthread_p[0-9].html")) + [
+        root / "viewthread_analysis_thread_tid3.html"
+    ]:
         doc = lxml.html.parse(str(page)).getroot()
         for body in doc.xpath('//td[starts-with(@id,"postmessage_")]'):
             pid = body.get("id").split("_", 1)[1]
-            author = doc.xpath(f'//div[@id="post_{pid}"]//div[@class="authi"]/a[contains(@class,"xw1")]/text()')
+            author = doc.xpath(
+                f'//div[@id="post_{pid}"]//div[@class="authi"]/a[contains(@class,"xw1")]/text()'
+            )
             quotes = []
             for q in body.xpath('.//div[@class="quote"]'):
                 quotes.append(_text(q))
@@ -71,7 +75,9 @@ def phpwind_posts(root: Path):
         doc = lxml.html.parse(str(page)).getroot()
         for body in doc.xpath('//div[starts-with(@id,"read_")][contains(@class,"f14")]'):
             pid = body.get("id").split("_", 1)[1]
-            author = doc.xpath(f'//div[@id="readfloor_{pid}"]//div[contains(@class,"readName")]//a[starts-with(@href,"u.php?uid=")]/text()')
+            author = doc.xpath(
+                f'//div[@id="readfloor_{pid}"]//div[contains(@class,"readName")]//a[starts-with(@href,"u.php?uid=")]/text()'
+            )
             quotes = []
             for q in body.xpath('.//blockquote[contains(@class,"blockquote")]'):
                 quotes.append(_text(q))
@@ -87,7 +93,9 @@ def phpwind_posts(root: Path):
 def phpwind_pms(root: Path):
     doc = lxml.html.parse(str(root / "pm_inbox_unread.html")).getroot()
     for tr in doc.xpath('//tr[contains(@class,"tr3")][starts-with(@id,"sms_")]'):
-        sender = tr.xpath('.//td[contains(@class,"name")]//a[starts-with(@href,"u.php?uid=")]/text()')
+        sender = tr.xpath(
+            './/td[contains(@class,"name")]//a[starts-with(@href,"u.php?uid=")]/text()'
+        )
         preview = tr.xpath('.//td[contains(@class,"value")]//p')
         if not sender or not preview:
             continue
