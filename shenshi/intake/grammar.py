@@ -476,7 +476,10 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     intents = _VERB_INTENTS[word]
     verb = reader.folded.original_slice(pos, m.end())
     weak = len(word) == 1
-    ref, end = reader.read_name(m.end(), strict=not weak and word.startswith("【"))
+    start = m.end()
+    if text.startswith(("了", "掉"), start) and not word.startswith("【"):
+        start += 1  # 杀了老王 / 杀掉老王
+    ref, end = reader.read_name(start, strict=not weak and word.startswith("【"))
     if ref is None:
         rest = text[m.end() :].split("\n", 1)[0]
         if not weak and not rest.strip(" \t:"):
