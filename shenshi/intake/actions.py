@@ -13,7 +13,7 @@ from shenshi.intake import receipts
 from shenshi.intake.collect import Collector
 from shenshi.intake.context import DAY, NIGHT, SIGNIN, GameContext, PlayerInfo
 from shenshi.intake.grammar import NameRef, Parsed
-from shenshi.intake.model import IntakeCommand, Receipt
+from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
 
 DECLARATION_MIN = {"A": 100, "chess": 150}  # RES-A29 characters without whitespace
@@ -110,12 +110,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
     if p.confirm:
         extra["confirm"] = True
     cmd = IntakeCommand(action, sender.name, target.name, extra)
-    out.commands.append(cmd)
-    if out.receipts_on:
-        text = receipts.accepted(ctx, cmd)
-        if notes:
-            text += "。" + receipts.warning("；".join(notes))
-        out.receipts.append(Receipt(sender.name, text))
+    out.accept(cmd, notes)
 
 
 def _role_cn(ctx: GameContext, player: PlayerInfo) -> str:
@@ -212,109 +207,65 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
 
 def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bool:
     """Target legality: alive, self-targeting, generals, once-per-character skills."""
-    ctx, sender = out.ctx, out.sender
-    assert sender is not None and target is not None
-    if not target.alive:
-        out.alert(
-            "dead_target",
-            f"{sender.name}：「{p.verb}」的对象 {target.name} 已出局",
-            verb=p.verb,
-            target=target.name,
-        )
-        return False
-    family = ctx.family
+    sender = out.sender
+    assert sender is not None
+    problem = _target_problem(out.ctx, sender, action, target)
+    if problem is None:
+        return True
+    kind, why = problem
+    out.alert(
+        kind,
+        f"{sender.name}：「{p.verb}」{why}",
+        verb=p.verb,
+        target=target.name,
+        reason=why.lstrip("："),
+    )
+    return False
+
+
+def _target_problem(
+    ctx: GameContext, sender: PlayerInfo, action: str, target: PlayerInfo
+) -> tuple[str, str] | None:
+    """The first target rule ``action`` on ``target`` breaks: ``(alert kind, why)``."""
+    phase = ctx.phase
     is_self = target.name == sender.name
-    if family == "A" and action == "kill" and is_self and ctx.ruleset in ("game5", "game6-10"):
-        killers = [q for q in ctx.players if q.alive and q.team == "killers"]
-        if len(killers) <= 1:
-            out.alert(
-                "lone_killer_suicide",
-                f"{sender.name} 是仅剩的杀手，不能自杀",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-    if family == "chess":
-        if is_self and (sender.role in CHESS_NO_SELF or action == "swap_general"):
-            out.alert(
-                "self_target",
-                f"{sender.name}（{_role_cn(ctx, sender)}）不能以自己为对象",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        if action == "check" and target.role == "horse" and target.team == sender.team:
-            out.alert(
-                "self_target",
-                f"{sender.name}：马不能查自己的搭档 {target.name}",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        if action in CHESS_NOT_ON_GENERAL and target.role == "general":
-            out.alert(
-                "general_target",
-                f"{sender.name}：「{p.verb}」不能对帅 {target.name} 使用",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        if action == "swap_general" and ctx.phase.swaps_left.get(sender.name, 1) <= 0:
-            out.alert(
-                "no_swaps_left", f"{sender.name} 的两次抽将已用完", verb=p.verb, target=target.name
-            )
-            return False
-    if family == "werewolf":
-        if is_self and action in ("lone_blade", "sheriff_successor"):
-            out.alert(
-                "self_target",
-                f"{sender.name}：「{p.verb}」不能以自己为对象",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        if action == "guard" and target.name in ctx.phase.guarded_before:
-            out.alert(
-                "guard_once",
-                f"{sender.name}：{target.name} 已被守护过",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        if action == "silence_guard" and target.name in ctx.phase.silenced_before:
-            out.alert(
-                "silence_once",
-                f"{sender.name}：{target.name} 已被隔音过",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        vision = ctx.phase.witch_vision
-        if action == "heal" and vision is not None and target.name not in vision:
-            out.alert(
-                "heal_not_in_vision",
-                f"{sender.name}：{target.name} 不在通灵名单中",
-                verb=p.verb,
-                target=target.name,
-            )
-            return False
-        if action == "lone_wolf":
-            wolves = [q for q in ctx.players if q.alive and q.team == "wolves"]
-            why = None
-            if target.role != "werewolf":
-                why = f"{target.name} 不是狼人"
-            elif len(wolves) <= 2:
-                why = "狼人阵营不超过2人，不能托孤"
-            if why:
-                out.alert(
-                    "invalid_target",
-                    f"{sender.name}：托孤无效，{why}",
-                    verb=p.verb,
-                    target=target.name,
-                    reason=why,
-                )
-                return False
-    return True
+    if not target.alive:
+        return "dead_target", f"的对象 {target.name} 已出局"
+    if ctx.family == "A":
+        if action == "kill" and is_self and ctx.ruleset in ("game5", "game6-10"):
+            killers = [q for q in ctx.players if q.alive and q.team == "killers"]
+            if len(killers) <= 1:
+                return "lone_killer_suicide", "：仅剩的杀手不能自杀"
+        return None
+    if ctx.family == "chess":
+        rules = (
+            (is_self and (sender.role in CHESS_NO_SELF or action == "swap_general"),
+             "self_target", f"：{_role_cn(ctx, sender)}不能以自己为对象"),
+            (action == "check" and target.role == "horse" and target.team == sender.team,
+             "self_target", f"：马不能查自己的搭档 {target.name}"),
+            (action in CHESS_NOT_ON_GENERAL and target.role == "general",
+             "general_target", f"不能对帅 {target.name} 使用"),
+            (action == "swap_general" and phase.swaps_left.get(sender.name, 1) <= 0,
+             "no_swaps_left", "：两次抽将已用完"),
+        )  # fmt: skip
+    else:
+        wolves = [q for q in ctx.players if q.alive and q.team == "wolves"]
+        vision = phase.witch_vision
+        rules = (
+            (is_self and action in ("lone_blade", "sheriff_successor"),
+             "self_target", "不能以自己为对象"),
+            (action == "guard" and target.name in phase.guarded_before,
+             "guard_once", f"：{target.name} 已被守护过"),
+            (action == "silence_guard" and target.name in phase.silenced_before,
+             "silence_once", f"：{target.name} 已被隔音过"),
+            (action == "heal" and vision is not None and target.name not in vision,
+             "heal_not_in_vision", f"：{target.name} 不在通灵名单中"),
+            (action == "lone_wolf" and target.role != "werewolf",
+             "invalid_target", f"：{target.name} 不是狼人"),
+            (action == "lone_wolf" and len(wolves) <= 2,
+             "invalid_target", "：狼人阵营不超过2人，不能托孤"),
+        )  # fmt: skip
+    return next(((kind, why) for broken, kind, why in rules if broken), None)
 
 
 def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> bool:
@@ -456,9 +407,7 @@ def _delegate(out: Collector, p: Parsed) -> None:
     if phase.vote_round:
         extra["round"] = phase.vote_round
     cmd = IntakeCommand("delegate_vote", sender.name, target.name, extra)
-    out.commands.append(cmd)
-    if out.receipts_on:
-        out.receipts.append(Receipt(sender.name, receipts.accepted(ctx, cmd)))
+    out.accept(cmd)
 
 
 def _delegate_to_player(out: Collector, p: Parsed) -> None:
@@ -507,9 +456,7 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
     if ctx.family == "A":
         extra["accused"] = accused
     cmd = IntakeCommand("last_words", sender.name, None, extra)
-    out.commands.append(cmd)
-    if out.receipts_on:
-        out.receipts.append(Receipt(sender.name, receipts.accepted(ctx, cmd)))
+    out.accept(cmd)
 
 
 def last_words_from_post(out: Collector, p: Parsed) -> None:
@@ -547,12 +494,7 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
         out.alert(kind, f"{sender.name} 的杀人宣言只有 {chars} 字（不足 {minimum} 字）")
         notes.append(f"只有 {chars} 字，不足 {minimum} 字")
     cmd = IntakeCommand("kill_declaration", sender.name, None, extra)
-    out.commands.append(cmd)
-    if out.receipts_on:
-        text = receipts.accepted(ctx, cmd)
-        if notes:
-            text += "。" + receipts.warning("；".join(notes))
-        out.receipts.append(Receipt(sender.name, text))
+    out.accept(cmd, notes)
 
 
 def _speed(out: Collector, p: Parsed) -> None:
@@ -565,9 +507,7 @@ def _speed(out: Collector, p: Parsed) -> None:
     if p.number is not None:
         extra["day"] = p.number
     cmd = IntakeCommand(p.intents[0], sender.name, None, extra)
-    out.commands.append(cmd)
-    if out.receipts_on:
-        out.receipts.append(Receipt(sender.name, receipts.accepted(ctx, cmd)))
+    out.accept(cmd)
 
 
 def resolve_conflicts(out: Collector) -> None:

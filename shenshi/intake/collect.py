@@ -59,6 +59,16 @@ class Collector:
         iso = self.ctx.local_iso(self.t)
         return {"t": iso} if iso else {}
 
+    def accept(self, cmd: IntakeCommand, notes: list[str] | tuple[str, ...] = ()) -> None:
+        """Keep ``cmd`` and propose its receipt (with ``notes`` for the player, if any)."""
+        self.commands.append(cmd)
+        if not self.receipts_on:
+            return
+        text = receipts.accepted(self.ctx, cmd)
+        if notes:
+            text += "。" + receipts.warning("；".join(notes))
+        self.receipts.append(Receipt(cmd.actor, text))
+
     def alert(
         self,
         kind: str,

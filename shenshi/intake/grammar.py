@@ -300,14 +300,19 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
     return found
 
 
+def _abstention(
+    reader: _Reader, pos: int, end: int, conditional: bool, change: bool = False
+) -> Parsed:
+    verb = reader.folded.original_slice(pos, end)
+    return Parsed(("abstain",), verb, pos, change=change, conditional=conditional)
+
+
 def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
     text = reader.text
     conditional = bool(_CONDITION.search(reader.sentence(pos)))
     m = _ABSTAIN.match(text, pos)
     if m:
-        return Parsed(
-            ("abstain",), reader.folded.original_slice(pos, m.end()), pos, conditional=conditional
-        )
+        return _abstention(reader, pos, m.end(), conditional)
     change = False
     m = _VOTE_CHANGE.match(text, pos)
     if m:
@@ -315,13 +320,7 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         after = _SEP.match(text, m.end()).end()
         inner = _ABSTAIN.match(text, after)
         if inner:
-            return Parsed(
-                ("abstain",),
-                reader.folded.original_slice(pos, inner.end()),
-                pos,
-                change=True,
-                conditional=conditional,
-            )
+            return _abstention(reader, pos, inner.end(), conditional, change=True)
         inner = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
         end = inner.end() if inner else m.end()
         strict = True
@@ -331,12 +330,7 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         if m:
             inner = _ABSTAIN.match(text, _SEP.match(text, m.end()).end())
             if inner:
-                return Parsed(
-                    ("abstain",),
-                    reader.folded.original_slice(pos, inner.end()),
-                    pos,
-                    conditional=conditional,
-                )
+                return _abstention(reader, pos, inner.end(), conditional)
         m = m or _VOTE_WEAK.match(text, pos)
         if not m:
             return None

@@ -64,10 +64,11 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
     else:
         what = f"{when}{verb} {cmd.target}"
     if cmd.action in ("kill", "cannon_kill") and "declaration_chars" in cmd.extra:
+        label = "杀人帖" if ctx.family == "chess" else "杀人宣言"
         if cmd.extra.get("declaration_missing"):
-            what += "（未收到杀人宣言）"
+            what += f"（未收到{label}）"
         else:
-            what += f"（宣言 {cmd.extra['declaration_chars']} 字）"
+            what += f"（{label} {cmd.extra['declaration_chars']} 字）"
     return f"已收到：{what}，{_change_note(ctx, cmd)}"
 
 
