@@ -237,6 +237,7 @@ def _target_problem(
             if len(killers) <= 1:
                 return "lone_killer_suicide", "：仅剩的杀手不能自杀"
         return None
+    rules: tuple[tuple[bool, str, str], ...]
     if ctx.family == "chess":
         rules = (
             (is_self and (sender.role in CHESS_NO_SELF or action == "swap_general"),

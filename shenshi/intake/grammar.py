@@ -111,6 +111,12 @@ _CN_DIGITS = {
 }
 
 
+def _after_sep(text: str, pos: int) -> int:
+    """The position after the separators (spaces, colons, arrows, 一下) at ``pos``."""
+    m = _SEP.match(text, pos)
+    return m.end() if m else pos
+
+
 @dataclass(frozen=True)
 class NameRef:
     """A name as written after a command word.
@@ -200,9 +206,9 @@ class _Reader:
         command word was followed by a separator: then any token is meant as a name.
         """
         text = self.text
-        m = _SEP.match(text, pos)
-        had_sep = strict or m.end() > pos
-        pos = m.end()
+        after = _after_sep(text, pos)
+        had_sep = strict or after > pos
+        pos = after
         if pos < len(text) and text[pos] == "@":
             pos += 1
             had_sep = True
@@ -317,7 +323,7 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
     m = _VOTE_CHANGE.match(text, pos)
     if m:
         change = True
-        after = _SEP.match(text, m.end()).end()
+        after = _after_sep(text, m.end())
         inner = _ABSTAIN.match(text, after)
         if inner:
             return _abstention(reader, pos, inner.end(), conditional, change=True)
@@ -328,7 +334,7 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         m = _VOTE_STRONG.match(text, pos)
         strict = bool(m)
         if m:
-            inner = _ABSTAIN.match(text, _SEP.match(text, m.end()).end())
+            inner = _ABSTAIN.match(text, _after_sep(text, m.end()))
             if inner:
                 return _abstention(reader, pos, inner.end(), conditional)
         m = m or _VOTE_WEAK.match(text, pos)
@@ -357,7 +363,7 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
     reader = _Reader(Folded.of(text), index)
     text_f = reader.text
     found: list[Parsed] = []
-    decl_before: tuple[int, int] | None = None
+    decl_before: tuple[int, int, int] | None = None  # marker, body start, body end
     pos_list = reader.clause_starts()
     consumed_to = 0
     for pos in pos_list:
@@ -380,7 +386,7 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
         if m and pos == _first_non_space(text_f, line_begin):
             nxt_kill = _find_kill_after(reader, m.end())
             stop = nxt_kill if nxt_kill is not None else len(text_f)
-            decl_before = (pos, stop)
+            decl_before = (pos, m.end(), stop)
             if nxt_kill is None:
                 body = reader.folded.original_slice(m.end(), stop).strip()
                 found.append(
@@ -410,21 +416,21 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
         if slow:
             found.append(Parsed(("slow_down",), reader.folded.original_slice(pos, slow.end()), pos))
             continue
-        parsed = (
+        hit = (
             _read_delegate_to(reader, pos)
             or _read_pray_for(reader, pos)
             or _read_verb(reader, pos)
             or _read_pm_vote(reader, pos)
         )
-        if parsed is None:
+        if hit is None:
             continue
-        parsed, end = parsed
+        parsed, end = hit
         if "kill" in parsed.intents or "cannon_kill" in parsed.intents:
             parsed, end = _attach_platform(reader, parsed, end)
             if decl_before is not None:
-                body_start = _DECLARATION.match(text_f, decl_before[0]).end()
-                body = reader.folded.original_slice(body_start, decl_before[1]).strip()
-                story = "剧情" in text_f[decl_before[0] : body_start]
+                marker, body_start, body_end = decl_before
+                body = reader.folded.original_slice(body_start, body_end).strip()
+                story = "剧情" in text_f[marker:body_start]
             else:
                 body, story = _declaration_after(reader, end)
             found.append(_with(parsed, declaration=body, story=story))
@@ -498,13 +504,13 @@ def _read_pray_for(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     m = _PRAY_FOR.match(reader.text, pos)
     if not m:
         return None
-    match = reader.index.match_at(reader.folded, _SEP.match(reader.text, m.end()).end())
+    match = reader.index.match_at(reader.folded, _after_sep(reader.text, m.end()))
     if match is None:
         return None
     after = _PRAY_AFTER.match(reader.text, match.end)
     if not after:
         return None
-    start = _SEP.match(reader.text, m.end()).end()
+    start = _after_sep(reader.text, m.end())
     written = reader.folded.original_slice(start, match.end)
     verb = reader.folded.original_slice(pos, after.end())
     return Parsed(
@@ -517,7 +523,7 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     m = _DELEGATE_TO.match(reader.text, pos)
     if not m:
         return None
-    start = _SEP.match(reader.text, m.end()).end()
+    start = _after_sep(reader.text, m.end())
     match = reader.index.match_at(reader.folded, start)
     if match is None:
         return None
@@ -574,12 +580,12 @@ def _attach_platform(reader: _Reader, parsed: Parsed, end: int) -> tuple[Parsed,
                 return _with(parsed, platform=ref, intents=intents), after.end()
         m = _PLATFORM.match(text, pos)
         if m and (pos == end or text[pos - 1] in _CLAUSE_BREAK + " \t:"):
-            ref, after = reader.read_name(m.end(), strict=True)
+            ref, ref_end = reader.read_name(m.end(), strict=True)
             if ref is not None:
                 if "cannon_kill" not in parsed.intents:
                     return parsed, end
                 intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
-                return _with(parsed, platform=ref, intents=intents), after
+                return _with(parsed, platform=ref, intents=intents), ref_end
         pos += 1
     return parsed, end
 

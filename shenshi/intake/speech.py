@@ -25,7 +25,7 @@ def maddened_violations(text: str, allowed_spans: list[tuple[int, int]]) -> str:
     ``allowed_spans`` are ``[start, end)`` ranges of ``text`` that are allowed anyway (the
     ballot: vote word and target name).
     """
-    allowed = set()
+    allowed: set[int] = set()
     for start, end in allowed_spans:
         allowed.update(range(start, end))
     bad: list[str] = []
