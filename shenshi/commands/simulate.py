@@ -1,0 +1,50 @@
+"""``shenshi simulate FILE.json``: replay a rules scenario and print its results as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from shenshi.commands import add_config_option
+from shenshi.errors import UserError
+
+NAME = "simulate"
+HELP = "replay a scenario file (scenarios/FORMAT.md) through the rules core"
+ORDER = 80
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser.add_argument("file", type=Path, metavar="FILE.json", help="a scenario file")
+    add_config_option(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def load_scenario(path: Path) -> dict:
+    """Read a scenario file; a missing or malformed file is a :class:`UserError`."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def simulate(document: dict) -> dict:
+    """The printed object of ``shenshi simulate`` for a parsed scenario."""
+    from shenshi.rulesets.scenario import ScenarioError, run_scenario
+
+    try:
+        return run_scenario(document)
+    except ScenarioError as exc:
+        raise UserError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    result = simulate(load_scenario(args.file))
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+    return 0

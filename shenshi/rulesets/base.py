@@ -1,0 +1,1022 @@
+"""The pure rules core: the shapes every ruleset shares.
+
+A game is a fold of events: ``evolve(state, event) -> state``. Commands come in from the
+outside world (intake, the GM, the scenario runner), ``decide(state, command) -> [events]``
+checks them against the phase table and the ruleset's rules, and never touches the state.
+Everything a rule needs, the time included, arrives inside a command; nothing here reads a
+clock, does I/O or draws a random number without a seed passed in.
+
+Map of this module::
+
+    Seat, Submission, Ballot        what the state is made of
+    GameState                       the whole game after some events (frozen)
+    commands (OpenNight, Submit…)   what the outside asks for
+    events (NightResolved…)         what happened; each carries a Report for the step
+    Report and its items            deaths, saved, public facts, private results, daemon notes
+    TRANSITIONS                     which command is allowed in which phase (the one table)
+    Ruleset                         the base class a ruleset subclasses (hooks per family)
+
+Phases: ``setup`` → (``night`` → ``dawn`` → ``day`` → ``dusk``)* → ``over``. Family A and
+werewolf start with a night, chess32 with a day; a step may be skipped (the scenario runner
+opens the step it needs), so ``dawn`` and ``dusk`` may open either kind of step.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from shenshi.rulesets.catalog import RulesetInfo
+
+ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
+
+
+class IllegalActionError(Exception):
+    """A command that is not allowed in the game's current phase; the state is untouched."""
+
+
+class RulesetError(ValueError):
+    """A game that cannot be set up: unknown role, wrong team, duplicate name, bad config."""
+
+
+def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    """A read-only copy of ``data`` (for ``extra`` and ``config`` fields)."""
+    return MappingProxyType(dict(data or {}))
+
+
+class Phase(StrEnum):
+    """Where the game stands.
+
+    ``night`` and ``day`` are open steps that take submissions and ballots; ``dawn`` is a
+    resolved night and ``dusk`` a finished day, both waiting for the next step to open.
+    """
+
+    SETUP = "setup"
+    NIGHT = "night"
+    DAWN = "dawn"
+    DAY = "day"
+    DUSK = "dusk"
+    OVER = "over"
+
+
+# --------------------------------------------------------------------------------------------
+# What the state is made of
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat at the table. The seat number never changes; a substitute (替补) takes the name.
+
+    ``team`` is the current team or camp (werewolf camps change by 私奔).
+    """
+
+    number: int
+    name: str
+    role: str
+    team: str
+    alive: bool = True
+    addons: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A power used by private message (or werewolf tree-hole reply): 提交.
+
+    ``seq`` is the arrival order; the latest submission counts by ``t`` when given, else by
+    ``seq``. ``evidence`` points at the post or PM it came from (the daemon's id).
+    """
+
+    actor: str
+    action: str
+    target: str | None
+    extra: Mapping[str, Any] = field(default_factory=frozen_map)
+    t: datetime | None = None
+    seq: int = 0
+    evidence: str | None = None
+
+    def sort_key(self) -> tuple:
+        """Order of submissions: by time when known, then by arrival."""
+        return (self.t is not None, self.t or datetime.min, self.seq)
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """A ballot of a day vote. ``round`` 1 is the first round, 2 the runoff/round 2.
+
+    ``via`` is ``post`` (the vote thread), ``pm_delegate`` (委托投票 by PM, family A) or
+    ``summon`` (招魂, a summoned victim). ``target`` may be :data:`ABSTAIN` in chess32.
+    """
+
+    voter: str
+    target: str
+    round: int = 1
+    t: datetime | None = None
+    via: str = "post"
+    format_ok: bool = True
+    seq: int = 0
+    evidence: str | None = None
+
+    def sort_key(self) -> tuple:
+        """Order of ballots: by time when known, then by arrival."""
+        return (self.t is not None, self.t or datetime.min, self.seq)
+
+
+@dataclass(frozen=True)
+class PhaseTimes:
+    """When an open step's inputs stop counting and when it resolves (a ruleset's clock).
+
+    ``closes`` is when the step resolves (dawn, or the close of the day's last round).
+    ``input_deadline``: later submissions are ignored (chess: dawn − 10 min). ``rounds`` gives
+    each voting round's (opens, closes); ``phase_deadlines`` the werewolf night phases.
+    """
+
+    opens: datetime
+    closes: datetime
+    input_deadline: datetime | None = None
+    rounds: Mapping[int, tuple[datetime, datetime]] = field(default_factory=frozen_map)
+    phase_deadlines: Mapping[str, datetime] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won and why (never a bare string)."""
+
+    winner: str  # a team id, or "draw"
+    termination: str  # e.g. "killers_extinct", "general_killed", "last_camp_standing"
+
+
+# --------------------------------------------------------------------------------------------
+# What a step reports (FORMAT.md "Expected-result object")
+
+
+@dataclass(frozen=True)
+class Death:
+    """Someone died or went out this step."""
+
+    name: str
+    cause: str
+
+
+@dataclass(frozen=True)
+class Saved:
+    """Someone attacked this step who survived, and why."""
+
+    name: str
+    by: str
+
+
+@dataclass(frozen=True)
+class PrivateResult:
+    """A private message the GM sends (seer answers, chess identities, witch vision…)."""
+
+    to: str
+    text_kind: str
+    value: Any
+
+
+@dataclass(frozen=True)
+class PublicFact:
+    """One public announcement; ``fields`` are the kind's own keys (FORMAT.md table)."""
+
+    kind: str
+    fields: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of(cls, kind: str, **fields: Any) -> PublicFact:
+        """``PublicFact.of("death", name="C1", cause="killer")``."""
+        return cls(kind, tuple(fields.items()))
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The value of one field."""
+        return dict(self.fields).get(key, default)
+
+    def to_json(self) -> dict[str, Any]:
+        """The FORMAT.md shape: ``{"kind": …, **fields}``."""
+        return {"kind": self.kind, **{k: _jsonable(v) for k, v in self.fields}}
+
+
+@dataclass(frozen=True)
+class DaemonNote:
+    """A decision the daemon takes on a submission or ballot (FORMAT.md "Daemon rule ids")."""
+
+    who: str
+    rule: str
+    verdict: str
+    detail: str = ""
+    log_only: bool = False  # for the GM's log; not a FORMAT.md daemon entry
+
+    def to_json(self) -> dict[str, str]:
+        """The FORMAT.md shape (``detail`` is for the GM's log only)."""
+        return {"who": self.who, "rule": self.rule, "verdict": self.verdict}
+
+
+class _Unset:
+    _instance: ClassVar[_Unset | None] = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET: Any = _Unset()
+"""Marks a report key the step did not produce (``None`` is a real value: "nobody")."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """What one resolution produced, in the vocabulary of FORMAT.md.
+
+    List-valued keys accumulate when reports of one step are merged; the others are replaced.
+    A key left :data:`UNSET` is not printed.
+    """
+
+    deaths: tuple[Death, ...] = ()
+    saved: tuple[Saved, ...] = ()
+    private_results: tuple[PrivateResult, ...] = ()
+    public_facts: tuple[PublicFact, ...] = ()
+    daemon: tuple[DaemonNote, ...] = ()
+    exits: tuple[str, ...] = ()
+    replaced: tuple[str, ...] = ()
+    last_words: tuple[str, ...] = ()
+    announce_order: tuple[str, ...] = ()
+    executed: Any = UNSET  # name or None
+    vote_tally: Any = UNSET  # {name: number}
+    runoff_tally: Any = UNSET
+    final_tally: Any = UNSET
+    winner: Any = UNSET  # team, "draw" or None
+    bound: Any = UNSET  # family A
+    x: Any = UNSET  # prayer threshold (int, None, or {"chu": x, "han": x})
+    states: Any = UNSET  # chess night states
+    sheriff: Any = UNSET  # werewolf
+    madness: Any = UNSET  # werewolf, list of names
+    camps: Any = UNSET  # werewolf {name: camp}
+    lurk_warnings: Any = UNSET  # chess {name: int}
+    schedule: Any = UNSET  # timeline {label: datetime}
+    ruleset_selected: Any = UNSET  # setup
+
+    LISTS: ClassVar[tuple[str, ...]] = (
+        "deaths", "saved", "private_results", "public_facts", "daemon", "exits", "replaced",
+        "last_words", "announce_order",
+    )  # fmt: skip
+
+    def merge(self, other: Report) -> Report:
+        """This report followed by ``other`` (lists concatenated, other keys replaced)."""
+        changes: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            mine, theirs = getattr(self, f.name), getattr(other, f.name)
+            if f.name in self.LISTS:
+                if theirs:
+                    changes[f.name] = mine + theirs
+            elif theirs is not UNSET:
+                changes[f.name] = theirs
+        return replace(self, **changes) if changes else self
+
+    def to_json(self) -> dict[str, Any]:
+        """The printed object of ``shenshi simulate`` for this step (UNSET keys left out)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.LISTS:
+                if f.name == "daemon":
+                    value = tuple(v for v in value if not v.log_only)
+                if f.name in ("deaths", "saved", "private_results", "public_facts", "daemon") or value:
+                    out[f.name] = _unique([_jsonable(v) for v in value])
+            elif value is not UNSET:
+                out[f.name] = _jsonable(value)
+        return out
+
+
+def _unique(items: list[Any]) -> list[Any]:
+    seen: list[Any] = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, datetime):
+        return value.strftime("%Y-%m-%dT%H:%M:%S")
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, frozenset, set)):
+        items = [_jsonable(v) for v in value]
+        return sorted(items, key=str) if isinstance(value, (frozenset, set)) else items
+    return value
+
+
+# --------------------------------------------------------------------------------------------
+# The game state
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The whole game after some events. Never mutated: ``evolve`` returns a new one.
+
+    ``memory`` holds what a ruleset family remembers between phases (bind streaks, swaps used,
+    guard history…) as that family's own frozen dataclass, keyed by seat number where it
+    belongs to a seat (so a substitute inherits it).
+    """
+
+    ruleset: str
+    config: Mapping[str, Any]
+    seats: tuple[Seat, ...]
+    phase: Phase = Phase.SETUP
+    number: int = 0  # night n / day n
+    round: int = 0  # day: the open voting round (1, 2, …); 0 outside a vote
+    params: Mapping[str, Any] = field(default_factory=frozen_map)  # the open phase's times
+    submissions: tuple[Submission, ...] = ()  # this phase's power submissions
+    ballots: tuple[Ballot, ...] = ()  # this day's ballots, every round
+    pending_substitutions: tuple[tuple[str, str], ...] = ()  # (out, in) at phase end
+    memory: Any = None
+    outcome: Outcome | None = None
+    seq: int = 0  # arrival counter for submissions and ballots
+    step_report: Report = field(default_factory=Report)  # accumulated for the open step
+
+    # -- lookups ---------------------------------------------------------------------------
+
+    def seat(self, name: str) -> Seat:
+        """The seat currently played under ``name``; ``KeyError`` if nobody has that name."""
+        for s in self.seats:
+            if s.name == name:
+                return s
+        raise KeyError(name)
+
+    def has_player(self, name: str) -> bool:
+        """Whether ``name`` holds a seat now."""
+        return any(s.name == name for s in self.seats)
+
+    def by_number(self, number: int) -> Seat:
+        """The seat with this number."""
+        return self.seats[number]
+
+    def alive(self) -> tuple[Seat, ...]:
+        """Living seats, in seat order."""
+        return tuple(s for s in self.seats if s.alive)
+
+    def is_alive(self, name: str) -> bool:
+        """Whether ``name`` holds a living seat."""
+        return self.has_player(name) and self.seat(name).alive
+
+    def with_role(self, *roles: str, alive_only: bool = True) -> tuple[Seat, ...]:
+        """Seats with one of ``roles`` (living ones by default)."""
+        return tuple(s for s in self.seats if s.role in roles and (s.alive or not alive_only))
+
+    def on_team(self, team: str, alive_only: bool = True) -> tuple[Seat, ...]:
+        """Seats on ``team`` (living ones by default)."""
+        return tuple(s for s in self.seats if s.team == team and (s.alive or not alive_only))
+
+    @property
+    def winner(self) -> str | None:
+        """The winning team, ``"draw"``, or ``None`` while the game runs."""
+        return self.outcome.winner if self.outcome else None
+
+    # -- small updates (used by evolve) ------------------------------------------------------
+
+    def with_deaths(self, names: Iterable[str]) -> GameState:
+        """The state with these players dead."""
+        dead = set(names)
+        if not dead:
+            return self
+        return replace(
+            self, seats=tuple(replace(s, alive=False) if s.name in dead else s for s in self.seats)
+        )
+
+    def with_seat(self, seat: Seat) -> GameState:
+        """The state with one seat replaced (matched by number)."""
+        seats = list(self.seats)
+        seats[seat.number] = seat
+        return replace(self, seats=tuple(seats))
+
+
+# --------------------------------------------------------------------------------------------
+# Commands: what the outside world asks for
+
+
+@dataclass(frozen=True)
+class Command:
+    """Base of all commands. ``gm`` commands are GM corrections, allowed after the end too."""
+
+    gm: ClassVar[bool] = False
+
+
+@dataclass(frozen=True)
+class OpenNight(Command):
+    """Night ``n`` begins (family A: the GM's announcement opens the PM window).
+
+    ``params`` carries the night's times: ``window_open``/``window_close`` (family A),
+    ``deadline`` (chess: dawn − 10 min), ``phase_deadlines`` {"1": t, "2": t} (werewolf),
+    ``opened_at``.
+    """
+
+    n: int
+    params: Mapping[str, Any] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class OpenDay(Command):
+    """Day ``n`` begins; ``params`` as for :class:`OpenNight` (``round1_close``, …)."""
+
+    n: int
+    params: Mapping[str, Any] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Submit(Command):
+    """A player uses a power (night action, or a day skill where the rules have one)."""
+
+    actor: str
+    action: str
+    target: str | None
+    extra: Mapping[str, Any] = field(default_factory=frozen_map)
+    t: datetime | None = None
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class GmAnswered(Command):
+    """The GM answered ``actor``'s divination early (family A seer lock, A-S2/RES-A21)."""
+
+    actor: str
+    t: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CastBallot(Command):
+    """A ballot in the open round (or a summoned victim's ballot, ``via="summon"``)."""
+
+    voter: str
+    target: str
+    t: datetime | None = None
+    via: str = "post"
+    format_ok: bool = True
+    round: int | None = None  # None: the open round
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordLastWords(Command):
+    """Last words (遗言) of a dead player, with the players they accuse (指控)."""
+
+    author: str
+    accused: tuple[str, ...] = ()
+    t: datetime | None = None
+    chars: int | None = None
+    evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class RecordActivity(Command):
+    """Counted posts per player for the day (chess lurking, §4.8)."""
+
+    post_counts: Mapping[str, int] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class CloseNight(Command):
+    """Dawn: resolve the night and publish (the GM's announcement closes the window)."""
+
+    t: datetime | None = None
+
+
+@dataclass(frozen=True)
+class CloseRound(Command):
+    """Close the open voting round (first round, runoff, summoning…).
+
+    ``online`` lists summoned victims who came online (family A 招魂).
+    """
+
+    t: datetime | None = None
+    online: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Substitute(Command):
+    """替补: ``new`` takes over ``old``'s seat when the open step is resolved."""
+
+    gm: ClassVar[bool] = True
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class VoidAction(Command):
+    """GM correction: drop a submission (all of ``actor``'s ``action`` this phase)."""
+
+    gm: ClassVar[bool] = True
+    actor: str
+    action: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ForceExecution(Command):
+    """GM correction: execute ``name`` (or, with ``name=None``, cancel today's execution)."""
+
+    gm: ClassVar[bool] = True
+    name: str | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class DeclareExit(Command):
+    """GM: an automatic exit (sign-in, lurking, drowning) with no substitute: the seat dies."""
+
+    gm: ClassVar[bool] = True
+    name: str
+    reason: str = ""
+
+
+# --------------------------------------------------------------------------------------------
+# Events: what happened
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events. ``report`` is what the event adds to the open step's report."""
+
+    report: Report = field(default_factory=Report, kw_only=True)
+
+
+@dataclass(frozen=True)
+class PhaseOpened(Event):
+    """A night or day began."""
+
+    phase: Phase
+    n: int
+    params: Mapping[str, Any] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class PowerSubmitted(Event):
+    """A submission was recorded (its validity is judged when the phase resolves)."""
+
+    submission: Submission
+
+
+@dataclass(frozen=True)
+class GmAnswerRecorded(Event):
+    """The GM answered a seer early (family A)."""
+
+    actor: str
+    t: datetime | None
+
+
+@dataclass(frozen=True)
+class BallotCast(Event):
+    """A ballot was recorded (its validity is judged at the close)."""
+
+    ballot: Ballot
+
+
+@dataclass(frozen=True)
+class LastWordsRecorded(Event):
+    """Last words and accusations were recorded."""
+
+    author: str
+    accused: tuple[str, ...]
+    t: datetime | None = None
+    chars: int | None = None
+
+
+@dataclass(frozen=True)
+class ActivityRecorded(Event):
+    """Post counts for the lurking rule were recorded."""
+
+    post_counts: Mapping[str, int]
+
+
+@dataclass(frozen=True)
+class Resolved(Event):
+    """A resolution (dawn, or the close of a voting round): the new seats, memory and phase.
+
+    The resolution is computed once, in ``decide``; ``evolve`` only applies it, so replaying
+    events never re-runs the rules. ``next_round`` > 0 keeps the day open for that round.
+    """
+
+    seats: tuple[Seat, ...]
+    memory: Any
+    outcome: Outcome | None
+    next_round: int = 0
+
+
+@dataclass(frozen=True)
+class SubmissionVoided(Event):
+    """GM correction: a submission was dropped."""
+
+    actor: str
+    action: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class SubstitutionScheduled(Event):
+    """A substitute will take over a seat when the open step is resolved."""
+
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class SeatTakenOver(Event):
+    """A substitute took over a seat (seat-attached records stay with the seat)."""
+
+    old: str
+    new: str
+    memory: Any
+
+
+@dataclass(frozen=True)
+class ExecutionForced(Event):
+    """GM correction of today's execution (applied as a resolution)."""
+
+    name: str | None
+    seats: tuple[Seat, ...]
+    memory: Any
+    outcome: Outcome | None
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ExitDeclared(Event):
+    """An automatic exit without substitute: the seat died at the announcement."""
+
+    name: str
+    seats: tuple[Seat, ...]
+    outcome: Outcome | None
+    reason: str = ""
+
+
+# --------------------------------------------------------------------------------------------
+# The phase table (h11 style): which command is allowed where
+
+_BETWEEN_STEPS = frozenset({OpenNight, OpenDay, Substitute, DeclareExit, RecordLastWords})
+
+TRANSITIONS: Mapping[Phase, frozenset[type[Command]]] = MappingProxyType(
+    {
+        Phase.SETUP: _BETWEEN_STEPS,
+        Phase.NIGHT: frozenset(
+            {Submit, GmAnswered, RecordLastWords, CloseNight, Substitute, VoidAction, DeclareExit}
+        ),
+        Phase.DAWN: _BETWEEN_STEPS,
+        Phase.DAY: frozenset(
+            {
+                Submit, CastBallot, RecordLastWords, RecordActivity, CloseRound, Substitute,
+                VoidAction, ForceExecution, DeclareExit,
+            }
+        ),  # fmt: skip
+        Phase.DUSK: _BETWEEN_STEPS | {ForceExecution},
+        Phase.OVER: frozenset({ForceExecution}),
+    }
+)
+"""Which command is allowed in which phase: the one table (h11 "Rule 1")."""
+
+
+# --------------------------------------------------------------------------------------------
+# The ruleset base class
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    """A player at setup: name, role, team, alive, add-ons (FORMAT.md player object)."""
+
+    name: str
+    role: str
+    team: str
+    alive: bool = True
+    addons: tuple[str, ...] = ()
+
+
+class Ruleset:
+    """Base of every ruleset. Subclasses override the hooks below (python-chess style).
+
+    Class metadata: ``name``, ``aliases``, ``info`` (the catalog entry), ``first_phase``.
+    Hooks a family implements:
+
+    * ``default_config()`` → ruleset settings with the spec's defaults;
+    * ``initial_memory(state)`` → its memory dataclass;
+    * ``resolve_night(state, command)`` → events ending with :meth:`finish_step`'s;
+    * ``close_round(state, command)`` → a :class:`Resolved` (``next_round`` > 0 keeps the day
+      open; the last round of a day also goes through :meth:`finish_step`);
+    * ``substitute(state, old, new)`` → memory after a takeover (what follows the seat);
+    * ``check_win(state)`` → :class:`Outcome` or ``None``;
+    * ``timeline(state, step)`` → :class:`Report` for the daemon-only timeline checks;
+    * ``remember(state, event)`` → memory after recorded last words or activity.
+    """
+
+    name: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    info: ClassVar[RulesetInfo]
+    first_phase: ClassVar[Phase] = Phase.NIGHT
+    exit_cause: ClassVar[str] = "auto_exit"
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def default_config(self) -> dict[str, Any]:
+        """Ruleset settings a GM may change, with the spec's choice as the default."""
+        return {}
+
+    def new_game(
+        self, players: Sequence[PlayerSpec], config: Mapping[str, Any] | None = None
+    ) -> GameState:
+        """The state before the first step. Raises :class:`RulesetError` for a bad table."""
+        cfg = {**self.default_config(), **dict(config or {})}
+        seen: set[str] = set()
+        seats = []
+        for number, p in enumerate(players):
+            if p.name in seen:
+                raise RulesetError(f"player {p.name!r} is listed twice")
+            seen.add(p.name)
+            self.validate_player(p)
+            seats.append(Seat(number, p.name, p.role, p.team, p.alive, frozenset(p.addons)))
+        state = GameState(ruleset=self.name, config=frozen_map(cfg), seats=tuple(seats))
+        return replace(state, memory=self.initial_memory(state))
+
+    def validate_player(self, player: PlayerSpec) -> None:
+        """Reject an unknown role, team or add-on."""
+        roles = self.info.roles
+        if player.role not in roles:
+            raise RulesetError(
+                f"unknown role {player.role!r} for {self.name} (known: {', '.join(roles)})"
+            )
+        if player.team not in self.info.teams:
+            known = ", ".join(self.info.teams)
+            raise RulesetError(f"unknown team {player.team!r} for {self.name} (known: {known})")
+        for addon in player.addons:
+            if addon not in self.info.addons:
+                raise RulesetError(f"unknown add-on {addon!r} for {self.name}")
+
+    def initial_memory(self, state: GameState) -> Any:
+        """The family's memory at the start of the game."""
+        return None
+
+    # -- decide ------------------------------------------------------------------------------
+
+    def decide(self, state: GameState, command: Command) -> list[Event]:
+        """The events ``command`` causes; raises :class:`IllegalActionError` if not allowed.
+
+        The state is never modified (it is frozen); an illegal command leaves no trace.
+        """
+        kind = type(command)
+        if state.outcome is not None and kind not in TRANSITIONS[Phase.OVER]:
+            raise IllegalActionError(
+                f"the game is over ({state.outcome.winner} won): only GM corrections are accepted"
+            )
+        if kind not in TRANSITIONS[state.phase]:
+            where = state.phase.value + (f" {state.number}" if state.number else "")
+            raise IllegalActionError(f"{kind.__name__} is not allowed during the {where}")
+        handler = getattr(self, f"_decide_{kind.__name__}")
+        return list(handler(state, command))
+
+    def apply(self, state: GameState, command: Command) -> tuple[GameState, list[Event]]:
+        """Decide and evolve in one go: the new state and the events."""
+        events = self.decide(state, command)
+        for event in events:
+            state = self.evolve(state, event)
+        return state, events
+
+    def _decide_OpenNight(self, state: GameState, c: OpenNight) -> Iterable[Event]:
+        yield from self._open(state, PhaseOpened(Phase.NIGHT, c.n, frozen_map(c.params)))
+
+    def _decide_OpenDay(self, state: GameState, c: OpenDay) -> Iterable[Event]:
+        yield from self._open(state, PhaseOpened(Phase.DAY, c.n, frozen_map(c.params)))
+
+    def _open(self, state: GameState, opened: PhaseOpened) -> Iterable[Event]:
+        # Substitutions ordered between steps take effect before the next step opens.
+        yield from self.takeover_events(state)
+        yield opened
+
+    def _decide_Submit(self, state: GameState, c: Submit) -> Iterable[Event]:
+        if not state.has_player(c.actor):
+            raise IllegalActionError(f"{c.actor!r} is not a player of this game")
+        sub = Submission(c.actor, c.action, c.target, frozen_map(c.extra), c.t, state.seq + 1, c.evidence)
+        yield PowerSubmitted(sub)
+
+    def _decide_GmAnswered(self, state: GameState, c: GmAnswered) -> Iterable[Event]:
+        yield GmAnswerRecorded(c.actor, c.t)
+
+    def _decide_CastBallot(self, state: GameState, c: CastBallot) -> Iterable[Event]:
+        if not state.round:
+            raise IllegalActionError(f"no voting round is open on day {state.number}")
+        if not state.has_player(c.voter):
+            raise IllegalActionError(f"{c.voter!r} is not a player of this game")
+        rnd = c.round if c.round is not None else state.round
+        ballot = Ballot(c.voter, c.target, rnd, c.t, c.via, c.format_ok, state.seq + 1, c.evidence)
+        yield BallotCast(ballot)
+
+    def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
+        if not state.has_player(c.author):
+            raise IllegalActionError(f"{c.author!r} is not a player of this game")
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars)
+
+    def _decide_RecordActivity(self, state: GameState, c: RecordActivity) -> Iterable[Event]:
+        yield ActivityRecorded(frozen_map(c.post_counts))
+
+    def _decide_CloseNight(self, state: GameState, c: CloseNight) -> Iterable[Event]:
+        yield from self.resolve_night(state, c)
+
+    def _decide_CloseRound(self, state: GameState, c: CloseRound) -> Iterable[Event]:
+        if not state.round:
+            raise IllegalActionError(f"no voting round is open on day {state.number}")
+        yield from self.close_round(state, c)
+
+    def _decide_Substitute(self, state: GameState, c: Substitute) -> Iterable[Event]:
+        if not state.has_player(c.old):
+            raise IllegalActionError(f"{c.old!r} is not a player of this game")
+        if not state.seat(c.old).alive:
+            raise IllegalActionError(f"{c.old!r} is dead: a substitute takes over a living seat")
+        if state.has_player(c.new) or any(n == c.new for _, n in state.pending_substitutions):
+            raise IllegalActionError(f"{c.new!r} already plays in this game")
+        scheduled = SubstitutionScheduled(c.old, c.new)
+        yield scheduled
+        if state.phase in (Phase.SETUP, Phase.DAWN, Phase.DUSK):
+            yield from self.takeover_events(self.evolve(state, scheduled))
+
+    def _decide_VoidAction(self, state: GameState, c: VoidAction) -> Iterable[Event]:
+        if not any(s.actor == c.actor and s.action == c.action for s in state.submissions):
+            raise IllegalActionError(f"{c.actor} has no {c.action} submission to void")
+        yield SubmissionVoided(c.actor, c.action, c.reason)
+
+    def _decide_ForceExecution(self, state: GameState, c: ForceExecution) -> Iterable[Event]:
+        if c.name is not None and not state.is_alive(c.name):
+            raise IllegalActionError(f"{c.name!r} is not a living player")
+        if state.phase is Phase.DAY:
+            # Before the close: the close applies it instead of the tally.
+            yield ExecutionForced(c.name, state.seats, state.memory, state.outcome, c.reason)
+            return
+        executed = state.step_report.executed
+        if state.phase is not Phase.DUSK and not executed:
+            raise IllegalActionError("only today's execution can be corrected")
+        seats = state.seats
+        if executed:
+            seats = tuple(replace(s, alive=True) if s.name == executed else s for s in seats)
+        after = replace(state, seats=seats, outcome=None)
+        if c.name is not None:
+            after = after.with_deaths([c.name])
+        outcome = self.check_win(after)
+        report = Report(
+            executed=c.name,
+            deaths=(Death(c.name, "execution"),) if c.name else (),
+            winner=outcome.winner if outcome else None,
+        )
+        yield ExecutionForced(c.name, after.seats, state.memory, outcome, c.reason, report=report)
+
+    def _decide_DeclareExit(self, state: GameState, c: DeclareExit) -> Iterable[Event]:
+        if not state.is_alive(c.name):
+            raise IllegalActionError(f"{c.name!r} is not a living player")
+        after = state.with_deaths([c.name])
+        report = Report(
+            deaths=(Death(c.name, self.exit_cause),),
+            public_facts=(PublicFact.of("exit", name=c.name),),
+        )
+        yield ExitDeclared(c.name, after.seats, self.check_win(after), c.reason, report=report)
+
+    # -- family hooks ------------------------------------------------------------------------
+
+    def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
+        """Resolve the open night (ends with :meth:`finish_step`)."""
+        raise NotImplementedError
+
+    def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
+        """Close the open voting round."""
+        raise NotImplementedError
+
+    def substitute(self, state: GameState, old: str, new: str) -> Any:
+        """The memory after ``new`` takes over ``old``'s seat (default: unchanged)."""
+        return state.memory
+
+    def substitution_report(self, old: str, new: str) -> Report:
+        """What a substitution publishes (family A: a public fact; chess and werewolf: none)."""
+        return Report()
+
+    def check_win(self, state: GameState) -> Outcome | None:
+        """The outcome if the game is decided in ``state``, else ``None``."""
+        return None
+
+    def remember(self, state: GameState, event: Event) -> Any:
+        """Fold a recorded fact (last words, activity) into the family memory."""
+        return state.memory
+
+    def timeline(self, state: GameState, step: Mapping[str, Any]) -> Report:
+        """The daemon-only timeline checks (sign-in, lurking, schedule) of one step."""
+        raise RulesetError(f"{self.name} has no timeline check {step.get('check')!r}")
+
+    def setup(self, registrants: int) -> Report:
+        """A setup step (game 6 picks its variant from the registrants)."""
+        raise RulesetError(f"{self.name} has no setup step")
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """The clock of a step that opened at ``opened_at`` (the daemon's deadlines).
+
+        ``substitutions`` made during the step extend it where the rules say so.
+        """
+        raise NotImplementedError(f"{self.name} has no phase clock")
+
+    # -- helpers for families ----------------------------------------------------------------
+
+    def finish_step(self, state: GameState, resolved: Resolved) -> list[Event]:
+        """``resolved`` followed by the takeovers of the step's pending substitutions.
+
+        A seat that died in the resolution is not taken over (its substitute never enters).
+        """
+        return [resolved, *self.takeover_events(self.evolve(state, resolved))]
+
+    def takeover_events(self, state: GameState) -> list[Event]:
+        """Events that hand each pending substitution's (living) seat to its newcomer."""
+        events: list[Event] = []
+        for old, new in state.pending_substitutions:
+            if state.has_player(old) and state.seat(old).alive:
+                memory = self.substitute(state, old, new)
+                events.append(SeatTakenOver(old, new, memory, report=self.substitution_report(old, new)))
+                state = self.evolve(state, events[-1])
+        return events
+
+    # -- evolve ------------------------------------------------------------------------------
+
+    def evolve(self, state: GameState, event: Event) -> GameState:
+        """The state after ``event``. Pure; the same events always give the same state."""
+        step = state.step_report.merge(event.report)
+        match event:
+            case PhaseOpened(phase=phase, n=n, params=params):
+                return replace(
+                    state,
+                    phase=phase,
+                    number=n,
+                    round=1 if phase is Phase.DAY else 0,
+                    params=frozen_map(params),
+                    submissions=(),
+                    ballots=(),
+                    step_report=Report(),
+                )
+            case PowerSubmitted(submission=sub):
+                return replace(
+                    state, submissions=state.submissions + (sub,), seq=sub.seq, step_report=step
+                )
+            case GmAnswerRecorded(actor=actor, t=t):
+                answered = {**dict(state.params.get("gm_answered", {})), actor: t}
+                params = frozen_map({**state.params, "gm_answered": frozen_map(answered)})
+                return replace(state, params=params, step_report=step)
+            case BallotCast(ballot=b):
+                return replace(state, ballots=state.ballots + (b,), seq=b.seq, step_report=step)
+            case LastWordsRecorded() | ActivityRecorded():
+                return replace(state, memory=self.remember(state, event), step_report=step)
+            case Resolved(seats=seats, memory=memory, outcome=outcome, next_round=nxt):
+                outcome = outcome or state.outcome
+                if outcome:
+                    phase = Phase.OVER
+                elif state.phase is Phase.NIGHT:
+                    phase = Phase.DAWN
+                else:
+                    phase = Phase.DAY if nxt else Phase.DUSK
+                return replace(
+                    state, seats=seats, memory=memory, outcome=outcome, round=nxt,
+                    phase=phase, step_report=step,
+                )  # fmt: skip
+            case SubmissionVoided(actor=actor, action=action):
+                keep = tuple(
+                    s for s in state.submissions if not (s.actor == actor and s.action == action)
+                )
+                return replace(state, submissions=keep, step_report=step)
+            case SubstitutionScheduled(old=old, new=new):
+                pending = state.pending_substitutions + ((old, new),)
+                return replace(state, pending_substitutions=pending, step_report=step)
+            case SeatTakenOver(old=old, new=new, memory=memory):
+                seat = state.seat(old)
+                pending = tuple(p for p in state.pending_substitutions if p != (old, new))
+                return replace(
+                    state.with_seat(replace(seat, name=new)),
+                    memory=memory,
+                    pending_substitutions=pending,
+                    step_report=step,
+                )
+            case ExecutionForced(name=name, seats=seats, memory=memory, outcome=outcome):
+                if state.phase is Phase.DAY:
+                    params = frozen_map({**state.params, "forced_execution": (name,)})
+                    return replace(state, params=params, step_report=step)
+                return replace(
+                    state, seats=seats, memory=memory, outcome=outcome,
+                    phase=Phase.OVER if outcome else Phase.DUSK, step_report=step,
+                )  # fmt: skip
+            case ExitDeclared(seats=seats, outcome=outcome):
+                outcome = outcome or state.outcome
+                phase = Phase.OVER if outcome else state.phase
+                return replace(state, seats=seats, outcome=outcome, phase=phase, step_report=step)
+        raise TypeError(f"unknown event {type(event).__name__}")  # pragma: no cover

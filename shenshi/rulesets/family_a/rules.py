@@ -1,0 +1,332 @@
+"""Family A (游戏五 / 游戏六): the shared machinery and the four rulesets as small subclasses.
+
+Each ruleset sets the parameters of RULES.md §2–3 as class attributes (``KILL_SOURCES`` is the
+:meth:`FamilyA.kill_sources` hook); the algorithms live in :mod:`.night` and :mod:`.day`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any, ClassVar
+
+from shenshi.rulesets.base import (
+    CloseNight,
+    CloseRound,
+    DaemonNote,
+    Event,
+    GameState,
+    IllegalActionError,
+    LastWordsRecorded,
+    Outcome,
+    Phase,
+    PhaseTimes,
+    PowerSubmitted,
+    PrivateResult,
+    PublicFact,
+    Report,
+    Resolved,
+    Ruleset,
+    RulesetError,
+    Submission,
+    Submit,
+    frozen_map,
+)
+from shenshi.rulesets.catalog import (
+    BIND,
+    BLESS,
+    CURSE,
+    DIVINE,
+    GAME5,
+    GAME6_8,
+    GAME6_10,
+    GAME6_13,
+    KILL,
+)
+from shenshi.rulesets.common import note
+from shenshi.rulesets.family_a import clock, day, night
+from shenshi.rulesets.family_a.memory import FamilyAMemory, LastWords
+from shenshi.rulesets.family_a.night import KillSource
+
+EXTRA_DIVINATION_LEAD = timedelta(hours=1)  # default deadline: 1 h before the vote closes (RES-A19)
+
+
+class FamilyA(Ruleset):
+    """游戏五/游戏六 core (§1): subclasses set the parameters of their table."""
+
+    FIXED_X: ClassVar[int | None] = None  # game6-8: x = 2
+    KILLERS_CANNOT_KILL_EACH_OTHER: ClassVar[bool] = False  # game6-8 (RES-A3)
+    LONE_KILLER_MAY_NOT_KILL_SELF: ClassVar[bool] = False  # game5, game6-10 (RES-A4)
+    ALTERNATING_KILLERS: ClassVar[bool] = False  # game6-8 (RES-A1, RES-A2)
+    BIND_SUCCESS_WORDING: ClassVar[str] = "no_death"  # game5: "kill_failed" (杀手杀人失败)
+    CYCLE: ClassVar[clock.Cycle] = clock.GAME6_CYCLE
+    POWER_ROLE: ClassVar[Mapping[str, str]] = {
+        DIVINE: "seer", BIND: "binder", CURSE: "curser", BLESS: "blesser",
+    }  # fmt: skip
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def initial_memory(self, state: GameState) -> FamilyAMemory:
+        order: tuple[int, ...] = ()
+        if self.ALTERNATING_KILLERS:
+            names = list(state.config.get("killer_order") or ())
+            killers = [s for s in state.seats if s.role == "killer"]
+            if not names:  # no lot drawn: seat order (the GM should set killer_order)
+                names = [s.name for s in killers]
+            for name in names:
+                if not state.has_player(name) or state.seat(name).role != "killer":
+                    raise RulesetError(f"config.killer_order names {name!r}, who is not a killer")
+            order = tuple(state.seat(n).number for n in names)
+        return FamilyAMemory(killer_order=order)
+
+    def unit_name(self, role: str) -> str:
+        """How a joint unit is named in daemon notes ("killers", "seers", …)."""
+        return role + "s"
+
+    def kill_sources(self, state: GameState) -> list[KillSource]:
+        """``KILL_SOURCES``: one joint killer unit (game5, game6-10)."""
+        killers = state.with_role("killer")
+        return [KillSource(self.unit_name("killer"), killers, joint=True)]
+
+    # -- submissions ---------------------------------------------------------------------------
+
+    def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        """Why a night submission is invalid (A-S1..A-S5, A-D4), or ``None`` if it is valid.
+
+        Also used by intake for receipts, so a player learns at once that a PM will not count.
+        """
+        if not state.has_player(sub.actor) or not state.seat(sub.actor).alive:
+            return note(sub.actor, "dead_actor", "rejected")
+        seat = state.seat(sub.actor)
+        if sub.action not in self.info.roles[seat.role].powers:
+            return note(sub.actor, "no_power", "rejected", sub.action, log_only=True)
+        if sub.extra.get("extra_divination"):
+            return note(sub.actor, "extra_divination_deadline", "rejected", "sent at night")
+        params = state.params
+        if sub.t is not None:
+            opened, closed = params.get("window_open"), params.get("window_close")
+            if (opened and sub.t < opened) or (closed and sub.t >= closed):
+                return note(sub.actor, "pm_window", "rejected")
+            answered = (params.get("gm_answered") or {}).get(sub.actor)
+            if sub.action == DIVINE and answered is not None and sub.t > answered:
+                return note(sub.actor, "seer_locked", "rejected")
+        if sub.target is None or not state.is_alive(sub.target):
+            return note(sub.actor, "target_not_alive", "rejected", str(sub.target), log_only=True)
+        if sub.action == KILL:
+            return self._check_kill(state, sub)
+        return None
+
+    def _check_kill(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        killers = state.on_team("killers")
+        if self.ALTERNATING_KILLERS:
+            on_duty = self.on_duty_killer(state)
+            if on_duty is not None and sub.actor != on_duty:
+                return note(sub.actor, "off_duty_killer", "rejected")
+        if (
+            self.LONE_KILLER_MAY_NOT_KILL_SELF
+            and len(killers) == 1
+            and state.seat(sub.target or "").team == "killers"
+        ):
+            return note(sub.actor, "lone_killer_suicide", "rejected")
+        return None
+
+    def on_duty_killer(self, state: GameState) -> str | None:
+        """game6-8: whose night it is (RES-A1); the survivor kills every night (RES-A2)."""
+        mem: FamilyAMemory = state.memory
+        living = [n for n in mem.killer_order if state.by_number(n).alive]
+        if len(living) < len(mem.killer_order) or not mem.killer_order:
+            return state.by_number(living[0]).name if living else None
+        return state.by_number(mem.killer_order[(state.number - 1) % 2]).name
+
+    def _decide_Submit(self, state: GameState, c: Submit) -> Iterable[Event]:
+        events = list(super()._decide_Submit(state, c))
+        if state.phase is Phase.DAY:
+            submitted = events[-1]
+            assert isinstance(submitted, PowerSubmitted)
+            events[-1] = replace(submitted, report=self._day_submission(state, submitted.submission))
+        return events
+
+    def _day_submission(self, state: GameState, sub: Submission) -> Report:
+        """RES-A19: the penalty divination is answered at once; other day PMs are out of window."""
+        if not (sub.action == DIVINE and sub.extra.get("extra_divination")):
+            return Report(daemon=(note(sub.actor, "pm_window", "rejected"),))
+        if not state.is_alive(sub.actor) or state.seat(sub.actor).team != "civilians":
+            return Report(daemon=(note(sub.actor, "not_eligible", "rejected", log_only=True),))
+        deadline = state.params.get("extra_divination_deadline")
+        if deadline is None and state.params.get("round1_close") is not None:
+            deadline = state.params["round1_close"] - EXTRA_DIVINATION_LEAD
+        if deadline is not None and sub.t is not None and sub.t > deadline:
+            return Report(daemon=(note(sub.actor, "extra_divination_deadline", "rejected"),))
+        if sub.target is None or not state.is_alive(sub.target):
+            return Report(daemon=(note(sub.actor, "target_not_alive", "rejected", log_only=True),))
+        if any(r.text_kind == "extra_divination" for r in state.step_report.private_results):
+            return Report(daemon=(note(sub.actor, "extra_divination_used", "rejected", log_only=True),))
+        value = "是" if state.seat(sub.target).team == "killers" else "不是"
+        return Report(private_results=(PrivateResult(sub.actor, "extra_divination", value),))
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
+        out = night.resolve(self, state)
+        after = replace(state, seats=out.seats, memory=out.memory)
+        outcome = self.check_win(after)
+        memory = out.memory
+        if outcome is not None and outcome.winner == "killers" and self._final_day(after):
+            outcome, memory = None, replace(memory, final_day=True)
+        return self.finish_step(state, Resolved(out.seats, memory, outcome, report=out.report))
+
+    def _final_day(self, state: GameState) -> bool:
+        """§1.7.3 / RES-A17: 1 civilian v 1 killer with a curse or bless pending on one of them."""
+        mem: FamilyAMemory = state.memory
+        living = state.alive()
+        if len(living) != 2 or {s.team for s in living} != {"killers", "civilians"}:
+            return False
+        pending = {n for n in (mem.curse, mem.bless) if n is not None}
+        return any(s.number in pending for s in living)
+
+    def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
+        close = command.t
+        if state.round == 1:
+            close = close or state.params.get("round1_close")
+            out = day.first_round(self, state, close)
+        elif state.round == 2:
+            close = close or state.params.get("round2_close")
+            out = day.runoff(self, state, close)
+        elif state.round == 3:
+            out = day.summoning(self, state, command.online)
+        else:  # pragma: no cover - rounds come from close_round itself
+            raise IllegalActionError(f"no round {state.round} in {self.name}")
+        memory = out.memory
+        if not out.next_round:
+            memory = replace(memory, runoff=(), first_round_voters=(), final_counts=(), bound=None,
+                             curse=None, bless=None, final_day=False)  # fmt: skip
+        resolved = Resolved(out.seats, memory, out.outcome, out.next_round, report=out.report)
+        return [resolved] if out.next_round else self.finish_step(state, resolved)
+
+    def remember(self, state: GameState, event: Event) -> Any:
+        if isinstance(event, LastWordsRecorded):
+            mem: FamilyAMemory = state.memory
+            author = state.seat(event.author).number
+            return replace(mem, last_words=mem.last_words + (LastWords(author, event.accused),))
+        return state.memory
+
+    def substitution_report(self, old: str, new: str) -> Report:
+        # RES-A18: the GM announces the exit and the substitute who takes the seat.
+        return Report(public_facts=(PublicFact.of("substitution", out=old, **{"in": new}),))
+
+    def check_win(self, state: GameState) -> Outcome | None:
+        """§1.7: no killer alive → civilians; civilians ≤ killers with curser and blesser dead → killers."""
+        killers = len(state.on_team("killers"))
+        if killers == 0:
+            return Outcome("civilians", "killers_extinct")
+        civilians = len(state.on_team("civilians"))
+        if civilians <= killers and not state.with_role("curser", "blesser"):
+            return Outcome("killers", "killers_reach_civilians")
+        return None
+
+    # -- timeline and setup --------------------------------------------------------------------
+
+    def timeline(self, state: GameState, step: Mapping[str, Any]) -> Report:
+        living = [s.name for s in state.alive()]
+        if step["check"] == "signin":
+            return Report(exits=tuple(clock.missed_sign_in(living, step["start"], step["events"])))
+        if step["check"] == "lurk":
+            now = step["now"] or max((e["t"] for e in step["events"]), default=step["start"])
+            return Report(exits=tuple(clock.lurkers(living, step["start"], now, step["events"])))
+        return Report(
+            schedule=clock.schedule(
+                self.CYCLE,
+                step["start"],
+                runoff=step["runoff"],
+                substitutions=step["substitutions"],
+                substitution_phase=step["substitution_phase"],
+            )
+        )
+
+    def setup(self, registrants: int) -> Report:
+        return Report(ruleset_selected=select_game6_variant(registrants))
+
+    def default_config(self) -> dict[str, Any]:
+        # Runoff plus summoning extend the day by 24 h [G6:L30][G5:L53]: split between them.
+        return {"runoff_hours": 12, "summon_hours": 12}
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """§1.10: a night of 24 h; a day with the vote at its 13th hour (game 6) for 24 h."""
+        extra = clock.SUBSTITUTION * substitutions
+        if phase is Phase.NIGHT:
+            return PhaseTimes(opened_at, opened_at + self.CYCLE.night + extra)
+        r1_open = opened_at + self.CYCLE.vote_opens_after
+        r1_close = r1_open + self.CYCLE.vote_lasts + extra
+        r2_close = r1_close + timedelta(hours=float(state.config.get("runoff_hours", 12)))
+        r3_close = r2_close + timedelta(hours=float(state.config.get("summon_hours", 12)))
+        rounds = {1: (r1_open, r1_close), 2: (r1_close, r2_close), 3: (r2_close, r3_close)}
+        return PhaseTimes(opened_at, r1_close, rounds=frozen_map(rounds))
+
+
+def select_game6_variant(registrants: int) -> str:
+    """§3: the Game 6 variant for ``registrants`` at the end of registration (RES-A22)."""
+    if registrants < 8:
+        return "no_game"
+    if registrants <= 11:
+        return "game6-8"
+    if registrants <= 13:
+        return "game6-10"
+    return "game6-13"
+
+
+class Game5(FamilyA):
+    """游戏五: 10 players, a joint killer unit, bind success worded 杀手杀人失败 (§2)."""
+
+    name = "game5"
+    aliases = ("g5", "游戏五")
+    info = GAME5
+    LONE_KILLER_MAY_NOT_KILL_SELF = True
+    BIND_SUCCESS_WORDING = "kill_failed"
+    CYCLE = clock.GAME5_CYCLE
+
+    def setup(self, registrants: int) -> Report:
+        return Report(ruleset_selected="game5" if registrants >= GAME5.players else "no_game")
+
+
+class Game6_8(FamilyA):
+    """游戏六 8 人: alternating solo killers who cannot kill each other, x = 2 (§3.1)."""
+
+    name = "game6-8"
+    aliases = ("g6-8", "game6_8")
+    info = GAME6_8
+    FIXED_X = 2
+    KILLERS_CANNOT_KILL_EACH_OTHER = True
+    ALTERNATING_KILLERS = True
+
+    def kill_sources(self, state: GameState) -> list[KillSource]:
+        on_duty = self.on_duty_killer(state)
+        if on_duty is None:
+            return []
+        return [KillSource(on_duty, (state.seat(on_duty),), joint=False)]
+
+
+class Game6_10(FamilyA):
+    """游戏六 10 人: like game5, with Game 6 wording and clock (§3.2)."""
+
+    name = "game6-10"
+    aliases = ("g6-10", "game6_10")
+    info = GAME6_10
+    LONE_KILLER_MAY_NOT_KILL_SELF = True
+
+
+class Game6_13(FamilyA):
+    """游戏六 13 人: alliance unit + independent killer, joint seers and binders (§3.3)."""
+
+    name = "game6-13"
+    aliases = ("g6-13", "game6_13")
+    info = GAME6_13
+
+    def kill_sources(self, state: GameState) -> list[KillSource]:
+        sources = [
+            KillSource(self.unit_name("alliance_killer"), state.with_role("alliance_killer"), joint=True)
+        ]
+        sources += [KillSource(s.name, (s,), joint=False) for s in state.with_role("independent_killer")]
+        return sources

@@ -1,0 +1,322 @@
+"""Replay a scenario file (``scenarios/FORMAT.md``) through the rules core.
+
+``run_scenario(document) -> {label: result}`` is what ``shenshi simulate`` prints. Each step of
+the file becomes commands of the core (:mod:`shenshi.rulesets.base`); the events' reports are
+merged into the step's result. A rule broken by a submission or a ballot is not an error: it is
+a ``daemon`` entry. A file that cannot be run raises :class:`ScenarioError` with a one-line
+reason, before anything is printed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    CastBallot,
+    CloseNight,
+    CloseRound,
+    Command,
+    GameState,
+    GmAnswered,
+    IllegalActionError,
+    OpenDay,
+    OpenNight,
+    Phase,
+    PlayerSpec,
+    RecordActivity,
+    RecordLastWords,
+    Report,
+    Ruleset,
+    RulesetError,
+    Submit,
+    Substitute,
+    UNSET,
+    frozen_map,
+)
+from shenshi.rulesets.catalog import ALL_ACTIONS
+from shenshi.rulesets.registry import find_ruleset
+
+
+class ScenarioError(ValueError):
+    """The scenario file cannot be run; the message is one line."""
+
+
+STEP_PHASES = ("night", "day", "setup", "timeline")
+TIMELINE_CHECKS = ("signin", "lurk", "schedule")
+
+
+def parse_time(value: Any, where: str) -> datetime:
+    """A naive local time of the forum's clock (FORMAT.md), e.g. ``2024-03-01T20:00``."""
+    if not isinstance(value, str):
+        raise ScenarioError(f"{where}: expected an ISO time, got {value!r}")
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise ScenarioError(f"{where}: not an ISO time: {value!r}") from None
+
+
+def _opt_time(value: Any, where: str) -> datetime | None:
+    return None if value is None else parse_time(value, where)
+
+
+def step_label(step: Mapping[str, Any]) -> str:
+    """The key of a step in ``expect``: its ``label``, else ``phase + n``."""
+    if step.get("label"):
+        return str(step["label"])
+    return f"{step['phase']}{step.get('n', '')}"
+
+
+def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """Run every step of ``document`` and return the printed object, keyed by step label."""
+    if not isinstance(document, Mapping):
+        raise ScenarioError("a scenario file holds one JSON object")
+    for key in ("ruleset", "players", "steps"):
+        if key not in document:
+            raise ScenarioError(f"missing top-level key {key!r}")
+    try:
+        ruleset = find_ruleset(str(document["ruleset"]))
+    except KeyError as exc:
+        raise ScenarioError(str(exc.args[0])) from None
+    state = _new_game(ruleset, document)
+    runner = _Runner(ruleset, state, _all_names(document))
+    results: dict[str, dict[str, Any]] = {}
+    steps = document["steps"]
+    if not isinstance(steps, list):
+        raise ScenarioError("'steps' must be a list")
+    for index, step in enumerate(steps):
+        where = f"step {index + 1}"
+        if not isinstance(step, Mapping) or step.get("phase") not in STEP_PHASES:
+            raise ScenarioError(f"{where}: 'phase' must be one of {', '.join(STEP_PHASES)}")
+        if step["phase"] in ("night", "day") and not isinstance(step.get("n"), int):
+            raise ScenarioError(f"{where}: a {step['phase']} step needs an integer 'n'")
+        label = step_label(step)
+        try:
+            report = runner.run(step, where)
+        except (IllegalActionError, RulesetError) as exc:
+            raise ScenarioError(f"{where} ({label}): {exc}") from None
+        results[label] = report.to_json()
+    return results
+
+
+def _new_game(ruleset: Ruleset, document: Mapping[str, Any]) -> GameState:
+    players = document["players"]
+    if not isinstance(players, list) or not players:
+        raise ScenarioError("'players' must be a non-empty list")
+    specs = []
+    for i, p in enumerate(players):
+        if not isinstance(p, Mapping) or not all(k in p for k in ("name", "role", "team")):
+            raise ScenarioError(f"player {i + 1}: needs 'name', 'role' and 'team'")
+        specs.append(
+            PlayerSpec(
+                str(p["name"]),
+                str(p["role"]),
+                str(p["team"]),
+                bool(p.get("alive", True)),
+                tuple(p.get("addons", ())),
+            )
+        )
+    config = document.get("config") or {}
+    if not isinstance(config, Mapping):
+        raise ScenarioError("'config' must be an object")
+    try:
+        return ruleset.new_game(specs, config)
+    except RulesetError as exc:
+        raise ScenarioError(str(exc)) from None
+
+
+def _all_names(document: Mapping[str, Any]) -> set[str]:
+    names = {str(p["name"]) for p in document["players"]}
+    for step in document["steps"]:
+        if isinstance(step, Mapping) and isinstance(step.get("substitutions"), list):
+            for sub in step["substitutions"]:
+                if isinstance(sub, Mapping) and "in" in sub:
+                    names.add(str(sub["in"]))
+    return names
+
+
+class _Runner:
+    """Turns steps into commands and gathers the events' reports."""
+
+    def __init__(self, ruleset: Ruleset, state: GameState, names: set[str]) -> None:
+        self.ruleset = ruleset
+        self.state = state
+        self.names = names
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def _do(self, command: Command) -> Report:
+        self.state, events = self.ruleset.apply(self.state, command)
+        report = Report()
+        for event in events:
+            report = report.merge(event.report)
+        return report
+
+    def _do_all(self, commands: Iterable[Command]) -> Report:
+        report = Report()
+        for command in commands:
+            report = report.merge(self._do(command))
+        return report
+
+    def _name(self, value: Any, where: str) -> str:
+        if not isinstance(value, str) or value not in self.names:
+            raise ScenarioError(f"{where}: {value!r} is not a player of this scenario")
+        return value
+
+    # -- steps ---------------------------------------------------------------------------------
+
+    def run(self, step: Mapping[str, Any], where: str) -> Report:
+        phase = step["phase"]
+        if phase == "setup":
+            if not isinstance(step.get("registrants"), int):
+                raise ScenarioError(f"{where}: a setup step needs an integer 'registrants'")
+            return self.ruleset.setup(step["registrants"])
+        if phase == "timeline":
+            if step.get("check") not in TIMELINE_CHECKS:
+                raise ScenarioError(f"{where}: 'check' must be one of {', '.join(TIMELINE_CHECKS)}")
+            return self.ruleset.timeline(self.state, self._timeline_step(step, where))
+        if self.state.phase is Phase.OVER:
+            raise ScenarioError(f"{where}: the game is already over ({self.state.winner} won)")
+        report = self.run_night(step, where) if phase == "night" else self.run_day(step, where)
+        return replace(report, winner=self.state.winner)
+
+    def run_night(self, step: Mapping[str, Any], where: str) -> Report:
+        window = step.get("window") or {}
+        deadlines = step.get("phase_deadlines") or {}
+        params = {
+            "window_open": _opt_time(window.get("open"), f"{where} window.open"),
+            "window_close": _opt_time(window.get("close"), f"{where} window.close"),
+            "deadline": _opt_time(step.get("deadline"), f"{where} deadline"),
+            "phase_deadlines": frozen_map(
+                {str(k): parse_time(v, f"{where} phase_deadlines") for k, v in deadlines.items()}
+            ),
+        }
+        commands: list[Command] = [OpenNight(step["n"], frozen_map(params))]
+        answered = step.get("gm_answered")
+        if answered:
+            commands.append(
+                GmAnswered(
+                    self._name(answered.get("actor"), f"{where} gm_answered"),
+                    _opt_time(answered.get("t"), f"{where} gm_answered.t"),
+                )
+            )
+        commands += self._substitutions(step, where)
+        commands += self._actions(step.get("actions") or (), where)
+        commands.append(CloseNight(params["window_close"]))
+        return self._do_all(commands)
+
+    def run_day(self, step: Mapping[str, Any], where: str) -> Report:
+        params = {
+            key: _opt_time(step.get(key), f"{where} {key}")
+            for key in ("round1_close", "round2_close", "extra_divination_deadline")
+        }
+        commands: list[Command] = [OpenDay(step["n"], frozen_map(params))]
+        commands += self._substitutions(step, where)
+        if step.get("post_counts"):
+            counts = {self._name(k, f"{where} post_counts"): int(v) for k, v in step["post_counts"].items()}
+            commands.append(RecordActivity(frozen_map(counts)))
+        for lw in step.get("last_words_accusations") or ():
+            commands.append(
+                RecordLastWords(
+                    self._name(lw.get("from"), f"{where} last_words_accusations"),
+                    tuple(str(a) for a in lw.get("accused") or ()),
+                )
+            )
+        commands += self._actions(step.get("actions") or (), where)
+        commands += self._ballots(step.get("votes") or (), where, "votes")
+        report = self._do_all(commands)
+        report = report.merge(self._do(CloseRound(params["round1_close"])))
+        summon = step.get("summon") or {}
+        while self.state.phase is Phase.DAY and self.state.round > 1:
+            rnd = self.state.round
+            if rnd == 2:
+                ballots = self._ballots(step.get("runoff_votes") or (), where, "runoff_votes")
+                close = CloseRound(params["round2_close"])
+            else:
+                ballots = self._ballots(summon.get("votes") or (), where, "summon", via="summon")
+                online = tuple(self._name(n, f"{where} summon.online") for n in summon.get("online") or ())
+                close = CloseRound(None, online)
+            report = report.merge(self._do_all([*ballots, close]))
+            if self.state.round == rnd and self.state.phase is Phase.DAY:  # pragma: no cover
+                raise ScenarioError(f"{where}: round {rnd} did not close")
+        if report.executed is UNSET:
+            report = replace(report, executed=None)
+        return report
+
+    # -- inputs --------------------------------------------------------------------------------
+
+    def _substitutions(self, step: Mapping[str, Any], where: str) -> list[Command]:
+        out = []
+        for sub in step.get("substitutions") or ():
+            if not isinstance(sub, Mapping) or "out" not in sub or "in" not in sub:
+                raise ScenarioError(f"{where}: a substitution needs 'out' and 'in'")
+            out.append(Substitute(self._name(sub["out"], f"{where} substitution"), str(sub["in"])))
+        return out
+
+    def _actions(self, actions: Iterable[Any], where: str) -> list[Command]:
+        out = []
+        for i, a in enumerate(actions):
+            at = f"{where} action {i + 1}"
+            if not isinstance(a, Mapping) or "actor" not in a or "action" not in a:
+                raise ScenarioError(f"{at}: needs 'actor' and 'action'")
+            if a["action"] not in ALL_ACTIONS:
+                raise ScenarioError(f"{at}: unknown action {a['action']!r}")
+            extra = dict(a.get("extra") or {})
+            t = _opt_time(extra.pop("t", None), f"{at} extra.t")
+            target = a.get("target")
+            out.append(
+                Submit(
+                    self._name(a["actor"], at),
+                    str(a["action"]),
+                    None if target is None else str(target),
+                    frozen_map(extra),
+                    t,
+                )
+            )
+        return out
+
+    def _ballots(
+        self, votes: Iterable[Any], where: str, key: str, via: str | None = None
+    ) -> list[Command]:
+        out = []
+        for i, v in enumerate(votes):
+            at = f"{where} {key} {i + 1}"
+            if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:
+                raise ScenarioError(f"{at}: needs 'voter' and 'target'")
+            extra = v.get("extra") or {}
+            target = str(v["target"])
+            if target != ABSTAIN and target not in self.names:
+                raise ScenarioError(f"{at}: {target!r} is not a player of this scenario")
+            out.append(
+                CastBallot(
+                    self._name(v["voter"], at),
+                    target,
+                    _opt_time(extra.get("t"), f"{at} extra.t"),
+                    via or str(extra.get("via", "post")),
+                    bool(extra.get("format_ok", True)),
+                )
+            )
+        return out
+
+    def _timeline_step(self, step: Mapping[str, Any], where: str) -> dict[str, Any]:
+        events = []
+        for i, e in enumerate(step.get("events") or ()):
+            at = f"{where} event {i + 1}"
+            if not isinstance(e, Mapping) or e.get("kind") not in ("signin", "post"):
+                raise ScenarioError(f"{at}: 'kind' must be signin or post")
+            events.append(
+                {"kind": e["kind"], "actor": self._name(e.get("actor"), at), "t": parse_time(e.get("t"), at)}
+            )
+        return {
+            "check": step["check"],
+            "start": parse_time(step.get("start"), f"{where} start"),
+            "now": _opt_time(step.get("now"), f"{where} now"),
+            "events": events,
+            "runoff": bool(step.get("runoff", False)),
+            "substitutions": int(step.get("substitutions", 0)),
+            "substitution_phase": str(step.get("substitution_phase", "day1")),
+        }
+
