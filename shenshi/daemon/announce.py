@@ -93,9 +93,9 @@ class Templates:
             raise ValueError(f"unknown template(s): {', '.join(sorted(unknown))}")
         self._texts = {**DEFAULT_TEMPLATES, **dict(overrides or {})}
 
-    def render(self, name: str, **values: Any) -> str:
+    def render(self, template: str, **values: Any) -> str:
         """One template with its ``$placeholders`` filled in."""
-        return Template(self._texts[name]).safe_substitute({k: str(v) for k, v in values.items()})
+        return Template(self._texts[template]).safe_substitute({k: str(v) for k, v in values.items()})
 
 
 def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) -> str | None:
