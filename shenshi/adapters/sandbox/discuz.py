@@ -171,7 +171,7 @@ class DiscuzSite:
         req = ctx.req
         if req.arg("inajax"):
             handle = req.arg("handlekey")
-            extra = "{'floodctrl':'%d'}" % FLOOD_SECONDS["discuz"] if text == MESSAGES["flood"] else "{}"
+            extra = f"{{'floodctrl':'{FLOOD_SECONDS['discuz']}'}}" if text == MESSAGES["flood"] else "{}"
             script = (f"<script type=\"text/javascript\" reload=\"1\">if(typeof errorhandle_{handle}=='function') "
                       f"{{errorhandle_{handle}('{text}', {extra});}}</script>")
             return _xml(f"{text}{script}")

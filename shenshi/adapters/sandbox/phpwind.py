@@ -21,7 +21,6 @@ from shenshi.adapters.sandbox import bbcode
 from shenshi.adapters.sandbox.server import Request, Response, set_cookie, template_environment
 from shenshi.adapters.sandbox.state import (
     FLOOD_SECONDS,
-    FORUM_TZ,
     GROUP_TITLES,
     MAX_POST_BYTES,
     MIN_POST_BYTES,
