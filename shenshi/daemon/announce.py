@@ -68,6 +68,8 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "prophecy": "【预言】结果：${name} 属于${value}。",
     "witch_vision": "【通灵】今夜被【杀人】选中的角色：${names}",
     "lover_partner": "你的情侣是：${name}。",
+    "role": "你在《${game}》中的身份是：${role}（${team}）。请妥善保密。",
+    "partners": "你的同伴：${names}。",
     "signature": "\n\n—— 神的使者",
 }
 
