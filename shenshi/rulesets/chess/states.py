@@ -10,9 +10,9 @@ Map::
     solve()                 step 4 ⇄ step 5 until every player is decided
       _propagate()          step 4: the three-valued fixed point (T, F, ? = None)
       _special_2_6_9()      step 5a: the 2.6.9 pattern, generalised (RES-C21)
-      _source_cores()       the undecided players a paradox starts from (cyclic SCCs, no input)
-                            step 5b: pure imprisonment cycles → imprisoned (RES-C9)
+                            step 5b: undecided and not invincible → imprisoned (RES-C9)
                             step 5c: anything else → referred to the GM, default imprisoned
+      _groups()             the players settled by 5b/5c, in linked groups (for the notes)
 
 Pure functions over player names; generals never appear as players (they are never INV or IMP)
 and any source that is not a player (a general) counts as valid.
@@ -20,7 +20,7 @@ and any source that is not a player (a general) counts as valid.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 IMP = "imp"  # 禁锢: chariot, own non-horse platform, 别马腿, 塞相眼
@@ -115,13 +115,12 @@ def solve(graph: EffectGraph) -> NightStates:
         if y is not None:
             neither.add(y)
             continue
-        cores = _source_cores(s)
-        pure = [c for c in cores if all(s.inv[p] is False for p in c)]
-        for core in pure or cores:
-            for p in core:
-                s.inv[p], s.imp[p] = False, True
-                s.pinned.add(p)
-            (cycles if pure else referred).append(tuple(sorted(core)))
+        cycle = [p for p in s.undecided() if s.inv[p] is False]
+        settled = cycle or s.undecided()  # 5b, else 5c (default: imprisoned)
+        for p in settled:
+            s.inv[p], s.imp[p] = False, True
+            s.pinned.add(p)
+        (cycles if cycle else referred).extend(_groups(graph, settled))
     return NightStates(
         inv=frozenset(p for p, v in s.inv.items() if v),
         imp=frozenset(p for p, v in s.imp.items() if v),
@@ -202,64 +201,19 @@ def _special_2_6_9(s: _Solver) -> str | None:
     return None
 
 
-def _source_cores(s: _Solver) -> list[list[str]]:
-    """The cyclic groups of undecided players that no other undecided player feeds into.
+def _groups(graph: EffectGraph, members: list[str]) -> list[tuple[str, ...]]:
+    """``members`` split into groups linked by edges among them (each sorted by name)."""
+    group = {p: p for p in members}
 
-    Every undecided player depends on an undecided source (step 4 decides the rest), so such
-    groups exist while anyone is undecided; settling them lets step 4 decide the others.
-    """
-    g = s.graph
-    undecided = s.undecided()
-    pending = set(undecided)
-    deps: dict[str, set[str]] = {p: set() for p in undecided}  # p → the undecided it depends on
-    for p in undecided:
-        kinds = []
-        if s.imp[p] is None:
-            kinds.append(IMP)
-        if s.inv[p] is None:
-            kinds += [PLATFORM, PRAYER]
-        for kind in kinds:
-            deps[p] |= {src for src in g.sources(p, kind) if src in pending}
-    sccs = _strongly_connected(undecided, deps)
-    where = {p: i for i, comp in enumerate(sccs) for p in comp}
-    cores = []
-    for i, comp in enumerate(sccs):
-        cyclic = len(comp) > 1 or comp[0] in deps[comp[0]]
-        fed = any(where[d] != i for p in comp for d in deps[p])
-        if cyclic and not fed:
-            cores.append(sorted(comp, key=undecided.index))
-    return cores
+    def root(p: str) -> str:
+        while group[p] != p:
+            p = group[p]
+        return p
 
-
-def _strongly_connected(nodes: list[str], deps: Mapping[str, Iterable[str]]) -> list[list[str]]:
-    """Tarjan's strongly connected components of the graph ``p → deps[p]`` (deterministic)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    out: list[list[str]] = []
-
-    def visit(v: str) -> None:
-        index[v] = low[v] = len(index)
-        stack.append(v)
-        on_stack.add(v)
-        for w in sorted(deps[v], key=nodes.index):
-            if w not in index:
-                visit(w)
-                low[v] = min(low[v], low[w])
-            elif w in on_stack:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            comp = []
-            while True:
-                w = stack.pop()
-                on_stack.discard(w)
-                comp.append(w)
-                if w == v:
-                    break
-            out.append(comp)
-
-    for v in nodes:
-        if v not in index:
-            visit(v)
-    return out
+    for e in graph.edges:
+        if e.src in group and e.tgt in group:
+            group[root(e.src)] = root(e.tgt)
+    out: dict[str, list[str]] = {}
+    for p in members:
+        out.setdefault(root(p), []).append(p)
+    return sorted(tuple(sorted(g)) for g in out.values())

@@ -56,7 +56,8 @@ def cannon_shots(state: GameState, subs: dict[str, Submission]) -> Cannons:
     names = sorted(subs, key=lambda n: state.seat(n).number)
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            if subs[a].extra.get("platform") == b and subs[b].extra.get("platform") == a:
+            same_camp = state.seat(a).team == state.seat(b).team
+            if same_camp and subs[a].extra.get("platform") == b and subs[b].extra.get("platform") == a:
                 later, tie = _later(subs[a], subs[b])
                 dropped.add(later.actor)
                 out.notes.append(note(later.actor, "mutual_overlap_later", "void"))
