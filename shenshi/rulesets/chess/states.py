@@ -48,8 +48,8 @@ class EffectGraph:
     threshold: Mapping[str, int]  # x of each player's camp
 
     def sources(self, tgt: str, kind: str) -> list[str]:
-        """The sources of ``tgt``'s edges of one kind."""
-        return [e.src for e in self.edges if e.tgt == tgt and e.kind == kind]
+        """The distinct sources of ``tgt``'s edges of one kind (one prayer per soldier)."""
+        return list(dict.fromkeys(e.src for e in self.edges if e.tgt == tgt and e.kind == kind))
 
     def imprisons(self, src: str) -> list[str]:
         """Whom ``src``'s own power imprisons."""
@@ -185,7 +185,7 @@ def _special_2_6_9(s: _Solver) -> str | None:
             continue
         platforms = g.sources(y, PLATFORM)
         prayers = g.sources(y, PRAYER)
-        if not platforms and len(set(prayers)) < g.threshold[y]:
+        if not platforms and len(prayers) < g.threshold[y]:
             continue
         zs = [z for z in g.imprisons(y) if z in platforms or z in prayers]
         if not zs:
