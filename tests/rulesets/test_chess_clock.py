@@ -17,7 +17,12 @@ MONDAY_00 = datetime(2024, 3, 11)
 
 @pytest.mark.parametrize(
     ("t", "paused"),
-    [(FRIDAY_20, False), (SATURDAY_00, True), (datetime(2024, 3, 10, 23, 59), True), (MONDAY_00, False)],
+    [
+        (FRIDAY_20, False),
+        (SATURDAY_00, True),
+        (datetime(2024, 3, 10, 23, 59), True),
+        (MONDAY_00, False),
+    ],
 )
 def test_paused(t: datetime, paused: bool):
     assert clock.paused(t) is paused
@@ -30,12 +35,18 @@ def test_advance_skips_the_weekend():
 
 
 def test_rewind_skips_the_weekend():
-    assert clock.rewind(datetime(2024, 3, 11, 20), timedelta(minutes=10)) == datetime(2024, 3, 11, 19, 50)
-    assert clock.rewind(datetime(2024, 3, 11, 0, 5), timedelta(minutes=10)) == datetime(2024, 3, 8, 23, 55)
+    assert clock.rewind(datetime(2024, 3, 11, 20), timedelta(minutes=10)) == datetime(
+        2024, 3, 11, 19, 50
+    )
+    assert clock.rewind(datetime(2024, 3, 11, 0, 5), timedelta(minutes=10)) == datetime(
+        2024, 3, 8, 23, 55
+    )
     assert clock.rewind(MONDAY_00, timedelta(minutes=10)) == datetime(2024, 3, 8, 23, 50)
 
 
-running = st.datetimes(datetime(2024, 1, 1), datetime(2026, 1, 1)).filter(lambda t: not clock.paused(t))
+running = st.datetimes(datetime(2024, 1, 1), datetime(2026, 1, 1)).filter(
+    lambda t: not clock.paused(t)
+)
 durations = st.timedeltas(timedelta(0), timedelta(days=20))
 
 

@@ -41,7 +41,9 @@ SUFFIXES = (
      ("Eleph2", "elephant"), ("LeftAdv", "left_advisor"), ("RightAdv", "right_advisor")]
     + [(f"Soldier{i}", "soldier") for i in range(1, 6)]
 )  # fmt: skip
-SEATS = [(p + s, role, camp) for camp, p in (("chu", "Chu"), ("han", "Han")) for s, role in SUFFIXES]
+SEATS = [
+    (p + s, role, camp) for camp, p in (("chu", "Chu"), ("han", "Han")) for s, role in SUFFIXES
+]
 NAMES = [name for name, _, _ in SEATS]
 ROLE = {name: role for name, role, _ in SEATS}
 NOT_GENERALS = [n for n in NAMES if ROLE[n] != "general"]
@@ -143,7 +145,9 @@ def test_arrival_order_matters_only_for_mutual_overlapping_cannons(
 
 
 @given(nights(timed=True), st.randoms(use_true_random=False))
-def test_with_timestamps_arrival_order_never_matters(case: tuple[GameState, list[Submit]], rnd: random.Random):
+def test_with_timestamps_arrival_order_never_matters(
+    case: tuple[GameState, list[Submit]], rnd: random.Random
+):
     state, subs = case
     shuffled = list(subs)
     rnd.shuffle(shuffled)
@@ -163,7 +167,12 @@ def test_after_the_win_only_gm_corrections_are_accepted(case: tuple[GameState, l
         return
     assert after.phase is Phase.OVER
     living = [s.name for s in after.alive()]
-    for command in (OpenDay(2), OpenNight(2), Submit(living[0], "pray", living[0]), CastBallot(living[0], ABSTAIN)):
+    for command in (
+        OpenDay(2),
+        OpenNight(2),
+        Submit(living[0], "pray", living[0]),
+        CastBallot(living[0], ABSTAIN),
+    ):
         try:
             RULES.decide(after, command)
         except IllegalActionError:
@@ -183,19 +192,28 @@ def days(draw: Any) -> tuple[GameState, list[CastBallot]]:
     state = table(draw(dead_sets()))
     curses = [
         Submit(adv, power, draw(st.sampled_from(NAMES)))
-        for adv, power in (("ChuLeftAdv", "curse"), ("HanLeftAdv", "curse"), ("ChuRightAdv", "bless"), ("HanRightAdv", "bless"))
+        for adv, power in (
+            ("ChuLeftAdv", "curse"),
+            ("HanLeftAdv", "curse"),
+            ("ChuRightAdv", "bless"),
+            ("HanRightAdv", "bless"),
+        )
         if draw(st.booleans())
     ]
     state, _ = resolve(state, curses)
     ballots = []
     for name in NAMES:
         if draw(st.integers(0, 4)):
-            ballots.append(CastBallot(name, draw(VOTE_TARGETS), format_ok=draw(st.integers(0, 9)) > 0))
+            ballots.append(
+                CastBallot(name, draw(VOTE_TARGETS), format_ok=draw(st.integers(0, 9)) > 0)
+            )
     return state, ballots
 
 
 @given(days())
-def test_a_tally_is_the_valid_ballots_plus_curse_and_bless(case: tuple[GameState, list[CastBallot]]):
+def test_a_tally_is_the_valid_ballots_plus_curse_and_bless(
+    case: tuple[GameState, list[CastBallot]],
+):
     state, ballots = case
     if state.winner is not None:
         return
@@ -209,7 +227,9 @@ def test_a_tally_is_the_valid_ballots_plus_curse_and_bless(case: tuple[GameState
     applied_curses = [n for n in state.memory.curse if state.by_number(n).alive]
     assert curses == len({state.by_number(n).name for n in applied_curses})  # facts are per player
     tally = report.vote_tally
-    assert sum(tally.values()) == len(valid) + len(applied_curses) - _bless_count(state, valid, applied_curses)
+    assert sum(tally.values()) == len(valid) + len(applied_curses) - _bless_count(
+        state, valid, applied_curses
+    )
     assert blesses <= len(state.memory.bless)
     assert set(tally) <= {s.name for s in state.alive()}
 

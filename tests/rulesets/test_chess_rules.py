@@ -59,7 +59,9 @@ def table(dead: tuple[str, ...] = (), **config: Any) -> GameState:
     return RULES.new_game(specs, config)
 
 
-def night(state: GameState, *actions: tuple, n: int = 1, deadline: datetime | None = DEADLINE) -> tuple[GameState, Report]:
+def night(
+    state: GameState, *actions: tuple, n: int = 1, deadline: datetime | None = DEADLINE
+) -> tuple[GameState, Report]:
     """Night ``n`` with ``(actor, action, target[, extra])`` submissions; the merged report."""
     report = Report()
     state, events = RULES.apply(state, OpenNight(n, frozen_map({"deadline": deadline})))
@@ -96,7 +98,9 @@ def day(
     return state, report
 
 
-def everyone(target: str = ABSTAIN, state: GameState | None = None, **overrides: str) -> dict[str, str]:
+def everyone(
+    target: str = ABSTAIN, state: GameState | None = None, **overrides: str
+) -> dict[str, str]:
     """Every living player's ballot: ``target`` unless overridden."""
     names = [s.name for s in state.alive()] if state else NAMES
     return {n: overrides.get(n, target) for n in names}
@@ -134,7 +138,14 @@ def test_too_many_of_a_role_is_refused():
 # -- receipts (check_submission) -------------------------------------------------------------------
 
 
-def _receipt(state: GameState, actor: str, action: str, target: str | None, t: datetime | None = None, **extra: Any):
+def _receipt(
+    state: GameState,
+    actor: str,
+    action: str,
+    target: str | None,
+    t: datetime | None = None,
+    **extra: Any,
+):
     state, _ = RULES.apply(state, OpenNight(1, frozen_map({"deadline": DEADLINE})))
     problem = RULES.check_submission(state, Submission(actor, action, target, frozen_map(extra), t))
     return None if problem is None else (problem.rule, problem.verdict)
@@ -155,9 +166,27 @@ def _receipt(state: GameState, actor: str, action: str, target: str | None, t: d
         ("ChuHorse1", "check", "HanGen", {}, None),
         ("ChuCannon1", "cannon_kill", "HanGen", {"platform": "HanSoldier1"}, None),
         ("ChuCannon1", "cannon_kill", "HanSoldier1", {}, ("invalid_platform", "forfeit")),
-        ("ChuCannon1", "cannon_kill", "HanSoldier1", {"platform": "ChuGen"}, ("invalid_platform", "forfeit")),
-        ("ChuCannon1", "cannon_kill", "HanSoldier1", {"platform": "ChuCannon1"}, ("invalid_platform", "forfeit")),
-        ("ChuCannon1", "cannon_kill", "HanSoldier1", {"platform": "HanSoldier5"}, ("invalid_platform", "forfeit")),
+        (
+            "ChuCannon1",
+            "cannon_kill",
+            "HanSoldier1",
+            {"platform": "ChuGen"},
+            ("invalid_platform", "forfeit"),
+        ),
+        (
+            "ChuCannon1",
+            "cannon_kill",
+            "HanSoldier1",
+            {"platform": "ChuCannon1"},
+            ("invalid_platform", "forfeit"),
+        ),
+        (
+            "ChuCannon1",
+            "cannon_kill",
+            "HanSoldier1",
+            {"platform": "HanSoldier5"},
+            ("invalid_platform", "forfeit"),
+        ),
         ("ChuLeftAdv", "curse", "HanGen", {}, None),
         ("ChuSoldier1", "kill", "HanSoldier1", {}, ("no_power", "rejected")),
         ("HanSoldier5", "pray", "HanGen", {}, ("dead_actor", "rejected")),
@@ -166,7 +195,9 @@ def _receipt(state: GameState, actor: str, action: str, target: str | None, t: d
         ("ChuSoldier1", "pray", "HanSoldier5", {}, ("target_not_alive", "rejected")),
     ],
 )
-def test_receipts(actor: str, action: str, target: str, extra: dict[str, Any], expected: tuple[str, str] | None):
+def test_receipts(
+    actor: str, action: str, target: str, extra: dict[str, Any], expected: tuple[str, str] | None
+):
     assert _receipt(table(dead=("HanSoldier5",)), actor, action, target, **extra) == expected
 
 
@@ -200,18 +231,29 @@ def test_mutual_overlap_on_equal_times_falls_back_to_arrival_and_flags_the_gm():
     state = table()
     t = DEADLINE - timedelta(hours=1)
     subs = {
-        "ChuCannon1": Submission("ChuCannon1", "cannon_kill", "HanSoldier1", frozen_map({"platform": "ChuCannon2"}), t, 2),
-        "ChuCannon2": Submission("ChuCannon2", "cannon_kill", "HanSoldier2", frozen_map({"platform": "ChuCannon1"}), t, 1),
+        "ChuCannon1": Submission(
+            "ChuCannon1", "cannon_kill", "HanSoldier1", frozen_map({"platform": "ChuCannon2"}), t, 2
+        ),
+        "ChuCannon2": Submission(
+            "ChuCannon2", "cannon_kill", "HanSoldier2", frozen_map({"platform": "ChuCannon1"}), t, 1
+        ),
     }
     out = cannon_shots(state, subs)
     assert list(out.shots) == ["ChuCannon2"] and out.shots["ChuCannon2"].overlapping
-    assert {(n.who, n.rule) for n in out.notes} == {("ChuCannon1", "mutual_overlap_later"), ("ChuCannon1", "overlap_lots")}
+    assert {(n.who, n.rule) for n in out.notes} == {
+        ("ChuCannon1", "mutual_overlap_later"),
+        ("ChuCannon1", "overlap_lots"),
+    }
 
 
 def test_enemy_cannons_as_each_others_platform_are_not_overlapping():
     subs = {
-        "ChuCannon1": Submission("ChuCannon1", "cannon_kill", "HanSoldier1", frozen_map({"platform": "HanCannon1"})),
-        "HanCannon1": Submission("HanCannon1", "cannon_kill", "ChuSoldier1", frozen_map({"platform": "ChuCannon1"})),
+        "ChuCannon1": Submission(
+            "ChuCannon1", "cannon_kill", "HanSoldier1", frozen_map({"platform": "HanCannon1"})
+        ),
+        "HanCannon1": Submission(
+            "HanCannon1", "cannon_kill", "ChuSoldier1", frozen_map({"platform": "ChuCannon1"})
+        ),
     }
     out = cannon_shots(table(), subs)
     assert set(out.shots) == {"ChuCannon1", "HanCannon1"} and not out.notes
@@ -224,7 +266,9 @@ def test_kill_condition():
     soldiers = tuple(f"HanSoldier{i}" for i in range(1, 6))
     assert kill_condition_met(table(dead=soldiers), han)
     assert not kill_condition_met(table(dead=("HanEleph1", "HanEleph2", "HanLeftAdv")), han)
-    assert kill_condition_met(table(dead=("HanEleph1", "HanEleph2", "HanLeftAdv", "HanRightAdv")), han)
+    assert kill_condition_met(
+        table(dead=("HanEleph1", "HanEleph2", "HanLeftAdv", "HanRightAdv")), han
+    )
 
 
 def test_eye_block_and_leg_block_need_an_enemy_soldier():
@@ -239,7 +283,10 @@ def test_eye_block_and_leg_block_need_an_enemy_soldier():
         ("HanGen", "kill", "ChuSoldier3"),
     )
     assert report.states["IMP"] == []
-    assert {r.to for r in report.private_results if r.text_kind == "check"} == {"ChuHorse1", "ChuHorse2"}
+    assert {r.to for r in report.private_results if r.text_kind == "check"} == {
+        "ChuHorse1",
+        "ChuHorse2",
+    }
     assert [s.by for s in report.saved] == ["protect"]
 
 
@@ -263,7 +310,9 @@ def test_a_swap_is_consumed_even_when_wasted_and_a_third_is_rejected():
         state, report = night(state, ("HanGen", "swap_general", "HanChariot1"), n=n)
         assert not notes(report)
     assert state.memory.swaps_left(state.seat("HanGen").number) == 0
-    state, report = night(state, ("HanGen", "swap_general", "HanChariot2"), ("HanGen", "kill", "ChuSoldier1"), n=3)
+    state, report = night(
+        state, ("HanGen", "swap_general", "HanChariot2"), ("HanGen", "kill", "ChuSoldier1"), n=3
+    )
     assert notes(report) == {("HanGen", "no_swaps_left", "rejected")}
     assert [d.name for d in report.deaths] == ["ChuSoldier1"]  # the kill is separate from the swap
 
@@ -276,14 +325,19 @@ def test_a_night_swap_is_not_blocked_by_invincibility():
         ("ChuGen", "kill", "HanGen"),
     )
     assert "HanCannon1" in report.states["INV"]
-    assert {(d.name, d.cause) for d in report.deaths} == {("HanCannon1", "swap"), ("ChuSoldier5", "cannon")}
+    assert {(d.name, d.cause) for d in report.deaths} == {
+        ("HanCannon1", "swap"),
+        ("ChuSoldier5", "cannon"),
+    }
     assert state.winner is None
 
 
 # -- day ---------------------------------------------------------------------------------------------
 
 
-def _ballots_at(state: GameState, *ballots: tuple[str, str, datetime | None, bool]) -> tuple[GameState, Report]:
+def _ballots_at(
+    state: GameState, *ballots: tuple[str, str, datetime | None, bool]
+) -> tuple[GameState, Report]:
     state, _ = RULES.apply(state, OpenDay(1, frozen_map({"round1_close": CLOSE})))
     for voter, target, t, ok in ballots:
         state, _ = RULES.apply(state, CastBallot(voter, target, t, format_ok=ok))
@@ -317,7 +371,9 @@ def test_ballot_changes():
 
 
 def test_a_ballot_for_a_dead_player_is_malformed():
-    _, report = _ballots_at(table(dead=("HanSoldier1",)), ("ChuSoldier1", "HanSoldier1", None, True))
+    _, report = _ballots_at(
+        table(dead=("HanSoldier1",)), ("ChuSoldier1", "HanSoldier1", None, True)
+    )
     assert notes(report) >= {("ChuSoldier1", "format_r1", "rejected")}
     assert report.vote_tally == {}
 
@@ -338,7 +394,9 @@ def test_thirty_percent_in_integers(votes: int, executed: bool):
 
 
 def test_two_curses_from_both_camps_add_up():
-    state, _ = night(table(), ("ChuLeftAdv", "curse", "HanSoldier1"), ("HanLeftAdv", "curse", "HanSoldier1"))
+    state, _ = night(
+        table(), ("ChuLeftAdv", "curse", "HanSoldier1"), ("HanLeftAdv", "curse", "HanSoldier1")
+    )
     _, report = day(state, everyone(), n=2)
     assert report.vote_tally == {"HanSoldier1": 2}
     assert report.executed is None  # 2 of 32 ballots is below 30%
@@ -359,8 +417,12 @@ def test_curse_and_bless_last_one_day_only():
 
 
 def test_round2_ballots_only_for_candidates():
-    ballots = everyone(**{n: "HanSoldier1" for n in NAMES[:10]}, **{n: "ChuSoldier1" for n in NAMES[16:26]})
-    runoff = everyone(**{n: "HanSoldier1" for n in NAMES[:10]}, **{n: "HanSoldier2" for n in NAMES[16:26]})
+    ballots = everyone(
+        **{n: "HanSoldier1" for n in NAMES[:10]}, **{n: "ChuSoldier1" for n in NAMES[16:26]}
+    )
+    runoff = everyone(
+        **{n: "HanSoldier1" for n in NAMES[:10]}, **{n: "HanSoldier2" for n in NAMES[16:26]}
+    )
     _, report = day(table(), ballots, runoff=runoff)
     assert report.runoff_tally == {"HanSoldier1": 10}
     assert report.executed == "HanSoldier1"
@@ -379,7 +441,9 @@ def test_forced_execution_during_the_day():
 
 def test_timeline_lurk_check_counts_a_window():
     t0 = datetime(2024, 3, 5, 12)
-    events = [{"kind": "post", "actor": n, "t": t0} for n in NAMES if n != "HanSoldier5" for _ in range(6)]
+    events = [
+        {"kind": "post", "actor": n, "t": t0} for n in NAMES if n != "HanSoldier5" for _ in range(6)
+    ]
     step = {"check": "lurk", "start": t0, "now": t0 + timedelta(hours=1), "events": events}
     report = RULES.timeline(table(), step)
     assert notes(report) == {("HanSoldier5", "lurking", "warning")}
@@ -419,7 +483,11 @@ def test_illegal_commands_leave_the_state_untouched():
 def test_after_the_win_only_gm_corrections():
     state, report = night(table(dead=HAN_SOLDIERS), ("ChuGen", "kill", "HanGen"))
     assert state.winner == "chu" and state.phase is Phase.OVER
-    for command in (OpenDay(2), Submit("ChuGen", "kill", "HanChariot1"), DeclareExit("ChuSoldier1")):
+    for command in (
+        OpenDay(2),
+        Submit("ChuGen", "kill", "HanChariot1"),
+        DeclareExit("ChuSoldier1"),
+    ):
         with pytest.raises(IllegalActionError):
             RULES.decide(state, command)
 

@@ -67,7 +67,9 @@ def test_two_separate_cycles_are_reported_separately():
 
 def test_special_case_2_6_9():
     # 甲 imprisons 乙; 丙 makes 乙 invincible (platform); 乙 imprisons 丙 [CH:L89-95].
-    out = solve(graph("jia yi bing", ("jia", "yi", IMP), ("bing", "yi", PLATFORM), ("yi", "bing", IMP)))
+    out = solve(
+        graph("jia yi bing", ("jia", "yi", IMP), ("bing", "yi", PLATFORM), ("yi", "bing", IMP))
+    )
     assert out.neither == {"yi"}
     assert out.imp == {"bing"} and out.inv == frozenset()
     assert out.valid("yi")
@@ -122,6 +124,9 @@ def test_the_answer_satisfies_the_rules(g: EffectGraph):
         platforms = [e.src for e in g.edges if e.tgt == p and e.kind == PLATFORM]
         prayers = {e.src for e in g.edges if e.tgt == p and e.kind == PRAYER}
         imprisoners = [e.src for e in g.edges if e.tgt == p and e.kind == IMP]
-        inv = any(out.valid(s) for s in platforms) or sum(out.valid(s) for s in prayers) >= g.threshold[p]
+        inv = (
+            any(out.valid(s) for s in platforms)
+            or sum(out.valid(s) for s in prayers) >= g.threshold[p]
+        )
         assert (p in out.inv) == inv, p
         assert (p in out.imp) == (not inv and any(out.valid(s) for s in imprisoners)), p

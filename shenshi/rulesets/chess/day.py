@@ -130,7 +130,9 @@ def first_round(rules: Chess32, state: GameState, close: datetime | None) -> Rou
     return RoundOutcome(report.merge(runoff), state.seats, mem, None, 2)
 
 
-def curse_and_bless(state: GameState, raw: dict[str, float]) -> tuple[dict[str, float], list[PublicFact]]:
+def curse_and_bless(
+    state: GameState, raw: dict[str, float]
+) -> tuple[dict[str, float], list[PublicFact]]:
     """+1 per valid curse, −1 per valid bless, floored at 0; each applied one is announced
     with its source [CH:L80,L82], a curse and a bless on one player both (RES-C17)."""
     mem: ChessMemory = state.memory

@@ -166,7 +166,8 @@ def resolve(state: GameState) -> NightOutcome:
     report = Report(
         deaths=tuple(Death(n, out.deaths[n]) for n in dead),
         saved=tuple(
-            Saved(n, by) for n, by in sorted(out.saved.items(), key=lambda kv: order[kv[0]])
+            Saved(n, by)
+            for n, by in sorted(out.saved.items(), key=lambda kv: order[kv[0]])
             if n not in out.deaths
         ),
         public_facts=tuple(announce(state, dead, out.deaths)),
@@ -219,7 +220,6 @@ def identity_messages(state: GameState, dead: list[str]) -> list[PrivateResult]:
                 value = {"name": name, "identity": seat.role}
                 out.append(PrivateResult(general.name, "death_identity", value))
     return out
-
 
 
 def _check_results(state: GameState, got: Collected, st: NightStates) -> list[PrivateResult]:

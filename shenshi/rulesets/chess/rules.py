@@ -54,12 +54,16 @@ class Chess32(Ruleset):
         for key in ("day_hours", "night_hours"):
             value = state.config.get(key)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise RulesetError(f"config.{key} must be a positive number of hours, not {value!r}")
+                raise RulesetError(
+                    f"config.{key} must be a positive number of hours, not {value!r}"
+                )
         for camp in CAMPS:
             for role, most in self.info.composition.items():
                 count = sum(1 for s in state.seats if s.team == camp and s.role == role)
                 if count > most:
-                    raise RulesetError(f"{camp} has {count} players with role {role!r} (at most {most})")
+                    raise RulesetError(
+                        f"{camp} has {count} players with role {role!r} (at most {most})"
+                    )
         return ChessMemory()
 
     # -- submissions ---------------------------------------------------------------------------
@@ -86,7 +90,9 @@ class Chess32(Ruleset):
     def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
         out = night.resolve(state)
         after = replace(state, seats=out.seats, memory=out.memory)
-        return self.finish_step(state, Resolved(out.seats, out.memory, self.check_win(after), report=out.report))
+        return self.finish_step(
+            state, Resolved(out.seats, out.memory, self.check_win(after), report=out.report)
+        )
 
     def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
         if state.round == 1:

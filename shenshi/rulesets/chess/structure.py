@@ -22,7 +22,9 @@ from shenshi.rulesets.common import ceil_div, note
 
 def prayer_thresholds(state: GameState) -> dict[str, int]:
     """x(camp) = max(2, ceil(S_own / S_enemy)); with no enemy soldier, max(2, S_own) (RES-C5)."""
-    soldiers = {camp: sum(1 for s in state.with_role("soldier") if s.team == camp) for camp in CAMPS}
+    soldiers = {
+        camp: sum(1 for s in state.with_role("soldier") if s.team == camp) for camp in CAMPS
+    }
     out = {}
     for camp in CAMPS:
         own, enemy = soldiers[camp], soldiers[enemy_of(camp)]
@@ -57,7 +59,11 @@ def cannon_shots(state: GameState, subs: dict[str, Submission]) -> Cannons:
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
             same_camp = state.seat(a).team == state.seat(b).team
-            if same_camp and subs[a].extra.get("platform") == b and subs[b].extra.get("platform") == a:
+            if (
+                same_camp
+                and subs[a].extra.get("platform") == b
+                and subs[b].extra.get("platform") == a
+            ):
                 later, tie = _later(subs[a], subs[b])
                 dropped.add(later.actor)
                 out.notes.append(note(later.actor, "mutual_overlap_later", "void"))
@@ -117,7 +123,11 @@ def effect_graph(
     # 车比炮大: own chariot R imprisons own cannon C whose platform is R: C → R is deleted.
     for chariot, sub in got.of(IMPRISON).items():
         imprisoned = cannons.shots.get(str(sub.target))
-        if imprisoned and imprisoned.platform == chariot and team[chariot] == team[imprisoned.cannon]:
+        if (
+            imprisoned
+            and imprisoned.platform == chariot
+            and team[chariot] == team[imprisoned.cannon]
+        ):
             edges = [e for e in edges if (e.src, e.tgt) != (imprisoned.cannon, chariot)]
     players = tuple(s.name for s in state.alive() if s.role != "general")
     return EffectGraph(players, tuple(dict.fromkeys(edges)), {p: x[team[p]] for p in players})
@@ -155,4 +165,3 @@ def derived(state: GameState, got: Collected, cannons: Cannons, st: NightStates)
         if mine_elephant and target.team == state.seat(elephant).team:
             mine.add(target.name)  # 连环相
     return Derived(frozenset(must), frozenset(mine - st.inv), frozenset(protected))
-
