@@ -14,6 +14,9 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+# The 32-seat table of the rules tests (tests/rulesets has no __init__: imported by name).
+from test_chess_rules import NAMES, RULES, table
+
 from shenshi.rulesets.base import (
     ABSTAIN,
     CastBallot,
@@ -26,32 +29,16 @@ from shenshi.rulesets.base import (
     OpenDay,
     OpenNight,
     Phase,
-    PlayerSpec,
     Report,
     Submit,
     frozen_map,
 )
 from shenshi.rulesets.catalog import CHESS32
-from shenshi.rulesets.chess import Chess32
 
-RULES = Chess32()
-SUFFIXES = (
-    [("Gen", "general"), ("Chariot1", "chariot"), ("Chariot2", "chariot"), ("Horse1", "horse"),
-     ("Horse2", "horse"), ("Cannon1", "cannon"), ("Cannon2", "cannon"), ("Eleph1", "elephant"),
-     ("Eleph2", "elephant"), ("LeftAdv", "left_advisor"), ("RightAdv", "right_advisor")]
-    + [(f"Soldier{i}", "soldier") for i in range(1, 6)]
-)  # fmt: skip
-SEATS = [
-    (p + s, role, camp) for camp, p in (("chu", "Chu"), ("han", "Han")) for s, role in SUFFIXES
-]
-NAMES = [name for name, _, _ in SEATS]
-ROLE = {name: role for name, role, _ in SEATS}
+ROLE = {s.name: s.role for s in table().seats}
+SEATS = [(s.name, s.role, s.team) for s in table().seats]
 NOT_GENERALS = [n for n in NAMES if ROLE[n] != "general"]
 T0 = datetime(2024, 3, 5, 8, 0)
-
-
-def table(dead: frozenset[str]) -> GameState:
-    return RULES.new_game([PlayerSpec(n, r, c, n not in dead) for n, r, c in SEATS])
 
 
 def run(state: GameState, commands: list[Command]) -> tuple[GameState, Report]:
@@ -91,7 +78,7 @@ def actions(draw: Any, state: GameState, timed: bool = False) -> list[Submit]:
 
 @st.composite
 def nights(draw: Any, timed: bool = False) -> tuple[GameState, list[Submit]]:
-    state = table(draw(dead_sets()))
+    state = table(tuple(draw(dead_sets())))
     return state, draw(actions(state, timed))
 
 
@@ -189,7 +176,7 @@ VOTE_TARGETS = st.sampled_from([*NAMES, ABSTAIN, ABSTAIN])
 
 @st.composite
 def days(draw: Any) -> tuple[GameState, list[CastBallot]]:
-    state = table(draw(dead_sets()))
+    state = table(tuple(draw(dead_sets())))
     curses = [
         Submit(adv, power, draw(st.sampled_from(NAMES)))
         for adv, power in (
@@ -265,7 +252,7 @@ def test_dead_voters_are_never_counted(case: tuple[GameState, list[CastBallot]])
 
 @given(st.data())
 def test_whole_games_keep_their_invariants(data: st.DataObject):
-    state = table(data.draw(dead_sets()))
+    state = table(tuple(data.draw(dead_sets())))
     ever_dead = {s.name for s in state.seats if not s.alive}
     winner = None
     for n in range(1, 5):
