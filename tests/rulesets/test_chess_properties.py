@@ -217,7 +217,7 @@ def test_a_tally_is_the_valid_ballots_plus_curse_and_bless(
     assert sum(tally.values()) == len(valid) + len(applied_curses) - _bless_count(
         state, valid, applied_curses
     )
-    assert blesses <= len(state.memory.bless)
+    assert blesses == len({s.name for s in map(state.by_number, state.memory.bless) if s.alive})
     assert set(tally) <= {s.name for s in state.alive()}
 
 

@@ -402,11 +402,14 @@ def test_two_curses_from_both_camps_add_up():
     assert report.executed is None  # 2 of 32 ballots is below 30%
 
 
-def test_a_bless_on_zero_votes_changes_nothing_and_is_not_announced():
+def test_a_bless_on_zero_votes_is_announced_and_floored():
+    # RES-C17: chess has no suppression clause; RES-C15: tallies are floored at 0.
     state, _ = night(table(), ("ChuRightAdv", "bless", "HanSoldier1"))
     _, report = day(state, everyone(), n=2)
     assert report.vote_tally == {}
-    assert all(f.kind != "bless_applied" for f in report.public_facts)
+    assert [f.get("name") for f in report.public_facts if f.kind == "bless_applied"] == [
+        "HanSoldier1"
+    ]
 
 
 def test_curse_and_bless_last_one_day_only():

@@ -133,8 +133,10 @@ def first_round(rules: Chess32, state: GameState, close: datetime | None) -> Rou
 def curse_and_bless(
     state: GameState, raw: dict[str, float]
 ) -> tuple[dict[str, float], list[PublicFact]]:
-    """+1 per valid curse, −1 per valid bless, floored at 0; each applied one is announced
-    with its source [CH:L80,L82], a curse and a bless on one player both (RES-C17)."""
+    """+1 per valid curse, −1 per valid bless, floored at 0 (RES-C15). Every curse and bless
+    on a living player is announced with its source [CH:L80,L82]: chess has no suppression
+    clause, so a curse and a bless on one player are both announced (RES-C17), and so is a
+    bless on a player without votes, whose tally stays 0."""
     mem: ChessMemory = state.memory
     adjusted = dict(raw)
     facts: list[PublicFact] = []
@@ -143,8 +145,8 @@ def curse_and_bless(
             adjusted[seat.name] = adjusted.get(seat.name, 0) + 1
             facts.append(PublicFact.of("curse_applied", name=seat.name))
     for seat in (state.by_number(n) for n in mem.bless):
-        if seat.alive and adjusted.get(seat.name, 0) > 0:
-            adjusted[seat.name] -= 1
+        if seat.alive:
+            adjusted[seat.name] = max(0, adjusted.get(seat.name, 0) - 1)
             facts.append(PublicFact.of("bless_applied", name=seat.name))
     return adjusted, facts
 
