@@ -127,6 +127,22 @@ class Ballot:
 
 
 @dataclass(frozen=True)
+class PhaseTimes:
+    """When an open step's inputs stop counting and when it resolves (a ruleset's clock).
+
+    ``closes`` is when the step resolves (dawn, or the close of the day's last round).
+    ``input_deadline``: later submissions are ignored (chess: dawn − 10 min). ``rounds`` gives
+    each voting round's (opens, closes); ``phase_deadlines`` the werewolf night phases.
+    """
+
+    opens: datetime
+    closes: datetime
+    input_deadline: datetime | None = None
+    rounds: Mapping[int, tuple[datetime, datetime]] = field(default_factory=frozen_map)
+    phase_deadlines: Mapping[str, datetime] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The end of a game: who won and why (never a bare string)."""
 
@@ -708,6 +724,7 @@ class Ruleset:
     aliases: ClassVar[tuple[str, ...]] = ()
     info: ClassVar[RulesetInfo]
     first_phase: ClassVar[Phase] = Phase.NIGHT
+    first_number: ClassVar[int] = 1  # werewolf starts with night 0 (第零日夜晚)
     exit_cause: ClassVar[str] = "auto_exit"
 
     # -- setup -------------------------------------------------------------------------------
@@ -758,7 +775,7 @@ class Ruleset:
         The state is never modified (it is frozen); an illegal command leaves no trace.
         """
         kind = type(command)
-        if state.outcome is not None and not kind.gm:
+        if state.outcome is not None and kind not in TRANSITIONS[Phase.OVER]:
             raise IllegalActionError(
                 f"the game is over ({state.outcome.winner} won): only GM corrections are accepted"
             )
@@ -904,6 +921,15 @@ class Ruleset:
     def setup(self, registrants: int) -> Report:
         """A setup step (game 6 picks its variant from the registrants)."""
         raise RulesetError(f"{self.name} has no setup step")
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """The clock of a step that opened at ``opened_at`` (the daemon's deadlines).
+
+        ``substitutions`` made during the step extend it where the rules say so.
+        """
+        raise NotImplementedError(f"{self.name} has no phase clock")
 
     # -- helpers for families ----------------------------------------------------------------
 
