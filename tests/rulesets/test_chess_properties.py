@@ -14,9 +14,6 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-# The 32-seat table of the rules tests (tests/rulesets has no __init__: imported by name).
-from test_chess_rules import NAMES, RULES, table
-
 from shenshi.rulesets.base import (
     ABSTAIN,
     CastBallot,
@@ -34,6 +31,7 @@ from shenshi.rulesets.base import (
     frozen_map,
 )
 from shenshi.rulesets.catalog import CHESS32
+from tests.rulesets.test_chess_rules import NAMES, RULES, table  # the 32-seat table
 
 ROLE = {s.name: s.role for s in table().seats}
 SEATS = [(s.name, s.role, s.team) for s in table().seats]

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import ast
-import sys
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -508,19 +505,16 @@ def test_no_day_powers():
     assert state.is_alive("HanSoldier1")
 
 
-# -- purity -------------------------------------------------------------------------------------------
+# -- the daemon's clock --------------------------------------------------------------------------------
 
 
-def test_the_chess_core_imports_only_the_standard_library_and_the_package():
-    package = Path(__file__).parents[2] / "shenshi" / "rulesets" / "chess"
-    for path in package.glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            for name in names:
-                top = name.split(".")[0]
-                assert top == "shenshi" or top in sys.stdlib_module_names, f"{path.name}: {name}"
+def test_phase_times_pause_over_the_weekend():
+    friday = datetime(2024, 3, 8, 20)
+    night_times = RULES.phase_times(table(), Phase.NIGHT, 1, friday)
+    assert night_times.closes == datetime(2024, 3, 11, 20)
+    assert night_times.input_deadline == datetime(2024, 3, 11, 19, 50)
+    day_times = RULES.phase_times(table(day_hours=36), Phase.DAY, 2, datetime(2024, 3, 11, 20))
+    assert day_times.rounds[1] == (datetime(2024, 3, 11, 20), datetime(2024, 3, 13, 8))
+    assert day_times.rounds[2] == (datetime(2024, 3, 13, 8), datetime(2024, 3, 14, 8))
+    assert day_times.closes == datetime(2024, 3, 13, 8)
+    assert RULES.phase_times(table(), Phase.NIGHT, 1, friday, substitutions=2) == night_times

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Any
 
 from shenshi.rulesets.base import (
@@ -21,6 +23,7 @@ from shenshi.rulesets.base import (
     IllegalActionError,
     Outcome,
     Phase,
+    PhaseTimes,
     PowerSubmitted,
     Report,
     Resolved,
@@ -124,6 +127,25 @@ class Chess32(Ruleset):
         if fallen:
             return Outcome(enemy_of(fallen.pop()), "general_killed")
         return None
+
+    # -- the clock -------------------------------------------------------------------------------
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """§4.8: ``night_hours``/``day_hours`` of running clock (weekends paused, RES-C20).
+
+        A night's inputs stop at dawn − 10 min (RES-C32). Round 1 closes with the day; a
+        round 2 adds 24 h [CH:L105]. Substitutions do not extend a chess phase.
+        """
+        hours = "night_hours" if phase is Phase.NIGHT else "day_hours"
+        closes = clock.advance(opened_at, timedelta(hours=float(state.config[hours])))
+        if phase is Phase.NIGHT:
+            deadline = clock.rewind(closes, clock.NIGHT_DEADLINE_LEAD)
+            return PhaseTimes(opened_at, closes, input_deadline=deadline)
+        round2 = clock.advance(closes, clock.ROUND2)
+        rounds = {1: (opened_at, closes), 2: (closes, round2)}
+        return PhaseTimes(opened_at, closes, rounds=MappingProxyType(rounds))
 
     # -- timeline --------------------------------------------------------------------------------
 
