@@ -329,6 +329,16 @@ def test_a_night_swap_is_not_blocked_by_invincibility():
     assert state.winner is None
 
 
+def test_a_pending_swap_does_not_depend_on_day_numbering():
+    # FORMAT.md numbers the day after night 1 "day 2"; a daemon may call it day 1.
+    for n in (1, 2):
+        state, _ = night(table(dead=HAN_SOLDIERS), ("HanGen", "swap_general", "HanChariot1"))
+        chu = {s.name: "HanGen" for s in state.alive() if s.team == "chu"}
+        _, report = day(state, everyone(state=state, **chu), n=n)
+        assert report.executed == "HanChariot1"
+        assert [(s.name, s.by) for s in report.saved] == [("HanGen", "swap")]
+
+
 # -- day ---------------------------------------------------------------------------------------------
 
 

@@ -183,7 +183,7 @@ def execute(rules: Chess32, state: GameState, report: Report, name: str | None) 
     cause = "execution"
     if victim is not None and victim.role == "general":
         general = victim
-        swap = mem.pending_swap(general.number, state.number - 1)
+        swap = mem.pending_swap(general.number)
         if not kill_condition_met(state, general):
             victim, saved = None, (Saved(general.name, "general_condition"),)
         elif swap is not None:

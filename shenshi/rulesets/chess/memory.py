@@ -45,10 +45,14 @@ class ChessMemory:
         """How many swaps the general in seat ``general`` may still submit."""
         return max(0, SWAPS_PER_GAME - self.swaps_of(general))
 
-    def pending_swap(self, general: int, night: int) -> PendingSwap | None:
-        """The swap of night ``night`` still pending for the general in seat ``general``."""
+    def pending_swap(self, general: int) -> PendingSwap | None:
+        """The general's swap from the last night, if it did not trigger that night.
+
+        A night replaces the pending swaps and the next day's close clears them, so whatever
+        is pending during a day comes from the night just before it (RES-C13).
+        """
         for swap in self.pending_swaps:
-            if swap.general == general and swap.night == night:
+            if swap.general == general:
                 return swap
         return None
 
