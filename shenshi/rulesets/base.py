@@ -291,7 +291,7 @@ class Report:
             if f.name in self.LISTS:
                 if f.name == "daemon":
                     value = tuple(v for v in value if not v.log_only)
-                if f.name in ("deaths", "saved", "private_results", "public_facts", "daemon") or value:
+                if f.name in ("deaths", "saved", "private_results", "public_facts", "daemon", "replaced") or value:
                     out[f.name] = _unique([_jsonable(v) for v in value])
             elif value is not UNSET:
                 out[f.name] = _jsonable(value)
