@@ -922,6 +922,11 @@ class Ruleset:
         """A setup step (game 6 picks its variant from the registrants)."""
         raise RulesetError(f"{self.name} has no setup step")
 
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and
+        werewolf count game days from the day: day n → night n → day n+1 (override)."""
+        return (Phase.DAY, n) if phase is Phase.NIGHT else (Phase.NIGHT, n + 1)
+
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
     ) -> PhaseTimes:

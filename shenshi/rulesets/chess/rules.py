@@ -49,6 +49,10 @@ class Chess32(Ruleset):
 
     # -- setup -------------------------------------------------------------------------------
 
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """A game day is day n then night n (the game starts with day 1)."""
+        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+
     def default_config(self) -> dict[str, Any]:
         """Day and night lengths in hours: blank in the source, 24/24 by default (RES-C1)."""
         return {"day_hours": 24, "night_hours": 24}
