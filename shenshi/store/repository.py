@@ -481,6 +481,7 @@ class Store:
         payloads = [(_event_type(e), _json_copy(e)) for e in events]
 
         def work(s: Session) -> list[int]:
+            game = _game_row(s, game_id, lock=True)  # appenders of one game queue here
             if key is not None:
                 stored = s.scalars(
                     select(m.Event.seq)
@@ -493,7 +494,6 @@ class Store:
                 _evidence_row(s, evidence_id)
             if not payloads:
                 return []
-            game = _game_row(s, game_id, lock=True)
             first = game.last_seq + 1
             game.last_seq += len(payloads)
             s.add_all(
