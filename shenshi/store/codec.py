@@ -10,7 +10,8 @@ everything else is a one-tag object::
     dict with str keys not starting "$"    a JSON object; other dicts: {"$dict": [[k, v], ...]}
     MappingProxyType (frozen_map)          {"$frozenmap": <the dict>}
     set / frozenset                        {"$set": [...]} / {"$frozenset": [...]}, sorted
-    datetime                               {"$datetime": iso} (+ "zone": IANA key, "fold": 1)
+    datetime                               {"$datetime": iso} (+ "zone": IANA key, "fold": 1,
+                                           "offset_us" for an offset in seconds)
     date / timedelta                       {"$date": iso} / {"$timedelta": [days, s, µs]}
     NaN, ±inf                              {"$float": "nan" | "inf" | "-inf"}
     enum member (Phase…)                   {"$enum": "module:Qualname", "value": ...}
@@ -32,7 +33,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 from enum import Enum
 from functools import cache
 from types import MappingProxyType
@@ -100,6 +101,10 @@ def _encode_datetime(obj: datetime) -> dict[str, Any]:
     tz = obj.tzinfo
     if isinstance(tz, ZoneInfo) and tz.key:
         out["zone"] = tz.key
+    elif tz is not None:
+        offset = obj.utcoffset()
+        if offset is not None and (offset.seconds % 60 or offset.microseconds):
+            out["offset_us"] = offset // timedelta(microseconds=1)  # beyond what ISO parsing keeps
     if obj.fold:
         out["fold"] = 1
     return out
@@ -192,7 +197,9 @@ def _decode_dataclass(data: dict[str, Any]) -> Any:
 @cache
 def _decode_fields(cls: type) -> tuple[frozenset[str], frozenset[str]]:
     fields = dataclasses.fields(cls)
-    return frozenset(f.name for f in fields if f.init), frozenset(f.name for f in fields if not f.init)
+    return frozenset(f.name for f in fields if f.init), frozenset(
+        f.name for f in fields if not f.init
+    )
 
 
 def _decode_enum(data: dict[str, Any]) -> Any:
@@ -204,9 +211,11 @@ def _decode_enum(data: dict[str, Any]) -> Any:
 
 def _decode_datetime(data: dict[str, Any]) -> datetime:
     value = datetime.fromisoformat(data["$datetime"])
-    zone = data.get("zone")
+    zone, offset = data.get("zone"), data.get("offset_us")
     if zone is not None:
         value = value.replace(tzinfo=ZoneInfo(zone))
+    elif offset is not None:
+        value = value.replace(tzinfo=timezone(timedelta(microseconds=offset)))
     if data.get("fold"):
         value = value.replace(fold=1)
     return value

@@ -102,7 +102,9 @@ def _sqlite_events(engine: Engine, *, wal: bool) -> None:
         cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
         if wal:
             cursor.execute("PRAGMA journal_mode = WAL")
-            cursor.execute("PRAGMA synchronous = FULL")  # an acknowledged commit survives power loss
+            cursor.execute(
+                "PRAGMA synchronous = FULL"
+            )  # an acknowledged commit survives power loss
         cursor.close()
 
     @event.listens_for(engine, "begin")

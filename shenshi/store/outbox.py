@@ -54,28 +54,41 @@ class OutboxAction(StrEnum):
 
 S, A = AnnouncementState, OutboxAction
 
-TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]] = MappingProxyType(
-    {
-        S.PROPOSED: MappingProxyType(
-            {A.APPROVE: S.APPROVED, A.REJECT: S.REJECTED, A.EDIT: S.PROPOSED, A.PUBLISH: S.PUBLISHED}
-        ),
-        S.APPROVED: MappingProxyType(
-            {
-                A.APPROVE: S.APPROVED, A.SEND: S.SENDING, A.REJECT: S.REJECTED,
-                A.EDIT: S.PROPOSED, A.PUBLISH: S.PUBLISHED,
-            }
-        ),  # fmt: skip
-        S.SENDING: MappingProxyType({A.SEND: S.SENDING, A.SENT: S.SENT, A.FAIL: S.FAILED}),
-        S.FAILED: MappingProxyType(
-            {
-                A.SEND: S.SENDING, A.FAIL: S.FAILED, A.REJECT: S.REJECTED, A.EDIT: S.FAILED,
-                A.PUBLISH: S.PUBLISHED,
-            }
-        ),  # fmt: skip
-        S.SENT: MappingProxyType({A.SENT: S.SENT}),
-        S.REJECTED: MappingProxyType({A.REJECT: S.REJECTED}),
-        S.PUBLISHED: MappingProxyType({A.PUBLISH: S.PUBLISHED}),
-    }
+TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]] = (
+    MappingProxyType(
+        {
+            S.PROPOSED: MappingProxyType(
+                {
+                    A.APPROVE: S.APPROVED,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.PROPOSED,
+                    A.PUBLISH: S.PUBLISHED,
+                }
+            ),
+            S.APPROVED: MappingProxyType(
+                {
+                    A.APPROVE: S.APPROVED,
+                    A.SEND: S.SENDING,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.PROPOSED,
+                    A.PUBLISH: S.PUBLISHED,
+                }
+            ),
+            S.SENDING: MappingProxyType({A.SEND: S.SENDING, A.SENT: S.SENT, A.FAIL: S.FAILED}),
+            S.FAILED: MappingProxyType(
+                {
+                    A.SEND: S.SENDING,
+                    A.FAIL: S.FAILED,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.FAILED,
+                    A.PUBLISH: S.PUBLISHED,
+                }
+            ),
+            S.SENT: MappingProxyType({A.SENT: S.SENT}),
+            S.REJECTED: MappingProxyType({A.REJECT: S.REJECTED}),
+            S.PUBLISHED: MappingProxyType({A.PUBLISH: S.PUBLISHED}),
+        }
+    )
 )
 """``TRANSITIONS[state][action]`` is the state after ``action``; a missing entry is illegal.
 

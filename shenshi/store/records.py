@@ -98,20 +98,31 @@ class Evidence:
         if self.kind is not EvidenceKind.POST:
             raise ValueError(f"evidence #{self.id} is a {self.kind.value}, not a post")
         return Post(
-            tid=self.source, pid=self.forum_id, floor=self.floor or 0, author=self.author,
-            author_uid=self.author_uid, posted_at=self.posted_at, text=self.text,
-            quotes=self.quotes, edited=self.edited,
-        )  # fmt: skip
+            tid=self.source,
+            pid=self.forum_id,
+            floor=self.floor or 0,
+            author=self.author,
+            author_uid=self.author_uid,
+            posted_at=self.posted_at,
+            text=self.text,
+            quotes=self.quotes,
+            edited=self.edited,
+        )
 
     def as_pm(self) -> PrivateMessage:
         """The private message as first seen (for re-running intake)."""
         if self.kind is not EvidenceKind.PM:
             raise ValueError(f"evidence #{self.id} is a {self.kind.value}, not a PM")
         return PrivateMessage(
-            id=self.forum_id, conversation=self.source, sender=self.author,
-            sender_uid=self.author_uid, recipient=self.recipient or "",
-            recipient_uid=self.recipient_uid, sent_at=self.posted_at, text=self.text,
-        )  # fmt: skip
+            id=self.forum_id,
+            conversation=self.source,
+            sender=self.author,
+            sender_uid=self.author_uid,
+            recipient=self.recipient or "",
+            recipient_uid=self.recipient_uid,
+            sent_at=self.posted_at,
+            text=self.text,
+        )
 
 
 @dataclass(frozen=True)

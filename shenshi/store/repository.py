@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, func, select
@@ -59,7 +59,6 @@ WRITE_OPTION = "shenshi_write"
 """Execution option marking a write transaction (SQLite: ``BEGIN IMMEDIATE``)."""
 
 
-
 def dumps_json(value: Any) -> str:
     """JSON as stored: compact, UTF-8 kept readable, no NaN (PostgreSQL refuses it)."""
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -76,14 +75,14 @@ PAGE = 1000  # rows per read transaction when streaming
 
 def utcnow() -> datetime:
     """The system clock, aware UTC."""
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def aware(value: datetime, what: str) -> datetime:
     """``value`` in UTC; a naive datetime is a caller's bug and raises ``ValueError``."""
     if value.tzinfo is None or value.utcoffset() is None:
         raise ValueError(f"{what} must be timezone-aware, got {value.isoformat()}")
-    return value.astimezone(timezone.utc)
+    return value.astimezone(UTC)
 
 
 class Store:
@@ -147,7 +146,9 @@ class Store:
         def work(s: Session) -> Game:
             if s.scalar(select(m.Game.id).where(m.Game.name == name)) is not None:
                 raise Conflict(f"a game called {name!r} already exists")
-            row = m.Game(name=name, ruleset=ruleset, config=dict(config or {}), created_at=when, last_seq=0)
+            row = m.Game(
+                name=name, ruleset=ruleset, config=dict(config or {}), created_at=when, last_seq=0
+            )
             s.add(row)
             s.flush()
             return _to_game(row)
@@ -169,7 +170,9 @@ class Store:
 
     def games(self) -> list[Game]:
         """Every game, oldest first."""
-        return self._read(lambda s: [_to_game(r) for r in s.scalars(select(m.Game).order_by(m.Game.id))])
+        return self._read(
+            lambda s: [_to_game(r) for r in s.scalars(select(m.Game).order_by(m.Game.id))]
+        )
 
     def update_config(self, game_id: int, config: Mapping[str, Any]) -> Game:
         """Replace the game's configuration."""
@@ -191,8 +194,14 @@ class Store:
 
         def work(s: Session) -> Game:
             row = _game_row(s, game_id)
-            if row.deal_seed is not None and not replace and (row.deal_seed, row.deal_result) != (seed, stored):
-                raise Conflict(f"game #{game_id} already has a different deal (re-deal with replace)")
+            if (
+                row.deal_seed is not None
+                and not replace
+                and (row.deal_seed, row.deal_result) != (seed, stored)
+            ):
+                raise Conflict(
+                    f"game #{game_id} already has a different deal (re-deal with replace)"
+                )
             row.deal_seed, row.deal_result = seed, stored
             return _to_game(row)
 
@@ -236,9 +245,16 @@ class Store:
             if holder is not None:
                 raise Conflict(f"seat {seat} of game #{game_id} is held by {holder.name!r}")
             row = m.Player(
-                game_id=game_id, seat=seat, uid=uid, name=name, role=role, team=team,
-                alive=alive, addons=addons, joined_at=when,
-            )  # fmt: skip
+                game_id=game_id,
+                seat=seat,
+                uid=uid,
+                name=name,
+                role=role,
+                team=team,
+                alive=alive,
+                addons=addons,
+                joined_at=when,
+            )
             s.add(row)
             s.flush()
             return _to_player(row)
@@ -305,7 +321,13 @@ class Store:
         return self._write(work)
 
     def substitute(
-        self, game_id: int, old: str, new: str, *, uid: str | None = None, at: datetime | None = None
+        self,
+        game_id: int,
+        old: str,
+        new: str,
+        *,
+        uid: str | None = None,
+        at: datetime | None = None,
     ) -> Player:
         """替补: ``new`` takes over ``old``'s seat (role, team, life and add-ons stay with the seat).
 
@@ -325,9 +347,16 @@ class Store:
             if _player_row(s, game_id, new, required=False) is not None:
                 raise Conflict(f"{new!r} already plays in game #{game_id}")
             row = m.Player(
-                game_id=game_id, seat=out.seat, uid=uid, name=new, role=out.role, team=out.team,
-                alive=out.alive, addons=list(out.addons), joined_at=when,
-            )  # fmt: skip
+                game_id=game_id,
+                seat=out.seat,
+                uid=uid,
+                name=new,
+                role=out.role,
+                team=out.team,
+                alive=out.alive,
+                addons=list(out.addons),
+                joined_at=when,
+            )
             s.add(row)
             s.flush()
             out.left_at, out.replaced_by = when, row.id
@@ -424,7 +453,9 @@ class Store:
             batch = self._read(
                 lambda s, last=last: [
                     _to_evidence(r)
-                    for r in s.scalars(q.where(m.Evidence.id > last).order_by(m.Evidence.id).limit(page))
+                    for r in s.scalars(
+                        q.where(m.Evidence.id > last).order_by(m.Evidence.id).limit(page)
+                    )
                 ]
             )
             yield from batch
@@ -498,23 +529,34 @@ class Store:
             game.last_seq += len(payloads)
             s.add_all(
                 m.Event(
-                    game_id=game_id, seq=first + i, type=kind, payload=payload,
-                    evidence_id=evidence_id, batch_key=key, batch_index=i if key else None,
+                    game_id=game_id,
+                    seq=first + i,
+                    type=kind,
+                    payload=payload,
+                    evidence_id=evidence_id,
+                    batch_key=key,
+                    batch_index=i if key else None,
                     recorded_at=when,
-                )  # fmt: skip
+                )
                 for i, (kind, payload) in enumerate(payloads)
             )
             return list(range(first, first + len(payloads)))
 
         return self._write(work)
 
-    def events(self, game_id: int, after_seq: int = 0, *, page: int = PAGE) -> Iterator[StoredEvent]:
+    def events(
+        self, game_id: int, after_seq: int = 0, *, page: int = PAGE
+    ) -> Iterator[StoredEvent]:
         """The game's events after ``after_seq``, in order, streamed a page per transaction
         (the log is append-only, so pages by seq are consistent)."""
         cols = (
-            m.Event.seq, m.Event.type, m.Event.payload, m.Event.evidence_id, m.Event.batch_key,
+            m.Event.seq,
+            m.Event.type,
+            m.Event.payload,
+            m.Event.evidence_id,
+            m.Event.batch_key,
             m.Event.recorded_at,
-        )  # fmt: skip
+        )
         last = after_seq
         while True:
             q = (
@@ -565,11 +607,18 @@ class Store:
             if row is not None:
                 return _to_announcement(row), False
             row = m.Announcement(
-                game_id=game_id, key=key, kind=kind, destination_kind=dest_kind,
-                destination=destination, destination_uid=destination_uid, text=text,
-                evidence_ids=ids, state=AnnouncementState.PROPOSED.value, created_at=when,
+                game_id=game_id,
+                key=key,
+                kind=kind,
+                destination_kind=dest_kind,
+                destination=destination,
+                destination_uid=destination_uid,
+                text=text,
+                evidence_ids=ids,
+                state=AnnouncementState.PROPOSED.value,
+                created_at=when,
                 attempts=0,
-            )  # fmt: skip
+            )
             s.add(row)
             s.flush()
             return _to_announcement(row), True
@@ -626,9 +675,11 @@ class Store:
         same text again changes nothing."""
         when = self._now(at, "at")
         return self._transition(
-            announcement_id, OutboxAction.EDIT, lambda row: _set_text(row, text, when),
+            announcement_id,
+            OutboxAction.EDIT,
+            lambda row: _set_text(row, text, when),
             unchanged=lambda row: row.text == text,
-        )  # fmt: skip
+        )
 
     def mark_sending(self, announcement_id: int) -> Announcement:
         """About to send it: counts an attempt. Call before the request, so a crash leaves it
@@ -732,9 +783,14 @@ class Store:
             if evidence_id is not None:
                 _evidence_row(s, evidence_id)
             row = m.Alert(
-                game_id=game_id, key=key, kind=kind, message=message, subject=subject,
-                evidence_id=evidence_id, created_at=when,
-            )  # fmt: skip
+                game_id=game_id,
+                key=key,
+                kind=kind,
+                message=message,
+                subject=subject,
+                evidence_id=evidence_id,
+                created_at=when,
+            )
             s.add(row)
             s.flush()
             return _to_alert(row), True
@@ -830,12 +886,18 @@ class Store:
         e = m.Evidence
         q = (
             select(
-                e.author_uid, e.author, func.count(e.id), func.min(e.posted_at), func.max(e.posted_at)
+                e.author_uid,
+                e.author,
+                func.count(e.id),
+                func.min(e.posted_at),
+                func.max(e.posted_at),
             )
             .where(
-                e.game_id == game_id, e.kind == EvidenceKind(kind).value,
-                e.posted_at >= lo, e.posted_at < hi,
-            )  # fmt: skip
+                e.game_id == game_id,
+                e.kind == EvidenceKind(kind).value,
+                e.posted_at >= lo,
+                e.posted_at < hi,
+            )
             .group_by(e.author_uid, e.author)
         )
         if sources is not None:
@@ -885,12 +947,16 @@ def _evidence_row(s: Session, evidence_id: int) -> m.Evidence:
     return row
 
 
-def _find_evidence(s: Session, game_id: int, kind: str, source: str, forum_id: str) -> m.Evidence | None:
+def _find_evidence(
+    s: Session, game_id: int, kind: str, source: str, forum_id: str
+) -> m.Evidence | None:
     return s.scalar(
         select(m.Evidence).where(
-            m.Evidence.game_id == game_id, m.Evidence.kind == kind,
-            m.Evidence.source == source, m.Evidence.forum_id == forum_id,
-        )  # fmt: skip
+            m.Evidence.game_id == game_id,
+            m.Evidence.kind == kind,
+            m.Evidence.source == source,
+            m.Evidence.forum_id == forum_id,
+        )
     )
 
 
@@ -916,7 +982,9 @@ def _event_type(payload: Mapping[str, Any]) -> str:
     if name is None:
         name = payload.get("type") if isinstance(payload, Mapping) else None
     if not isinstance(name, str) or not name:
-        raise ValueError(f"an event payload needs a codec '$type' or a 'type' entry: {payload!r:.80}")
+        raise ValueError(
+            f"an event payload needs a codec '$type' or a 'type' entry: {payload!r:.80}"
+        )
     return name
 
 
@@ -928,35 +996,57 @@ Content = tuple[str, list[dict[str, Any]], dict[str, str] | None]
 def _content(text: str, quotes: Iterable[Quote], edited: EditMark | None) -> Content:
     """The parts of a post whose change makes a revision, as stored (JSON-ready)."""
     q = [{"author": x.author, "pid": x.pid, "text": x.text} for x in quotes]
-    e = None if edited is None else {"by": edited.by, "at": aware(edited.at, "edited.at").isoformat()}
+    e = (
+        None
+        if edited is None
+        else {"by": edited.by, "at": aware(edited.at, "edited.at").isoformat()}
+    )
     return text, q, e
 
 
 def _post_fields(post: Post, url: str | None) -> dict[str, Any]:
     return {
-        "kind": EvidenceKind.POST.value, "source": str(post.tid), "forum_id": str(post.pid),
-        "floor": post.floor, "author": post.author, "author_uid": str(post.author_uid),
-        "posted_at": aware(post.posted_at, "post.posted_at"), "url": url,
-    }  # fmt: skip
+        "kind": EvidenceKind.POST.value,
+        "source": str(post.tid),
+        "forum_id": str(post.pid),
+        "floor": post.floor,
+        "author": post.author,
+        "author_uid": str(post.author_uid),
+        "posted_at": aware(post.posted_at, "post.posted_at"),
+        "url": url,
+    }
 
 
 def _pm_fields(pm: PrivateMessage, url: str | None) -> dict[str, Any]:
     return {
-        "kind": EvidenceKind.PM.value, "source": str(pm.conversation), "forum_id": str(pm.id),
-        "author": pm.sender, "author_uid": str(pm.sender_uid), "recipient": pm.recipient,
-        "recipient_uid": pm.recipient_uid, "posted_at": aware(pm.sent_at, "pm.sent_at"), "url": url,
-    }  # fmt: skip
+        "kind": EvidenceKind.PM.value,
+        "source": str(pm.conversation),
+        "forum_id": str(pm.id),
+        "author": pm.sender,
+        "author_uid": str(pm.sender_uid),
+        "recipient": pm.recipient,
+        "recipient_uid": pm.recipient_uid,
+        "posted_at": aware(pm.sent_at, "pm.sent_at"),
+        "url": url,
+    }
 
 
-def _record(s: Session, game_id: int, fields: dict[str, Any], content: Content, when: datetime) -> RecordResult:
+def _record(
+    s: Session, game_id: int, fields: dict[str, Any], content: Content, when: datetime
+) -> RecordResult:
     text, quotes, edited = content
     row = _find_evidence(s, game_id, fields["kind"], fields["source"], fields["forum_id"])
     if row is None:
         _game_row(s, game_id)
         row = m.Evidence(
-            game_id=game_id, **fields, text=text, quotes=quotes, edited=edited,
-            first_seen_at=when, revisions=0,
-        )  # fmt: skip
+            game_id=game_id,
+            **fields,
+            text=text,
+            quotes=quotes,
+            edited=edited,
+            first_seen_at=when,
+            revisions=0,
+        )
         s.add(row)
         s.flush()
         return RecordResult(_to_evidence(row), is_new=True)
@@ -971,7 +1061,12 @@ def _record(s: Session, game_id: int, fields: dict[str, Any], content: Content, 
         return RecordResult(_to_evidence(row), is_new=False)
     row.revisions += 1
     revision = m.EvidenceRevision(
-        evidence_id=row.id, number=row.revisions, text=text, quotes=quotes, edited=edited, seen_at=when
+        evidence_id=row.id,
+        number=row.revisions,
+        text=text,
+        quotes=quotes,
+        edited=edited,
+        seen_at=when,
     )
     s.add(revision)
     s.flush()
@@ -985,47 +1080,100 @@ def _quotes(data: Any) -> tuple[Quote, ...]:
 def _edited(data: Any) -> EditMark | None:
     if not data:
         return None
-    return EditMark(data["by"], datetime.fromisoformat(data["at"]).astimezone(timezone.utc))
+    return EditMark(data["by"], datetime.fromisoformat(data["at"]).astimezone(UTC))
 
 
 # -- rows to records (inside the session) --------------------------------------------------------
 
 
 def _to_game(r: m.Game) -> Game:
-    return Game(r.id, r.name, r.ruleset, r.config, r.created_at, r.deal_seed, r.deal_result, r.last_seq)
+    return Game(
+        r.id, r.name, r.ruleset, r.config, r.created_at, r.deal_seed, r.deal_result, r.last_seq
+    )
 
 
 def _to_player(r: m.Player) -> Player:
     return Player(
-        r.id, r.game_id, r.seat, r.uid, r.name, r.role, r.team, bool(r.alive), tuple(r.addons or ()),
-        r.joined_at, r.left_at, r.replaced_by,
-    )  # fmt: skip
+        r.id,
+        r.game_id,
+        r.seat,
+        r.uid,
+        r.name,
+        r.role,
+        r.team,
+        bool(r.alive),
+        tuple(r.addons or ()),
+        r.joined_at,
+        r.left_at,
+        r.replaced_by,
+    )
 
 
 def _to_evidence(r: m.Evidence) -> Evidence:
     return Evidence(
-        r.id, r.game_id, EvidenceKind(r.kind), r.source, r.forum_id, r.floor, r.author,
-        r.author_uid, r.recipient, r.recipient_uid, r.posted_at, r.text, _quotes(r.quotes),
-        _edited(r.edited), r.url, r.first_seen_at, r.deleted_at, r.processed_at, r.revisions,
-    )  # fmt: skip
+        r.id,
+        r.game_id,
+        EvidenceKind(r.kind),
+        r.source,
+        r.forum_id,
+        r.floor,
+        r.author,
+        r.author_uid,
+        r.recipient,
+        r.recipient_uid,
+        r.posted_at,
+        r.text,
+        _quotes(r.quotes),
+        _edited(r.edited),
+        r.url,
+        r.first_seen_at,
+        r.deleted_at,
+        r.processed_at,
+        r.revisions,
+    )
 
 
 def _to_revision(r: m.EvidenceRevision) -> Revision:
-    return Revision(r.id, r.evidence_id, r.number, r.text, _quotes(r.quotes), _edited(r.edited), r.seen_at)
+    return Revision(
+        r.id, r.evidence_id, r.number, r.text, _quotes(r.quotes), _edited(r.edited), r.seen_at
+    )
 
 
 def _to_announcement(r: m.Announcement) -> Announcement:
     return Announcement(
-        r.id, r.game_id, r.key, r.kind, DestinationKind(r.destination_kind), r.destination,
-        r.destination_uid, r.text, tuple(r.evidence_ids or ()), AnnouncementState(r.state),
-        r.forum_id, r.created_at, r.approved_at, r.edited_at, r.sent_at, r.attempts,
-        r.last_error, r.rejected_at, r.published_at,
-    )  # fmt: skip
+        r.id,
+        r.game_id,
+        r.key,
+        r.kind,
+        DestinationKind(r.destination_kind),
+        r.destination,
+        r.destination_uid,
+        r.text,
+        tuple(r.evidence_ids or ()),
+        AnnouncementState(r.state),
+        r.forum_id,
+        r.created_at,
+        r.approved_at,
+        r.edited_at,
+        r.sent_at,
+        r.attempts,
+        r.last_error,
+        r.rejected_at,
+        r.published_at,
+    )
 
 
 def _to_alert(r: m.Alert) -> Alert:
     return Alert(
-        r.id, r.game_id, r.key, r.kind, r.message, r.subject, r.evidence_id, r.created_at, r.resolved_at
+        r.id,
+        r.game_id,
+        r.key,
+        r.kind,
+        r.message,
+        r.subject,
+        r.evidence_id,
+        r.created_at,
+        r.resolved_at,
     )
 
 

@@ -9,9 +9,9 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
+from store_helpers import Clock
 
 from shenshi.store import Game, Store, open_store
-from store_helpers import Clock
 
 PG_URL = os.environ.get("SHENSHI_TEST_PG_URL")
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from shenshi.adapters.records import EditMark, Post, PrivateMessage, Quote
 
-T0 = datetime(2024, 3, 1, 12, 0, tzinfo=timezone.utc)
+T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 
 
 class Clock:

@@ -3,23 +3,32 @@
 from __future__ import annotations
 
 import pytest
+from store_helpers import post
 
 from shenshi.store import NotFound
-from store_helpers import post
 
 
 def test_an_alert_is_raised_once(store, game, clock):
     evidence = store.record_post(game.id, post(text="投票 某某")).evidence
     alert, created = store.add_alert(
-        game.id, f"unknown-name:{evidence.id}", "unknown_name", "「某某」不是玩家", subject="甲",
+        game.id,
+        f"unknown-name:{evidence.id}",
+        "unknown_name",
+        "「某某」不是玩家",
+        subject="甲",
         evidence_id=evidence.id,
-    )  # fmt: skip
+    )
     assert created
     assert (alert.kind, alert.subject, alert.evidence_id, alert.created_at) == (
-        "unknown_name", "甲", evidence.id, clock.now,
-    )  # fmt: skip
+        "unknown_name",
+        "甲",
+        evidence.id,
+        clock.now,
+    )
     clock.advance(minutes=2)
-    again, created = store.add_alert(game.id, f"unknown-name:{evidence.id}", "unknown_name", "other text")
+    again, created = store.add_alert(
+        game.id, f"unknown-name:{evidence.id}", "unknown_name", "other text"
+    )
     assert not created and again == alert
     assert store.alerts(game.id) == [alert]
 
@@ -53,8 +62,9 @@ def test_cursor_is_set_and_replaced(store, game, clock):
     assert second.updated_at == clock.now
     store.set_cursor(game.id, "inbox", ["c11", "c12"])
     assert [(c.source, c.value) for c in store.cursors(game.id)] == [
-        ("inbox", ["c11", "c12"]), ("thread:100", {"page": 4, "last_pid": "1040"}),
-    ]  # fmt: skip
+        ("inbox", ["c11", "c12"]),
+        ("thread:100", {"page": 4, "last_pid": "1040"}),
+    ]
 
 
 def test_cursors_belong_to_their_game(store, game):

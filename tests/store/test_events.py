@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 
 import pytest
+from store_helpers import post
 
 from shenshi.store import NotFound, open_store
-from store_helpers import post
 
 
 def _events(n, tag="e"):
@@ -40,10 +40,19 @@ def test_events_stream_in_order_across_pages(store, game, clock):
 
 def test_payload_and_evidence_are_kept(store, game):
     evidence = store.record_post(game.id, post()).evidence
-    payload = {"$type": "shenshi.rulesets.base:BallotCast", "ballot": {"voter": "甲"}, "list": [1, [2]]}
+    payload = {
+        "$type": "shenshi.rulesets.base:BallotCast",
+        "ballot": {"voter": "甲"},
+        "list": [1, [2]],
+    }
     (seq,) = store.append_events(game.id, [payload], evidence.id)
     (event,) = store.events(game.id)
-    assert (event.seq, event.type, event.payload, event.evidence_id) == (seq, "BallotCast", payload, evidence.id)
+    assert (event.seq, event.type, event.payload, event.evidence_id) == (
+        seq,
+        "BallotCast",
+        payload,
+        evidence.id,
+    )
 
 
 def test_an_event_needs_a_type(store, game):

@@ -3,20 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from store_helpers import T0, pm, post
 
 from shenshi.adapters.records import EditMark, Quote
 from shenshi.store import EvidenceKind, NotFound
-from store_helpers import T0, pm, post
 
 URL = "http://forum.example/viewthread.php?tid=100&page=1#pid1001"
 
 
 def test_a_post_is_recorded_as_first_seen(store, game, clock):
-    p = post(quotes=(Quote("乙", "999", "投票 丙"),), edited=EditMark("甲", T0 + timedelta(minutes=5)))
+    p = post(
+        quotes=(Quote("乙", "999", "投票 丙"),), edited=EditMark("甲", T0 + timedelta(minutes=5))
+    )
     result = store.record_post(game.id, p, URL)
     assert result.is_new and not result.changed
     e = result.evidence
@@ -34,7 +36,7 @@ def test_times_come_back_aware_utc(store, game):
     shanghai = datetime(2024, 3, 1, 20, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
     e = store.record_post(game.id, post(at=shanghai)).evidence
     assert e.posted_at == shanghai
-    assert e.posted_at.tzinfo is timezone.utc
+    assert e.posted_at.tzinfo is UTC
     assert e.posted_at.hour == 12
 
 
@@ -139,7 +141,11 @@ def test_iter_evidence_filters_and_pages(store, game):
     assert len(everything) == 8
     assert [e.id for e in everything] == sorted(e.id for e in everything)
     assert len(list(store.iter_evidence(game.id, kind="pm"))) == 1
-    assert [e.forum_id for e in store.iter_evidence(game.id, sources=["100"], page=2)] == ["1", "3", "5"]
+    assert [e.forum_id for e in store.iter_evidence(game.id, sources=["100"], page=2)] == [
+        "1",
+        "3",
+        "5",
+    ]
     store.mark_processed(everything[0].id)
     assert len(list(store.iter_evidence(game.id, unprocessed=True))) == 7
     assert len(list(store.iter_evidence(game.id, after_id=everything[5].id))) == 2
@@ -151,7 +157,10 @@ def test_iter_evidence_filters_and_pages(store, game):
 def _posts(store, game, author, uid, tid, hours):
     for h in hours:
         store.record_post(
-            game.id, post(pid=f"{uid}-{tid}-{h}", tid=tid, author=author, uid=uid, at=T0 + timedelta(hours=h))
+            game.id,
+            post(
+                pid=f"{uid}-{tid}-{h}", tid=tid, author=author, uid=uid, at=T0 + timedelta(hours=h)
+            ),
         )
 
 
@@ -178,7 +187,9 @@ def test_activity_window_is_half_open_and_skips_deleted(store, game):
     e = store.find_evidence(game.id, "post", "100", "11-100-0")
     store.mark_deleted(e.id)
     assert store.activity(game.id, T0, T0 + timedelta(hours=24)) == []
-    assert [a.posts for a in store.activity(game.id, T0, T0 + timedelta(hours=1), include_deleted=True)] == [1]
+    assert [
+        a.posts for a in store.activity(game.id, T0, T0 + timedelta(hours=1), include_deleted=True)
+    ] == [1]
 
 
 def test_activity_follows_a_renamed_author_by_uid(store, game):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from store_helpers import T0
 
 from shenshi.store import Conflict, NotFound
-from store_helpers import T0
 
 
 def test_create_and_load_a_game(store, clock):
@@ -95,7 +95,13 @@ def test_substitution_keeps_the_seat(store, game, clock):
     old = _seat(store, game, seat=3, addons=["mayor"])
     clock.advance(hours=5)
     new = store.substitute(game.id, "甲", "丁", uid="44")
-    assert (new.seat, new.role, new.team, new.addons, new.uid) == (3, "killer", "killers", ("mayor",), "44")
+    assert (new.seat, new.role, new.team, new.addons, new.uid) == (
+        3,
+        "killer",
+        "killers",
+        ("mayor",),
+        "44",
+    )
     assert new.joined_at == clock.now
     gone = store.player(game.id, "甲")
     assert gone.left_at == clock.now and gone.replaced_by == new.id and not gone.current

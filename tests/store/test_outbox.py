@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from store_helpers import post
 
 from shenshi.store import AnnouncementState, Conflict, DestinationKind, IllegalTransition, NotFound
 from shenshi.store.outbox import TRANSITIONS, OutboxAction
-from store_helpers import post
 
 S, A = AnnouncementState, OutboxAction
 
@@ -51,8 +51,11 @@ def test_propose_then_load(store, game, clock):
     ann, created = _propose(store, game, evidence_ids=[evidence.id])
     assert created
     assert (ann.state, ann.kind, ann.destination_kind, ann.destination) == (
-        S.PROPOSED, "night_results", DestinationKind.THREAD, "100",
-    )  # fmt: skip
+        S.PROPOSED,
+        "night_results",
+        DestinationKind.THREAD,
+        "100",
+    )
     assert ann.evidence_ids == (evidence.id,) and ann.attempts == 0 and ann.created_at == clock.now
     assert store.announcement(ann.id) == ann
     assert store.announcement_by_key(game.id, "night1:results") == ann
@@ -60,8 +63,14 @@ def test_propose_then_load(store, game, clock):
 
 
 def test_a_pm_announcement(store, game):
-    ann, _ = store.propose(game.id, "seer:n1:乙", "seer_answer", DestinationKind.USER, "乙", "是", destination_uid="12")
-    assert (ann.destination_kind, ann.destination, ann.destination_uid) == (DestinationKind.USER, "乙", "12")
+    ann, _ = store.propose(
+        game.id, "seer:n1:乙", "seer_answer", DestinationKind.USER, "乙", "是", destination_uid="12"
+    )
+    assert (ann.destination_kind, ann.destination, ann.destination_uid) == (
+        DestinationKind.USER,
+        "乙",
+        "12",
+    )
 
 
 def test_re_proposing_a_key_returns_it_unchanged(store, game, clock):
@@ -100,7 +109,11 @@ def test_repeats_change_nothing(store, game, clock):
     sent = store.mark_sent(ann.id, "9001")
     clock.advance(minutes=5)
     assert store.mark_sent(ann.id, "9001") == sent
-    assert (sent.forum_id, sent.approved_at, sent.sent_at) == ("9001", approved.approved_at, clock.now - timedelta(minutes=5))
+    assert (sent.forum_id, sent.approved_at, sent.sent_at) == (
+        "9001",
+        approved.approved_at,
+        clock.now - timedelta(minutes=5),
+    )
 
 
 def test_sent_under_another_forum_id_is_a_conflict(store, game):
@@ -146,7 +159,11 @@ def test_published_by_hand(store, game, clock):
     ann, _ = _propose(store, game)
     at = clock.now - timedelta(minutes=30)
     published = store.mark_published(ann.id, at, forum_id="8888")
-    assert (published.state, published.published_at, published.forum_id) == (S.PUBLISHED, at, "8888")
+    assert (published.state, published.published_at, published.forum_id) == (
+        S.PUBLISHED,
+        at,
+        "8888",
+    )
     assert store.mark_published(ann.id, clock.now) == published  # the first time is kept
 
 

@@ -30,7 +30,9 @@ def _configure(connection: Connection) -> None:
 
 def run_offline() -> None:
     """Print the SQL instead of running it (``alembic upgrade head --sql``)."""
-    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
+    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
+        "sqlalchemy.url"
+    )
     context.configure(url=url, target_metadata=target_metadata, literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
@@ -44,7 +46,9 @@ def run_online() -> None:
         return
     from shenshi.store.engine import WRITE_OPTION, make_engine
 
-    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option("sqlalchemy.url")
+    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
+        "sqlalchemy.url"
+    )
     engine = make_engine(url)
     try:
         with engine.execution_options(**{WRITE_OPTION: True}).begin() as conn:

@@ -34,9 +34,11 @@ def _game_fk(table: str) -> sa.ForeignKeyConstraint:
 
 def _evidence_fk(table: str, ondelete: str) -> sa.ForeignKeyConstraint:
     return sa.ForeignKeyConstraint(
-        ["evidence_id"], ["evidence.id"], name=op.f(f"fk_{table}_evidence_id_evidence"),
+        ["evidence_id"],
+        ["evidence.id"],
+        name=op.f(f"fk_{table}_evidence_id_evidence"),
         ondelete=ondelete,
-    )  # fmt: skip
+    )
 
 
 def upgrade() -> None:
@@ -69,9 +71,11 @@ def upgrade() -> None:
         sa.Column("replaced_by", sa.Integer(), nullable=True),
         _game_fk("players"),
         sa.ForeignKeyConstraint(
-            ["replaced_by"], ["players.id"], name=op.f("fk_players_replaced_by_players"),
+            ["replaced_by"],
+            ["players.id"],
+            name=op.f("fk_players_replaced_by_players"),
             ondelete="SET NULL",
-        ),  # fmt: skip
+        ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_players")),
         sa.UniqueConstraint("game_id", "name", name=op.f("uq_players_game_id_name")),
     )
@@ -100,9 +104,12 @@ def upgrade() -> None:
         _game_fk("evidence"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_evidence")),
         sa.UniqueConstraint(
-            "game_id", "kind", "source", "forum_id",
+            "game_id",
+            "kind",
+            "source",
+            "forum_id",
             name=op.f("uq_evidence_game_id_kind_source_forum_id"),
-        ),  # fmt: skip
+        ),
     )
     op.create_index("ix_evidence_game_author", "evidence", ["game_id", "author_uid"])
     op.create_index("ix_evidence_game_posted", "evidence", ["game_id", "kind", "posted_at"])
@@ -136,9 +143,11 @@ def upgrade() -> None:
         _game_fk("events"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_events")),
         sa.UniqueConstraint(
-            "game_id", "batch_key", "batch_index",
+            "game_id",
+            "batch_key",
+            "batch_index",
             name=op.f("uq_events_game_id_batch_key_batch_index"),
-        ),  # fmt: skip
+        ),
         sa.UniqueConstraint("game_id", "seq", name=op.f("uq_events_game_id_seq")),
     )
     op.create_table(
@@ -196,7 +205,13 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     for table in (
-        "cursors", "alerts", "announcements", "events", "evidence_revisions", "evidence",
-        "players", "games",
-    ):  # fmt: skip
+        "cursors",
+        "alerts",
+        "announcements",
+        "events",
+        "evidence_revisions",
+        "evidence",
+        "players",
+        "games",
+    ):
         op.drop_table(table)
