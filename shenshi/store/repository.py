@@ -35,7 +35,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from shenshi.adapters.records import EditMark, Post, PrivateMessage, Quote
 from shenshi.store import models as m
-from shenshi.store.codec import type_name
 from shenshi.store.errors import Conflict, NotFound
 from shenshi.store.outbox import AnnouncementState, OutboxAction, next_state
 from shenshi.store.records import (
@@ -978,14 +977,13 @@ def _set_text(row: m.Announcement, text: str, when: datetime) -> None:
 
 
 def _event_type(payload: Mapping[str, Any]) -> str:
-    name = type_name(payload)
-    if name is None:
-        name = payload.get("type") if isinstance(payload, Mapping) else None
+    """The class name of a codec payload (``"$type": "module:Qualname"``), or its ``type``."""
+    name = payload.get("$type") or payload.get("type") if isinstance(payload, Mapping) else None
     if not isinstance(name, str) or not name:
         raise ValueError(
             f"an event payload needs a codec '$type' or a 'type' entry: {payload!r:.80}"
         )
-    return name
+    return name.rpartition(":")[2]
 
 
 # -- evidence content ----------------------------------------------------------------------------

@@ -81,10 +81,12 @@ def test_a_keyed_batch_is_stored_once(store, game):
     assert store.last_seq(game.id) == 4
 
 
-def test_concurrent_appenders_get_distinct_gap_free_seqs(store_url, game):
-    """Writers in threads, each with its own engine (as separate processes would have)."""
+@pytest.mark.parametrize("shared", [False, True], ids=["engine-each", "one-store"])
+def test_concurrent_appenders_get_distinct_gap_free_seqs(store, store_url, game, shared):
+    """Writers in threads, each with its own engine (as separate processes would have), or
+    sharing one store (as the scheduler's job threads do)."""
     writers, batches, size = 4, 15, 3
-    stores = [open_store(store_url) for _ in range(writers)]
+    stores = [store if shared else open_store(store_url) for _ in range(writers)]
     got: dict[int, list[list[int]]] = {w: [] for w in range(writers)}
     start = threading.Barrier(writers)
 
@@ -98,8 +100,9 @@ def test_concurrent_appenders_get_distinct_gap_free_seqs(store_url, game):
         t.start()
     for t in threads:
         t.join()
-    for s in stores:
-        s.close()
+    if not shared:
+        for s in stores:
+            s.close()
     seqs = sorted(seq for batches_ in got.values() for batch in batches_ for seq in batch)
     assert seqs == list(range(1, writers * batches * size + 1))
     for batches_ in got.values():
