@@ -53,6 +53,7 @@ from shenshi.store.records import (
 )
 
 T = TypeVar("T")
+R = TypeVar("R", bound=m.Base)
 
 WRITE_OPTION = "shenshi_write"
 """Execution option marking a write transaction (SQLite: ``BEGIN IMMEDIATE``)."""
@@ -145,11 +146,16 @@ class Store:
         def work(s: Session) -> Game:
             if s.scalar(select(m.Game.id).where(m.Game.name == name)) is not None:
                 raise Conflict(f"a game called {name!r} already exists")
-            row = m.Game(
-                name=name, ruleset=ruleset, config=dict(config or {}), created_at=when, last_seq=0
+            row = _added(
+                s,
+                m.Game(
+                    name=name,
+                    ruleset=ruleset,
+                    config=dict(config or {}),
+                    created_at=when,
+                    last_seq=0,
+                ),
             )
-            s.add(row)
-            s.flush()
             return _to_game(row)
 
         return self._write(work)
@@ -243,19 +249,20 @@ class Store:
             )
             if holder is not None:
                 raise Conflict(f"seat {seat} of game #{game_id} is held by {holder.name!r}")
-            row = m.Player(
-                game_id=game_id,
-                seat=seat,
-                uid=uid,
-                name=name,
-                role=role,
-                team=team,
-                alive=alive,
-                addons=addons,
-                joined_at=when,
+            row = _added(
+                s,
+                m.Player(
+                    game_id=game_id,
+                    seat=seat,
+                    uid=uid,
+                    name=name,
+                    role=role,
+                    team=team,
+                    alive=alive,
+                    addons=addons,
+                    joined_at=when,
+                ),
             )
-            s.add(row)
-            s.flush()
             return _to_player(row)
 
         return self._write(work)
@@ -345,19 +352,20 @@ class Store:
                 raise Conflict(f"{old!r} already left seat {out.seat} (replaced by {taken_by!r})")
             if _player_row(s, game_id, new, required=False) is not None:
                 raise Conflict(f"{new!r} already plays in game #{game_id}")
-            row = m.Player(
-                game_id=game_id,
-                seat=out.seat,
-                uid=uid,
-                name=new,
-                role=out.role,
-                team=out.team,
-                alive=out.alive,
-                addons=list(out.addons),
-                joined_at=when,
+            row = _added(
+                s,
+                m.Player(
+                    game_id=game_id,
+                    seat=out.seat,
+                    uid=uid,
+                    name=new,
+                    role=out.role,
+                    team=out.team,
+                    alive=out.alive,
+                    addons=list(out.addons),
+                    joined_at=when,
+                ),
             )
-            s.add(row)
-            s.flush()
             out.left_at, out.replaced_by = when, row.id
             return _to_player(row)
 
@@ -605,21 +613,22 @@ class Store:
             row = _announcement_by_key(s, game_id, key)
             if row is not None:
                 return _to_announcement(row), False
-            row = m.Announcement(
-                game_id=game_id,
-                key=key,
-                kind=kind,
-                destination_kind=dest_kind,
-                destination=destination,
-                destination_uid=destination_uid,
-                text=text,
-                evidence_ids=ids,
-                state=AnnouncementState.PROPOSED.value,
-                created_at=when,
-                attempts=0,
+            row = _added(
+                s,
+                m.Announcement(
+                    game_id=game_id,
+                    key=key,
+                    kind=kind,
+                    destination_kind=dest_kind,
+                    destination=destination,
+                    destination_uid=destination_uid,
+                    text=text,
+                    evidence_ids=ids,
+                    state=AnnouncementState.PROPOSED.value,
+                    created_at=when,
+                    attempts=0,
+                ),
             )
-            s.add(row)
-            s.flush()
             return _to_announcement(row), True
 
         return self._write(work)
@@ -781,17 +790,18 @@ class Store:
                 return _to_alert(row), False
             if evidence_id is not None:
                 _evidence_row(s, evidence_id)
-            row = m.Alert(
-                game_id=game_id,
-                key=key,
-                kind=kind,
-                message=message,
-                subject=subject,
-                evidence_id=evidence_id,
-                created_at=when,
+            row = _added(
+                s,
+                m.Alert(
+                    game_id=game_id,
+                    key=key,
+                    kind=kind,
+                    message=message,
+                    subject=subject,
+                    evidence_id=evidence_id,
+                    created_at=when,
+                ),
             )
-            s.add(row)
-            s.flush()
             return _to_alert(row), True
 
         return self._write(work)
@@ -854,9 +864,9 @@ class Store:
             _game_row(s, game_id)
             row = s.get(m.Cursor, (game_id, source))
             if row is None:
-                row = m.Cursor(game_id=game_id, source=source, value=stored, updated_at=when)
-                s.add(row)
-                s.flush()
+                row = _added(
+                    s, m.Cursor(game_id=game_id, source=source, value=stored, updated_at=when)
+                )
             else:
                 row.value, row.updated_at = stored, when
             return _to_cursor(row)
@@ -923,6 +933,13 @@ class Store:
 
 
 # -- lookups inside a session ----------------------------------------------------------------
+
+
+def _added(s: Session, row: R) -> R:
+    """``row`` inserted now (its id assigned), so a record can be made of it."""
+    s.add(row)
+    s.flush()
+    return row
 
 
 def _game_row(s: Session, game_id: int, *, lock: bool = False) -> m.Game:
@@ -1036,17 +1053,18 @@ def _record(
     row = _find_evidence(s, game_id, fields["kind"], fields["source"], fields["forum_id"])
     if row is None:
         _game_row(s, game_id)
-        row = m.Evidence(
-            game_id=game_id,
-            **fields,
-            text=text,
-            quotes=quotes,
-            edited=edited,
-            first_seen_at=when,
-            revisions=0,
+        row = _added(
+            s,
+            m.Evidence(
+                game_id=game_id,
+                **fields,
+                text=text,
+                quotes=quotes,
+                edited=edited,
+                first_seen_at=when,
+                revisions=0,
+            ),
         )
-        s.add(row)
-        s.flush()
         return RecordResult(_to_evidence(row), is_new=True)
     latest: Any = row
     if row.revisions:
@@ -1058,16 +1076,17 @@ def _record(
     if (latest.text, latest.quotes, latest.edited) == (text, quotes, edited):
         return RecordResult(_to_evidence(row), is_new=False)
     row.revisions += 1
-    revision = m.EvidenceRevision(
-        evidence_id=row.id,
-        number=row.revisions,
-        text=text,
-        quotes=quotes,
-        edited=edited,
-        seen_at=when,
+    revision = _added(
+        s,
+        m.EvidenceRevision(
+            evidence_id=row.id,
+            number=row.revisions,
+            text=text,
+            quotes=quotes,
+            edited=edited,
+            seen_at=when,
+        ),
     )
-    s.add(revision)
-    s.flush()
     return RecordResult(_to_evidence(row), is_new=False, revision=_to_revision(revision))
 
 
