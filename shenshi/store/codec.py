@@ -114,22 +114,32 @@ def _sort_key(encoded: Any) -> str:
     return json.dumps(encoded, sort_keys=True)
 
 
-@cache
+_NAMES: dict[type, str] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
 def _name_of(cls: type) -> str:
     """``module:Qualname`` of a shenshi class, checked to resolve back to ``cls``."""
-    name = f"{cls.__module__}:{cls.__qualname__}"
-    try:
-        resolved = _resolve(name)
-    except CodecError:
-        resolved = None
-    if resolved is not cls:
-        raise CodecError(f"cannot encode a {name}: only shenshi dataclasses and enums are stored")
+    name = _NAMES.get(cls)
+    if name is None:
+        name = f"{cls.__module__}:{cls.__qualname__}"
+        try:
+            resolved = _resolve(name)
+        except CodecError:
+            resolved = None
+        if resolved is not cls:
+            raise CodecError(
+                f"cannot encode a {name}: only shenshi dataclasses and enums are stored"
+            )
+        _NAMES[cls] = name
     return name
 
 
-@cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 # -- decode ------------------------------------------------------------------------------------
@@ -194,12 +204,19 @@ def _decode_dataclass(data: dict[str, Any]) -> Any:
     return obj
 
 
-@cache
+_INIT_FIELDS: dict[type, tuple[frozenset[str], frozenset[str]]] = {}
+
+
 def _decode_fields(cls: type) -> tuple[frozenset[str], frozenset[str]]:
-    fields = dataclasses.fields(cls)
-    return frozenset(f.name for f in fields if f.init), frozenset(
-        f.name for f in fields if not f.init
-    )
+    """The names of ``cls``'s fields taken by ``__init__``, and of the others."""
+    split = _INIT_FIELDS.get(cls)
+    if split is None:
+        fields = dataclasses.fields(cls)
+        split = _INIT_FIELDS[cls] = (
+            frozenset(f.name for f in fields if f.init),
+            frozenset(f.name for f in fields if not f.init),
+        )
+    return split
 
 
 def _decode_enum(data: dict[str, Any]) -> Any:

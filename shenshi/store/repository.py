@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from dataclasses import fields
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any, TypeVar
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, Row, Select, func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
 from shenshi.adapters.records import EditMark, Post, PrivateMessage, Quote
 from shenshi.store import models as m
@@ -128,6 +130,24 @@ class Store:
     def _read(self, work: Callable[[Session], T]) -> T:
         with self._reader.begin() as session:
             return work(session)
+
+    def _pages(
+        self,
+        q: Select[Any],
+        key: InstrumentedAttribute[int],
+        after: int,
+        page: int,
+        convert: Callable[[Row[Any]], T],
+    ) -> Iterator[T]:
+        """The rows of ``q`` past ``after`` in ``key`` order, converted, a page per read
+        transaction (so a long replay never holds the database)."""
+        while True:
+            paged = q.where(key > after).order_by(key).limit(page)
+            rows = self._read(partial(_fetch, paged, convert))
+            yield from rows
+            if len(rows) < page:
+                return
+            after = getattr(rows[-1], key.key)
 
     # -- games ---------------------------------------------------------------------------------
 
@@ -455,20 +475,7 @@ class Store:
             q = q.where(m.Evidence.source.in_(list(sources)))
         if unprocessed:
             q = q.where(m.Evidence.processed_at.is_(None))
-        last = after_id
-        while True:
-            batch = self._read(
-                lambda s, last=last: [
-                    _to_evidence(r)
-                    for r in s.scalars(
-                        q.where(m.Evidence.id > last).order_by(m.Evidence.id).limit(page)
-                    )
-                ]
-            )
-            yield from batch
-            if len(batch) < page:
-                return
-            last = batch[-1].id
+        return self._pages(q, m.Evidence.id, after_id, page, lambda row: _to_evidence(row[0]))
 
     def revisions(self, evidence_id: int) -> list[Revision]:
         """Every later version of this evidence, oldest first."""
@@ -564,20 +571,8 @@ class Store:
             m.Event.batch_key,
             m.Event.recorded_at,
         )
-        last = after_seq
-        while True:
-            q = (
-                select(*cols)
-                .where(m.Event.game_id == game_id, m.Event.seq > last)
-                .order_by(m.Event.seq)
-                .limit(page)
-            )
-            rows = self._read(lambda s, q=q: s.execute(q).all())
-            for seq, kind, payload, evidence_id, batch_key, recorded_at in rows:
-                yield StoredEvent(game_id, seq, kind, payload, evidence_id, batch_key, recorded_at)
-            if len(rows) < page:
-                return
-            last = rows[-1][0]
+        q = select(*cols).where(m.Event.game_id == game_id)
+        return self._pages(q, m.Event.seq, after_seq, page, partial(_stored_event, game_id))
 
     def last_seq(self, game_id: int) -> int:
         """The seq of the game's latest event (0 before the first)."""
@@ -935,6 +930,14 @@ class Store:
 # -- lookups inside a session ----------------------------------------------------------------
 
 
+def _stored_event(game_id: int, row: Row[Any]) -> StoredEvent:
+    return StoredEvent(game_id, *tuple(row))
+
+
+def _fetch(q: Select[Any], convert: Callable[[Row[Any]], T], s: Session) -> list[T]:
+    return [convert(row) for row in s.execute(q)]
+
+
 def _added(s: Session, row: R) -> R:
     """``row`` inserted now (its id assigned), so a record can be made of it."""
     s.add(row)
@@ -1103,96 +1106,44 @@ def _edited(data: Any) -> EditMark | None:
 # -- rows to records (inside the session) --------------------------------------------------------
 
 
+def _copy(cls: type[T], row: m.Base, **converted: Any) -> T:
+    """The record ``cls`` of ``row``: every field read from the column of the same name,
+    unless ``converted`` gives it."""
+    values = {f.name: getattr(row, f.name) for f in fields(cls) if f.name not in converted}  # type: ignore[arg-type]
+    return cls(**values, **converted)
+
+
 def _to_game(r: m.Game) -> Game:
-    return Game(
-        r.id, r.name, r.ruleset, r.config, r.created_at, r.deal_seed, r.deal_result, r.last_seq
-    )
+    return _copy(Game, r, deal=r.deal_result)
 
 
 def _to_player(r: m.Player) -> Player:
-    return Player(
-        r.id,
-        r.game_id,
-        r.seat,
-        r.uid,
-        r.name,
-        r.role,
-        r.team,
-        bool(r.alive),
-        tuple(r.addons or ()),
-        r.joined_at,
-        r.left_at,
-        r.replaced_by,
-    )
+    return _copy(Player, r, alive=bool(r.alive), addons=tuple(r.addons or ()))
 
 
 def _to_evidence(r: m.Evidence) -> Evidence:
-    return Evidence(
-        r.id,
-        r.game_id,
-        EvidenceKind(r.kind),
-        r.source,
-        r.forum_id,
-        r.floor,
-        r.author,
-        r.author_uid,
-        r.recipient,
-        r.recipient_uid,
-        r.posted_at,
-        r.text,
-        _quotes(r.quotes),
-        _edited(r.edited),
-        r.url,
-        r.first_seen_at,
-        r.deleted_at,
-        r.processed_at,
-        r.revisions,
+    return _copy(
+        Evidence, r, kind=EvidenceKind(r.kind), quotes=_quotes(r.quotes), edited=_edited(r.edited)
     )
 
 
 def _to_revision(r: m.EvidenceRevision) -> Revision:
-    return Revision(
-        r.id, r.evidence_id, r.number, r.text, _quotes(r.quotes), _edited(r.edited), r.seen_at
-    )
+    return _copy(Revision, r, quotes=_quotes(r.quotes), edited=_edited(r.edited))
 
 
 def _to_announcement(r: m.Announcement) -> Announcement:
-    return Announcement(
-        r.id,
-        r.game_id,
-        r.key,
-        r.kind,
-        DestinationKind(r.destination_kind),
-        r.destination,
-        r.destination_uid,
-        r.text,
-        tuple(r.evidence_ids or ()),
-        AnnouncementState(r.state),
-        r.forum_id,
-        r.created_at,
-        r.approved_at,
-        r.edited_at,
-        r.sent_at,
-        r.attempts,
-        r.last_error,
-        r.rejected_at,
-        r.published_at,
+    return _copy(
+        Announcement,
+        r,
+        destination_kind=DestinationKind(r.destination_kind),
+        evidence_ids=tuple(r.evidence_ids or ()),
+        state=AnnouncementState(r.state),
     )
 
 
 def _to_alert(r: m.Alert) -> Alert:
-    return Alert(
-        r.id,
-        r.game_id,
-        r.key,
-        r.kind,
-        r.message,
-        r.subject,
-        r.evidence_id,
-        r.created_at,
-        r.resolved_at,
-    )
+    return _copy(Alert, r)
 
 
 def _to_cursor(r: m.Cursor) -> Cursor:
-    return Cursor(r.game_id, r.source, r.value, r.updated_at)
+    return _copy(Cursor, r)

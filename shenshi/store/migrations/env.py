@@ -28,12 +28,18 @@ def _configure(connection: Connection) -> None:
         context.run_migrations()
 
 
-def run_offline() -> None:
-    """Print the SQL instead of running it (``alembic upgrade head --sql``)."""
+def _url() -> str:
     url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
         "sqlalchemy.url"
     )
-    context.configure(url=url, target_metadata=target_metadata, literal_binds=True)
+    if not url:
+        raise SystemExit("give the database: alembic -x url=sqlite:///path/to/game.db …")
+    return url
+
+
+def run_offline() -> None:
+    """Print the SQL instead of running it (``alembic upgrade head --sql``)."""
+    context.configure(url=_url(), target_metadata=target_metadata, literal_binds=True)
     with context.begin_transaction():
         context.run_migrations()
 
@@ -44,12 +50,10 @@ def run_online() -> None:
     if connection is not None:
         _configure(connection)
         return
-    from shenshi.store.engine import WRITE_OPTION, make_engine
+    from shenshi.store.engine import make_engine
+    from shenshi.store.repository import WRITE_OPTION
 
-    url = context.get_x_argument(as_dictionary=True).get("url") or config.get_main_option(
-        "sqlalchemy.url"
-    )
-    engine = make_engine(url)
+    engine = make_engine(_url())
     try:
         with engine.execution_options(**{WRITE_OPTION: True}).begin() as conn:
             _configure(conn)
