@@ -3,13 +3,14 @@ on stdout only after the store returned (so everything printed was committed).
 
     python kill_writer.py URL START
 
-Step ``i`` records a post, appends a batch of 3 events keyed ``batch-i``, proposes
+Step ``i`` records a post (every third one edited: a revision), appends a batch of 3 events keyed ``batch-i``, proposes
 ``ann-i``, and walks even announcements to ``sending``.
 """
 
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from shenshi.adapters.records import Post
@@ -27,6 +28,8 @@ def main(url: str, start: int) -> None:
     while True:
         post = Post("100", str(i), i + 1, "甲", "11", T0 + timedelta(minutes=i), f"第{i}楼 " * 20)
         evidence = store.record_post(game.id, post).evidence
+        if i % 3 == 0:  # the author edits it: a revision
+            store.record_post(game.id, replace(post, text=post.text + "（编辑）"))
         events = [{"type": "tick", "i": i, "part": k, "pad": "x" * 200} for k in range(BATCH)]
         seqs = store.append_events(game.id, events, evidence.id, key=f"batch-{i}")
         ann, _ = store.propose(

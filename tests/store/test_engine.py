@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 
 import pytest
 from alembic import command
@@ -168,5 +170,25 @@ def test_ddl_is_transactional(sqlite_url):
             conn.execute(text("CREATE TABLE scratch (id INTEGER)"))
             raise RuntimeError("boom")
         assert "scratch" not in inspect(engine).get_table_names()
+    finally:
+        engine.dispose()
+
+
+def test_processes_opening_a_new_database_at_once(tmp_path):
+    """Migrations run in one write transaction: simultaneous first opens all succeed, once."""
+    url = f"sqlite:///{tmp_path / 'game.db'}"
+    code = "import sys; from shenshi.store import open_store; open_store(sys.argv[1]).close()"
+    procs = [
+        subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True)
+        for _ in range(4)
+    ]
+    errors = [p.communicate()[1] for p in procs]
+    assert [p.returncode for p in procs] == [0] * 4, errors
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
+                ("0001",)
+            ]
     finally:
         engine.dispose()

@@ -70,9 +70,17 @@ def _check_consistent(url: str, acked: dict[int, int]) -> None:
             assert ann is not None and ann.text == f"公告 {step} " * 30
             if step % 2 == 0:
                 assert (ann.state, ann.attempts) == (AnnouncementState.SENDING, 1)
-            assert store.find_evidence(game.id, "post", "100", str(step)) is not None
+            evidence = store.find_evidence(game.id, "post", "100", str(step))
+            assert evidence is not None
+            if step % 3 == 0:
+                # the step's last write was the edit (a re-run sees the old text, then the
+                # edit, again: each a revision)
+                assert store.revisions(evidence.id)[-1].text.endswith("（编辑）")
         # every announcement and event points at recorded evidence (no orphan rows)
-        evidence_ids = {e.id for e in store.iter_evidence(game.id)}
+        evidence_ids = set()
+        for e in store.iter_evidence(game.id):
+            assert e.revisions == len(store.revisions(e.id))
+            evidence_ids.add(e.id)
         assert {e.evidence_id for e in events} <= evidence_ids
         for ann in store.announcements(game.id):
             assert set(ann.evidence_ids) <= evidence_ids
