@@ -121,7 +121,10 @@ field_values = st.recursive(
 
 
 def _core_dataclasses() -> list[type]:
-    """Every dataclass defined in the rules core, plus the adapter records."""
+    """Every public frozen dataclass of the rules core, plus the adapter records.
+
+    Private mutable helpers (a solver's scratch state) are never stored, so they are left out.
+    """
     modules = [
         importlib.import_module(info.name)
         for info in pkgutil.walk_packages(shenshi.rulesets.__path__, "shenshi.rulesets.")
@@ -133,6 +136,7 @@ def _core_dataclasses() -> list[type]:
                 isinstance(obj, type)
                 and dataclasses.is_dataclass(obj)
                 and obj.__module__ == module.__name__
+                and not obj.__name__.startswith("_")
             ):
                 found.append(obj)
     return found
