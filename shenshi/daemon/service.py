@@ -170,7 +170,7 @@ class GameService:
             stored = self.store.cursor(self.game_id, thread_source(tid))
             cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
         deltas = self.adapter.poll_board(game.board, cursors)
-        for delta in deltas:
+        for delta in deltas.values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
                 self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",

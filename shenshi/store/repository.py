@@ -525,38 +525,7 @@ class Store:
         when = self._now(recorded_at, "recorded_at")
         payloads = [(_event_type(e), _json_copy(e)) for e in events]
 
-        def work(s: Session) -> list[int]:
-            game = _game_row(s, game_id, lock=True)  # appenders of one game queue here
-            if key is not None:
-                stored = s.scalars(
-                    select(m.Event.seq)
-                    .where(m.Event.game_id == game_id, m.Event.batch_key == key)
-                    .order_by(m.Event.batch_index)
-                ).all()
-                if stored:
-                    return list(stored)
-            if evidence_id is not None:
-                _evidence_row(s, evidence_id)
-            if not payloads:
-                return []
-            first = game.last_seq + 1
-            game.last_seq += len(payloads)
-            s.add_all(
-                m.Event(
-                    game_id=game_id,
-                    seq=first + i,
-                    type=kind,
-                    payload=payload,
-                    evidence_id=evidence_id,
-                    batch_key=key,
-                    batch_index=i if key else None,
-                    recorded_at=when,
-                )
-                for i, (kind, payload) in enumerate(payloads)
-            )
-            return list(range(first, first + len(payloads)))
-
-        return self._write(work)
+        return self._write(lambda s: _append(s, game_id, payloads, evidence_id, key, when))
 
     def events(
         self, game_id: int, after_seq: int = 0, *, page: int = PAGE
@@ -603,30 +572,11 @@ class Store:
         ids = [int(i) for i in evidence_ids]
         when = self._now(created_at, "created_at")
 
-        def work(s: Session) -> tuple[Announcement, bool]:
-            _game_row(s, game_id)
-            row = _announcement_by_key(s, game_id, key)
-            if row is not None:
-                return _to_announcement(row), False
-            row = _added(
-                s,
-                m.Announcement(
-                    game_id=game_id,
-                    key=key,
-                    kind=kind,
-                    destination_kind=dest_kind,
-                    destination=destination,
-                    destination_uid=destination_uid,
-                    text=text,
-                    evidence_ids=ids,
-                    state=AnnouncementState.PROPOSED.value,
-                    created_at=when,
-                    attempts=0,
-                ),
-            )
-            return _to_announcement(row), True
-
-        return self._write(work)
+        fields = dict(
+            key=key, kind=kind, destination_kind=dest_kind, destination=destination,
+            destination_uid=destination_uid, text=text, evidence_ids=ids,
+        )  # fmt: skip
+        return self._write(lambda s: _propose(s, game_id, fields, when))
 
     def announcement(self, announcement_id: int) -> Announcement:
         """The announcement with this id (:class:`NotFound` if none)."""
@@ -762,6 +712,49 @@ class Store:
 
         return self._write(work)
 
+    # -- one outcome, one transaction ---------------------------------------------------------
+
+    def commit_outcome(
+        self,
+        game_id: int,
+        key: str,
+        events: Sequence[Mapping[str, Any]],
+        *,
+        drafts: Sequence[Mapping[str, Any]] = (),
+        alerts: Sequence[Mapping[str, Any]] = (),
+        evidence_id: int | None = None,
+        at: datetime | None = None,
+    ) -> list[int]:
+        """Store what one input produced in a single transaction: the events (under ``key``,
+        idempotent), the proposed announcements and alerts (idempotent by their own keys),
+        and, for evidence, the "processed" mark. A crash leaves all of it or none of it.
+
+        ``drafts`` hold :meth:`propose`'s fields (``key, kind, destination_kind, destination,
+        text, evidence_ids``, optional ``destination_uid``); ``alerts`` hold :meth:`add_alert`'s.
+        """
+        when = self._now(at, "at")
+        payloads = [(_event_type(e), _json_copy(e)) for e in events]
+        proposals = [
+            {**d, "destination_kind": DestinationKind(d["destination_kind"]).value,
+             "evidence_ids": [int(i) for i in d.get("evidence_ids", ())],
+             "destination_uid": d.get("destination_uid")}
+            for d in drafts
+        ]  # fmt: skip
+
+        def work(s: Session) -> list[int]:
+            seqs = _append(s, game_id, payloads, evidence_id, key, when)
+            for fields in proposals:
+                _propose(s, game_id, fields, when)
+            for fields in alerts:
+                _raise_alert(s, game_id, dict(fields), when)
+            if evidence_id is not None:
+                row = _evidence_row(s, evidence_id)
+                if row.processed_at is None:
+                    row.processed_at = when
+            return seqs
+
+        return self._write(work)
+
     # -- alerts --------------------------------------------------------------------------------
 
     def add_alert(
@@ -778,28 +771,8 @@ class Store:
         """Raise a GM alert; idempotent by ``key``: ``(alert, created)``."""
         when = self._now(at, "at")
 
-        def work(s: Session) -> tuple[Alert, bool]:
-            _game_row(s, game_id)
-            row = s.scalar(select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.key == key))
-            if row is not None:
-                return _to_alert(row), False
-            if evidence_id is not None:
-                _evidence_row(s, evidence_id)
-            row = _added(
-                s,
-                m.Alert(
-                    game_id=game_id,
-                    key=key,
-                    kind=kind,
-                    message=message,
-                    subject=subject,
-                    evidence_id=evidence_id,
-                    created_at=when,
-                ),
-            )
-            return _to_alert(row), True
-
-        return self._write(work)
+        fields = dict(key=key, kind=kind, message=message, subject=subject, evidence_id=evidence_id)
+        return self._write(lambda s: _raise_alert(s, game_id, fields, when))
 
     def resolve_alert(self, alert_id: int, *, at: datetime | None = None) -> Alert:
         """The GM dealt with the alert (the first time is kept)."""
@@ -928,6 +901,68 @@ class Store:
 
 
 # -- lookups inside a session ----------------------------------------------------------------
+
+
+def _append(
+    s: Session,
+    game_id: int,
+    payloads: Sequence[tuple[str, Any]],
+    evidence_id: int | None,
+    key: str | None,
+    when: datetime,
+) -> list[int]:
+    """Append a batch of events in the open transaction; a batch already under ``key`` wins."""
+    game = _game_row(s, game_id, lock=True)  # appenders of one game queue here
+    if key is not None:
+        stored = s.scalars(
+            select(m.Event.seq)
+            .where(m.Event.game_id == game_id, m.Event.batch_key == key)
+            .order_by(m.Event.batch_index)
+        ).all()
+        if stored:
+            return list(stored)
+    if evidence_id is not None:
+        _evidence_row(s, evidence_id)
+    if not payloads:
+        return []
+    first = game.last_seq + 1
+    game.last_seq += len(payloads)
+    s.add_all(
+        m.Event(
+            game_id=game_id, seq=first + i, type=kind, payload=payload, evidence_id=evidence_id,
+            batch_key=key, batch_index=i if key else None, recorded_at=when,
+        )  # fmt: skip
+        for i, (kind, payload) in enumerate(payloads)
+    )
+    return list(range(first, first + len(payloads)))
+
+
+def _propose(s: Session, game_id: int, fields: Mapping[str, Any], when: datetime) -> tuple[Announcement, bool]:
+    """Propose in the open transaction; an existing key is returned unchanged."""
+    _game_row(s, game_id)
+    row = _announcement_by_key(s, game_id, fields["key"])
+    if row is not None:
+        return _to_announcement(row), False
+    row = _added(
+        s,
+        m.Announcement(
+            game_id=game_id, **fields, state=AnnouncementState.PROPOSED.value, created_at=when,
+            attempts=0,
+        ),
+    )
+    return _to_announcement(row), True
+
+
+def _raise_alert(s: Session, game_id: int, fields: Mapping[str, Any], when: datetime) -> tuple[Alert, bool]:
+    """Raise an alert in the open transaction; an existing key is returned unchanged."""
+    _game_row(s, game_id)
+    row = s.scalar(select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.key == fields["key"]))
+    if row is not None:
+        return _to_alert(row), False
+    if fields.get("evidence_id") is not None:
+        _evidence_row(s, fields["evidence_id"])
+    row = _added(s, m.Alert(game_id=game_id, **fields, created_at=when))
+    return _to_alert(row), True
 
 
 def _stored_event(game_id: int, row: Row[Any]) -> StoredEvent:
