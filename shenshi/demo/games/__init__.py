@@ -1,0 +1,1 @@
+"""The scripted games (scenario format, with their expected outcomes)."""
