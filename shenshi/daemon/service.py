@@ -242,7 +242,7 @@ class GameService:
             sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
         )  # fmt: skip
         by_uid = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
-        return {by_uid.get(r.uid, r.author): r.posts for r in rows}
+        return {by_uid.get(r.author_uid, r.author): r.posts for r in rows}
 
     # -- committing an outcome ------------------------------------------------------------------
 
@@ -302,7 +302,7 @@ class GameService:
         counts = self._activity(now - timedelta(hours=24), now)
         names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
         month = self.store.activity(self.game_id, now - timedelta(days=60), now)
-        last = {names.get(a.uid, a.author): a.last_at for a in month}
+        last = {names.get(a.author_uid, a.author): a.last_at for a in month}
         return StatusReport(
             game=self.config.game.name,
             ruleset=state.ruleset,

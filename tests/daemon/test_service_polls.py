@@ -1,0 +1,56 @@
+"""What one poll of the service does with what it reads, over real HTTP on the sandbox."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from shenshi.adapters.sandbox import SandboxForum
+from shenshi.adapters.sandbox import serve as serving
+from shenshi.adapters.sandbox.clock import ManualClock
+from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.bootstrap import bootstrap
+from shenshi.config import parse_config
+from shenshi.store.outbox import AnnouncementState
+from tests.daemon.helpers import START
+
+ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
+                           "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
+DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    clock = ManualClock(START - timedelta(hours=1))
+    forum = SandboxForum("discuz", clock)
+    accounts = {name: uid for name, _, uid in seed_demo(forum)}
+    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单", at=START)
+    monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
+    with serving(forum) as base_url:
+        raw = {
+            "forum": {"engine": "discuz", "base_url": base_url, "username": "神的使者",
+                      "password_env": "SHENSHI_TEST_PASSWORD", "min_interval": 0},
+            "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
+                     "start": START.replace(tzinfo=None).isoformat(),
+                     "players": [{"name": n, "uid": accounts[n], "role": ROLES[n]} for n in PLAYERS]},
+            "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+                       "log": str(tmp_path / "dry.log")},
+        }  # fmt: skip
+        service = bootstrap(parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s))
+        service.adapter.login()
+        service.start()
+        yield clock, forum, thread.tid, service
+
+
+def test_status_counts_each_players_posts_by_uid(world) -> None:
+    clock, forum, tid, service = world
+    clock.set(START + timedelta(hours=2))
+    forum.post("Tom_2", tid, "签到", at=clock())
+    forum.post("Tom_2", tid, "今天先听听大家的意见。", at=clock())
+    clock.advance(minutes=10)
+    service.poll()
+    activity = {name: posts for name, posts, _ in service.status().activity}
+    assert activity["Tom_2"] == 2 and activity["小明"] == 0
+    sent = service.store.announcements(service.game_id, [AnnouncementState.SENT])
+    assert all(a.kind == "receipt" for a in sent)
