@@ -269,7 +269,7 @@ class Referee:
             return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out)
         if state.phase in (Phase.DAWN, Phase.DUSK):
             at = published_at(self.gate_key())
-            if at is None:
+            if at is None or at > now:
                 return False
             done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
             phase, n = self.ruleset.next_step(done, state.number)

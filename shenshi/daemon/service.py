@@ -151,16 +151,23 @@ class GameService:
 
     def _reprocess(self) -> None:
         """Evidence stored before a crash but never processed goes through intake now."""
+        items: list[tuple[datetime, int, Post | PrivateMessage]] = []
         for evidence in self.store.iter_evidence(self.game_id, unprocessed=True):
-            if evidence.kind is EvidenceKind.POST:
-                self._process_post(evidence.as_post(), evidence.id)
-            else:
-                self._process_pm(evidence.as_pm(), evidence.id)
+            record = evidence.as_post() if evidence.kind is EvidenceKind.POST else evidence.as_pm()
+            at = record.posted_at if isinstance(record, Post) else record.sent_at
+            items.append((at, evidence.id, record))
+        self._process_in_order(items)
 
     # -- polling --------------------------------------------------------------------------------
 
     def poll(self) -> PollReport:
-        """Read what changed on the forum and process it (evidence first, then events)."""
+        """Read what changed on the forum and process it (evidence first, then events).
+
+        Everything new is stored before anything is processed; then posts and PMs go through
+        intake in the order they were written, the phase clock caught up to each one first
+        (a PM written after the dawn post belongs to the day, even if this poll is the first
+        to see both).
+        """
         assert self.adapter is not None, "poll needs a forum adapter"
         before = getattr(self.adapter, "requests", 0)
         posts = pms = revisions = 0
@@ -170,6 +177,8 @@ class GameService:
             stored = self.store.cursor(self.game_id, thread_source(tid))
             cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
         deltas = self.adapter.poll_board(game.board, cursors)
+        new: list[tuple[datetime, int, Post | PrivateMessage]] = []
+        edits: list[tuple[Post, Post, int]] = []
         for delta in deltas.values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
@@ -179,10 +188,10 @@ class GameService:
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
                     posts += 1
-                    self._process_post(post, result.evidence.id)
+                    new.append((post.posted_at, result.evidence.id, post))
                 elif result.changed:
                     revisions += 1
-                    self._process_edit(result.evidence.as_post(), post, result.evidence.id)
+                    edits.append((result.evidence.as_post(), post, result.evidence.id))
             self.store.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
         stored = self.store.cursor(self.game_id, INBOX)
         inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
@@ -190,11 +199,23 @@ class GameService:
             result = self.store.record_pm(self.game_id, pm)
             if result.is_new:
                 pms += 1
-                self._process_pm(pm, result.evidence.id)
+                new.append((pm.sent_at, result.evidence.id, pm))
         self.store.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
         if inbox.unread:
             self.adapter.mark_read(inbox.unread)  # only after storing
+        self._process_in_order(new)
+        for first, revision, evidence_id in edits:
+            self._process_edit(first, revision, evidence_id)
         return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
+
+    def _process_in_order(self, items: Iterable[tuple[datetime, int, Post | PrivateMessage]]) -> None:
+        """Intake in the order things were written, the phase clock caught up to each."""
+        for at, evidence_id, record in sorted(items, key=lambda item: (item[0], item[1])):
+            self._catch_up(at)
+            if isinstance(record, Post):
+                self._process_post(record, evidence_id)
+            else:
+                self._process_pm(record, evidence_id)
 
     def _threads(self) -> list[str]:
         game = self.config.game
@@ -223,7 +244,10 @@ class GameService:
 
     def tick(self) -> Outcome:
         """Run the phase clock at the current time."""
-        now = self.clock()
+        return self._catch_up(self.clock())
+
+    def _catch_up(self, now: datetime) -> Outcome:
+        """Run the phase clock up to ``now`` (the present, or the time of a post or PM)."""
         outcome = self.referee.tick(now, self._published_at)
         if outcome.events or outcome.drafts or outcome.alerts:
             self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)

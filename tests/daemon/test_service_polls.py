@@ -12,6 +12,7 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
 from shenshi.bootstrap import bootstrap
 from shenshi.config import parse_config
+from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START
 
@@ -41,6 +42,31 @@ def world(tmp_path, monkeypatch):
         service.adapter.login()
         service.start()
         yield clock, forum, thread.tid, service
+
+
+def night_one(clock, forum, service) -> None:
+    """Night 1 played and its result sent: the forum shows the dawn post; the day is due."""
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    forum.send_pm("阿杰", "神的使者", "杀 小明\n" + DECLARATION, at=clock())
+    clock.set(START + timedelta(hours=24, minutes=1))
+    service.poll()
+    service.tick()
+    assert service.publish() >= 1
+
+
+def test_a_pm_written_after_the_dawn_post_belongs_to_the_day(world) -> None:
+    clock, forum, tid, service = world
+    night_one(clock, forum, service)
+    assert service.referee.state.phase is Phase.DAWN  # no tick since the dawn post
+    clock.advance(minutes=30)
+    forum.send_pm("老王", "神的使者", "委托投票：阿杰", at=clock())
+    service.poll()  # the same poll opens the day first, then reads the PM
+    state = service.referee.state
+    assert state.phase is Phase.DAY
+    assert [(b.voter, b.target, b.via) for b in state.ballots] == [("老王", "阿杰", "pm_delegate")]
+    kinds = [a.kind for a in service.store.alerts(service.game_id)]
+    assert "not_in_phase" not in kinds
 
 
 def test_status_counts_each_players_posts_by_uid(world) -> None:
