@@ -29,7 +29,7 @@ from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.errors import UserError
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.referee import GmAlert, Outcome, Referee
-from shenshi.rulesets.base import Command, PlayerSpec, Substitute
+from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.catalog import ruleset_info
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
@@ -40,6 +40,8 @@ from shenshi.store.repository import Store
 log = logging.getLogger(__name__)
 
 INBOX = "inbox"
+REREAD_SPACING = timedelta(minutes=10)  # re-reading pages for edits, at most this often
+MAX_REREAD_PAGES = 5  # … and at most this many pages of a thread each time
 
 
 def thread_source(tid: str) -> str:
@@ -102,6 +104,7 @@ class GameService:
         self.game_id = 0
         self.referee: Referee | None = None
         self._last_sent: datetime | None = None
+        self._last_reread: datetime | None = None
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -206,7 +209,43 @@ class GameService:
         self._process_in_order(new)
         for first, revision, evidence_id in edits:
             self._process_edit(first, revision, evidence_id)
+        revisions += self._reread_for_edits()
         return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
+
+    def _reread_for_edits(self) -> int:
+        """Edits change no reply count, so a thread poll never sees them: re-read the pages that
+        hold the open step's ballots and tree-hole submissions (at most every
+        :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
+        first-seen text still counts."""
+        referee = self.referee
+        state = referee.state
+        now = self.clock()
+        if state.phase not in (Phase.NIGHT, Phase.DAY):
+            return 0
+        if self._last_reread is not None and now - self._last_reread < REREAD_SPACING:
+            return 0
+        self._last_reread = now
+        idents = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
+        per_page = self.adapter.settings.posts_per_page
+        pages: dict[str, set[int]] = {}
+        for ident in idents:
+            if not ident or not str(ident).isdigit():
+                continue
+            evidence = self.store.evidence(int(ident))
+            if evidence.kind is EvidenceKind.POST and evidence.floor:
+                pages.setdefault(evidence.source, set()).add((evidence.floor - 1) // per_page + 1)
+        revisions = 0
+        for tid, numbers in pages.items():
+            stored = self.store.cursor(self.game_id, thread_source(tid))
+            seen_to = ThreadCursor.from_json(stored.value).floor if stored else 0
+            for page in self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:]):
+                known = [p for p in page.posts if p.floor <= seen_to]  # new posts: the next poll's
+                results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in known])
+                for post, result in zip(known, results, strict=True):
+                    if result.changed:
+                        revisions += 1
+                        self._process_edit(result.evidence.as_post(), post, result.evidence.id)
+        return revisions
 
     def _process_in_order(self, items: Iterable[tuple[datetime, int, Post | PrivateMessage]]) -> None:
         """Intake in the order things were written, the phase clock caught up to each."""

@@ -69,6 +69,26 @@ def test_a_pm_written_after_the_dawn_post_belongs_to_the_day(world) -> None:
     assert "not_in_phase" not in kinds
 
 
+def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> None:
+    clock, forum, tid, service = world
+    night_one(clock, forum, service)
+    service.poll()
+    clock.advance(hours=13)
+    vote = forum.post("Tom_2", tid, "投票：阿杰", at=clock())
+    clock.advance(minutes=5)
+    service.poll()
+    clock.advance(minutes=30)
+    forum.edit_post(vote.pid, "投票：老王", by="Tom_2")
+    clock.advance(minutes=30)
+    report = service.poll()
+    assert report.revisions == 1
+    alerts = [a for a in service.store.alerts(service.game_id) if a.kind == "edited_vote"]
+    assert len(alerts) == 1 and "投票：老王" in alerts[0].message
+    assert [(b.voter, b.target) for b in service.referee.state.ballots] == [("Tom_2", "阿杰")]
+    clock.advance(minutes=30)
+    assert service.poll().revisions == 0  # seen once, raised once
+
+
 def test_status_counts_each_players_posts_by_uid(world) -> None:
     clock, forum, tid, service = world
     clock.set(START + timedelta(hours=2))
