@@ -20,7 +20,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from shenshi.adapters.records import Post, PrivateMessage
@@ -58,6 +58,7 @@ from shenshi.rulesets.base import (
 from shenshi.rulesets.catalog import KILL, ruleset_info
 
 PUBLIC = "public"
+NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ class Referee:
         tz: tzinfo,
         early_close: bool = True,
         activity: Callable[[datetime, datetime], Mapping[str, int]] | None = None,
+        published_at: Callable[[str], datetime | None] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.game = game
@@ -117,6 +119,7 @@ class Referee:
         self.tz = tz
         self.early_close = early_close
         self.activity = activity
+        self.published_at = published_at
         self.family = ruleset_info(ruleset.name).family
         # Public drafts not yet seen published (key → text): the GM's own posts are matched
         # against them in dry-run. The shell refills it from the outbox after a restart.
@@ -145,7 +148,25 @@ class Referee:
         if opened is None:
             return None
         subs = len(state.pending_substitutions)
-        return self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
+        times = self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
+        if state.phase is Phase.DAY and state.round > 1 and state.round in times.rounds:
+            times = self._later_round(times)
+        return times
+
+    def _later_round(self, times: PhaseTimes) -> PhaseTimes:
+        """A runoff (生死投票, chess round 2) or 招魂 opens when the previous round's result is
+        published, and lasts as long as the ruleset gives it: not at the scheduled close of the
+        round before, which an early close (or a late approval) moves."""
+        state = self.state
+        opens, closes = times.rounds[state.round]
+        at = self.published_at(self._round_key(state.round - 1)) if self.published_at else None
+        if at is None:
+            at = NOT_YET  # not announced: the round is not open
+        rounds = {**times.rounds, state.round: (at, at + (closes - opens))}
+        return replace(times, rounds=frozen_map(rounds), closes=max(times.closes, at + (closes - opens)))
+
+    def _round_key(self, rnd: int) -> str:
+        return f"{self.key}:day{self.state.number}.r{rnd}:{PUBLIC}"
 
     def context(self, now: datetime):
         """The intake view of the game at ``now``."""
@@ -284,7 +305,7 @@ class Referee:
                 return True
             return False
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        if now >= closes or (self.early_close and state.round == 1 and self._vote_complete(now, opens)):
+        if now >= closes or (self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)):
             at = min(now, closes)
             if self.activity is not None and state.round == 1 and self.family == "chess":
                 counts = self.activity(state.params.get("activity_from") or times.opens, at)
@@ -336,7 +357,9 @@ class Referee:
         if now < opens:
             return False
         voters = {b.voter for b in self.state.ballots if b.round == self.state.round}
-        return all(s.name in voters for s in self.state.alive())
+        facts = self.context(now).phase
+        barred = {facts.bound, *facts.sent_off}  # the bound survivor (束魂), the sent off
+        return all(s.name in voters for s in self.state.alive() if s.name not in barred)
 
     # -- announcements ---------------------------------------------------------------------------
 

@@ -123,6 +123,7 @@ class GameService:
             uids={p.name: p.uid for p in players if p.uid}, gm_name=self.config.forum.username,
             gm_uid=getattr(self.adapter, "own_uid", None), tz=self.config.forum.tz,
             early_close=self.config.daemon.early_close, activity=self._activity,
+            published_at=self._published_at,
         )  # fmt: skip
         referee.replay(codec.decode(e.payload) for e in self.store.events(self.game_id))
         for a in self.store.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED]):

@@ -1,0 +1,81 @@
+"""The referee's day rounds and announcements, as whole games showed them to be needed."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from shenshi.daemon.announce import Templates
+from shenshi.daemon.referee import Referee
+from shenshi.rulesets.base import Phase, PlayerSpec
+from shenshi.rulesets.registry import find_ruleset
+from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm, post
+
+DECLARATION = "月黑风高，" + "夜行者悄悄推开了房门，" * 12
+
+
+def referee(tmp_path, table=GAME6_10, ruleset="game6-10") -> tuple[Referee, dict]:
+    cfg = config(tmp_path, ruleset, table)
+    rules = find_ruleset(ruleset)
+    state = rules.new_game([PlayerSpec(n, r, rules.info.roles[r].team) for n, r in table])
+    keys: dict = {}
+    ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), uids=UIDS, gm_uid="2",
+                  tz=TZ, published_at=keys.get)  # fmt: skip
+    return ref, keys
+
+
+def to_day(ref: Referee, keys: dict, night_pms: list[tuple[str, str]], dawn: float = 24) -> None:
+    """Night 1 with these PMs, its result published at ``dawn``: day 1 is open."""
+    ref.tick(at(0), keys.get)
+    for i, (who, text) in enumerate(night_pms):
+        ref.read_pm(pm(who, text, 1 + i * 0.1), f"n{i}")
+    ref.tick(at(dawn), keys.get)
+    keys["g1:night1:public"] = at(dawn)
+    ref.tick(at(dawn), keys.get)
+    assert ref.state.phase is Phase.DAY
+
+
+def vote(ref: Referee, ballots: dict[str, str], hours: float) -> None:
+    for i, (voter, target) in enumerate(ballots.items()):
+        out = ref.read_post(post(voter, f"投票：{target}", hours + i * 0.01), f"v{hours}-{i}")
+        assert out.events, (voter, out.alerts)
+
+
+def tied(living: list[str]) -> dict[str, str]:
+    """4 for 老王, 4 for 小明, the rest for 夜行者: a runoff between 老王 and 小明."""
+    return {n: "老王" if i < 4 else "小明" if i < 8 else "夜行者" for i, n in enumerate(living)}
+
+
+def test_the_bound_survivor_does_not_hold_up_an_early_close(tmp_path) -> None:
+    ref, keys = referee(tmp_path)
+    to_day(ref, keys, [("夜行者", "杀 小明\n" + DECLARATION), ("月光", "束魂 小明")])
+    assert ref.context(at(37)).phase.bound == "小明"
+    others = {s.name: "老王" for s in ref.state.alive() if s.name != "小明"}
+    vote(ref, others, 37)
+    assert ref.tick(at(38), keys.get).events  # everyone who may vote has voted
+    assert ref.state.phase is Phase.DUSK
+
+
+def test_a_runoff_opens_when_its_announcement_is_published(tmp_path) -> None:
+    ref, keys = referee(tmp_path)
+    to_day(ref, keys, [("夜行者", "杀 Rex\n" + DECLARATION)])
+    living = [s.name for s in ref.state.alive()]
+    vote(ref, tied(living), 37)
+    out = ref.tick(at(38), keys.get)  # an early close: 4-4, a runoff
+    assert ref.state.round == 2 and "进入生死投票" in next(d.text for d in out.drafts if d.channel == "thread")
+    early = ref.read_post(post("小明", "投票：老王", 38.5), "r0")
+    assert not early.events and early.alerts[0].kind == "no_vote_open"
+    keys["g1:day1.r1:public"] = at(39)  # the GM posts the runoff at 39 h, long before 60 h
+    vote(ref, {n: "老王" for n in living}, 40)
+    ref.tick(at(41), keys.get)
+    assert ref.state.phase is Phase.DUSK and not ref.state.seat("老王").alive
+
+
+def test_a_runoff_lasts_its_hours_from_its_announcement(tmp_path) -> None:
+    ref, keys = referee(tmp_path)
+    to_day(ref, keys, [("夜行者", "杀 Rex\n" + DECLARATION)])
+    living = [s.name for s in ref.state.alive()]
+    vote(ref, tied(living), 37)
+    ref.tick(at(38), keys.get)
+    keys["g1:day1.r1:public"] = at(39)
+    opens, closes = ref.times().rounds[2]
+    assert opens == at(39) and closes == at(39) + timedelta(hours=12)
