@@ -381,9 +381,13 @@ class Referee:
             title = self._title(before, event)
             declarations = _declarations(before)
             evidence = tuple(sorted({s.evidence for s in before.submissions if s.evidence}))
+            report = event.report
+            if event.outcome is not None and not report.winner:
+                # The end of the game is announced with the resolution that decided it.
+                report = replace(report, winner=event.outcome.winner)
             step = drafts_for_step(
                 self.templates, game=self.key, label=label, title=title, thread=self.game.vote_thread,
-                report=event.report, declarations=declarations, family=self.family, evidence=evidence[:20],
+                report=report, declarations=declarations, family=self.family, evidence=evidence[:20],
             )  # fmt: skip
             drafts += step
             for d in step:

@@ -45,6 +45,26 @@ def tied(living: list[str]) -> dict[str, str]:
     return {n: "老王" if i < 4 else "小明" if i < 8 else "夜行者" for i, n in enumerate(living)}
 
 
+def test_the_result_that_ends_the_game_names_the_winner(tmp_path) -> None:
+    ref, keys = referee(tmp_path)
+    to_day(ref, keys, [("夜行者", "杀 Rex\n" + DECLARATION)])
+    living = [s.name for s in ref.state.alive()]
+    vote(ref, {n: "老王" for n in living}, 37)
+    out = ref.tick(at(38), keys.get)
+    public = next(d for d in out.drafts if d.channel == "thread")
+    assert "老王 被处决，身份：杀手" in public.text and "【游戏结束】" not in public.text
+    keys["g1:day1:public"] = at(38)
+    ref.tick(at(38), keys.get)
+    ref.tick(at(62), keys.get)  # night 2: nobody acts
+    keys["g1:night2:public"] = at(62)
+    ref.tick(at(62), keys.get)
+    vote(ref, {n: "夜行者" for n in living if n != "老王"}, 75)
+    out = ref.tick(at(76), keys.get)
+    public = next(d for d in out.drafts if d.channel == "thread")
+    assert ref.state.phase is Phase.OVER
+    assert "【游戏结束】好人方获胜！" in public.text
+
+
 def test_the_bound_survivor_does_not_hold_up_an_early_close(tmp_path) -> None:
     ref, keys = referee(tmp_path)
     to_day(ref, keys, [("夜行者", "杀 小明\n" + DECLARATION), ("月光", "束魂 小明")])
