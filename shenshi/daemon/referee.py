@@ -55,7 +55,7 @@ from shenshi.rulesets.base import (
     SubstitutionScheduled,
     frozen_map,
 )
-from shenshi.rulesets.catalog import KILL, ruleset_info
+from shenshi.rulesets.catalog import CANNON_KILL, KILL, ruleset_info
 
 PUBLIC = "public"
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
@@ -430,11 +430,11 @@ def _note_alert(game: str, state: GameState, n: DaemonNote, i: int, evidence: st
 
 
 def _declarations(state: GameState) -> dict[str, str]:
-    """The kill declarations of the night's kills, by victim (published with a death)."""
+    """The kill declarations (chess: kill posts, cannons' too) by victim (published with a death)."""
     out: dict[str, str] = {}
     for s in sorted(state.submissions, key=lambda s: s.sort_key()):
         text = s.extra.get("declaration")
-        if s.action == KILL and s.target and text:
+        if s.action in (KILL, CANNON_KILL) and s.target and text:
             out[s.target] = str(text)
     return out
 

@@ -6,7 +6,8 @@ from datetime import timedelta
 
 from shenshi.daemon.announce import Templates
 from shenshi.daemon.referee import Referee
-from shenshi.rulesets.base import Phase, PlayerSpec
+from shenshi.demo.script import load_script
+from shenshi.rulesets.base import OpenNight, Phase, PlayerSpec, frozen_map
 from shenshi.rulesets.registry import find_ruleset
 from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm, post
 
@@ -99,3 +100,20 @@ def test_a_runoff_lasts_its_hours_from_its_announcement(tmp_path) -> None:
     keys["g1:day1.r1:public"] = at(39)
     opens, closes = ref.times().rounds[2]
     assert opens == at(39) and closes == at(39) + timedelta(hours=12)
+
+
+def test_chess_cannon_kill_posts_are_published(tmp_path) -> None:
+    script = load_script("chess32")
+    table = [(s.name, s.role) for s in script.seats]
+    cfg = config(tmp_path, "chess32", table)
+    rules = find_ruleset("chess32")
+    state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats], {"day_hours": 24, "night_hours": 24})
+    ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)
+    ref.state, _ = rules.apply(ref.state, OpenNight(1, frozen_map({"opened_at": at(0), "window_open": at(0)})))
+    post_text = "炮声隆隆，" + "夏侯婴倒在了城墙下，" * 16
+    out = ref.read_pm(pm("老王", f"炮打 夏侯婴，炮架子：彭越\n杀人帖：{post_text}", 1), "1")
+    assert out.events, out.alerts
+    out = ref.tick(at(24), lambda key: None)
+    public = next(d for d in out.drafts if d.channel == "thread")
+    assert "夏侯婴 死亡" in public.text and post_text in public.text
+
