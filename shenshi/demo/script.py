@@ -137,10 +137,14 @@ class GameScript:
             for s in self.steps
         )  # fmt: skip
         expected = {
-            label: Expected({r(k): v for k, v in e.deaths.items()}, r(e.executed), e.winner, e.runoff)
+            label: Expected(
+                {r(k): v for k, v in e.deaths.items()}, r(e.executed), e.winner, e.runoff
+            )
             for label, e in self.expected.items()
         }
-        rules = {k: ([r(x) for x in v] if k == "killer_order" else v) for k, v in self.rules.items()}
+        rules = {
+            k: ([r(x) for x in v] if k == "killer_order" else v) for k, v in self.rules.items()
+        }
         seats = tuple(Seat(r(s.name), s.role, s.team, s.addons) for s in self.seats)
         return GameScript(self.id, self.ruleset, self.description, seats, rules, steps, expected)
 
@@ -177,7 +181,8 @@ def parse_script(data: Mapping[str, Any]) -> GameScript:
 
 def _votes(items: Any) -> tuple[Vote, ...]:
     return tuple(
-        Vote(v["voter"], v["target"], (v.get("extra") or {}).get("via", "post")) for v in items or ()
+        Vote(v["voter"], v["target"], (v.get("extra") or {}).get("via", "post"))
+        for v in items or ()
     )
 
 

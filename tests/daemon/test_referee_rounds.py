@@ -82,7 +82,9 @@ def test_a_runoff_opens_when_its_announcement_is_published(tmp_path) -> None:
     living = [s.name for s in ref.state.alive()]
     vote(ref, tied(living), 37)
     out = ref.tick(at(38), keys.get)  # an early close: 4-4, a runoff
-    assert ref.state.round == 2 and "进入生死投票" in next(d.text for d in out.drafts if d.channel == "thread")
+    assert ref.state.round == 2 and "进入生死投票" in next(
+        d.text for d in out.drafts if d.channel == "thread"
+    )
     early = ref.read_post(post("小明", "投票：老王", 38.5), "r0")
     assert not early.events and early.alerts[0].kind == "no_vote_open"
     keys["g1:day1.r1:public"] = at(39)  # the GM posts the runoff at 39 h, long before 60 h
@@ -107,13 +109,17 @@ def test_chess_cannon_kill_posts_are_published(tmp_path) -> None:
     table = [(s.name, s.role) for s in script.seats]
     cfg = config(tmp_path, "chess32", table)
     rules = find_ruleset("chess32")
-    state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats], {"day_hours": 24, "night_hours": 24})
+    state = rules.new_game(
+        [PlayerSpec(s.name, s.role, s.team) for s in script.seats],
+        {"day_hours": 24, "night_hours": 24},
+    )
     ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)
-    ref.state, _ = rules.apply(ref.state, OpenNight(1, frozen_map({"opened_at": at(0), "window_open": at(0)})))
+    ref.state, _ = rules.apply(
+        ref.state, OpenNight(1, frozen_map({"opened_at": at(0), "window_open": at(0)}))
+    )
     post_text = "炮声隆隆，" + "夏侯婴倒在了城墙下，" * 16
     out = ref.read_pm(pm("老王", f"炮打 夏侯婴，炮架子：彭越\n杀人帖：{post_text}", 1), "1")
     assert out.events, out.alerts
     out = ref.tick(at(24), lambda key: None)
     public = next(d for d in out.drafts if d.channel == "thread")
     assert "夏侯婴 死亡" in public.text and post_text in public.text
-

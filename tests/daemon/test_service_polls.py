@@ -26,7 +26,9 @@ def world(tmp_path, monkeypatch):
     clock = ManualClock(START - timedelta(hours=1))
     forum = SandboxForum("discuz", clock)
     accounts = {name: uid for name, _, uid in seed_demo(forum)}
-    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单", at=START)
+    thread = forum.create_thread(
+        "神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单", at=START
+    )
     monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
     with serving(forum) as base_url:
         raw = {
@@ -38,7 +40,9 @@ def world(tmp_path, monkeypatch):
             "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
                        "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
-        service = bootstrap(parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s))
+        service = bootstrap(
+            parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s)
+        )
         service.adapter.login()
         service.start()
         yield clock, forum, thread.tid, service

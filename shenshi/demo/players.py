@@ -1,0 +1,461 @@
+"""Scripted players: people playing a whole game through the sandbox forum's control API.
+
+The players read the forum as people do: a step begins when the GM (神的使者) publishes the
+previous step's result in the vote thread (night 1 or day 1 at the player list); a day goes
+to its runoff (生死投票 / 第二轮) when the GM's tally says so; the game ends at 【游戏结束】.
+Within a step each player does what the script says, at seeded random times: night actions by
+PM to the GM (werewolf: replies in the role's 功能树洞), kill declarations of the scripted
+length, ballots in the vote thread or delegated by PM, last words, analysis and chat.
+
+They also make the mistakes people make, each at least once per game and none of them able to
+change the outcome under the rules (RULES.md; DESIGN.md "Nothing is guessed"):
+
+=============  ==============================================================================
+``typo``       a ballot whose name is misspelt (an alert, no ballot), corrected by a new post
+``fullwidth``  a name written in full-width letters (Ｔｏｍ＿２), which still resolves
+``quote``      a ballot quoting another player's ballot ([quote] BBCode): quotes never count
+``edit``       a ballot edited to another name after a poll saw it: the first-seen text counts
+``late_pm``    a night action PM'd after the night's result was published (outside the window)
+``stranger``   a night action PM'd by someone who is not a player
+=============  ==============================================================================
+
+Usage::
+
+    players = ScriptedPlayers(world, script, seed=7)
+    players.observe()                          # read the GM's posts: step changes
+    players.act(clock(), last_poll=t)          # do what is due
+    players.next_due()                         # when something is next due (None: waiting)
+"""
+
+from __future__ import annotations
+
+import random
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from shenshi.adapters.sandbox import bbcode
+from shenshi.adapters.sandbox.timefmt import discuz_absolute
+from shenshi.demo import texts
+from shenshi.demo.script import Act, GameScript, Step, Vote
+from shenshi.demo.world import World
+
+MISTAKES = ("typo", "fullwidth", "quote", "edit", "late_pm", "stranger")
+
+# The command words the players write (the forms in the rule posts).
+VERB = {
+    "kill": "杀", "divine": "占卜", "bind": "束魂", "curse": "诅咒", "bless": "庇佑", "pray": "祈祷",
+    "cannon_kill": "炮打", "imprison": "禁锢", "check": "查证", "protect": "救治",
+    "swap_general": "抽将", "guard": "【守护】", "silence_guard": "【隔音】", "heal": "【救药】",
+    "poison": "【毒药】", "pipe": "【吹笛】", "pair_lovers": "【金箭】", "lone_wolf": "【托孤】",
+    "lone_blade": "【孤刀】", "sheriff_successor": "【殉职】",
+}  # fmt: skip
+NIGHT_TITLE = "【第{n}夜结果】"
+DAY_TITLE = "【第{n}天投票结果】"
+GAME_OVER = "【游戏结束】"
+NEXT_ROUND = ("进入生死投票", "进入第二轮投票")
+
+
+@dataclass(frozen=True)
+class Pace:
+    """When players act, in hours after a step begins (a ruleset's rhythm)."""
+
+    night_first: float = 0.5  # first night PMs
+    night_spread: float = 4.0  # … spread over this many hours
+    vote_opens: float = 0.0  # the vote opens this long after the day begins
+    vote_spread: float = 5.0
+    talk_spread: float = 10.0
+    runoff_spread: float = 3.0
+
+
+PACES = {
+    "game5": Pace(vote_opens=0.0),
+    "game6-8": Pace(vote_opens=12.0),
+    "game6-10": Pace(vote_opens=12.0),
+    "game6-13": Pace(vote_opens=12.0),
+    "chess32": Pace(vote_opens=0.0),
+    "werewolf": Pace(vote_opens=0.0, night_spread=2.0),
+}
+
+
+@dataclass
+class Move:
+    """One thing one player does on the forum."""
+
+    at: datetime
+    who: str
+    kind: str  # post | pm | edit | quote
+    text: str = ""
+    where: str = "vote"  # vote | discussion | chat | a werewolf role thread id
+    mistake: str = ""
+    key: str = ""  # names a post so that a later move can edit or quote it
+    ref: str = ""  # the key of the post this move edits or quotes
+    after_poll: bool = False  # wait until a poll has seen ``ref``
+    done: bool = False
+
+
+@dataclass
+class Progress:
+    """Where the players think the game is (from what the GM published)."""
+
+    index: int = 0  # the script step in play
+    round: int = 1  # the day's round in play (1, 2 runoff, 3 summon)
+    started: datetime | None = None
+    finished: bool = False
+    seen: set[int] = field(default_factory=set)  # GM post ids already read
+
+
+class ScriptedPlayers:
+    """Plays ``script`` on ``world``'s forum; one seed gives one game."""
+
+    def __init__(
+        self,
+        world: World,
+        script: GameScript,
+        seed: int = 0,
+        *,
+        mistakes: tuple[str, ...] = MISTAKES,
+        pace: Pace | None = None,
+    ) -> None:
+        self.world = world
+        self.forum = world.forum
+        self.script = script
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.pace = pace or PACES.get(script.ruleset, Pace())
+        self.progress = Progress()
+        self.moves: list[Move] = []
+        self.posts: dict[str, int] = {}  # move key → pid
+        self.posted_at: dict[str, datetime] = {}
+        self.made: list[tuple[str, str, str]] = []  # (mistake, step label, what)
+        self.wanted = set(mistakes)
+        self.alive = set(script.names)
+        self.log: list[str] = []
+        self._schedule_step(world.start)
+
+    # -- reading the forum ---------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.progress.finished
+
+    @property
+    def step(self) -> Step | None:
+        p = self.progress
+        return self.script.steps[p.index] if p.index < len(self.script.steps) else None
+
+    def observe(self) -> None:
+        """Read the GM's new posts in the vote thread; a published result moves the game on."""
+        for post in self.forum.visible_posts(self.world.vote_thread):
+            if post.pid in self.progress.seen or post.author_uid != self.world.gm_uid or post.first:
+                continue
+            self.progress.seen.add(post.pid)
+            self._read_result(post.text, post.posted_at)
+
+    def _read_result(self, text: str, at: datetime) -> None:
+        step = self.step
+        if step is None:
+            return
+        title = (NIGHT_TITLE if step.phase == "night" else DAY_TITLE).format(n=step.n)
+        if not text.lstrip().startswith(title):
+            return
+        self.alive -= {n for n in self.script.expected[step.label].deaths if n in text}
+        if GAME_OVER in text:
+            self.progress.finished = True
+            self.log.append(f"{at:%m-%d %H:%M} game over seen")
+            return
+        if step.phase == "day" and any(w in text for w in NEXT_ROUND + ("招魂",)):
+            self.progress.round += 1
+            self._schedule_round(step, at)
+            return
+        if (
+            step.phase == "day"
+            and self.progress.round < 3
+            and step.summon_votes
+            and "被处决" not in text
+            and "无人被处决" not in text
+        ):
+            self.progress.round = 3
+            self._schedule_round(step, at)
+            return
+        self.progress.index += 1
+        self.progress.round = 1
+        if self.step is not None:
+            self._schedule_step(at)
+
+    # -- acting ----------------------------------------------------------------------------------
+
+    def next_due(self) -> datetime | None:
+        """When the next move is due (``None``: waiting for the GM)."""
+        pending = [m.at for m in self.moves if not m.done]
+        return min(pending) if pending else None
+
+    def act(self, now: datetime, last_poll: datetime | None = None) -> int:
+        """Do every move due at ``now``; edits wait until a poll after their post."""
+        done = 0
+        for move in sorted(
+            (m for m in self.moves if not m.done and m.at <= now), key=lambda m: m.at
+        ):
+            if move.after_poll:
+                seen = self.posted_at.get(move.ref)
+                if seen is None or last_poll is None or last_poll <= seen:
+                    continue
+            self._do(move, now)
+            move.done = True
+            done += 1
+        return done
+
+    def _do(self, move: Move, now: datetime) -> None:
+        who = self.world.account(move.who)
+        if move.kind == "pm":
+            self.forum.send_pm(who, self.world.gm, move.text, at=now)
+        elif move.kind == "edit":
+            self.forum.edit_post(self.posts[move.ref], move.text, by=who)
+        else:
+            text = move.text
+            if move.kind == "quote":
+                text = self._quote(self.posts[move.ref]) + move.text
+            post = self.forum.post(who, self.world.thread(move.where), text, at=now)
+            if move.key:
+                self.posts[move.key] = post.pid
+                self.posted_at[move.key] = now
+        note = f" [{move.mistake}]" if move.mistake else ""
+        self.log.append(f"{now:%m-%d %H:%M} {move.who} {move.kind}{note}: {move.text[:40]!r}")
+
+    def _quote(self, pid: int) -> str:
+        """The engine's quote BBCode for post ``pid`` (what the quote button pre-fills)."""
+        quoted = self.forum.get_post(pid)
+        author = self.forum.users[quoted.author_uid].name
+        body = bbcode.strip_bbcode(quoted.text)[:200]
+        if self.forum.engine == "discuz":
+            stamp = discuz_absolute(quoted.posted_at, seconds=False)
+            return bbcode.discuz_quote_bbcode(author, pid, quoted.tid, stamp, body) + "\n"
+        return bbcode.phpwind_quote_bbcode(author, pid, quoted.tid, body, self.forum.base_url)
+
+    # -- planning a step --------------------------------------------------------------------------
+
+    def _rng(self, *parts: object) -> random.Random:
+        return random.Random("|".join(map(str, (self.seed, *parts))))
+
+    def _schedule_step(self, start: datetime) -> None:
+        step = self.step
+        assert step is not None
+        self.progress.started = start
+        if step.phase == "night":
+            self._plan_night(step, start)
+        else:
+            self._plan_day(step, start)
+
+    def _schedule_round(self, step: Step, at: datetime) -> None:
+        votes = step.runoff_votes if self.progress.round == 2 else step.summon_votes
+        rng = self._rng(step.label, "round", self.progress.round)
+        for i, v in enumerate(votes):
+            delay = timedelta(hours=rng.uniform(0.2, self.pace.runoff_spread))
+            self._ballot(step, v, at + delay, f"{step.label}.r{self.progress.round}.{i}", rng)
+
+    def _at(self, start: datetime, rng: random.Random, first: float, spread: float) -> datetime:
+        return start + timedelta(hours=first + rng.uniform(0, spread))
+
+    def _plan_night(self, step: Step, start: datetime) -> None:
+        rng = self._rng(step.label)
+        pace = self.pace
+        if step.n == 1 and self.script.ruleset != "chess32":
+            for name in self.script.names:  # 签到: reply to the player list
+                self.moves.append(
+                    Move(self._at(start, rng, 0.1, 2.0), name, "post", "签到", "vote")
+                )
+        for act in step.actions:
+            at = self._at(start, rng, pace.night_first, pace.night_spread)
+            text = self._action_text(act, rng)
+            if self._should("fullwidth", rng) and act.target and _has_ascii(act.target):
+                text = text.replace(act.target, _fullwidth(act.target), 1)
+                self._made("fullwidth", step, f"{act.actor}: {act.action} {_fullwidth(act.target)}")
+            self.moves.append(self._night_move(act, at, text))
+        if self._should("stranger", rng) and step.actions:
+            victim = step.actions[0].target or self.script.names[0]
+            at = self._at(start, rng, pace.night_first, pace.night_spread)
+            self.moves.append(
+                Move(at, self.world.stranger, "pm", f"杀 {victim}", mistake="stranger")
+            )
+            self._made("stranger", step, f"{self.world.stranger}: 杀 {victim}")
+        self._plan_talk(step, start, rng, pace.night_spread + 2)
+
+    def _night_move(self, act: Act, at: datetime, text: str) -> Move:
+        if self.script.ruleset == "werewolf":
+            return Move(at, act.actor, "post", text, self.world.role_thread_of(act.actor))
+        return Move(at, act.actor, "pm", text)
+
+    def _action_text(self, act: Act, rng: random.Random) -> str:
+        verb = VERB[act.action]
+        text = f"{verb} {act.target}"
+        if act.platform:
+            text += f"，炮架子：{act.platform}"
+        if act.target2:
+            text = f"{verb} {act.target}、{act.target2}"
+        if act.declaration_chars:
+            label = "杀人帖" if self.script.ruleset == "chess32" else "杀人宣言"
+            body = texts.declaration(rng, act.declaration_chars, act.target or "")
+            text += f"\n{label}：\n{body}"
+        if act.confirm:
+            text += "\n确定"
+        return text
+
+    def _plan_day(self, step: Step, start: datetime) -> None:
+        rng = self._rng(step.label)
+        pace = self.pace
+        for lw in step.last_words:
+            at = start + timedelta(minutes=rng.uniform(5, 60))
+            self.moves.append(
+                Move(at, lw.author, "post", texts.last_words(rng, lw.accused), "vote")
+            )
+        self._plan_talk(step, start, rng, pace.vote_opens + 2)
+        for i, v in enumerate(step.votes):
+            at = self._at(start, rng, pace.vote_opens + 0.3, pace.vote_spread)
+            self._ballot(step, v, at, f"{step.label}.r1.{i}", rng)
+        self._plan_ballot_mistakes(step, rng)
+        if self._should("late_pm", rng):
+            self._late_pm(step, start, rng)
+
+    def _ballot(self, step: Step, v: Vote, at: datetime, key: str, rng: random.Random) -> None:
+        if v.via == "pm_delegate":
+            self.moves.append(Move(at, v.voter, "pm", f"委托投票：{v.target}"))
+            return
+        text = "弃权" if v.target == "ABSTAIN" else f"投票：{v.target}"
+        if rng.random() < 0.4:
+            text += "\n" + texts.analysis(rng, sorted(self.alive))
+        self.moves.append(Move(at, v.voter, "post", text, "vote", key=key))
+
+    def _plan_ballot_mistakes(self, step: Step, rng: random.Random) -> None:
+        """Typo, full-width, quote and edit, each on a different first-round ballot."""
+        ballots = [m for m in self.moves if m.key.startswith(f"{step.label}.r1.") and not m.done]
+        named = [m for m in ballots if m.text.startswith("投票：")]
+        rng.shuffle(named)
+        by_target = {m.key: m.text.split("\n")[0][len("投票：") :] for m in named}
+        if self._should("typo", rng) and named:
+            m = named.pop()
+            target = by_target[m.key]
+            wrong = _misspelt(target, self.script.names, rng)
+            self.moves.append(Move(m.at, m.who, "post", f"投票：{wrong}", "vote", mistake="typo"))
+            m.at += timedelta(minutes=rng.uniform(20, 50))
+            self._made("typo", step, f"{m.who}: 投票：{wrong}, then 投票：{target}")
+        if self._should("fullwidth", rng):
+            ascii_named = [m for m in named if _has_ascii(by_target[m.key])]
+            if ascii_named:
+                m = ascii_named[0]
+                named.remove(m)
+                target = by_target[m.key]
+                m.text = m.text.replace(target, _fullwidth(target), 1)
+                self._made("fullwidth", step, f"{m.who}: 投票：{_fullwidth(target)}")
+        if self._should("quote", rng) and len(named) >= 2:
+            quoted, quoter = sorted(named[:2], key=lambda m: m.at)
+            if by_target[quoted.key] == by_target[quoter.key]:
+                pairs = [
+                    (a, b)
+                    for a in named
+                    for b in named
+                    if a.at < b.at and by_target[a.key] != by_target[b.key]
+                ]
+                if pairs:
+                    quoted, quoter = pairs[0]
+            named.remove(quoter)
+            quoter.kind, quoter.ref = "quote", quoted.key
+            quoter.at = max(quoter.at, quoted.at + timedelta(minutes=10))
+            self._made(
+                "quote",
+                step,
+                f"{quoter.who} quotes {quoted.who}'s ballot, then votes {by_target[quoter.key]}",
+            )
+        if self._should("edit", rng) and named:
+            m = named[0]
+            target = by_target[m.key]
+            other = next((n for n in sorted(self.alive) if n != target and n != m.who), None)
+            if other is not None:
+                self.moves.append(
+                    Move(m.at + timedelta(hours=1), m.who, "edit", f"投票：{other}", mistake="edit",
+                         ref=m.key, after_poll=True)
+                )  # fmt: skip
+                self._made(
+                    "edit", step, f"{m.who}: 投票：{target} edited to 投票：{other} after a poll"
+                )
+
+    def _late_pm(self, step: Step, start: datetime, rng: random.Random) -> None:
+        """A night action sent once the night's result is out (the window has closed)."""
+        night = next((s for s in self.script.steps if s.phase == "night" and s.actions), None)
+        if night is None:
+            return
+        acts = [
+            a
+            for a in night.actions
+            if a.actor in self.alive and a.action not in ("kill", "cannon_kill")
+        ]
+        if not acts:
+            return
+        act = rng.choice(acts)
+        target = next((n for n in sorted(self.alive) if n != act.actor), act.target)
+        text = f"{VERB[act.action]} {target}"
+        at = start + timedelta(hours=rng.uniform(0.5, 2.0))
+        self.moves.append(Move(at, act.actor, "pm", text, mistake="late_pm"))
+        self._made("late_pm", step, f"{act.actor}: {text} during {step.label}")
+
+    def _plan_talk(self, step: Step, start: datetime, rng: random.Random, spread: float) -> None:
+        """Analysis in the discussion thread and chat (灌水) in the chat thread."""
+        speakers = sorted(self.alive)
+        for name in rng.sample(speakers, k=min(len(speakers), max(2, len(speakers) // 3))):
+            text = texts.analysis(rng, [n for n in speakers if n != name] or speakers)
+            self.moves.append(
+                Move(self._at(start, rng, 0.2, spread), name, "post", text, "discussion")
+            )
+        for name in rng.sample(speakers, k=min(len(speakers), 2)):
+            self.moves.append(
+                Move(self._at(start, rng, 0.2, spread), name, "post", texts.chat(rng), "chat")
+            )
+
+    # -- mistakes ------------------------------------------------------------------------------------
+
+    def _should(self, mistake: str, rng: random.Random) -> bool:
+        """Make ``mistake`` now? Once per game at least: the first chance is always taken."""
+        if mistake not in self.wanted:
+            return False
+        if not any(m == mistake for m, _, _ in self.made):
+            return True
+        return rng.random() < 0.25
+
+    def _made(self, mistake: str, step: Step, what: str) -> None:
+        self.made.append((mistake, step.label, what))
+
+
+def _has_ascii(name: str) -> bool:
+    return any(ch.isascii() and ch.isalnum() for ch in name)
+
+
+def _fullwidth(name: str) -> str:
+    """Ｔｏｍ＿２: ASCII letters, digits and ``_`` in their full-width forms."""
+    return "".join(chr(ord(ch) + 0xFEE0) if "!" <= ch <= "~" else ch for ch in name)
+
+
+_LOOKALIKE = {"明": "眀", "王": "玉", "杰": "木", "月": "目", "光": "先", "猫": "描", "侠": "峡",
+              "夜": "液", "行": "衍", "者": "着", "白": "百", "色": "巴", "老": "考", "大": "太"}  # fmt: skip
+
+
+def _misspelt(name: str, names: tuple[str, ...], rng: random.Random) -> str:
+    """``name`` with one character wrong, holding no player's name (so it resolves to none)."""
+    folded = [unicodedata.normalize("NFKC", n).casefold() for n in names]
+    for _ in range(50):
+        i = rng.randrange(len(name))
+        ch = name[i]
+        if ch in _LOOKALIKE:
+            new = _LOOKALIKE[ch]
+        elif ch.isascii() and ch.isalpha():
+            new = rng.choice([c for c in "abcdefghijklmnopqrstuvwxyz" if c != ch.lower()])
+        elif ch.isdigit():
+            new = str((int(ch) + 1) % 10)
+        else:
+            new = rng.choice(_FILLERS)
+        wrong = name[:i] + new + name[i + 1 :]
+        key = unicodedata.normalize("NFKC", wrong).casefold()
+        if not any(n in key for n in folded):
+            return wrong
+    raise ValueError(f"cannot misspell {name!r} without naming another player")
+
+
+_FILLERS = "甲乙丙丁戊己庚辛壬癸"

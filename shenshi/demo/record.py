@@ -1,0 +1,245 @@
+"""What a played game left behind, read two ways: as the forum shows it, and as the daemon stored it.
+
+:func:`forum_outcome` reads the GM's posts in the vote thread (what players see): each step's
+deaths, the execution, a runoff, the winner. :func:`stored_outcome` reads the same from the
+daemon's event log. :func:`expected_outcome` is the script's own (hand-worked) outcome. The
+end-to-end tests require all three to agree; the demo prints them with :func:`summary`.
+
+:func:`event_signature` lists the game's events without times or evidence ids, so that two
+runs of one script (one of them under faults, or killed and restarted) can be compared: no
+event lost or duplicated.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from shenshi.daemon.announce import CAMP, CAUSE
+from shenshi.demo.script import GameScript
+from shenshi.store import codec
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import DestinationKind
+from shenshi.store.repository import Store
+
+_TITLE = re.compile(r"【第(\d+)(夜结果|天投票结果)】")
+_WINNER = re.compile(r"【游戏结束】(\S+?)获胜")
+_NEXT_ROUND = ("进入生死投票", "进入第二轮投票")
+_WINNERS = {text: team for team, text in CAMP.items()}
+
+
+@dataclass
+class StepRecord:
+    """One step as published: who died (name → cause, or "death" where only the camp is
+    published), who was executed, whether a runoff was held."""
+
+    label: str
+    deaths: dict[str, str] = field(default_factory=dict)
+    executed: str | None = None
+    runoff: bool = False
+    published_at: datetime | None = None
+
+
+@dataclass
+class GameRecord:
+    """A whole game: its steps in order and the winner (``None``: not over)."""
+
+    steps: list[StepRecord] = field(default_factory=list)
+    winner: str | None = None
+
+    def step(self, label: str) -> StepRecord | None:
+        return next((s for s in self.steps if s.label == label), None)
+
+    def comparable(self, causes: bool = True) -> list[tuple[Any, ...]]:
+        """The record as plain tuples (deaths with or without causes), for assertions."""
+        out = []
+        for s in self.steps:
+            deaths = sorted(s.deaths.items()) if causes else sorted(s.deaths)
+            out.append((s.label, tuple(deaths), s.executed, s.runoff))
+        return out + [("winner", self.winner)]
+
+
+def expected_outcome(script: GameScript) -> GameRecord:
+    """The outcome the script's intended actions must give (written by hand in the script)."""
+    record = GameRecord()
+    for step in script.steps:
+        e = script.expected[step.label]
+        record.steps.append(StepRecord(step.label, dict(e.deaths), e.executed, e.runoff))
+        if e.winner:
+            record.winner = e.winner
+    return record
+
+
+def forum_outcome(texts: Iterable[tuple[str, datetime]], names: Iterable[str]) -> GameRecord:
+    """The outcome as the GM's posts publish it (``texts``: the posts, oldest first)."""
+    names = sorted(names, key=len, reverse=True)
+    record = GameRecord()
+    for text, at in texts:
+        m = _TITLE.search(text)
+        if m is None:
+            continue
+        label = ("night" if m.group(2) == "夜结果" else "day") + m.group(1)
+        step = record.step(label)
+        if step is None:
+            step = StepRecord(label, published_at=at)
+            record.steps.append(step)
+        if any(w in text for w in _NEXT_ROUND):
+            step.runoff = True
+        for line in text.splitlines():
+            _read_line(line, names, step)
+        w = _WINNER.search(text)
+        if w:
+            record.winner = _WINNERS.get(w.group(1), w.group(1))
+        elif "和棋" in text and "【游戏结束】" in text:
+            record.winner = "draw"
+    return record
+
+
+def _read_line(line: str, names: list[str], step: StepRecord) -> None:
+    line = line.strip()
+    name = next((n for n in names if line.startswith(n + " ")), None)
+    if name is None:
+        return
+    rest = line[len(name) + 1 :]
+    if rest.startswith("被处决"):
+        step.executed = name
+        step.deaths[name] = "execution"
+        return
+    if rest.startswith("死亡，所属阵营") or rest == "出局。":
+        step.deaths[name] = "death"
+        return
+    for cause, words in CAUSE.items():
+        if rest == words + "。" and cause != "execution":
+            step.deaths[name] = cause
+            return
+
+
+def stored_outcome(store: Store, game_id: int) -> GameRecord:
+    """The outcome the daemon recorded: the reports of its stored resolutions."""
+    record = GameRecord()
+    step: StepRecord | None = None
+    for stored in store.events(game_id):
+        event = codec.decode(stored.payload)
+        kind = type(event).__name__
+        if kind == "PhaseOpened":
+            step = StepRecord(f"{event.phase.value}{event.n}")
+            record.steps.append(step)
+            continue
+        if step is None or kind not in ("Resolved", "ExecutionForced", "ExitDeclared"):
+            continue
+        report = event.report
+        for death in report.deaths:
+            step.deaths[death.name] = death.cause
+        if report.executed:
+            step.executed = report.executed
+        if getattr(event, "next_round", 0):
+            step.runoff = True
+        if event.outcome is not None:
+            record.winner = event.outcome.winner
+    return record
+
+
+def event_signature(store: Store, game_id: int) -> list[tuple[Any, ...]]:
+    """The game's events without times or evidence ids (activity counts left out: they depend
+    on when a close happens), in the order stored."""
+    out: list[tuple[Any, ...]] = []
+    for stored in store.events(game_id):
+        event = codec.decode(stored.payload)
+        kind = type(event).__name__
+        match kind:
+            case "PhaseOpened":
+                out.append((kind, event.phase.value, event.n))
+            case "PowerSubmitted":
+                s = event.submission
+                extra = {
+                    k: v
+                    for k, v in s.extra.items()
+                    if k in ("platform", "target2", "declaration_chars")
+                }
+                out.append((kind, s.actor, s.action, s.target, tuple(sorted(extra.items()))))
+            case "BallotCast":
+                b = event.ballot
+                out.append((kind, b.voter, b.target, b.round, b.via))
+            case "LastWordsRecorded":
+                out.append((kind, event.author, tuple(event.accused)))
+            case "Resolved":
+                r = event.report
+                deaths = tuple(sorted((d.name, d.cause) for d in r.deaths))
+                out.append((kind, deaths, r.executed or None, event.next_round,
+                            event.outcome.winner if event.outcome else None))  # fmt: skip
+            case "ActivityRecorded":
+                continue
+            case _:
+                out.append((kind,))
+    return out
+
+
+@dataclass(frozen=True)
+class Tally:
+    """Counts for the summary."""
+
+    public_posts: int
+    pms: int
+    left: int  # proposed, approved or failed but never sent
+    alerts: int
+    alert_kinds: Mapping[str, int]
+
+
+def tally(store: Store, game_id: int) -> Tally:
+    """How many announcements went out (public posts, PMs), what is left, how many alerts."""
+    sent = store.announcements(game_id, [AnnouncementState.SENT])
+    public = sum(1 for a in sent if a.destination_kind is DestinationKind.THREAD)
+    left = store.announcements(
+        game_id,
+        [AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.SENDING,
+         AnnouncementState.FAILED],
+    )  # fmt: skip
+    alerts = store.alerts(game_id)
+    return Tally(
+        public, len(sent) - public, len(left), len(alerts), Counter(a.kind for a in alerts)
+    )
+
+
+def summary(
+    record: GameRecord,
+    counts: Tally,
+    *,
+    log: Path,
+    database: str,
+    seconds: float,
+    mistakes: Iterable[tuple[str, str, str]] = (),
+) -> str:
+    """The demo's closing report, for people."""
+    lines = []
+    for s in record.steps:
+        title = f"第{s.label[3:]}天" if s.label.startswith("day") else f"第{s.label[5:]}夜"
+        deaths = [n for n in s.deaths if n != s.executed]
+        parts = []
+        if s.label.startswith("night") or deaths:
+            parts.append("deaths: " + (", ".join(f"{n} ({s.deaths[n]})" for n in deaths) or "none"))
+        if s.label.startswith("day"):
+            parts.append(
+                f"executed: {s.executed or 'nobody'}" + (" after a runoff" if s.runoff else "")
+            )
+        lines.append(f"  {s.label:<7} {title:<5} " + "; ".join(parts))
+    winner = CAMP.get(record.winner, record.winner) if record.winner else "not decided"
+    lines.append(f"  winner: {record.winner or '—'} ({winner})")
+    lines.append(
+        f"  announcements sent: {counts.public_posts} public posts, {counts.pms} PMs"
+        + (f"; {counts.left} not sent" if counts.left else "")
+    )
+    kinds = ", ".join(f"{k} {n}" for k, n in sorted(counts.alert_kinds.items()))
+    lines.append(f"  GM alerts: {counts.alerts}" + (f" ({kinds})" if kinds else ""))
+    made = list(mistakes)
+    if made:
+        lines.append("  players' mistakes:")
+        lines += [f"    {label:<7} {kind:<9} {what}" for kind, label, what in made]
+    lines.append(f"  dry-run log: {log}")
+    lines.append(f"  database:    {database}")
+    lines.append(f"  played in {seconds:.1f} s")
+    return "\n".join(lines)

@@ -1,0 +1,209 @@
+"""The daemon in a subprocess, driven one cycle at a time, so that it can be killed and restarted.
+
+``python -m shenshi.demo.runner --config shenshi.toml --clock clock.txt [--auto-approve]``
+bootstraps the daemon against the forum and the database of the configuration, on the clock
+kept in the file (:class:`~shenshi.demo.clockfile.FileClock`, shared with the test process
+that runs the sandbox forum and the players), prints ``{"ready": …}`` and then answers one
+command per line of standard input with one JSON line:
+
+``cycle``                      poll, tick, publish; with ``--auto-approve`` approve what was
+                               proposed (the GM in review mode)
+``cycle crash=after_send``     the same, but the process kills itself (SIGKILL) right after
+                               the forum accepts its next post or PM, before recording it
+``cycle crash=before_intake``  … right after its next poll stored new posts or PMs, before
+                               processing them
+``quit``                       exit
+
+:class:`DaemonProcess` is the test process's side (a :class:`~shenshi.demo.director.Daemon`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from shenshi.demo.director import Turn
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def arm(service: Any, crash: str) -> None:
+    """Make the service kill its own process at the point named by ``crash``."""
+    if crash == "after_send":
+        adapter = service.adapter
+        for name in ("post_reply", "send_pm"):
+            original = getattr(adapter, name)
+
+            def crashing(
+                *args: Any, _original: Callable[..., Any] = original, **kwargs: Any
+            ) -> Any:
+                _original(*args, **kwargs)
+                _die()
+
+            setattr(adapter, name, crashing)
+    elif crash == "before_intake":
+        original = service._process_in_order
+
+        def crashing_intake(items: Any, _original: Callable[..., Any] = original) -> None:
+            items = list(items)
+            if items:
+                _die()
+            _original(items)
+
+        service._process_in_order = crashing_intake
+    else:
+        raise ValueError(f"unknown crash point {crash!r}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    from shenshi.bootstrap import bootstrap
+    from shenshi.config import load_config
+    from shenshi.daemon.scheduler import Cycle
+    from shenshi.demo.clockfile import FileClock
+    from shenshi.demo.director import approve_all
+
+    parser = argparse.ArgumentParser(prog="python -m shenshi.demo.runner", description=__doc__)
+    parser.add_argument("--config", type=Path, required=True)
+    parser.add_argument("--clock", type=Path, required=True)
+    parser.add_argument("--auto-approve", action="store_true")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    clock = FileClock(args.clock)
+    service = bootstrap(
+        load_config(args.config), clock=clock, sleep=lambda s: clock.advance(seconds=s)
+    )
+    service.adapter.login()
+    service.start()
+    cycle = Cycle(service, clock)
+    _answer({"ready": True, "game": service.game_id})
+    for line in sys.stdin:
+        command, _, option = line.strip().partition(" ")
+        if command == "quit":
+            break
+        if command != "cycle":
+            _answer({"error": f"unknown command {command!r}"})
+            continue
+        if option.startswith("crash="):
+            arm(service, option[len("crash=") :])
+        result = cycle.run()
+        approved = approve_all(service) if args.auto_approve else 0
+        _answer({"polled": result.polled, "next_delay": cycle.next_delay(), "approved": approved,
+                 "errors": result.errors})  # fmt: skip
+    return 0
+
+
+def _answer(data: Mapping[str, Any]) -> None:
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+    sys.stdout.flush()
+
+
+class DaemonDied(RuntimeError):
+    """The daemon process ended (it was killed, or it crashed)."""
+
+
+class DaemonProcess:
+    """The test process's handle on a daemon subprocess (lockstep: one cycle per request)."""
+
+    def __init__(self, config: Path, clock: Path, *, auto_approve: bool = True,
+                 env: Mapping[str, str] | None = None, stderr: Path | None = None) -> None:  # fmt: skip
+        self.argv = [
+            sys.executable,
+            "-m",
+            "shenshi.demo.runner",
+            "--config",
+            str(config),
+            "--clock",
+            str(clock),
+        ]
+        if auto_approve:
+            self.argv.append("--auto-approve")
+        self.env = {**os.environ, **dict(env or {})}
+        self.stderr_path = stderr
+        self.proc: subprocess.Popen[str] | None = None
+        self.starts = 0
+        self.kills = 0
+        self._crash: str | None = None
+        self.start()
+
+    def start(self) -> None:
+        """Start (or restart) the daemon and wait until it is ready."""
+        err: IO[str] | int = subprocess.DEVNULL
+        if self.stderr_path is not None:
+            err = open(self.stderr_path, "a", encoding="utf-8")  # noqa: SIM115 - kept by the child
+        self.proc = subprocess.Popen(
+            self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True,
+            encoding="utf-8", env=self.env,
+        )  # fmt: skip
+        if err is not subprocess.DEVNULL:
+            err.close()
+        self.starts += 1
+        answer = self._read()
+        if not answer.get("ready"):
+            raise DaemonDied(f"the daemon did not start: {answer}")
+
+    def crash_at(self, point: str) -> None:
+        """Have the daemon kill itself at ``point`` (``after_send``, ``before_intake``)."""
+        self._crash = point
+
+    def cycle(self) -> Turn:
+        """One cycle; a daemon that dies during it is restarted (the cycle reports nothing)."""
+        command = "cycle" + (f" crash={self._crash}" if self._crash else "")
+        self._crash = None
+        try:
+            self._write(command)
+            answer = self._read()
+        except DaemonDied:
+            self.kills += 1
+            self.start()
+            return Turn(False, 1.0)
+        return Turn(bool(answer["polled"]), float(answer["next_delay"]), int(answer["approved"]),
+                    tuple(answer.get("errors", ())))  # fmt: skip
+
+    def kill(self) -> None:
+        """SIGKILL the daemon now (between two cycles), then restart it."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+        self.kills += 1
+        self.start()
+
+    def close(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        try:
+            self._write("quit")
+            self.proc.wait(timeout=10)
+        except (DaemonDied, subprocess.TimeoutExpired):
+            self.proc.kill()
+            self.proc.wait()
+
+    def _write(self, line: str) -> None:
+        assert self.proc is not None and self.proc.stdin is not None
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError) as exc:
+            self.proc.wait()
+            raise DaemonDied(str(exc)) from exc
+
+    def _read(self) -> dict[str, Any]:
+        assert self.proc is not None and self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            code = self.proc.wait()
+            raise DaemonDied(f"the daemon exited ({code})")
+        return json.loads(line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
