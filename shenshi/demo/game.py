@@ -102,6 +102,7 @@ def play(
     """
     began = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
+    workdir = workdir.resolve()
     base = cast_for(script or load_script(ruleset), engine)
     before = START + timedelta(minutes=1)  # the GM posted the player list a minute ago
     if subprocess:

@@ -130,6 +130,7 @@ class ScriptedPlayers:
         self.made: list[tuple[str, str, str]] = []  # (mistake, step label, what)
         self.wanted = set(mistakes)
         self.alive = set(script.names)
+        self.bound: set[str] = set()
         self.log: list[str] = []
         self._schedule_step(world.start)
 
@@ -160,6 +161,8 @@ class ScriptedPlayers:
         if not text.lstrip().startswith(title):
             return
         self.alive -= {n for n in self.script.expected[step.label].deaths if n in text}
+        if step.phase == "night":  # the bound survivor may not vote today (被束魂)
+            self.bound = {n for n in self.alive if f"{n} 被束魂" in text}
         if GAME_OVER in text:
             self.progress.finished = True
             self.log.append(f"{at:%m-%d %H:%M} game over seen")
@@ -326,57 +329,50 @@ class ScriptedPlayers:
         self.moves.append(Move(at, v.voter, "post", text, "vote", key=key))
 
     def _plan_ballot_mistakes(self, step: Step, rng: random.Random) -> None:
-        """Typo, full-width, quote and edit, each on a different first-round ballot."""
-        ballots = [m for m in self.moves if m.key.startswith(f"{step.label}.r1.") and not m.done]
-        named = [m for m in ballots if m.text.startswith("投票：")]
+        """Edit, typo, full-width and quote, each on a different first-round ballot of a player
+        who may vote (not the announced bound survivor)."""
+        named = [
+            m for m in self.moves
+            if m.key.startswith(f"{step.label}.r1.") and m.text.startswith("投票：") and m.who not in self.bound
+        ]  # fmt: skip
+        named.sort(key=lambda m: m.at)
+        target_of = {m.key: m.text.split("\n")[0][len("投票：") :] for m in named}
+        if self._should("edit", rng) and named:
+            m = named.pop(0)  # the earliest: the round is surely still open a poll later
+            other = next(
+                (n for n in sorted(self.alive) if n not in (target_of[m.key], m.who)), None
+            )
+            if other is not None:
+                edit = Move(m.at + timedelta(minutes=15), m.who, "edit", f"投票：{other}",
+                            mistake="edit", ref=m.key, after_poll=True)  # fmt: skip
+                self.moves.append(edit)
+                self._made(
+                    "edit",
+                    step,
+                    f"{m.who}: 投票：{target_of[m.key]} edited to 投票：{other} after a poll",
+                )
         rng.shuffle(named)
-        by_target = {m.key: m.text.split("\n")[0][len("投票：") :] for m in named}
         if self._should("typo", rng) and named:
             m = named.pop()
-            target = by_target[m.key]
-            wrong = _misspelt(target, self.script.names, rng)
+            wrong = _misspelt(target_of[m.key], self.script.names, rng)
             self.moves.append(Move(m.at, m.who, "post", f"投票：{wrong}", "vote", mistake="typo"))
             m.at += timedelta(minutes=rng.uniform(20, 50))
-            self._made("typo", step, f"{m.who}: 投票：{wrong}, then 投票：{target}")
+            self._made("typo", step, f"{m.who}: 投票：{wrong}, then 投票：{target_of[m.key]}")
         if self._should("fullwidth", rng):
-            ascii_named = [m for m in named if _has_ascii(by_target[m.key])]
-            if ascii_named:
-                m = ascii_named[0]
+            m = next((m for m in named if _has_ascii(target_of[m.key])), None)
+            if m is not None:
                 named.remove(m)
-                target = by_target[m.key]
-                m.text = m.text.replace(target, _fullwidth(target), 1)
-                self._made("fullwidth", step, f"{m.who}: 投票：{_fullwidth(target)}")
+                wide = _fullwidth(target_of[m.key])
+                m.text = m.text.replace(target_of[m.key], wide, 1)
+                self._made("fullwidth", step, f"{m.who}: 投票：{wide}")
         if self._should("quote", rng) and len(named) >= 2:
-            quoted, quoter = sorted(named[:2], key=lambda m: m.at)
-            if by_target[quoted.key] == by_target[quoter.key]:
-                pairs = [
-                    (a, b)
-                    for a in named
-                    for b in named
-                    if a.at < b.at and by_target[a.key] != by_target[b.key]
-                ]
-                if pairs:
-                    quoted, quoter = pairs[0]
-            named.remove(quoter)
+            pairs = [(a, b) for a in named for b in named if a.at < b.at]
+            differ = [(a, b) for a, b in pairs if target_of[a.key] != target_of[b.key]]
+            quoted, quoter = (differ or pairs)[0]
             quoter.kind, quoter.ref = "quote", quoted.key
             quoter.at = max(quoter.at, quoted.at + timedelta(minutes=10))
-            self._made(
-                "quote",
-                step,
-                f"{quoter.who} quotes {quoted.who}'s ballot, then votes {by_target[quoter.key]}",
-            )
-        if self._should("edit", rng) and named:
-            m = named[0]
-            target = by_target[m.key]
-            other = next((n for n in sorted(self.alive) if n != target and n != m.who), None)
-            if other is not None:
-                self.moves.append(
-                    Move(m.at + timedelta(hours=1), m.who, "edit", f"投票：{other}", mistake="edit",
-                         ref=m.key, after_poll=True)
-                )  # fmt: skip
-                self._made(
-                    "edit", step, f"{m.who}: 投票：{target} edited to 投票：{other} after a poll"
-                )
+            what = f"{quoter.who} quotes {quoted.who}'s ballot, then votes {target_of[quoter.key]}"
+            self._made("quote", step, what)
 
     def _late_pm(self, step: Step, start: datetime, rng: random.Random) -> None:
         """A night action sent once the night's result is out (the window has closed)."""
@@ -418,7 +414,7 @@ class ScriptedPlayers:
             return False
         if not any(m == mistake for m, _, _ in self.made):
             return True
-        return rng.random() < 0.25
+        return rng.random() < 0.1
 
     def _made(self, mistake: str, step: Step, what: str) -> None:
         self.made.append((mistake, step.label, what))

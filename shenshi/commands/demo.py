@@ -1,0 +1,100 @@
+"""``shenshi demo``: a whole game on a loopback sandbox forum, played by scripted players.
+
+The sandbox (Discuz! or phpwind) runs in this process on 127.0.0.1; the roles are dealt with
+the seed; the players play the ruleset's script (with the mistakes people make) on an
+accelerated clock; the daemon runs in review mode and every proposal is approved at once, as
+a GM would with ``shenshi approve``. At the end it prints each step, the deaths, executions,
+the winner, how many announcements went out and how many alerts were raised, and where the
+database and the dry-run log are (``--output``, default ``./demo-output/RULESET-ENGINE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from pathlib import Path
+
+from shenshi.commands import add_config_option
+from shenshi.errors import UserError
+
+NAME = "demo"
+HELP = "play a whole scripted game on a loopback sandbox forum and print what happened"
+ORDER = 90
+
+OUTPUT = Path("demo-output")
+LEFTOVERS = ("shenshi.sqlite3", "shenshi-dryrun.log", "shenshi-dryrun.jsonl", "shenshi.toml", "clock.txt")
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``shenshi demo`` to the CLI."""
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    add_config_option(parser)
+    parser.add_argument("--ruleset", default="game6-10", help="which ruleset's game (default: game6-10)")
+    parser.add_argument(
+        "--engine", choices=("discuz", "phpwind"), default="discuz", help="forum engine (default: discuz)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seeds the deal and the players (default: 1)")
+    parser.add_argument(
+        "--output", type=Path, default=None, metavar="DIR", help="where the files go (default: ./demo-output/RULESET-ENGINE)"
+    )
+    parser.add_argument(
+        "--speed", type=float, default=3600.0, metavar="X",
+        help="forum seconds per real second, besides the jumps to the next event (default: 3600)",
+    )  # fmt: skip
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the game and print its summary; exit 1 if it differs from the script's outcome."""
+    from shenshi.demo.game import play
+    from shenshi.demo.record import expected_outcome, summary
+    from shenshi.demo.script import available
+    from shenshi.rulesets.registry import RULESETS
+
+    logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
+    registered = {r.name for r in RULESETS}
+    playable = [name for name in available() if name in registered]
+    if args.ruleset not in playable:
+        raise UserError(f"no demo for ruleset {args.ruleset!r} (available: {', '.join(playable)})")
+    if args.speed <= 0:
+        raise UserError(f"--speed must be positive, got {args.speed}")
+    output = args.output or OUTPUT / f"{args.ruleset}-{args.engine}"
+    _clear(output)
+    print(f"shenshi demo: {args.ruleset} on a {args.engine} sandbox, seed {args.seed}; files in {output}/")
+    print(f"  roles dealt with seed demo-{args.seed}; the daemon runs in review mode and the demo")
+    print("  approves every proposal at once, as a GM would with `shenshi approve`")
+    shown: set[str] = set()
+
+    def progress(director) -> None:
+        for post in director.players.world.forum.visible_posts(director.players.world.vote_thread):
+            if post.author_uid != director.players.world.gm_uid or post.first or str(post.pid) in shown:
+                continue
+            shown.add(str(post.pid))
+            title = post.text.strip().splitlines()[0]
+            print(f"  {post.posted_at:%m-%d %H:%M} (forum time)  the GM posts {title}", flush=True)
+
+    game = play(args.ruleset, args.engine, seed=args.seed, workdir=output, clock="accelerated",
+                factor=args.speed, hooks=[progress])  # fmt: skip
+    print()
+    print(summary(game.forum_record, game.tally, log=game.log_path, database=game.database,
+                  seconds=game.seconds, mistakes=game.players.made))  # fmt: skip
+    expected = expected_outcome(game.script)
+    chess = args.ruleset == "chess32"
+    same = game.forum_record.comparable(causes=not chess) == expected.comparable(causes=not chess)
+    stored = game.stored_record.comparable() == expected.comparable()
+    print(f"  inspect:     shenshi status --config {game.config_path}")
+    if same and stored and game.direction.finished:
+        print("  the outcome is the one the script's intended actions give ✓")
+        return 0
+    print("  !! the outcome differs from the script's expected outcome")
+    return 1
+
+
+def _clear(output: Path) -> None:
+    """Remove the files of an earlier demo in ``output`` (a new game needs a new database)."""
+    output.mkdir(parents=True, exist_ok=True)
+    for name in (*LEFTOVERS, "daemon.stderr"):
+        path = output / name
+        if path.exists():
+            path.unlink()
