@@ -494,12 +494,28 @@ class GameService:
     def _already_on_forum(self, a: Announcement) -> bool:
         """After a crash mid-send: look for the text on the forum before sending again."""
         if a.destination_kind is not DestinationKind.THREAD:
-            return False  # PMs: the inbox poll records our own sent messages
+            return self._pm_already_sent(a)
         delta = self.adapter.reread_pages(a.destination, [])
         for page in delta:
             for post in page.posts:
                 if post.author_uid == getattr(self.adapter, "own_uid", None) and _same_text(post.text, a.text):
                     self.store.mark_sent(a.id, post.pid, at=post.posted_at)
+                    self.referee.pending_public.pop(a.key, None)
+                    return True
+        return False
+
+    def _pm_already_sent(self, a: Announcement) -> bool:
+        """A PM that was sent before a crash shows in the conversation, which a poll records as
+        evidence: our own message to the recipient, with this text, not yet the record of
+        another announcement (the same answer may go to the same player twice in a game)."""
+        self.poll()  # reads the conversations (and processes what else is new, in order)
+        own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
+        claimed = {x.forum_id for x in self.store.announcements(self.game_id) if x.id != a.id and x.forum_id}
+        for e in self.store.iter_evidence(self.game_id, kind=EvidenceKind.PM):
+            to = (e.recipient or "").casefold()
+            if (e.author_uid in own or e.author in own) and to == a.destination.casefold():
+                if e.forum_id not in claimed and _same_text(e.text, a.text):
+                    self.store.mark_sent(a.id, e.forum_id, at=e.posted_at)
                     return True
         return False
 

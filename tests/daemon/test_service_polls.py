@@ -1,4 +1,4 @@
-"""What one poll of the service does with what it reads, over real HTTP on the sandbox."""
+"""The service over real HTTP on the sandbox: what a poll does with what it reads, and sending."""
 
 from __future__ import annotations
 
@@ -104,3 +104,26 @@ def test_status_counts_each_players_posts_by_uid(world) -> None:
     assert activity["Tom_2"] == 2 and activity["小明"] == 0
     sent = service.store.announcements(service.game_id, [AnnouncementState.SENT])
     assert all(a.kind == "receipt" for a in sent)
+
+
+def test_a_pm_sent_just_before_a_crash_is_not_sent_again(world) -> None:
+    clock, forum, tid, service = world
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
+    clock.advance(minutes=10)
+    service.poll()
+    receipt = service.store.announcements(service.game_id, [AnnouncementState.PROPOSED])[0]
+    service.store.approve(receipt.id)
+    service.store.mark_sending(receipt.id)
+    service.adapter.send_pm(receipt.destination, receipt.text)  # … and the daemon dies here
+    clock.advance(minutes=10)
+    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    again.adapter.login()
+    again.start()
+    again.publish()
+    gm = forum.user("神的使者").uid
+    sent = [m for m in forum.messages.values() if m.sender_uid == gm and m.text == receipt.text]
+    assert len(sent) == 1
+    after = again.store.announcement_by_key(again.game_id, receipt.key)
+    assert after.state is AnnouncementState.SENT and after.forum_id == str(sent[0].mid)
