@@ -492,31 +492,24 @@ class GameService:
         return True
 
     def _already_on_forum(self, a: Announcement) -> bool:
-        """After a crash mid-send: look for the text on the forum before sending again."""
-        if a.destination_kind is not DestinationKind.THREAD:
-            return self._pm_already_sent(a)
-        delta = self.adapter.reread_pages(a.destination, [])
-        for page in delta:
-            for post in page.posts:
-                if post.author_uid == getattr(self.adapter, "own_uid", None) and _same_text(post.text, a.text):
-                    self.store.mark_sent(a.id, post.pid, at=post.posted_at)
-                    self.referee.pending_public.pop(a.key, None)
-                    return True
-        return False
-
-    def _pm_already_sent(self, a: Announcement) -> bool:
-        """A PM that was sent before a crash shows in the conversation, which a poll records as
-        evidence: our own message to the recipient, with this text, not yet the record of
+        """After a crash mid-send: did the forum get it? A poll records what the forum shows,
+        our own posts (and our own PMs, where the engine lists them) included; look there for
+        our message with this text to this thread or player that is not already the record of
         another announcement (the same answer may go to the same player twice in a game)."""
-        self.poll()  # reads the conversations (and processes what else is new, in order)
+        self.poll()  # also processes what else is new, in order
         own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
         claimed = {x.forum_id for x in self.store.announcements(self.game_id) if x.id != a.id and x.forum_id}
-        for e in self.store.iter_evidence(self.game_id, kind=EvidenceKind.PM):
-            to = (e.recipient or "").casefold()
-            if (e.author_uid in own or e.author in own) and to == a.destination.casefold():
-                if e.forum_id not in claimed and _same_text(e.text, a.text):
-                    self.store.mark_sent(a.id, e.forum_id, at=e.posted_at)
-                    return True
+        thread = a.destination_kind is DestinationKind.THREAD
+        kind = EvidenceKind.POST if thread else EvidenceKind.PM
+        for e in self.store.iter_evidence(self.game_id, kind=kind, sources=[a.destination] if thread else None):
+            if not (e.author_uid in own or e.author in own) or e.forum_id in claimed:
+                continue
+            if not thread and (e.recipient or "").casefold() != a.destination.casefold():
+                continue
+            if _same_text(e.text, a.text):
+                self.store.mark_sent(a.id, e.forum_id, at=e.posted_at)
+                self.referee.pending_public.pop(a.key, None)
+                return True
         return False
 
     def _pace(self) -> None:

@@ -127,3 +127,24 @@ def test_a_pm_sent_just_before_a_crash_is_not_sent_again(world) -> None:
     assert len(sent) == 1
     after = again.store.announcement_by_key(again.game_id, receipt.key)
     assert after.state is AnnouncementState.SENT and after.forum_id == str(sent[0].mid)
+
+
+def test_a_post_made_just_before_a_crash_is_not_made_again(world) -> None:
+    clock, forum, tid, service = world
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    clock.set(START + timedelta(hours=24, minutes=1))
+    service.tick()  # nobody acted: 无人死亡
+    dawn = service.store.announcement_by_key(service.game_id, "g1:night1:public")
+    service.store.approve(dawn.id)
+    service.store.mark_sending(dawn.id)
+    service.adapter.post_reply(dawn.destination, dawn.text)  # … and the daemon dies here
+    clock.advance(minutes=10)
+    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    again.adapter.login()
+    again.start()
+    again.publish()
+    titles = [p for p in forum.visible_posts(tid) if p.text.startswith("【第1夜结果】")]
+    assert len(titles) == 1
+    after = again.store.announcement_by_key(again.game_id, dawn.key)
+    assert after.state is AnnouncementState.SENT and after.forum_id == str(titles[0].pid)
