@@ -96,20 +96,26 @@ class Director:
         *,
         limit: timedelta = timedelta(days=30),
         hooks: list[Callable[[Director], None]] | None = None,
+        before: list[Callable[[Director], None]] | None = None,
     ) -> None:
         self.players = players
         self.daemon = daemon
         self.clock = clock
         self.advance = advance
         self.limit = limit
-        self.hooks = list(hooks or ())
+        self.hooks = list(hooks or ())  # after each daemon cycle (faults, kills)
+        self.before = list(before or ())  # just before each daemon cycle
         self.last_poll: datetime | None = None
+        self.last_turn: Turn | None = None
         self.direction = Direction()
 
     def turn(self) -> Turn:
         """One daemon cycle; then the players read what was published."""
+        for hook in self.before:
+            hook(self)
         before = self.clock()
         turn = self.daemon.cycle()
+        self.last_turn = turn
         self.direction.turns += 1
         if turn.polled:
             self.last_poll = before

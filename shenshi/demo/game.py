@@ -88,6 +88,7 @@ def play(
     subprocess: bool = False,
     mistakes: Sequence[str] = MISTAKES,
     hooks: Sequence[Hook] = (),
+    before: Sequence[Hook] = (),
     pacing: bool = True,
     setup: Callable[[World], None] | None = None,
     limit: timedelta = timedelta(days=20),
@@ -98,19 +99,19 @@ def play(
     ``clock`` is ``manual`` (jumps only), ``accelerated`` (real time × ``factor`` plus the
     jumps: the demo) or, with ``subprocess``, always a :class:`FileClock`. ``pacing=False``
     leaves the daemon no way to wait between sends (the forum's flood control then refuses
-    them). ``hooks`` run after every daemon cycle (faults, kills).
+    them). ``hooks`` run after every daemon cycle (faults, kills), ``before`` just before.
     """
     began = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
     workdir = workdir.resolve()
     base = cast_for(script or load_script(ruleset), engine)
-    before = START + timedelta(minutes=1)  # the GM posted the player list a minute ago
+    t0 = START + timedelta(minutes=1)  # the GM posted the player list a minute ago
     if subprocess:
-        ticking: Any = FileClock(workdir / "clock.txt", before)
+        ticking: Any = FileClock(workdir / "clock.txt", t0)
     elif clock == "accelerated":
-        ticking = AcceleratedClock(before, factor)
+        ticking = AcceleratedClock(t0, factor)
     else:
-        ticking = ManualClock(before)
+        ticking = ManualClock(t0)
     dealt = casting(base, deal_seed(seed)) if deal else {}
     played = base.renamed(dealt)
     roster = {name: i for i, name in enumerate(base.names)}  # the deal follows the roster's order
@@ -143,7 +144,7 @@ def play(
             daemon = InProcessDaemon(service, ticking)
         players = ScriptedPlayers(world, played, seed, mistakes=tuple(mistakes))
         director = Director(players, daemon, ticking, lambda s: ticking.advance(seconds=s),
-                            limit=limit, hooks=list(hooks))  # fmt: skip
+                            limit=limit, hooks=list(hooks), before=list(before))  # fmt: skip
         try:
             direction = director.run()
         finally:

@@ -186,6 +186,7 @@ class Tally:
     public_posts: int
     pms: int
     left: int  # proposed, approved or failed but never sent
+    retries: int  # sends tried again (flood control, a forum error, a crash)
     alerts: int
     alert_kinds: Mapping[str, int]
 
@@ -200,9 +201,9 @@ def tally(store: Store, game_id: int) -> Tally:
          AnnouncementState.FAILED],
     )  # fmt: skip
     alerts = store.alerts(game_id)
-    return Tally(
-        public, len(sent) - public, len(left), len(alerts), Counter(a.kind for a in alerts)
-    )
+    retries = sum(max(a.attempts - 1, 0) for a in sent)
+    kinds = Counter(a.kind for a in alerts)
+    return Tally(public, len(sent) - public, len(left), retries, len(alerts), kinds)
 
 
 def summary(
@@ -232,6 +233,7 @@ def summary(
     lines.append(
         f"  announcements sent: {counts.public_posts} public posts, {counts.pms} PMs"
         + (f"; {counts.left} not sent" if counts.left else "")
+        + (f"; {counts.retries} sends tried again" if counts.retries else "")
     )
     kinds = ", ".join(f"{k} {n}" for k, n in sorted(counts.alert_kinds.items()))
     lines.append(f"  GM alerts: {counts.alerts}" + (f" ({kinds})" if kinds else ""))

@@ -10,6 +10,7 @@ command per line of standard input with one JSON line:
                                proposed (the GM in review mode)
 ``cycle crash=after_send``     the same, but the process kills itself (SIGKILL) right after
                                the forum accepts its next post or PM, before recording it
+``cycle crash=after_post``     … its next public post (``after_pm``: its next PM)
 ``cycle crash=before_intake``  … right after its next poll stored new posts or PMs, before
                                processing them
 ``quit``                       exit
@@ -39,9 +40,14 @@ def _die() -> None:
 
 def arm(service: Any, crash: str) -> None:
     """Make the service kill its own process at the point named by ``crash``."""
-    if crash == "after_send":
+    sends = {
+        "after_send": ("post_reply", "send_pm"),
+        "after_post": ("post_reply",),
+        "after_pm": ("send_pm",),
+    }
+    if crash in sends:
         adapter = service.adapter
-        for name in ("post_reply", "send_pm"):
+        for name in sends[crash]:
             original = getattr(adapter, name)
 
             def crashing(
@@ -152,7 +158,8 @@ class DaemonProcess:
             raise DaemonDied(f"the daemon did not start: {answer}")
 
     def crash_at(self, point: str) -> None:
-        """Have the daemon kill itself at ``point`` (``after_send``, ``before_intake``)."""
+        """Have the daemon kill itself at ``point`` (``after_send``, ``after_post``,
+        ``after_pm``, ``before_intake``) during its next cycle that gets there."""
         self._crash = point
 
     def cycle(self) -> Turn:

@@ -1,0 +1,73 @@
+"""What every end-to-end game must show, whatever happened to the forum or the daemon."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+from collections import Counter
+
+from shenshi.demo.game import GameRun
+from shenshi.demo.record import expected_outcome
+
+# Alerts that a played script must raise, one per mistake of that kind.
+MISTAKE_ALERTS = {
+    "typo": "unknown_name",
+    "edit": "edited_vote",
+    "late_pm": "pm_window",
+    "stranger": "not_a_player",
+}
+# Alerts that would mean a player's intended action was misread or refused (a bug).
+NEVER = {"vote_conflict", "not_in_phase", "no_vote_open", "dead_target", "conditional_vote", "wrong_channel",
+         "ambiguous_name", "vote_wrong_thread", "thread_changed"}  # fmt: skip
+TITLE = re.compile(r"^【第\d+(?:夜结果|天投票结果)】")
+
+
+def assert_as_scripted(run: GameRun) -> None:
+    """The outcome is the script's, as the forum publishes it and as the daemon stored it."""
+    expected = expected_outcome(run.script)
+    causes = run.script.ruleset != "chess32"  # chess publishes the camp of the dead, not the cause
+    assert run.direction.finished, f"the game did not end: {run.players.log[-5:]}"
+    assert run.forum_record.comparable(causes) == expected.comparable(causes)
+    assert run.stored_record.comparable() == expected.comparable()
+    assert run.forum_record.winner == run.script.winner
+
+
+def assert_nothing_lost_or_doubled(run: GameRun, reference: GameRun | None = None) -> None:
+    """Every announcement went out exactly once; with a reference run of the same seed, the
+    same events (no ballot or action lost or counted twice) and the same messages."""
+    assert run.tally.left == 0, "announcements were never sent"
+    assert len(run.gm_posts) == len(set(run.gm_posts)), "the GM posted something twice"
+    titles = Counter(TITLE.match(p).group(0) for p in run.gm_posts if TITLE.match(p))
+    runoffs = {s.label for s in run.forum_record.steps if s.runoff}
+    for title, n in titles.items():
+        assert n == 1 or (n == 2 and "天" in title), (title, n)
+    assert sum(titles.values()) == len(run.script.steps) + len(runoffs)
+    if reference is not None:
+        assert run.events == reference.events
+        assert Counter(run.gm_pms) == Counter(reference.gm_pms)
+        assert sorted(run.gm_posts) == sorted(reference.gm_posts)
+
+
+def assert_mistakes_read_right(run: GameRun) -> None:
+    """Each kind of mistake was made, raised its alert (and only it), and changed nothing."""
+    made = Counter(kind for kind, _, _ in run.players.made)
+    assert set(made) == {"typo", "fullwidth", "quote", "edit", "late_pm", "stranger"}
+    for mistake, alert in MISTAKE_ALERTS.items():
+        assert run.tally.alert_kinds.get(alert, 0) == made[mistake], (alert, run.tally.alert_kinds)
+    assert not NEVER & set(run.tally.alert_kinds), run.tally.alert_kinds
+
+
+def assert_files_private(run: GameRun) -> None:
+    """The dry-run log (it holds roles and actions) and the configuration are mode 0600."""
+    for path in (run.log_path, run.log_path.with_suffix(".jsonl"), run.config_path):
+        assert stat.S_IMODE(os.stat(path).st_mode) == 0o600, path
+
+
+def daemon_errors(run: GameRun) -> list[str]:
+    """ERROR lines the daemon subprocess wrote (a killed daemon writes none of its own)."""
+    path = run.workdir / "daemon.stderr"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    return [
+        line for line in text.splitlines() if line.startswith(("ERROR", "CRITICAL", "Traceback"))
+    ]
