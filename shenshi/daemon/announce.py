@@ -134,10 +134,14 @@ def public_text(
     declarations: Mapping[str, str],
     ruleset_family: str = "A",
 ) -> str:
-    """The public post for one step: title, tally, facts in order, the winner."""
+    """The public post for one step: title, tallies, facts in order, the winner."""
     lines = [title]
     if report.vote_tally:
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(report.vote_tally)]
+    if report.runoff_tally:
+        lines.append("生死投票/第二轮：" + "，".join(f"{n} {_num(v)} 票" for n, v in _sorted_tally(report.runoff_tally)))
+    if report.final_tally:  # 遗言计票 and 招魂: why a tied runoff still executed someone
+        lines.append("计入遗言与招魂后：" + "，".join(f"{n} {_num(v)} 票" for n, v in _sorted_tally(report.final_tally)))
     for fact in report.public_facts:
         if fact.kind == "runoff" and ruleset_family == "chess":
             lines.append(t.render("round2", names="、".join(fact.get("candidates"))))
@@ -145,8 +149,6 @@ def public_text(
         line = _fact_line(t, fact, declarations)
         if line:
             lines.append(line)
-    if report.runoff_tally:
-        lines.append("生死投票/第二轮：" + "，".join(f"{n} {_num(v)} 票" for n, v in _sorted_tally(report.runoff_tally)))
     if report.winner:
         lines.append(t.render("draw") if report.winner == "draw" else t.render("winner", camp=CAMP.get(report.winner, report.winner)))
     return "\n".join(lines) + t.render("signature")
