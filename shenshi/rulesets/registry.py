@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from shenshi.rulesets.base import Ruleset
 from shenshi.rulesets.family_a import Game5, Game6_8, Game6_10, Game6_13
+from shenshi.rulesets.werewolf import Werewolf
 
 RULESETS: tuple[Ruleset, ...] = (
     Game5(),
     Game6_8(),
     Game6_10(),
     Game6_13(),
+    Werewolf(),
 )
 
 

@@ -1,0 +1,250 @@
+"""The ``werewolf`` ruleset (狼人: 先知/女巫/守卫/爱神/狼人/吹笛 with add-ons), RULES.md §5.
+
+The hooks of :class:`~shenshi.rulesets.base.Ruleset`; the algorithms live in :mod:`.night0`,
+:mod:`.night`, :mod:`.day` and :mod:`.settle`, the camp logic in :mod:`.camps`, and the
+settings a GM may change (composition, night order, win conditions…) in :mod:`.settings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from shenshi.rulesets.base import (
+    CloseNight,
+    CloseRound,
+    DaemonNote,
+    Death,
+    DeclareExit,
+    Event,
+    ExecutionForced,
+    ForceExecution,
+    GameState,
+    GmRuling,
+    IllegalActionError,
+    LastWordsRecorded,
+    Outcome,
+    Phase,
+    PrivateResult,
+    PublicFact,
+    RecordLastWords,
+    Report,
+    Resolved,
+    Ruleset,
+    RulesetError,
+    RulingApplied,
+    Submission,
+    frozen_map,
+)
+from shenshi.rulesets.catalog import WEREWOLF
+from shenshi.rulesets.common import note
+from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
+from shenshi.rulesets.werewolf.memory import WerewolfMemory
+from shenshi.rulesets.werewolf.settings import WerewolfSettings, default_config
+from shenshi.rulesets.werewolf.settle import go_out
+
+ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
+
+
+class Werewolf(Ruleset):
+    """狼人 (§5): night 0, nights of two submission phases, sheriff election, camps."""
+
+    name = "werewolf"
+    aliases = ("ww", "狼人")
+    info = WEREWOLF
+    first_phase = Phase.NIGHT
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def default_config(self) -> dict[str, Any]:
+        """The spec's proposals (RES-W1..W3) as settings a GM may change."""
+        return default_config()
+
+    def initial_memory(self, state: GameState) -> WerewolfMemory:
+        """Parse the settings and check the add-ons (two lovers, one sheriff, one lone wolf)."""
+        settings = WerewolfSettings.from_config(state.config)
+        for addon, allowed in ADDON_COUNTS.items():
+            count = sum(1 for s in state.seats if addon in s.addons)
+            if count not in allowed:
+                raise RulesetError(
+                    f"add-on {addon!r} is carried by {count} characters (allowed: {allowed})"
+                )
+        # Characters already out when the game is set up went out before anyone else (RES-W15).
+        dead = tuple(s.number for s in state.seats if not s.alive)
+        return WerewolfMemory(settings=settings, out_order=dead)
+
+    # -- submissions -------------------------------------------------------------------------
+
+    def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        """Why a skill reply fails (W-D1..W-D3), or ``None``; intake uses it for receipts."""
+        return submissions.check_submission(state, sub)
+
+    def witch_vision(self, state: GameState) -> list[PrivateResult]:
+        """The 【通灵】 lists to send when 夜晚1 closes (RES-W3): one per witch who still has it."""
+        mem = camps.memory(state)
+        listed = submissions.vision(state)
+        return [
+            PrivateResult(s.name, "witch_vision", listed)
+            for s in state.with_role("witch")
+            if s.number not in mem.heal_used
+        ]
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
+        if state.number == 0:
+            zero = night0.resolve(state)
+            after = replace(state, seats=zero.seats, memory=zero.memory)
+            outcome, report = camps.outcome(after), zero.report
+        else:
+            out = night.resolve(state)
+            after = replace(state, seats=out.seats, memory=out.memory)
+            outcome, report = out.outcome, out.report
+        report = report.merge(camps.status(after))
+        return self.finish_step(state, Resolved(after.seats, after.memory, outcome, report=report))
+
+    def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
+        out = day.close(state, command.t or state.params.get("round1_close"))
+        after = replace(state, seats=out.seats, memory=out.memory)
+        report = out.report.merge(camps.status(after))
+        return self.finish_step(state, Resolved(out.seats, out.memory, out.outcome, report=report))
+
+    def check_win(self, state: GameState) -> Outcome | None:
+        """§5.7 (RES-W2) as far as the settings keep it."""
+        return camps.outcome(state)
+
+    def substitute(self, state: GameState, old: str, new: str) -> Any:
+        # RES-W25: everything is the character's and is keyed by seat; penalty points are
+        # keyed by the player's name and stay with the player who left.
+        return state.memory
+
+    # -- GM corrections ------------------------------------------------------------------------
+
+    def _decide_DeclareExit(self, state: GameState, c: DeclareExit) -> Iterable[Event]:
+        """A character leaves with no substitute: out, with 殉情, madness and badge following."""
+        if not state.is_alive(c.name):
+            raise IllegalActionError(f"{c.name!r} is not a living character")
+        settled = go_out(state, [Death(c.name, self.exit_cause)])
+        report = settled.report.merge(
+            Report(public_facts=(PublicFact.of("exit", name=c.name),))
+        ).merge(camps.status(settled.state))
+        yield RulingApplied(
+            "exit",
+            c.name,
+            settled.state.seats,
+            settled.state.memory,
+            settled.outcome,
+            report=report,
+        )
+
+    def _decide_ForceExecution(self, state: GameState, c: ForceExecution) -> Iterable[Event]:
+        """Force or cancel today's vote-out; after the close, the day is settled again."""
+        if state.phase is Phase.DAY:
+            yield from super()._decide_ForceExecution(state, c)
+            return
+        snapshot = camps.memory(state).before_close
+        if snapshot is None or snapshot[0] != state.number:
+            raise IllegalActionError("only today's vote-out can be corrected")
+        _, seats, memory = snapshot
+        if c.name is not None and not any(s.name == c.name and s.alive for s in seats):
+            raise IllegalActionError(f"{c.name!r} was not a living character today")
+        params = frozen_map({**state.params, "forced_execution": (c.name,)})
+        before = replace(
+            state, seats=seats, memory=memory, outcome=None, phase=Phase.DAY, params=params
+        )
+        out = day.close(before, state.params.get("round1_close"))
+        after = replace(before, seats=out.seats, memory=out.memory)
+        report = out.report.merge(camps.status(after))
+        yield ExecutionForced(c.name, out.seats, out.memory, out.outcome, c.reason, report=report)
+
+    def gm_ruling(self, state: GameState, command: GmRuling) -> Iterable[Event]:
+        """Referee and host rulings: ``penalty`` (``points``), ``send_off``, ``sheriff``.
+
+        Penalty points are the player's (RES-W25); at ``sent_off_points`` the character is
+        sent off (罚下): alive, but no vote and no <常规>/<单次>/<强制> skill. ``sheriff`` hands
+        the badge to a living character (the host's default, or a late 【殉职】 reply).
+        """
+        mem = camps.memory(state)
+        name = command.name
+        if command.kind in ("penalty", "send_off"):
+            if not state.is_alive(name):
+                raise IllegalActionError(f"{name!r} is out: only characters in play are penalised")
+            threshold = mem.settings.sent_off_points
+            points = command.params.get("points")
+            if command.kind == "send_off":
+                points = max(threshold - mem.points(name), 0)
+            if not isinstance(points, int) or points < 0:
+                raise IllegalActionError("a penalty needs a whole number of points")
+            was_off = mem.points(name) >= threshold
+            mem = mem.with_points(name, points)
+            facts = [PublicFact.of("penalty", name=name, points=mem.points(name))]
+            if not was_off and mem.points(name) >= threshold:
+                facts.append(PublicFact.of("sent_off", name=name))
+            after = replace(state, memory=mem)
+            report = Report(public_facts=tuple(facts)).merge(camps.status(after))
+            yield RulingApplied(command.kind, name, state.seats, mem, None, report=report)
+            return
+        if command.kind == "sheriff":
+            if not state.is_alive(name):
+                raise IllegalActionError(f"{name!r} is out and cannot be sheriff")
+            seats = tuple(
+                replace(
+                    s,
+                    addons=(s.addons | {camps.SHERIFF})
+                    if s.name == name
+                    else s.addons - {camps.SHERIFF},
+                )
+                for s in state.seats
+            )
+            after = replace(state, seats=seats)
+            report = Report(public_facts=(PublicFact.of("sheriff", name=name),)).merge(
+                camps.status(after)
+            )
+            yield RulingApplied("sheriff", name, seats, mem, None, report=report)
+            return
+        yield from super().gm_ruling(state, command)
+
+    # -- last words ----------------------------------------------------------------------------
+
+    def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
+        if not state.has_player(c.author):
+            raise IllegalActionError(f"{c.author!r} is not a player of this game")
+        problem = self.last_words_problem(state, c.author, c.chars)
+        report = Report(daemon=(problem,)) if problem else Report()
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, report=report)
+
+    def last_words_problem(
+        self, state: GameState, author: str, chars: int | None
+    ) -> DaemonNote | None:
+        """W-D6: last words only for the first four out, ≤ 3000 characters, before the next
+        day's discussion thread opens (void otherwise)."""
+        mem = camps.memory(state)
+        seat = state.seat(author).number
+        days = [n for s, n in mem.last_words if s == seat]
+        if not days:
+            return note(author, "last_words_not_granted", "void", log_only=True)
+        if seat in mem.last_words_received:
+            return note(author, "last_words_twice", "void", log_only=True)
+        if state.number != days[0]:  # the next day (number + 1) has opened
+            return note(author, "last_words_late", "void", log_only=True)
+        if chars is not None and chars > mem.settings.last_words_chars:
+            return note(author, "last_words_long", "void", f"{chars} characters", log_only=True)
+        return None
+
+    def remember(self, state: GameState, event: Event) -> Any:
+        if (
+            isinstance(event, LastWordsRecorded)
+            and self.last_words_problem(state, event.author, event.chars) is None
+        ):
+            mem = camps.memory(state)
+            seat = state.seat(event.author).number
+            return replace(mem, last_words_received=mem.last_words_received + (seat,))
+        return state.memory
+
+    # -- timeline ------------------------------------------------------------------------------
+
+    def timeline(self, state: GameState, step: Mapping[str, Any]) -> Report:
+        if step["check"] != "schedule":
+            return super().timeline(state, step)
+        return Report(schedule=clock.first_game_day(step["start"], camps.settings(state)))
