@@ -710,3 +710,39 @@ def test_werewolf_core_imports_only_the_standard_library_and_the_package() -> No
                 path.name,
                 top,
             )
+
+
+# -- daemon checks: maddened speech (W-D5), speed-up (W-D7) ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "ok"),
+    [("嗷嗷 喵\n汪", True), ("W1", True), ("投W1", False), ("啊 hello", False), ("W12", False)],
+)
+def test_maddened_speech(text: str, ok: bool) -> None:
+    from shenshi.rulesets.werewolf.speech import forbidden_in_maddened_speech, maddened_speech_ok
+
+    assert maddened_speech_ok(text, ["W1"]) is ok
+    assert bool(forbidden_in_maddened_speech(text, ["W1"])) is not ok
+
+
+def test_speed_up_needs_everyone_in_play_and_a_determined_result() -> None:
+    from shenshi.rulesets.werewolf.day import speed_up
+
+    cast = [
+        ("V1", "villager", "village"),
+        ("V2", "villager", "village"),
+        ("W1", "werewolf", "wolves"),
+    ]
+    state, _ = run(game(cast), [GmRuling("send_off", "V2"), OpenDay(2), CastBallot("V1", "W1")])
+    assert speed_up(state, ["V1", "W1"])  # V2 is sent off: not asked
+    assert not speed_up(state, ["V1"])
+    state, _ = run(state, [CastBallot("W1", "V1")])
+    assert not speed_up(state, ["V1", "W1"])  # 1 : 1, nothing is determined yet
+
+
+def test_no_correction_after_the_close_across_a_substitution() -> None:
+    state, _ = day(game(), 2, [("Seer", "V2")], before_close=[Substitute("V1", "V1x")])
+    assert state.has_player("V1x")
+    with pytest.raises(IllegalActionError, match="substitute"):
+        WW.decide(state, ForceExecution(None))

@@ -9,10 +9,12 @@ Map::
                         reached the top count first in time (RES-W6)
     lone_blade()        【孤刀】 of the last living wolf voted out (RES-W16)
     close()             day n ≥ 2: a unique top goes out (no runoff), then 孤刀, 殉情, 殉职
+    speed_up()          W-D7 加速: everyone in play agreed and the result is already unique
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from fractions import Fraction
@@ -164,7 +166,9 @@ def close(state: GameState, close_t: datetime | None) -> DayOutcome:
     counted, notes = counted_ballots(state, close_t)
     counts = tally(state, counted)
     report = Report(
-        vote_tally=printed(counts), daemon=tuple(notes), produced=frozenset({"last_words"})
+        vote_tally=printed(counts),
+        daemon=tuple(notes),
+        produced=frozenset({"announce_order", "last_words"}),
     )
     forced = state.params.get("forced_execution")
     if forced is None and state.number == settings.sheriff_election_day:
@@ -182,7 +186,9 @@ def close(state: GameState, close_t: datetime | None) -> DayOutcome:
     state = replace(state, memory=mem)
     successors = valid(state, [SHERIFF_SUCCESSOR]).of(SHERIFF_SUCCESSOR)
     settled = go_out(state, [Death(name, "vote_out"), *blade], successors)
-    report = report.merge(Report(executed=name, daemon=tuple(more))).merge(settled.report)
+    order = tuple(d.name for d in settled.report.deaths)
+    report = report.merge(Report(executed=name, daemon=tuple(more), announce_order=order))
+    report = report.merge(settled.report)
     return DayOutcome(settled.state.seats, camps.memory(settled.state), settled.outcome, report)
 
 
@@ -203,3 +209,14 @@ def _election(
     )
     report = report.merge(Report(public_facts=(PublicFact.of("sheriff", name=chosen),)))
     return DayOutcome(seats, camps.memory(state), None, report)
+
+
+def speed_up(state: GameState, agreed: Iterable[str], close: datetime | None = None) -> bool:
+    """W-D7 (加速, RES-W14): the day thread may close at once when every character not out
+    and not sent off has replied "同意第N天加速" and the outcome is already uniquely determined
+    by the ballots counted so far (a unique top; on the election day, a unique leader)."""
+    agreed = set(agreed)
+    if not all(s.name in agreed for s in electorate(state)):
+        return False
+    counted, _ = counted_ballots(state, close)
+    return len(top(tally(state, counted))[1]) == 1

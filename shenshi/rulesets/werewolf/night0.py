@@ -55,7 +55,11 @@ def resolve(state: GameState) -> NightZero:
             )
     state, more = entrust(state)
     notes += more
-    report = Report(private_results=tuple(private), daemon=tuple(notes))
+    report = Report(
+        private_results=tuple(private),
+        daemon=tuple(notes),
+        produced=frozenset({"announce_order", "last_words"}),  # nobody goes out on night 0
+    )
     return NightZero(state.seats, camps.memory(state), report)
 
 

@@ -147,6 +147,8 @@ class Werewolf(Ruleset):
         if snapshot is None or snapshot[0] != state.number:
             raise IllegalActionError("only today's vote-out can be corrected")
         _, seats, memory = snapshot
+        if any(s.name != state.by_number(s.number).name for s in seats):
+            raise IllegalActionError("a substitute entered at today's close: correct by hand")
         if c.name is not None and not any(s.name == c.name and s.alive for s in seats):
             raise IllegalActionError(f"{c.name!r} was not a living character today")
         params = frozen_map({**state.params, "forced_execution": (c.name,)})
