@@ -15,7 +15,7 @@ Map::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
 
@@ -24,7 +24,6 @@ from shenshi.rulesets.base import (
     DaemonNote,
     Death,
     GameState,
-    Outcome,
     PublicFact,
     Report,
     Seat,
@@ -33,18 +32,8 @@ from shenshi.rulesets.catalog import LONE_BLADE, SHERIFF_SUCCESSOR
 from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps
 from shenshi.rulesets.werewolf.memory import WerewolfMemory
-from shenshi.rulesets.werewolf.settle import go_out
+from shenshi.rulesets.werewolf.settle import Settled, go_out
 from shenshi.rulesets.werewolf.submissions import choose, overridden_notes, valid
-
-
-@dataclass(frozen=True)
-class DayOutcome:
-    """The close of the day's vote."""
-
-    seats: tuple[Seat, ...]
-    memory: WerewolfMemory
-    outcome: Outcome | None
-    report: Report
 
 
 def electorate(state: GameState) -> list[Seat]:
@@ -157,7 +146,7 @@ def lone_blade(
     return [], mem, notes
 
 
-def close(state: GameState, close_t: datetime | None) -> DayOutcome:
+def close(state: GameState, close_t: datetime | None) -> Settled:
     """Close the day's vote: the sheriff election on day 1, a vote-out on later days."""
     mem = camps.memory(state)
     settings = mem.settings
@@ -180,7 +169,7 @@ def close(state: GameState, close_t: datetime | None) -> DayOutcome:
         name = leaders[0] if len(leaders) == 1 else None  # a tie: nobody goes out, no runoff
     if name is None or not state.is_alive(name):
         report = report.merge(Report(executed=None, public_facts=(PublicFact.of("no_execution"),)))
-        return DayOutcome(state.seats, camps.memory(state), camps.outcome(state), report)
+        return Settled(state, camps.outcome(state), report)
     seat = state.seat(name)
     blade, mem, more = lone_blade(state, seat)
     state = replace(state, memory=mem)
@@ -189,17 +178,17 @@ def close(state: GameState, close_t: datetime | None) -> DayOutcome:
     order = tuple(d.name for d in settled.report.deaths)
     report = report.merge(Report(executed=name, daemon=tuple(more), announce_order=order))
     report = report.merge(settled.report)
-    return DayOutcome(settled.state.seats, camps.memory(settled.state), settled.outcome, report)
+    return Settled(settled.state, settled.outcome, report)
 
 
 def _election(
     state: GameState, counted: dict[str, Ballot], counts: dict[str, Fraction], report: Report
-) -> DayOutcome:
+) -> Settled:
     """Day 1 (RES-W5): the sheriff is elected; nobody goes out."""
     chosen = elect(state, counted, counts)
     report = report.merge(Report(executed=None))
     if chosen is None:
-        return DayOutcome(state.seats, camps.memory(state), None, report)
+        return Settled(state, None, report)
     seats = tuple(
         replace(
             s,
@@ -208,7 +197,7 @@ def _election(
         for s in state.seats
     )
     report = report.merge(Report(public_facts=(PublicFact.of("sheriff", name=chosen),)))
-    return DayOutcome(seats, camps.memory(state), None, report)
+    return Settled(replace(state, seats=seats), None, report)
 
 
 def speed_up(state: GameState, agreed: Iterable[str], close: datetime | None = None) -> bool:

@@ -26,7 +26,6 @@ from shenshi.rulesets.base import (
     DaemonNote,
     Death,
     GameState,
-    Outcome,
     PrivateResult,
     PublicFact,
     Report,
@@ -47,7 +46,7 @@ from shenshi.rulesets.catalog import (
 from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps
 from shenshi.rulesets.werewolf.memory import WerewolfMemory
-from shenshi.rulesets.werewolf.settle import go_out
+from shenshi.rulesets.werewolf.settle import Settled, go_out
 from shenshi.rulesets.werewolf.submissions import (
     KillChoice,
     Valid,
@@ -179,17 +178,7 @@ STEPS: dict[str, Callable[[Board], None]] = {
 }
 
 
-@dataclass(frozen=True)
-class NightOutcome:
-    """What the night did, ready for the 06:00 announcement."""
-
-    seats: tuple[Seat, ...]
-    memory: WerewolfMemory
-    outcome: Outcome | None
-    report: Report
-
-
-def resolve(state: GameState) -> NightOutcome:
+def resolve(state: GameState) -> Settled:
     """P1–P6 of night ``state.number`` (≥ 1)."""
     checked = valid(state)
     board = Board(state, checked, camps.memory(state), notes=list(checked.notes))
@@ -198,7 +187,7 @@ def resolve(state: GameState) -> NightOutcome:
     return settle(board)
 
 
-def settle(board: Board) -> NightOutcome:
+def settle(board: Board) -> Settled:
     """P6: poison, the dying go out, then everything that follows (settle.go_out)."""
     state = replace(board.state, memory=board.memory)
     poisoned: list[Death] = []
@@ -221,5 +210,4 @@ def settle(board: Board) -> NightOutcome:
         announce_order=tuple(d.name for d in settled.report.deaths),
         produced=frozenset({"announce_order", "last_words"}),
     ).merge(replace(settled.report, public_facts=facts))
-    after = settled.state
-    return NightOutcome(after.seats, camps.memory(after), settled.outcome, report)
+    return Settled(settled.state, settled.outcome, report)

@@ -12,28 +12,19 @@ Map::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from shenshi.rulesets.base import DaemonNote, GameState, PrivateResult, Report, Seat, Submission
 from shenshi.rulesets.catalog import LONE_WOLF, PAIR_LOVERS
 from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps
-from shenshi.rulesets.werewolf.memory import WerewolfMemory
+from shenshi.rulesets.werewolf.settle import Settled
 from shenshi.rulesets.werewolf.submissions import check_submission, choose, overridden_notes, valid
 
 ENTRUST_MIN = 3  # 【托孤】 needs "more than 2" members in the wolf camp [WW:L153]
 
 
-@dataclass(frozen=True)
-class NightZero:
-    """What night 0 did."""
-
-    seats: tuple[Seat, ...]
-    memory: WerewolfMemory
-    report: Report
-
-
-def resolve(state: GameState) -> NightZero:
+def resolve(state: GameState) -> Settled:
     """N0.1–N0.4 in order, each on the state the previous step left (RES-W12)."""
     checked = valid(state, [PAIR_LOVERS])
     notes: list[DaemonNote] = list(checked.notes)
@@ -60,7 +51,7 @@ def resolve(state: GameState) -> NightZero:
         daemon=tuple(notes),
         produced=frozenset({"announce_order", "last_words"}),  # nobody goes out on night 0
     )
-    return NightZero(state.seats, camps.memory(state), report)
+    return Settled(state, camps.outcome(state), report)
 
 
 def pair(state: GameState, sub: Submission) -> tuple[GameState, list[PrivateResult]]:

@@ -42,7 +42,7 @@ from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
 from shenshi.rulesets.werewolf.memory import WerewolfMemory
 from shenshi.rulesets.werewolf.settings import WerewolfSettings, default_config
-from shenshi.rulesets.werewolf.settle import go_out
+from shenshi.rulesets.werewolf.settle import Settled, go_out
 
 ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
 
@@ -93,22 +93,18 @@ class Werewolf(Ruleset):
     # -- resolution ----------------------------------------------------------------------------
 
     def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
-        if state.number == 0:
-            zero = night0.resolve(state)
-            after = replace(state, seats=zero.seats, memory=zero.memory)
-            outcome, report = camps.outcome(after), zero.report
-        else:
-            out = night.resolve(state)
-            after = replace(state, seats=out.seats, memory=out.memory)
-            outcome, report = out.outcome, out.report
-        report = report.merge(camps.status(after))
-        return self.finish_step(state, Resolved(after.seats, after.memory, outcome, report=report))
+        out = night0.resolve(state) if state.number == 0 else night.resolve(state)
+        return self.finish_step(state, self._resolved(out))
 
     def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
         out = day.close(state, command.t or state.params.get("round1_close"))
-        after = replace(state, seats=out.seats, memory=out.memory)
+        return self.finish_step(state, self._resolved(out))
+
+    @staticmethod
+    def _resolved(out: Settled) -> Resolved:
+        after = out.state
         report = out.report.merge(camps.status(after))
-        return self.finish_step(state, Resolved(out.seats, out.memory, out.outcome, report=report))
+        return Resolved(after.seats, after.memory, out.outcome, report=report)
 
     def check_win(self, state: GameState) -> Outcome | None:
         """§5.7 (RES-W2) as far as the settings keep it."""
@@ -155,10 +151,10 @@ class Werewolf(Ruleset):
         before = replace(
             state, seats=seats, memory=memory, outcome=None, phase=Phase.DAY, params=params
         )
-        out = day.close(before, state.params.get("round1_close"))
-        after = replace(before, seats=out.seats, memory=out.memory)
-        report = out.report.merge(camps.status(after))
-        yield ExecutionForced(c.name, out.seats, out.memory, out.outcome, c.reason, report=report)
+        done = self._resolved(day.close(before, state.params.get("round1_close")))
+        yield ExecutionForced(
+            c.name, done.seats, done.memory, done.outcome, c.reason, report=done.report
+        )
 
     def gm_ruling(self, state: GameState, command: GmRuling) -> Iterable[Event]:
         """Referee and host rulings: ``penalty`` (``points``), ``send_off``, ``sheriff``.
