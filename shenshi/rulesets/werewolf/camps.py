@@ -8,14 +8,14 @@ Map::
     sent_off(), active()          罚下 at 12 points; active = alive and not sent off
     kill_groups()                 the pack, cupid after 复仇 (RES-W11), the lovers after 遗志
     camp_down()                   a camp with no living member has lost (or never existed)
-    sheriff(), weight()           the badge and its 2.1 ballot
+    sheriff(), with_sheriff()     the badge; weight(): its 2.1 ballot
     outcome()                     the proposed win conditions (RES-W2)
     status()                      madness, sheriff and camps for a step's report
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from shenshi.rulesets.base import GameState, Outcome, Report, Seat
@@ -135,6 +135,14 @@ def sheriff(state: GameState) -> Seat | None:
         if s.alive and SHERIFF in s.addons:
             return s
     return None
+
+
+def with_sheriff(state: GameState, name: str) -> tuple[Seat, ...]:
+    """The seats with the badge on ``name`` only (elected, appointed or succeeded)."""
+    return tuple(
+        replace(s, addons=(s.addons | {SHERIFF}) if s.name == name else s.addons - {SHERIFF})
+        for s in state.seats
+    )
 
 
 def weight(state: GameState, seat: Seat) -> Fraction:

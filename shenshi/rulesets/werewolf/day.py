@@ -189,13 +189,7 @@ def _election(
     report = report.merge(Report(executed=None))
     if chosen is None:
         return Settled(state, None, report)
-    seats = tuple(
-        replace(
-            s,
-            addons=(s.addons | {camps.SHERIFF}) if s.name == chosen else s.addons - {camps.SHERIFF},
-        )
-        for s in state.seats
-    )
+    seats = camps.with_sheriff(state, chosen)
     report = report.merge(Report(public_facts=(PublicFact.of("sheriff", name=chosen),)))
     return Settled(replace(state, seats=seats), None, report)
 

@@ -186,15 +186,7 @@ class Werewolf(Ruleset):
         if command.kind == "sheriff":
             if not state.is_alive(name):
                 raise IllegalActionError(f"{name!r} is out and cannot be sheriff")
-            seats = tuple(
-                replace(
-                    s,
-                    addons=(s.addons | {camps.SHERIFF})
-                    if s.name == name
-                    else s.addons - {camps.SHERIFF},
-                )
-                for s in state.seats
-            )
+            seats = camps.with_sheriff(state, name)
             after = replace(state, seats=seats)
             report = Report(public_facts=(PublicFact.of("sheriff", name=name),)).merge(
                 camps.status(after)
