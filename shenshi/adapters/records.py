@@ -7,8 +7,10 @@ text and line breaks kept; quotes and the edit mark are *not* part of it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,8 @@ class ThreadPage:
     pages: int
     posts: tuple[Post, ...]
     subject: str | None = None
+    fid: str | None = None  # the board the thread is in (a change means it was moved)
+    per_page: int | None = None  # posts per page when the page says so (Discuz API ``ppp``)
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,7 @@ class ConversationSummary:
     unread: bool
     last_at: datetime | None
     count: int | None = None
+    ref: str | None = None  # engine-specific handle to open the conversation (opaque outside adapters)
 
 
 @dataclass(frozen=True)
@@ -90,3 +95,112 @@ class PrivateMessage:
     recipient_uid: str | None
     sent_at: datetime
     text: str
+    subject: str | None = None  # phpwind PMs have a title (atc_title); players may write in it
+
+
+# --------------------------------------------------------------------------- cursors and deltas
+# Cursors are plain data: the daemon stores ``to_json()`` in its database between polls and
+# across restarts, and gives ``from_json()`` back to the adapter.
+
+
+class _JsonRecord:
+    """``to_json``/``from_json`` for flat dataclasses of JSON-native fields."""
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False, sort_keys=True)  # type: ignore[call-overload]
+
+    @classmethod
+    def from_json(cls, text: str) -> Any:
+        return cls._from_dict(json.loads(text))
+
+    @classmethod
+    def _from_dict(cls, data: dict[str, Any]) -> Any:
+        known = cls.__dataclass_fields__  # type: ignore[attr-defined]
+        values = {k: (tuple(v) if isinstance(v, list) else v) for k, v in data.items() if k in known}
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class ThreadCursor(_JsonRecord):
+    """How far a thread has been read and stored.
+
+    ``floor`` is the last floor stored (0: nothing yet) and ``pid`` its post; ``tail`` holds the
+    pids of the last page read, so that posts are never reported twice even after the thread
+    shrank (deleted posts renumber phpwind floors). ``replies`` is the reply count the forum
+    showed when the cursor was made; a board listing with the same count means "nothing new".
+    """
+
+    tid: str
+    floor: int = 0
+    pid: str | None = None
+    last_at: str | None = None  # ISO 8601 time of that post
+    tail: tuple[str, ...] = ()
+    pages: int = 0
+    per_page: int = 10
+    fid: str | None = None
+
+    @property
+    def posts_seen(self) -> int:
+        return self.floor
+
+    def is_behind(self, row: BoardThread) -> bool:
+        """True when a board row shows more posts than this cursor has read (a poll is due)."""
+        return row.replies + 1 != self.floor
+
+    def advanced(self, **changes: Any) -> ThreadCursor:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class ThreadDelta:
+    """What ``read_thread`` found: posts after the cursor, the new cursor, and what happened."""
+
+    tid: str
+    posts: tuple[Post, ...]
+    cursor: ThreadCursor
+    requests: int = 0
+    shrunk: bool = False  # posts before the cursor were deleted (reported, not raised)
+    moved: bool = False  # the thread is now in another board
+    deleted: bool = False  # the thread itself is gone
+    subject: str | None = None
+
+
+@dataclass(frozen=True)
+class ConversationMark(_JsonRecord):
+    """What was stored of one PM conversation: its message ids and how the inbox row looked."""
+
+    id: str
+    seen: tuple[str, ...] = ()
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True)
+class InboxCursor:
+    """What was stored of the inbox: one :class:`ConversationMark` per conversation."""
+
+    marks: tuple[ConversationMark, ...] = ()
+
+    def get(self, conversation: str) -> ConversationMark | None:
+        return next((m for m in self.marks if m.id == conversation), None)
+
+    def with_mark(self, mark: ConversationMark) -> InboxCursor:
+        others = tuple(m for m in self.marks if m.id != mark.id)
+        return InboxCursor(tuple(sorted((*others, mark), key=lambda m: m.id)))
+
+    def to_json(self) -> str:
+        return json.dumps([asdict(m) for m in self.marks], ensure_ascii=False, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> InboxCursor:
+        return cls(tuple(ConversationMark._from_dict(m) for m in json.loads(text)))
+
+
+@dataclass(frozen=True)
+class InboxDelta:
+    """What ``read_pms`` found: new messages (both directions), every inbox row, the new cursor."""
+
+    messages: tuple[PrivateMessage, ...]
+    conversations: tuple[ConversationSummary, ...]
+    cursor: InboxCursor
+    requests: int = 0
+    unread: tuple[str, ...] = field(default=())  # conversations to mark read after storing

@@ -1,1 +1,33 @@
-"""shenshi.intake"""
+"""shenshi.intake: from posts and PMs to game commands, GM alerts and receipts.
+
+Public API (pure functions, no I/O)::
+
+    read_post(ctx, post) -> IntakeResult        # a thread post (Post)
+    read_pm(ctx, pm) -> IntakeResult            # a PM to the GM (PrivateMessage)
+    read_post_edit(ctx, first, revision) -> IntakeResult   # an edit that changes a ballot
+
+``ctx`` is a frozen :class:`GameContext`; see ``docs/intake.md`` for the grammar and every
+alert kind.
+"""
+
+from __future__ import annotations
+
+from shenshi.intake.alerts import ALERT_KINDS
+from shenshi.intake.context import Ballot, GameContext, PhaseFacts, PlayerInfo
+from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
+from shenshi.intake.read import read_pm, read_post, read_post_edit
+
+__all__ = [
+    "ALERT_KINDS",
+    "Alert",
+    "Ballot",
+    "GameContext",
+    "IntakeCommand",
+    "IntakeResult",
+    "PhaseFacts",
+    "PlayerInfo",
+    "Receipt",
+    "read_pm",
+    "read_post",
+    "read_post_edit",
+]

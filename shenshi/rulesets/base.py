@@ -44,7 +44,7 @@ class RulesetError(ValueError):
     """A game that cannot be set up: unknown role, wrong team, duplicate name, bad config."""
 
 
-def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+def frozen_map(data: Mapping[Any, Any] | None = None) -> Mapping[Any, Any]:
     """A read-only copy of ``data`` (for ``extra`` and ``config`` fields)."""
     return MappingProxyType(dict(data or {}))
 
@@ -124,6 +124,22 @@ class Ballot:
     def sort_key(self) -> tuple:
         """Order of ballots: by time when known, then by arrival."""
         return (self.t is not None, self.t or datetime.min, self.seq)
+
+
+@dataclass(frozen=True)
+class PhaseTimes:
+    """When an open step's inputs stop counting and when it resolves (a ruleset's clock).
+
+    ``closes`` is when the step resolves (dawn, or the close of the day's last round).
+    ``input_deadline``: later submissions are ignored (chess: dawn − 10 min). ``rounds`` gives
+    each voting round's (opens, closes); ``phase_deadlines`` the werewolf night phases.
+    """
+
+    opens: datetime
+    closes: datetime
+    input_deadline: datetime | None = None
+    rounds: Mapping[int, tuple[datetime, datetime]] = field(default_factory=frozen_map)
+    phase_deadlines: Mapping[str, datetime] = field(default_factory=frozen_map)
 
 
 @dataclass(frozen=True)
@@ -282,7 +298,7 @@ class Report:
             if f.name in self.LISTS:
                 if f.name == "daemon":
                     value = tuple(v for v in value if not v.log_only)
-                always = ("deaths", "saved", "private_results", "public_facts", "daemon")
+                always = ("deaths", "saved", "private_results", "public_facts", "daemon", "replaced")
                 if f.name in always or f.name in self.produced or value:
                     out[f.name] = _unique([_jsonable(v) for v in value])
             elif value is not UNSET:
@@ -749,6 +765,7 @@ class Ruleset:
     aliases: ClassVar[tuple[str, ...]] = ()
     info: ClassVar[RulesetInfo]
     first_phase: ClassVar[Phase] = Phase.NIGHT
+    first_number: ClassVar[int] = 1  # werewolf starts with night 0 (第零日夜晚)
     exit_cause: ClassVar[str] = "auto_exit"
 
     # -- setup -------------------------------------------------------------------------------
@@ -799,7 +816,7 @@ class Ruleset:
         The state is never modified (it is frozen); an illegal command leaves no trace.
         """
         kind = type(command)
-        if state.outcome is not None and not kind.gm:
+        if state.outcome is not None and kind not in TRANSITIONS[Phase.OVER]:
             raise IllegalActionError(
                 f"the game is over ({state.outcome.winner} won): only GM corrections are accepted"
             )
@@ -954,6 +971,20 @@ class Ruleset:
     def setup(self, registrants: int) -> Report:
         """A setup step (game 6 picks its variant from the registrants)."""
         raise RulesetError(f"{self.name} has no setup step")
+
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and
+        werewolf count game days from the day: day n → night n → day n+1 (override)."""
+        return (Phase.DAY, n) if phase is Phase.NIGHT else (Phase.NIGHT, n + 1)
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """The clock of a step that opened at ``opened_at`` (the daemon's deadlines).
+
+        ``substitutions`` made during the step extend it where the rules say so.
+        """
+        raise NotImplementedError(f"{self.name} has no phase clock")
 
     # -- helpers for families ----------------------------------------------------------------
 

@@ -132,8 +132,8 @@ def _new_game(ruleset: Ruleset, document: Mapping[str, Any]) -> GameState:
 def _all_names(document: Mapping[str, Any]) -> set[str]:
     names = {str(p["name"]) for p in document["players"]}
     for step in document["steps"]:
-        if isinstance(step, Mapping):
-            for sub in step.get("substitutions") or ():
+        if isinstance(step, Mapping) and isinstance(step.get("substitutions"), list):
+            for sub in step["substitutions"]:
                 if isinstance(sub, Mapping) and "in" in sub:
                     names.add(str(sub["in"]))
     return names

@@ -174,7 +174,7 @@ def check_invariants(
     living = {s.name for s in after.alive()}
     living |= {old for old, new in renamed.items() if new in living}  # reports use the old name
     assert set(report.madness or ()) <= living
-    assert len(mem.last_words) <= mem.settings.last_words_limit
+    assert len(mem.last_words) <= camps.settings(after).last_words_limit
     assert set(report.last_words) <= gone
     if before.outcome is not None:
         assert after.outcome == before.outcome

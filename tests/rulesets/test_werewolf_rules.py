@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -127,7 +128,7 @@ def test_defaults_are_the_spec_proposals() -> None:
     assert s.night_order == NIGHT_STEPS == ("guard", "kill", "witch", "seer", "piper")
     assert s.night_phase["kill"] == s.night_phase["guard"] == s.night_phase["pipe"] == "1"
     assert s.night_phase["heal"] == s.night_phase["poison"] == "2"
-    assert float(s.sheriff_weight) == 2.1
+    assert s.weight == Fraction(21, 10)
     assert (s.win.piper_madness, s.win.last_camp_standing, s.win.draw_when_none_left) == (
         True,
         True,
@@ -712,18 +713,7 @@ def test_werewolf_core_imports_only_the_standard_library_and_the_package() -> No
             )
 
 
-# -- daemon checks: maddened speech (W-D5), speed-up (W-D7) ------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "ok"),
-    [("嗷嗷 喵\n汪", True), ("W1", True), ("投W1", False), ("啊 hello", False), ("W12", False)],
-)
-def test_maddened_speech(text: str, ok: bool) -> None:
-    from shenshi.rulesets.werewolf.speech import forbidden_in_maddened_speech, maddened_speech_ok
-
-    assert maddened_speech_ok(text, ["W1"]) is ok
-    assert bool(forbidden_in_maddened_speech(text, ["W1"])) is not ok
+# -- daemon checks: speed-up (W-D7) ------------------------------------------------------------------------
 
 
 def test_speed_up_needs_everyone_in_play_and_a_determined_result() -> None:
@@ -746,3 +736,44 @@ def test_no_correction_after_the_close_across_a_substitution() -> None:
     assert state.has_player("V1x")
     with pytest.raises(IllegalActionError, match="substitute"):
         WW.decide(state, ForceExecution(None))
+
+
+# -- the daemon's clock and intake facts --------------------------------------------------------------
+
+
+def test_step_order_and_clock_hooks() -> None:
+    assert WW.first_phase is Phase.NIGHT and WW.first_number == 0
+    assert WW.next_step(Phase.NIGHT, 0) == (Phase.DAY, 1)
+    assert WW.next_step(Phase.DAY, 1) == (Phase.NIGHT, 1)
+    assert WW.next_step(Phase.NIGHT, 1) == (Phase.DAY, 2)
+    state = game()
+    night_times = WW.phase_times(state, Phase.NIGHT, 1, datetime(2024, 3, 5, 21, 4))
+    assert night_times.closes == datetime(2024, 3, 6, 6, 0)
+    assert night_times.phase_deadlines == {
+        "1": datetime(2024, 3, 6, 0, 4),
+        "2": datetime(2024, 3, 6, 3, 4),
+    }
+    zero = WW.phase_times(state, Phase.NIGHT, 0, datetime(2024, 3, 4, 5, 0))
+    assert zero.closes == datetime(2024, 3, 4, 6, 0) and zero.phase_deadlines["2"] == zero.closes
+    day_times = WW.phase_times(state, Phase.DAY, 2, datetime(2024, 3, 6, 6, 12))
+    assert day_times.closes == datetime(2024, 3, 7, 21, 0)
+    assert day_times.rounds[1] == (datetime(2024, 3, 6, 6, 12), datetime(2024, 3, 7, 21, 0))
+
+
+def test_intake_facts() -> None:
+    state, _ = night(
+        game(),
+        1,
+        [act("Guard", "guard", "V1"), act("Piper", "pipe", "V2"), act("W1", "kill", "V3")],
+    )
+    state, _ = run(state, [GmRuling("send_off", "Seer")])
+    facts = WW.intake_facts(state)
+    assert facts["guarded_before"] == {"V1"} and facts["maddened"] == {"V2"}
+    assert facts["sent_off"] == {"Seer"} and facts["last_words_granted"] == {"V3"}
+    assert facts["witch_vision"] is None and facts["used_skills"] == frozenset()
+    state, _ = run(
+        state, [OpenNight(2), act("W2", "kill", "V1", confirm=True), act("Witch", "heal", "V1")]
+    )
+    facts = WW.intake_facts(state)
+    assert facts["witch_vision"] == {"V1"} and facts["locked"] == {"W2": {"kill"}}
+    assert facts["last_words_granted"] == frozenset()  # a later game day: the window has closed

@@ -53,28 +53,23 @@ def schedule(
     runoff: bool = False,
     substitutions: int = 0,
     substitution_phase: str = "day1",
-    cycles: int = 2,
 ) -> dict[str, datetime]:
-    """Phase boundaries from the player list (night 1 starts then), A-D13.
+    """The first cycle's boundaries from the player list, when night 1 starts (A-D13).
 
-    ``runoff`` adds 24 h to day 1; each substitution adds 12 h to ``substitution_phase``.
+    Labels of FORMAT.md: ``night1_end``, ``day1_start``, ``vote_open``, ``vote_close`` (the
+    first round) and ``day1_end``. ``runoff`` adds 24 h to day 1 (生死投票 and 招魂); each
+    substitution adds 12 h to the phase it enters in (``night1`` or ``day1``). The vote closes
+    with the day's regular end, so a day-1 substitution moves it too.
     """
     extra = SUBSTITUTION * substitutions
-    out: dict[str, datetime] = {}
-    t = start
-    for n in range(1, cycles + 1):
-        out[f"night{n}_start"] = t
-        t += cycle.night + (extra if substitution_phase == f"night{n}" else timedelta(0))
-        out[f"night{n}_end"] = t
-        out[f"day{n}_start"] = t
-        day_extra = extra if substitution_phase == f"day{n}" else timedelta(0)
-        # The vote closes with the day's regular end, so a substitution moves it too.
-        out[f"vote_open{n}" if n > 1 else "vote_open"] = t + cycle.vote_opens_after
-        out[f"vote_close{n}" if n > 1 else "vote_close"] = (
-            t + cycle.vote_opens_after + cycle.vote_lasts + day_extra
-        )
-        t += cycle.day + day_extra
-        if n == 1 and runoff:
-            t += RUNOFF
-        out[f"day{n}_end"] = t
-    return out
+    night_extra = extra if substitution_phase == "night1" else timedelta(0)
+    day_extra = extra if substitution_phase == "day1" else timedelta(0)
+    day_start = start + cycle.night + night_extra
+    vote_open = day_start + cycle.vote_opens_after
+    return {
+        "night1_end": day_start,
+        "day1_start": day_start,
+        "vote_open": vote_open,
+        "vote_close": vote_open + cycle.vote_lasts + day_extra,
+        "day1_end": day_start + cycle.day + day_extra + (RUNOFF if runoff else timedelta(0)),
+    }

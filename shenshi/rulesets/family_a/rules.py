@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, ClassVar
 
 from shenshi.rulesets.base import (
@@ -21,6 +21,7 @@ from shenshi.rulesets.base import (
     LastWordsRecorded,
     Outcome,
     Phase,
+    PhaseTimes,
     PowerSubmitted,
     PrivateResult,
     PublicFact,
@@ -30,6 +31,7 @@ from shenshi.rulesets.base import (
     RulesetError,
     Submission,
     Submit,
+    frozen_map,
 )
 from shenshi.rulesets.catalog import (
     BIND,
@@ -244,6 +246,24 @@ class FamilyA(Ruleset):
 
     def setup(self, registrants: int) -> Report:
         return Report(ruleset_selected=select_game6_variant(registrants))
+
+    def default_config(self) -> dict[str, Any]:
+        # Runoff plus summoning extend the day by 24 h [G6:L30][G5:L53]: split between them.
+        return {"runoff_hours": 12, "summon_hours": 12}
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """§1.10: a night of 24 h; a day with the vote at its 13th hour (game 6) for 24 h."""
+        extra = clock.SUBSTITUTION * substitutions
+        if phase is Phase.NIGHT:
+            return PhaseTimes(opened_at, opened_at + self.CYCLE.night + extra)
+        r1_open = opened_at + self.CYCLE.vote_opens_after
+        r1_close = r1_open + self.CYCLE.vote_lasts + extra
+        r2_close = r1_close + timedelta(hours=float(state.config.get("runoff_hours", 12)))
+        r3_close = r2_close + timedelta(hours=float(state.config.get("summon_hours", 12)))
+        rounds = {1: (r1_open, r1_close), 2: (r1_close, r2_close), 3: (r2_close, r3_close)}
+        return PhaseTimes(opened_at, r1_close, rounds=frozen_map(rounds))
 
 
 def select_game6_variant(registrants: int) -> str:

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 from shenshi.rulesets.base import GameState, Outcome, Report, Seat
 from shenshi.rulesets.werewolf.memory import WerewolfMemory
-from shenshi.rulesets.werewolf.settings import WerewolfSettings
+from shenshi.rulesets.werewolf.settings import WerewolfSettings, settings_of
 
 VILLAGE = "village"  # 〖村民阵营〗
 WOLVES = "wolves"  # 〖狼人阵营〗
@@ -40,8 +40,8 @@ def memory(state: GameState) -> WerewolfMemory:
 
 
 def settings(state: GameState) -> WerewolfSettings:
-    """The game's parsed settings."""
-    return memory(state).settings
+    """The game's parsed settings (from its config)."""
+    return settings_of(state.config)
 
 
 def identity(state: GameState, seat: Seat) -> str:
@@ -147,7 +147,7 @@ def with_sheriff(state: GameState, name: str) -> tuple[Seat, ...]:
 
 def weight(state: GameState, seat: Seat) -> Fraction:
     """【领导】: the sheriff's ballot weighs 2.1, everyone else's 1."""
-    return settings(state).sheriff_weight if SHERIFF in seat.addons else Fraction(1)
+    return settings(state).weight if SHERIFF in seat.addons else Fraction(1)
 
 
 def outcome(state: GameState) -> Outcome | None:

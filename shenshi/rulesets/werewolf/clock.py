@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from shenshi.rulesets.base import Phase, PhaseTimes, frozen_map
 from shenshi.rulesets.werewolf.settings import WerewolfSettings
 
 SCHEDULE_LABELS = ("day1_start", "day1_end", "night1_end")  # a timeline step's labels (FORMAT.md)
@@ -15,8 +16,29 @@ SCHEDULE_LABELS = ("day1_start", "day1_end", "night1_end")  # a timeline step's 
 
 def first_day_start(start: datetime, settings: WerewolfSettings) -> datetime:
     """Day 1 opens at the first ``day_starts`` (06:00) at or after ``start``."""
-    opening = datetime.combine(start.date(), settings.day_starts)
+    opening = datetime.combine(start.date(), settings.day_start_time, tzinfo=start.tzinfo)
     return opening if opening >= start else opening + timedelta(days=1)
+
+
+def step_times(phase: Phase, opened_at: datetime, settings: WerewolfSettings) -> PhaseTimes:
+    """The clock of a step that opened at ``opened_at`` (the daemon's deadlines).
+
+    A day ends at 21:00 of the next calendar day whenever it opened; a night (night 0 too)
+    ends at the next 06:00, and its phases 夜晚1/夜晚2 close ``night_phase_hours`` after it
+    opened (never after the dawn). Substitutes extend nothing in werewolf.
+    """
+    if phase is Phase.DAY:
+        day_start = datetime.combine(
+            opened_at.date(), settings.day_start_time, tzinfo=opened_at.tzinfo
+        )
+        closes = day_start + timedelta(hours=settings.day_hours)
+        return PhaseTimes(opened_at, closes, rounds=frozen_map({1: (opened_at, closes)}))
+    closes = first_day_start(opened_at + timedelta(microseconds=1), settings)
+    deadlines = {
+        key: min(opened_at + timedelta(hours=hours), closes)
+        for key, hours in settings.night_phase_hours.items()
+    }
+    return PhaseTimes(opened_at, closes, phase_deadlines=frozen_map(deadlines))
 
 
 def schedule(start: datetime, settings: WerewolfSettings, cycles: int = 3) -> dict[str, datetime]:

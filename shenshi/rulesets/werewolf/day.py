@@ -31,7 +31,7 @@ from shenshi.rulesets.base import (
 from shenshi.rulesets.catalog import LONE_BLADE, SHERIFF_SUCCESSOR
 from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps
-from shenshi.rulesets.werewolf.memory import WerewolfMemory
+from shenshi.rulesets.werewolf.memory import DaySnapshot, WerewolfMemory
 from shenshi.rulesets.werewolf.settle import Settled, go_out
 from shenshi.rulesets.werewolf.submissions import choose, overridden_notes, valid
 
@@ -149,8 +149,10 @@ def lone_blade(
 def close(state: GameState, close_t: datetime | None) -> Settled:
     """Close the day's vote: the sheriff election on day 1, a vote-out on later days."""
     mem = camps.memory(state)
-    settings = mem.settings
-    snapshot = (state.number, state.seats, replace(mem, before_close=None))
+    settings = camps.settings(state)
+    snapshot = DaySnapshot(
+        state.number, state.seats, mem.madness, mem.blade_used, mem.out_order, mem.last_words
+    )
     state = replace(state, memory=replace(mem, before_close=snapshot))
     counted, notes = counted_ballots(state, close_t)
     counts = tally(state, counted)

@@ -13,14 +13,25 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from shenshi.rulesets.base import Seat
-from shenshi.rulesets.werewolf.settings import WerewolfSettings
+
+
+@dataclass(frozen=True)
+class DaySnapshot:
+    """The day's seats and what its close may change, kept so that a GM can still force or
+    cancel the vote-out after the close (ForceExecution in dusk)."""
+
+    number: int  # the day
+    seats: tuple[Seat, ...]
+    madness: frozenset[int]
+    blade_used: frozenset[int]
+    out_order: tuple[int, ...]
+    last_words: tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
 class WerewolfMemory:
-    """Werewolf state carried from phase to phase."""
+    """Werewolf state carried from phase to phase (the settings live in the game's config)."""
 
-    settings: WerewolfSettings  # the game's parsed config (fixed for the game)
     cupid: int | None = None  # the seat whose 【金箭】 made the lovers
     identity: tuple[tuple[int, str], ...] = ()  # 奇缘: (seat, identity type it took), RES-W24
     lone_wolf_given: bool = False  # 【托孤】 is single-use for the pack
@@ -35,9 +46,7 @@ class WerewolfMemory:
     last_words_received: tuple[int, ...] = ()  # seats whose last words came in time and length
     # (player name, points): penalty points are the player's, not the seat's
     penalties: tuple[tuple[str, int], ...] = ()
-    # The day's seats and memory before its close, so a GM can still force or cancel the
-    # execution afterwards (ForceExecution in dusk); cleared when the next close replaces it.
-    before_close: tuple[int, tuple[Seat, ...], WerewolfMemory] | None = None
+    before_close: DaySnapshot | None = None  # the last day's close, for GM corrections
 
     def identity_of(self, seat: Seat) -> str:
         """The seat's identity type: its base identity, or the one 【奇缘】 gave cupid."""

@@ -1,7 +1,7 @@
 """Nights n ≥ 1: the settlement P1–P6 of RULES.md §5.5 (RES-W3), one function per step.
 
 The steps P1–P5 run in the order of the ``night_order`` setting (the spec's proposal by
-default), each on the night's :class:`Board`; P6 always comes last.
+default), each on the night's :class:`_Board`; P6 always comes last.
 
 Map::
 
@@ -61,7 +61,7 @@ OTHER_ANSWER = "非村民阵营"
 
 
 @dataclass
-class Board:
+class _Board:
     """The night being settled (local to :func:`resolve`; never part of the state)."""
 
     state: GameState
@@ -87,7 +87,7 @@ class Board:
         return chosen
 
 
-def guard(board: Board) -> None:
+def guard(board: _Board) -> None:
     """P1: 【守护】 and 【隔音】."""
     state, mem = board.state, board.memory
     immune_lovers = camps.same_type_lovers(state)
@@ -107,7 +107,7 @@ def guard(board: Board) -> None:
     board.memory = mem
 
 
-def kill(board: Board) -> None:
+def kill(board: _Board) -> None:
     """P2: each kill group's target becomes dying unless kill-immune."""
     board.kills = kill_choices(board.state, board.checked)
     for group in camps.kill_groups(board.state):
@@ -121,7 +121,7 @@ def kill(board: Board) -> None:
             board.dying.append(target.name)
 
 
-def witch(board: Board) -> None:
+def witch(board: _Board) -> None:
     """P3: the 【通灵】 list, 【救药】 and 【毒药】."""
     mem = board.memory
     listed = sorted({c.target for c in board.kills})
@@ -143,7 +143,7 @@ def witch(board: Board) -> None:
     board.memory = mem
 
 
-def seer(board: Board) -> None:
+def seer(board: _Board) -> None:
     """P4: 【预言】 answers by the target's current camp."""
     for seat in board.acting("seer"):
         divined = board.reply(DIVINE, seat.name)
@@ -153,7 +153,7 @@ def seer(board: Board) -> None:
             board.private.append(PrivateResult(seat.name, "prophecy", answer))
 
 
-def piper(board: Board) -> None:
+def piper(board: _Board) -> None:
     """P5: 【吹笛】 maddens its target, except lovers, the silenced and the piper himself."""
     lovers = {s.number for s in camps.lovers(board.state)}
     mem = board.memory
@@ -169,7 +169,7 @@ def piper(board: Board) -> None:
     board.memory = mem
 
 
-STEPS: dict[str, Callable[[Board], None]] = {
+STEPS: dict[str, Callable[[_Board], None]] = {
     "guard": guard,
     "kill": kill,
     "witch": witch,
@@ -181,13 +181,13 @@ STEPS: dict[str, Callable[[Board], None]] = {
 def resolve(state: GameState) -> Settled:
     """P1–P6 of night ``state.number`` (≥ 1)."""
     checked = valid(state)
-    board = Board(state, checked, camps.memory(state), notes=list(checked.notes))
-    for step in board.memory.settings.night_order:
+    board = _Board(state, checked, camps.memory(state), notes=list(checked.notes))
+    for step in camps.settings(state).night_order:
         STEPS[step](board)
     return settle(board)
 
 
-def settle(board: Board) -> Settled:
+def settle(board: _Board) -> Settled:
     """P6: poison, the dying go out, then everything that follows (settle.go_out)."""
     state = replace(board.state, memory=board.memory)
     poisoned: list[Death] = []

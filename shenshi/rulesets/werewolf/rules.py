@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from shenshi.rulesets.base import (
@@ -26,6 +27,7 @@ from shenshi.rulesets.base import (
     LastWordsRecorded,
     Outcome,
     Phase,
+    PhaseTimes,
     PrivateResult,
     PublicFact,
     RecordLastWords,
@@ -41,7 +43,7 @@ from shenshi.rulesets.catalog import WEREWOLF
 from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
 from shenshi.rulesets.werewolf.memory import WerewolfMemory
-from shenshi.rulesets.werewolf.settings import WerewolfSettings, default_config
+from shenshi.rulesets.werewolf.settings import default_config, settings_of
 from shenshi.rulesets.werewolf.settle import Settled, go_out
 
 ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
@@ -54,6 +56,17 @@ class Werewolf(Ruleset):
     aliases = ("ww", "狼人")
     info = WEREWOLF
     first_phase = Phase.NIGHT
+    first_number = 0  # 第零日夜晚: cupid and 托孤
+
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """Game day n is day n then night n; night 0 comes before day 1 [WW:L74]."""
+        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """§5.4: days end at 21:00 on the next calendar day, nights at 06:00 (clock.step_times)."""
+        return clock.step_times(phase, opened_at, camps.settings(state))
 
     # -- setup -------------------------------------------------------------------------------
 
@@ -63,7 +76,7 @@ class Werewolf(Ruleset):
 
     def initial_memory(self, state: GameState) -> WerewolfMemory:
         """Parse the settings and check the add-ons (two lovers, one sheriff, one lone wolf)."""
-        settings = WerewolfSettings.from_config(state.config)
+        settings_of(state.config)  # a bad setting raises RulesetError here, at setup
         for addon, allowed in ADDON_COUNTS.items():
             count = sum(1 for s in state.seats if addon in s.addons)
             if count not in allowed:
@@ -72,7 +85,7 @@ class Werewolf(Ruleset):
                 )
         # Characters already out when the game is set up went out before anyone else (RES-W15).
         dead = tuple(s.number for s in state.seats if not s.alive)
-        return WerewolfMemory(settings=settings, out_order=dead)
+        return WerewolfMemory(out_order=dead)
 
     # -- submissions -------------------------------------------------------------------------
 
@@ -89,6 +102,48 @@ class Werewolf(Ruleset):
             for s in state.with_role("witch")
             if s.number not in mem.heal_used
         ]
+
+    def intake_facts(self, state: GameState) -> dict[str, Any]:
+        """What intake's single-post checks need (``PhaseFacts`` werewolf fields, by name).
+
+        ``witch_vision`` is the 【通灵】 list as the replies stand; hand it to intake once it
+        has been sent (when 夜晚1 closes).
+        """
+        mem = camps.memory(state)
+        seats = state.seats
+        spent = {
+            "heal": bool(mem.heal_used), "poison": bool(mem.poison_used),
+            "lone_wolf": mem.lone_wolf_given, "lone_blade": bool(mem.blade_used),
+        }  # fmt: skip
+        locked: dict[str, set[str]] = {}
+        for sub in state.submissions:
+            if sub.extra.get(submissions.CONFIRM):
+                locked.setdefault(sub.actor, set()).add(sub.action)
+        extra = {
+            m.name: frozenset({"kill"})
+            for g in camps.kill_groups(state)
+            if g.who != camps.WOLVES
+            for m in g.members
+        }
+        granted = frozenset(
+            state.by_number(n).name
+            for n, day_n in mem.last_words
+            if day_n == state.number and n not in mem.last_words_received
+        )
+        vision = None
+        if state.phase is Phase.NIGHT and state.number > 0:
+            vision = frozenset(submissions.vision(state))
+        return {
+            "maddened": frozenset(s.name for s in seats if s.alive and s.number in mem.madness),
+            "sent_off": frozenset(s.name for s in seats if s.alive and camps.sent_off(state, s)),
+            "guarded_before": frozenset(state.by_number(n).name for n in mem.guarded),
+            "silenced_before": frozenset(state.by_number(n).name for n in mem.silenced),
+            "used_skills": frozenset(k for k, used in spent.items() if used),
+            "witch_vision": vision,
+            "locked": {actor: frozenset(actions) for actor, actions in locked.items()},
+            "extra_powers": extra,
+            "last_words_granted": granted,
+        }
 
     # -- resolution ----------------------------------------------------------------------------
 
@@ -139,10 +194,19 @@ class Werewolf(Ruleset):
         if state.phase is Phase.DAY:
             yield from super()._decide_ForceExecution(state, c)
             return
-        snapshot = camps.memory(state).before_close
-        if snapshot is None or snapshot[0] != state.number:
+        mem = camps.memory(state)
+        snapshot = mem.before_close
+        if snapshot is None or snapshot.number != state.number:
             raise IllegalActionError("only today's vote-out can be corrected")
-        _, seats, memory = snapshot
+        seats = snapshot.seats
+        memory = replace(
+            mem,
+            madness=snapshot.madness,
+            blade_used=snapshot.blade_used,
+            out_order=snapshot.out_order,
+            last_words=snapshot.last_words,
+            before_close=None,
+        )
         if any(s.name != state.by_number(s.number).name for s in seats):
             raise IllegalActionError("a substitute entered at today's close: correct by hand")
         if c.name is not None and not any(s.name == c.name and s.alive for s in seats):
@@ -168,7 +232,7 @@ class Werewolf(Ruleset):
         if command.kind in ("penalty", "send_off"):
             if not state.is_alive(name):
                 raise IllegalActionError(f"{name!r} is out: only characters in play are penalised")
-            threshold = mem.settings.sent_off_points
+            threshold = camps.settings(state).sent_off_points
             points = command.params.get("points")
             if command.kind == "send_off":
                 points = max(threshold - mem.points(name), 0)
@@ -218,7 +282,7 @@ class Werewolf(Ruleset):
             return note(author, "last_words_twice", "void", log_only=True)
         if state.number != days[0]:  # the next day (number + 1) has opened
             return note(author, "last_words_late", "void", log_only=True)
-        if chars is not None and chars > mem.settings.last_words_chars:
+        if chars is not None and chars > camps.settings(state).last_words_chars:
             return note(author, "last_words_long", "void", f"{chars} characters", log_only=True)
         return None
 

@@ -18,15 +18,20 @@ Keys of ``config`` (nested tables merge over the defaults key by key)::
     sent_off_points        12                        罚下 at this many penalty points
     day_starts             "06:00"                   §5.4: day 06:00 D → 21:00 D+1, night → 06:00
     day_hours, night_hours 39, 9
+    night_phase_hours      {"1": 3, "2": 6}          default deadlines of 夜晚1/夜晚2, in hours after
+                                                     the night opens (the host gives them per night)
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import time
 from fractions import Fraction
+from functools import lru_cache
+from types import MappingProxyType
 from typing import Any
 
 from shenshi.rulesets.base import RulesetError
@@ -67,6 +72,9 @@ DEFAULTS: Mapping[str, Any] = {
     "day_starts": "06:00",
     "day_hours": 39,
     "night_hours": 9,
+    # The source leaves each phase's deadline to the night's action thread [WW:L183]; the
+    # proposal: 夜晚1 closes at 00:00 and 夜晚2 at 03:00, leaving time for 殉职 and last words.
+    "night_phase_hours": {"1": 3, "2": 6},
 }
 
 
@@ -81,20 +89,31 @@ class WinSettings:
 
 @dataclass(frozen=True)
 class WerewolfSettings:
-    """The parsed settings of one game."""
+    """The parsed settings of one game (plain values only, so the store can keep them)."""
 
     night_order: tuple[str, ...]
     night_phase: Mapping[str, str]  # action → phase key ("1", "2")
     win: WinSettings
-    sheriff_weight: Fraction
+    sheriff_weight: str  # exact decimal, e.g. "2.1" (see :attr:`weight`)
     sheriff_election_day: int
     sheriff_default: str
     last_words_limit: int
     last_words_chars: int
     sent_off_points: int
-    day_starts: time
+    day_starts: str  # "06:00" (see :attr:`day_start_time`)
     day_hours: int
     night_hours: int
+    night_phase_hours: Mapping[str, float]
+
+    @property
+    def weight(self) -> Fraction:
+        """The sheriff's ballot weight, exact (2.1 is 21/10)."""
+        return Fraction(self.sheriff_weight)
+
+    @property
+    def day_start_time(self) -> time:
+        """When a day opens (06:00)."""
+        return time.fromisoformat(self.day_starts)
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> WerewolfSettings:
@@ -122,8 +141,9 @@ class WerewolfSettings:
                 f"config.sheriff_default must be one of {', '.join(SHERIFF_DEFAULTS)}"
             )
         try:
-            weight = Fraction(str(cfg["sheriff_weight"]))
-            starts = time.fromisoformat(str(cfg["day_starts"]))
+            weight = str(cfg["sheriff_weight"])
+            starts = str(cfg["day_starts"])
+            Fraction(weight), time.fromisoformat(starts)  # both must parse
             numbers = {
                 k: int(cfg[k])
                 for k in ("sheriff_election_day", "last_words_limit", "last_words_chars",
@@ -131,7 +151,12 @@ class WerewolfSettings:
             }  # fmt: skip
         except (ValueError, TypeError) as exc:
             raise RulesetError(f"config: {exc}") from None
+        try:
+            phase_hours = {str(k): float(v) for k, v in dict(cfg["night_phase_hours"]).items()}
+        except (ValueError, TypeError) as exc:
+            raise RulesetError(f"config.night_phase_hours: {exc}") from None
         return cls(
+            night_phase_hours=MappingProxyType(phase_hours),
             night_order=order,
             night_phase=phase,
             win=WinSettings(**{k: bool(v) for k, v in win.items()}),
@@ -156,3 +181,21 @@ def merged(config: Mapping[str, Any]) -> dict[str, Any]:
 def default_config() -> dict[str, Any]:
     """A fresh copy of the defaults (the ruleset's ``default_config()``)."""
     return copy.deepcopy(merged({}))
+
+
+@lru_cache(maxsize=128)
+def _parsed(key: str) -> WerewolfSettings:
+    return WerewolfSettings.from_config(json.loads(key))
+
+
+def settings_of(config: Mapping[str, Any]) -> WerewolfSettings:
+    """The parsed settings of a game's ``config`` (memoised: a game asks very often)."""
+    return _parsed(json.dumps(config, sort_keys=True, ensure_ascii=False, default=_plain))
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, (tuple, set, frozenset)):
+        return list(value)
+    raise TypeError(f"config values must be plain data, not {type(value).__name__}")

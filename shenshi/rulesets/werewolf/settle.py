@@ -80,7 +80,7 @@ def go_out(
         facts.append(PublicFact.of("madness_lifted"))
 
     # (g) last words: the first N characters ever to go out.
-    limit = mem.settings.last_words_limit
+    limit = camps.settings(state).last_words_limit
     ever = mem.out_order + out_seats
     granted = tuple(n for n in out_seats if ever.index(n) < limit)
     mem = replace(

@@ -1,0 +1,128 @@
+"""The forum adapter interface, its settings, and the registry of engines.
+
+``make_adapter(settings)`` is what the shell calls; each engine is one class found by name in
+:data:`ADAPTERS` (``find_adapter("discuz")``), as python-chess finds variants.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol, runtime_checkable
+
+import httpx
+
+from shenshi.adapters.records import (
+    BoardThread,
+    InboxCursor,
+    InboxDelta,
+    ThreadCursor,
+    ThreadDelta,
+    ThreadPage,
+)
+
+# A plain desktop browser. Discuz serves its mobile templates to any UA containing fragments
+# such as "mot", "lg", "ctl" (phone makers); phpwind binds ``verify`` to the UA: keep it fixed.
+DEFAULT_USER_AGENT = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+    "(KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+)
+
+
+@dataclass(frozen=True)
+class ForumSettings:
+    """One forum account, as the ``[forum]`` table of the configuration describes it.
+
+    ``password`` is a secret: it is left out of ``repr`` and never logged.
+    """
+
+    engine: str
+    base_url: str
+    charset: str | None = None  # None: each page's own declaration decides
+    timezone: str = "Asia/Shanghai"
+    username: str = ""
+    password: str = field(default="", repr=False)
+    cookies_file: str | None = None
+    user_agent: str = DEFAULT_USER_AGENT
+    min_interval: float = 2.0
+    timeout: float = 20.0
+    use_mobile_api: str = "auto"  # Discuz: "auto" | "yes" | "no"
+    flood_wait: float | None = None  # None: the engine's default (Discuz 15 s, phpwind 6 s)
+    retries: int = 4
+    backoff: float = 1.0
+    flood_retries: int = 3
+    posts_per_page: int = 10  # the forum's setting for HTML thread pages
+    api_posts_per_page: int = 20  # Discuz mobile API ``ppp`` (raised where the site allows)
+
+    def __post_init__(self) -> None:
+        if self.use_mobile_api not in ("auto", "yes", "no"):
+            raise ValueError(f"use_mobile_api must be auto, yes or no, not {self.use_mobile_api!r}")
+
+
+@runtime_checkable
+class ForumAdapter(Protocol):
+    """What the daemon and intake can ask of a forum, whatever its engine."""
+
+    engine: str
+    settings: ForumSettings
+    own_uid: str | None
+
+    def login(self) -> None: ...
+
+    def read_thread(self, tid: str, cursor: ThreadCursor | None = None) -> ThreadDelta: ...
+
+    def reread_pages(self, tid: str, pages: Sequence[int]) -> list[ThreadPage]: ...
+
+    def list_board(self, fid: str, page: int = 1) -> list[BoardThread]: ...
+
+    def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta: ...
+
+    def mark_read(self, conversation_ids: Sequence[str]) -> None: ...
+
+    def post_reply(self, tid: str, text: str) -> str: ...
+
+    def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None: ...
+
+    def lookup_uid(self, username: str) -> str: ...
+
+
+def _registry() -> tuple[type, ...]:
+    from shenshi.adapters.discuz import DiscuzAdapter
+    from shenshi.adapters.phpwind import PhpwindAdapter
+
+    return (DiscuzAdapter, PhpwindAdapter)
+
+
+class _Registry(Sequence[type]):
+    """The engines, loaded on first use (the engine modules import this one)."""
+
+    def __getitem__(self, index):  # type: ignore[no-untyped-def]
+        return _registry()[index]
+
+    def __len__(self) -> int:
+        return len(_registry())
+
+
+ADAPTERS: Sequence[type] = _Registry()
+
+
+def find_adapter(engine: str) -> type:
+    """The adapter class for an engine name or alias (``discuz``, ``dz``, ``phpwind``, ``pw``)."""
+    wanted = engine.strip().lower()
+    for adapter in ADAPTERS:
+        if wanted == adapter.engine or wanted in getattr(adapter, "aliases", ()):
+            return adapter
+    known = ", ".join(a.engine for a in ADAPTERS)
+    raise KeyError(f"unknown forum engine {engine!r} (known: {known})")
+
+
+def make_adapter(
+    settings: ForumSettings,
+    client: httpx.Client | None = None,
+    clock: Callable[[], datetime] | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> ForumAdapter:
+    """Build the adapter for ``settings.engine`` with an injected client, clock and sleep."""
+    adapter: ForumAdapter = find_adapter(settings.engine)(settings, client=client, clock=clock, sleep=sleep)
+    return adapter

@@ -1,0 +1,312 @@
+"""Discuz! X3.x adapter: the mobile JSON API where the site has it, HTML otherwise.
+
+Thread pages and board listings come from ``api/mobile/index.php?version=4`` when it answers
+JSON (``use_mobile_api``: auto/yes/no) and from the HTML pages otherwise; both give the same
+records except the edit mark, which only HTML carries (``reread_pages`` always reads HTML).
+PMs are read from the HTML pages (their ``span[title]`` times are absolute; the API's are not).
+Login goes through the web form (the API's ``module=login`` fatals on X3.5).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import httpx
+
+from shenshi.adapters import discuz_parse as dz
+from shenshi.adapters import errors
+from shenshi.adapters.records import (
+    BoardThread,
+    ConversationMark,
+    ConversationSummary,
+    PrivateMessage,
+    ThreadPage,
+)
+from shenshi.adapters.text import html_tree, url_param
+from shenshi.adapters.web import WebAdapter
+
+API = "api/mobile/index.php"
+_SPACE_UID = re.compile(r"home\.php\?mod=space&(?:amp;)?uid=(\d+)&(?:amp;)?do=profile&(?:amp;)?from=space")
+
+
+class DiscuzAdapter(WebAdapter):
+    """One GM account on a Discuz! X3.x forum."""
+
+    engine = "discuz"
+    aliases = ("dz", "discuzx", "discuz!", "discuz-x3")
+    default_flood_wait = dz.FLOOD_WAIT
+
+    def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(settings, **kwargs)
+        self.formhash: str | None = None
+        self._api_ok: bool | None = {"yes": True, "no": False}.get(settings.use_mobile_api)
+
+    # ------------------------------------------------------------------ session
+
+    def _meaningful_5xx(self, response: httpx.Response) -> bool:
+        # A stale formhash is answered with HTTP 503 "非法字符": a session problem, not an outage.
+        return response.status_code == 503 and "非法字符" in self.text_of(response)
+
+    def _page(self, text: str, response: httpx.Response) -> str:
+        """Check a page: typed errors for message pages, session expiry, fresh formhash."""
+        dz.check_page(text, url=str(response.url))
+        state = dz.page_state(text)
+        self._guard_session(state.uid, str(response.url))
+        if state.logged_in and state.formhash:
+            self.formhash = state.formhash
+        if response.status_code == 404:
+            raise errors.NotFound("the forum answered 404", url=str(response.url))
+        return text
+
+    def login(self) -> None:
+        """Log in with the cookies file if it still holds a session, else with the password."""
+        self.own_uid = None
+        if self._cookies_loaded and self._refresh_session():
+            return
+        if not self.settings.password:
+            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+        form_page = self._get("member.php", lambda text, r: text, params={"mod": "logging", "action": "login"}, relogin=False)
+        if dz.login_has_captcha(form_page):
+            raise errors.CaptchaRequired("login")
+        tree = html_tree(form_page)
+        forms = tree.xpath("//form[@name='login' and contains(@action, 'loginsubmit')]")
+        if not forms:
+            raise errors.UnexpectedPage("login page without form[name=login]", snippet=errors.snippet_of(form_page))
+        fields = {el.get("name"): el.get("value") or "" for el in forms[0].xpath(".//input[@type='hidden'][@name]")}
+        data = {
+            "formhash": fields.get("formhash", ""),
+            "referer": fields.get("referer", self.http.base_url + "forum.php"),
+            "loginfield": "username",
+            "username": self.settings.username,
+            "password": self.settings.password,
+            "questionid": "0",
+            "answer": "",
+            "cookietime": "2592000",
+        }
+
+        def accepted(text: str, response: httpx.Response) -> str:
+            try:
+                message = dz.check_page(text, url=str(response.url))
+            except errors.NotLoggedIn as exc:
+                raise errors.LoginFailed(exc.message, url=str(response.url)) from exc
+            if message is None:
+                if dz.login_has_captcha(text):
+                    raise errors.CaptchaRequired("login", url=str(response.url))
+                raise errors.UnexpectedPage("no message after the login form", url=str(response.url), snippet=errors.snippet_of(text))
+            return message
+
+        self._post(forms[0].get("action"), data, accepted, relogin=False)
+        if not self._refresh_session():
+            raise errors.LoginFailed("the forum accepted the password but the next page is a guest's")
+
+    def _refresh_session(self) -> bool:
+        """GET the forum index: learn our uid, name and formhash; False when we are a guest."""
+        state = self._get("forum.php", lambda text, r: dz.page_state(text), relogin=False)
+        if not state.logged_in:
+            return False
+        self.own_uid, self.own_name, self.formhash = state.uid, state.username, state.formhash
+        return True
+
+    def _formhash(self) -> str:
+        if not self.formhash:
+            self._refresh_session()
+        if not self.formhash:
+            raise errors.NotLoggedIn("no formhash: not logged in")
+        return self.formhash
+
+    # ------------------------------------------------------------------ mobile API
+
+    def _api_usable(self) -> bool:
+        return self._api_ok is not False
+
+    def _api(self, params: dict[str, str]) -> dict:
+        def parse(text: str, response: httpx.Response) -> dict:
+            found = dz.api_load(text)
+            state = dz.api_state(found)
+            self._guard_session(state.uid, str(response.url))
+            if state.logged_in and state.formhash:
+                self.formhash = state.formhash
+            dz.api_check(found, url=str(response.url))
+            return found
+
+        try:
+            found = self._get(API, parse, params={"version": "4", **params})
+        except (errors.UnexpectedPage, errors.TransportError):
+            if self._api_ok is True:
+                raise
+            self._api_ok = False  # auto: this site has no usable mobile API
+            raise _NoApi() from None
+        self._api_ok = True
+        return found
+
+    def per_page(self) -> int:
+        return self.settings.api_posts_per_page if self._api_usable() else self.settings.posts_per_page
+
+    # ------------------------------------------------------------------ threads and boards
+
+    def _thread_page(self, tid: str, page: int) -> ThreadPage:
+        if self._api_usable():
+            try:
+                found = self._api({"module": "viewthread", "tid": tid, "page": str(page), "ppp": str(self.settings.api_posts_per_page)})
+                result = dz.parse_api_thread(found, tz=self.tz, now=self.now())
+                ppp = result.per_page or self.settings.api_posts_per_page
+                if ppp != self.settings.api_posts_per_page:  # the site capped ppp: pages follow it
+                    self.settings = _with(self.settings, api_posts_per_page=ppp)
+                return result
+            except _NoApi:
+                pass
+        return self._thread_page_html(tid, page)
+
+    def _thread_page_html(self, tid: str, page: int) -> ThreadPage:
+        return self._get(
+            "forum.php",
+            lambda text, r: dz.parse_thread_page(self._page(text, r), tz=self.tz, now=self.now(), tid=tid),
+            params={"mod": "viewthread", "tid": tid, "extra": "page=1", "page": str(page)},
+        )
+
+    def list_board(self, fid: str, page: int = 1) -> list[BoardThread]:
+        """A board listing (reply counts and last posts), API first."""
+        if self._api_usable():
+            try:
+                found = self._api({"module": "forumdisplay", "fid": str(fid), "page": str(page)})
+                return dz.parse_api_board(found, tz=self.tz, now=self.now())
+            except _NoApi:
+                pass
+        return self._get(
+            "forum.php",
+            lambda text, r: dz.parse_board(self._page(text, r), tz=self.tz, now=self.now()),
+            params={"mod": "forumdisplay", "fid": str(fid), "page": str(page)},
+        )
+
+    # ------------------------------------------------------------------ PMs
+
+    def _inbox(self) -> list[ConversationSummary]:
+        rows: list[ConversationSummary] = []
+        page, pages = 1, 1
+        while page <= pages:
+            def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
+                self._page(text, response)
+                return dz.parse_inbox(text, tz=self.tz, now=self.now()), dz.conversation_pages(text)[1]
+
+            found, pages = self._get("home.php", parse, params={"mod": "space", "do": "pm", "page": str(page)})
+            rows.extend(r for r in found if r.id not in {x.id for x in rows})
+            page += 1
+        return rows
+
+    def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:
+        seen = set(mark.seen) if mark else set()
+        params = {"mod": "space", "do": "pm", "subop": "view", "touid": row.partner_uid}
+        messages: list[PrivateMessage] = []
+        page: int | None = None
+        while True:
+            query = dict(params, page=str(page)) if page else params
+
+            def parse(text: str, response: httpx.Response) -> tuple[list[PrivateMessage], int]:
+                self._page(text, response)
+                found = dz.parse_conversation(text, tz=self.tz, now=self.now(), conversation=row.id)
+                return found, dz.conversation_pages(text)[0]
+
+            found, current = self._get("home.php", parse, params=query)
+            messages = found + [m for m in messages if m.id not in {f.id for f in found}]
+            # The forum opens the newest page: walk back until what was stored is reached.
+            if current <= 1 or (found and found[0].id in seen):
+                return messages
+            page = current - 1
+
+    def fingerprint(self, row: ConversationSummary) -> str:
+        # "共 N 条" counts every message; the unread flag is the forum's, not ours.
+        last = row.last_at.isoformat() if row.last_at else ""
+        return f"{row.count}|{last}"
+
+    def mark_read(self, conversation_ids: Sequence[str]) -> None:
+        """Nothing to send: Discuz marks a conversation read when it is viewed."""
+        return None
+
+    # ------------------------------------------------------------------ writing
+
+    def post_reply(self, tid: str, text: str) -> str:
+        """Reply to thread ``tid``; returns the new pid (from the 301 ``Location``)."""
+        tid = str(tid)
+        fid = self._fid_for(tid)
+
+        def form() -> dict[str, str]:
+            return {
+                "formhash": self._formhash(),
+                "posttime": str(int(self.clock().timestamp())),
+                "wysiwyg": "0",
+                "noticeauthor": "",
+                "noticetrimstr": "",
+                "noticeauthormsg": "",
+                "subject": "",
+                "message": text,
+                "usesig": "1",
+            }
+
+        def parse(body: str, response: httpx.Response) -> str:
+            if response.status_code in (301, 302, 303):
+                pid = url_param(response.headers.get("location"), "pid")
+                if pid:
+                    return pid
+            self._page(body, response)
+            raise errors.UnexpectedPage("reply sent but no redirect to the new post", url=str(response.url), snippet=errors.snippet_of(body))
+
+        return self._post(
+            "forum.php", form, parse,
+            params={"mod": "post", "action": "reply", "fid": fid, "tid": tid, "extra": "", "replysubmit": "yes"},
+        )
+
+    def lookup_uid(self, username: str) -> str:
+        """The uid of a member by name (``home.php?mod=space&username=NAME``), cached."""
+        if username in self._uids:
+            return self._uids[username]
+
+        def parse(text: str, response: httpx.Response) -> str:
+            self._page(text, response)
+            tree = html_tree(text)
+            for link in tree.xpath("//a[contains(@href, 'mod=space') and contains(@href, 'uid=')]"):
+                if link.text_content().strip() == username and url_param(link.get("href"), "uid"):
+                    return url_param(link.get("href"), "uid")  # type: ignore[return-value]
+            found = _SPACE_UID.search(text)
+            if found:
+                return found.group(1)
+            raise errors.NotFound(f"no member named {username!r}", url=str(response.url))
+
+        uid = self._get("home.php", parse, params={"mod": "space", "username": username})
+        self._uids[username] = uid
+        return uid
+
+    def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None:
+        """PM a member by name; returns the new pmid. Discuz PMs have no subject: it is prepended."""
+        uid = self.lookup_uid(username)
+        message = f"{subject}\n{text}" if subject else text
+
+        def form() -> dict[str, str]:
+            return {
+                "formhash": self._formhash(),
+                "pmsubmit": "true",
+                "touid": uid,
+                "handlekey": f"showmsg_{uid}",
+                "message": message,
+            }
+
+        def parse(body: str, response: httpx.Response) -> str | None:
+            if "非法字符" in body[:5000]:
+                raise errors.SessionExpired("stale formhash", url=str(response.url))
+            result = dz.check_ajax(body, url=str(response.url))
+            return result.values.get("pmid")
+
+        return self._post(
+            "home.php", form, parse,
+            params={"mod": "spacecp", "ac": "pm", "op": "send", "touid": uid, "inajax": "1"},
+        )
+
+
+class _NoApi(Exception):
+    """The mobile API is not usable on this site (auto mode falls back to HTML)."""
+
+
+def _with(settings, **changes):  # type: ignore[no-untyped-def]
+    from dataclasses import replace
+
+    return replace(settings, **changes)

@@ -1,0 +1,109 @@
+"""Typed errors of the forum boundary: every way a forum page can say "no".
+
+Adapters never let an ``AttributeError``/``IndexError`` from a missing element escape: a page
+that does not have the expected structure becomes :class:`UnexpectedPage` with the URL and a
+snippet of what was seen. Messages say what was expected and what was seen.
+
+Hierarchy::
+
+    ForumError
+    ├── FloodControl(wait_seconds)      灌水预防: the forum asks us to wait before posting again
+    ├── NotLoggedIn                     the page rendered as a guest / "您尚未登录"
+    │   └── SessionExpired              we were logged in and the forum forgot us (retry after login)
+    ├── LoginFailed                     wrong user name or password, account locked
+    ├── CaptchaRequired                 a captcha (验证码) stands between us and login or posting
+    ├── NoPermission                    "您没有权限…", "您无权限…"
+    ├── NotFound                        thread / board / user / post does not exist or was deleted
+    ├── ForumClosed                     the site is closed or under maintenance (站点关闭/维护)
+    ├── Rejected                        the forum refused what we sent (too short, unknown user…)
+    ├── UnexpectedPage(url, snippet)    markup we do not understand
+    └── TransportError                  network failure / 5xx after the retries were exhausted
+"""
+
+from __future__ import annotations
+
+
+class ForumError(Exception):
+    """Base class of every error raised by :mod:`shenshi.adapters`."""
+
+    def __init__(self, message: str, *, url: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.url = url
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.url})" if self.url else self.message
+
+
+class FloodControl(ForumError):
+    """The forum's flood control refused a post or PM; ``wait_seconds`` says for how long."""
+
+    def __init__(self, message: str, wait_seconds: float, *, url: str | None = None) -> None:
+        super().__init__(message, url=url)
+        self.wait_seconds = float(wait_seconds)
+
+
+class NotLoggedIn(ForumError):
+    """The page needs a logged-in member and was served to a guest."""
+
+
+class SessionExpired(NotLoggedIn):
+    """We had a session and the forum no longer knows it (log in again and retry once)."""
+
+
+class LoginFailed(ForumError):
+    """The forum rejected the user name or password."""
+
+
+CAPTCHA_ADVICE = (
+    "the forum asks for a captcha (验证码). shenshi cannot solve captchas: either exempt the GM "
+    "account's user group from the captcha in the forum's admin panel (Discuz: 全局 → 防灌水 → 验证码; "
+    "phpwind: 安全 → 验证码), or log in with a browser and export its cookies to the file named by "
+    "`cookies_file` in the [forum] configuration"
+)
+
+
+class CaptchaRequired(ForumError):
+    """A captcha is required; the message says what the operator can do about it."""
+
+    def __init__(self, where: str = "login", *, url: str | None = None) -> None:
+        super().__init__(f"{where}: {CAPTCHA_ADVICE}", url=url)
+        self.where = where
+
+
+class NoPermission(ForumError):
+    """The member may not do or see this."""
+
+
+class NotFound(ForumError):
+    """The thread, board, post or user does not exist (or was deleted)."""
+
+
+class ForumClosed(ForumError):
+    """The site is closed or under maintenance."""
+
+
+class Rejected(ForumError):
+    """The forum refused the content or the recipient (too short, unknown user, mailbox full…)."""
+
+
+class UnexpectedPage(ForumError):
+    """A page whose structure the parser does not recognise."""
+
+    def __init__(self, message: str, *, url: str | None = None, snippet: str = "") -> None:
+        super().__init__(message, url=url)
+        self.snippet = snippet
+
+    def __str__(self) -> str:
+        base = super().__str__()
+        return f"{base}; page starts: {self.snippet!r}" if self.snippet else base
+
+
+class TransportError(ForumError):
+    """The forum could not be reached (connection, timeout, 5xx) after every retry."""
+
+
+def snippet_of(data: bytes | str, limit: int = 160) -> str:
+    """A short, single-line excerpt of a page for error messages."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    return " ".join(text.split())[:limit]

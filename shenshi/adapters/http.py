@@ -1,0 +1,211 @@
+"""The one request function of the forum boundary (retries, pacing, flood waits, re-login).
+
+One :class:`ForumHttp` per forum account wraps one ``httpx.Client`` (TLS verification on, one
+stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goes through
+:meth:`ForumHttp.fetch`, which
+
+* waits so that two requests are at least ``min_interval`` seconds apart (injected clock/sleep);
+* retries connection errors, timeouts and 5xx with exponential back-off and jitter (tenacity),
+  then raises :class:`~shenshi.adapters.errors.TransportError`;
+* hands the response to the caller's ``check`` function, which turns forum message pages into
+  typed errors; a :class:`FloodControl` is waited out (the stated time) and the request retried;
+  a :class:`SessionExpired` triggers the registered re-login and one retry;
+* logs method, path and status at DEBUG, never form values, cookies or tokens.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from urllib.parse import urlencode
+
+import httpx
+from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
+
+from shenshi.adapters import errors
+from shenshi.adapters.text import normalise_charset
+
+log = logging.getLogger("shenshi.adapters.http")
+
+T = TypeVar("T")
+Form = Mapping[str, Any] | list[tuple[str, Any]]
+FormSource = Form | Callable[[], Form]
+
+_SECRET_PARAMS = re.compile(r"((?:formhash|verify|auth|sid|saltkey|password|pwpwd)=)[^&#]*", re.I)
+
+
+def redact(url: str) -> str:
+    """A URL fit for logs: token and credential parameter values replaced by ``***``."""
+    return _SECRET_PARAMS.sub(r"\1***", url)
+
+
+class _Transient(Exception):
+    """A failure worth retrying (connection, timeout, 5xx)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def system_clock() -> datetime:
+    """The real clock (aware UTC)."""
+    return datetime.now(UTC)
+
+
+class ForumHttp:
+    """One forum account's HTTP session: the single place requests are made."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        user_agent: str,
+        charset: str | None = None,
+        timeout: float = 20.0,
+        min_interval: float = 2.0,
+        retries: int = 4,
+        backoff: float = 1.0,
+        flood_retries: int = 3,
+        client: httpx.Client | None = None,
+        clock: Callable[[], datetime] | None = None,
+        sleep: Callable[[float], None] | None = None,
+        meaningful_5xx: Callable[[httpx.Response], bool] | None = None,
+    ) -> None:
+        self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.client = client or httpx.Client(timeout=timeout, verify=True, follow_redirects=False)
+        self.client.headers["User-Agent"] = user_agent
+        self.charset = normalise_charset(charset) or "utf-8"
+        self.min_interval = min_interval
+        self.retries = max(1, retries)
+        self.backoff = backoff
+        self.flood_retries = flood_retries
+        self.clock = clock or system_clock
+        self.sleep = sleep or time.sleep
+        self.meaningful_5xx = meaningful_5xx or (lambda response: False)
+        self.relogin: Callable[[], None] | None = None
+        self.requests = 0  # every request sent, retries included (the request budget)
+        self._last: datetime | None = None
+
+    # ------------------------------------------------------------------ public
+
+    def url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
+        """Absolute URL for a forum path; query values encoded in the forum's charset."""
+        url = path if path.startswith(("http://", "https://")) else self.base_url + path.lstrip("/")
+        if params:
+            url += ("&" if "?" in url else "?") + urlencode(params, encoding=self.charset)
+        return url
+
+    def fetch(
+        self,
+        method: str,
+        path: str,
+        *,
+        check: Callable[[httpx.Response], T],
+        params: Mapping[str, Any] | None = None,
+        data: FormSource | None = None,
+        relogin: bool = True,
+    ) -> T:
+        """Send one logical request and return ``check(response)``.
+
+        ``data`` may be a callable, called again on every attempt, so that a retry after a
+        re-login sends the fresh anti-CSRF token.
+        """
+        url = self.url(path, params)
+        floods = 0
+        relogged = False
+        while True:
+            response = self._send(method, url, data)
+            try:
+                return check(response)
+            except errors.FloodControl as exc:
+                floods += 1
+                if floods > self.flood_retries:
+                    raise
+                log.warning("flood control on %s: waiting %.0f s", redact(url), exc.wait_seconds)
+                self.sleep(exc.wait_seconds)
+            except errors.SessionExpired:
+                if not relogin or relogged or self.relogin is None:
+                    raise
+                relogged = True
+                log.warning("session expired on %s: logging in again", redact(url))
+                self.relogin()
+
+    # ------------------------------------------------------------------ internals
+
+    def _send(self, method: str, url: str, data: FormSource | None) -> httpx.Response:
+        retrying = Retrying(
+            stop=stop_after_attempt(self.retries),
+            wait=wait_exponential_jitter(initial=self.backoff, max=60.0, jitter=self.backoff),
+            retry=retry_if_exception_type(_Transient),
+            sleep=self.sleep,
+            reraise=True,
+        )
+        try:
+            for attempt in retrying:
+                with attempt:
+                    return self._once(method, url, data)
+        except _Transient as exc:
+            raise errors.TransportError(
+                f"{method} {redact(url)} failed after {self.retries} attempts: {exc.reason}", url=redact(url)
+            ) from exc
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _once(self, method: str, url: str, data: FormSource | None) -> httpx.Response:
+        self._pace()
+        form = data() if callable(data) else data
+        content = None
+        headers = {}
+        if form is not None:
+            content = urlencode(list(form.items()) if isinstance(form, Mapping) else form, encoding=self.charset)
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.requests += 1
+        try:
+            response = self.client.request(method, url, content=content, headers=headers)
+        except httpx.TransportError as exc:
+            log.warning("%s %s: %s", method, redact(url), type(exc).__name__)
+            raise _Transient(type(exc).__name__) from exc
+        finally:
+            self._last = self.clock()
+        log.debug("%s %s -> %s", method, redact(url), response.status_code)
+        if response.status_code >= 500 and not self.meaningful_5xx(response):
+            log.warning("%s %s: HTTP %s", method, redact(url), response.status_code)
+            raise _Transient(f"HTTP {response.status_code}")
+        return response
+
+    def _pace(self) -> None:
+        if self._last is None or self.min_interval <= 0:
+            return
+        waited = (self.clock() - self._last).total_seconds()
+        if waited < self.min_interval:
+            self.sleep(self.min_interval - waited)
+
+
+def load_cookies(client: httpx.Client, path: str, domain: str | None = None) -> int:
+    """Import a browser's cookies (Netscape ``cookies.txt`` or a JSON list) into ``client``.
+
+    Returns how many cookies were loaded. Values are never logged.
+    """
+    import json
+    from http.cookiejar import MozillaCookieJar
+
+    with open(path, encoding="utf-8") as handle:
+        head = handle.read(1)
+    count = 0
+    if head in ("[", "{"):
+        with open(path, encoding="utf-8") as handle:
+            found = json.load(handle)
+        items = found if isinstance(found, list) else found.get("cookies", [])
+        for item in items:
+            client.cookies.set(item["name"], item["value"], domain=item.get("domain") or domain or "", path=item.get("path", "/"))
+            count += 1
+        return count
+    jar = MozillaCookieJar(path)
+    jar.load(ignore_discard=True, ignore_expires=True)
+    for cookie in jar:
+        client.cookies.set(cookie.name, cookie.value or "", domain=cookie.domain, path=cookie.path)
+        count += 1
+    return count

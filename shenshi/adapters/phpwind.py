@@ -1,0 +1,227 @@
+"""phpwind 8.x adapter (HTML only; many 8.x sites are GBK: pages are decoded by their own
+declaration and forms are sent in the forum's charset).
+
+``verify`` (anti-CSRF) is ``md5(uid + siteid + User-Agent)[8:16]``: the one stable
+User-Agent of :mod:`shenshi.adapters.http` keeps it valid for the whole session. A reply does
+not return the new post's id: it is read back from the thread's last page.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import httpx
+
+from shenshi.adapters import errors
+from shenshi.adapters import phpwind_parse as pw
+from shenshi.adapters.records import (
+    BoardThread,
+    ConversationMark,
+    ConversationSummary,
+    PrivateMessage,
+    ThreadPage,
+)
+from shenshi.adapters.text import html_tree, squash
+from shenshi.adapters.web import WebAdapter
+
+_PROFILE_UID = re.compile(r"Addtoie\('[^']*u\.php\?uid=(\d+)'")
+
+
+class PhpwindAdapter(WebAdapter):
+    """One GM account on a phpwind 8.x forum."""
+
+    engine = "phpwind"
+    aliases = ("pw", "phpwind8", "phpwind-8")
+    default_flood_wait = pw.FLOOD_WAIT
+
+    def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        super().__init__(settings, **kwargs)
+        self.verify: str | None = None
+
+    # ------------------------------------------------------------------ session
+
+    def _page(self, text: str, response: httpx.Response) -> str:
+        pw.check_page(text, url=str(response.url))
+        state = pw.page_state(text)
+        self._guard_session(state.uid, str(response.url))
+        if state.logged_in and state.verify:
+            self.verify = state.verify
+        return text
+
+    def login(self) -> None:
+        """Log in with the cookies file if it still holds a session, else with the password."""
+        self.own_uid = None
+        if self._cookies_loaded and self._refresh_session():
+            return
+        if not self.settings.password:
+            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+        page = self._get("login.php", lambda text, r: text, relogin=False)
+        if pw.login_has_captcha(page):
+            raise errors.CaptchaRequired("login")
+        data = {
+            "forward": "",
+            "jumpurl": self.http.base_url + "index.php",
+            "step": "2",
+            "lgt": "0",
+            "pwuser": self.settings.username,
+            "pwpwd": self.settings.password,
+            "hideid": "0",
+            "cktime": "31536000",
+        }
+
+        def accepted(text: str, response: httpx.Response) -> str:
+            try:
+                message = pw.check_page(text, url=str(response.url))
+            except errors.NotLoggedIn as exc:
+                raise errors.LoginFailed(exc.message, url=str(response.url)) from exc
+            if message is None:
+                if pw.login_has_captcha(text):
+                    raise errors.CaptchaRequired("login", url=str(response.url))
+                raise errors.UnexpectedPage("no message after the login form", url=str(response.url), snippet=errors.snippet_of(text))
+            return message
+
+        self._post("login.php", data, accepted, relogin=False)
+        if not self._refresh_session():
+            raise errors.LoginFailed("the forum accepted the password but the next page is a guest's")
+
+    def _refresh_session(self) -> bool:
+        state = self._get("index.php", lambda text, r: pw.page_state(text), relogin=False)
+        if not state.logged_in:
+            return False
+        self.own_uid, self.own_name, self.verify = state.uid, state.username, state.verify
+        return True
+
+    def _verify(self) -> str:
+        if not self.verify:
+            self._refresh_session()
+        if not self.verify:
+            raise errors.NotLoggedIn("no verify token: not logged in")
+        return self.verify
+
+    # ------------------------------------------------------------------ reading
+
+    def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:
+        return self._get(
+            "read.php",
+            lambda text, r: pw.parse_thread_page(self._page(text, r), tz=self.tz, now=self.now(), tid=tid),
+            params={"tid": tid, "page": str(page)},
+        )
+
+    def list_board(self, fid: str, page: int = 1) -> list[BoardThread]:
+        """A board listing (``<em>replies</em>/hits`` and last posts)."""
+        return self._get(
+            "thread.php",
+            lambda text, r: pw.parse_board(self._page(text, r), tz=self.tz, now=self.now()),
+            params={"fid": str(fid), "page": str(page)},
+        )
+
+    def _inbox(self) -> list[ConversationSummary]:
+        rows: list[ConversationSummary] = []
+        page, pages = 1, 1
+        while page <= pages:
+            def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
+                self._page(text, response)
+                return pw.parse_inbox(text, tz=self.tz, now=self.now()), pw.pagination(html_tree(text))[1]
+
+            params = {"type": "sms"} if page == 1 else {"type": "sms", "action": "inbox", "page": str(page)}
+            found, pages = self._get("message.php", parse, params=params)
+            rows.extend(r for r in found if r.id not in {x.id for x in rows})
+            page += 1
+        return rows
+
+    def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:
+        ref = row.ref or (
+            "message.php?type=sms&action=info&boxname=inbox&page=1"
+            f"&rid={row.id}&itype=inbox&smstype=&redirect=1"
+        )
+        return self._get(
+            ref,
+            lambda text, r: pw.parse_conversation(self._page(text, r), tz=self.tz, now=self.now(), conversation=row.id),
+        )
+
+    def fingerprint(self, row: ConversationSummary) -> str:
+        # Rows carry no message count: a new reply shows as a newer time or an unread mark.
+        last = row.last_at.isoformat() if row.last_at else ""
+        return f"{last}|{row.ref}|{row.unread}"
+
+    def mark_read(self, conversation_ids: Sequence[str]) -> None:
+        """Mark conversations read (``message.php?type=ajax&action=mark``), after storing them."""
+        if not conversation_ids:
+            return
+
+        def form() -> list[tuple[str, str]]:
+            return [*(("rids[]", str(rid)) for rid in conversation_ids), ("verify", self._verify())]
+
+        self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "mark"})
+
+    def _ajax(self, text: str, response: httpx.Response) -> pw.AjaxResult:
+        return pw.check_ajax(text, url=str(response.url))
+
+    # ------------------------------------------------------------------ writing
+
+    def post_reply(self, tid: str, text: str) -> str:
+        """Reply to thread ``tid``; the pid is read back from the last page (phpwind omits it)."""
+        tid = str(tid)
+        fid = self._fid_for(tid)
+        fields: dict[str, str] = {}
+
+        def load_form() -> None:
+            def parse(body: str, response: httpx.Response) -> dict[str, str]:
+                self._page(body, response)
+                return pw.form_fields(body)
+
+            fields.clear()
+            fields.update(self._get("post.php", parse, params={"action": "reply", "fid": fid, "tid": tid}))
+
+        load_form()
+
+        def form() -> dict[str, str]:
+            if fields.get("verify") != self.verify and self.verify:
+                load_form()  # after a re-login the form's verify and _hexie are stale
+            return {**fields, "atc_content": text, "ajax": "1", "verify": self._verify()}
+
+        sent_at = self.now()
+        self._post("post.php", form, self._ajax, params={"fid": fid})
+        last = self._thread_page_html(tid, "e")
+        mine = [p for p in last.posts if p.author_uid == self.own_uid]
+        wanted = squash(text)
+        for post in reversed(mine):
+            if squash(post.text) == wanted:
+                return post.pid
+        recent = [p for p in mine if (sent_at - p.posted_at).total_seconds() <= 120]
+        if recent:  # the forum rewrote the text (BBCode, autourl): our newest post of just now
+            return recent[-1].pid
+        raise errors.UnexpectedPage(f"reply to thread {tid} accepted but not found on its last page")
+
+    def lookup_uid(self, username: str) -> str:
+        """The uid of a member by name (``u.php?username=NAME``), cached."""
+        if username in self._uids:
+            return self._uids[username]
+
+        def parse(text: str, response: httpx.Response) -> str:
+            self._page(text, response)
+            found = _PROFILE_UID.search(text)
+            if not found:
+                raise errors.NotFound(f"no member named {username!r}", url=str(response.url))
+            return found.group(1)
+
+        uid = self._get("u.php", parse, params={"username": username})
+        self._uids[username] = uid
+        return uid
+
+    def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None:
+        """PM a member by name. phpwind requires a title; it returns no message id (None)."""
+        title = subject or (squash(text)[:20] or "消息")
+
+        def form() -> list[tuple[str, str]]:
+            return [
+                ("verify", self._verify()),
+                ("step", "2"),
+                ("_usernames[]", username),
+                ("atc_title", title),
+                ("atc_content", text),
+            ]
+
+        self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"})
+        return None

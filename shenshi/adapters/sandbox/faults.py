@@ -1,0 +1,78 @@
+"""Faults the sandbox forum produces on demand: what a real forum does on a bad day.
+
+Tests, the demo and the scripted players switch them on and off in-process::
+
+    forum.faults.fail_next(3, status=502)   # the next 3 requests get a 502 page
+    forum.faults.slow(2.5)                   # every response waits 2.5 real seconds
+    forum.faults.maintenance(True)           # the closed-site page (站点关闭)
+    forum.faults.captcha(True, login=True, post=True)
+    forum.faults.expire_sessions()           # every logged-in cookie stops working
+
+``slow`` waits in *real* seconds (it exists to exercise HTTP time-outs); everything else that
+involves time reads the forum's injected clock.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Faults:
+    """The fault switches of one sandbox forum (thread-safe)."""
+
+    _failures: list[int] = field(default_factory=list)
+    delay_seconds: float = 0.0
+    closed: bool = False
+    captcha_login: bool = False
+    captcha_post: bool = False
+    captcha_answer: str = "8R3K"
+    _expire_hook: object = None
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def fail_next(self, n: int = 1, status: int = 502) -> None:
+        """Answer the next ``n`` requests with HTTP ``status`` (a 5xx burst)."""
+        if not 500 <= status <= 599:
+            raise ValueError(f"a failure burst is made of 5xx statuses, got {status}")
+        with self._lock:
+            self._failures.extend([status] * n)
+
+    def take_failure(self) -> int | None:
+        """The status the current request must fail with, if a burst is in progress."""
+        with self._lock:
+            return self._failures.pop(0) if self._failures else None
+
+    @property
+    def pending_failures(self) -> int:
+        """How many requests of the current burst are still to fail."""
+        with self._lock:
+            return len(self._failures)
+
+    def slow(self, seconds: float) -> None:
+        """Delay every response by ``seconds`` real seconds (0 switches it off)."""
+        if seconds < 0:
+            raise ValueError(f"a delay cannot be negative, got {seconds}")
+        self.delay_seconds = seconds
+
+    def maintenance(self, on: bool = True) -> None:
+        """Close the site (the engine's 站点关闭 page) or open it again."""
+        self.closed = on
+
+    def captcha(self, on: bool = True, *, login: bool = True, post: bool = True) -> None:
+        """Require a captcha (验证码) on login and/or on posting; off with ``on=False``."""
+        self.captcha_login = on and login
+        self.captcha_post = on and post
+
+    def expire_sessions(self) -> int:
+        """End every logged-in session now; returns how many ended."""
+        hook = self._expire_hook
+        return hook() if callable(hook) else 0
+
+    def clear(self) -> None:
+        """Switch every fault off."""
+        with self._lock:
+            self._failures.clear()
+        self.delay_seconds = 0.0
+        self.closed = False
+        self.captcha_login = self.captcha_post = False

@@ -1,0 +1,204 @@
+"""What the two engine adapters share: settings, the HTTP session, the clock, the cursors.
+
+An engine subclass supplies the URLs and parsers (``_thread_page``, ``_inbox``,
+``_conversation``, ``_fingerprint``, ``login`` and the posting calls); reading after a cursor is
+the engine-neutral algorithm of :mod:`shenshi.adapters.incremental`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
+
+import httpx
+
+from shenshi.adapters import errors
+from shenshi.adapters.base import ForumSettings
+from shenshi.adapters.http import FormSource, ForumHttp, load_cookies, system_clock
+from shenshi.adapters.incremental import read_after, read_inbox_after
+from shenshi.adapters.records import (
+    BoardThread,
+    ConversationMark,
+    ConversationSummary,
+    InboxCursor,
+    InboxDelta,
+    PrivateMessage,
+    ThreadCursor,
+    ThreadDelta,
+    ThreadPage,
+)
+from shenshi.adapters.text import decode_page, zone
+
+log = logging.getLogger("shenshi.adapters")
+
+T = TypeVar("T")
+
+
+class WebAdapter:
+    """Base of the HTML forum adapters (one instance per forum account)."""
+
+    engine = ""
+    aliases: tuple[str, ...] = ()
+    default_flood_wait = 15.0
+
+    def __init__(
+        self,
+        settings: ForumSettings,
+        *,
+        client: httpx.Client | None = None,
+        clock: Callable[[], datetime] | None = None,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.tz = zone(settings.timezone)
+        self.clock = clock or system_clock
+        self.http = ForumHttp(
+            base_url=settings.base_url,
+            user_agent=settings.user_agent,
+            charset=settings.charset,
+            timeout=settings.timeout,
+            min_interval=settings.min_interval,
+            retries=settings.retries,
+            backoff=settings.backoff,
+            flood_retries=settings.flood_retries,
+            client=client,
+            clock=self.clock,
+            sleep=sleep,
+            meaningful_5xx=self._meaningful_5xx,
+        )
+        self.http.relogin = self.login
+        self.own_uid: str | None = None
+        self.own_name: str | None = None
+        self._fids: dict[str, str] = {}
+        self._uids: dict[str, str] = {}
+        self._cookies_loaded = False
+        if settings.cookies_file:
+            count = load_cookies(self.http.client, settings.cookies_file)
+            self._cookies_loaded = count > 0
+            log.info("loaded %d cookies from the cookies file", count)
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def flood_wait(self) -> float:
+        return self.settings.flood_wait if self.settings.flood_wait is not None else self.default_flood_wait
+
+    @property
+    def requests(self) -> int:
+        """Requests sent so far (the request budget of a poll is a difference of two readings)."""
+        return self.http.requests
+
+    def now(self) -> datetime:
+        """The injected clock, in the forum's zone (relative times are resolved against it)."""
+        return self.clock().astimezone(self.tz)
+
+    def text_of(self, response: httpx.Response) -> str:
+        """A response body decoded by the page's own declaration, else the configured charset."""
+        return decode_page(response.content, self.settings.charset)
+
+    def _meaningful_5xx(self, response: httpx.Response) -> bool:
+        return False
+
+    def _get(self, path: str, parse: Callable[[str, httpx.Response], T], *, params: Mapping[str, Any] | None = None, relogin: bool = True) -> T:
+        return self.http.fetch("GET", path, params=params, check=self._checked(parse), relogin=relogin)
+
+    def _post(self, path: str, data: FormSource, parse: Callable[[str, httpx.Response], T], *, params: Mapping[str, Any] | None = None, relogin: bool = True) -> T:
+        return self.http.fetch("POST", path, params=params, data=data, check=self._checked(parse), relogin=relogin)
+
+    def _checked(self, parse: Callable[[str, httpx.Response], T]) -> Callable[[httpx.Response], T]:
+        def check(response: httpx.Response) -> T:
+            try:
+                return parse(self.text_of(response), response)
+            except errors.SessionExpired:
+                raise
+            except errors.NotLoggedIn as exc:
+                if self.own_uid:  # we were logged in: the forum forgot us
+                    raise errors.SessionExpired(exc.message, url=str(response.url)) from exc
+                raise
+            except errors.ForumError as exc:
+                exc.url = exc.url or str(response.url)
+                raise
+
+        return check
+
+    def _guard_session(self, uid: str | None, url: str) -> None:
+        """Raise ``SessionExpired`` when a page we expected as a member renders as a guest."""
+        if self.own_uid and uid is not None and uid in ("", "0"):
+            raise errors.SessionExpired("the page rendered as a guest: the session expired", url=url)
+
+    def _remember(self, page: ThreadPage) -> ThreadPage:
+        if page.fid:
+            self._fids[page.tid] = page.fid
+        return page
+
+    # ------------------------------------------------------------------ reading
+
+    def per_page(self) -> int:
+        """Posts per thread page on the path this adapter reads."""
+        return self.settings.posts_per_page
+
+    def read_thread(self, tid: str, cursor: ThreadCursor | None = None) -> ThreadDelta:
+        """Posts after ``cursor`` (all posts without one), the new cursor and what changed."""
+        per_page = self.per_page()
+        return read_after(str(tid), cursor, lambda page: self._remember(self._thread_page(str(tid), page)), per_page)
+
+    def reread_pages(self, tid: str, pages: Sequence[int]) -> list[ThreadPage]:
+        """Fetch given pages again (edits change no reply count; the HTML carries edit marks)."""
+        return [self._remember(self._thread_page_html(str(tid), page)) for page in pages]
+
+    def poll_board(self, fid: str, cursors: Mapping[str, ThreadCursor | None]) -> dict[str, ThreadDelta]:
+        """Read only the threads of board ``fid`` whose reply count moved past their cursor.
+
+        One board request; a thread not on the first board page has no new reply (boards list
+        the latest activity first), unless it was never read.
+        """
+        rows = {row.tid: row for row in self.list_board(fid)}
+        found = {}
+        for tid, cursor in cursors.items():
+            row = rows.get(str(tid))
+            if cursor is not None and (row is None or not cursor.is_behind(row)):
+                continue
+            found[str(tid)] = self.read_thread(str(tid), cursor)
+        return found
+
+    def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta:
+        """New PMs in both directions since ``cursor``; only changed conversations are opened."""
+        before = self.http.requests
+        rows = self._inbox()
+        return read_inbox_after(
+            cursor, rows, self._conversation, self.fingerprint, counter=lambda: self.http.requests - before
+        )
+
+    # ------------------------------------------------------------------ engine hooks
+
+    def login(self) -> None:  # pragma: no cover - engines override
+        raise NotImplementedError
+
+    def list_board(self, fid: str, page: int = 1) -> list[BoardThread]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _thread_page(self, tid: str, page: int) -> ThreadPage:
+        return self._thread_page_html(tid, page)
+
+    def _thread_page_html(self, tid: str, page: int) -> ThreadPage:  # pragma: no cover
+        raise NotImplementedError
+
+    def _inbox(self) -> list[ConversationSummary]:  # pragma: no cover
+        raise NotImplementedError
+
+    def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:  # pragma: no cover
+        raise NotImplementedError
+
+    def fingerprint(self, row: ConversationSummary) -> str:
+        last = row.last_at.isoformat() if row.last_at else ""
+        return f"{row.count}|{last}|{row.unread}"
+
+    def _fid_for(self, tid: str) -> str:
+        if tid not in self._fids:
+            self._remember(self._thread_page(tid, 1))
+        fid = self._fids.get(tid)
+        if not fid:
+            raise errors.UnexpectedPage(f"thread {tid}: could not tell which board it is in")
+        return fid

@@ -1,0 +1,82 @@
+"""Wiring: one place that builds the application from a configuration.
+
+The CLI, the scheduler jobs, the demo and the tests all call :func:`bootstrap` (cosmicpython
+style), passing test doubles where they need them: an ``httpx.Client`` bound to the sandbox or
+to respx, an in-memory or temporary store, an accelerated clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+
+from shenshi.adapters.base import ForumAdapter, ForumSettings, make_adapter
+from shenshi.commands import DEFAULT_CONFIG
+from shenshi.config import Config, ConfigError, load_config
+from shenshi.daemon.drylog import DryRunLog
+from shenshi.daemon.service import GameService
+from shenshi.store.engine import open_store
+from shenshi.store.repository import Store
+
+
+def system_clock() -> datetime:
+    """The real time, aware (UTC)."""
+    return datetime.now(UTC)
+
+
+def config_from_args(path: Path | None) -> Config:
+    """The configuration named by ``--config``, or ``./shenshi.toml``."""
+    path = path or DEFAULT_CONFIG
+    if not path.exists():
+        raise ConfigError(
+            f"no configuration at {path}: copy config.example.toml to {DEFAULT_CONFIG} "
+            "and edit it, or pass --config PATH"
+        )
+    return load_config(path)
+
+
+def forum_settings(config: Config) -> ForumSettings:
+    """The adapter settings of the ``[forum]`` table (the password read only now)."""
+    f = config.forum
+    return ForumSettings(
+        engine=f.engine,
+        base_url=f.base_url,
+        charset=f.charset,
+        timezone=f.timezone,
+        username=f.username,
+        password=f.password() or "",
+        cookies_file=str(f.cookies_file) if f.cookies_file else None,
+        user_agent=f.user_agent,
+        min_interval=f.min_interval,
+        timeout=f.timeout,
+        use_mobile_api=f.use_mobile_api,
+    )
+
+
+def make_forum(
+    config: Config,
+    client: httpx.Client | None = None,
+    clock: Callable[[], datetime] | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> ForumAdapter:
+    """The forum adapter for the configuration's engine."""
+    return make_adapter(forum_settings(config), client=client, clock=clock, sleep=sleep)
+
+
+def bootstrap(
+    config: Config,
+    *,
+    client: httpx.Client | None = None,
+    store: Store | None = None,
+    clock: Callable[[], datetime] | None = None,
+    sleep: Callable[[float], None] | None = None,
+    forum: bool = True,
+) -> GameService:
+    """The game service for ``config``; ``forum=False`` works offline (status, review, replay)."""
+    clock = clock or system_clock
+    store = store or open_store(config.daemon.database)
+    adapter = make_forum(config, client, clock, sleep) if forum else None
+    return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log), sleep=sleep)

@@ -1,0 +1,138 @@
+"""The intake view of a running game: a :class:`~shenshi.intake.GameContext` built from the
+rules core's state, the configuration and the forum uids."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, tzinfo
+from typing import Any
+
+from shenshi.config import GameConfig
+from shenshi.intake import Ballot as IntakeBallot
+from shenshi.intake import GameContext, PhaseFacts, PlayerInfo
+from shenshi.intake.context import (
+    CHAT_THREAD,
+    DAY,
+    DISCUSSION_THREAD,
+    NIGHT,
+    ROLE_THREAD,
+    SIGNIN,
+    SIGNIN_THREAD,
+    VOTE_THREAD,
+)
+from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
+
+
+def thread_kinds(game: GameConfig) -> dict[str, str]:
+    """tid → thread kind for intake (vote, sign-in, chat, role threads)."""
+    kinds = {game.vote_thread: VOTE_THREAD}
+    if game.player_list_thread and game.player_list_thread != game.vote_thread:
+        kinds[game.player_list_thread] = SIGNIN_THREAD
+    for tid in game.counted_threads:
+        kinds.setdefault(tid, DISCUSSION_THREAD)
+    for tid in game.uncounted_threads:
+        kinds.setdefault(tid, CHAT_THREAD)
+    for tid in game.role_threads.values():
+        kinds[tid] = ROLE_THREAD
+    return kinds
+
+
+def build_context(
+    ruleset: Ruleset,
+    state: GameState,
+    game: GameConfig,
+    *,
+    uids: Mapping[str, str],
+    gm_name: str,
+    gm_uid: str | None,
+    times: PhaseTimes | None,
+    now: datetime,
+    tz: tzinfo,
+) -> GameContext:
+    """Everything intake needs to read and validate one post or PM at ``now``."""
+    players = tuple(
+        PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive, frozenset(s.addons))
+        for s in state.seats
+    )
+    nicknames = {alias: name for name, aliases in game.nicknames.items() for alias in aliases}
+    role_threads: dict[str, frozenset[str]] = {}
+    for owner, tid in game.role_threads.items():
+        owners = {s.name for s in state.seats if s.role == owner or s.name == owner}
+        role_threads[tid] = frozenset(owners)
+    return GameContext(
+        ruleset=state.ruleset,
+        players=players,
+        nicknames=nicknames,
+        gm_names=frozenset({gm_name}),
+        gm_uids=frozenset({gm_uid} if gm_uid else ()),
+        phase=phase_facts(ruleset, state, times, now),
+        threads=thread_kinds(game),
+        role_threads=role_threads,
+        receipts=game.receipts,
+        tz=tz,
+    )
+
+
+def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, now: datetime) -> PhaseFacts:
+    """The facts of the open step that single-post checks need."""
+    facts: dict[str, Any] = {"number": state.number}
+    params = state.params
+    if state.phase is Phase.SETUP:
+        facts["kind"] = SIGNIN
+    elif state.phase is Phase.NIGHT:
+        facts["kind"] = NIGHT
+        facts["pm_window_open"] = params.get("window_open")
+        if times is not None:
+            facts["deadline"] = times.input_deadline
+            facts["phase_deadlines"] = {int(k): v for k, v in times.phase_deadlines.items()}
+    elif state.phase is Phase.DAY:
+        facts["kind"] = DAY
+        if times is not None and state.round in times.rounds:
+            opens, closes = times.rounds[state.round]
+            if opens <= now:
+                facts.update(vote_round=state.round, vote_open=opens, vote_close=closes)
+        facts["ballots"] = _ballots(state)
+        facts["candidates"] = _candidates(state)
+    else:  # dawn or dusk: between steps nothing is open
+        facts["kind"] = None
+    answered = params.get("gm_answered") or {}
+    facts["seer_answered"] = frozenset(answered)
+    facts.update(family_facts(ruleset, state))
+    return PhaseFacts(**facts)
+
+
+def _ballots(state: GameState) -> dict[str, tuple[IntakeBallot, ...]]:
+    out: dict[str, list[IntakeBallot]] = {}
+    for b in state.ballots:
+        if b.round == state.round and b.via == "post":
+            out.setdefault(b.voter, []).append(IntakeBallot(None if b.target == ABSTAIN else b.target, b.t))
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _candidates(state: GameState) -> frozenset[str]:
+    for fact in reversed(state.step_report.public_facts):
+        if fact.kind == "runoff":
+            return frozenset(fact.get("candidates") or ())
+    return frozenset()
+
+
+def family_facts(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
+    """Facts kept in a family's memory (bound survivor, swaps left, madness…)."""
+    mem = state.memory
+    facts: dict[str, Any] = {}
+    bound = getattr(mem, "bound", None)
+    if isinstance(bound, int) and state.phase is Phase.DAY:
+        facts["bound"] = state.by_number(bound).name
+    on_duty = getattr(ruleset, "on_duty_killer", None)
+    if on_duty is not None and state.phase is Phase.NIGHT and getattr(ruleset, "ALTERNATING_KILLERS", False):
+        facts["on_duty_killer"] = on_duty(state)
+    victims = getattr(mem, "victims", None)
+    if victims and state.phase is Phase.DAY:
+        dead = [state.by_number(s).name for _, seats in victims for s in seats]
+        facts["summoned"] = frozenset(n for n in dead if not state.is_alive(n))
+        last = [state.by_number(s).name for night, seats in victims if night == state.number for s in seats]
+        facts["last_words_granted"] = frozenset(last)
+    return facts
+
+
+__all__ = ["DAY", "NIGHT", "build_context", "phase_facts", "thread_kinds"]

@@ -1,0 +1,427 @@
+"""The referee: one game's logic between intake, the rules core and the outbox, without I/O.
+
+The shell (:mod:`shenshi.daemon.service`) feeds it what the forum shows (posts, PMs, edits)
+and the clock; the referee answers with an :class:`Outcome`: the core events to store, the
+announcements to propose, the GM alerts, and the announcements the GM was seen publishing by
+hand. Its state is the rules core's :class:`~shenshi.rulesets.base.GameState`, so it can be
+rebuilt at any time by replaying the stored events.
+
+Map::
+
+    read_post / read_pm / read_edit   intake → core commands (or alerts), receipts
+    tick(now, published_at)           the phase clock: open, close, resolve
+    gm(command)                       GM corrections (substitute, void, force, exit)
+    drafts_for(events)                announcements from resolutions
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, tzinfo
+from typing import Any
+
+from shenshi.adapters.records import Post, PrivateMessage
+from shenshi.config import GameConfig
+from shenshi.daemon.announce import Draft, Templates, drafts_for_step
+from shenshi.daemon.context import build_context
+from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
+from shenshi.intake.model import IntakeCommand
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    CastBallot,
+    CloseNight,
+    CloseRound,
+    Command,
+    DaemonNote,
+    Event,
+    GameState,
+    IllegalActionError,
+    OpenDay,
+    OpenNight,
+    Phase,
+    PhaseOpened,
+    PhaseTimes,
+    PowerSubmitted,
+    RecordActivity,
+    RecordLastWords,
+    Report,
+    Resolved,
+    Ruleset,
+    SeatTakenOver,
+    Submit,
+    SubstitutionScheduled,
+    frozen_map,
+)
+from shenshi.rulesets.catalog import KILL, ruleset_info
+
+PUBLIC = "public"
+
+
+@dataclass(frozen=True)
+class GmAlert:
+    """Something for the GM: intake could not be sure, or a rule decided against a player."""
+
+    key: str  # deterministic (idempotent storage)
+    kind: str
+    message: str
+    subject: str | None = None
+    evidence: str | None = None
+
+
+@dataclass
+class Outcome:
+    """What one input or tick produced."""
+
+    events: list[Event] = field(default_factory=list)
+    drafts: list[Draft] = field(default_factory=list)
+    alerts: list[GmAlert] = field(default_factory=list)
+    published: list[tuple[str, datetime]] = field(default_factory=list)  # (draft key, at)
+
+    def extend(self, other: Outcome) -> Outcome:
+        self.events += other.events
+        self.drafts += other.drafts
+        self.alerts += other.alerts
+        self.published += other.published
+        return self
+
+
+class Referee:
+    """Runs one game: decides with the rules core, proposes with the templates."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        game: GameConfig,
+        state: GameState,
+        *,
+        game_key: str,
+        templates: Templates,
+        uids: Mapping[str, str] | None = None,
+        gm_name: str = "神的使者",
+        gm_uid: str | None = None,
+        tz: tzinfo,
+        early_close: bool = True,
+        activity: Callable[[datetime, datetime], Mapping[str, int]] | None = None,
+    ) -> None:
+        self.ruleset = ruleset
+        self.game = game
+        self.state = state
+        self.key = game_key
+        self.templates = templates
+        self.uids = dict(uids or {})
+        self.gm_name = gm_name
+        self.gm_uid = gm_uid
+        self.tz = tz
+        self.early_close = early_close
+        self.activity = activity
+        self.family = ruleset_info(ruleset.name).family
+        # Public drafts not yet seen published (key → text): the GM's own posts are matched
+        # against them in dry-run. The shell refills it from the outbox after a restart.
+        self.pending_public: dict[str, str] = {}
+
+    # -- state -------------------------------------------------------------------------------
+
+    def apply(self, command: Command) -> list[Event]:
+        """Decide and evolve; raises :class:`IllegalActionError` (state untouched)."""
+        events = self.ruleset.decide(self.state, command)
+        for event in events:
+            self.state = self.ruleset.evolve(self.state, event)
+        return events
+
+    def replay(self, events: Iterable[Event]) -> None:
+        """Fold stored events into the state (no rules are re-run)."""
+        for event in events:
+            self.state = self.ruleset.evolve(self.state, event)
+
+    def times(self) -> PhaseTimes | None:
+        """The clock of the open step, or ``None`` between steps."""
+        state = self.state
+        if state.phase not in (Phase.NIGHT, Phase.DAY):
+            return None
+        opened = state.params.get("opened_at")
+        if opened is None:
+            return None
+        subs = len(state.pending_substitutions)
+        return self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
+
+    def context(self, now: datetime):
+        """The intake view of the game at ``now``."""
+        return build_context(
+            self.ruleset, self.state, self.game, uids=self.uids, gm_name=self.gm_name,
+            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz,
+        )  # fmt: skip
+
+    # -- inputs ------------------------------------------------------------------------------
+
+    def read_post(self, post: Post, evidence: str) -> Outcome:
+        """A new post in a game thread (the first-seen text is what counts)."""
+        if self._is_gm(post.author, post.author_uid):
+            return self._gm_post(post)
+        result = read_post(self.context(post.posted_at), post)
+        return self._intake(result, evidence, post.posted_at)
+
+    def read_pm(self, pm: PrivateMessage, evidence: str) -> Outcome:
+        """A new PM to the GM."""
+        if self._is_gm(pm.sender, pm.sender_uid):
+            return Outcome()
+        result = read_pm(self.context(pm.sent_at), pm)
+        return self._intake(result, evidence, pm.sent_at)
+
+    def read_edit(self, first: Post, revision: Post, evidence: str) -> Outcome:
+        """A later revision of a post: shown to the GM when it changes a vote or an action."""
+        result = read_post_edit(self.context(revision.posted_at), first, revision)
+        out = Outcome()
+        for i, alert in enumerate(result.alerts):
+            out.alerts.append(
+                GmAlert(f"{self.key}:edit:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
+            )
+        return out
+
+    def _is_gm(self, name: str, uid: str | None) -> bool:
+        return (uid is not None and uid == self.gm_uid) or name == self.gm_name
+
+    def _intake(self, result: IntakeResult, evidence: str, at: datetime) -> Outcome:
+        out = Outcome()
+        for i, alert in enumerate(result.alerts):
+            out.alerts.append(
+                GmAlert(f"{self.key}:intake:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
+            )
+        for command in result.commands:
+            core = self.translate(command, evidence, at)
+            if core is None:
+                continue
+            try:
+                events = self.apply(core)
+            except IllegalActionError as exc:
+                out.alerts.append(
+                    GmAlert(f"{self.key}:refused:{evidence}:{command.action}", "not_in_phase", str(exc), command.actor, evidence)
+                )
+                continue
+            out.events += events
+            out.extend(self._notes(events, evidence))
+        if self.game.receipts:
+            for i, receipt in enumerate(result.receipts):
+                out.drafts.append(
+                    Draft(f"{self.key}:receipt:{evidence}:{i}", "receipt", "pm", receipt.to, receipt.text, (evidence,))
+                )
+        return out
+
+    def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
+        """An intake command as a rules-core command (``None``: nothing for the core)."""
+        extra = {k: v for k, v in command.extra.items() if k not in ("t", "via", "summoned", "change")}
+        match command.action:
+            case "vote" | "abstain":
+                target = ABSTAIN if command.action == "abstain" else command.target
+                via = "summon" if command.extra.get("summoned") else "post"
+                rnd = 3 if via == "summon" and self.state.round == 3 else None
+                return CastBallot(command.actor, target or ABSTAIN, at, via, True, rnd, evidence)
+            case "delegate_vote":
+                return CastBallot(command.actor, command.target or "", at, "pm_delegate", True, None, evidence)
+            case "last_words":
+                return RecordLastWords(command.actor, tuple(command.extra.get("accused") or ()), at,
+                                       command.extra.get("chars"), evidence)  # fmt: skip
+            case "kill_declaration":
+                return self._declaration(command, evidence, at)
+            case "sign_in" | "speed_up" | "slow_down":
+                return None  # recorded as evidence; the activity checks read it
+        return Submit(command.actor, command.action, command.target, frozen_map(extra), at, evidence)
+
+    def _declaration(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
+        """A 杀人宣言 sent apart from its 杀 line joins the actor's latest kill."""
+        kills = [s for s in self.state.submissions if s.actor == command.actor and s.action == KILL]
+        if not kills:
+            return None
+        last = max(kills, key=lambda s: s.sort_key())
+        extra = {**last.extra, **{k: v for k, v in command.extra.items() if k != "t"}}
+        return Submit(command.actor, KILL, last.target, frozen_map(extra), at, evidence)
+
+    # -- the GM's own posts (dry-run: publication by hand) -------------------------------------
+
+    def _gm_post(self, post: Post) -> Outcome:
+        """Recognise a proposed public announcement that the GM posted by hand."""
+        out = Outcome()
+        for key, text in self.pending_public.items():
+            if _same_announcement(text, post.text):
+                out.published.append((key, post.posted_at))
+        return out
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    def tick(self, now: datetime, published_at: Callable[[str], datetime | None]) -> Outcome:
+        """Open, close and resolve steps whose time has come (repeat until nothing moves)."""
+        out = Outcome()
+        for _ in range(8):  # a few transitions can fall due at once after a long outage
+            moved = self._step(now, published_at, out)
+            if not moved:
+                break
+        return out
+
+    def _step(self, now: datetime, published_at: Callable[[str], datetime | None], out: Outcome) -> bool:
+        state = self.state
+        if state.phase is Phase.OVER:
+            return False
+        if state.phase is Phase.SETUP:
+            if now < self.game.start:
+                return False
+            return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out)
+        if state.phase in (Phase.DAWN, Phase.DUSK):
+            at = published_at(self.gate_key())
+            if at is None:
+                return False
+            done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
+            phase, n = self.ruleset.next_step(done, state.number)
+            return self._open(phase, n, at, out)
+        times = self.times()
+        if times is None:
+            return False
+        if state.phase is Phase.NIGHT:
+            if now >= times.closes or (self.early_close and self._night_complete()):
+                at = min(now, times.closes)
+                self._resolve(CloseNight(at), out, at)
+                return True
+            return False
+        opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
+        if now >= closes or (self.early_close and state.round == 1 and self._vote_complete(now, opens)):
+            at = min(now, closes)
+            if self.activity is not None and state.round == 1 and self.family == "chess":
+                counts = self.activity(state.params.get("activity_from") or times.opens, at)
+                out.events += self.apply(RecordActivity(frozen_map(counts)))
+            self._resolve(CloseRound(at), out, at)
+            return True
+        return False
+
+    def _open(self, phase: Phase, n: int, at: datetime, out: Outcome) -> bool:
+        probe = replace(self.state, phase=phase, number=n, params=frozen_map({"opened_at": at}))
+        times = self.ruleset.phase_times(probe, phase, n, at)
+        params: dict[str, Any] = {"opened_at": at}
+        if phase is Phase.NIGHT:
+            params["window_open"] = at
+            if times.input_deadline is not None:
+                params["deadline"] = times.input_deadline
+            if times.phase_deadlines:
+                params["phase_deadlines"] = frozen_map(times.phase_deadlines)
+        else:
+            # Posts made during a night count toward the next day (chess lurking, RES-C19).
+            previous = self.state.params.get("opened_at") if self.state.phase is Phase.DAWN else None
+            params["activity_from"] = previous or at
+            for rnd, key in ((1, "round1_close"), (2, "round2_close")):
+                if rnd in times.rounds:
+                    params[key] = times.rounds[rnd][1]
+        command = OpenNight(n, frozen_map(params)) if phase is Phase.NIGHT else OpenDay(n, frozen_map(params))
+        events = self.apply(command)
+        out.events += events
+        out.extend(self._notes(events, None))
+        out.drafts += self.drafts_for(events, self.state)
+        return True
+
+    def _resolve(self, command: Command, out: Outcome, at: datetime) -> None:  # noqa: ARG002
+        before = self.state
+        events = self.apply(command)
+        out.events += events
+        out.extend(self._notes(events, None))
+        out.drafts += self.drafts_for(events, before)
+
+    def _night_complete(self) -> bool:
+        """Every living player with a night power has submitted something."""
+        info = ruleset_info(self.ruleset.name)
+        actors = {s.actor for s in self.state.submissions}
+        needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
+        return bool(needed) and all(n in actors for n in needed)
+
+    def _vote_complete(self, now: datetime, opens: datetime) -> bool:
+        """Every living player has a ballot in the open round."""
+        if now < opens:
+            return False
+        voters = {b.voter for b in self.state.ballots if b.round == self.state.round}
+        return all(s.name in voters for s in self.state.alive())
+
+    # -- announcements ---------------------------------------------------------------------------
+
+    def gate_key(self) -> str:
+        """The public announcement whose publication opens the next step.
+
+        Deaths take effect, and the next step's clock starts, when the GM announces them.
+        """
+        kind = "night" if self.state.phase is Phase.DAWN else "day"
+        return f"{self.key}:{kind}{self.state.number}:{PUBLIC}"
+
+    def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
+        """Announcements for the resolutions among ``events``."""
+        drafts: list[Draft] = []
+        for event in events:
+            if not isinstance(event, Resolved):
+                continue
+            label = self._label(before, event)
+            title = self._title(before, event)
+            declarations = _declarations(before)
+            evidence = tuple(sorted({s.evidence for s in before.submissions if s.evidence}))
+            step = drafts_for_step(
+                self.templates, game=self.key, label=label, title=title, thread=self.game.vote_thread,
+                report=event.report, declarations=declarations, family=self.family, evidence=evidence[:20],
+            )  # fmt: skip
+            drafts += step
+            for d in step:
+                if d.channel == "thread":
+                    self.pending_public[d.key] = d.text
+        return drafts
+
+    def _label(self, before: GameState, event: Resolved) -> str:
+        if before.phase is Phase.NIGHT:
+            return f"night{before.number}"
+        if event.next_round:
+            return f"day{before.number}.r{before.round}"
+        return f"day{before.number}"
+
+    def _title(self, before: GameState, event: Resolved) -> str:
+        name = "night_title" if before.phase is Phase.NIGHT else "day_title"
+        return self.templates.render(name, n=before.number)
+
+    def _notes(self, events: list[Event], evidence: str | None) -> Outcome:
+        """Daemon decisions of the rules core, as GM alerts."""
+        out = Outcome()
+        for event in events:
+            for i, n in enumerate(event.report.daemon):
+                out.alerts.append(_note_alert(self.key, self.state, n, i, evidence or _evidence_of(event)))
+            if isinstance(event, (SubstitutionScheduled, SeatTakenOver)):
+                continue
+        return out
+
+
+def _evidence_of(event: Event) -> str | None:
+    if isinstance(event, PowerSubmitted):
+        return event.submission.evidence
+    return None
+
+
+def _note_alert(game: str, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
+    step = f"{state.phase.value}{state.number}.r{state.round}"
+    message = f"{n.who}: {n.rule} → {n.verdict}" + (f" ({n.detail})" if n.detail else "")
+    return GmAlert(f"{game}:rule:{step}:{n.who}:{n.rule}:{evidence or i}", f"rule:{n.rule}", message, n.who, evidence)
+
+
+def _declarations(state: GameState) -> dict[str, str]:
+    """The kill declarations of the night's kills, by victim (published with a death)."""
+    out: dict[str, str] = {}
+    for s in sorted(state.submissions, key=lambda s: s.sort_key()):
+        text = s.extra.get("declaration")
+        if s.action == KILL and s.target and text:
+            out[s.target] = str(text)
+    return out
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def _same_announcement(draft: str, posted: str) -> bool:
+    """Whether the GM's post publishes the draft: its title line, or most of its text."""
+    first = draft.strip().splitlines()[0] if draft.strip() else ""
+    if first and first in posted:
+        return True
+    a, b = _SPACE.sub("", draft), _SPACE.sub("", posted)
+    return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() > 0.7
+
+
+__all__ = ["GmAlert", "Outcome", "Referee", "PhaseOpened", "Report"]

@@ -1,0 +1,474 @@
+"""The game service: the shell around the referee (forum, store, outbox, dry-run log).
+
+One :class:`GameService` runs one game. Each poll reads what changed on the forum, stores it as
+evidence first, then lets the referee turn it into events and proposals, and commits both in one
+transaction together with the "processed" mark, so that a crash at any point loses nothing and
+repeats nothing. ``tick`` runs the phase clock; ``publish`` sends what the mode allows.
+
+Map::
+
+    start()      load or create the game, replay the events, re-run unprocessed evidence
+    poll()       board → threads → posts; inbox → PMs (cursors stored after the evidence)
+    tick()       deadlines, resolutions, phase openings (published announcements gate them)
+    publish()    review/live: send approved announcements, paced; never twice after a crash
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from shenshi.adapters.base import ForumAdapter
+from shenshi.adapters.errors import FloodControl, ForumError
+from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor
+from shenshi.config import Config
+from shenshi.daemon.announce import CAMP, Draft, Templates
+from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
+from shenshi.errors import UserError
+from shenshi.daemon.drylog import DryRunLog, LogEntry
+from shenshi.daemon.referee import GmAlert, Outcome, Referee
+from shenshi.rulesets.base import Command, PlayerSpec, Substitute
+from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.registry import find_ruleset
+from shenshi.store import codec
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
+from shenshi.store.repository import Store
+
+log = logging.getLogger(__name__)
+
+INBOX = "inbox"
+
+
+def thread_source(tid: str) -> str:
+    """The cursor name of a thread."""
+    return f"thread:{tid}"
+
+
+@dataclass(frozen=True)
+class PollReport:
+    """What one poll did (for the status line and the tests)."""
+
+    posts: int = 0
+    pms: int = 0
+    revisions: int = 0
+    requests: int = 0
+
+
+@dataclass(frozen=True)
+class StatusReport:
+    """What ``shenshi status`` shows (roles and night actions included: it is for the GM)."""
+
+    game: str
+    ruleset: str
+    mode: str
+    phase: str
+    number: int
+    round: int
+    deadline: datetime | None
+    winner: str | None
+    living: tuple[str, ...]
+    dead: tuple[str, ...]
+    ballots: tuple[tuple[str, str], ...]
+    pending: tuple[tuple[str, str, str | None], ...]  # (actor, action, target)
+    proposed: int
+    alerts: tuple[str, ...]
+    activity: tuple[tuple[str, int, datetime | None], ...]  # (name, posts in 24 h, last post)
+
+
+class GameService:
+    """Runs one game beside the forum."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        adapter: ForumAdapter | None,
+        clock: Callable[[], datetime],
+        *,
+        drylog: DryRunLog | None = None,
+        sleep: Callable[[float], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.adapter = adapter
+        self.clock = clock
+        self.drylog = drylog or DryRunLog(config.daemon.log)
+        self.sleep = sleep
+        self.ruleset = find_ruleset(config.game.ruleset)
+        self.templates = Templates(config.templates)
+        self.game_id = 0
+        self.referee: Referee | None = None
+        self._last_sent: datetime | None = None
+
+    # -- start-up ------------------------------------------------------------------------------
+
+    def start(self) -> Referee:
+        """Load (or create) the game, rebuild its state, and finish any interrupted work."""
+        game = self.store.find_game(self.config.game.name)
+        if game is None:
+            game = self._create_game()
+        self.game_id = game.id
+        players = self.store.players(self.game_id)
+        specs = [PlayerSpec(p.name, p.role, p.team, True, tuple(p.addons)) for p in sorted(players, key=lambda p: p.seat)]
+        state = self.ruleset.new_game(specs, self.config.game.rules)
+        referee = Referee(
+            self.ruleset, self.config.game, state,
+            game_key=f"g{self.game_id}", templates=self.templates,
+            uids={p.name: p.uid for p in players if p.uid}, gm_name=self.config.forum.username,
+            gm_uid=getattr(self.adapter, "own_uid", None), tz=self.config.forum.tz,
+            early_close=self.config.daemon.early_close, activity=self._activity,
+        )  # fmt: skip
+        referee.replay(codec.decode(e.payload) for e in self.store.events(self.game_id))
+        for a in self.store.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED]):
+            if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
+                referee.pending_public[a.key] = a.text
+        self.referee = referee
+        self._reprocess()
+        return referee
+
+    def _create_game(self):
+        cfg = self.config.game
+        info = ruleset_info(cfg.ruleset)
+        missing = [p.name for p in cfg.players if not p.role]
+        if missing:
+            raise UserError(
+                f"players without a role: {', '.join(missing)} (give roles, or run `shenshi deal`)"
+            )
+        game = self.store.create_game(cfg.name, cfg.ruleset, {"board": cfg.board, "vote_thread": cfg.vote_thread})
+        for seat, p in enumerate(cfg.players):
+            team = p.team or info.roles[p.role].team
+            uid = p.uid
+            if uid is None and self.adapter is not None:
+                try:
+                    uid = self.adapter.lookup_uid(p.name)
+                except ForumError as exc:
+                    log.warning("could not look up the uid of %s: %s", p.name, exc)
+            self.store.add_player(game.id, seat, p.name, p.role, team, uid=uid, addons=p.addons)
+        return game
+
+    def _reprocess(self) -> None:
+        """Evidence stored before a crash but never processed goes through intake now."""
+        for evidence in self.store.iter_evidence(self.game_id, unprocessed=True):
+            if evidence.kind is EvidenceKind.POST:
+                self._process_post(evidence.as_post(), evidence.id)
+            else:
+                self._process_pm(evidence.as_pm(), evidence.id)
+
+    # -- polling --------------------------------------------------------------------------------
+
+    def poll(self) -> PollReport:
+        """Read what changed on the forum and process it (evidence first, then events)."""
+        assert self.adapter is not None, "poll needs a forum adapter"
+        before = getattr(self.adapter, "requests", 0)
+        posts = pms = revisions = 0
+        game = self.config.game
+        cursors = {}
+        for tid in self._threads():
+            stored = self.store.cursor(self.game_id, thread_source(tid))
+            cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
+        deltas = self.adapter.poll_board(game.board, cursors)
+        for delta in deltas.values():
+            if delta.shrunk or delta.deleted or delta.moved:
+                what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
+                self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
+                                      "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
+            results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
+            for post, result in zip(delta.posts, results, strict=True):
+                if result.is_new:
+                    posts += 1
+                    self._process_post(post, result.evidence.id)
+                elif result.changed:
+                    revisions += 1
+                    self._process_edit(result.evidence.as_post(), post, result.evidence.id)
+            self.store.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
+        stored = self.store.cursor(self.game_id, INBOX)
+        inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+        for pm in inbox.messages:
+            result = self.store.record_pm(self.game_id, pm)
+            if result.is_new:
+                pms += 1
+                self._process_pm(pm, result.evidence.id)
+        self.store.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
+        if inbox.unread:
+            self.adapter.mark_read(inbox.unread)  # only after storing
+        return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
+
+    def _threads(self) -> list[str]:
+        game = self.config.game
+        tids = [game.vote_thread, *game.counted_threads, *game.role_threads.values()]
+        if game.player_list_thread:
+            tids.append(game.player_list_thread)
+        return list(dict.fromkeys(t for t in tids if t not in game.uncounted_threads))
+
+    def _url_post(self, post: Post) -> str:
+        return f"{self.config.forum.base_url}#tid={post.tid}&pid={post.pid}"
+
+    def _process_post(self, post: Post, evidence_id: int) -> None:
+        outcome = self.referee.read_post(post, str(evidence_id))
+        self._commit(outcome, f"evidence:{evidence_id}", evidence_id)
+        for key, at in outcome.published:
+            self._mark_published(key, at, post.pid)
+
+    def _process_pm(self, pm: PrivateMessage, evidence_id: int) -> None:
+        self._commit(self.referee.read_pm(pm, str(evidence_id)), f"evidence:{evidence_id}", evidence_id)
+
+    def _process_edit(self, first: Post, revision: Post, evidence_id: int) -> None:
+        outcome = self.referee.read_edit(first, revision, str(evidence_id))
+        self._alerts(outcome.alerts)
+
+    # -- the clock ---------------------------------------------------------------------------------
+
+    def tick(self) -> Outcome:
+        """Run the phase clock at the current time."""
+        now = self.clock()
+        outcome = self.referee.tick(now, self._published_at)
+        if outcome.events or outcome.drafts or outcome.alerts:
+            self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
+        return outcome
+
+    def _published_at(self, key: str) -> datetime | None:
+        a = self.store.announcement_by_key(self.game_id, key)
+        if a is None:
+            return None
+        return a.published_at or a.sent_at
+
+    def _activity(self, start: datetime, end: datetime) -> dict[str, int]:
+        game = self.config.game
+        rows = self.store.activity(
+            self.game_id, start, end,
+            sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
+        )  # fmt: skip
+        by_uid = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        return {by_uid.get(r.uid, r.author): r.posts for r in rows}
+
+    # -- committing an outcome ------------------------------------------------------------------
+
+    def _commit(self, outcome: Outcome, batch_key: str, evidence_id: int | None) -> None:
+        """Store events, proposals, alerts and the processed mark together."""
+        self.store.commit_outcome(
+            self.game_id,
+            batch_key,
+            [codec.encode(e) for e in outcome.events],
+            drafts=[_draft_row(d) for d in outcome.drafts],
+            alerts=[_alert_row(a) for a in outcome.alerts],
+            evidence_id=evidence_id,
+        )
+        for draft in outcome.drafts:
+            self._log_draft(draft)
+        for alert in outcome.alerts:
+            self._log_alert(alert)
+
+    def _alerts(self, alerts: Iterable[GmAlert]) -> None:
+        for a in alerts:
+            _, created = self.store.add_alert(self.game_id, a.key, a.kind, a.message, subject=a.subject)
+            if created:
+                self._log_alert(a)
+
+    def _log_draft(self, d: Draft) -> None:
+        where = f"thread {d.destination}" if d.channel == "thread" else f"PM to {d.destination}"
+        stored = self.store.announcement_by_key(self.game_id, d.key)
+        ident = str(stored.id) if stored else ""
+        self.drylog.write(LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, d.evidence))
+
+    def _log_alert(self, a: GmAlert) -> None:
+        evidence = (a.evidence,) if a.evidence else ()
+        self.drylog.write(LogEntry(self.clock(), a.kind, "GM", a.message, "alert", "", evidence, alert=True))
+
+    def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
+        a = self.store.announcement_by_key(self.game_id, key)
+        if a is not None and a.published_at is None and a.sent_at is None:
+            self.store.mark_published(a.id, at, forum_id=forum_id)
+            self.referee.pending_public.pop(key, None)
+
+    # -- status and GM corrections ----------------------------------------------------------------
+
+    def next_deadline(self) -> datetime | None:
+        """The next time the phase clock has something to do (None between steps)."""
+        times = self.referee.times() if self.referee else None
+        if times is None:
+            return None
+        state = self.referee.state
+        if state.round and state.round in times.rounds:
+            return times.rounds[state.round][1]
+        return times.closes
+
+    def status(self) -> StatusReport:
+        """The game at a glance."""
+        state = self.referee.state
+        now = self.clock()
+        counts = self._activity(now - timedelta(hours=24), now)
+        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        month = self.store.activity(self.game_id, now - timedelta(days=60), now)
+        last = {names.get(a.uid, a.author): a.last_at for a in month}
+        return StatusReport(
+            game=self.config.game.name,
+            ruleset=state.ruleset,
+            mode=self.config.daemon.mode,
+            phase=state.phase.value,
+            number=state.number,
+            round=state.round,
+            deadline=self.next_deadline(),
+            winner=state.winner,
+            living=tuple(s.name for s in state.alive()),
+            dead=tuple(s.name for s in state.seats if not s.alive),
+            ballots=tuple((b.voter, b.target) for b in state.ballots if b.round == state.round),
+            pending=tuple((s.actor, s.action, s.target) for s in state.submissions),
+            proposed=len(self.store.announcements(self.game_id, [AnnouncementState.PROPOSED])),
+            alerts=tuple(f"#{a.id} {a.kind}: {a.message}" for a in self.store.alerts(self.game_id, open_only=True)),
+            activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
+        )
+
+    def gm(self, command: Command) -> Outcome:
+        """A GM correction: an event like any other, with what it changes proposed."""
+        before = self.referee.state
+        events = self.referee.apply(command)  # IllegalActionError: nothing stored
+        outcome = Outcome(events=events, drafts=self.referee.drafts_for(events, before))
+        self._commit(outcome, f"gm:{self.store.last_seq(self.game_id)}:{type(command).__name__}", None)
+        return outcome
+
+    def substitute(self, old: str, new: str, uid: str | None = None) -> Outcome:
+        """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves)."""
+        outcome = self.gm(Substitute(old, new))
+        if uid is None and self.adapter is not None:
+            uid = self.adapter.lookup_uid(new)
+        self.store.substitute(self.game_id, old, new, uid=uid)
+        if uid:
+            self.referee.uids[new] = uid
+        return outcome
+
+    def replay_differences(self) -> list[str]:
+        """Where the replayed state and the players table disagree (empty: none)."""
+        state = self.referee.state
+        stored = {p.seat: p for p in self.store.players(self.game_id)}
+        out = []
+        for seat in state.seats:
+            row = stored.get(seat.number)
+            if row is None:
+                out.append(f"seat {seat.number} ({seat.name}) is missing from the players table")
+                continue
+            if row.name != seat.name and not state.pending_substitutions:
+                out.append(f"seat {seat.number}: events say {seat.name}, the table says {row.name}")
+            if row.alive != seat.alive:
+                word = "alive" if seat.alive else "dead"
+                out.append(f"{seat.name}: events say {word}, the table says {'alive' if row.alive else 'dead'}")
+        return out
+
+    def deal(self, seed: str | None = None) -> list[Dealt]:
+        """Deal the roles at random (seeded), create the game with them, propose role PMs."""
+        cfg = self.config.game
+        if self.store.find_game(cfg.name) is not None:
+            raise UserError(f"the game {cfg.name!r} already exists: roles cannot be dealt again")
+        info = ruleset_info(cfg.ruleset)
+        seed = seed or new_seed()
+        composition = cfg.rules.get("composition")
+        dealt = deal_roles(info, [p.name for p in cfg.players], seed, composition)
+        roles = {d.name: d for d in dealt}
+        players = tuple(replace(p, role=roles[p.name].role, team=roles[p.name].team) for p in cfg.players)
+        self.config = replace(self.config, game=replace(cfg, players=players))
+        game = self._create_game()
+        self.store.set_deal(game.id, seed, [d.__dict__ for d in dealt])
+        self.game_id = game.id
+        known = partners(dealt, info)
+        drafts = []
+        for d in dealt:
+            text = self.templates.render(
+                "role", game=cfg.name, role=info.roles[d.role].chinese, team=CAMP.get(d.team, d.team)
+            )
+            if known.get(d.name):
+                text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
+            drafts.append(Draft(f"g{game.id}:deal:{d.name}", "role", "pm", d.name, text))
+        self._commit(Outcome(drafts=drafts), f"deal:{game.id}", None)
+        return dealt
+
+    # -- publishing -------------------------------------------------------------------------------
+
+    def publish(self) -> int:
+        """Send what the mode allows (review: approved; live: everything proposed). Returns sent."""
+        mode = self.config.daemon.mode
+        if mode == "dry-run" or self.adapter is None:
+            return 0
+        if mode == "live":
+            for a in self.store.announcements(self.game_id, [AnnouncementState.PROPOSED]):
+                self.store.approve(a.id)
+        sent = 0
+        pending = self.store.announcements(
+            self.game_id, [AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED]
+        )
+        for a in pending:
+            if self._send(a):
+                sent += 1
+        return sent
+
+    def _send(self, a: Announcement) -> bool:
+        if a.state is AnnouncementState.SENDING and self._already_on_forum(a):
+            return True  # a crash came between sending and recording: never post twice
+        self._pace()
+        a = self.store.mark_sending(a.id)
+        try:
+            if a.destination_kind is DestinationKind.THREAD:
+                forum_id = self.adapter.post_reply(a.destination, a.text)
+            else:
+                forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
+        except FloodControl as exc:
+            self.store.mark_failed(a.id, f"flood control: wait {exc.wait_seconds:g} s")
+            return False
+        except ForumError as exc:
+            self.store.mark_failed(a.id, str(exc))
+            log.warning("could not send announcement #%s: %s", a.id, exc)
+            return False
+        now = self.clock()
+        self.store.mark_sent(a.id, str(forum_id), at=now)
+        self._last_sent = now
+        self.referee.pending_public.pop(a.key, None)
+        where = f"thread {a.destination}" if a.destination_kind is DestinationKind.THREAD else f"PM to {a.destination}"
+        self.drylog.write(LogEntry(now, a.kind, where, a.text, "sent", str(a.id)))
+        return True
+
+    def _already_on_forum(self, a: Announcement) -> bool:
+        """After a crash mid-send: look for the text on the forum before sending again."""
+        if a.destination_kind is not DestinationKind.THREAD:
+            return False  # PMs: the inbox poll records our own sent messages
+        delta = self.adapter.reread_pages(a.destination, [])
+        for page in delta:
+            for post in page.posts:
+                if post.author_uid == getattr(self.adapter, "own_uid", None) and _same_text(post.text, a.text):
+                    self.store.mark_sent(a.id, post.pid, at=post.posted_at)
+                    return True
+        return False
+
+    def _pace(self) -> None:
+        """Posts and PMs are paced to the forum's flood limit (Discuz counts both together)."""
+        if self._last_sent is None or self.sleep is None:
+            return
+        gap = timedelta(seconds=self.flood_interval())
+        wait = (self._last_sent + gap - self.clock()).total_seconds()
+        if wait > 0:
+            self.sleep(wait)
+
+    def flood_interval(self) -> float:
+        """Seconds between two sends (the engine's flood limit, plus a margin)."""
+        return 16.0 if self.config.forum.engine == "discuz" else 6.0
+
+
+def _same_text(a: str, b: str) -> bool:
+    return "".join(a.split()) == "".join(b.split())
+
+
+def _draft_row(d: Draft) -> dict:
+    return {
+        "key": d.key, "kind": d.kind,
+        "destination_kind": "thread" if d.channel == "thread" else "user",
+        "destination": d.destination, "text": d.text,
+        "evidence_ids": [int(e) for e in d.evidence if str(e).isdigit()],
+    }  # fmt: skip
+
+
+def _alert_row(a: GmAlert) -> dict:
+    return {
+        "key": a.key, "kind": a.kind, "message": a.message, "subject": a.subject,
+        "evidence_id": int(a.evidence) if a.evidence and a.evidence.isdigit() else None,
+    }  # fmt: skip
+

@@ -1,0 +1,107 @@
+"""Ballots in thread posts, validated against the round (RULES.md §1.6, §4.7, §5.6).
+
+One post gives at most one ballot. Two different targets, a conditional or questioning
+ballot, an unknown name: an alert and no ballot. Changes follow the ruleset: family A's
+first ballot is final (D-I); chess32 allows one change per round and none in the last hour
+(RES-C28); werewolf counts the latest ballot (RES-W6). Re-posting the current target is not
+a change and yields nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from shenshi.intake.collect import Collector
+from shenshi.intake.context import DAY
+from shenshi.intake.grammar import Parsed
+from shenshi.intake.model import ABSTAIN, VOTE, IntakeCommand
+
+LAST_HOUR = timedelta(hours=1)
+
+
+def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
+    """Turn the ballots written in one post into at most one vote or abstain command."""
+    ctx, sender, t = out.ctx, out.sender, out.t
+    assert sender is not None
+    phase = ctx.phase
+    for b in ballots:
+        if b.intents == ("vote",) and out.name_problem(b.target, b.verb):
+            return
+        for ref in b.more_targets:
+            if out.name_problem(ref, b.verb):
+                return
+    choices: list[str | None] = []
+    for b in ballots:
+        value = out.player_of(b.target).name if b.intents == ("vote",) else None
+        if value not in choices:
+            choices.append(value)
+        for ref in b.more_targets:
+            name = out.player_of(ref).name
+            if name not in choices:
+                choices.append(name)
+    if len(choices) > 1:
+        names = "、".join("弃权" if c is None else c for c in choices)
+        out.alert("vote_conflict", f"{sender.name} 的帖子里有不同的投票对象：{names}（不计票）")
+        return
+    if any(b.conditional for b in ballots):
+        out.alert(
+            "conditional_vote", f"{sender.name} 的投票带条件或是疑问句（不计票）：{ballots[0].verb}"
+        )
+        return
+    choice = choices[0]
+    if not sender.alive and sender.name not in phase.summoned:
+        out.alert("dead_actor", f"{sender.name} 已出局，其投票无效")
+        return
+    if sender.name in phase.sent_off:
+        out.alert("sent_off", f"{sender.name} 已被罚下，不能投票")
+        return
+    if phase.kind is not None and (phase.kind != DAY or phase.vote_round is None):
+        out.alert("no_vote_open", f"{sender.name} 在非投票时间投票")
+        return
+    if phase.vote_close is not None and t is not None and t >= phase.vote_close:
+        out.alert("no_vote_open", f"{sender.name} 的投票晚于截票时间")
+        return
+    if phase.vote_open is not None and t is not None and t < phase.vote_open:
+        out.alert("no_vote_open", f"{sender.name} 的投票早于投票开始")
+        return
+    if phase.bound == sender.name:
+        out.alert("not_eligible", f"{sender.name} 今天被束魂，不能投票")
+        return
+    family = ctx.family
+    if choice is None and family != "chess":
+        out.alert("abstain_not_allowed", f"{sender.name} 弃票；本规则不能弃权")
+        return
+    if choice is not None:
+        target = ctx.player(choice)
+        assert target is not None
+        if not target.alive:
+            out.alert("dead_target", f"{sender.name} 投票给已出局的 {choice}")
+            return
+        if phase.candidates and choice not in phase.candidates:
+            out.alert("not_a_candidate", f"{sender.name} 投票给非候选人 {choice}")
+            return
+    extra = out.base_extra()
+    if phase.vote_round:
+        extra["round"] = phase.vote_round
+    if sender.name in phase.summoned:
+        extra["summoned"] = True
+    earlier = phase.ballots.get(sender.name, ())
+    if earlier:
+        current = earlier[-1].target
+        if current == choice:
+            return  # the same ballot again: not a change, nothing to count
+        shown = "弃权" if choice is None else choice
+        was = "弃权" if current is None else current
+        if family == "A":
+            out.alert("vote_immutable", f"{sender.name} 改投 {shown}（原投 {was}）；首次投票为准")
+            return
+        if family == "chess":
+            if len(earlier) >= 2:
+                out.alert("change_limit", f"{sender.name} 第二次改票为 {shown}（本轮只能改一次）")
+                return
+            if phase.vote_close is not None and t is not None and t >= phase.vote_close - LAST_HOUR:
+                out.alert("last_hour_change", f"{sender.name} 在最后一小时改票为 {shown}（无效）")
+                return
+        extra["change"] = True
+    action = VOTE if choice is not None else ABSTAIN
+    out.commands.append(IntakeCommand(action, sender.name, choice, extra))

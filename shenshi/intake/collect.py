@@ -1,0 +1,135 @@
+"""The collector every check writes into: commands, alerts and receipts for one text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import lru_cache
+
+from shenshi.intake import receipts
+from shenshi.intake.alerts import reason
+from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
+from shenshi.intake.grammar import SELF, NameRef
+from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
+from shenshi.intake.names import NameIndex
+from shenshi.intake.text import fold
+
+
+@lru_cache(maxsize=64)
+def _index(names: tuple[str, ...], nicknames: tuple[tuple[str, str], ...]) -> NameIndex:
+    return NameIndex(names, dict(nicknames))
+
+
+def name_index(ctx: GameContext) -> NameIndex:
+    """The name index of this game's players and the GM's nicknames (cached)."""
+    return _index(tuple(p.name for p in ctx.players), tuple(sorted(ctx.nicknames.items())))
+
+
+def identify(ctx: GameContext, name: str, uid: str | None) -> PlayerInfo | None:
+    """The player who wrote a text: by forum uid when the game knows uids, else by name."""
+    if ctx.has_uids and uid:
+        return ctx.player_by_uid(uid)
+    player = ctx.player(name)
+    if player is not None:
+        return player
+    folded = [p for p in ctx.players if fold(p.name) == fold(name)]
+    return folded[0] if len(folded) == 1 else None
+
+
+@dataclass
+class Collector:
+    """Commands, alerts and receipts of one post or PM, in the order they arose."""
+
+    ctx: GameContext
+    sender: PlayerInfo | None
+    t: datetime | None
+    receipts_on: bool = True
+    commands: list[IntakeCommand] = field(default_factory=list)
+    alerts: list[Alert] = field(default_factory=list)
+    receipts: list[Receipt] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.t == UNKNOWN_TIME:
+            self.t = None
+
+    def result(self) -> IntakeResult:
+        return IntakeResult(tuple(self.commands), tuple(self.alerts), tuple(self.receipts))
+
+    def base_extra(self) -> dict:
+        iso = self.ctx.local_iso(self.t)
+        return {"t": iso} if iso else {}
+
+    def accept(self, cmd: IntakeCommand, notes: list[str] | tuple[str, ...] = ()) -> None:
+        """Keep ``cmd`` and propose its receipt (with ``notes`` for the player, if any)."""
+        self.commands.append(cmd)
+        if not self.receipts_on:
+            return
+        text = receipts.accepted(self.ctx, cmd)
+        if notes:
+            text += "。" + receipts.warning("；".join(notes))
+        self.receipts.append(Receipt(cmd.actor, text))
+
+    def alert(
+        self,
+        kind: str,
+        message: str,
+        *,
+        suggestions: tuple[str, ...] = (),
+        verb: str | None = None,
+        target: str | None = None,
+        **fields: object,
+    ) -> None:
+        """Raise an alert; with ``verb`` given, also propose a rejection receipt."""
+        subject = self.sender.name if self.sender else None
+        self.alerts.append(Alert(kind, message, subject, suggestions))
+        if verb is None or not self.receipts_on or self.sender is None:
+            return
+        why = reason(kind, target=target or "", verb=verb, **fields)
+        if why is not None:
+            self.receipts.append(
+                Receipt(self.sender.name, receipts.rejected(verb, target, why, suggestions))
+            )
+
+    def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
+        """Alert when ``ref`` does not name exactly one player; True if it did not.
+
+        ``自己`` (``SELF``) names the sender; callers read the player from :meth:`player_of`.
+        """
+        who = self.sender.name if self.sender else "?"
+        if ref is None or not ref.written:
+            self.alert("missing_target", f"{who}：「{what}」没有写对象", verb=verb)
+            return True
+        if ref.ambiguous:
+            self.alert(
+                "ambiguous_name",
+                f"{who}：「{what}」的对象「{ref.written}」可指 {'、'.join(ref.ambiguous)}",
+                suggestions=ref.ambiguous,
+                verb=verb,
+                target=ref.written,
+                written=ref.written,
+                players="、".join(ref.ambiguous),
+            )
+            return True
+        if ref.player == SELF:
+            return self.sender is None
+        if ref.player is None:
+            hints = name_index(self.ctx).suggest(ref.written)
+            hint = f"（相近：{'、'.join(hints)}）" if hints else ""
+            self.alert(
+                "unknown_name",
+                f"{who}：「{what}」的对象「{ref.written}」不是本局玩家{hint}",
+                suggestions=hints,
+                verb=verb,
+                target=ref.written,
+                written=ref.written,
+            )
+            return True
+        return False
+
+    def player_of(self, ref: NameRef) -> PlayerInfo:
+        """The player a resolved ``ref`` names (``自己`` is the sender)."""
+        if ref.player == SELF and self.sender is not None:
+            return self.sender
+        player = self.ctx.player(ref.player or "")
+        assert player is not None, ref
+        return player

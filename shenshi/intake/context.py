@@ -1,0 +1,182 @@
+"""The game as intake needs to see it: a frozen snapshot the daemon builds from its state.
+
+Everything is optional except the ruleset and the players: a fact that is absent is not
+checked (the batch tool often knows only names, roles and the dead). Times are aware
+datetimes; the forum's zone (``tz``) is used to print ``extra.t`` as forum-local ISO time,
+the convention of the scenario files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from types import MappingProxyType
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo, ruleset_info
+
+FORUM_TZ = ZoneInfo("Asia/Shanghai")
+# A record whose time is this instant has no known time (the batch tool without ``t``):
+# no window or deadline is checked against it, and ``extra.t`` is left out.
+UNKNOWN_TIME = datetime(1970, 1, 1, tzinfo=UTC)
+_NO_MAP: Mapping[Any, Any] = MappingProxyType({})
+
+
+def _no_map() -> Mapping[Any, Any]:
+    return _NO_MAP
+
+
+# Phase kinds (the step phases of FORMAT.md).
+NIGHT = "night"
+DAY = "day"
+SIGNIN = "signin"  # after the player list, before night 1 has its first PM
+
+# Thread kinds a post can be in (ctx.threads maps a tid to one of these).
+VOTE_THREAD = "vote"  # 投票帖 (family A vote thread, chess vote thread, werewolf day thread)
+GAME_THREAD = "game"  # the main game thread: discussion and, where the GM says so, votes
+DISCUSSION_THREAD = "discussion"  # analysis / own threads: votes there do not count
+CHAT_THREAD = "chat"  # 灌水专贴
+SIGNIN_THREAD = "signin"  # the post of the player list (游戏者名单): replies are sign-ins
+ROLE_THREAD = "role"  # werewolf 功能树洞 of a role
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    """One seat of the game as intake sees it."""
+
+    name: str
+    uid: str | None = None
+    role: str | None = None
+    team: str | None = None  # chess32: "chu" / "han"
+    alive: bool = True
+    addons: frozenset[str] = frozenset()  # werewolf: lover, sheriff, lone_wolf
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """A ballot already counted this round. ``target`` ``None`` is an abstention."""
+
+    target: str | None
+    t: datetime | None = None
+
+
+@dataclass(frozen=True)
+class PhaseFacts:
+    """Facts of the current phase. ``kind`` ``None`` means unknown: phase checks are skipped."""
+
+    kind: str | None = None  # NIGHT, DAY, SIGNIN
+    number: int | None = None
+    # Night PM window (family A, A-S1): [open, close). Chess: ``deadline`` = dawn - 10 min.
+    pm_window_open: datetime | None = None
+    pm_window_close: datetime | None = None
+    deadline: datetime | None = None
+    phase_deadlines: Mapping[int, datetime] = field(default_factory=_no_map)  # werewolf 夜晚1/夜晚2
+    # Day vote: round 1 or 2 (chess round 2, family A 生死投票); None when no vote is open.
+    vote_round: int | None = None
+    vote_open: datetime | None = None
+    vote_close: datetime | None = None
+    candidates: frozenset[str] = frozenset()  # round-2 / runoff candidates
+    ballots: Mapping[str, tuple[Ballot, ...]] = field(
+        default_factory=_no_map
+    )  # this round, per voter
+    delegations_published: frozenset[str] = frozenset()
+    # Family A
+    bound: str | None = None  # 被束魂者: may not vote today
+    summoned: frozenset[str] = frozenset()  # 招魂: dead victims who may cast one ballot
+    seer_answered: frozenset[str] = frozenset()  # A-S2: the GM already answered these seers
+    on_duty_killer: str | None = None  # game6-8 alternation (RES-A1)
+    extra_divination_actor: str | None = None  # RES-A19 penalty divination
+    extra_divination_deadline: datetime | None = None
+    extra_divination_used: bool = False
+    # Last words (遗言): who may still leave them, by when
+    last_words_granted: frozenset[str] = frozenset()
+    last_words_deadline: datetime | None = None
+    # chess32
+    swaps_left: Mapping[str, int] = field(default_factory=_no_map)
+    # werewolf
+    maddened: frozenset[str] = frozenset()
+    sent_off: frozenset[str] = frozenset()
+    guarded_before: frozenset[str] = frozenset()  # 【守护】 targets of earlier nights
+    silenced_before: frozenset[str] = frozenset()  # 【隔音】 targets of earlier nights
+    used_skills: frozenset[str] = frozenset()  # single-use skills spent: heal, poison, …
+    witch_vision: frozenset[str] | None = None  # 【通灵】 list, once sent
+    locked: Mapping[str, frozenset[str]] = field(
+        default_factory=_no_map
+    )  # actor -> actions locked by 确定
+    extra_powers: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # 复仇 / 遗志 kills
+
+
+@dataclass(frozen=True)
+class GameContext:
+    """A frozen view of one game, enough to read and validate one post or PM."""
+
+    ruleset: str
+    players: tuple[PlayerInfo, ...]
+    nicknames: Mapping[str, str] = field(default_factory=_no_map)  # nickname -> canonical name
+    gm_names: frozenset[str] = frozenset({"神的使者"})
+    gm_uids: frozenset[str] = frozenset()
+    phase: PhaseFacts = field(default_factory=PhaseFacts)
+    threads: Mapping[str, str] = field(default_factory=_no_map)  # tid -> thread kind
+    role_threads: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # tid -> owners
+    receipts: bool = True  # a game can switch receipts off
+    tz: tzinfo = FORUM_TZ
+
+    @property
+    def info(self) -> RulesetInfo:
+        """The catalog entry of this game's ruleset."""
+        return ruleset_info(self.ruleset)
+
+    @property
+    def family(self) -> str:
+        """ "A" (游戏五/六), "chess" or "werewolf"."""
+        return self.info.family
+
+    def player(self, name: str) -> PlayerInfo | None:
+        """The player with this canonical name."""
+        for p in self.players:
+            if p.name == name:
+                return p
+        return None
+
+    def player_by_uid(self, uid: str) -> PlayerInfo | None:
+        """The player with this forum uid."""
+        for p in self.players:
+            if p.uid is not None and p.uid == uid:
+                return p
+        return None
+
+    @property
+    def has_uids(self) -> bool:
+        """True when identity is by forum uid (the daemon), not by display name (batch)."""
+        return any(p.uid for p in self.players)
+
+    def is_gm(self, name: str, uid: str | None) -> bool:
+        """True for the GM account (its posts and PMs are never player input)."""
+        if uid is not None and uid in self.gm_uids:
+            return True
+        return name in self.gm_names
+
+    def powers_of(self, player: PlayerInfo) -> frozenset[str]:
+        """Action ids this player's role and add-ons give (catalog), plus granted extras."""
+        powers: set[str] = set()
+        role = self.info.roles.get(player.role or "")
+        if role is not None:
+            powers.update(role.powers)
+        for addon in player.addons:
+            powers.update(ADDON_POWERS.get(addon, ()))
+        powers.update(self.phase.extra_powers.get(player.name, ()))
+        return frozenset(powers)
+
+    def alive_names(self) -> frozenset[str]:
+        """Canonical names of the living players."""
+        return frozenset(p.name for p in self.players if p.alive)
+
+    def local_iso(self, t: datetime | None) -> str | None:
+        """``t`` as naive forum-local ISO time (``YYYY-MM-DDTHH:MM:SS``), as in scenarios."""
+        if t is None or t == UNKNOWN_TIME:
+            return None
+        if t.tzinfo is not None:
+            t = t.astimezone(self.tz).replace(tzinfo=None)
+        return t.replace(microsecond=0).isoformat()

@@ -1,0 +1,126 @@
+"""Name resolution: which player a written name means, or why it cannot be said.
+
+Layers, strictest first: the exact name; then the folded name (case-insensitive, full-width to
+half-width by NFKC, traditional to simplified), with a leading ``@`` and surrounding brackets
+or quotes removed by the grammar; then the GM's nicknames from the config. A folded name or
+nickname that fits two players is *ambiguous*. Fuzzy matching (rapidfuzz) only ever yields
+suggestions for an alert, never a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from shenshi.intake.text import Folded, fold
+
+SUGGESTION_CUTOFF = 50  # WRatio: two-character Chinese names that share one character score 50
+MAX_SUGGESTIONS = 3
+
+
+def _is_word_char(ch: str) -> bool:
+    return ch.isascii() and (ch.isalnum() or ch == "_")
+
+
+@dataclass(frozen=True)
+class NameMatch:
+    """The outcome of reading a name at a position of a folded text.
+
+    ``player`` is set when exactly one player fits; ``ambiguous`` lists the players when
+    several do; ``end`` is the folded position just after the name.
+    """
+
+    player: str | None
+    end: int
+    ambiguous: tuple[str, ...] = ()
+
+
+class NameIndex:
+    """All the ways the players of one game can be written."""
+
+    def __init__(self, names: Iterable[str], nicknames: Mapping[str, str] | None = None):
+        self.names: tuple[str, ...] = tuple(names)
+        keys: dict[str, set[str]] = {}
+        for name in self.names:
+            keys.setdefault(fold(name), set()).add(name)
+        for nick, name in (nicknames or {}).items():
+            if name in self.names and fold(nick):
+                keys.setdefault(fold(nick), set()).add(name)
+        self._keys = {k: frozenset(v) for k, v in keys.items() if k}
+        # Longest keys first so that "小明明" wins over "小明" at the same position.
+        self._ordered = sorted(self._keys, key=len, reverse=True)
+
+    def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
+        """The name written at folded position ``pos``, or ``None`` if no name starts there."""
+        text = folded.text
+        if (
+            pos > 0
+            and _is_word_char(text[pos - 1])
+            and pos < len(text)
+            and _is_word_char(text[pos])
+        ):
+            return None
+        for key in self._ordered:
+            if not text.startswith(key, pos):
+                continue
+            end = pos + len(key)
+            if _is_word_char(key[-1]) and end < len(text) and _is_word_char(text[end]):
+                continue  # "tom_23" is not "Tom_2"
+            players = self._keys[key]
+            if len(players) == 1:
+                return NameMatch(next(iter(players)), end)
+            written = folded.original_slice(pos, end)
+            exact = [p for p in players if p == written]
+            if len(exact) == 1:
+                return NameMatch(exact[0], end)
+            return NameMatch(None, end, tuple(sorted(players)))
+        return None
+
+    def resolve(self, token: str) -> NameMatch | None:
+        """A whole token (already stripped of ``@`` and brackets) read as one name."""
+        folded = Folded.of(token.strip())
+        match = self.match_at(folded, 0)
+        if match is not None and match.end == len(folded.text):
+            return match
+        return None
+
+    def find_all(
+        self, folded: Folded, start: int = 0, end: int | None = None
+    ) -> list[tuple[int, NameMatch]]:
+        """Every name written in ``folded.text[start:end]``, left to right, not overlapping."""
+        stop = len(folded.text) if end is None else end
+        found: list[tuple[int, NameMatch]] = []
+        pos = start
+        while pos < stop:
+            match = self.match_at(folded, pos)
+            if match is not None and match.end <= stop:
+                found.append((pos, match))
+                pos = match.end
+            else:
+                pos += 1
+        return found
+
+    def suggest(self, token: str) -> tuple[str, ...]:
+        """Players whose name or nickname looks like ``token`` (for an alert only)."""
+        key = fold(token.strip().lstrip("@"))
+        if not key:
+            return ()
+        hits = process.extract(
+            key, list(self._keys), scorer=fuzz.WRatio, limit=8, score_cutoff=SUGGESTION_CUTOFF
+        )
+        out: list[str] = []
+        for k, _score, _ in hits:
+            for name in sorted(self._keys[k]):
+                if name not in out:
+                    out.append(name)
+        return tuple(out[:MAX_SUGGESTIONS])
+
+    def best_score(self, token: str) -> float:
+        """The best fuzzy score of ``token`` against any name (0 when there is none)."""
+        key = fold(token.strip())
+        if not key:
+            return 0.0
+        hit = process.extractOne(key, list(self._keys), scorer=fuzz.WRatio)
+        return float(hit[1]) if hit else 0.0

@@ -1,0 +1,238 @@
+"""The entry points: one post or one PM in, commands / alerts / receipts out.
+
+Pure functions over a :class:`~shenshi.intake.context.GameContext`: no clock, no database, no
+network. Identity is the forum uid when the context has uids (the daemon), the display name
+otherwise (the batch tool).
+"""
+
+from __future__ import annotations
+
+from shenshi.adapters.records import Post, PrivateMessage
+from shenshi.intake.actions import (
+    is_skill,
+    last_words_from_post,
+    resolve_conflicts,
+    validate_action,
+)
+from shenshi.intake.ballots import validate_ballots
+from shenshi.intake.collect import Collector, identify, name_index
+from shenshi.intake.context import (
+    CHAT_THREAD,
+    DISCUSSION_THREAD,
+    GAME_THREAD,
+    ROLE_THREAD,
+    SIGNIN,
+    SIGNIN_THREAD,
+    VOTE_THREAD,
+    GameContext,
+    PlayerInfo,
+)
+from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_votes
+from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
+from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
+from shenshi.intake.text import Folded, fold, strip_bbcode
+
+
+def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
+    """Read one PM to the GM: night actions, kill declarations, delegated votes, last words.
+
+    Greetings and questions yield nothing. A PM from someone who is not a player yields a
+    ``not_a_player`` alert only if it holds a command.
+    """
+    if ctx.is_gm(pm.sender, pm.sender_uid):
+        return IntakeResult()
+    text, _quotes = strip_bbcode(pm.text)
+    parsed = read_actions(text, name_index(ctx))
+    if not parsed:
+        return IntakeResult()
+    sender = identify(ctx, pm.sender, pm.sender_uid)
+    out = Collector(ctx, sender, pm.sent_at, receipts_on=ctx.receipts)
+    if sender is None:
+        out.alert(
+            "not_a_player",
+            f"{pm.sender}（uid {pm.sender_uid}）不是本局玩家，却发来「{parsed[0].verb}」",
+        )
+        return out.result()
+    for p in parsed:
+        if ctx.family == "werewolf" and is_skill(p):
+            out.alert(
+                "wrong_channel",
+                f"{sender.name} 用短消息提交「{p.verb}」；技能须回复在功能树洞",
+                verb=p.verb,
+            )
+            continue
+        validate_action(out, p)
+    resolve_conflicts(out)
+    return out.result()
+
+
+def _thread_kind(ctx: GameContext, post: Post) -> str:
+    if post.tid in ctx.role_threads:
+        return ROLE_THREAD
+    return ctx.threads.get(post.tid, GAME_THREAD)
+
+
+def _author_keys(ctx: GameContext, player: PlayerInfo | None, author: str) -> tuple[str, ...]:
+    keys = {fold(author)}
+    if player is not None:
+        keys.add(fold(player.name))
+        keys.update(fold(n) for n, canon in ctx.nicknames.items() if canon == player.name)
+    return tuple(sorted(keys, key=len, reverse=True))
+
+
+def read_post(ctx: GameContext, post: Post) -> IntakeResult:
+    """Read one thread post: a ballot, a sign-in, last words, a 功能树洞 skill reply, and the
+    single-post speech rules (maddened speech, dead or spectator posts, empty posts).
+
+    ``post.text`` is the author's own text; quotes (``post.quotes``) are never read for votes.
+    """
+    if ctx.is_gm(post.author, post.author_uid):
+        return IntakeResult()
+    sender = identify(ctx, post.author, post.author_uid)
+    kind = _thread_kind(ctx, post)
+    out = Collector(ctx, sender, post.posted_at, receipts_on=ctx.receipts)
+    if kind == ROLE_THREAD:
+        _role_thread_post(out, post)
+        return out.result()
+    ballots = read_votes(post.text, name_index(ctx), _author_keys(ctx, sender, post.author))
+    if sender is None:
+        if ballots:
+            out.alert("not_a_player", f"{post.author} 不是本局玩家，却在帖子里投票")
+        elif ctx.family == "chess" and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
+            out.alert(
+                "spectator_post", f"非玩家 {post.author} 在游戏区发帖（旁观者请到旁观灌水帖）"
+            )
+        return out.result()
+    if kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:
+        if sender.alive:
+            out.commands.append(IntakeCommand(SIGN_IN, sender.name, None, out.base_extra()))
+        return out.result()
+    if not ballots and ctx.family == "werewolf" and sender.name in ctx.phase.maddened:
+        ballots = _maddened_ballot(ctx, post.text)
+    _speech_rules(out, post, kind, ballots)
+    if not ballots:
+        return out.result()
+    if kind in (DISCUSSION_THREAD, CHAT_THREAD):
+        out.alert(
+            "vote_wrong_thread", f"{sender.name} 在投票帖以外投票：「{ballots[0].verb}」（不计票）"
+        )
+        return out.result()
+    validate_ballots(out, ballots)
+    return out.result()
+
+
+def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) -> None:
+    """Single-post rules: dead players' posts and last words, maddened speech, chess posting."""
+    ctx, sender = out.ctx, out.sender
+    assert sender is not None
+    family = ctx.family
+    if not sender.alive:
+        granted = sender.name in ctx.phase.last_words_granted
+        if family == "chess" and granted and not ballots:
+            last_words_from_post(
+                out, Parsed(("last_words",), "遗言", 0, declaration=post.text.strip())
+            )
+            return
+        if family == "A" and granted and not ballots:
+            found = [
+                p for p in read_actions(post.text, name_index(ctx)) if p.intents == ("last_words",)
+            ]
+            if found:
+                last_words_from_post(out, found[0])
+            return
+        if family in ("chess", "werewolf") and kind != CHAT_THREAD:
+            out.alert("dead_post", f"已出局的 {sender.name} 在游戏区发帖")
+        return
+    if sender.name in ctx.phase.sent_off and not ballots:
+        out.alert("sent_off", f"已被罚下的 {sender.name} 仍在发言")
+        return
+    if family == "werewolf" and sender.name in ctx.phase.maddened:
+        bad = maddened_violations(post.text, _ballot_spans(post.text, ballots))
+        if bad:
+            out.alert("maddened_speech", f"癫狂的 {sender.name} 写了不允许的字：{bad[:20]}")
+    if family == "chess" and kind not in (CHAT_THREAD,):
+        if not ballots and is_content_free(post.text, bool(post.quotes)):
+            out.alert(
+                "content_free_post",
+                f"{sender.name} 的帖子没有实际内容（只有引用、表情、数字或“路过”）",
+            )
+        lengths = long_quotes(tuple(q.text for q in post.quotes))
+        if lengths:
+            out.alert("long_quote", f"{sender.name} 大段引用他人帖子（{max(lengths)} 字）")
+
+
+def _ballot_spans(text: str, ballots: list[Parsed]) -> list[tuple[int, int]]:
+    """Where the ballots are written in ``text`` (vote word through target name)."""
+    folded = Folded.of(text)
+    spans = []
+    for b in ballots:
+        start = folded.origin[b.pos] if b.pos < len(folded.origin) else len(text)
+        name = b.target.written if b.target else ""
+        at = text.find(name, start) if name else -1
+        end = at + len(name) if at >= 0 else start + len(b.verb)
+        spans.append((start, end))
+    return spans
+
+
+def _maddened_ballot(ctx: GameContext, text: str) -> list[Parsed]:
+    """A maddened character may write only the vote target's name (and the allowed sounds):
+    a post whose only words are one player's name is that character's ballot [WW:L129]."""
+    folded = Folded.of(text)
+    found = name_index(ctx).find_all(folded)
+    names = {m.player for _, m in found}
+    if len(names) != 1 or None in names:
+        return []
+    spans = [(folded.origin[pos], folded.origin[m.end - 1] + 1) for pos, m in found]
+    if maddened_violations(text, spans):
+        return []
+    pos, first = found[0]
+    written = folded.original_slice(pos, first.end)
+    return [Parsed(("vote",), written, pos, NameRef(written, first.player))]
+
+
+def _role_thread_post(out: Collector, post: Post) -> None:
+    """A reply in a werewolf 功能树洞: skills (with 确定), last words, speed-up."""
+    ctx, sender = out.ctx, out.sender
+    if sender is None:
+        return
+    owners = ctx.role_threads.get(post.tid, frozenset())
+    text, _ = strip_bbcode(post.text)
+    parsed = read_actions(text, name_index(ctx))
+    if owners and sender.name not in owners:
+        if parsed:
+            out.alert(
+                "wrong_channel",
+                f"{sender.name} 在别人的功能树洞提交「{parsed[0].verb}」",
+                verb=parsed[0].verb,
+            )
+        return
+    for p in parsed:
+        if p.intents[0] in ("delegate_vote", "delegate_abstain"):
+            out.alert("wrong_channel", f"{sender.name} 在功能树洞投票；投票须在投票帖", verb="投票")
+            continue
+        validate_action(out, p)
+    resolve_conflicts(out)
+
+
+def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> IntakeResult:
+    """A later revision of a post: the first-seen text counts; a revision that changes a
+    ballot or an action is shown to the GM with both versions (``edited_vote``)."""
+    before = read_post(ctx, first_seen)
+    after = read_post(ctx, revision)
+
+    def key(r: IntakeResult) -> list[tuple]:
+        return [(c.action, c.target, c.extra.get("platform")) for c in r.commands]
+
+    if key(before) == key(after) and [a.kind for a in before.alerts] == [
+        a.kind for a in after.alerts
+    ]:
+        return IntakeResult()
+    sender = identify(ctx, revision.author, revision.author_uid)
+    out = Collector(ctx, sender, revision.edited.at if revision.edited else revision.posted_at)
+    old = first_seen.text.strip().replace("\n", " ⏎ ")
+    new = revision.text.strip().replace("\n", " ⏎ ")
+    out.alert(
+        "edited_vote",
+        f"{revision.author} 编辑了帖子 {revision.pid}，改变了投票/行动（以首次所见为准）：原文「{old}」→ 新文「{new}」",
+    )
+    return out.result()

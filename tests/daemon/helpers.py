@@ -1,0 +1,53 @@
+"""Builders for daemon tests: a game config, posts and PMs on a fake forum clock."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from itertools import count
+from zoneinfo import ZoneInfo
+
+from shenshi.adapters.records import Post, PrivateMessage
+from shenshi.config import parse_config
+
+TZ = ZoneInfo("Asia/Shanghai")
+START = datetime(2026, 12, 1, 20, 0, tzinfo=TZ)
+_ids = count(100)
+
+GAME6_10 = [
+    ("夜行者", "killer"), ("老王", "killer"), ("小明", "seer"), ("月光", "binder"),
+    ("阿杰", "curser"), ("Lily99", "blesser"), ("Tom_2", "commoner"), ("白色的猫", "commoner"),
+    ("kk_大侠", "commoner"), ("Rex", "commoner"),
+]  # fmt: skip
+UIDS = {name: str(i + 3) for i, (name, _) in enumerate(GAME6_10)}
+
+
+def config(tmp_path, ruleset: str = "game6-10", table=GAME6_10, **daemon):
+    """A parsed configuration for a test game (the forum is never reached)."""
+    raw = {
+        "forum": {"engine": "discuz", "base_url": "http://127.0.0.1:1/", "username": "神的使者"},
+        "game": {
+            "name": "test game", "ruleset": ruleset, "board": 3, "vote_thread": 2,
+            "start": START.replace(tzinfo=None).isoformat(),
+            "players": [{"name": n, "uid": UIDS.get(n), "role": r} for n, r in table],
+        },
+        "daemon": {"database": f"sqlite:///{tmp_path / 'game.sqlite3'}", "log": str(tmp_path / "dry.log"), **daemon},
+    }  # fmt: skip
+    return parse_config(raw, tmp_path)
+
+
+def at(hours: float) -> datetime:
+    """The forum time ``hours`` after the player list."""
+    return START + timedelta(hours=hours)
+
+
+def post(author: str, text: str, hours: float, tid: str = "2") -> Post:
+    """A post in the vote thread."""
+    n = next(_ids)
+    uid = UIDS.get(author, "2" if author == "神的使者" else "999")
+    return Post(tid, str(n), n, author, uid, at(hours), text)
+
+
+def pm(sender: str, text: str, hours: float) -> PrivateMessage:
+    """A PM to the GM."""
+    n = next(_ids)
+    return PrivateMessage(str(n), f"c{UIDS.get(sender, '999')}", sender, UIDS.get(sender, "999"), "神的使者", "2", at(hours), text)

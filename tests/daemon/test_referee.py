@@ -1,0 +1,92 @@
+"""The referee plays a game from posts and PMs on a fake clock (no forum, no database)."""
+
+from __future__ import annotations
+
+from shenshi.daemon.announce import Templates
+from shenshi.daemon.referee import Referee
+from shenshi.rulesets.base import Phase, PlayerSpec
+from shenshi.rulesets.registry import find_ruleset
+from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm, post
+
+DECLARATION = "月黑风高，" + "夜行者悄悄推开了Rex的房门，" * 10
+
+
+def referee(tmp_path) -> Referee:
+    cfg = config(tmp_path)
+    rules = find_ruleset("game6-10")
+    state = rules.new_game([PlayerSpec(n, r, rules.info.roles[r].team) for n, r in GAME6_10])
+    return Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), uids=UIDS, gm_uid="2", tz=TZ)
+
+
+def published(keys: dict):
+    return lambda key: keys.get(key)
+
+
+def test_a_night_from_pms_to_the_dawn_post(tmp_path) -> None:
+    ref = referee(tmp_path)
+    keys: dict = {}
+    out = ref.tick(at(0), published(keys))
+    assert ref.state.phase is Phase.NIGHT and ref.state.number == 1
+    inputs = [
+        pm("夜行者", "杀 Rex\n" + DECLARATION, 1),
+        pm("小明", "占卜 老王", 2),
+        pm("阿杰", "诅咒 老王", 3),
+        pm("Tom_2", "祈祷 小明", 3),
+        pm("白色的猫", "为小明祈祷", 4),
+        pm("Rex", "你好，请问今晚几点结束？", 5),
+    ]
+    for i, message in enumerate(inputs):
+        out = ref.read_pm(message, str(i + 1))
+        if i < 5:
+            assert out.events, message.text
+            assert [d.kind for d in out.drafts] == ["receipt"]
+        else:
+            assert not out.events and not out.alerts and not out.drafts
+    out = ref.tick(at(23), published(keys))
+    assert not out.events  # the night is not over yet
+    out = ref.tick(at(24), published(keys))
+    assert ref.state.phase is Phase.DAWN
+    public = [d for d in out.drafts if d.channel == "thread"]
+    assert len(public) == 1 and public[0].key == "g1:night1:public"
+    assert "Rex 被杀手杀害" in public[0].text and "夜行者悄悄推开了Rex的房门" in public[0].text
+    seer = [d for d in out.drafts if d.kind == "divination"]
+    assert seer[0].destination == "小明" and "是杀手" in seer[0].text
+    # the day opens only when the GM publishes the dawn post
+    assert not ref.tick(at(25), published(keys)).events
+    keys["g1:night1:public"] = at(25)
+    ref.tick(at(25), published(keys))
+    assert ref.state.phase is Phase.DAY and ref.state.params["opened_at"] == at(25)
+
+
+def test_the_gms_own_post_publishes_the_draft(tmp_path) -> None:
+    ref = referee(tmp_path)
+    ref.tick(at(0), published({}))
+    out = ref.tick(at(24), published({}))
+    text = next(d.text for d in out.drafts if d.channel == "thread")
+    seen = ref.read_post(post("神的使者", text.replace("\n", "\n\n"), 24.5), "50")
+    assert seen.published == [("g1:night1:public", at(24.5))]
+
+
+def test_votes_in_the_thread_close_and_execute(tmp_path) -> None:
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.read_pm(pm("夜行者", "杀 Rex\n" + DECLARATION, 1), "1")
+    ref.tick(at(24), published(keys))
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    # the vote thread opens at the 13th hour of the day (day start + 12 h)
+    early = ref.read_post(post("小明", "投票：老王", 30), "2")
+    assert not early.events and early.alerts
+    voters = ["小明", "月光", "阿杰", "Lily99", "Tom_2", "白色的猫", "kk_大侠"]
+    for i, name in enumerate(voters):
+        out = ref.read_post(post(name, f"投票：老王\n理由：{name}觉得他很可疑", 37 + i * 0.1), str(10 + i))
+        assert out.events, name
+    ref.read_post(post("老王", "投 小明", 38), "20")
+    ref.read_post(post("夜行者", "投票：小明", 38.5), "21")
+    out = ref.tick(at(60), published(keys))
+    public = next(d for d in out.drafts if d.channel == "thread")
+    assert public.key == "g1:day1:public"
+    assert "老王 被处决，身份：杀手" in public.text
+    assert ref.state.phase is Phase.DUSK
+    assert not [a for a in out.alerts if "no_vote" in a.kind]

@@ -1,0 +1,64 @@
+"""The intake corpus: real texts from the captured forum pages and texts written as players
+write, each with its game context and the expected commands and alert kinds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shenshi.intake import ALERT_KINDS
+from shenshi.intake.batch import run_case
+
+CORPUS = Path(__file__).parent / "corpus"
+
+
+def _load(name: str) -> list[dict]:
+    with (CORPUS / name).open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+CAPTURED = _load("captured.jsonl")
+WRITTEN = _load("written.jsonl")
+ALL = CAPTURED + WRITTEN
+
+
+def _check(case: dict) -> None:
+    result = run_case(case)
+    expect = case["expect"]
+    got_alerts = [a.kind for a in result.alerts]
+    assert got_alerts == expect["alerts"], [a.message for a in result.alerts]
+    assert len(result.commands) == len(expect["commands"])
+    for cmd, want in zip(result.commands, expect["commands"], strict=True):
+        assert (cmd.action, cmd.target) == (want["action"], want["target"])
+        for key, value in want.get("extra", {}).items():
+            assert cmd.extra.get(key) == value, key
+
+
+@pytest.mark.parametrize("case", CAPTURED, ids=[c["id"] for c in CAPTURED])
+def test_captured_case(case: dict) -> None:
+    _check(case)
+
+
+@pytest.mark.parametrize("case", WRITTEN, ids=[c["id"] for c in WRITTEN])
+def test_written_case(case: dict) -> None:
+    _check(case)
+
+
+def test_corpus_size_and_provenance() -> None:
+    assert len(ALL) >= 300
+    assert len(CAPTURED) * 3 >= len(ALL), "at least a third of the corpus comes from captured pages"
+    assert all(c["source"].startswith(("discuz-x3.5/", "phpwind-8.7/")) for c in CAPTURED)
+    assert len({c["id"] for c in ALL}) == len(ALL)
+
+
+def test_every_alert_kind_is_covered() -> None:
+    seen = {kind for c in ALL for kind in c["expect"]["alerts"]}
+    assert set(ALERT_KINDS) - seen == set()
+
+
+def test_corpus_cases_are_not_all_silent() -> None:
+    with_commands = sum(1 for c in ALL if c["expect"]["commands"])
+    silent = sum(1 for c in ALL if not c["expect"]["commands"] and not c["expect"]["alerts"])
+    assert with_commands >= 150 and silent >= 50

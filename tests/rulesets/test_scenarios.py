@@ -1,0 +1,38 @@
+"""Every scenario file passes through ``shenshi simulate``'s code path (FORMAT.md "Checking")."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from shenshi.commands.simulate import simulate
+from shenshi.rulesets.checking import mismatches
+from shenshi.rulesets.registry import RULESETS
+from tests.rulesets.scenario_files import load, scenario_files
+
+REGISTERED = {r.name for r in RULESETS}
+FILES = [p for p in scenario_files() if load(p)["ruleset"] in REGISTERED]
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_scenario(path: Path) -> None:
+    document = load(path)
+    assert document["id"] == path.stem, "the id must equal the file name"
+    output = simulate(document)
+    problems = mismatches(document["expect"], output)
+    assert not problems, "\n".join(problems)
+
+
+def test_scenarios_cover_every_registered_ruleset() -> None:
+    covered = {load(p)["ruleset"] for p in FILES}
+    assert covered == REGISTERED
+
+
+def test_checker_catches_a_wrong_answer() -> None:
+    """The comparison itself can fail: a changed expectation is reported."""
+    document = load(next(p for p in FILES if p.stem.startswith("g5-01")))
+    output = simulate(document)
+    wrong = {"night1": {"deaths": [{"name": "C2", "cause": "killer"}], "x": 3}}
+    problems = mismatches(wrong, output)
+    assert len(problems) == 2
