@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -44,8 +44,8 @@ from shenshi.rulesets.base import (
     Submit,
     frozen_map,
 )
-from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.catalog import CHESS32
+from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import Store, open_store
 from shenshi.store.codec import decode, encode
 from shenshi.store.repository import dumps_json

@@ -24,15 +24,15 @@ from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError
 from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor
 from shenshi.config import Config
-from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.activity import lurking, missed_sign_in
+from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
-from shenshi.errors import UserError
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.referee import GmAlert, Outcome, Referee
+from shenshi.errors import UserError
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
-from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState

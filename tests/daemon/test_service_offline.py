@@ -9,8 +9,8 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.config import PlayerEntry
 from shenshi.daemon.deal import deal_roles
-from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
 from shenshi.rulesets.base import Phase
+from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
 from shenshi.store.records import EvidenceKind
 from tests.daemon.helpers import GAME6_10, START, config, pm, post
 
