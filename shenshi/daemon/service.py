@@ -24,13 +24,15 @@ from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError
 from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor
 from shenshi.config import Config
+from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
-from shenshi.errors import UserError
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.referee import GmAlert, Outcome, Referee
-from shenshi.rulesets.base import Command, PlayerSpec, Substitute
+from shenshi.errors import UserError
+from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
@@ -222,12 +224,39 @@ class GameService:
     # -- the clock ---------------------------------------------------------------------------------
 
     def tick(self) -> Outcome:
-        """Run the phase clock at the current time."""
+        """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
         outcome = self.referee.tick(now, self._published_at)
+        if self.referee.family == "A":
+            outcome.extend(self._absences(now))
         if outcome.events or outcome.drafts or outcome.alerts:
             self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
         return outcome
+
+    def _absences(self, now: datetime) -> Outcome:
+        """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
+        state = self.referee.state
+        start = self.config.game.start
+        if state.phase is Phase.OVER or now < start:
+            return Outcome()
+        living = [s.name for s in state.alive()]
+        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        board = self.store.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
+        last = {names.get(a.author_uid, a.author): a.last_at for a in board}
+        absent = lurking(living, start, now, last)
+        if now >= start + SIGN_IN_WINDOW:
+            signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
+            replies = self.store.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
+            signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
+            absent = missed_sign_in(living, start, signed) + absent
+        out = Outcome()
+        for a in absent:
+            stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
+            key = f"g{self.game_id}:{a.kind}:{a.name}:{stamp}"
+            text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
+            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
+            out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
+        return out
 
     def _published_at(self, key: str) -> datetime | None:
         a = self.store.announcement_by_key(self.game_id, key)
@@ -242,7 +271,7 @@ class GameService:
             sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
         )  # fmt: skip
         by_uid = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
-        return {by_uid.get(r.uid, r.author): r.posts for r in rows}
+        return {by_uid.get(r.author_uid, r.author): r.posts for r in rows}
 
     # -- committing an outcome ------------------------------------------------------------------
 
@@ -302,7 +331,7 @@ class GameService:
         counts = self._activity(now - timedelta(hours=24), now)
         names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
         month = self.store.activity(self.game_id, now - timedelta(days=60), now)
-        last = {names.get(a.uid, a.author): a.last_at for a in month}
+        last = {names.get(a.author_uid, a.author): a.last_at for a in month}
         return StatusReport(
             game=self.config.game.name,
             ruleset=state.ruleset,

@@ -29,11 +29,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from shenshi.rulesets.catalog import RulesetInfo
 
 ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class IllegalActionError(Exception):
@@ -44,8 +46,8 @@ class RulesetError(ValueError):
     """A game that cannot be set up: unknown role, wrong team, duplicate name, bad config."""
 
 
-def frozen_map(data: Mapping[Any, Any] | None = None) -> Mapping[Any, Any]:
-    """A read-only copy of ``data`` (for ``extra`` and ``config`` fields)."""
+def frozen_map(data: Mapping[K, V] | None = None) -> Mapping[K, V]:
+    """A read-only copy of ``data`` (for ``extra``, ``config`` and ``params`` fields)."""
     return MappingProxyType(dict(data or {}))
 
 

@@ -187,7 +187,7 @@ class _Runner:
     def run_night(self, step: Mapping[str, Any], where: str) -> Report:
         window = step.get("window") or {}
         deadlines = step.get("phase_deadlines") or {}
-        params = {
+        params: dict[str, Any] = {
             "window_open": _opt_time(window.get("open"), f"{where} window.open"),
             "window_close": _opt_time(window.get("close"), f"{where} window.close"),
             "deadline": _opt_time(step.get("deadline"), f"{where} deadline"),

@@ -17,7 +17,7 @@ from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
-                           "curser", "commoner", "binder", "commoner"]))  # fmt: skip
+                           "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
 DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
 
 
