@@ -974,6 +974,11 @@ class Ruleset:
         """A setup step (game 6 picks its variant from the registrants)."""
         raise RulesetError(f"{self.name} has no setup step")
 
+    def intake_facts(self, state: GameState) -> dict[str, Any]:
+        """Facts of the family's memory that intake's single-post checks need, by the names of
+        intake's ``PhaseFacts`` fields (the bound survivor, swaps left, madness…)."""
+        return {}
+
     def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
         """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and
         werewolf count game days from the day: day n → night n → day n+1 (override)."""
