@@ -113,8 +113,12 @@ class GameService:
         if game is None:
             game = self._create_game()
         self.game_id = game.id
-        players = self.store.players(self.game_id)
-        specs = [PlayerSpec(p.name, p.role, p.team, True, tuple(p.addons)) for p in sorted(players, key=lambda p: p.seat)]
+        # The game starts from each seat's first holder; substitutions are replayed as events.
+        players = self.store.players(self.game_id, current_only=False)
+        first: dict[int, object] = {}
+        for p in sorted(players, key=lambda p: (p.seat, p.joined_at, p.id)):
+            first.setdefault(p.seat, p)
+        specs = [PlayerSpec(p.name, p.role, p.team, True, tuple(p.addons)) for _, p in sorted(first.items())]
         state = self.ruleset.new_game(specs, self.config.game.rules)
         referee = Referee(
             self.ruleset, self.config.game, state,
@@ -289,6 +293,20 @@ class GameService:
             self._log_draft(draft)
         for alert in outcome.alerts:
             self._log_alert(alert)
+        if outcome.events:
+            self._sync_players()
+
+    def _sync_players(self) -> None:
+        """Keep the players table (alive, team, add-ons) in step with the replayed state."""
+        current = {p.name: p for p in self.store.players(self.game_id)}
+        for seat in self.referee.state.seats:
+            row = current.get(seat.name)
+            if row is None:
+                continue  # a substitute not yet recorded by `shenshi substitute`
+            if (row.alive, row.team, tuple(row.addons)) != (seat.alive, seat.team, tuple(sorted(seat.addons))):
+                self.store.update_player(
+                    self.game_id, seat.name, alive=seat.alive, team=seat.team, addons=sorted(seat.addons)
+                )
 
     def _alerts(self, alerts: Iterable[GmAlert]) -> None:
         for a in alerts:
