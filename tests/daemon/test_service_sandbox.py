@@ -75,3 +75,5 @@ def test_a_night_and_a_day_over_real_http(world) -> None:
     cycle.run()  # early close: everyone has voted
     assert service.referee.state.phase in (Phase.DUSK, Phase.NIGHT)
     assert any("阿杰 被处决，身份：杀手" in p.text for p in forum.visible_posts(tid))
+    assert not service.replay_differences()
+    assert not service.store.player(service.game_id, "阿杰").alive
