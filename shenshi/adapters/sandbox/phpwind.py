@@ -445,7 +445,7 @@ class PhpwindSite:
             label = "今天" if day == today else "昨天" if day == today - timedelta(days=1) else "更早"
             groups.setdefault(label, []).append(row)
         action = "outbox" if box == "outbox" else "unread" if only_unread else "inbox"
-        return self._page(ctx, "pm_inbox.html", "消息中心", box=box,
+        return self._page(ctx, "pm_inbox.html", "消息中心", box=box, action=action,
                           groups=[{"label": k, "rows": v} for k, v in groups.items()],
                           total=len(self._pm_rows(ctx, "inbox")),
                           pages_html=numofpage(f"message.php?type=sms&action={action}&", page, pages))
