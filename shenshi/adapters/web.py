@@ -96,7 +96,7 @@ class WebAdapter:
 
     def text_of(self, response: httpx.Response) -> str:
         """A response body decoded by the page's own declaration, else the configured charset."""
-        return decode_page(response.content, self.settings.charset)
+        return decode_page(response.content, self.settings.charset or self.http.charset)
 
     def _meaningful_5xx(self, response: httpx.Response) -> bool:
         return False

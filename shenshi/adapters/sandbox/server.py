@@ -164,6 +164,7 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms ACK stall
         server_version = "nginx"
         sys_version = ""
 
@@ -194,8 +195,11 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
                 headers=headers,
                 raw_query=split.query,
             )
-            if forum.faults.delay_seconds:
-                time.sleep(forum.faults.delay_seconds)
+            forum.record_request(method, self.path)
+            forum.faults.before_request(method)
+            delay = forum.faults.take_delay()
+            if delay:
+                time.sleep(delay)
             failure = forum.faults.take_failure()
             if failure is not None:
                 reason = self.responses.get(failure, ("Error",))[0]
@@ -245,8 +249,9 @@ class SandboxServer:
 
     def start(self) -> str:
         """Serve in a background thread; returns the base URL."""
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name="sandbox-forum",
-                                        daemon=True)
+        # A short poll interval: stop() (shutdown) waits up to one interval.
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="sandbox-forum", daemon=True)
         self._thread.start()
         return self.base_url
 

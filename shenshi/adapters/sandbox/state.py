@@ -206,6 +206,7 @@ class SandboxForum:
         self.messages: dict[int, Message] = {}
         self.conversations: dict[int, Conversation] = {}
         self.sessions: dict[str, Session] = {}
+        self.requests: list[tuple[str, str]] = []  # (method, path?query) of every HTTP request served
         self._counters: dict[str, int] = {}
         self._lock = threading.RLock()
         self._db_path = Path(db_path) if db_path else None
@@ -219,6 +220,11 @@ class SandboxForum:
         if moment.tzinfo is None:
             raise ValueError("the injected clock returned a naive datetime")
         return moment
+
+    def record_request(self, method: str, target: str) -> None:
+        """Note one HTTP request (tests count what a poll costs; nothing is logged)."""
+        with self._lock:
+            self.requests.append((method, target))
 
     @contextmanager
     def locked(self) -> Iterator[None]:
