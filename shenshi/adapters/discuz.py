@@ -36,6 +36,7 @@ class DiscuzAdapter(WebAdapter):
     engine = "discuz"
     aliases = ("dz", "discuzx", "discuz!", "discuz-x3")
     default_flood_wait = dz.FLOOD_WAIT
+    last_page = 999999  # a too-large page= shows the last page (viewthread_page99_overflow.html)
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
@@ -158,7 +159,7 @@ class DiscuzAdapter(WebAdapter):
                 pass
         return self._thread_page_html(tid, page)
 
-    def _thread_page_html(self, tid: str, page: int) -> ThreadPage:
+    def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:
         return self._get(
             "forum.php",
             lambda text, r: dz.parse_thread_page(self._page(text, r), tz=self.tz, now=self.now(), tid=tid),

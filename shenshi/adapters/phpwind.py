@@ -34,6 +34,7 @@ class PhpwindAdapter(WebAdapter):
     engine = "phpwind"
     aliases = ("pw", "phpwind8", "phpwind-8")
     default_flood_wait = pw.FLOOD_WAIT
+    last_page = "e"  # read.php?tid=T&page=e
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)

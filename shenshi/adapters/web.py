@@ -42,6 +42,7 @@ class WebAdapter:
     engine = ""
     aliases: tuple[str, ...] = ()
     default_flood_wait = 15.0
+    last_page: int | str = 999999  # a page number past the end: the forum shows its last page
 
     def __init__(
         self,
@@ -145,8 +146,20 @@ class WebAdapter:
         return read_after(str(tid), cursor, lambda page: self._remember(self._thread_page(str(tid), page)), per_page)
 
     def reread_pages(self, tid: str, pages: Sequence[int]) -> list[ThreadPage]:
-        """Fetch given pages again (edits change no reply count; the HTML carries edit marks)."""
-        return [self._remember(self._thread_page_html(str(tid), page)) for page in pages]
+        """Fetch given HTML pages again (edits change no reply count; the HTML carries edit marks).
+
+        Pages are numbered as the HTML shows them (``posts_per_page`` posts each), whichever path
+        ``read_thread`` takes: :meth:`pages_of` turns floors into them. No pages at all: the last
+        page, where a post just sent shows (one request).
+        """
+        wanted: list[int | str] = list(pages) or [self.last_page]
+        return [self._remember(self._thread_page_html(str(tid), page)) for page in wanted]
+
+    def pages_of(self, first_floor: int, last_floor: int) -> list[int]:
+        """The HTML pages (``reread_pages`` numbering) that show floors ``first_floor``..``last_floor``."""
+        per_page = self.settings.posts_per_page
+        first, last = (max(1, first_floor) - 1) // per_page + 1, (max(first_floor, last_floor, 1) - 1) // per_page + 1
+        return list(range(first, last + 1))
 
     def poll_board(self, fid: str, cursors: Mapping[str, ThreadCursor | None]) -> dict[str, ThreadDelta]:
         """Read only the threads of board ``fid`` whose reply count moved past their cursor.
@@ -182,7 +195,7 @@ class WebAdapter:
     def _thread_page(self, tid: str, page: int) -> ThreadPage:
         return self._thread_page_html(tid, page)
 
-    def _thread_page_html(self, tid: str, page: int) -> ThreadPage:  # pragma: no cover
+    def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:  # pragma: no cover
         raise NotImplementedError
 
     def _inbox(self) -> list[ConversationSummary]:  # pragma: no cover

@@ -29,14 +29,12 @@ from shenshi.adapters import discuz_parse, phpwind_parse
 from shenshi.adapters.records import (
     BoardThread,
     EditMark,
-    ConversationSummary,
     Post,
     PrivateMessage,
-    ThreadPage,
 )
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, serve
 from shenshi.adapters.sandbox.seed import BOARD_FID, BOARD_NAME, GM_NAME, GM_PASSWORD
-from shenshi.adapters.text import html_tree, url_param, zone
+from shenshi.adapters.text import html_tree, zone
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 ENGINE_DIRS = {"discuz": FIXTURES / "discuz" / "x3.5", "phpwind": FIXTURES / "phpwind" / "8.7"}

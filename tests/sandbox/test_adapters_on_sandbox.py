@@ -270,12 +270,25 @@ def test_reread_pages_shows_an_edit_that_changed_no_reply_count(site: Site) -> N
     site.clock.advance(minutes=3)
     site.forum.edit_post(target.pid, "改票：阿杰", by=author)
     assert adapter.read_thread(str(tid), cursor).posts == ()  # edits are invisible to catch-up
-    (page,) = adapter.reread_pages(str(tid), [2])
+    assert adapter.pages_of(12, 12) == [2]  # HTML pages, even when read_thread uses the API's 20
+    (page,) = adapter.reread_pages(str(tid), adapter.pages_of(12, 12))
     edited = next(p for p in page.posts if p.pid == str(target.pid))
     assert edited.text == "改票：阿杰"
     assert edited.edited is not None and edited.edited.by == author
     assert edited.edited.at == site.clock().replace(second=0, microsecond=0)
     assert all(p.edited is None for p in page.posts if p.pid != str(target.pid))
+
+
+def test_reread_of_no_pages_is_the_last_page(site: Site) -> None:
+    """After a crash mid-send the daemon looks for its own post where it would be: the last page."""
+    tid = site.thread(posts=23)
+    adapter = site.adapter()
+    pid = adapter.post_reply(str(tid), "【公告】第二天开始。")
+    before = adapter.requests
+    (page,) = adapter.reread_pages(str(tid), [])
+    assert adapter.requests - before == 1
+    assert (page.page, page.pages) == (3, 3)
+    assert page.posts[-1].pid == pid and page.posts[-1].author_uid == adapter.own_uid
 
 
 def test_deleted_thread_is_reported_not_raised(site: Site) -> None:

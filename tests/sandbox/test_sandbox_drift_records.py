@@ -10,6 +10,7 @@ are resolved against that one ``now``. :mod:`test_sandbox_drift` checks the sele
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -24,14 +25,22 @@ from replay import (
     cast,
     html_bodies,
 )
-from sandbox_helpers import START, client, discuz_login, formhash_of, phpwind_login, post_form, verify_of
+from sandbox_helpers import (
+    START,
+    client,
+    discuz_login,
+    formhash_of,
+    phpwind_login,
+    post_form,
+    verify_of,
+)
 
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import errors
 from shenshi.adapters.records import ConversationSummary, PrivateMessage, ThreadPage
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
 from shenshi.adapters.sandbox.seed import GM_NAME, GM_PASSWORD
-from shenshi.adapters.text import decode_page, url_param
+from shenshi.adapters.text import decode_page, html_tree, url_param
 
 PER_PAGE = 10
 
@@ -493,3 +502,59 @@ def test_login_captcha_is_seen_as_in_the_capture(engine: str, name: str, url: st
     module = PARSERS[engine]
     assert module.login_has_captcha(decode_page(captured(engine, name)))
     assert module.login_has_captcha(guarded) and not module.login_has_captcha(plain)
+
+
+# --------------------------------------------------------------------------- forms the adapters fill in
+
+FORMS = [
+    ("discuz", "login_page.html", "member.php?mod=logging&action=login", "//form[@name='login']", False),
+    ("discuz", "reply_form.html", "forum.php?mod=post&action=reply&fid=3&tid={tid}", "//form[@id='postform']", True),
+    ("discuz", "reply_form_with_quote.html", "forum.php?mod=post&action=reply&fid=3&tid={tid}&repquote={pid}", "//form[@id='postform']", True),
+    ("phpwind", "reply_form.html", "post.php?action=reply&fid=3&tid={tid}", "//form[@name='FORM']", True),
+    ("phpwind", "reply_form_with_quote.html", "post.php?action=quote&fid=3&tid={tid}&pid={pid}&article=1", "//form[@name='FORM']", True),
+]
+# Values that depend on the thread, the member or the moment; every other value must be the capture's.
+VARYING = {"formhash", "verify", "_hexie", "posttime", "atc_title", "tid", "pid", "article", "reppid", "reppost", "noticeauthor",
+           "noticetrimstr", "noticeauthormsg", "referer", "atc_content"}
+
+
+def _form(data: bytes, xpath: str) -> tuple[str, dict[str, str]]:
+    tree = html_tree(decode_page(data))
+    (form,) = tree.xpath(xpath)
+    fields = {}
+    for el in form.xpath(".//input[@name] | .//textarea[@name] | .//select[@name]"):
+        kind = (el.get("type") or "").lower()
+        if kind in ("submit", "button", "image") or (kind in ("checkbox", "radio") and el.get("checked") is None):
+            continue  # what a browser (and the adapters) send
+        fields[el.get("name")] = (el.text or "") if el.tag == "textarea" else (el.get("value") or "")
+    action = re.sub(r"loginhash=\w+|tid=\d+|fid=\d+", lambda m: m.group(0).split("=")[0] + "=N", form.get("action") or "")
+    return action, fields
+
+
+@pytest.mark.parametrize(("engine", "name", "url", "xpath", "member"), FORMS, ids=[f"{e}/{n}" for e, n, *_ in FORMS])
+def test_forms_carry_the_captured_fields(engine: str, name: str, url: str, xpath: str, member: bool) -> None:
+    forum = SandboxForum(engine, clock=ManualClock(START))
+    seed_demo(forum)
+    thread = forum.create_thread("小明", 3, "讨论帖", "大家好，这里是讨论帖。")
+    quoted = forum.post("白色的猫", thread.tid, "喵～ 白色的猫来了。")
+    with serve(forum) as base_url:
+        visitor = Visitor(forum, base_url)
+        if member:
+            visitor.login()
+        served = visitor.get(url.format(tid=thread.tid, pid=quoted.pid))
+    (want_action, want), (got_action, got) = _form(captured(engine, name), xpath), _form(served, xpath)
+    assert got_action == want_action
+    assert sorted(got) == sorted(want)
+    assert {k: v for k, v in got.items() if k not in VARYING} == {k: v for k, v in want.items() if k not in VARYING}
+    if "quote" in name:  # the quote the form pre-fills, with its author, text and back-link
+        shape = _quote_shape(engine)
+        assert re.fullmatch(shape, want["atc_content" if engine == "phpwind" else "noticetrimstr"])
+        assert re.fullmatch(shape, got["atc_content" if engine == "phpwind" else "noticetrimstr"])
+
+
+def _quote_shape(engine: str) -> str:
+    if engine == "discuz":
+        return (r"(?s)\[quote\]\[size=2\]\[url=forum\.php\?mod=redirect&goto=findpost&pid=\d+&ptid=\d+\]"
+                r"\[color=#999999\]\S+ 发表于 \d{4}-\d{1,2}-\d{1,2} \d\d:\d\d\[/color\]\[/url\]\[/size\]\n.+\[/quote\]")
+    return (r"(?s)\[quote\]\[url=http://127\.0\.0\.1:\d+/u\.php\?username=(\S+)\]\1\[/url\]\[color=gray\]:\[/color\]\n"
+            r".+ \[url=http://127\.0\.0\.1:\d+/job\.php\?action=topost&tid=\d+&pid=\w+\]\[img\]images/back\.gif\[/img\]\[/url\]\n\[/quote\]\n")

@@ -309,7 +309,7 @@ class PhpwindSite:
             content = bbcode.phpwind_quote_bbcode(author, "tpc" if quoted.first else quoted.pid,
                                                   quoted.tid, bbcode.strip_bbcode(quoted.text)[:200],
                                                   self._site_root())
-            action = "reply"
+            pid = req.arg("pid")  # the form keeps action=quote, pid and article (reply_form_with_quote.html)
         elif action == "modify":
             post = self._post_by_ref(thread, req.arg("pid"))
             if post is None:

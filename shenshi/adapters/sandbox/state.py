@@ -26,7 +26,7 @@ import json
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -237,7 +237,9 @@ class SandboxForum:
         if wanted is None:
             self._counters[counter] = self._counters.get(counter, 0) + 1
             return self._counters[counter]
-        taken = {"tid": self.threads, "pid": self.posts, "mid": self.messages, "cid": self.conversations}
+        taken: dict[str, Mapping[int, object]] = {
+            "tid": self.threads, "pid": self.posts, "mid": self.messages, "cid": self.conversations,
+        }
         if wanted <= 0 or wanted in taken.get(counter, {}):
             raise ValueError(f"{counter} {wanted} is taken or not positive")
         self._counters[counter] = max(self._counters.get(counter, 0), wanted)
