@@ -13,6 +13,7 @@ import json
 import re
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from replay import (
@@ -37,6 +38,7 @@ from sandbox_helpers import (
 
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import errors
+from shenshi.adapters import phpwind_parse as pw
 from shenshi.adapters.records import ConversationSummary, PrivateMessage, ThreadPage
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
 from shenshi.adapters.sandbox.seed import GM_NAME, GM_PASSWORD
@@ -133,15 +135,15 @@ def test_discuz_api_thread_parses_like_the_capture(name: str) -> None:
 # --------------------------------------------------------------------------- board listings
 
 BOARDS = [
-    ("discuz", "forumdisplay_fid3.html", "forum.php?mod=forumdisplay&fid=3"),
-    ("phpwind", "thread_list_fid3.html", "thread.php?fid=3"),
+    ("discuz", "forumdisplay_fid3.html", "forum.php?mod=forumdisplay&fid=3", dz.parse_board),
+    ("discuz", "api_forumdisplay_fid3.json", "api/mobile/index.php?version=4&module=forumdisplay&fid=3", dz.parse_api_board),
+    ("phpwind", "thread_list_fid3.html", "thread.php?fid=3", pw.parse_board),
 ]
 
 
-@pytest.mark.parametrize(("engine", "name", "url"), BOARDS)
-def test_board_listing_parses_like_the_capture(engine: str, name: str, url: str) -> None:
+@pytest.mark.parametrize(("engine", "name", "url", "parse"), BOARDS, ids=[f"{e}/{n}" for e, n, *_ in BOARDS])
+def test_board_listing_parses_like_the_capture(engine: str, name: str, url: str, parse: Callable[..., Any]) -> None:
     now = captured_now(engine, name)
-    parse = PARSERS[engine].parse_board
     want = parse(captured(engine, name), tz=TZ, now=now)
     replay = Replay.at(engine, now)
     replay.board(want, cast(engine))
@@ -149,25 +151,16 @@ def test_board_listing_parses_like_the_capture(engine: str, name: str, url: str)
     assert parse(served, tz=TZ, now=now) == want
 
 
-def test_discuz_api_board_parses_like_the_capture() -> None:
-    name = "api_forumdisplay_fid3.json"
-    now = captured_now("discuz", name)
-    want = dz.parse_api_board(captured("discuz", name), tz=TZ, now=now)
-    replay = Replay.at("discuz", now)
-    replay.board(want, cast("discuz"))
-    (served,) = replay.fetch("api/mobile/index.php?version=4&module=forumdisplay&fid=3")
-    assert dz.parse_api_board(served, tz=TZ, now=now) == want
-
-
 # --------------------------------------------------------------------------- PM inbox and conversations
 
 INBOXES = [
-    ("discuz", "pm_inbox_unread.html", "home.php?mod=space&do=pm"),
-    ("discuz", "pm_inbox_after_reading.html", "home.php?mod=space&do=pm"),
-    ("discuz", "pm_inbox_filter_newpm.html", "home.php?mod=space&do=pm&filter=newpm"),
-    ("phpwind", "pm_inbox_unread.html", "message.php?type=sms"),
-    ("phpwind", "pm_inbox_after_reading.html", "message.php?type=sms"),
-    ("phpwind", "pm_inbox_filter_unread.html", "message.php?type=sms&action=unread"),
+    ("discuz", "pm_inbox_unread.html", "home.php?mod=space&do=pm", dz.parse_inbox),
+    ("discuz", "pm_inbox_after_reading.html", "home.php?mod=space&do=pm", dz.parse_inbox),
+    ("discuz", "pm_inbox_filter_newpm.html", "home.php?mod=space&do=pm&filter=newpm", dz.parse_inbox),
+    ("discuz", "api_mypm_list.json", "api/mobile/index.php?version=4&module=mypm", dz.parse_api_inbox),
+    ("phpwind", "pm_inbox_unread.html", "message.php?type=sms", pw.parse_inbox),
+    ("phpwind", "pm_inbox_after_reading.html", "message.php?type=sms", pw.parse_inbox),
+    ("phpwind", "pm_inbox_filter_unread.html", "message.php?type=sms&action=unread", pw.parse_inbox),
 ]
 
 
@@ -192,10 +185,9 @@ def _replay_inbox(replay: Replay, rows: list[ConversationSummary], names: dict[s
                                 subject=f"标题 {row.id}")
 
 
-@pytest.mark.parametrize(("engine", "name", "url"), INBOXES)
-def test_pm_inbox_parses_like_the_capture(engine: str, name: str, url: str) -> None:
+@pytest.mark.parametrize(("engine", "name", "url", "parse"), INBOXES, ids=[f"{e}/{n}" for e, n, *_ in INBOXES])
+def test_pm_inbox_parses_like_the_capture(engine: str, name: str, url: str, parse: Callable[..., Any]) -> None:
     now = captured_now(engine, name)
-    parse = PARSERS[engine].parse_inbox
     want = parse(captured(engine, name), tz=TZ, now=now)
     replay = Replay.at(engine, now)
     _replay_inbox(replay, want, cast(engine))
@@ -229,16 +221,6 @@ def test_pm_conversation_parses_like_the_capture(engine: str, name: str) -> None
         url = f"message.php?type=sms&action=info&boxname=inbox&page=1&rid={rid}&itype=inbox&smstype=&mid={want[0].id}&redirect=1"
     (served,) = replay.fetch(url)
     assert parse(served, tz=TZ, now=now) == want
-
-
-def test_discuz_api_pm_list_parses_like_the_capture() -> None:
-    name = "api_mypm_list.json"
-    now = captured_now("discuz", name)
-    want = dz.parse_api_inbox(captured("discuz", name), tz=TZ, now=now)
-    replay = Replay.at("discuz", now)
-    _replay_inbox(replay, want, cast("discuz"))
-    (served,) = replay.fetch("api/mobile/index.php?version=4&module=mypm")
-    assert dz.parse_api_inbox(served, tz=TZ, now=now) == want
 
 
 def test_discuz_api_conversation_parses_like_the_capture() -> None:
