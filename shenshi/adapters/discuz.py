@@ -182,18 +182,12 @@ class DiscuzAdapter(WebAdapter):
 
     # ------------------------------------------------------------------ PMs
 
-    def _inbox(self) -> list[ConversationSummary]:
-        rows: list[ConversationSummary] = []
-        page, pages = 1, 1
-        while page <= pages:
-            def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
-                self._page(text, response)
-                return dz.parse_inbox(text, tz=self.tz, now=self.now()), dz.conversation_pages(text)[1]
+    def _inbox_page(self, page: int) -> tuple[list[ConversationSummary], int]:
+        def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
+            self._page(text, response)
+            return dz.parse_inbox(text, tz=self.tz, now=self.now()), dz.conversation_pages(text)[1]
 
-            found, pages = self._get("home.php", parse, params={"mod": "space", "do": "pm", "page": str(page)})
-            rows.extend(r for r in found if r.id not in {x.id for x in rows})
-            page += 1
-        return rows
+        return self._get("home.php", parse, params={"mod": "space", "do": "pm", "page": str(page)})
 
     def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:
         seen = set(mark.seen) if mark else set()

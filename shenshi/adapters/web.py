@@ -179,7 +179,7 @@ class WebAdapter:
     def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta:
         """New PMs in both directions since ``cursor``; only changed conversations are opened."""
         before = self.http.requests
-        rows = self._inbox()
+        rows = self._inbox(cursor)
         return read_inbox_after(
             cursor, rows, self._conversation, self.fingerprint, counter=lambda: self.http.requests - before
         )
@@ -198,7 +198,29 @@ class WebAdapter:
     def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:  # pragma: no cover
         raise NotImplementedError
 
-    def _inbox(self) -> list[ConversationSummary]:  # pragma: no cover
+    def _inbox(self, cursor: InboxCursor | None = None) -> list[ConversationSummary]:
+        """Every inbox row that may have changed since ``cursor``, newest activity first.
+
+        The inbox lists the latest activity first, so once a page shows a conversation exactly as
+        the cursor stored it, every later page is older and unchanged: paging stops there (a
+        quiet poll reads one inbox page, however many conversations the GM has).
+        """
+        rows: list[ConversationSummary] = []
+        page, pages = 1, 1
+        while page <= pages:
+            found, pages = self._inbox_page(page)
+            rows.extend(r for r in found if r.id not in {x.id for x in rows})
+            if cursor is not None and any(self._unchanged(r, cursor) for r in found):
+                break
+            page += 1
+        return rows
+
+    def _unchanged(self, row: ConversationSummary, cursor: InboxCursor) -> bool:
+        mark = cursor.get(row.id)
+        return mark is not None and mark.fingerprint == self.fingerprint(row)
+
+    def _inbox_page(self, page: int) -> tuple[list[ConversationSummary], int]:  # pragma: no cover
+        """One inbox page's rows and the number of pages."""
         raise NotImplementedError
 
     def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:  # pragma: no cover

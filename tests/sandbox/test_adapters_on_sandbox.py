@@ -343,6 +343,45 @@ def test_read_pms_both_directions_with_the_cursor(site: Site) -> None:
     assert adapter.requests - before == 1
 
 
+def test_a_long_conversation_is_read_to_its_first_message(site: Site) -> None:
+    """Discuz opens a conversation on its newest page (10 a page): older pages are walked back."""
+    sent = site.forum.send_pm("月光", GM_NAME, "第 0 条", subject="夜间行动")
+    for n in range(1, 23):
+        site.clock.advance(minutes=1)
+        site.forum.reply_pm("月光" if n % 3 else GM_NAME, sent.cid, f"第 {n} 条")
+    adapter = site.adapter()
+    first = adapter.read_pms()
+    assert [m.text for m in first.messages] == [f"第 {n} 条" for n in range(23)]
+    site.clock.advance(minutes=1)
+    site.forum.reply_pm("月光", sent.cid, "第 23 条")
+    before = adapter.requests
+    assert [m.text for m in adapter.read_pms(first.cursor).messages] == ["第 23 条"]
+    assert adapter.requests - before == 2  # the inbox and the newest page only
+
+
+def test_a_quiet_poll_reads_one_inbox_page_however_many_conversations(site: Site) -> None:
+    """More conversations than an inbox page holds (Discuz 15, phpwind 20): quiet still costs one."""
+    for n in range(24):
+        name = f"旁观者{n}"
+        site.forum.add_user(name, "Watcher_pw1")
+        site.clock.advance(minutes=1)
+        site.forum.send_pm(name, GM_NAME, f"请问能旁观吗？（{n}）", subject="旁观")
+    adapter = site.adapter()
+    first = adapter.read_pms()
+    assert len(first.messages) == 24
+    before = adapter.requests
+    assert adapter.read_pms(first.cursor).messages == ()
+    assert adapter.requests - before == 1
+    site.clock.advance(minutes=1)
+    oldest = min(site.forum.conversations.values(), key=lambda c: c.cid)  # on the last inbox page
+    site.forum.reply_pm(GM_NAME, oldest.cid, "可以")
+    site.clock.advance(minutes=1)
+    site.forum.reply_pm("旁观者0", oldest.cid, "谢谢")
+    before = adapter.requests
+    assert [m.text for m in adapter.read_pms(first.cursor).messages] == ["可以", "谢谢"]
+    assert adapter.requests - before == 2  # the first inbox page (it moved to the top) and it
+
+
 def test_a_pm_the_gm_sent_comes_back_with_its_answer(site: Site) -> None:
     adapter = site.adapter()
     cursor = adapter.read_pms().cursor
