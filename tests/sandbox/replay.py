@@ -278,3 +278,23 @@ def cast(engine: str) -> dict[str, str]:
             if name.strip() and not name.strip().isdigit():
                 names.setdefault(name.strip(), uid)
     return names
+
+
+_TIME_TITLE = re.compile(rb'(<(?:span|a)\b[^>]*?\btitle=")\d{4}-\d{1,2}-\d{1,2}[^"]*(")')
+_SECONDS_AGO = re.compile(r'title="(\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}:\d{2})">(?:发表于:?\s*)?(\d+)(?:&nbsp;|\s)*秒前')
+
+
+def visible_times_only(page: bytes) -> bytes:
+    """The page with every time ``title`` emptied: parsers must then read the visible, often
+    relative, time text (``7&nbsp;天前``, ``昨天&nbsp;19:31``, ``8小时前``, ``11-24``)."""
+    return _TIME_TITLE.sub(rb"\1\2", page)
+
+
+def rendered_at(engine: str, name: str) -> datetime:
+    """When the forum rendered a captured page: a "N 秒前" beside its absolute title pins it to the
+    second; otherwise the ``now`` of the capture's expected parse."""
+    found = _SECONDS_AGO.search(captured(engine, name).decode("utf-8", "replace"))
+    if found is None:
+        return captured_now(engine, name)
+    shown = datetime.fromisoformat(found.group(1).replace(" ", "T")).replace(tzinfo=TZ)
+    return shown + timedelta(seconds=int(found.group(2)))

@@ -25,6 +25,8 @@ from replay import (
     captured_now,
     cast,
     html_bodies,
+    rendered_at,
+    visible_times_only,
 )
 from sandbox_helpers import (
     START,
@@ -72,16 +74,20 @@ def _captured_page(engine: str, name: str) -> ThreadPage:
     return PARSERS[engine].parse_thread_page(captured(engine, name), tz=TZ, now=captured_now(engine, name))
 
 
-def _replay_thread(engine: str, name: str, charset: str = "utf-8") -> tuple[ThreadPage, ThreadPage]:
+def _replay_thread(engine: str, name: str, charset: str = "utf-8") -> list[tuple[ThreadPage, ThreadPage]]:
+    """(capture, sandbox) parses of one thread page: as served, then from the visible times only."""
     data = captured(engine, name)
-    now = captured_now(engine, name)
+    now = rendered_at(engine, name)
     parse = PARSERS[engine].parse_thread_page
     want = parse(data, tz=TZ, now=now)
     replay = Replay.at(engine, now, charset)
     assert want.subject
     replay.thread(want.tid, want.subject, want.posts, html_bodies(engine, data), _total(want))
     (served,) = replay.fetch(_thread_url(engine, want.tid, want.page), guest="guest" in name)
-    return want, parse(served, tz=TZ, now=now)
+    return [
+        (want, parse(served, tz=TZ, now=now)),
+        (parse(visible_times_only(data), tz=TZ, now=now), parse(visible_times_only(served), tz=TZ, now=now)),
+    ]
 
 
 def _assert_same_page(want: ThreadPage, got: ThreadPage) -> None:
@@ -93,21 +99,27 @@ def _assert_same_page(want: ThreadPage, got: ThreadPage) -> None:
 
 @pytest.mark.parametrize("name", DISCUZ_THREAD_PAGES)
 def test_discuz_thread_page_parses_like_the_capture(name: str) -> None:
-    _assert_same_page(*_replay_thread("discuz", name))
+    for want, got in _replay_thread("discuz", name):
+        _assert_same_page(want, got)
 
 
 @pytest.mark.parametrize("charset", ["utf-8", "gbk"])
 @pytest.mark.parametrize("name", PHPWIND_THREAD_PAGES)
 def test_phpwind_thread_page_parses_like_the_capture(name: str, charset: str) -> None:
-    _assert_same_page(*_replay_thread("phpwind", name, charset))
+    for want, got in _replay_thread("phpwind", name, charset):
+        _assert_same_page(want, got)
 
 
-def test_the_replayed_pages_hold_what_the_checks_need() -> None:
+@pytest.mark.parametrize(("engine", "quoted", "relative"), [
+    ("discuz", "viewthread_p3.html", "viewthread_p7.html"),
+    ("phpwind", "read_p3.html", "read_p7.html"),
+])
+def test_the_replayed_pages_hold_what_the_checks_need(engine: str, quoted: str, relative: str) -> None:
     """The pages above carry quotes, an edit mark and relative times: the comparison covers them."""
-    want, _ = _replay_thread("discuz", "viewthread_p3.html")
+    (want, _), _ = _replay_thread(engine, quoted)
     assert any(p.quotes for p in want.posts) and any(p.edited for p in want.posts)
-    want, _ = _replay_thread("phpwind", "read_p3.html")
-    assert any(p.quotes for p in want.posts) and any(p.edited for p in want.posts)
+    (exact, _), (visible, _) = _replay_thread(engine, relative)
+    assert [p.posted_at for p in exact.posts] != [p.posted_at for p in visible.posts]  # relative texts
 
 
 # --------------------------------------------------------------------------- Discuz mobile API
