@@ -59,6 +59,15 @@ PHPWIND_THREAD_PAGES = [f"read_p{n}.html" for n in (1, 2, 3, 4, 7)] + [
 ]
 
 
+def charsets(cases: list[tuple[Any, ...]]) -> list[Any]:
+    """Each case with the charset it runs in: phpwind in UTF-8 and in GBK, Discuz in UTF-8."""
+    return [
+        pytest.param(charset, *case, id=f"{case[0]}{'-gbk' if charset == 'gbk' else ''}/{case[1]}")
+        for case in cases
+        for charset in (("utf-8", "gbk") if case[0] == "phpwind" else ("utf-8",))
+    ]
+
+
 def _total(page: ThreadPage, per_page: int = PER_PAGE) -> int:
     """How many posts the replayed thread needs to show this page with the same page count."""
     return page.posts[-1].floor if page.page == page.pages else page.pages * per_page
@@ -142,6 +151,14 @@ def test_discuz_api_thread_parses_like_the_capture(name: str) -> None:
     url = f"api/mobile/index.php?version=4&module=viewthread&tid={want.tid}&page={want.page}&ppp={ppp}"
     (served,) = replay.fetch(url)
     _assert_same_page(want, dz.parse_api_thread(served, tz=TZ, now=now))
+    # Without the Unix ``dbdateline`` the parser reads ``dateline`` ("5&nbsp;天前", "2026-11-20 18:39:46").
+    _assert_same_page(dz.parse_api_thread(_without_dbdateline(found), tz=TZ, now=now),
+                      dz.parse_api_thread(_without_dbdateline(json.loads(served)), tz=TZ, now=now))
+
+
+def _without_dbdateline(found: dict[str, Any]) -> dict[str, Any]:
+    rows = [{k: v for k, v in row.items() if k != "dbdateline"} for row in found["Variables"]["postlist"]]
+    return {**found, "Variables": {**found["Variables"], "postlist": rows}}
 
 
 # --------------------------------------------------------------------------- board listings
@@ -153,11 +170,11 @@ BOARDS = [
 ]
 
 
-@pytest.mark.parametrize(("engine", "name", "url", "parse"), BOARDS, ids=[f"{e}/{n}" for e, n, *_ in BOARDS])
-def test_board_listing_parses_like_the_capture(engine: str, name: str, url: str, parse: Callable[..., Any]) -> None:
+@pytest.mark.parametrize(("charset", "engine", "name", "url", "parse"), charsets(BOARDS))
+def test_board_listing_parses_like_the_capture(charset: str, engine: str, name: str, url: str, parse: Callable[..., Any]) -> None:
     now = captured_now(engine, name)
     want = parse(captured(engine, name), tz=TZ, now=now)
-    replay = Replay.at(engine, now)
+    replay = Replay.at(engine, now, charset)
     replay.board(want, cast(engine))
     (served,) = replay.fetch(url)
     assert parse(served, tz=TZ, now=now) == want
@@ -197,11 +214,11 @@ def _replay_inbox(replay: Replay, rows: list[ConversationSummary], names: dict[s
                                 subject=f"标题 {row.id}")
 
 
-@pytest.mark.parametrize(("engine", "name", "url", "parse"), INBOXES, ids=[f"{e}/{n}" for e, n, *_ in INBOXES])
-def test_pm_inbox_parses_like_the_capture(engine: str, name: str, url: str, parse: Callable[..., Any]) -> None:
+@pytest.mark.parametrize(("charset", "engine", "name", "url", "parse"), charsets(INBOXES))
+def test_pm_inbox_parses_like_the_capture(charset: str, engine: str, name: str, url: str, parse: Callable[..., Any]) -> None:
     now = captured_now(engine, name)
     want = parse(captured(engine, name), tz=TZ, now=now)
-    replay = Replay.at(engine, now)
+    replay = Replay.at(engine, now, charset)
     _replay_inbox(replay, want, cast(engine))
     (served,) = replay.fetch(url)
     assert parse(served, tz=TZ, now=now) == want
@@ -216,14 +233,14 @@ CONVERSATIONS = [
 ]
 
 
-@pytest.mark.parametrize(("engine", "name"), CONVERSATIONS)
-def test_pm_conversation_parses_like_the_capture(engine: str, name: str) -> None:
+@pytest.mark.parametrize(("charset", "engine", "name"), charsets(CONVERSATIONS))
+def test_pm_conversation_parses_like_the_capture(charset: str, engine: str, name: str) -> None:
     data = captured(engine, name)
     now = captured_now(engine, name)
     parse = PARSERS[engine].parse_conversation
     want = parse(data, tz=TZ, now=now)
     partner = next(m for m in want if m.sender_uid != "2")
-    replay = Replay.at(engine, now)
+    replay = Replay.at(engine, now, charset)
     if engine == "discuz":
         replay.conversation(partner.sender, partner.sender_uid, want)
         url = f"home.php?mod=space&do=pm&subop=view&touid={partner.sender_uid}"
@@ -467,9 +484,9 @@ MESSAGE_PAGES: list[tuple[str, str, Scenario]] = [
 ]
 
 
-@pytest.mark.parametrize(("engine", "name", "provoke"), MESSAGE_PAGES, ids=[f"{e}/{n}" for e, n, _ in MESSAGE_PAGES])
-def test_message_page_means_what_the_capture_means(engine: str, name: str, provoke: Scenario) -> None:
-    forum = SandboxForum(engine, clock=ManualClock(START))
+@pytest.mark.parametrize(("charset", "engine", "name", "provoke"), charsets(MESSAGE_PAGES))
+def test_message_page_means_what_the_capture_means(charset: str, engine: str, name: str, provoke: Scenario) -> None:
+    forum = SandboxForum(engine, clock=ManualClock(START), charset=charset)
     seed_demo(forum)
     thread = forum.create_thread("小明", 3, "讨论帖", "大家好，这里是讨论帖。")
     with serve(forum) as base_url:
@@ -525,9 +542,9 @@ def _form(data: bytes, xpath: str) -> tuple[str, dict[str, str]]:
     return action, fields
 
 
-@pytest.mark.parametrize(("engine", "name", "url", "xpath", "member"), FORMS, ids=[f"{e}/{n}" for e, n, *_ in FORMS])
-def test_forms_carry_the_captured_fields(engine: str, name: str, url: str, xpath: str, member: bool) -> None:
-    forum = SandboxForum(engine, clock=ManualClock(START))
+@pytest.mark.parametrize(("charset", "engine", "name", "url", "xpath", "member"), charsets(FORMS))
+def test_forms_carry_the_captured_fields(charset: str, engine: str, name: str, url: str, xpath: str, member: bool) -> None:
+    forum = SandboxForum(engine, clock=ManualClock(START), charset=charset)
     seed_demo(forum)
     thread = forum.create_thread("小明", 3, "讨论帖", "大家好，这里是讨论帖。")
     quoted = forum.post("白色的猫", thread.tid, "喵～ 白色的猫来了。")
