@@ -53,15 +53,15 @@ class Site:
         self.slept.append(seconds)
         self.clock.advance(seconds=max(seconds, 0.0))
 
-    def adapter(self, *, login: bool = True, **overrides: Any) -> Any:
+    def adapter(self, **overrides: Any) -> Any:
+        """A real adapter for this site, logged in as the GM (``overrides``: ForumSettings fields)."""
         settings = ForumSettings(
             engine=self.engine, base_url=self.base_url, username=GM_NAME,
             password=overrides.pop("password", GM_PASSWORD), use_mobile_api=self.use_mobile_api,
             timeout=overrides.pop("timeout", 5.0), **overrides,
         )
         adapter = make_adapter(settings, clock=self.clock, sleep=self.sleep)
-        if login:
-            adapter.login()
+        adapter.login()
         return adapter
 
     def served(self) -> int:
@@ -401,8 +401,7 @@ def test_reading_a_conversation_the_forum_then_shows_as_read_skips_nothing(site:
     lost = adapter.read_pms()  # read, then the daemon died before storing anything
     assert [m.text for m in lost.messages] == ["杀 阿杰"]
     rows = {c.partner: c for c in adapter.read_pms().conversations}
-    if site.engine == "discuz":
-        assert rows["夜行者"].unread is False  # viewing it marked it read on the forum
+    assert rows["夜行者"].unread is False  # viewing it marked it read on the forum
     again = adapter.read_pms()  # the same (empty) cursor: the message is still delivered
     assert [m.text for m in again.messages] == ["杀 阿杰"]
     assert adapter.read_pms(again.cursor).messages == ()
@@ -411,16 +410,18 @@ def test_reading_a_conversation_the_forum_then_shows_as_read_skips_nothing(site:
 def test_mark_read(site: Site) -> None:
     adapter = site.adapter()
     sent = site.forum.send_pm("月光", GM_NAME, "救 月光", subject="夜间行动")
-    conversation = site.forum.conversations[sent.cid]
-    rows = adapter.read_pms().conversations  # opening conversations marks them read already
-    site.forum.conversations[sent.cid].unread.add(2)  # a new unread state to clear
+    rows = adapter.read_pms().conversations
+    site.clock.advance(minutes=1)
+    site.forum.reply_pm("月光", sent.cid, "补充：今晚救我自己")  # unread again, not yet read
+    assert site.forum.unread_count(GM_NAME) == 1
     before = adapter.requests
     adapter.mark_read([r.id for r in rows])
     if site.engine == "discuz":
-        assert adapter.requests == before  # nothing to send: viewing marked it read
+        assert adapter.requests == before  # there is no mark-read call: viewing marks read
+        assert site.forum.unread_count(GM_NAME) == 1
     else:
-        assert adapter.requests - before == 1
-        assert 2 not in conversation.unread
+        assert adapter.requests - before == 1  # message.php?type=ajax&action=mark
+        assert site.forum.unread_count(GM_NAME) == 0
 
 
 # --------------------------------------------------------------------------- writing
