@@ -68,6 +68,10 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "prophecy": "【预言】结果：${name} 属于${value}。",
     "witch_vision": "【通灵】今夜被【杀人】选中的角色：${names}",
     "lover_partner": "你的情侣是：${name}。",
+    "signin_missed": "${name} 未在游戏者名单公布后24小时内签到，视为自动退出游戏（待天神确认）。",
+    "lurking": "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏（待天神确认）。",
+    "role": "你在《${game}》中的身份是：${role}（${team}）。请妥善保密。",
+    "partners": "你的同伴：${names}。",
     "signature": "\n\n—— 神的使者",
 }
 

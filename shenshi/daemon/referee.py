@@ -271,9 +271,9 @@ class Referee:
             at = published_at(self.gate_key())
             if at is None:
                 return False
-            if state.phase is Phase.DAWN:
-                return self._open(Phase.DAY, state.number, at, out)
-            return self._open(Phase.NIGHT, state.number + 1, at, out)
+            done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
+            phase, n = self.ruleset.next_step(done, state.number)
+            return self._open(phase, n, at, out)
         times = self.times()
         if times is None:
             return False
@@ -287,7 +287,7 @@ class Referee:
         if now >= closes or (self.early_close and state.round == 1 and self._vote_complete(now, opens)):
             at = min(now, closes)
             if self.activity is not None and state.round == 1 and self.family == "chess":
-                counts = self.activity(times.opens, at)
+                counts = self.activity(state.params.get("activity_from") or times.opens, at)
                 out.events += self.apply(RecordActivity(frozen_map(counts)))
             self._resolve(CloseRound(at), out, at)
             return True
@@ -304,6 +304,9 @@ class Referee:
             if times.phase_deadlines:
                 params["phase_deadlines"] = frozen_map(times.phase_deadlines)
         else:
+            # Posts made during a night count toward the next day (chess lurking, RES-C19).
+            previous = self.state.params.get("opened_at") if self.state.phase is Phase.DAWN else None
+            params["activity_from"] = previous or at
             for rnd, key in ((1, "round1_close"), (2, "round2_close")):
                 if rnd in times.rounds:
                     params[key] = times.rounds[rnd][1]

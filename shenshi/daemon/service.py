@@ -17,18 +17,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError
 from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor
 from shenshi.config import Config
-from shenshi.daemon.announce import Draft, Templates
+from shenshi.daemon.activity import lurking, missed_sign_in
+from shenshi.daemon.announce import CAMP, Draft, Templates
+from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.referee import GmAlert, Outcome, Referee
-from shenshi.rulesets.base import PlayerSpec
+from shenshi.errors import UserError
+from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
@@ -53,6 +57,27 @@ class PollReport:
     pms: int = 0
     revisions: int = 0
     requests: int = 0
+
+
+@dataclass(frozen=True)
+class StatusReport:
+    """What ``shenshi status`` shows (roles and night actions included: it is for the GM)."""
+
+    game: str
+    ruleset: str
+    mode: str
+    phase: str
+    number: int
+    round: int
+    deadline: datetime | None
+    winner: str | None
+    living: tuple[str, ...]
+    dead: tuple[str, ...]
+    ballots: tuple[tuple[str, str], ...]
+    pending: tuple[tuple[str, str, str | None], ...]  # (actor, action, target)
+    proposed: int
+    alerts: tuple[str, ...]
+    activity: tuple[tuple[str, int, datetime | None], ...]  # (name, posts in 24 h, last post)
 
 
 class GameService:
@@ -111,8 +136,6 @@ class GameService:
         info = ruleset_info(cfg.ruleset)
         missing = [p.name for p in cfg.players if not p.role]
         if missing:
-            from shenshi.errors import UserError
-
             raise UserError(
                 f"players without a role: {', '.join(missing)} (give roles, or run `shenshi deal`)"
             )
@@ -149,7 +172,7 @@ class GameService:
             stored = self.store.cursor(self.game_id, thread_source(tid))
             cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
         deltas = self.adapter.poll_board(game.board, cursors)
-        for delta in deltas:
+        for delta in deltas.values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
                 self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
@@ -201,12 +224,39 @@ class GameService:
     # -- the clock ---------------------------------------------------------------------------------
 
     def tick(self) -> Outcome:
-        """Run the phase clock at the current time."""
+        """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
         outcome = self.referee.tick(now, self._published_at)
+        if self.referee.family == "A":
+            outcome.extend(self._absences(now))
         if outcome.events or outcome.drafts or outcome.alerts:
             self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
         return outcome
+
+    def _absences(self, now: datetime) -> Outcome:
+        """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
+        state = self.referee.state
+        start = self.config.game.start
+        if state.phase is Phase.OVER or now < start:
+            return Outcome()
+        living = [s.name for s in state.alive()]
+        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        board = self.store.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
+        last = {names.get(a.author_uid, a.author): a.last_at for a in board}
+        absent = lurking(living, start, now, last)
+        if now >= start + SIGN_IN_WINDOW:
+            signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
+            replies = self.store.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
+            signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
+            absent = missed_sign_in(living, start, signed) + absent
+        out = Outcome()
+        for a in absent:
+            stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
+            key = f"g{self.game_id}:{a.kind}:{a.name}:{stamp}"
+            text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
+            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
+            out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
+        return out
 
     def _published_at(self, key: str) -> datetime | None:
         a = self.store.announcement_by_key(self.game_id, key)
@@ -221,7 +271,7 @@ class GameService:
             sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
         )  # fmt: skip
         by_uid = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
-        return {by_uid.get(r.uid, r.author): r.posts for r in rows}
+        return {by_uid.get(r.author_uid, r.author): r.posts for r in rows}
 
     # -- committing an outcome ------------------------------------------------------------------
 
@@ -261,6 +311,106 @@ class GameService:
         if a is not None and a.published_at is None and a.sent_at is None:
             self.store.mark_published(a.id, at, forum_id=forum_id)
             self.referee.pending_public.pop(key, None)
+
+    # -- status and GM corrections ----------------------------------------------------------------
+
+    def next_deadline(self) -> datetime | None:
+        """The next time the phase clock has something to do (None between steps)."""
+        times = self.referee.times() if self.referee else None
+        if times is None:
+            return None
+        state = self.referee.state
+        if state.round and state.round in times.rounds:
+            return times.rounds[state.round][1]
+        return times.closes
+
+    def status(self) -> StatusReport:
+        """The game at a glance."""
+        state = self.referee.state
+        now = self.clock()
+        counts = self._activity(now - timedelta(hours=24), now)
+        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        month = self.store.activity(self.game_id, now - timedelta(days=60), now)
+        last = {names.get(a.author_uid, a.author): a.last_at for a in month}
+        return StatusReport(
+            game=self.config.game.name,
+            ruleset=state.ruleset,
+            mode=self.config.daemon.mode,
+            phase=state.phase.value,
+            number=state.number,
+            round=state.round,
+            deadline=self.next_deadline(),
+            winner=state.winner,
+            living=tuple(s.name for s in state.alive()),
+            dead=tuple(s.name for s in state.seats if not s.alive),
+            ballots=tuple((b.voter, b.target) for b in state.ballots if b.round == state.round),
+            pending=tuple((s.actor, s.action, s.target) for s in state.submissions),
+            proposed=len(self.store.announcements(self.game_id, [AnnouncementState.PROPOSED])),
+            alerts=tuple(f"#{a.id} {a.kind}: {a.message}" for a in self.store.alerts(self.game_id, open_only=True)),
+            activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
+        )
+
+    def gm(self, command: Command) -> Outcome:
+        """A GM correction: an event like any other, with what it changes proposed."""
+        before = self.referee.state
+        events = self.referee.apply(command)  # IllegalActionError: nothing stored
+        outcome = Outcome(events=events, drafts=self.referee.drafts_for(events, before))
+        self._commit(outcome, f"gm:{self.store.last_seq(self.game_id)}:{type(command).__name__}", None)
+        return outcome
+
+    def substitute(self, old: str, new: str, uid: str | None = None) -> Outcome:
+        """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves)."""
+        outcome = self.gm(Substitute(old, new))
+        if uid is None and self.adapter is not None:
+            uid = self.adapter.lookup_uid(new)
+        self.store.substitute(self.game_id, old, new, uid=uid)
+        if uid:
+            self.referee.uids[new] = uid
+        return outcome
+
+    def replay_differences(self) -> list[str]:
+        """Where the replayed state and the players table disagree (empty: none)."""
+        state = self.referee.state
+        stored = {p.seat: p for p in self.store.players(self.game_id)}
+        out = []
+        for seat in state.seats:
+            row = stored.get(seat.number)
+            if row is None:
+                out.append(f"seat {seat.number} ({seat.name}) is missing from the players table")
+                continue
+            if row.name != seat.name and not state.pending_substitutions:
+                out.append(f"seat {seat.number}: events say {seat.name}, the table says {row.name}")
+            if row.alive != seat.alive:
+                word = "alive" if seat.alive else "dead"
+                out.append(f"{seat.name}: events say {word}, the table says {'alive' if row.alive else 'dead'}")
+        return out
+
+    def deal(self, seed: str | None = None) -> list[Dealt]:
+        """Deal the roles at random (seeded), create the game with them, propose role PMs."""
+        cfg = self.config.game
+        if self.store.find_game(cfg.name) is not None:
+            raise UserError(f"the game {cfg.name!r} already exists: roles cannot be dealt again")
+        info = ruleset_info(cfg.ruleset)
+        seed = seed or new_seed()
+        composition = cfg.rules.get("composition")
+        dealt = deal_roles(info, [p.name for p in cfg.players], seed, composition)
+        roles = {d.name: d for d in dealt}
+        players = tuple(replace(p, role=roles[p.name].role, team=roles[p.name].team) for p in cfg.players)
+        self.config = replace(self.config, game=replace(cfg, players=players))
+        game = self._create_game()
+        self.store.set_deal(game.id, seed, [d.__dict__ for d in dealt])
+        self.game_id = game.id
+        known = partners(dealt, info)
+        drafts = []
+        for d in dealt:
+            text = self.templates.render(
+                "role", game=cfg.name, role=info.roles[d.role].chinese, team=CAMP.get(d.team, d.team)
+            )
+            if known.get(d.name):
+                text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
+            drafts.append(Draft(f"g{game.id}:deal:{d.name}", "role", "pm", d.name, text))
+        self._commit(Outcome(drafts=drafts), f"deal:{game.id}", None)
+        return dealt
 
     # -- publishing -------------------------------------------------------------------------------
 
@@ -350,3 +500,4 @@ def _alert_row(a: GmAlert) -> dict:
         "key": a.key, "kind": a.kind, "message": a.message, "subject": a.subject,
         "evidence_id": int(a.evidence) if a.evidence and a.evidence.isdigit() else None,
     }  # fmt: skip
+

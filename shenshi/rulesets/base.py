@@ -29,11 +29,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from shenshi.rulesets.catalog import RulesetInfo
 
 ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class IllegalActionError(Exception):
@@ -44,8 +46,8 @@ class RulesetError(ValueError):
     """A game that cannot be set up: unknown role, wrong team, duplicate name, bad config."""
 
 
-def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-    """A read-only copy of ``data`` (for ``extra`` and ``config`` fields)."""
+def frozen_map(data: Mapping[K, V] | None = None) -> Mapping[K, V]:
+    """A read-only copy of ``data`` (for ``extra``, ``config`` and ``params`` fields)."""
     return MappingProxyType(dict(data or {}))
 
 
@@ -291,7 +293,7 @@ class Report:
             if f.name in self.LISTS:
                 if f.name == "daemon":
                     value = tuple(v for v in value if not v.log_only)
-                if f.name in ("deaths", "saved", "private_results", "public_facts", "daemon") or value:
+                if f.name in ("deaths", "saved", "private_results", "public_facts", "daemon", "replaced") or value:
                     out[f.name] = _unique([_jsonable(v) for v in value])
             elif value is not UNSET:
                 out[f.name] = _jsonable(value)
@@ -921,6 +923,11 @@ class Ruleset:
     def setup(self, registrants: int) -> Report:
         """A setup step (game 6 picks its variant from the registrants)."""
         raise RulesetError(f"{self.name} has no setup step")
+
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and
+        werewolf count game days from the day: day n → night n → day n+1 (override)."""
+        return (Phase.DAY, n) if phase is Phase.NIGHT else (Phase.NIGHT, n + 1)
 
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0

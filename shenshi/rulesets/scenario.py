@@ -16,6 +16,7 @@ from typing import Any
 
 from shenshi.rulesets.base import (
     ABSTAIN,
+    UNSET,
     CastBallot,
     CloseNight,
     CloseRound,
@@ -34,7 +35,6 @@ from shenshi.rulesets.base import (
     RulesetError,
     Submit,
     Substitute,
-    UNSET,
     frozen_map,
 )
 from shenshi.rulesets.catalog import ALL_ACTIONS
@@ -186,7 +186,7 @@ class _Runner:
     def run_night(self, step: Mapping[str, Any], where: str) -> Report:
         window = step.get("window") or {}
         deadlines = step.get("phase_deadlines") or {}
-        params = {
+        params: dict[str, Any] = {
             "window_open": _opt_time(window.get("open"), f"{where} window.open"),
             "window_close": _opt_time(window.get("close"), f"{where} window.close"),
             "deadline": _opt_time(step.get("deadline"), f"{where} deadline"),
@@ -249,7 +249,7 @@ class _Runner:
     # -- inputs --------------------------------------------------------------------------------
 
     def _substitutions(self, step: Mapping[str, Any], where: str) -> list[Command]:
-        out = []
+        out: list[Command] = []
         for sub in step.get("substitutions") or ():
             if not isinstance(sub, Mapping) or "out" not in sub or "in" not in sub:
                 raise ScenarioError(f"{where}: a substitution needs 'out' and 'in'")
@@ -257,7 +257,7 @@ class _Runner:
         return out
 
     def _actions(self, actions: Iterable[Any], where: str) -> list[Command]:
-        out = []
+        out: list[Command] = []
         for i, a in enumerate(actions):
             at = f"{where} action {i + 1}"
             if not isinstance(a, Mapping) or "actor" not in a or "action" not in a:
@@ -281,7 +281,7 @@ class _Runner:
     def _ballots(
         self, votes: Iterable[Any], where: str, key: str, via: str | None = None
     ) -> list[Command]:
-        out = []
+        out: list[Command] = []
         for i, v in enumerate(votes):
             at = f"{where} {key} {i + 1}"
             if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:

@@ -1,1 +1,57 @@
-"""shenshi.store"""
+"""The store: everything the daemon keeps (SQLAlchemy 2.x, SQLite by default).
+
+``open_store(url)`` gives a :class:`Store` (the repository) on a migrated database; records
+come back as frozen dataclasses (:mod:`shenshi.store.records`); :mod:`shenshi.store.codec`
+turns the rules core's events into JSON and back. The store holds no game logic: the game state
+is derived by replaying events through the rules core.
+"""
+
+from shenshi.store.engine import open_store
+from shenshi.store.errors import (
+    Conflict,
+    DatabaseMissing,
+    IllegalTransition,
+    NotFound,
+    SchemaTooNew,
+    StoreError,
+)
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import (
+    Activity,
+    Alert,
+    Announcement,
+    Cursor,
+    DestinationKind,
+    Evidence,
+    EvidenceKind,
+    Game,
+    Player,
+    RecordResult,
+    Revision,
+    StoredEvent,
+)
+from shenshi.store.repository import Store
+
+__all__ = [
+    "Activity",
+    "Alert",
+    "Announcement",
+    "AnnouncementState",
+    "Conflict",
+    "Cursor",
+    "DatabaseMissing",
+    "DestinationKind",
+    "Evidence",
+    "EvidenceKind",
+    "Game",
+    "IllegalTransition",
+    "NotFound",
+    "Player",
+    "RecordResult",
+    "Revision",
+    "SchemaTooNew",
+    "Store",
+    "StoreError",
+    "StoredEvent",
+    "open_store",
+]

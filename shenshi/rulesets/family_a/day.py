@@ -123,7 +123,7 @@ def first_round(rules: FamilyA, state: GameState, close: datetime | None) -> Rou
     raw = tally(counted.values())
     adj, facts = _curse_and_bless(state, raw)
     report = Report(daemon=tuple(notes + exit_notes), vote_tally=nonzero(adj))
-    seats, outcome = state.seats, None
+    outcome = None
     after = state
     if exiting:
         after = state.with_deaths(exiting)
@@ -240,7 +240,7 @@ def summoning(
     ballots = [b for b in sorted(state.ballots, key=Ballot.sort_key) if b.round == 3]
     came = set(online) | {b.voter for b in ballots}
     summoned: list[str] = []
-    for night, seats in sorted(mem.victims, reverse=True):
+    for _night, seats in sorted(mem.victims, reverse=True):
         names = [state.by_number(s).name for s in seats]
         present = [n for n in names if n in came and not state.is_alive(n)]
         if present:

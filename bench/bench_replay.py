@@ -1,0 +1,329 @@
+"""Benchmark: replay a 30-day chess32 game from the store through the rules core.
+
+    python bench/bench_replay.py [--days 30] [--posts 5000] [--pms 1000] [--db PATH]
+
+Builds a chess32-sized store (32 seats; 5,000 posts and 1,000 PMs as evidence; the events a
+game of that size produces: phase openings, a ballot per vote post, a submission per action
+PM, activity counts, and a resolution per night and per vote, each carrying 32 seats and a
+report), then, in a fresh process so that the figure is the reader's own, times reading every
+event back and decoding it with :mod:`shenshi.store.codec`, and prints the peak resident memory
+(``resource.getrusage``). Target (issue 5): a full replay under 2 s and 150 MB.
+
+The lead extends this to a full replay through the rules core: :func:`build_store` is reusable
+(it only uses the public store API) and :func:`read_back` is the place to fold ``evolve``.
+Event payloads are synthesised from the core's own event types (no chess32 ruleset is needed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from shenshi.adapters.records import Post, PrivateMessage, Quote
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    CastBallot,
+    CloseNight,
+    CloseRound,
+    Command,
+    OpenDay,
+    OpenNight,
+    Phase,
+    PlayerSpec,
+    RecordActivity,
+    Seat,
+    Submit,
+    frozen_map,
+)
+from shenshi.rulesets.catalog import CHESS32
+from shenshi.rulesets.registry import find_ruleset
+from shenshi.store import Store, open_store
+from shenshi.store.codec import decode, encode
+from shenshi.store.repository import dumps_json
+
+GAME = "楚汉 bench"
+START = datetime(2024, 3, 4, 12, 0, tzinfo=UTC)  # 20:00 Asia/Shanghai
+GM = ("天神", "1")
+ACTIONS = {
+    "general": "kill",
+    "chariot": "imprison",
+    "horse": "check",
+    "cannon": "cannon_kill",
+    "elephant": "protect",
+    "left_advisor": "curse",
+    "right_advisor": "bless",
+    "soldier": "pray",
+}
+WORDS = [
+    "分析",
+    "我觉得",
+    "楚方",
+    "汉方",
+    "车",
+    "马",
+    "炮",
+    "相",
+    "士",
+    "兵",
+    "帅",
+    "昨晚",
+    "投票",
+    "怀疑",
+    "站边",
+    "心路",
+    "复盘",
+    "+1",
+    "了",
+    "吧",
+]
+
+
+@dataclass(frozen=True)
+class Built:
+    """What :func:`build_store` made."""
+
+    game_id: int
+    posts: int
+    pms: int
+    events: int
+    seconds: float
+
+
+def _seats() -> tuple[Seat, ...]:
+    seats = []
+    for camp in CHESS32.teams:
+        for role, count in CHESS32.composition.items():
+            for _ in range(count):
+                n = len(seats)
+                seats.append(Seat(n, f"玩家{n + 1:02d}", role, camp))
+    return tuple(seats)
+
+
+def _text(rng: random.Random, words: int) -> str:
+    return "".join(rng.choice(WORDS) for _ in range(words))
+
+
+def build_store(
+    url: str, *, days: int = 30, posts: int = 5000, pms: int = 1000, seed: int = 32
+) -> Built:
+    """Fill the store at ``url`` with a chess32 game of ``days`` days and nights."""
+    began = time.perf_counter()
+    store = open_store(url)
+    try:
+        builder = _Builder(store, days, posts, pms, random.Random(seed))
+        for n in range(1, days + 1):
+            if builder.state.phase is Phase.OVER:
+                break
+            builder.day(n)
+            if builder.state.phase is Phase.OVER:
+                break
+            builder.night(n)
+            builder.days_played = n
+    finally:
+        store.close()
+    return Built(builder.game_id, posts, pms, builder.events, time.perf_counter() - began)
+
+
+class _Builder:
+    """Plays a chess32 game through the real rules core into the store (public API only)."""
+
+    def __init__(self, store: Store, days: int, posts: int, pms: int, rng: random.Random) -> None:
+        self.store, self.days, self.posts, self.pms, self.rng = store, days, posts, pms, rng
+        self.game_id = store.create_game(GAME, "chess32", {"day_hours": 24, "night_hours": 24}).id
+        self.rules = find_ruleset("chess32")
+        seats = _seats()
+        for s in seats:
+            store.add_player(self.game_id, s.number, s.name, s.role, s.team, uid=_uid(s))
+        self.state = self.rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in seats])
+        self.events = 0
+        self.days_played = 0
+
+    def share(self, total: int, n: int) -> int:
+        """Day ``n``'s part of ``total``, spread exactly over the days."""
+        return total * n // self.days - total * (n - 1) // self.days
+
+    def apply(self, command: Command, evidence_id: int | None = None) -> None:
+        """Decide and evolve one command, and store its events like the daemon does."""
+        self.state, events = self.rules.apply(self.state, command)
+        key = None if evidence_id is None else f"evidence:{evidence_id}"
+        self.store.append_events(self.game_id, [encode(e) for e in events], evidence_id, key=key)
+        self.events += len(events)
+
+    def alive(self) -> list[Seat]:
+        return list(self.state.alive())
+
+    def day(self, n: int) -> None:
+        """Discussion and vote posts (a page of 30 per transaction), a ballot per vote post,
+        the activity counts, and the close of the vote (and of round 2 if there is one)."""
+        t = START + timedelta(days=2 * (n - 1))
+        close = t + timedelta(hours=23)
+        alive, rng = self.alive(), self.rng
+        self.apply(OpenDay(n, frozen_map({"opened_at": t, "round1_close": close})))
+        page: list[tuple[Post, str]] = []
+        votes: list[tuple[Post, str]] = []
+        for i in range(self.share(self.posts, n)):
+            author, target = rng.choice(alive), rng.choice(alive).name
+            is_vote = i % 4 == 0
+            tid = str(2000 + n) if is_vote else (str(1000 + n) if i % 7 else "999")  # 999: 灌水
+            text = f"投票 {target}" if is_vote else _text(rng, rng.randint(20, 120))
+            quotes = (Quote(rng.choice(alive).name, None, _text(rng, 15)),) if i % 5 == 1 else ()
+            at = t + timedelta(seconds=rng.randrange(22 * 3600))
+            post = Post(tid, f"{n}{i:05d}", i + 2, author.name, _uid(author), at, text, quotes)
+            page.append((post, f"https://forum.example/t/{tid}#pid{post.pid}"))
+            if is_vote:  # most players abstain, so that the game lasts the 30 days
+                votes.append((post, target if rng.random() < 0.06 else ABSTAIN))
+            if len(page) == 30 or i == self.share(self.posts, n) - 1:
+                self.store.record_posts(self.game_id, page)
+                page = []
+        for post, target in sorted(votes, key=lambda v: v[0].posted_at):
+            e = self.store.find_evidence(self.game_id, "post", post.tid, post.pid)
+            assert e is not None
+            self.apply(CastBallot(post.author, target, post.posted_at, evidence=str(e.id)), e.id)
+        counts = {s.name: rng.randint(0, 12) for s in alive}
+        self.apply(RecordActivity(frozen_map(counts)))
+        self.apply(CloseRound(close))
+        if self.state.phase is Phase.DAY:  # round 2
+            candidates = sorted(self.state.memory.round2) if hasattr(self.state.memory, "round2") else []
+            names = [self.state.by_number(c).name for c in candidates] or [s.name for s in alive]
+            for s in self.alive():
+                self.apply(CastBallot(s.name, rng.choice(names), close + timedelta(hours=1)))
+            self.apply(CloseRound(close + timedelta(hours=24)))
+
+    def night(self, n: int) -> None:
+        """Action PMs (a conversation per player, one transaction each), a submission per
+        action, and the resolution at dawn."""
+        t = START + timedelta(days=2 * n - 1)
+        alive, rng = self.alive(), self.rng
+        deadline = t + timedelta(hours=23, minutes=50)
+        self.apply(OpenNight(n, frozen_map({"opened_at": t, "deadline": deadline})))
+        conversations: dict[str, list[tuple[PrivateMessage, str]]] = {}
+        for i in range(self.share(self.pms, n)):
+            actor, target = rng.choice(alive), rng.choice(alive).name
+            at = t + timedelta(seconds=rng.randrange(23 * 3600))
+            text = f"{ACTIONS[actor.role]} {target}"
+            player = (actor.name, _uid(actor))
+            sender, recipient = (GM, player) if i % 10 == 9 else (player, GM)  # 9: GM's receipt
+            pm = PrivateMessage(f"{n}{i:04d}", f"c{actor.number}", *sender, *recipient, at, text)
+            conversations.setdefault(pm.conversation, []).append(
+                (pm, f"https://forum.example/pm/{pm.id}")
+            )
+        actions = []
+        for conversation in conversations.values():
+            for result in self.store.record_pms(self.game_id, conversation):
+                if result.evidence.author != GM[0]:
+                    actions.append(result.evidence)
+        platforms = [s.name for s in alive if s.role != "general"]
+        for e in sorted(actions, key=lambda e: e.posted_at):
+            action, target = e.text.split()
+            if action in ("kill", "cannon_kill") and rng.random() < 0.92:
+                continue  # a PM that asks the GM something: no kill, so the game goes on
+            extra = {"platform": rng.choice(platforms)} if action == "cannon_kill" else {}
+            if action == "kill":
+                extra["declaration_chars"] = 160
+            self.apply(Submit(e.author, action, target, frozen_map(extra), e.posted_at, str(e.id)), e.id)
+        self.apply(CloseNight(deadline))
+
+    def finish(self) -> None:
+        """Nothing to add: the game ended, or the 30 days were played."""
+
+
+def _uid(seat: Seat) -> str:
+    return str(100 + seat.number)
+
+
+def read_back(url: str, name: str = GAME) -> dict[str, float]:
+    """Time reading every event and decoding it, as a replay would (streamed, not kept)."""
+    rss_start = _rss_mb()
+    began = time.perf_counter()
+    store = open_store(url, create=False)
+    game = store.find_game(name)
+    assert game is not None, f"no game {name!r} in {url}"
+    opened = time.perf_counter()
+    events = sum(1 for _ in store.events(game.id))
+    read = time.perf_counter()
+    kinds: dict[str, int] = {}
+    rules = find_ruleset(game.ruleset)
+    players = sorted(store.players(game.id), key=lambda p: p.seat)
+    state = rules.new_game([PlayerSpec(p.name, p.role, p.team) for p in players], game.config)
+    for stored in store.events(game.id):
+        event = decode(stored.payload)
+        state = rules.evolve(state, event)  # the replay: the rules core folds every event
+        kinds[type(event).__name__] = kinds.get(type(event).__name__, 0) + 1
+    decoded = time.perf_counter()
+    kinds["final: " + state.phase.value + f" {state.number}, {len(state.alive())} alive"] = 1
+    evidence = sum(1 for _ in store.iter_evidence(game.id))
+    evidence_done = time.perf_counter()
+    figures = {
+        "events": events,
+        "payload_mb": sum(len(dumps_json(e.payload)) for e in store.events(game.id)) / 1e6,
+        "open_s": opened - began,
+        "read_s": read - opened,
+        "read_decode_s": decoded - read,
+        "evidence": evidence,
+        "evidence_s": evidence_done - decoded,
+        "rss_start_mb": rss_start,
+        "peak_rss_mb": _rss_mb(),
+        "kinds": kinds,
+    }
+    store.close()
+    return figures
+
+
+def _rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--days", type=int, default=30)
+    parser.add_argument("--posts", type=int, default=5000)
+    parser.add_argument("--pms", type=int, default=1000)
+    parser.add_argument("--db", type=Path, help="keep the database here (default: a temp dir)")
+    parser.add_argument("--read-only", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.read_only:
+        print(json.dumps(read_back(f"sqlite:///{args.db}")))
+        return 0
+    with tempfile.TemporaryDirectory() as tmp:
+        db = args.db or Path(tmp) / "bench.db"
+        if db.exists():
+            sys.exit(f"{db} exists: give a new path")
+        built = build_store(f"sqlite:///{db}", days=args.days, posts=args.posts, pms=args.pms)
+        print(
+            f"built     {built.posts} posts, {built.pms} PMs, {built.events} events "
+            f"in {built.seconds:.1f} s; database {db.stat().st_size / 1e6:.1f} MB"
+        )
+        out = subprocess.run(
+            [sys.executable, __file__, "--read-only", "--db", str(db)],
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+        f = json.loads(out.stdout)
+    total = f["open_s"] + f["read_decode_s"]
+    print(
+        f"events    {f['events']} ({f['payload_mb']:.1f} MB of JSON): "
+        + ", ".join(f"{k} {v}" for k, v in sorted(f["kinds"].items()))
+    )
+    print(f"open      {f['open_s'] * 1000:.0f} ms (engine, migration check)")
+    print(f"read      {f['read_s'] * 1000:.0f} ms (rows and JSON only)")
+    print(f"replay    {f['read_decode_s'] * 1000:.0f} ms (read + codec.decode + evolve through the rules core)")
+    print(f"evidence  {f['evidence']} records in {f['evidence_s'] * 1000:.0f} ms")
+    print(f"total     {total:.2f} s to open the store and replay the game (target < 2 s)")
+    print(
+        f"peak RSS  {f['peak_rss_mb']:.0f} MB (after imports {f['rss_start_mb']:.0f} MB; target < 150 MB)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

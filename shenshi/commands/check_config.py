@@ -1,0 +1,35 @@
+"""``shenshi check-config``: read the configuration, connect, log in, find the threads and the
+inbox, and say plainly what is wrong."""
+
+from __future__ import annotations
+
+import argparse
+
+from shenshi.commands import add_config_option
+
+NAME = "check-config"
+HELP = "check the configuration against the forum (login, board, threads, inbox, players)"
+ORDER = 5
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    add_config_option(parser)
+    parser.add_argument("--offline", action="store_true", help="check the file only; do not connect")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from shenshi.bootstrap import config_from_args, make_forum
+    from shenshi.daemon.checks import check_forum, check_offline
+
+    config = config_from_args(args.config)
+    results = list(check_offline(config))
+    if not args.offline and all(r.ok for r in results):
+        results += list(check_forum(config, make_forum(config)))
+    for r in results:
+        print(f"{'ok  ' if r.ok else 'FAIL'} {r.what}: {r.detail}")
+    failed = [r for r in results if not r.ok]
+    print("all good" if not failed else f"{len(failed)} problem(s)")
+    return 1 if failed else 0

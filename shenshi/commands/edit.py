@@ -1,0 +1,59 @@
+"""``shenshi edit ID``: change an announcement's text before it is sent."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import tempfile
+from pathlib import Path
+
+from shenshi.commands import add_config_option
+from shenshi.errors import UserError
+
+NAME = "edit"
+HELP = "edit a proposed announcement's text (--text, --file, or $EDITOR)"
+ORDER = 33
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    add_config_option(parser)
+    parser.add_argument("id", type=int, metavar="ID")
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--text", help="the new text")
+    group.add_argument("--file", type=Path, help="read the new text from a file")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from shenshi.commands._common import open_service
+
+    service = open_service(args)
+    current = service.store.announcement(args.id)
+    if args.text is not None:
+        text = args.text
+    elif args.file is not None:
+        text = args.file.read_text(encoding="utf-8")
+    else:
+        text = _with_editor(current.text)
+    if not text.strip():
+        raise UserError("the new text is empty: nothing changed")
+    a = service.store.edit(args.id, text)
+    print(f"#{a.id} edited ({a.state.value})")
+    return 0
+
+
+def _with_editor(text: str) -> str:
+    editor = os.environ.get("EDITOR")
+    if not editor:
+        raise UserError("no $EDITOR set: pass --text or --file")
+    fd, path = tempfile.mkstemp(suffix=".txt")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        subprocess.run([editor, path], check=True)
+        return Path(path).read_text(encoding="utf-8")
+    finally:
+        os.unlink(path)

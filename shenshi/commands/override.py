@@ -1,0 +1,67 @@
+"""``shenshi override``: GM corrections, recorded as events like everything else.
+
+  void ACTOR ACTION       drop a player's submission of this phase (e.g. a mistaken PM)
+  execute NAME            execute NAME instead of the tally's result (before or after the close)
+  cancel-execution        nobody is executed today
+  exit NAME               an automatic exit with no substitute: the seat dies (sign-in, lurking)
+  answered SEER [--at T]  the GM answered this seer early: later changes are refused (A-S2)
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from shenshi.commands import add_config_option
+
+NAME = "override"
+HELP = "GM corrections: void an action, force or cancel an execution, an exit"
+ORDER = 41
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(
+        NAME, help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_config_option(parser)
+    parser.add_argument("what", choices=("void", "execute", "cancel-execution", "exit", "answered"))
+    parser.add_argument("args", nargs="*", metavar="ARG")
+    parser.add_argument("--reason", default="", help="why (kept in the log)")
+    parser.add_argument("--at", metavar="TIME", help="answered: when the GM answered")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def _command(args: argparse.Namespace, tz):
+    from shenshi.commands._common import parse_when
+    from shenshi.errors import UserError
+    from shenshi.rulesets import base
+
+    need = {"void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1}[args.what]
+    if len(args.args) != need:
+        raise UserError(f"override {args.what} takes {need} argument(s), got {len(args.args)}")
+    a = args.args
+    match args.what:
+        case "void":
+            return base.VoidAction(a[0], a[1], args.reason)
+        case "execute":
+            return base.ForceExecution(a[0], args.reason)
+        case "cancel-execution":
+            return base.ForceExecution(None, args.reason)
+        case "exit":
+            return base.DeclareExit(a[0], args.reason)
+    return base.GmAnswered(a[0], parse_when(args.at, tz))
+
+
+def run(args: argparse.Namespace) -> int:
+    from shenshi.commands._common import open_service
+    from shenshi.errors import UserError
+    from shenshi.rulesets.base import IllegalActionError
+
+    service = open_service(args)
+    command = _command(args, service.config.forum.tz)
+    try:
+        outcome = service.gm(command)
+    except IllegalActionError as exc:
+        raise UserError(str(exc)) from None
+    print(f"recorded: {type(command).__name__}; {len(outcome.drafts)} announcement(s) proposed")
+    return 0

@@ -1,0 +1,37 @@
+"""``shenshi replay``: rebuild the game from its events and report any difference.
+
+The game state is always derived by replaying the stored events through the rules core; this
+checks it against what the database says of the players (alive, seat holder).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from shenshi.commands import add_config_option
+
+NAME = "replay"
+HELP = "rebuild the game state from the stored events and report differences"
+ORDER = 60
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    add_config_option(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from shenshi.commands._common import open_service
+
+    service = open_service(args)
+    differences = service.replay_differences()
+    state = service.referee.state
+    print(f"replayed {service.store.last_seq(service.game_id)} events: {state.phase.value} {state.number}")
+    if not differences:
+        print("no difference")
+        return 0
+    for line in differences:
+        print(f"difference: {line}")
+    return 1

@@ -1,0 +1,38 @@
+"""``shenshi run``: the daemon. Polls the forum, runs the phase clock, proposes announcements."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+from shenshi.commands import add_config_option
+
+NAME = "run"
+HELP = "run the daemon beside the forum (dry-run by default: nothing is sent)"
+ORDER = 10
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    add_config_option(parser)
+    parser.add_argument("--once", action="store_true", help="one cycle (poll, clock, publish), then exit")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    from shenshi.commands._common import open_service
+    from shenshi.daemon.scheduler import Cycle, serve_forever
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    service = open_service(args, forum=True)
+    cycle = Cycle(service, service.clock)
+    if args.once:
+        result = cycle.run()
+        for error in result.errors:
+            print(f"warning: {error}")
+        print(f"events: {result.events}, sent: {result.sent}; log: {service.config.daemon.log}")
+        return 1 if result.errors else 0
+    print(f"shenshi: {service.config.game.name} ({service.config.daemon.mode}); log: {service.config.daemon.log}")
+    serve_forever(cycle)
+    return 0

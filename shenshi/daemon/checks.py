@@ -1,0 +1,90 @@
+"""The checks behind ``shenshi check-config``: each says what it checked and what it found."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from shenshi.adapters.base import ForumAdapter
+from shenshi.adapters.errors import ForumError
+from shenshi.config import Config, ConfigError
+from shenshi.rulesets.base import PlayerSpec, RulesetError
+from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.registry import find_ruleset
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report."""
+
+    what: str
+    ok: bool
+    detail: str
+
+
+def check_offline(config: Config) -> Iterator[Check]:
+    """What can be checked without the forum: password source, players, roles, composition."""
+    f, g = config.forum, config.game
+    try:
+        has_password = bool(f.password())
+    except ConfigError as exc:
+        yield Check("password", False, str(exc))
+    else:
+        if has_password:
+            yield Check("password", True, "found (not shown)")
+        elif f.cookies_file:
+            yield Check("password", True, f"none; using the cookies file {f.cookies_file}")
+        else:
+            where = f"${f.password_env}" if f.password_env else "password_env / password_file"
+            yield Check("password", False, f"no password: set {where} or give a cookies_file")
+    info = ruleset_info(g.ruleset)
+    if all(p.role for p in g.players):
+        rules = find_ruleset(g.ruleset)
+        try:
+            rules.new_game(
+                [PlayerSpec(p.name, p.role, p.team or info.roles[p.role].team, True, p.addons) for p in g.players],
+                g.rules,
+            )
+            yield Check("players", True, f"{len(g.players)} players with roles for {g.ruleset}")
+        except (RulesetError, KeyError) as exc:
+            yield Check("players", False, str(exc).strip("'\""))
+    else:
+        yield Check("players", True, f"{len(g.players)} players; roles to be dealt (shenshi deal)")
+    expected = info.players if g.ruleset != "werewolf" else None
+    if expected and len(g.players) != expected:
+        yield Check("player count", False, f"{g.ruleset} is played by {expected}, the file lists {len(g.players)}")
+
+
+def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
+    """Log in, list the board, find the vote thread, open the inbox, look up the players."""
+    g = config.game
+    try:
+        forum.login()
+        yield Check("login", True, f"logged in as {config.forum.username} (uid {forum.own_uid})")
+    except ForumError as exc:
+        yield Check("login", False, str(exc))
+        return
+    try:
+        rows = forum.list_board(g.board)
+        yield Check("board", True, f"board {g.board}: {len(rows)} threads on the first page")
+    except ForumError as exc:
+        yield Check("board", False, f"board {g.board}: {exc}")
+    try:
+        delta = forum.read_thread(g.vote_thread)
+        subject = delta.subject or "(no subject)"
+        yield Check("vote thread", True, f"thread {g.vote_thread}: {subject}, {delta.cursor.floor} posts")
+    except ForumError as exc:
+        yield Check("vote thread", False, f"thread {g.vote_thread}: {exc}")
+    try:
+        inbox = forum.read_pms()
+        yield Check("inbox", True, f"{len(inbox.conversations)} conversations, {len(inbox.unread)} unread")
+    except ForumError as exc:
+        yield Check("inbox", False, str(exc))
+    for p in g.players:
+        if p.uid:
+            continue
+        try:
+            uid = forum.lookup_uid(p.name)
+            yield Check(f"player {p.name}", True, f"uid {uid}")
+        except ForumError as exc:
+            yield Check(f"player {p.name}", False, f"not found on the forum: {exc}")

@@ -1,0 +1,67 @@
+"""Dealing roles (发身份): a seeded random assignment from the ruleset's composition."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from shenshi.errors import UserError
+from shenshi.rulesets.catalog import RulesetInfo
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """One player's dealt seat."""
+
+    name: str
+    role: str
+    team: str
+
+
+def new_seed() -> str:
+    """A fresh seed (kept in the database so the deal can be checked later)."""
+    return secrets.token_hex(8)
+
+
+def deal_roles(
+    info: RulesetInfo, names: Sequence[str], seed: str, composition: Mapping[str, int] | None = None
+) -> list[Dealt]:
+    """Assign the composition's roles to ``names`` at random; the same seed gives the same deal.
+
+    chess32 deals each camp (楚/汉) its 16 roles; the camp itself is dealt too.
+    """
+    comp = dict(composition or info.composition)
+    unknown = set(comp) - set(info.roles)
+    if unknown:
+        raise UserError(f"composition: unknown role(s) for {info.name}: {', '.join(sorted(unknown))}")
+    roles = [(role, info.roles[role].team) for role, n in comp.items() for _ in range(n)]
+    if info.family == "chess":
+        roles = [(role, camp) for camp in info.teams for role, _ in roles]
+    if len(roles) != len(names):
+        raise UserError(
+            f"{info.name} needs {len(roles)} players for this composition, the game has {len(names)}"
+        )
+    rng = random.Random(seed)
+    rng.shuffle(roles)
+    return [Dealt(name, role, team) for name, (role, team) in zip(names, roles, strict=True)]
+
+
+def partners(dealt: Sequence[Dealt], info: RulesetInfo) -> dict[str, list[str]]:
+    """Who knows whom: joint units (killers, seers, binders, the horse pair) see each other.
+
+    game6-8 killers do not know each other [G6:L41]; werewolves of one pack do [WW:L88].
+    """
+    out: dict[str, list[str]] = {}
+    for d in dealt:
+        role = info.roles[d.role]
+        knows = role.joint or (info.name == "werewolf" and d.role == "werewolf")
+        if not knows:
+            continue
+        out[d.name] = [o.name for o in dealt if o is not d and o.role == d.role and o.team == d.team]
+    if info.name == "game6-13":  # the alliance killers know each other, not the independent
+        for d in dealt:
+            if d.role == "alliance_killer":
+                out[d.name] = [o.name for o in dealt if o is not d and o.role == "alliance_killer"]
+    return out

@@ -1,0 +1,171 @@
+"""chess32 (楚汉, 32 players in two camps): the ruleset, RULES.md §4 and §6.2.
+
+The hooks of :class:`~shenshi.rulesets.base.Ruleset`; the algorithms live in :mod:`.collect`
+(step 1), :mod:`.structure` (steps 2, 3, 6), :mod:`.states` (steps 4, 5), :mod:`.night`
+(steps 7–10), :mod:`.day` (§4.7, lurking) and :mod:`.clock` (§4.8).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import datetime, timedelta
+from types import MappingProxyType
+from typing import Any
+
+from shenshi.rulesets.base import (
+    ActivityRecorded,
+    CloseNight,
+    CloseRound,
+    DaemonNote,
+    Event,
+    GameState,
+    IllegalActionError,
+    Outcome,
+    Phase,
+    PhaseTimes,
+    PowerSubmitted,
+    Report,
+    Resolved,
+    Ruleset,
+    RulesetError,
+    Submission,
+    Submit,
+)
+from shenshi.rulesets.catalog import CHESS32
+from shenshi.rulesets.chess import clock, collect, day, night
+from shenshi.rulesets.chess.collect import CAMPS, enemy_of
+from shenshi.rulesets.chess.memory import ChessMemory
+from shenshi.rulesets.common import note
+
+
+class Chess32(Ruleset):
+    """楚汉: generals, chariots, horses, cannons, elephants, advisors and soldiers (§4)."""
+
+    name = "chess32"
+    aliases = ("chess", "c32", "楚汉")
+    info = CHESS32
+    first_phase = Phase.DAY  # the game starts with day 1 [CH:L102]
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """A game day is day n then night n (the game starts with day 1)."""
+        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+
+    def default_config(self) -> dict[str, Any]:
+        """Day and night lengths in hours: blank in the source, 24/24 by default (RES-C1)."""
+        return {"day_hours": 24, "night_hours": 24}
+
+    def initial_memory(self, state: GameState) -> ChessMemory:
+        for key in ("day_hours", "night_hours"):
+            value = state.config.get(key)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise RulesetError(
+                    f"config.{key} must be a positive number of hours, not {value!r}"
+                )
+        for camp in CAMPS:
+            for role, most in self.info.composition.items():
+                count = sum(1 for s in state.seats if s.team == camp and s.role == role)
+                if count > most:
+                    raise RulesetError(
+                        f"{camp} has {count} players with role {role!r} (at most {most})"
+                    )
+        return ChessMemory()
+
+    # -- submissions ---------------------------------------------------------------------------
+
+    def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        """Why a night submission cannot count (§4.3, C-D1, C-D2), or ``None``.
+
+        Intake uses it for receipts. A later submission replaces an earlier one until
+        dawn − 10 min, so a valid receipt is not yet a promise that the action works.
+        """
+        return collect.check_submission(state, sub)
+
+    def _decide_Submit(self, state: GameState, c: Submit) -> Iterable[Event]:
+        events = list(super()._decide_Submit(state, c))
+        if state.phase is Phase.DAY:  # chess has no day powers
+            submitted = events[-1]
+            assert isinstance(submitted, PowerSubmitted)
+            rejected = note(c.actor, "pm_window", "rejected", "no power by day", log_only=True)
+            events[-1] = replace(submitted, report=Report(daemon=(rejected,)))
+        return events
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
+        out = night.resolve(state)
+        after = replace(state, seats=out.seats, memory=out.memory)
+        return self.finish_step(
+            state, Resolved(out.seats, out.memory, self.check_win(after), report=out.report)
+        )
+
+    def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
+        if state.round == 1:
+            out = day.first_round(self, state, command.t or state.params.get("round1_close"))
+        elif state.round == 2:
+            out = day.second_round(self, state, command.t or state.params.get("round2_close"))
+        else:  # pragma: no cover - rounds come from close_round itself
+            raise IllegalActionError(f"no round {state.round} in {self.name}")
+        resolved = Resolved(out.seats, out.memory, out.outcome, out.next_round, report=out.report)
+        return [resolved] if out.next_round else self.finish_step(state, resolved)
+
+    def remember(self, state: GameState, event: Event) -> Any:
+        if isinstance(event, ActivityRecorded):
+            mem: ChessMemory = state.memory
+            counts = {str(k): int(v) for k, v in event.post_counts.items()}
+            return mem.with_post_counts(counts)
+        return state.memory
+
+    def substitute(self, state: GameState, old: str, new: str) -> Any:
+        # RES-C33: role, camp, horse pairing, swaps and a pending swap, curse or bless are all
+        # kept by seat number; warnings are kept by the person's name and stay behind.
+        return state.memory
+
+    def check_win(self, state: GameState) -> Outcome | None:
+        """A camp wins when the enemy general dies; both at once is a draw (和棋, RES-C22)."""
+        fallen = {s.team for s in state.with_role("general", alive_only=False) if not s.alive}
+        if len(fallen) == 2:
+            return Outcome("draw", "both_generals_dead")
+        if fallen:
+            return Outcome(enemy_of(fallen.pop()), "general_killed")
+        return None
+
+    # -- the clock -------------------------------------------------------------------------------
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """§4.8: ``night_hours``/``day_hours`` of running clock (weekends paused, RES-C20).
+
+        A night's inputs stop at dawn − 10 min (RES-C32). Round 1 closes with the day; a
+        round 2 adds 24 h [CH:L105]. Substitutions do not extend a chess phase.
+        """
+        hours = "night_hours" if phase is Phase.NIGHT else "day_hours"
+        closes = clock.advance(opened_at, timedelta(hours=float(state.config[hours])))
+        if phase is Phase.NIGHT:
+            deadline = clock.rewind(closes, clock.NIGHT_DEADLINE_LEAD)
+            return PhaseTimes(opened_at, closes, input_deadline=deadline)
+        round2 = clock.advance(closes, clock.ROUND2)
+        rounds = {1: (opened_at, closes), 2: (closes, round2)}
+        return PhaseTimes(opened_at, closes, rounds=MappingProxyType(rounds))
+
+    # -- timeline --------------------------------------------------------------------------------
+
+    def timeline(self, state: GameState, step: Mapping[str, Any]) -> Report:
+        if step["check"] == "schedule":
+            return Report(
+                schedule=clock.schedule(
+                    step["start"],
+                    float(state.config["day_hours"]),
+                    float(state.config["night_hours"]),
+                    runoff=step["runoff"],
+                )
+            )
+        if step["check"] == "lurk":
+            players = [s.name for s in state.alive()]
+            counts = clock.window_counts(step["events"], step["start"], step["now"])
+            mem: ChessMemory = state.memory
+            return day.warn(clock.lurkers(players, counts), mem)
+        return super().timeline(state, step)

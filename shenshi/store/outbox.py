@@ -1,0 +1,108 @@
+"""The announcement state machine of the outbox: every transition in one table (h11 style).
+
+::
+
+    proposed ──approve──▶ approved ──send──▶ sending ──sent──▶ sent
+       │  ▲                  │                  │  ▲
+       │  └──────edit────────┘                  │  └──send (retry)──┐
+       │                                        └──fail──▶ failed ──┘
+       ├──reject──▶ rejected       (from proposed, approved, failed)
+       └──publish─▶ published      (from proposed, approved, failed: the GM posted it by hand)
+
+``edit`` keeps a proposed or failed announcement in its state and sends an approved one back to
+``proposed`` (an edited text needs a new approval). In ``live`` mode the daemon approves before
+sending: there is no shortcut from ``proposed`` to ``sending``. After a crash, an announcement
+left ``sending`` is checked on the forum: found → ``sent``; not found → ``fail`` then ``send``.
+
+Repeating the action that led to the current state is a no-op (approve twice, reject twice,
+``sent`` with the same forum id…), so a re-run after a crash is safe. Anything else not in the
+table raises :class:`~shenshi.store.errors.IllegalTransition` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import StrEnum
+from types import MappingProxyType
+
+from shenshi.store.errors import IllegalTransition
+
+
+class AnnouncementState(StrEnum):
+    """Where an announcement stands in the outbox."""
+
+    PROPOSED = "proposed"
+    APPROVED = "approved"
+    SENDING = "sending"
+    SENT = "sent"
+    FAILED = "failed"
+    REJECTED = "rejected"
+    PUBLISHED = "published"  # the GM posted it by hand (dry-run)
+
+
+class OutboxAction(StrEnum):
+    """What can be done to an announcement."""
+
+    APPROVE = "approve"
+    REJECT = "reject"
+    EDIT = "edit"
+    SEND = "send"  # mark_sending
+    SENT = "sent"  # mark_sent
+    FAIL = "fail"  # mark_failed
+    PUBLISH = "publish"  # mark_published
+
+
+S, A = AnnouncementState, OutboxAction
+
+TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]] = (
+    MappingProxyType(
+        {
+            S.PROPOSED: MappingProxyType(
+                {
+                    A.APPROVE: S.APPROVED,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.PROPOSED,
+                    A.PUBLISH: S.PUBLISHED,
+                }
+            ),
+            S.APPROVED: MappingProxyType(
+                {
+                    A.APPROVE: S.APPROVED,
+                    A.SEND: S.SENDING,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.PROPOSED,
+                    A.PUBLISH: S.PUBLISHED,
+                }
+            ),
+            S.SENDING: MappingProxyType({A.SEND: S.SENDING, A.SENT: S.SENT, A.FAIL: S.FAILED}),
+            S.FAILED: MappingProxyType(
+                {
+                    A.SEND: S.SENDING,
+                    A.FAIL: S.FAILED,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.FAILED,
+                    A.PUBLISH: S.PUBLISHED,
+                }
+            ),
+            S.SENT: MappingProxyType({A.SENT: S.SENT}),
+            S.REJECTED: MappingProxyType({A.REJECT: S.REJECTED}),
+            S.PUBLISHED: MappingProxyType({A.PUBLISH: S.PUBLISHED}),
+        }
+    )
+)
+"""``TRANSITIONS[state][action]`` is the state after ``action``; a missing entry is illegal.
+
+An entry that maps a state to itself is a repeat (a no-op) except for ``edit``, which
+changes the text, and ``fail``, which records the latest error.
+"""
+
+
+def next_state(state: AnnouncementState, action: OutboxAction, what: str) -> AnnouncementState:
+    """The state after ``action``, or :class:`IllegalTransition` naming ``what`` (e.g. "#12")."""
+    try:
+        return TRANSITIONS[state][action]
+    except KeyError:
+        allowed = ", ".join(a.value for a in TRANSITIONS[state]) or "nothing"
+        raise IllegalTransition(
+            f"announcement {what} is {state.value}: cannot {action.value} it (allowed: {allowed})"
+        ) from None

@@ -1,0 +1,77 @@
+"""The whole pipeline on the loopback sandbox forum: adapters, intake, core, store, outbox."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from shenshi.adapters.sandbox import SandboxForum, serve
+from shenshi.adapters.sandbox.clock import ManualClock
+from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.bootstrap import bootstrap
+from shenshi.config import parse_config
+from shenshi.daemon.scheduler import Cycle
+from shenshi.rulesets.base import Phase
+from shenshi.store.outbox import AnnouncementState
+from tests.daemon.helpers import START
+
+ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
+                           "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
+DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    clock = ManualClock(START - timedelta(hours=1))
+    forum = SandboxForum("discuz", clock)
+    accounts = {name: uid for name, _, uid in seed_demo(forum)}
+    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单：" + "、".join(PLAYERS), at=START)
+    monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
+    with serve(forum) as base_url:
+        raw = {
+            "forum": {"engine": "discuz", "base_url": base_url, "username": "神的使者",
+                      "password_env": "SHENSHI_TEST_PASSWORD", "min_interval": 0},
+            "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
+                     "start": START.replace(tzinfo=None).isoformat(),
+                     "players": [{"name": n, "uid": accounts[n], "role": ROLES[n]} for n in PLAYERS]},
+            "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+                       "log": str(tmp_path / "dry.log")},
+        }  # fmt: skip
+        config = parse_config(raw, tmp_path)
+        service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+        service.adapter.login()
+        service.start()
+        yield clock, forum, thread.tid, service
+
+
+def test_a_night_and_a_day_over_real_http(world) -> None:
+    clock, forum, tid, service = world
+    cycle = Cycle(service, clock)
+    clock.set(START + timedelta(minutes=5))
+    cycle.run()
+    assert service.referee.state.phase is Phase.NIGHT
+    forum.send_pm("阿杰", "神的使者", "杀 小明\n" + DECLARATION, at=clock())
+    forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
+    forum.send_pm("夜行者", "神的使者", "诅咒 阿杰", at=clock())
+    clock.advance(minutes=10)
+    cycle.run()
+    assert len(service.referee.state.submissions) == 3
+    clock.set(START + timedelta(hours=24, minutes=1))
+    cycle.run()
+    sent = service.store.announcements(service.game_id, [AnnouncementState.SENT])
+    dawn = [a for a in sent if a.key.endswith("night1:public")]
+    assert dawn, [a.key for a in service.store.announcements(service.game_id)]
+    posts = forum.visible_posts(tid)
+    assert any("小明 被杀手杀害" in p.text for p in posts)
+    # the day opened at the publication of the dawn post
+    cycle.run()
+    assert service.referee.state.phase is Phase.DAY
+    clock.advance(hours=13)
+    voters = [n for n in PLAYERS if n != "小明"]
+    for n in voters:
+        forum.post(n, tid, "投票：阿杰" if n != "阿杰" else "投票：老王", at=clock())
+        clock.advance(minutes=1)
+    cycle.run()  # early close: everyone has voted
+    assert service.referee.state.phase in (Phase.DUSK, Phase.NIGHT)
+    assert any("阿杰 被处决，身份：杀手" in p.text for p in forum.visible_posts(tid))
