@@ -250,8 +250,7 @@ class Replay:
 
     def fetch(self, *paths: str, guest: bool = False) -> list[bytes]:
         """GET ``paths`` from the sandbox over loopback HTTP, as the GM unless ``guest``."""
-        with serve(self.forum) as base_url:
-            http = client(base_url)
+        with serve(self.forum) as base_url, client(base_url) as http:
             if not guest:
                 login = discuz_login if self.engine == "discuz" else phpwind_login
                 args = (self.forum.charset,) if self.engine == "phpwind" else ()

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
+import httpx
 import pytest
 from sandbox_helpers import START, client, discuz_login, phpwind_login, post_form
 
@@ -43,6 +44,7 @@ class Site:
     base_url: str
     use_mobile_api: str
     slept: list[float] = field(default_factory=list)
+    adapters: list[Any] = field(default_factory=list)
 
     @property
     def engine(self) -> str:
@@ -61,8 +63,13 @@ class Site:
             timeout=overrides.pop("timeout", 5.0), **overrides,
         )
         adapter = make_adapter(settings, clock=self.clock, sleep=self.sleep)
+        self.adapters.append(adapter)
         adapter.login()
         return adapter
+
+    def close(self) -> None:
+        for adapter in self.adapters:
+            adapter.http.client.close()
 
     def served(self) -> int:
         """Requests the sandbox has answered so far."""
@@ -103,7 +110,9 @@ def site(request: pytest.FixtureRequest) -> Iterator[Site]:
     forum = SandboxForum(engine, clock=clock, charset=charset)
     seed_demo(forum)
     with serve(forum) as base_url:
-        yield Site(forum, clock, base_url, api)
+        site = Site(forum, clock, base_url, api)
+        yield site
+        site.close()
 
 
 def _pid(site: Site, post_pid: int) -> str:
@@ -225,9 +234,13 @@ def test_list_board_gives_reply_counts_and_last_posts(site: Site) -> None:
 
 def _quote_as_player(site: Site, player: str, password: str, tid: int, pid: int, text: str) -> None:
     """A player quotes post ``pid`` through the forum's own quote form, over HTTP."""
+    with client(site.base_url) as http:
+        _quote_over(site, http, player, password, tid, pid, text)
+
+
+def _quote_over(site: Site, http: httpx.Client, player: str, password: str, tid: int, pid: int, text: str) -> None:
     from shenshi.adapters import phpwind_parse
 
-    http = client(site.base_url)
     if site.engine == "discuz":
         discuz_login(http, player, password)
         form = http.get(f"forum.php?mod=post&action=reply&fid={FID}&tid={tid}&repquote={pid}").text

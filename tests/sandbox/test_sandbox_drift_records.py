@@ -490,7 +490,9 @@ def test_message_page_means_what_the_capture_means(charset: str, engine: str, na
     seed_demo(forum)
     thread = forum.create_thread("小明", 3, "讨论帖", "大家好，这里是讨论帖。")
     with serve(forum) as base_url:
-        served = provoke(Visitor(forum, base_url), thread.tid)
+        visitor = Visitor(forum, base_url)
+        with visitor.http:
+            served = provoke(visitor, thread.tid)
     want, got = outcome(engine, captured(engine, name)), outcome(engine, served)
     if "synthetic" in name:
         assert got[0] == want[0], f"sandbox {got} vs hand-written capture {want}"
@@ -506,10 +508,10 @@ def test_message_page_means_what_the_capture_means(charset: str, engine: str, na
 def test_login_captcha_is_seen_as_in_the_capture(engine: str, name: str, url: str) -> None:
     forum = SandboxForum(engine, clock=ManualClock(START))
     seed_demo(forum)
-    with serve(forum) as base_url:
-        plain = client(base_url).get(url).text
+    with serve(forum) as base_url, client(base_url) as http:
+        plain = http.get(url).text
         forum.faults.captcha(True, login=True, post=False)
-        guarded = client(base_url).get(url).text
+        guarded = http.get(url).text
     module = PARSERS[engine]
     assert module.login_has_captcha(decode_page(captured(engine, name)))
     assert module.login_has_captcha(guarded) and not module.login_has_captcha(plain)
@@ -550,9 +552,10 @@ def test_forms_carry_the_captured_fields(charset: str, engine: str, name: str, u
     quoted = forum.post("白色的猫", thread.tid, "喵～ 白色的猫来了。")
     with serve(forum) as base_url:
         visitor = Visitor(forum, base_url)
-        if member:
-            visitor.login()
-        served = visitor.get(url.format(tid=thread.tid, pid=quoted.pid))
+        with visitor.http:
+            if member:
+                visitor.login()
+            served = visitor.get(url.format(tid=thread.tid, pid=quoted.pid))
     (want_action, want), (got_action, got) = _form(captured(engine, name), xpath), _form(served, xpath)
     assert got_action == want_action
     assert sorted(got) == sorted(want)
