@@ -1,8 +1,9 @@
 """Anti-drift: sandbox pages parsed beside the real captures with the same selectors (FORUMS.md).
 
 Every check is an XPath (lxml) and a pattern: it must find at least one node in the captured page
-*and* in the page the sandbox renders, and every value found must match the pattern in both. When
-the adapters' parsers land on main, this module should also run them on the sandbox pages.
+*and* in the page the sandbox renders, and every value found must match the pattern in both. The
+adapters' own parsers read sandbox pages beside the captures, record by record, in
+:mod:`test_sandbox_drift_records`.
 """
 
 from __future__ import annotations
