@@ -77,6 +77,7 @@ class ForumHttp:
     ) -> None:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
         self.client = client or httpx.Client(timeout=timeout, verify=True, follow_redirects=False)
+        self._owns_client = client is None
         self.client.headers["User-Agent"] = user_agent
         self.charset = normalise_charset(charset) or "utf-8"
         # Not configured: the forum's pages say it (many phpwind 8.x sites are GBK); learnt from
@@ -94,6 +95,11 @@ class ForumHttp:
         self._last: datetime | None = None
 
     # ------------------------------------------------------------------ public
+
+    def close(self) -> None:
+        """Close the connection pool (only the client this object created itself)."""
+        if self._owns_client:
+            self.client.close()
 
     def url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
         """Absolute URL for a forum path; query values encoded in the forum's charset."""

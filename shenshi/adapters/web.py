@@ -161,6 +161,10 @@ class WebAdapter:
         first, last = (max(1, first_floor) - 1) // per_page + 1, (max(first_floor, last_floor, 1) - 1) // per_page + 1
         return list(range(first, last + 1))
 
+    def close(self) -> None:
+        """Release the HTTP connections."""
+        self.http.close()
+
     def poll_board(self, fid: str, cursors: Mapping[str, ThreadCursor | None]) -> dict[str, ThreadDelta]:
         """Read only the threads of board ``fid`` whose reply count moved past their cursor.
 

@@ -330,6 +330,12 @@ class GameService:
             self.store.mark_published(a.id, at, forum_id=forum_id)
             self.referee.pending_public.pop(key, None)
 
+    def close(self) -> None:
+        """Release the forum connections and the database."""
+        if self.adapter is not None and hasattr(self.adapter, "close"):
+            self.adapter.close()
+        self.store.close()
+
     # -- status and GM corrections ----------------------------------------------------------------
 
     def next_deadline(self) -> datetime | None:

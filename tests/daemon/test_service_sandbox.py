@@ -43,6 +43,7 @@ def world(tmp_path, monkeypatch):
         service.adapter.login()
         service.start()
         yield clock, forum, thread.tid, service
+        service.close()
 
 
 def test_a_night_and_a_day_over_real_http(world) -> None:
