@@ -20,7 +20,9 @@ from sandbox_helpers import build_game_thread, client, discuz_login, phpwind_log
 
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
 
-CAPTURES = Path(__file__).with_name("captures")
+# The captured pages are the adapters' fixtures (one copy in the project).
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+CAPTURES = {"discuz": FIXTURES / "discuz" / "x3.5", "phpwind": FIXTURES / "phpwind" / "8.7"}
 DZ_TIME = r"\d{4}-\d{1,2}-\d{1,2} \d{2}:\d{2}:\d{2}"
 DZ_MINUTE = r"\d{4}-\d{1,2}-\d{1,2} \d{2}:\d{2}"
 PW_TIME = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}"
@@ -165,7 +167,7 @@ def phpwind_pages() -> Iterator[dict[str, str]]:
 
 
 def capture(engine: str, name: str) -> str:
-    return (CAPTURES / engine / name).read_text(encoding="utf-8")
+    return (CAPTURES[engine] / name).read_text(encoding="utf-8")
 
 
 def assert_same_shape(captured: str, rendered: str, checks: list[Check]) -> None:
