@@ -35,6 +35,15 @@ class DiscuzAdapter(WebAdapter):
 
     engine = "discuz"
     aliases = ("dz", "discuzx", "discuz!", "discuz-x3")
+
+    def post_url(self, tid: str, pid: str) -> str:
+        """A link to one post (the forum's findpost redirect)."""
+        return f"{self.settings.base_url}forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
+
+    def pm_url(self, pm: PrivateMessage) -> str:
+        """A link to the conversation holding ``pm`` (as the GM sees it)."""
+        partner = pm.recipient_uid if pm.sender_uid == self.own_uid else pm.sender_uid
+        return f"{self.settings.base_url}home.php?mod=space&do=pm&subop=view&touid={partner}#pm_{pm.id}"
     default_flood_wait = dz.FLOOD_WAIT
     last_page = 999999  # a too-large page= shows the last page (viewthread_page99_overflow.html)
 

@@ -33,6 +33,20 @@ class PhpwindAdapter(WebAdapter):
 
     engine = "phpwind"
     aliases = ("pw", "phpwind8", "phpwind-8")
+
+    def post_url(self, tid: str, pid: str) -> str:
+        """A link to one post (``tpc``: the thread's first post)."""
+        if pid == "tpc":
+            return f"{self.settings.base_url}read.php?tid={tid}"
+        return f"{self.settings.base_url}job.php?action=topost&tid={tid}&pid={pid}"
+
+    def pm_url(self, pm: PrivateMessage) -> str:
+        """A link to the conversation holding ``pm`` (as the GM sees it)."""
+        mid = pm.id.split(".")[0]
+        return (
+            f"{self.settings.base_url}message.php?type=sms&action=info&boxname=inbox&page=1"
+            f"&rid={pm.conversation}&itype=inbox&mid={mid}&redirect=1"
+        )
     default_flood_wait = pw.FLOOD_WAIT
     last_page = "e"  # read.php?tid=T&page=e
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter
-from shenshi.adapters.errors import FloodControl, ForumError
-from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor
+from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
+from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.config import Config
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
@@ -175,8 +175,7 @@ class GameService:
         for tid in self._threads():
             stored = self.store.cursor(self.game_id, thread_source(tid))
             cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
-        deltas = self.adapter.poll_board(game.board, cursors)
-        for delta in deltas.values():
+        for delta in self._poll_threads(cursors).values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
                 self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
@@ -191,9 +190,13 @@ class GameService:
                     self._process_edit(result.evidence.as_post(), post, result.evidence.id)
             self.store.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
         stored = self.store.cursor(self.game_id, INBOX)
-        inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+        try:
+            inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+        except UnexpectedPage as exc:
+            self._unparsable("inbox", exc)
+            return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
         for pm in inbox.messages:
-            result = self.store.record_pm(self.game_id, pm)
+            result = self.store.record_pm(self.game_id, pm, self.adapter.pm_url(pm))
             if result.is_new:
                 pms += 1
                 self._process_pm(pm, result.evidence.id)
@@ -202,6 +205,28 @@ class GameService:
             self.adapter.mark_read(inbox.unread)  # only after storing
         return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
 
+    def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
+        """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
+        and the other threads are still read."""
+        board = self.config.game.board
+        try:
+            return self.adapter.poll_board(board, cursors)
+        except UnexpectedPage:
+            pass
+        found: dict[str, ThreadDelta] = {}
+        for tid, cursor in cursors.items():
+            try:
+                found.update(self.adapter.poll_board(board, {tid: cursor}))
+            except UnexpectedPage as exc:
+                self._unparsable(f"thread {tid}", exc)
+        return found
+
+    def _unparsable(self, what: str, exc: UnexpectedPage) -> None:
+        stamp = self.clock().strftime("%Y%m%d%H")
+        message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        self._alerts([GmAlert(f"g{self.game_id}:unparsable:{what}:{stamp}", "unparsable_page", message)])
+        log.warning("%s", message)
+
     def _threads(self) -> list[str]:
         game = self.config.game
         tids = [game.vote_thread, *game.counted_threads, *game.role_threads.values()]
@@ -209,8 +234,21 @@ class GameService:
             tids.append(game.player_list_thread)
         return list(dict.fromkeys(t for t in tids if t not in game.uncounted_threads))
 
-    def _url_post(self, post: Post) -> str:
-        return f"{self.config.forum.base_url}#tid={post.tid}&pid={post.pid}"
+    def _url_post(self, post: Post) -> str | None:
+        return self.adapter.post_url(post.tid, post.pid) if self.adapter is not None else None
+
+    def _evidence_links(self, ids: Iterable[str]) -> tuple[str, ...]:
+        """The links of the posts and PMs behind an announcement or alert (for the log)."""
+        links = []
+        for ident in ids:
+            if not str(ident).isdigit():
+                continue
+            try:
+                e = self.store.evidence(int(ident))
+            except LookupError:
+                continue
+            links.append(e.url or f"{e.kind.value} {e.source}/{e.forum_id} by {e.author}")
+        return tuple(links)
 
     def _process_post(self, post: Post, evidence_id: int) -> None:
         outcome = self.referee.read_post(post, str(evidence_id))
@@ -318,10 +356,12 @@ class GameService:
         where = f"thread {d.destination}" if d.channel == "thread" else f"PM to {d.destination}"
         stored = self.store.announcement_by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
-        self.drylog.write(LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, d.evidence))
+        self.drylog.write(
+            LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence))
+        )
 
     def _log_alert(self, a: GmAlert) -> None:
-        evidence = (a.evidence,) if a.evidence else ()
+        evidence = self._evidence_links((a.evidence,) if a.evidence else ())
         self.drylog.write(LogEntry(self.clock(), a.kind, "GM", a.message, "alert", "", evidence, alert=True))
 
     def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:

@@ -75,8 +75,8 @@ def test_illegal_override_is_one_clear_line(cfg, capsys) -> None:
 
 def test_review_approve_reject_published(cfg, capsys) -> None:
     from shenshi.bootstrap import bootstrap, config_from_args
-    from shenshi.daemon.referee import Outcome
     from shenshi.daemon.announce import Draft
+    from shenshi.daemon.referee import Outcome
 
     service = bootstrap(config_from_args(None), forum=False)
     service.start()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+from shenshi.adapters.errors import UnexpectedPage
+from shenshi.adapters.records import InboxCursor, InboxDelta
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.config import PlayerEntry
@@ -82,3 +84,40 @@ def test_deal_is_seeded_and_secret_roles_go_by_pm(tmp_path) -> None:
     game = svc.store.game(svc.game_id)
     assert game.deal_seed == "seed-42"
     assert "seed-42" not in (tmp_path / "dry.log").read_text(encoding="utf-8")
+
+
+class _BrokenForum:
+    """A forum whose vote thread page cannot be parsed; the inbox still works."""
+
+    engine = "discuz"
+    own_uid = "2"
+    requests = 0
+
+    def poll_board(self, fid, cursors):
+        raise UnexpectedPage("no post container found", url="http://forum.example/t/2", snippet="<html>")
+
+    def read_pms(self, cursor=None):
+        return InboxDelta((pm("小明", "占卜 老王", 1),), (), InboxCursor(), 1)
+
+    def mark_read(self, ids):
+        pass
+
+    def post_url(self, tid, pid):
+        return f"http://forum.example/t/{tid}#{pid}"
+
+    def pm_url(self, message):
+        return f"http://forum.example/pm/{message.id}"
+
+
+def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path) -> None:
+    clock = ManualClock(START + timedelta(minutes=1))
+    svc = bootstrap(config(tmp_path), clock=clock, forum=False)
+    svc.adapter = _BrokenForum()
+    svc.start()
+    svc.tick()
+    report = svc.poll()
+    assert report.pms == 1  # the inbox was still read
+    alerts = svc.store.alerts(svc.game_id)
+    assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
+    log = (tmp_path / "dry.log").read_text(encoding="utf-8")
+    assert "!! ALERT" in log and "http://forum.example/pm/" in log
