@@ -209,12 +209,20 @@ class GameService:
         """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
         and the other threads are still read."""
         board = self.config.game.board
+        # Werewolf 功能树洞 threads usually live on a private board: read them directly.
+        private = {t for t in self.config.game.role_threads.values() if t in cursors}
+        found: dict[str, ThreadDelta] = {}
+        for tid in sorted(private):
+            try:
+                found[tid] = self.adapter.read_thread(tid, cursors[tid])
+            except UnexpectedPage as exc:
+                self._unparsable(f"thread {tid}", exc)
+        on_board = {tid: c for tid, c in cursors.items() if tid not in private}
         try:
-            return self.adapter.poll_board(board, cursors)
+            return found | self.adapter.poll_board(board, on_board)
         except UnexpectedPage:
             pass
-        found: dict[str, ThreadDelta] = {}
-        for tid, cursor in cursors.items():
+        for tid, cursor in on_board.items():
             try:
                 found.update(self.adapter.poll_board(board, {tid: cursor}))
             except UnexpectedPage as exc:
