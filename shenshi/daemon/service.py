@@ -104,6 +104,7 @@ class GameService:
         self.game_id = 0
         self.referee: Referee | None = None
         self._last_sent: datetime | None = None
+        self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -180,6 +181,7 @@ class GameService:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
                 self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
                                       "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
+            self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
@@ -195,6 +197,7 @@ class GameService:
         except UnexpectedPage as exc:
             self._unparsable("inbox", exc)
             return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
+        self.progress(f"inbox: {len(inbox.messages)} new messages")
         for pm in inbox.messages:
             result = self.store.record_pm(self.game_id, pm, self.adapter.pm_url(pm))
             if result.is_new:
