@@ -118,8 +118,6 @@ class DaemonConfig:
     database: str = "sqlite:///shenshi.sqlite3"
     log: Path = Path("shenshi-dryrun.log")
     early_close: bool = True
-    runoff_hours: float = 24.0
-    summon_hours: float = 12.0
 
 
 @dataclass(frozen=True)
@@ -350,8 +348,6 @@ def _daemon(s: _Section) -> DaemonConfig:
         database=s.get("database", "sqlite:///shenshi.sqlite3"),
         log=s.path("log", "shenshi-dryrun.log") or Path("shenshi-dryrun.log"),
         early_close=s.get("early_close", True, bool),
-        runoff_hours=s.get("runoff_hours", 24.0, float),
-        summon_hours=s.get("summon_hours", 12.0, float),
     )
     if config.poll_interval <= 0 or config.fast_poll_interval <= 0:
         raise ConfigError("[daemon] poll_interval: expected a positive number of seconds")

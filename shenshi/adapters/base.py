@@ -17,6 +17,7 @@ from shenshi.adapters.records import (
     BoardThread,
     InboxCursor,
     InboxDelta,
+    PrivateMessage,
     ThreadCursor,
     ThreadDelta,
     ThreadPage,
@@ -85,6 +86,10 @@ class ForumAdapter(Protocol):
     def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None: ...
 
     def lookup_uid(self, username: str) -> str: ...
+
+    def post_url(self, tid: str, pid: str) -> str: ...
+
+    def pm_url(self, pm: PrivateMessage) -> str: ...
 
 
 def _registry() -> tuple[type, ...]:

@@ -35,7 +35,17 @@ class DiscuzAdapter(WebAdapter):
 
     engine = "discuz"
     aliases = ("dz", "discuzx", "discuz!", "discuz-x3")
+
+    def post_url(self, tid: str, pid: str) -> str:
+        """A link to one post (the forum's findpost redirect)."""
+        return f"{self.settings.base_url}forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
+
+    def pm_url(self, pm: PrivateMessage) -> str:
+        """A link to the conversation holding ``pm`` (as the GM sees it)."""
+        partner = pm.recipient_uid if pm.sender_uid == self.own_uid else pm.sender_uid
+        return f"{self.settings.base_url}home.php?mod=space&do=pm&subop=view&touid={partner}#pm_{pm.id}"
     default_flood_wait = dz.FLOOD_WAIT
+    last_page = 999999  # a too-large page= shows the last page (viewthread_page99_overflow.html)
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
@@ -158,7 +168,7 @@ class DiscuzAdapter(WebAdapter):
                 pass
         return self._thread_page_html(tid, page)
 
-    def _thread_page_html(self, tid: str, page: int) -> ThreadPage:
+    def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:
         return self._get(
             "forum.php",
             lambda text, r: dz.parse_thread_page(self._page(text, r), tz=self.tz, now=self.now(), tid=tid),
@@ -181,18 +191,12 @@ class DiscuzAdapter(WebAdapter):
 
     # ------------------------------------------------------------------ PMs
 
-    def _inbox(self) -> list[ConversationSummary]:
-        rows: list[ConversationSummary] = []
-        page, pages = 1, 1
-        while page <= pages:
-            def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
-                self._page(text, response)
-                return dz.parse_inbox(text, tz=self.tz, now=self.now()), dz.conversation_pages(text)[1]
+    def _inbox_page(self, page: int) -> tuple[list[ConversationSummary], int]:
+        def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
+            self._page(text, response)
+            return dz.parse_inbox(text, tz=self.tz, now=self.now()), dz.conversation_pages(text)[1]
 
-            found, pages = self._get("home.php", parse, params={"mod": "space", "do": "pm", "page": str(page)})
-            rows.extend(r for r in found if r.id not in {x.id for x in rows})
-            page += 1
-        return rows
+        return self._get("home.php", parse, params={"mod": "space", "do": "pm", "page": str(page)})
 
     def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:
         seen = set(mark.seen) if mark else set()

@@ -505,9 +505,31 @@ def parse_conversation(
 
 
 def conversation_pages(data: bytes | str, charset: str | None = None) -> tuple[int, int]:
-    """``(page, pages)`` of a conversation page (the forum opens the newest page)."""
+    """``(page, pages)`` of a conversation page (the forum opens the newest page).
+
+    A conversation's pager is ``pmmulti()`` of ``space_pm.php``: only ``上一页`` (in ``span.pgb``)
+    and ``下一页`` (``a.nxt``) links, no page numbers. The page is one after the previous link's,
+    or one before the next link's; ``pages`` is at least one more than the page when there is a
+    next link. A full ``multi()`` pager (``strong`` current page) is read as usual.
+    """
     _, tree = _load(data, charset)
-    return pagination(tree)
+    pg = tree.xpath(f"//div[{has_class('pg')}]")
+    if not pg or pg[0].xpath("./strong"):
+        return pagination(tree)
+    previous = _page_number(pg[0].xpath(f".//span[{has_class('pgb')}]/a/@href"))
+    following = _page_number(pg[0].xpath(f".//a[{has_class('nxt')}]/@href"))
+    if previous is not None:
+        page = previous + 1
+    elif following is not None:
+        page = following - 1
+    else:
+        return pagination(tree)
+    return page, max(page, following or page)
+
+
+def _page_number(hrefs: list[str]) -> int | None:
+    found = url_param(hrefs[0], "page") if hrefs else None
+    return int(found) if found and found.isdigit() else None
 
 
 # --------------------------------------------------------------------------- mobile API

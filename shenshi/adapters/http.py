@@ -27,7 +27,7 @@ import httpx
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
 
 from shenshi.adapters import errors
-from shenshi.adapters.text import normalise_charset
+from shenshi.adapters.text import declared_charset, normalise_charset
 
 log = logging.getLogger("shenshi.adapters.http")
 
@@ -77,8 +77,12 @@ class ForumHttp:
     ) -> None:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
         self.client = client or httpx.Client(timeout=timeout, verify=True, follow_redirects=False)
+        self._owns_client = client is None
         self.client.headers["User-Agent"] = user_agent
         self.charset = normalise_charset(charset) or "utf-8"
+        # Not configured: the forum's pages say it (many phpwind 8.x sites are GBK); learnt from
+        # the first page that declares one, so later forms and queries are sent in it.
+        self.charset_known = normalise_charset(charset) is not None
         self.min_interval = min_interval
         self.retries = max(1, retries)
         self.backoff = backoff
@@ -91,6 +95,11 @@ class ForumHttp:
         self._last: datetime | None = None
 
     # ------------------------------------------------------------------ public
+
+    def close(self) -> None:
+        """Close the connection pool (only the client this object created itself)."""
+        if self._owns_client:
+            self.client.close()
 
     def url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
         """Absolute URL for a forum path; query values encoded in the forum's charset."""
@@ -171,10 +180,21 @@ class ForumHttp:
         finally:
             self._last = self.clock()
         log.debug("%s %s -> %s", method, redact(url), response.status_code)
+        if not self.charset_known:
+            self._learn_charset(response)
         if response.status_code >= 500 and not self.meaningful_5xx(response):
             log.warning("%s %s: HTTP %s", method, redact(url), response.status_code)
             raise _Transient(f"HTTP {response.status_code}")
         return response
+
+    def _learn_charset(self, response: httpx.Response) -> None:
+        kind = response.headers.get("content-type", "").lower()
+        if "html" not in kind and "xml" not in kind:
+            return  # JSON and scripts say nothing about the forum's charset
+        found = normalise_charset(response.charset_encoding) or declared_charset(response.content)
+        if found:
+            self.charset, self.charset_known = found, True
+            log.debug("the forum's pages are %s", found)
 
     def _pace(self) -> None:
         if self._last is None or self.min_interval <= 0:

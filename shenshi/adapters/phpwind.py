@@ -33,7 +33,22 @@ class PhpwindAdapter(WebAdapter):
 
     engine = "phpwind"
     aliases = ("pw", "phpwind8", "phpwind-8")
+
+    def post_url(self, tid: str, pid: str) -> str:
+        """A link to one post (``tpc``: the thread's first post)."""
+        if pid == "tpc":
+            return f"{self.settings.base_url}read.php?tid={tid}"
+        return f"{self.settings.base_url}job.php?action=topost&tid={tid}&pid={pid}"
+
+    def pm_url(self, pm: PrivateMessage) -> str:
+        """A link to the conversation holding ``pm`` (as the GM sees it)."""
+        mid = pm.id.split(".")[0]
+        return (
+            f"{self.settings.base_url}message.php?type=sms&action=info&boxname=inbox&page=1"
+            f"&rid={pm.conversation}&itype=inbox&mid={mid}&redirect=1"
+        )
     default_flood_wait = pw.FLOOD_WAIT
+    last_page = "e"  # read.php?tid=T&page=e
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
@@ -116,19 +131,13 @@ class PhpwindAdapter(WebAdapter):
             params={"fid": str(fid), "page": str(page)},
         )
 
-    def _inbox(self) -> list[ConversationSummary]:
-        rows: list[ConversationSummary] = []
-        page, pages = 1, 1
-        while page <= pages:
-            def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
-                self._page(text, response)
-                return pw.parse_inbox(text, tz=self.tz, now=self.now()), pw.pagination(html_tree(text))[1]
+    def _inbox_page(self, page: int) -> tuple[list[ConversationSummary], int]:
+        def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:
+            self._page(text, response)
+            return pw.parse_inbox(text, tz=self.tz, now=self.now()), pw.pagination(html_tree(text))[1]
 
-            params = {"type": "sms"} if page == 1 else {"type": "sms", "action": "inbox", "page": str(page)}
-            found, pages = self._get("message.php", parse, params=params)
-            rows.extend(r for r in found if r.id not in {x.id for x in rows})
-            page += 1
-        return rows
+        params = {"type": "sms"} if page == 1 else {"type": "sms", "action": "inbox", "page": str(page)}
+        return self._get("message.php", parse, params=params)
 
     def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:
         ref = row.ref or (

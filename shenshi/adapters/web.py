@@ -42,6 +42,7 @@ class WebAdapter:
     engine = ""
     aliases: tuple[str, ...] = ()
     default_flood_wait = 15.0
+    last_page: int | str = 999999  # a page number past the end: the forum shows its last page
 
     def __init__(
         self,
@@ -96,7 +97,7 @@ class WebAdapter:
 
     def text_of(self, response: httpx.Response) -> str:
         """A response body decoded by the page's own declaration, else the configured charset."""
-        return decode_page(response.content, self.settings.charset)
+        return decode_page(response.content, self.settings.charset or self.http.charset)
 
     def _meaningful_5xx(self, response: httpx.Response) -> bool:
         return False
@@ -145,8 +146,24 @@ class WebAdapter:
         return read_after(str(tid), cursor, lambda page: self._remember(self._thread_page(str(tid), page)), per_page)
 
     def reread_pages(self, tid: str, pages: Sequence[int]) -> list[ThreadPage]:
-        """Fetch given pages again (edits change no reply count; the HTML carries edit marks)."""
-        return [self._remember(self._thread_page_html(str(tid), page)) for page in pages]
+        """Fetch given HTML pages again (edits change no reply count; the HTML carries edit marks).
+
+        Pages are numbered as the HTML shows them (``posts_per_page`` posts each), whichever path
+        ``read_thread`` takes: :meth:`pages_of` turns floors into them. No pages at all: the last
+        page, where a post just sent shows (one request).
+        """
+        wanted: list[int | str] = list(pages) or [self.last_page]
+        return [self._remember(self._thread_page_html(str(tid), page)) for page in wanted]
+
+    def pages_of(self, first_floor: int, last_floor: int) -> list[int]:
+        """The HTML pages (``reread_pages`` numbering) that show floors ``first_floor``..``last_floor``."""
+        per_page = self.settings.posts_per_page
+        first, last = (max(1, first_floor) - 1) // per_page + 1, (max(first_floor, last_floor, 1) - 1) // per_page + 1
+        return list(range(first, last + 1))
+
+    def close(self) -> None:
+        """Release the HTTP connections."""
+        self.http.close()
 
     def poll_board(self, fid: str, cursors: Mapping[str, ThreadCursor | None]) -> dict[str, ThreadDelta]:
         """Read only the threads of board ``fid`` whose reply count moved past their cursor.
@@ -166,7 +183,7 @@ class WebAdapter:
     def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta:
         """New PMs in both directions since ``cursor``; only changed conversations are opened."""
         before = self.http.requests
-        rows = self._inbox()
+        rows = self._inbox(cursor)
         return read_inbox_after(
             cursor, rows, self._conversation, self.fingerprint, counter=lambda: self.http.requests - before
         )
@@ -182,10 +199,32 @@ class WebAdapter:
     def _thread_page(self, tid: str, page: int) -> ThreadPage:
         return self._thread_page_html(tid, page)
 
-    def _thread_page_html(self, tid: str, page: int) -> ThreadPage:  # pragma: no cover
+    def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:  # pragma: no cover
         raise NotImplementedError
 
-    def _inbox(self) -> list[ConversationSummary]:  # pragma: no cover
+    def _inbox(self, cursor: InboxCursor | None = None) -> list[ConversationSummary]:
+        """Every inbox row that may have changed since ``cursor``, newest activity first.
+
+        The inbox lists the latest activity first, so once a page shows a conversation exactly as
+        the cursor stored it, every later page is older and unchanged: paging stops there (a
+        quiet poll reads one inbox page, however many conversations the GM has).
+        """
+        rows: list[ConversationSummary] = []
+        page, pages = 1, 1
+        while page <= pages:
+            found, pages = self._inbox_page(page)
+            rows.extend(r for r in found if r.id not in {x.id for x in rows})
+            if cursor is not None and any(self._unchanged(r, cursor) for r in found):
+                break
+            page += 1
+        return rows
+
+    def _unchanged(self, row: ConversationSummary, cursor: InboxCursor) -> bool:
+        mark = cursor.get(row.id)
+        return mark is not None and mark.fingerprint == self.fingerprint(row)
+
+    def _inbox_page(self, page: int) -> tuple[list[ConversationSummary], int]:  # pragma: no cover
+        """One inbox page's rows and the number of pages."""
         raise NotImplementedError
 
     def _conversation(self, row: ConversationSummary, mark: ConversationMark | None) -> list[PrivateMessage]:  # pragma: no cover

@@ -33,3 +33,24 @@ def parse_when(text: str | None, tz) -> datetime | None:
 def fmt_time(t: datetime | None, tz) -> str:
     """A time on the forum's clock, for people."""
     return t.astimezone(tz).strftime("%Y-%m-%d %H:%M") if t else "—"
+
+
+def register_outbox_action(
+    subparsers: argparse._SubParsersAction, module_name: str, help_text: str, doc: str | None, action: str
+) -> argparse.ArgumentParser:
+    """A command that applies one outbox action (``approve``, ``reject``) to announcement ids."""
+    from shenshi.commands import add_config_option
+
+    parser = subparsers.add_parser(module_name, help=help_text, description=doc)
+    add_config_option(parser)
+    parser.add_argument("ids", type=int, nargs="+", metavar="ID")
+    parser.set_defaults(func=lambda args: _outbox_action(args, action))
+    return parser
+
+
+def _outbox_action(args: argparse.Namespace, action: str) -> int:
+    service = open_service(args)
+    for ident in args.ids:
+        a = getattr(service.store, action)(ident)
+        print(f"#{a.id} {a.state.value}")
+    return 0

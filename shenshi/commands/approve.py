@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from shenshi.commands import add_config_option
+from shenshi.commands._common import register_outbox_action
 
 NAME = "approve"
 HELP = "approve proposed announcements by id (sent by the daemon in review mode)"
@@ -12,18 +12,4 @@ ORDER = 31
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
-    add_config_option(parser)
-    parser.add_argument("ids", type=int, nargs="+", metavar="ID")
-    parser.set_defaults(func=run)
-    return parser
-
-
-def run(args: argparse.Namespace) -> int:
-    from shenshi.commands._common import open_service
-
-    service = open_service(args)
-    for ident in args.ids:
-        a = service.store.approve(ident)
-        print(f"#{a.id} {a.state.value}")
-    return 0
+    return register_outbox_action(subparsers, NAME, HELP, __doc__, "approve")

@@ -5,6 +5,9 @@
   cancel-execution        nobody is executed today
   exit NAME               an automatic exit with no substitute: the seat dies (sign-in, lurking)
   answered SEER [--at T]  the GM answered this seer early: later changes are refused (A-S2)
+  penalty NAME POINTS     werewolf: the referee's penalty points (12 points: sent off, 罚下)
+  send-off NAME           werewolf: send a character off (罚下) at once
+  sheriff NAME            werewolf: hand the sheriff's badge (a late 【殉职】 reply, a default)
 """
 
 from __future__ import annotations
@@ -23,7 +26,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         NAME, help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     add_config_option(parser)
-    parser.add_argument("what", choices=("void", "execute", "cancel-execution", "exit", "answered"))
+    parser.add_argument(
+        "what",
+        choices=("void", "execute", "cancel-execution", "exit", "answered", "penalty", "send-off", "sheriff"),
+    )
     parser.add_argument("args", nargs="*", metavar="ARG")
     parser.add_argument("--reason", default="", help="why (kept in the log)")
     parser.add_argument("--at", metavar="TIME", help="answered: when the GM answered")
@@ -36,7 +42,10 @@ def _command(args: argparse.Namespace, tz):
     from shenshi.errors import UserError
     from shenshi.rulesets import base
 
-    need = {"void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1}[args.what]
+    need = {
+        "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
+        "penalty": 2, "send-off": 1, "sheriff": 1,
+    }[args.what]  # fmt: skip
     if len(args.args) != need:
         raise UserError(f"override {args.what} takes {need} argument(s), got {len(args.args)}")
     a = args.args
@@ -49,6 +58,14 @@ def _command(args: argparse.Namespace, tz):
             return base.ForceExecution(None, args.reason)
         case "exit":
             return base.DeclareExit(a[0], args.reason)
+        case "penalty":
+            if not a[1].isdigit():
+                raise UserError(f"override penalty: POINTS must be a whole number, got {a[1]!r}")
+            return base.GmRuling("penalty", a[0], base.frozen_map({"points": int(a[1])}), args.reason)
+        case "send-off":
+            return base.GmRuling("send_off", a[0], reason=args.reason)
+        case "sheriff":
+            return base.GmRuling("sheriff", a[0], reason=args.reason)
     return base.GmAnswered(a[0], parse_when(args.at, tz))
 
 

@@ -21,16 +21,21 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
     from shenshi.commands._common import open_service
     from shenshi.daemon.scheduler import Cycle, serve_forever
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     service = open_service(args, forum=True)
     cycle = Cycle(service, service.clock)
+    with Console(stderr=True).status("catching up with the forum…") as status:
+        service.progress = lambda message: status.update(f"catching up: {message}")
+        result = cycle.run()  # the first catch-up of a long thread can take a while
+    service.progress = lambda message: None
+    for error in result.errors:
+        print(f"warning: {error}")
     if args.once:
-        result = cycle.run()
-        for error in result.errors:
-            print(f"warning: {error}")
         print(f"events: {result.events}, sent: {result.sent}; log: {service.config.daemon.log}")
         return 1 if result.errors else 0
     print(f"shenshi: {service.config.game.name} ({service.config.daemon.mode}); log: {service.config.daemon.log}")

@@ -28,8 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import open_service
-    from shenshi.rulesets.base import IllegalActionError, Substitute
     from shenshi.errors import UserError
+    from shenshi.rulesets.base import IllegalActionError, Substitute
 
     service = open_service(args)
     try:

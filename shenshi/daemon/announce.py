@@ -61,13 +61,15 @@ DEFAULT_TEMPLATES: Mapping[str, str] = {
     "madness_lifted": "吹笛者出局，所有癫狂状态解除。",
     "winner": "【游戏结束】${camp}获胜！",
     "draw": "【游戏结束】双方帅同时阵亡，和棋。",
-    "divination": "天神答复：你占卜的对象${value}杀手。",
-    "extra_divination": "天神答复（额外占卜）：你占卜的对象${value}杀手。",
+    "divination": "天神答复：你占卜的对象 ${name} ${value}杀手。",
+    "extra_divination": "天神答复（额外占卜）：你占卜的对象 ${name} ${value}杀手。",
     "check": "查证结果：${name} 是 ${camp}的${identity}。",
     "death_identity": "你方阵亡的 ${name} 的身份是：${identity}。",
     "prophecy": "【预言】结果：${name} 属于${value}。",
     "witch_vision": "【通灵】今夜被【杀人】选中的角色：${names}",
     "lover_partner": "你的情侣是：${name}。",
+    "signin_missed": "${name} 未在游戏者名单公布后24小时内签到，视为自动退出游戏（待天神确认）。",
+    "lurking": "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏（待天神确认）。",
     "role": "你在《${game}》中的身份是：${role}（${team}）。请妥善保密。",
     "partners": "你的同伴：${names}。",
     "signature": "\n\n—— 神的使者",
@@ -154,19 +156,20 @@ def public_text(
     return "\n".join(lines) + t.render("signature")
 
 
-def private_text(t: Templates, result: PrivateResult) -> str:
-    """The PM text of one private result."""
+def private_text(t: Templates, result: PrivateResult, target: str | None = None) -> str:
+    """The PM text of one private result (``target``: whom the divination or check was about)."""
     v = result.value
+    name = target or ""
     match result.text_kind:
         case "divination" | "extra_divination":
-            return t.render(result.text_kind, value="是" if v == "是" else "不是")
+            return t.render(result.text_kind, name=name, value="是" if v == "是" else "不是")
         case "check":
-            return t.render("check", name=v.get("name", ""), camp=CAMP.get(v.get("camp"), v.get("camp")),
+            return t.render("check", name=name, camp=CAMP.get(v.get("camp"), v.get("camp")),
                             identity=IDENTITY.get(v.get("identity"), v.get("identity")))  # fmt: skip
         case "death_identity":
             return t.render("death_identity", name=v["name"], identity=IDENTITY.get(v["identity"], v["identity"]))
         case "prophecy":
-            return t.render("prophecy", name=v.get("name", "") if isinstance(v, Mapping) else "", value=v if isinstance(v, str) else v.get("value"))
+            return t.render("prophecy", name=name, value=v)
         case "witch_vision":
             return t.render("witch_vision", names="、".join(v) if v else "（无）")
         case "lover_partner":
@@ -185,6 +188,7 @@ def drafts_for_step(
     declarations: Mapping[str, str] | None = None,
     family: str = "A",
     evidence: Sequence[str] = (),
+    targets: Mapping[tuple[str, str], str] | None = None,
 ) -> list[Draft]:
     """Every announcement a resolved step proposes: one public post and its private PMs."""
     drafts: list[Draft] = []
@@ -206,7 +210,7 @@ def drafts_for_step(
                 result.text_kind,
                 "pm",
                 result.to,
-                private_text(t, result),
+                private_text(t, result, (targets or {}).get((result.to, result.text_kind))),
                 tuple(evidence),
             )
         )

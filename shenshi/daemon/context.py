@@ -117,22 +117,8 @@ def _candidates(state: GameState) -> frozenset[str]:
 
 
 def family_facts(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
-    """Facts kept in a family's memory (bound survivor, swaps left, madness…)."""
-    mem = state.memory
-    facts: dict[str, Any] = {}
-    bound = getattr(mem, "bound", None)
-    if isinstance(bound, int) and state.phase is Phase.DAY:
-        facts["bound"] = state.by_number(bound).name
-    on_duty = getattr(ruleset, "on_duty_killer", None)
-    if on_duty is not None and state.phase is Phase.NIGHT and getattr(ruleset, "ALTERNATING_KILLERS", False):
-        facts["on_duty_killer"] = on_duty(state)
-    victims = getattr(mem, "victims", None)
-    if victims and state.phase is Phase.DAY:
-        dead = [state.by_number(s).name for _, seats in victims for s in seats]
-        facts["summoned"] = frozenset(n for n in dead if not state.is_alive(n))
-        last = [state.by_number(s).name for night, seats in victims if night == state.number for s in seats]
-        facts["last_words_granted"] = frozenset(last)
-    return facts
+    """Facts kept in a family's memory (bound survivor, swaps left, madness…), from the core."""
+    return dict(ruleset.intake_facts(state))
 
 
 __all__ = ["DAY", "NIGHT", "build_context", "phase_facts", "thread_kinds"]

@@ -25,7 +25,7 @@ from typing import Any
 
 from shenshi.adapters.records import Post, PrivateMessage
 from shenshi.config import GameConfig
-from shenshi.daemon.announce import Draft, Templates, drafts_for_step
+from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text
 from shenshi.daemon.context import build_context
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
@@ -124,6 +124,7 @@ class Referee:
         # Public drafts not yet seen published (key → text): the GM's own posts are matched
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}
+        self._sent_vision: set[str] = set()
 
     # -- state -------------------------------------------------------------------------------
 
@@ -214,6 +215,7 @@ class Referee:
             core = self.translate(command, evidence, at)
             if core is None:
                 continue
+            before = self.state
             try:
                 events = self.apply(core)
             except IllegalActionError as exc:
@@ -223,6 +225,7 @@ class Referee:
                 continue
             out.events += events
             out.extend(self._notes(events, evidence))
+            out.drafts += self.drafts_for(events, before)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 out.drafts.append(
@@ -299,6 +302,7 @@ class Referee:
         if times is None:
             return False
         if state.phase is Phase.NIGHT:
+            self._witch_vision(now, times, out)
             if now >= times.closes or (self.early_close and self._night_complete()):
                 at = min(now, times.closes)
                 self._resolve(CloseNight(at), out, at)
@@ -313,6 +317,19 @@ class Referee:
             self._resolve(CloseRound(at), out, at)
             return True
         return False
+
+    def _witch_vision(self, now: datetime, times: PhaseTimes, out: Outcome) -> None:
+        """Werewolf: when 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3)."""
+        first = times.phase_deadlines.get("1")
+        vision = getattr(self.ruleset, "witch_vision", None)
+        key = f"{self.key}:night{self.state.number}:witch_vision"
+        if first is None or vision is None or now < first or key in self._sent_vision:
+            return
+        self._sent_vision.add(key)
+        for result in vision(self.state):
+            out.drafts.append(
+                Draft(f"{key}:{result.to}", "witch_vision", "pm", result.to, private_text(self.templates, result))
+            )
 
     def _open(self, phase: Phase, n: int, at: datetime, out: Outcome) -> bool:
         probe = replace(self.state, phase=phase, number=n, params=frozen_map({"opened_at": at}))
@@ -372,9 +389,20 @@ class Referee:
         return f"{self.key}:{kind}{self.state.number}:{PUBLIC}"
 
     def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
-        """Announcements for the resolutions among ``events``."""
+        """Announcements for ``events``: a resolution's post and PMs, and answers given at once
+        (the penalty divination is answered as soon as it is submitted, RES-A19)."""
         drafts: list[Draft] = []
         for event in events:
+            if isinstance(event, PowerSubmitted) and event.report.private_results:
+                after = self.ruleset.evolve(before, event)
+                step = drafts_for_step(
+                    self.templates, game=self.key, label=f"answer{event.submission.seq}", title="",
+                    thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
+                    evidence=(event.submission.evidence,) if event.submission.evidence else (),
+                    targets=_targets(after, event.report),
+                )  # fmt: skip
+                drafts += [d for d in step if d.channel == "pm"]
+                continue
             if not isinstance(event, Resolved):
                 continue
             label = self._label(before, event)
@@ -388,6 +416,7 @@ class Referee:
             step = drafts_for_step(
                 self.templates, game=self.key, label=label, title=title, thread=self.game.vote_thread,
                 report=report, declarations=declarations, family=self.family, evidence=evidence[:20],
+                targets=_targets(before, event.report),
             )  # fmt: skip
             drafts += step
             for d in step:
@@ -427,6 +456,28 @@ def _note_alert(game: str, state: GameState, n: DaemonNote, i: int, evidence: st
     step = f"{state.phase.value}{state.number}.r{state.round}"
     message = f"{n.who}: {n.rule} → {n.verdict}" + (f" ({n.detail})" if n.detail else "")
     return GmAlert(f"{game}:rule:{step}:{n.who}:{n.rule}:{evidence or i}", f"rule:{n.rule}", message, n.who, evidence)
+
+
+_ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}
+
+
+def _targets(state: GameState, report: Report) -> dict[tuple[str, str], str]:
+    """Whom each answered divination or check was about (a joint unit shares one target)."""
+    out: dict[tuple[str, str], str] = {}
+    for r in report.private_results:
+        action = _ASKED.get(r.text_kind)
+        if action is None:
+            continue
+        role = state.seat(r.to).role if state.has_player(r.to) else None
+        asked = [
+            s for s in state.submissions
+            if s.action == action and s.target
+            and (s.actor == r.to or (role and state.has_player(s.actor) and state.seat(s.actor).role == role))
+            and bool(s.extra.get("extra_divination")) == (r.text_kind == "extra_divination")
+        ]  # fmt: skip
+        if asked:
+            out[(r.to, r.text_kind)] = max(asked, key=lambda s: s.sort_key()).target or ""
+    return out
 
 
 def _declarations(state: GameState) -> dict[str, str]:

@@ -21,16 +21,18 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter
-from shenshi.adapters.errors import FloodControl, ForumError
-from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor
-from shenshi.config import Config
+from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
+from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
+from shenshi.config import Config, ForumConfig
+from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
-from shenshi.errors import UserError
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.referee import GmAlert, Outcome, Referee
+from shenshi.errors import UserError
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
@@ -105,6 +107,7 @@ class GameService:
         self.referee: Referee | None = None
         self._last_sent: datetime | None = None
         self._last_reread: datetime | None = None
+        self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -114,8 +117,12 @@ class GameService:
         if game is None:
             game = self._create_game()
         self.game_id = game.id
-        players = self.store.players(self.game_id)
-        specs = [PlayerSpec(p.name, p.role, p.team, True, tuple(p.addons)) for p in sorted(players, key=lambda p: p.seat)]
+        # The game starts from each seat's first holder; substitutions are replayed as events.
+        players = self.store.players(self.game_id, current_only=False)
+        first: dict[int, object] = {}
+        for p in sorted(players, key=lambda p: (p.seat, p.joined_at, p.id)):
+            first.setdefault(p.seat, p)
+        specs = [PlayerSpec(p.name, p.role, p.team, True, tuple(p.addons)) for _, p in sorted(first.items())]
         state = self.ruleset.new_game(specs, self.config.game.rules)
         referee = Referee(
             self.ruleset, self.config.game, state,
@@ -180,14 +187,14 @@ class GameService:
         for tid in self._threads():
             stored = self.store.cursor(self.game_id, thread_source(tid))
             cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
-        deltas = self.adapter.poll_board(game.board, cursors)
         new: list[tuple[datetime, int, Post | PrivateMessage]] = []
         edits: list[tuple[Post, Post, int]] = []
-        for delta in deltas.values():
+        for delta in self._poll_threads(cursors).values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
                 self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
                                       "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
+            self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
@@ -198,9 +205,14 @@ class GameService:
                     edits.append((result.evidence.as_post(), post, result.evidence.id))
             self.store.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
         stored = self.store.cursor(self.game_id, INBOX)
-        inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+        try:
+            inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+        except UnexpectedPage as exc:
+            self._unparsable("inbox", exc)
+            return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
+        self.progress(f"inbox: {len(inbox.messages)} new messages")
         for pm in inbox.messages:
-            result = self.store.record_pm(self.game_id, pm)
+            result = self.store.record_pm(self.game_id, pm, self.adapter.pm_url(pm))
             if result.is_new:
                 pms += 1
                 new.append((pm.sent_at, result.evidence.id, pm))
@@ -257,6 +269,36 @@ class GameService:
             else:
                 self._process_pm(record, evidence_id)
 
+    def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
+        """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
+        and the other threads are still read."""
+        board = self.config.game.board
+        # Werewolf 功能树洞 threads usually live on a private board: read them directly.
+        private = {t for t in self.config.game.role_threads.values() if t in cursors}
+        found: dict[str, ThreadDelta] = {}
+        for tid in sorted(private):
+            try:
+                found[tid] = self.adapter.read_thread(tid, cursors[tid])
+            except UnexpectedPage as exc:
+                self._unparsable(f"thread {tid}", exc)
+        on_board = {tid: c for tid, c in cursors.items() if tid not in private}
+        try:
+            return found | self.adapter.poll_board(board, on_board)
+        except UnexpectedPage:
+            pass
+        for tid, cursor in on_board.items():
+            try:
+                found.update(self.adapter.poll_board(board, {tid: cursor}))
+            except UnexpectedPage as exc:
+                self._unparsable(f"thread {tid}", exc)
+        return found
+
+    def _unparsable(self, what: str, exc: UnexpectedPage) -> None:
+        stamp = self.clock().strftime("%Y%m%d%H")
+        message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        self._alerts([GmAlert(f"g{self.game_id}:unparsable:{what}:{stamp}", "unparsable_page", message)])
+        log.warning("%s", message)
+
     def _threads(self) -> list[str]:
         game = self.config.game
         tids = [game.vote_thread, *game.counted_threads, *game.role_threads.values()]
@@ -264,8 +306,21 @@ class GameService:
             tids.append(game.player_list_thread)
         return list(dict.fromkeys(t for t in tids if t not in game.uncounted_threads))
 
-    def _url_post(self, post: Post) -> str:
-        return f"{self.config.forum.base_url}#tid={post.tid}&pid={post.pid}"
+    def _url_post(self, post: Post) -> str | None:
+        return self.adapter.post_url(post.tid, post.pid) if self.adapter is not None else None
+
+    def _evidence_links(self, ids: Iterable[str]) -> tuple[str, ...]:
+        """The links of the posts and PMs behind an announcement or alert (for the log)."""
+        links = []
+        for ident in ids:
+            if not str(ident).isdigit():
+                continue
+            try:
+                e = self.store.evidence(int(ident))
+            except LookupError:
+                continue
+            links.append(e.url or f"{e.kind.value} {e.source}/{e.forum_id} by {e.author}")
+        return tuple(links)
 
     def _process_post(self, post: Post, evidence_id: int) -> None:
         outcome = self.referee.read_post(post, str(evidence_id))
@@ -283,15 +338,48 @@ class GameService:
     # -- the clock ---------------------------------------------------------------------------------
 
     def tick(self) -> Outcome:
-        """Run the phase clock at the current time."""
-        return self._catch_up(self.clock())
+        """Run the phase clock at the current time, then the sign-in and lurking checks."""
+        now = self.clock()
+        outcome = self.referee.tick(now, self._published_at)
+        if self.referee.family == "A":
+            outcome.extend(self._absences(now))
+        self._commit_tick(outcome)
+        return outcome
 
     def _catch_up(self, now: datetime) -> Outcome:
-        """Run the phase clock up to ``now`` (the present, or the time of a post or PM)."""
+        """Run the phase clock up to ``now``: the time of a post or PM about to be read."""
         outcome = self.referee.tick(now, self._published_at)
+        self._commit_tick(outcome)
+        return outcome
+
+    def _commit_tick(self, outcome: Outcome) -> None:
         if outcome.events or outcome.drafts or outcome.alerts:
             self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
-        return outcome
+
+    def _absences(self, now: datetime) -> Outcome:
+        """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
+        state = self.referee.state
+        start = self.config.game.start
+        if state.phase is Phase.OVER or now < start:
+            return Outcome()
+        living = [s.name for s in state.alive()]
+        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        board = self.store.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
+        last = {names.get(a.author_uid, a.author): a.last_at for a in board}
+        absent = lurking(living, start, now, last)
+        if now >= start + SIGN_IN_WINDOW:
+            signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
+            replies = self.store.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
+            signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
+            absent = missed_sign_in(living, start, signed) + absent
+        out = Outcome()
+        for a in absent:
+            stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
+            key = f"g{self.game_id}:{a.kind}:{a.name}:{stamp}"
+            text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
+            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
+            out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
+        return out
 
     def _published_at(self, key: str) -> datetime | None:
         a = self.store.announcement_by_key(self.game_id, key)
@@ -324,6 +412,20 @@ class GameService:
             self._log_draft(draft)
         for alert in outcome.alerts:
             self._log_alert(alert)
+        if outcome.events:
+            self._sync_players()
+
+    def _sync_players(self) -> None:
+        """Keep the players table (alive, team, add-ons) in step with the replayed state."""
+        current = {p.name: p for p in self.store.players(self.game_id)}
+        for seat in self.referee.state.seats:
+            row = current.get(seat.name)
+            if row is None:
+                continue  # a substitute not yet recorded by `shenshi substitute`
+            if (row.alive, row.team, tuple(row.addons)) != (seat.alive, seat.team, tuple(sorted(seat.addons))):
+                self.store.update_player(
+                    self.game_id, seat.name, alive=seat.alive, team=seat.team, addons=sorted(seat.addons)
+                )
 
     def _alerts(self, alerts: Iterable[GmAlert]) -> None:
         for a in alerts:
@@ -335,10 +437,12 @@ class GameService:
         where = f"thread {d.destination}" if d.channel == "thread" else f"PM to {d.destination}"
         stored = self.store.announcement_by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
-        self.drylog.write(LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, d.evidence))
+        self.drylog.write(
+            LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence))
+        )
 
     def _log_alert(self, a: GmAlert) -> None:
-        evidence = (a.evidence,) if a.evidence else ()
+        evidence = self._evidence_links((a.evidence,) if a.evidence else ())
         self.drylog.write(LogEntry(self.clock(), a.kind, "GM", a.message, "alert", "", evidence, alert=True))
 
     def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
@@ -346,6 +450,12 @@ class GameService:
         if a is not None and a.published_at is None and a.sent_at is None:
             self.store.mark_published(a.id, at, forum_id=forum_id)
             self.referee.pending_public.pop(key, None)
+
+    def close(self) -> None:
+        """Release the forum connections and the database."""
+        if self.adapter is not None and hasattr(self.adapter, "close"):
+            self.adapter.close()
+        self.store.close()
 
     # -- status and GM corrections ----------------------------------------------------------------
 
@@ -473,7 +583,7 @@ class GameService:
         a = self.store.mark_sending(a.id)
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                forum_id = self.adapter.post_reply(a.destination, a.text)
+                forum_id = self.adapter.post_reply(a.destination, fit_min_length(a.text, self.config.forum))
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
         except FloodControl as exc:
@@ -524,6 +634,17 @@ class GameService:
     def flood_interval(self) -> float:
         """Seconds between two sends (the engine's flood limit, plus a margin)."""
         return 16.0 if self.config.forum.engine == "discuz" else 6.0
+
+
+MIN_POST_BYTES = {"discuz": 10, "phpwind": 2}  # "小于 10 个字符" counts bytes; "2-50000 字节"
+
+
+def fit_min_length(text: str, forum: ForumConfig) -> str:
+    """A post long enough for the forum's minimum (Discuz counts bytes, not characters)."""
+    charset = forum.charset or "utf-8"
+    while len(text.strip().encode(charset, errors="replace")) < MIN_POST_BYTES.get(forum.engine, 0):
+        text = text.rstrip() + "（神使）"
+    return text
 
 
 def _same_text(a: str, b: str) -> bool:

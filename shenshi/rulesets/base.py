@@ -29,11 +29,13 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from shenshi.rulesets.catalog import RulesetInfo
 
 ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 class IllegalActionError(Exception):
@@ -44,8 +46,8 @@ class RulesetError(ValueError):
     """A game that cannot be set up: unknown role, wrong team, duplicate name, bad config."""
 
 
-def frozen_map(data: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
-    """A read-only copy of ``data`` (for ``extra`` and ``config`` fields)."""
+def frozen_map(data: Mapping[K, V] | None = None) -> Mapping[K, V]:
+    """A read-only copy of ``data`` (for ``extra``, ``config`` and ``params`` fields)."""
     return MappingProxyType(dict(data or {}))
 
 
@@ -265,6 +267,8 @@ class Report:
     lurk_warnings: Any = UNSET  # chess {name: int}
     schedule: Any = UNSET  # timeline {label: datetime}
     ruleset_selected: Any = UNSET  # setup
+    # List keys this step produced even when empty (werewolf ``last_words: []``): printed anyway.
+    produced: frozenset[str] = frozenset()
 
     LISTS: ClassVar[tuple[str, ...]] = (
         "deaths", "saved", "private_results", "public_facts", "daemon", "exits", "replaced",
@@ -276,7 +280,10 @@ class Report:
         changes: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if f.name in self.LISTS:
+            if f.name == "produced":
+                if theirs - mine:
+                    changes[f.name] = mine | theirs
+            elif f.name in self.LISTS:
                 if theirs:
                     changes[f.name] = mine + theirs
             elif theirs is not UNSET:
@@ -288,10 +295,13 @@ class Report:
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
+            if f.name == "produced":
+                continue
             if f.name in self.LISTS:
                 if f.name == "daemon":
                     value = tuple(v for v in value if not v.log_only)
-                if f.name in ("deaths", "saved", "private_results", "public_facts", "daemon", "replaced") or value:
+                always = ("deaths", "saved", "private_results", "public_facts", "daemon", "replaced")
+                if f.name in always or f.name in self.produced or value:
                     out[f.name] = _unique([_jsonable(v) for v in value])
             elif value is not UNSET:
                 out[f.name] = _jsonable(value)
@@ -543,6 +553,21 @@ class DeclareExit(Command):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class GmRuling(Command):
+    """GM: a ruling that only some rulesets know (werewolf penalty points and 罚下, …).
+
+    ``kind`` names the ruling and ``name`` the player it concerns; the ruleset's
+    :meth:`Ruleset.gm_ruling` hook decides what it does (a kind it does not know is illegal).
+    """
+
+    gm: ClassVar[bool] = True
+    kind: str
+    name: str
+    params: Mapping[str, Any] = field(default_factory=frozen_map)
+    reason: str = ""
+
+
 # --------------------------------------------------------------------------------------------
 # Events: what happened
 
@@ -663,22 +688,38 @@ class ExitDeclared(Event):
     reason: str = ""
 
 
+@dataclass(frozen=True)
+class RulingApplied(Event):
+    """A GM ruling (or a ruleset's own handling of a GM command) changed seats and memory."""
+
+    kind: str
+    name: str
+    seats: tuple[Seat, ...]
+    memory: Any
+    outcome: Outcome | None
+
+
 # --------------------------------------------------------------------------------------------
 # The phase table (h11 style): which command is allowed where
 
-_BETWEEN_STEPS = frozenset({OpenNight, OpenDay, Substitute, DeclareExit, RecordLastWords})
+_BETWEEN_STEPS = frozenset(
+    {OpenNight, OpenDay, Substitute, DeclareExit, RecordLastWords, GmRuling}
+)
 
 TRANSITIONS: Mapping[Phase, frozenset[type[Command]]] = MappingProxyType(
     {
         Phase.SETUP: _BETWEEN_STEPS,
         Phase.NIGHT: frozenset(
-            {Submit, GmAnswered, RecordLastWords, CloseNight, Substitute, VoidAction, DeclareExit}
+            {
+                Submit, GmAnswered, RecordLastWords, CloseNight, Substitute, VoidAction,
+                DeclareExit, GmRuling,
+            }
         ),
         Phase.DAWN: _BETWEEN_STEPS,
         Phase.DAY: frozenset(
             {
                 Submit, CastBallot, RecordLastWords, RecordActivity, CloseRound, Substitute,
-                VoidAction, ForceExecution, DeclareExit,
+                VoidAction, ForceExecution, DeclareExit, GmRuling,
             }
         ),  # fmt: skip
         Phase.DUSK: _BETWEEN_STEPS | {ForceExecution},
@@ -718,6 +759,8 @@ class Ruleset:
     * ``check_win(state)`` → :class:`Outcome` or ``None``;
     * ``timeline(state, step)`` → :class:`Report` for the daemon-only timeline checks;
     * ``remember(state, event)`` → memory after recorded last words or activity.
+    * ``gm_ruling(state, command)`` → events of the GM rulings the ruleset knows (werewolf
+      penalty points / 罚下); a :class:`RulingApplied` carries the new seats and memory.
     """
 
     name: ClassVar[str] = ""
@@ -888,6 +931,11 @@ class Ruleset:
         )
         yield ExitDeclared(c.name, after.seats, self.check_win(after), c.reason, report=report)
 
+    def _decide_GmRuling(self, state: GameState, c: GmRuling) -> Iterable[Event]:
+        if not state.has_player(c.name):
+            raise IllegalActionError(f"{c.name!r} is not a player of this game")
+        yield from self.gm_ruling(state, c)
+
     # -- family hooks ------------------------------------------------------------------------
 
     def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
@@ -914,6 +962,10 @@ class Ruleset:
         """Fold a recorded fact (last words, activity) into the family memory."""
         return state.memory
 
+    def gm_ruling(self, state: GameState, command: GmRuling) -> Iterable[Event]:
+        """The events of a GM ruling this ruleset knows (default: it knows none)."""
+        raise IllegalActionError(f"{self.name} has no GM ruling {command.kind!r}")
+
     def timeline(self, state: GameState, step: Mapping[str, Any]) -> Report:
         """The daemon-only timeline checks (sign-in, lurking, schedule) of one step."""
         raise RulesetError(f"{self.name} has no timeline check {step.get('check')!r}")
@@ -921,6 +973,11 @@ class Ruleset:
     def setup(self, registrants: int) -> Report:
         """A setup step (game 6 picks its variant from the registrants)."""
         raise RulesetError(f"{self.name} has no setup step")
+
+    def intake_facts(self, state: GameState) -> dict[str, Any]:
+        """Facts of the family's memory that intake's single-post checks need, by the names of
+        intake's ``PhaseFacts`` fields (the bound survivor, swaps left, madness…)."""
+        return {}
 
     def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
         """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and
@@ -1020,6 +1077,13 @@ class Ruleset:
                 return replace(
                     state, seats=seats, memory=memory, outcome=outcome,
                     phase=Phase.OVER if outcome else Phase.DUSK, step_report=step,
+                )  # fmt: skip
+            case RulingApplied(seats=seats, memory=memory, outcome=outcome):
+                outcome = outcome or state.outcome
+                phase = Phase.OVER if outcome else state.phase
+                return replace(
+                    state, seats=seats, memory=memory, outcome=outcome, phase=phase,
+                    step_report=step,
                 )  # fmt: skip
             case ExitDeclared(seats=seats, outcome=outcome):
                 outcome = outcome or state.outcome

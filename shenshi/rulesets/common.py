@@ -4,8 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from shenshi.rulesets.base import Ballot, DaemonNote, GameState, Seat, Submission
+from shenshi.rulesets.base import Ballot, DaemonNote, GameState, Outcome, Report, Seat, Submission
+
+
+@dataclass(frozen=True)
+class RoundOutcome:
+    """The close of one voting round: the report, the new seats and memory, the outcome.
+
+    ``next_round`` > 0 keeps the day open for that round (runoff, round 2, summoning).
+    """
+
+    report: Report
+    seats: tuple[Seat, ...]
+    memory: Any
+    outcome: Outcome | None
+    next_round: int
 
 
 def ceil_div(a: int, b: int) -> int:
@@ -88,6 +103,7 @@ def living_names(state: GameState) -> set[str]:
 
 
 __all__ = [
+    "RoundOutcome",
     "UnitChoice",
     "ceil_div",
     "joint_choice",

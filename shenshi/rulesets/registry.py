@@ -5,6 +5,7 @@ from __future__ import annotations
 from shenshi.rulesets.base import Ruleset
 from shenshi.rulesets.chess import Chess32
 from shenshi.rulesets.family_a import Game5, Game6_8, Game6_10, Game6_13
+from shenshi.rulesets.werewolf import Werewolf
 
 RULESETS: tuple[Ruleset, ...] = (
     Game5(),
@@ -12,6 +13,7 @@ RULESETS: tuple[Ruleset, ...] = (
     Game6_10(),
     Game6_13(),
     Chess32(),
+    Werewolf(),
 )
 
 

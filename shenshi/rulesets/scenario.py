@@ -16,12 +16,14 @@ from typing import Any
 
 from shenshi.rulesets.base import (
     ABSTAIN,
+    UNSET,
     CastBallot,
     CloseNight,
     CloseRound,
     Command,
     GameState,
     GmAnswered,
+    GmRuling,
     IllegalActionError,
     OpenDay,
     OpenNight,
@@ -34,7 +36,6 @@ from shenshi.rulesets.base import (
     RulesetError,
     Submit,
     Substitute,
-    UNSET,
     frozen_map,
 )
 from shenshi.rulesets.catalog import ALL_ACTIONS
@@ -186,7 +187,7 @@ class _Runner:
     def run_night(self, step: Mapping[str, Any], where: str) -> Report:
         window = step.get("window") or {}
         deadlines = step.get("phase_deadlines") or {}
-        params = {
+        params: dict[str, Any] = {
             "window_open": _opt_time(window.get("open"), f"{where} window.open"),
             "window_close": _opt_time(window.get("close"), f"{where} window.close"),
             "deadline": _opt_time(step.get("deadline"), f"{where} deadline"),
@@ -204,8 +205,10 @@ class _Runner:
                 )
             )
         commands += self._substitutions(step, where)
+        commands += self._rulings(step, where)
         commands += self._actions(step.get("actions") or (), where)
-        commands.append(CloseNight(params["window_close"]))
+        close = params["window_close"]
+        commands.append(CloseNight(close if isinstance(close, datetime) else None))
         return self._do_all(commands)
 
     def run_day(self, step: Mapping[str, Any], where: str) -> Report:
@@ -215,6 +218,7 @@ class _Runner:
         }
         commands: list[Command] = [OpenDay(step["n"], frozen_map(params))]
         commands += self._substitutions(step, where)
+        commands += self._rulings(step, where)
         if step.get("post_counts"):
             counts = {self._name(k, f"{where} post_counts"): int(v) for k, v in step["post_counts"].items()}
             commands.append(RecordActivity(frozen_map(counts)))
@@ -249,15 +253,27 @@ class _Runner:
     # -- inputs --------------------------------------------------------------------------------
 
     def _substitutions(self, step: Mapping[str, Any], where: str) -> list[Command]:
-        out = []
+        out: list[Command] = []
         for sub in step.get("substitutions") or ():
             if not isinstance(sub, Mapping) or "out" not in sub or "in" not in sub:
                 raise ScenarioError(f"{where}: a substitution needs 'out' and 'in'")
             out.append(Substitute(self._name(sub["out"], f"{where} substitution"), str(sub["in"])))
         return out
 
+    def _rulings(self, step: Mapping[str, Any], where: str) -> list[Command]:
+        """``"gm_rulings": [{"kind": "penalty", "name": "V1", "points": 12}]``: GM rulings the
+        ruleset knows (werewolf penalty points / 罚下), applied when the step opens."""
+        out: list[Command] = []
+        for i, r in enumerate(step.get("gm_rulings") or ()):
+            at = f"{where} gm_ruling {i + 1}"
+            if not isinstance(r, Mapping) or "kind" not in r or "name" not in r:
+                raise ScenarioError(f"{at}: needs 'kind' and 'name'")
+            params = {k: v for k, v in r.items() if k not in ("kind", "name")}
+            out.append(GmRuling(str(r["kind"]), self._name(r["name"], at), frozen_map(params)))
+        return out
+
     def _actions(self, actions: Iterable[Any], where: str) -> list[Command]:
-        out = []
+        out: list[Command] = []
         for i, a in enumerate(actions):
             at = f"{where} action {i + 1}"
             if not isinstance(a, Mapping) or "actor" not in a or "action" not in a:
@@ -281,7 +297,7 @@ class _Runner:
     def _ballots(
         self, votes: Iterable[Any], where: str, key: str, via: str | None = None
     ) -> list[Command]:
-        out = []
+        out: list[Command] = []
         for i, v in enumerate(votes):
             at = f"{where} {key} {i + 1}"
             if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:

@@ -743,10 +743,10 @@ class Store:
 
         def work(s: Session) -> list[int]:
             seqs = _append(s, game_id, payloads, evidence_id, key, when)
-            for fields in proposals:
-                _propose(s, game_id, fields, when)
-            for fields in alerts:
-                _raise_alert(s, game_id, dict(fields), when)
+            for proposal in proposals:
+                _propose(s, game_id, proposal, when)
+            for alert in alerts:
+                _raise_alert(s, game_id, dict(alert), when)
             if evidence_id is not None:
                 row = _evidence_row(s, evidence_id)
                 if row.processed_at is None:

@@ -65,6 +65,23 @@ def test_forms_and_queries_are_sent_in_the_forums_charset() -> None:
     assert route.calls.last.request.content == b"atc_content=" + quote_plus("杀 老王", encoding="gbk").encode("ascii")
 
 
+@respx.mock
+def test_without_a_configured_charset_the_forums_pages_decide_what_is_sent() -> None:
+    """A GBK phpwind with no ``charset`` in the config: the first page says GBK, the form follows."""
+    page = '<html><head><meta http-equiv="Content-Type" content="text/html; charset=gbk" /></head></html>'
+    respx.get(BASE + "login.php").mock(return_value=httpx.Response(200, content=page.encode("gbk"), headers={"Content-Type": "text/html"}))
+    respx.get(BASE + "api.json").mock(return_value=httpx.Response(200, json={"a": 1}))
+    route = respx.post(BASE + "login.php").mock(return_value=httpx.Response(200, text="ok"))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
+    http = make(clock, min_interval=0)
+    http.fetch("POST", "login.php", data={"pwuser": "神的使者"}, check=lambda r: r.text)
+    assert route.calls.last.request.content == b"pwuser=" + quote_plus("神的使者").encode("ascii")  # nothing known yet: UTF-8
+    http.fetch("GET", "api.json", check=lambda r: r.text)  # JSON says nothing about the forum's charset
+    http.fetch("GET", "login.php", check=lambda r: r.text)
+    http.fetch("POST", "login.php", data={"pwuser": "神的使者"}, check=lambda r: r.text)
+    assert route.calls.last.request.content == b"pwuser=" + quote_plus("神的使者", encoding="gbk").encode("ascii")
+
+
 def test_redact_hides_tokens_in_urls() -> None:
     assert redact("member.php?mod=logging&action=logout&formhash=24d65264") == "member.php?mod=logging&action=logout&formhash=***"
     assert "b0bd0165" not in redact("login.php?action=quit&verify=b0bd0165")

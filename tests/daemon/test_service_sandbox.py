@@ -17,7 +17,7 @@ from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
-                           "curser", "commoner", "binder", "commoner"]))  # fmt: skip
+                           "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
 DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
 
 
@@ -43,6 +43,7 @@ def world(tmp_path, monkeypatch):
         service.adapter.login()
         service.start()
         yield clock, forum, thread.tid, service
+        service.close()
 
 
 def test_a_night_and_a_day_over_real_http(world) -> None:
@@ -75,3 +76,5 @@ def test_a_night_and_a_day_over_real_http(world) -> None:
     cycle.run()  # early close: everyone has voted
     assert service.referee.state.phase in (Phase.DUSK, Phase.NIGHT)
     assert any("阿杰 被处决，身份：杀手" in p.text for p in forum.visible_posts(tid))
+    assert not service.replay_differences()
+    assert not service.store.player(service.game_id, "阿杰").alive

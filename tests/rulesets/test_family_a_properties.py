@@ -97,7 +97,7 @@ games = given(ruleset=st.sampled_from(FAMILY_A), seed=st.integers(0, 2**31))
 @games
 def test_nobody_comes_back_to_life(ruleset: str, seed: int) -> None:
     for _, before, _, after in play(ruleset, seed):
-        back = [s.name for s, t in zip(before.seats, after.seats) if not s.alive and t.alive]
+        back = [s.name for s, t in zip(before.seats, after.seats, strict=True) if not s.alive and t.alive]
         assert not back
 
 
@@ -140,7 +140,7 @@ def test_first_round_tally_is_valid_ballots_plus_curse_and_bless(ruleset: str, s
 @games
 def test_dead_players_never_act(ruleset: str, seed: int) -> None:
     rules = find_ruleset(ruleset)
-    for kind, before, events, after in play(ruleset, seed):
+    for kind, before, events, _ in play(ruleset, seed):
         if kind != "night":
             continue
         living_only = replace(

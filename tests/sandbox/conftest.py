@@ -5,9 +5,17 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sandbox_helpers import START
+from sandbox_helpers import OPEN_CLIENTS, START
 
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
+
+
+@pytest.fixture(autouse=True)
+def _close_clients() -> Iterator[None]:
+    """Browsers opened with ``sandbox_helpers.client`` are closed after each test (no stray sockets)."""
+    yield
+    while OPEN_CLIENTS:
+        OPEN_CLIENTS.pop().close()
 
 
 @pytest.fixture

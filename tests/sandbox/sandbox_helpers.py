@@ -43,8 +43,13 @@ def build_game_thread(forum: SandboxForum, clock: ManualClock, replies: int = 25
 
 
 
+OPEN_CLIENTS: list[httpx.Client] = []  # closed after each test by conftest.py
+
+
 def client(base_url: str, **kwargs: object) -> httpx.Client:
-    return httpx.Client(base_url=base_url, headers={"User-Agent": UA}, timeout=10, **kwargs)  # type: ignore[arg-type]
+    http = httpx.Client(base_url=base_url, headers={"User-Agent": UA}, timeout=10, **kwargs)  # type: ignore[arg-type]
+    OPEN_CLIENTS.append(http)
+    return http
 
 
 def discuz_login(http: httpx.Client, name: str, password: str, cookietime: str = "2592000") -> httpx.Response:

@@ -1,8 +1,9 @@
 """Anti-drift: sandbox pages parsed beside the real captures with the same selectors (FORUMS.md).
 
 Every check is an XPath (lxml) and a pattern: it must find at least one node in the captured page
-*and* in the page the sandbox renders, and every value found must match the pattern in both. When
-the adapters' parsers land on main, this module should also run them on the sandbox pages.
+*and* in the page the sandbox renders, and every value found must match the pattern in both. The
+adapters' own parsers read sandbox pages beside the captures, record by record, in
+:mod:`test_sandbox_drift_records`.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from sandbox_helpers import build_game_thread, client, discuz_login, phpwind_log
 
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
 
-CAPTURES = Path(__file__).with_name("captures")
+# The captured pages are the adapters' fixtures (one copy in the project).
+FIXTURES = Path(__file__).parents[2] / "fixtures"
+CAPTURES = {"discuz": FIXTURES / "discuz" / "x3.5", "phpwind": FIXTURES / "phpwind" / "8.7"}
 DZ_TIME = r"\d{4}-\d{1,2}-\d{1,2} \d{2}:\d{2}:\d{2}"
 DZ_MINUTE = r"\d{4}-\d{1,2}-\d{1,2} \d{2}:\d{2}"
 PW_TIME = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}"
@@ -164,7 +167,7 @@ def phpwind_pages() -> Iterator[dict[str, str]]:
 
 
 def capture(engine: str, name: str) -> str:
-    return (CAPTURES / engine / name).read_text(encoding="utf-8")
+    return (CAPTURES[engine] / name).read_text(encoding="utf-8")
 
 
 def assert_same_shape(captured: str, rendered: str, checks: list[Check]) -> None:

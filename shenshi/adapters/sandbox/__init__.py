@@ -10,6 +10,7 @@ Public API::
     with serve(forum) as base_url:                              # http://127.0.0.1:PORT/
         ...                                                     # real adapters talk HTTP to it
     forum.faults.fail_next(3, status=502); forum.faults.expire_sessions()
+    forum.requests                                              # (method, path?query) served so far
 
 See :mod:`.state` (control API), :mod:`.faults`, :mod:`.clock`, :mod:`.server`.
 """

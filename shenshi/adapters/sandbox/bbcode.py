@@ -69,9 +69,16 @@ _MOBILE_QUOTE_HEAD = re.compile(
 )
 
 
+_EDIT_MARK = re.compile(r"\[i=s\].*?\[/i\]\s*", re.S | re.I)
+
+
 def discuz_mobile_html(bbcode: str, site_url: str) -> str:
-    """The mobile JSON API's ``message``: quotes become ``div.reply_wrap``."""
-    s = discuz_html(bbcode, site_url)
+    """The mobile JSON API's ``message``: quotes become ``div.reply_wrap``; no edit mark.
+
+    The captured API answer for an edited post (pid 96 of ``api_viewthread_ppp20_p2.json``) starts
+    with the author's text: the API drops the ``[i=s]`` 本帖最后由 … 编辑 mark and the blank line after it.
+    """
+    s = discuz_html(_EDIT_MARK.sub("", bbcode), site_url)
     s = _MOBILE_QUOTE_HEAD.sub(lambda m: f'<a href="{m.group(1).replace("&amp;", "&amp;amp;")}">'
                                f"{m.group(2)}</a>", s)
     return s.replace('<div class="quote"><blockquote>', '<div class="reply_wrap">').replace(

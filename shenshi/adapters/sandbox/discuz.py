@@ -40,7 +40,11 @@ from shenshi.adapters.sandbox.timefmt import (
 )
 
 THREADS_PER_PAGE = 20
-PMS_PER_PAGE = 10
+# home/space_pm.php: 15 conversations per inbox page (the captured mobile API says perpage 15);
+# a conversation shows 10 messages a page (5 on the mobile API) and opens on its newest page.
+PMS_PER_PAGE = 15
+PM_VIEW_PER_PAGE = 10
+PM_VIEW_PER_PAGE_MOBILE = 5
 FLOOR_NAMES = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
 TAINTED = ('"', "'", "(", ")", "<", ">")
 
@@ -495,10 +499,12 @@ class DiscuzSite:
     def _pm_inbox(self, ctx: _Ctx) -> Response:
         if ctx.me is None:
             return self._message(ctx, MESSAGES["login_pm"], kind="info")
-        rows = self._conversation_rows(ctx, only_new=ctx.req.arg("filter") == "newpm")
+        only_new = ctx.req.arg("filter") == "newpm"
+        rows = self._conversation_rows(ctx, only_new=only_new)
         pages = max(1, -(-len(rows) // PMS_PER_PAGE))
         page = min(max(ctx.req.int_arg("page", 1), 1), pages)
-        pg = multipage("home.php?mod=space&do=pm&amp;", page, pages) if pages > 1 else ""
+        mpurl = f"home.php?mod=space&amp;do=pm&amp;filter={'newpm' if only_new else 'privatepm'}&amp;"
+        pg = multipage(mpurl, page, pages) if pages > 1 else ""
         return self._page(ctx, "pm_inbox.html", ctx.me.name,
                           rows=rows[(page - 1) * PMS_PER_PAGE: page * PMS_PER_PAGE], pg_html=pg,
                           nv="home", pg="space", css="home_space")
@@ -511,18 +517,21 @@ class DiscuzSite:
             return self._message(ctx, MESSAGES["no_space"])
         conversation = self.forum.conversation_with(ctx.me, partner)
         rows = []
+        messages = self.forum.conversation_messages(conversation.cid) if conversation else []
+        shown, page, pages = _newest_pages(messages, PM_VIEW_PER_PAGE, ctx.req.int_arg("page"))
         if conversation is not None:
             self.forum.mark_read(ctx.me, conversation.cid)  # opening it marks it read
             now = self.forum.now()
-            for message in self.forum.conversation_messages(conversation.cid):
+            for message in shown:
                 rows.append({
                     "pmid": message.mid, "sender": self.forum.users[message.sender_uid],
                     "from_me": message.sender_uid == ctx.me.uid,
                     "html": bbcode.discuz_html(message.text, self.forum.base_url),
                     "time_html": discuz_time(message.sent_at, now, seconds=False),
                 })
-        return self._page(ctx, "pm_view.html", ctx.me.name, rows=rows, partner=partner,
-                          plid=conversation.cid if conversation else 0,
+        mpurl = f"home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={partner.uid}"
+        return self._page(ctx, "pm_view.html", ctx.me.name, rows=rows, partner=partner, total=len(messages),
+                          plid=conversation.cid if conversation else 0, pg_html=pmmulti(mpurl, page, pages),
                           nv="home", pg="space", css="home_space")
 
     def _spacecp_pm(self, ctx: _Ctx) -> Response:
@@ -716,9 +725,12 @@ class DiscuzSite:
             partner = self.forum.users.get(ctx.req.int_arg("touid"))
             conversation = self.forum.conversation_with(me, partner) if partner else None
             items = []
+            page = 1
             if conversation is not None:
                 self.forum.mark_read(me, conversation.cid)
-                for message in self.forum.conversation_messages(conversation.cid):
+                messages = self.forum.conversation_messages(conversation.cid)
+                shown, page, _ = _newest_pages(messages, PM_VIEW_PER_PAGE_MOBILE, ctx.req.int_arg("page"))
+                for message in shown:
                     items.append({
                         "plid": str(conversation.cid), "subject": conversation.subject,
                         "pmid": str(message.mid), "message": bbcode.discuz_mobile_html(message.text, self.forum.base_url),
@@ -726,8 +738,9 @@ class DiscuzSite:
                         "msgfrom": self.forum.users[message.sender_uid].name,
                         "vdateline": discuz_time_text(message.sent_at, now, seconds=False),
                     })
-            return self._json(ctx, {"list": items, "count": str(len(items)), "perpage": "5", "page": "1",
-                                    "pmid": items[0]["pmid"] if items else "0"})
+            count = len(self.forum.conversation_messages(conversation.cid)) if conversation else 0
+            return self._json(ctx, {"list": items, "count": str(count), "perpage": str(PM_VIEW_PER_PAGE_MOBILE),
+                                    "page": str(page), "pmid": items[0]["pmid"] if items else "0"})
         items = []
         for row in self._conversation_rows(ctx, only_new=ctx.req.arg("filter") == "newpm"):
             last = row["last"]
@@ -738,7 +751,7 @@ class DiscuzSite:
                 "message": bbcode.strip_bbcode(last.text), "tousername": row["partner"].name,
                 "vdateline": discuz_time_text(last.sent_at, now, seconds=False),
             })
-        return self._json(ctx, {"list": items, "count": str(len(items)), "perpage": "15", "page": "1"})
+        return self._json(ctx, {"list": items, "count": str(len(items)), "perpage": str(PMS_PER_PAGE), "page": "1"})
 
     def _api_profile(self, ctx: _Ctx) -> Response:
         req = ctx.req
@@ -879,6 +892,23 @@ def multipage(mpurl: str, page: int, pages: int, window: int = 10) -> str:
     if page < pages:
         parts.append(f'<a href="{mpurl}page={page + 1}" class="nxt">下一页</a>')
     return "".join(parts)
+
+
+def _newest_pages(messages: list[Any], per_page: int, wanted: int) -> tuple[list[Any], int, int]:
+    """UCenter's conversation pages: ``(shown, page, pages)``; the last page holds the newest
+    ``per_page`` messages, earlier pages the older ones, and no ``page=`` opens the last page."""
+    pages = max(1, -(-len(messages) // per_page))
+    page = min(max(wanted or pages, 1), pages)
+    newest_first = messages[::-1]
+    back = pages - page  # pages counted back from the newest
+    return newest_first[back * per_page:(back + 1) * per_page][::-1], page, pages
+
+
+def pmmulti(mpurl: str, page: int, pages: int) -> str:
+    """``pmmulti()`` of space_pm.php: a conversation's pager has only 上一页 / 下一页 links."""
+    following = f'<a href="{mpurl}&amp;page={page + 1}#last" class="nxt">下一页</a>' if page < pages else ""
+    previous = f'<span class="pgb"><a href="{mpurl}&amp;page={page - 1}#last">上一页</a></span>' if page > 1 else ""
+    return f'<div class="pg">{previous}{following}</div>' if following or previous else ""
 
 
 def _discuz_list_date(moment: datetime, now: datetime) -> str:

@@ -4,9 +4,11 @@ Tests, the demo and the scripted players switch them on and off in-process::
 
     forum.faults.fail_next(3, status=502)   # the next 3 requests get a 502 page
     forum.faults.slow(2.5)                   # every response waits 2.5 real seconds
+    forum.faults.slow_next(1, 2.5)           # only the next response does
     forum.faults.maintenance(True)           # the closed-site page (站点关闭)
     forum.faults.captcha(True, login=True, post=True)
     forum.faults.expire_sessions()           # every logged-in cookie stops working
+    forum.faults.expire_before_next("POST")  # ... just before the next POST arrives
 
 ``slow`` waits in *real* seconds (it exists to exercise HTTP time-outs); everything else that
 involves time reads the forum's injected clock.
@@ -23,12 +25,14 @@ class Faults:
     """The fault switches of one sandbox forum (thread-safe)."""
 
     _failures: list[int] = field(default_factory=list)
+    _delays: list[float] = field(default_factory=list)
     delay_seconds: float = 0.0
     closed: bool = False
     captcha_login: bool = False
     captcha_post: bool = False
     captcha_answer: str = "8R3K"
     _expire_hook: object = None
+    _expire_before: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def fail_next(self, n: int = 1, status: int = 502) -> None:
@@ -55,6 +59,18 @@ class Faults:
             raise ValueError(f"a delay cannot be negative, got {seconds}")
         self.delay_seconds = seconds
 
+    def slow_next(self, n: int = 1, seconds: float = 1.0) -> None:
+        """Delay only the next ``n`` responses by ``seconds`` real seconds (a passing hiccup)."""
+        if seconds < 0 or n < 0:
+            raise ValueError(f"a delay cannot be negative, got {n} × {seconds}")
+        with self._lock:
+            self._delays.extend([seconds] * n)
+
+    def take_delay(self) -> float:
+        """How long the current request must wait: a pending ``slow_next``, else ``slow``."""
+        with self._lock:
+            return self._delays.pop(0) if self._delays else self.delay_seconds
+
     def maintenance(self, on: bool = True) -> None:
         """Close the site (the engine's 站点关闭 page) or open it again."""
         self.closed = on
@@ -69,10 +85,29 @@ class Faults:
         hook = self._expire_hook
         return hook() if callable(hook) else 0
 
+    def expire_before_next(self, method: str = "POST") -> None:
+        """End every session just before the next ``method`` request is handled.
+
+        A session that ends between loading a form and sending it: the form's token is stale.
+        """
+        with self._lock:
+            self._expire_before.append(method.upper())
+
+    def before_request(self, method: str) -> None:
+        """Apply a pending ``expire_before_next`` (called by the server for every request)."""
+        with self._lock:
+            due = method.upper() in self._expire_before
+            if due:
+                self._expire_before.remove(method.upper())
+        if due:
+            self.expire_sessions()
+
     def clear(self) -> None:
         """Switch every fault off."""
         with self._lock:
             self._failures.clear()
+            self._delays.clear()
+            self._expire_before.clear()
         self.delay_seconds = 0.0
         self.closed = False
         self.captcha_login = self.captcha_post = False

@@ -309,7 +309,7 @@ class PhpwindSite:
             content = bbcode.phpwind_quote_bbcode(author, "tpc" if quoted.first else quoted.pid,
                                                   quoted.tid, bbcode.strip_bbcode(quoted.text)[:200],
                                                   self._site_root())
-            action = "reply"
+            pid = req.arg("pid")  # the form keeps action=quote, pid and article (reply_form_with_quote.html)
         elif action == "modify":
             post = self._post_by_ref(thread, req.arg("pid"))
             if post is None:
@@ -445,7 +445,7 @@ class PhpwindSite:
             label = "今天" if day == today else "昨天" if day == today - timedelta(days=1) else "更早"
             groups.setdefault(label, []).append(row)
         action = "outbox" if box == "outbox" else "unread" if only_unread else "inbox"
-        return self._page(ctx, "pm_inbox.html", "消息中心", box=box,
+        return self._page(ctx, "pm_inbox.html", "消息中心", box=box, action=action,
                           groups=[{"label": k, "rows": v} for k, v in groups.items()],
                           total=len(self._pm_rows(ctx, "inbox")),
                           pages_html=numofpage(f"message.php?type=sms&action={action}&", page, pages))

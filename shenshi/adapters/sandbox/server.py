@@ -16,6 +16,7 @@ from __future__ import annotations
 import email.parser
 import email.policy
 import logging
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -164,6 +165,7 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
 
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out as two writes: no 40 ms ACK stall
         server_version = "nginx"
         sys_version = ""
 
@@ -194,8 +196,11 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
                 headers=headers,
                 raw_query=split.query,
             )
-            if forum.faults.delay_seconds:
-                time.sleep(forum.faults.delay_seconds)
+            forum.record_request(method, self.path)
+            forum.faults.before_request(method)
+            delay = forum.faults.take_delay()
+            if delay:
+                time.sleep(delay)
             failure = forum.faults.take_failure()
             if failure is not None:
                 reason = self.responses.get(failure, ("Error",))[0]
@@ -230,14 +235,25 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Httpd(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that gave up (its time-out while a ``slow`` fault held the answer) is normal."""
+        failure = sys.exc_info()[1]
+        if isinstance(failure, ConnectionError):
+            log.debug("sandbox client %s went away: %s", client_address, type(failure).__name__)
+            return
+        log.error("sandbox request from %s failed", client_address, exc_info=True)
+
+
 class SandboxServer:
     """A running loopback server for one forum; ``start()``/``stop()`` or ``with``."""
 
     def __init__(self, forum: SandboxForum, host: str = "127.0.0.1", port: int = 0) -> None:
         self.forum = forum
         self.site = make_site(forum)
-        self.httpd = ThreadingHTTPServer((host, port), _handler_class(self.site))
-        self.httpd.daemon_threads = True
+        self.httpd = _Httpd((host, port), _handler_class(self.site))
         host_, port_ = self.httpd.server_address[:2]
         self.base_url = f"http://{host_}:{port_}/"
         forum.base_url = self.base_url
@@ -245,8 +261,9 @@ class SandboxServer:
 
     def start(self) -> str:
         """Serve in a background thread; returns the base URL."""
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name="sandbox-forum",
-                                        daemon=True)
+        # A short poll interval: stop() (shutdown) waits up to one interval.
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name="sandbox-forum", daemon=True)
         self._thread.start()
         return self.base_url
 

@@ -26,7 +26,7 @@ import json
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta, timezone
@@ -206,6 +206,7 @@ class SandboxForum:
         self.messages: dict[int, Message] = {}
         self.conversations: dict[int, Conversation] = {}
         self.sessions: dict[str, Session] = {}
+        self.requests: list[tuple[str, str]] = []  # (method, path?query) of every HTTP request served
         self._counters: dict[str, int] = {}
         self._lock = threading.RLock()
         self._db_path = Path(db_path) if db_path else None
@@ -220,15 +221,29 @@ class SandboxForum:
             raise ValueError("the injected clock returned a naive datetime")
         return moment
 
+    def record_request(self, method: str, target: str) -> None:
+        """Note one HTTP request (tests count what a poll costs; nothing is logged)."""
+        with self._lock:
+            self.requests.append((method, target))
+
     @contextmanager
     def locked(self) -> Iterator[None]:
         """Hold the forum's lock (the HTTP server is threaded)."""
         with self._lock:
             yield
 
-    def _next(self, counter: str) -> int:
-        self._counters[counter] = self._counters.get(counter, 0) + 1
-        return self._counters[counter]
+    def _next(self, counter: str, wanted: int | None = None) -> int:
+        """The next id of ``counter``, or ``wanted`` (replaying a captured forum keeps its ids)."""
+        if wanted is None:
+            self._counters[counter] = self._counters.get(counter, 0) + 1
+            return self._counters[counter]
+        taken: dict[str, Mapping[int, object]] = {
+            "tid": self.threads, "pid": self.posts, "mid": self.messages, "cid": self.conversations,
+        }
+        if wanted <= 0 or wanted in taken.get(counter, {}):
+            raise ValueError(f"{counter} {wanted} is taken or not positive")
+        self._counters[counter] = max(self._counters.get(counter, 0), wanted)
+        return wanted
 
     @contextmanager
     def _change(self) -> Iterator[None]:
@@ -287,35 +302,40 @@ class SandboxForum:
             return board
 
     def create_thread(
-        self, as_user: UserRef, fid: int, subject: str, text: str, *, at: datetime | None = None
+        self, as_user: UserRef, fid: int, subject: str, text: str, *, at: datetime | None = None,
+        tid: int | None = None, pid: int | None = None,
     ) -> Thread:
-        """Open a thread in board ``fid`` with ``text`` (BBCode) as its first post."""
+        """Open a thread in board ``fid`` with ``text`` (BBCode) as its first post.
+
+        ``tid``/``pid`` choose the ids (a replay of a captured thread); by default the next ones.
+        """
         author = self.user(as_user)
         with self._change():
             if fid not in self.boards:
                 raise KeyError(f"no board {fid}")
             moment = at or self.now()
-            tid = self._next("tid")
+            tid = self._next("tid", tid)
             thread = Thread(tid, fid, subject, author.uid, moment)
             self.threads[tid] = thread
-            self._append_post(thread, author, text, moment, subject=subject)
+            self._append_post(thread, author, text, moment, subject=subject, pid=pid)
             return thread
 
     def post(
         self, as_user: UserRef, tid: int, text: str, *, at: datetime | None = None,
-        subject: str = "",
+        subject: str = "", pid: int | None = None,
     ) -> StoredPost:
         """Reply to thread ``tid`` as ``as_user`` (no flood control: see the module doc)."""
         author = self.user(as_user)
         with self._change():
             thread = self.thread(tid)
-            return self._append_post(thread, author, text, at or self.now(), subject=subject)
+            return self._append_post(thread, author, text, at or self.now(), subject=subject, pid=pid)
 
     def _append_post(
-        self, thread: Thread, author: User, text: str, moment: datetime, subject: str = ""
+        self, thread: Thread, author: User, text: str, moment: datetime, subject: str = "",
+        pid: int | None = None,
     ) -> StoredPost:
         text = self._storable(text)
-        pid = self._next("pid")
+        pid = self._next("pid", pid)
         post = StoredPost(
             pid, thread.tid, author.uid, moment, text, position=len(thread.pids) + 1,
             subject=subject, revisions=[Revision(text, moment, author.uid)],
@@ -332,7 +352,9 @@ class SandboxForum:
             text = "".join("????" if ord(ch) > 0xFFFF else ch for ch in text)
         return text
 
-    def edit_post(self, pid: int, text: str, by: UserRef | None = None) -> StoredPost:
+    def edit_post(
+        self, pid: int, text: str, by: UserRef | None = None, *, at: datetime | None = None
+    ) -> StoredPost:
         """Replace a post's text, keeping the old one in ``revisions`` and setting the edit mark.
 
         Discuz writes its mark into the text (``[i=s] 本帖最后由 X 于 T 编辑 [/i]``), as the real
@@ -341,7 +363,7 @@ class SandboxForum:
         with self._change():
             post = self.get_post(pid)
             editor = self.user(by) if by is not None else self.users[post.author_uid]
-            moment = self.now()
+            moment = at or self.now()
             text = self._storable(text)
             if self.engine == "discuz":
                 from shenshi.adapters.sandbox.timefmt import discuz_absolute
@@ -420,11 +442,16 @@ class SandboxForum:
         *,
         new_conversation: bool | None = None,
         at: datetime | None = None,
+        cid: int | None = None,
+        mid: int | None = None,
+        rids: dict[int, int] | None = None,
     ) -> Message:
         """Send a private message (短消息). ``ValueError`` when sending to oneself.
 
         Discuz appends to the pair's one conversation; phpwind starts a new titled conversation
-        (``subject``, default: the text's start) unless ``new_conversation=False``.
+        (``subject``, default: the text's start) unless ``new_conversation=False``. ``cid``,
+        ``mid`` and ``rids`` (uid → phpwind relation id) choose the ids of a new conversation and
+        message (a replay of a captured inbox); by default the next ones.
         """
         sender, recipient = self.user(from_user), self.user(to_user)
         if sender.uid == recipient.uid:
@@ -434,16 +461,27 @@ class SandboxForum:
         with self._change():
             conversation = None if new_conversation else self._pair_conversation(sender, recipient)
             if conversation is None:
-                cid = self._next("cid")
+                cid = self._next("cid", cid)
                 first_line = text.strip().splitlines()[0] if text.strip() else ""
                 title = (subject or first_line)[:60]
                 conversation = Conversation(cid, (sender.uid, recipient.uid), title)
                 for uid in conversation.members:
-                    conversation.rids[uid] = self._next("rid")
+                    conversation.rids[uid] = self._next_rid((rids or {}).get(uid))
                 self.conversations[cid] = conversation
-            return self._append_message(conversation, sender, recipient, text, at or self.now())
+            return self._append_message(conversation, sender, recipient, text, at or self.now(), mid)
 
-    def reply_pm(self, from_user: UserRef, cid: int, text: str) -> Message:
+    def _next_rid(self, wanted: int | None) -> int:
+        if wanted is not None and any(wanted in c.rids.values() for c in self.conversations.values()):
+            raise ValueError(f"rid {wanted} is taken")
+        if wanted is not None:
+            self._counters["rid"] = max(self._counters.get("rid", 0), wanted)
+            return wanted
+        return self._next("rid")
+
+    def reply_pm(
+        self, from_user: UserRef, cid: int, text: str, *, at: datetime | None = None,
+        mid: int | None = None,
+    ) -> Message:
         """Reply inside conversation ``cid`` (phpwind ``postReply``; Discuz the same pair)."""
         sender = self.user(from_user)
         with self._change():
@@ -451,7 +489,7 @@ class SandboxForum:
             if sender.uid not in conversation.members:
                 raise KeyError(f"{sender.name} is not in conversation {cid}")
             recipient = self.users[conversation.partner_of(sender.uid)]
-            return self._append_message(conversation, sender, recipient, text, self.now())
+            return self._append_message(conversation, sender, recipient, text, at or self.now(), mid)
 
     def _pair_conversation(self, a: User, b: User) -> Conversation | None:
         pair = {a.uid, b.uid}
@@ -461,9 +499,10 @@ class SandboxForum:
         return None
 
     def _append_message(
-        self, conversation: Conversation, sender: User, recipient: User, text: str, moment: datetime
+        self, conversation: Conversation, sender: User, recipient: User, text: str, moment: datetime,
+        mid: int | None = None,
     ) -> Message:
-        mid = self._next("mid")
+        mid = self._next("mid", mid)
         message = Message(mid, conversation.cid, sender.uid, recipient.uid, self._storable(text), moment)
         self.messages[mid] = message
         conversation.mids.append(mid)

@@ -5,8 +5,8 @@ Discuz! ``dgmdate(ts, 'u')``: today ``N&nbsp;秒前`` / ``N&nbsp;分钟前`` / `
 older posts show the absolute ``Y-n-j H:i:s``. A relative text is wrapped as
 ``<span title="ABSOLUTE">relative</span>``.
 
-phpwind ``getLastDate``: today ``N秒前`` (≤ 60 s), ``N分钟前`` (rounded up), ``N小时前``
-(rounded); yesterday ``昨天 H:i``; this year ``m-d``; else ``Y-m-d``; the absolute time
+phpwind ``getLastDate``: today ``N秒前`` (≤ 60 s), ``N分钟前`` and ``N小时前`` (both rounded up:
+``read_p7.html`` shows a post 7 h 26 min old as ``8小时前``); yesterday ``昨天 H:i``; this year ``m-d``; else ``Y-m-d``; the absolute time
 (``Y-m-d H:i:s``) is in the ``title`` attribute.
 """
 
@@ -93,7 +93,7 @@ def phpwind_relative(moment: datetime, now: datetime) -> str:
             return f"{max(decrease, 0)}秒前"
         if decrease <= 3600:
             return f"{math.ceil(decrease / 60)}分钟前"
-        return f"{int(decrease / 3600 + 0.5)}小时前"
+        return f"{math.ceil(decrease / 3600)}小时前"
     if t >= today - timedelta(days=1):
         return f"昨天 {t:%H:%M}"
     if t.year == n.year:

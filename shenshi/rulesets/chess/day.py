@@ -14,7 +14,7 @@ Map::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
@@ -24,7 +24,6 @@ from shenshi.rulesets.base import (
     DaemonNote,
     Death,
     GameState,
-    Outcome,
     PublicFact,
     Report,
     Saved,
@@ -33,7 +32,7 @@ from shenshi.rulesets.base import (
 from shenshi.rulesets.chess import clock
 from shenshi.rulesets.chess.memory import ChessMemory
 from shenshi.rulesets.chess.night import identity_messages, kill_condition_met
-from shenshi.rulesets.common import nonzero, note, tally, top
+from shenshi.rulesets.common import RoundOutcome, nonzero, note, tally, top
 
 if TYPE_CHECKING:
     from shenshi.rulesets.chess.rules import Chess32
@@ -41,17 +40,6 @@ if TYPE_CHECKING:
 LAST_HOUR = timedelta(hours=1)  # no ballot changes in the round's last hour [CH:L117]
 THRESHOLD = (3, 10)  # round 1 executes only at ≥ 30% of the ballots: 10·M ≥ 3·T [CH:L111]
 REPLACE_AT = 2  # warnings that make the GM replace a player [CH:L144]
-
-
-@dataclass(frozen=True)
-class RoundOutcome:
-    """The close of one voting round."""
-
-    report: Report
-    seats: tuple[Seat, ...]
-    memory: ChessMemory
-    outcome: Outcome | None
-    next_round: int  # 2: round 2 follows; 0: the day is over
 
 
 def counted_ballots(

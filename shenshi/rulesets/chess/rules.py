@@ -75,6 +75,11 @@ class Chess32(Ruleset):
 
     # -- submissions ---------------------------------------------------------------------------
 
+    def intake_facts(self, state: GameState) -> dict[str, Any]:
+        """Swaps left per general (抽将, 2 per game)."""
+        mem = state.memory
+        return {"swaps_left": {s.name: mem.swaps_left(s.number) for s in state.with_role("general")}}
+
     def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
         """Why a night submission cannot count (§4.3, C-D1, C-D2), or ``None``.
 

@@ -11,7 +11,7 @@ Map::
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -23,24 +23,12 @@ from shenshi.rulesets.base import (
     Outcome,
     PublicFact,
     Report,
-    Seat,
 )
-from shenshi.rulesets.common import nonzero, note, tally, top
+from shenshi.rulesets.common import RoundOutcome, nonzero, note, tally, top
 from shenshi.rulesets.family_a.memory import FamilyAMemory
 
 if TYPE_CHECKING:
     from shenshi.rulesets.family_a.rules import FamilyA
-
-
-@dataclass(frozen=True)
-class RoundOutcome:
-    """The close of one voting round."""
-
-    report: Report
-    seats: tuple[Seat, ...]
-    memory: FamilyAMemory
-    outcome: Outcome | None
-    next_round: int  # 0: the day is over
 
 
 def _suffix(rnd: int) -> str:
@@ -115,6 +103,17 @@ def _exits(rules: FamilyA, state: GameState, counted: dict[str, Ballot]) -> tupl
     return notes, dying
 
 
+def _apply_exits(state: GameState, report: Report, exiting: list[str]) -> tuple[GameState, Report]:
+    """The seats of players who left by a missing ballot die at the announcement (RES-A18)."""
+    if not exiting:
+        return state, report
+    exits = Report(
+        deaths=tuple(Death(n, "auto_exit") for n in exiting),
+        public_facts=tuple(PublicFact.of("exit", name=n) for n in exiting),
+    )
+    return state.with_deaths(exiting), report.merge(exits)
+
+
 def first_round(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOutcome:
     """D-1: the tally with curse and bless; an execution, the runoff, or (final day) a win."""
     mem: FamilyAMemory = state.memory
@@ -123,16 +122,8 @@ def first_round(rules: FamilyA, state: GameState, close: datetime | None) -> Rou
     raw = tally(counted.values())
     adj, facts = _curse_and_bless(state, raw)
     report = Report(daemon=tuple(notes + exit_notes), vote_tally=nonzero(adj))
-    seats, outcome = state.seats, None
-    after = state
-    if exiting:
-        after = state.with_deaths(exiting)
-        report = report.merge(
-            Report(
-                deaths=tuple(Death(n, "auto_exit") for n in exiting),
-                public_facts=tuple(PublicFact.of("exit", name=n) for n in exiting),
-            )
-        )
+    outcome = None
+    after, report = _apply_exits(state, report, exiting)
     forced = state.params.get("forced_execution")
     best, leaders = top(adj)
     report = report.merge(Report(public_facts=tuple(facts)))
@@ -189,15 +180,7 @@ def runoff(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOut
     exit_notes, exiting = _exits(rules, state, counted)
     raw = {c: 0.0 for c in candidates} | tally(counted.values())
     report = Report(daemon=tuple(notes + exit_notes), runoff_tally=nonzero(raw))
-    after = state
-    if exiting:
-        after = state.with_deaths(exiting)
-        report = report.merge(
-            Report(
-                deaths=tuple(Death(n, "auto_exit") for n in exiting),
-                public_facts=tuple(PublicFact.of("exit", name=n) for n in exiting),
-            )
-        )
+    after, report = _apply_exits(state, report, exiting)
     voters = dict(mem.first_round_voters)
     voters |= {state.seat(v).number: b.target for v, b in counted.items()}
     best, leaders = top(raw)
@@ -240,7 +223,7 @@ def summoning(
     ballots = [b for b in sorted(state.ballots, key=Ballot.sort_key) if b.round == 3]
     came = set(online) | {b.voter for b in ballots}
     summoned: list[str] = []
-    for night, seats in sorted(mem.victims, reverse=True):
+    for _night, seats in sorted(mem.victims, reverse=True):
         names = [state.by_number(s).name for s in seats]
         present = [n for n in names if n in came and not state.is_alive(n)]
         if present:

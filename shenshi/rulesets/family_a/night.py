@@ -162,12 +162,12 @@ def resolve(rules: FamilyA, state: GameState) -> NightOutcome:
     # N2: the kill targets (a multiset); 8p killer-on-killer stays a target but cannot kill.
     kc: dict[str, int] = {}
     harmless: set[str] = set()
-    for source, sub in got.kills:
-        target = sub.target or ""
+    for _source, kill in got.kills:
+        target = kill.target or ""
         kc[target] = kc.get(target, 0) + 1
-        if rules.KILLERS_CANNOT_KILL_EACH_OTHER and state.seat(target).team == "killers":
-            if state.seat(target).name != sub.actor:
-                harmless.add(target)
+        other_killer = state.seat(target).team == "killers" and target != kill.actor
+        if rules.KILLERS_CANNOT_KILL_EACH_OTHER and other_killer:
+            harmless.add(target)
     b = got.bind.target if got.bind else None
 
     # N5: kill outcome

@@ -80,6 +80,21 @@ class FamilyA(Ruleset):
             order = tuple(state.seat(n).number for n in names)
         return FamilyAMemory(killer_order=order)
 
+    def intake_facts(self, state: GameState) -> dict[str, Any]:
+        """The bound survivor, the 8p on-duty killer, summoned victims and last-words grants."""
+        mem: FamilyAMemory = state.memory
+        facts: dict[str, Any] = {}
+        if state.phase is Phase.DAY and mem.bound is not None:
+            facts["bound"] = state.by_number(mem.bound).name
+        if state.phase is Phase.NIGHT and self.ALTERNATING_KILLERS:
+            facts["on_duty_killer"] = self.on_duty_killer(state)
+        if state.phase in (Phase.DAWN, Phase.DAY):
+            dead = [state.by_number(s).name for _, seats in mem.victims for s in seats]
+            facts["summoned"] = frozenset(n for n in dead if not state.is_alive(n))
+            last = [state.by_number(s).name for n, seats in mem.victims if n == state.number for s in seats]
+            facts["last_words_granted"] = frozenset(last)
+        return facts
+
     def unit_name(self, role: str) -> str:
         """How a joint unit is named in daemon notes ("killers", "seers", …)."""
         return role + "s"

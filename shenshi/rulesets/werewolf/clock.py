@@ -1,0 +1,65 @@
+"""The werewolf game-day clock, RULES.md §5.4 [WW:L74].
+
+A game day lasts two calendar days: the day from 06:00 on D to 21:00 on D+1 (39 h), then the
+night until 06:00 on D+2 (9 h). Night 0 runs from the start until the first 06:00.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from shenshi.rulesets.base import Phase, PhaseTimes, frozen_map
+from shenshi.rulesets.werewolf.settings import WerewolfSettings
+
+SCHEDULE_LABELS = ("day1_start", "day1_end", "night1_end")  # a timeline step's labels (FORMAT.md)
+
+
+def first_day_start(start: datetime, settings: WerewolfSettings) -> datetime:
+    """Day 1 opens at the first ``day_starts`` (06:00) at or after ``start``."""
+    opening = datetime.combine(start.date(), settings.day_start_time, tzinfo=start.tzinfo)
+    return opening if opening >= start else opening + timedelta(days=1)
+
+
+def step_times(phase: Phase, opened_at: datetime, settings: WerewolfSettings) -> PhaseTimes:
+    """The clock of a step that opened at ``opened_at`` (the daemon's deadlines).
+
+    A day ends at 21:00 of the next calendar day whenever it opened; a night (night 0 too)
+    ends at the next 06:00, and its phases 夜晚1/夜晚2 close ``night_phase_hours`` after it
+    opened (never after the dawn). Substitutes extend nothing in werewolf.
+    """
+    if phase is Phase.DAY:
+        day_start = datetime.combine(
+            opened_at.date(), settings.day_start_time, tzinfo=opened_at.tzinfo
+        )
+        closes = day_start + timedelta(hours=settings.day_hours)
+        return PhaseTimes(opened_at, closes, rounds=frozen_map({1: (opened_at, closes)}))
+    closes = first_day_start(opened_at + timedelta(microseconds=1), settings)
+    deadlines = {
+        key: min(opened_at + timedelta(hours=hours), closes)
+        for key, hours in settings.night_phase_hours.items()
+    }
+    return PhaseTimes(opened_at, closes, phase_deadlines=frozen_map(deadlines))
+
+
+def schedule(start: datetime, settings: WerewolfSettings, cycles: int = 3) -> dict[str, datetime]:
+    """Phase boundaries from ``start`` (the player list; night 0 runs until day 1)."""
+    day, night = timedelta(hours=settings.day_hours), timedelta(hours=settings.night_hours)
+    t = first_day_start(start, settings)
+    out = {"night0_start": start, "night0_end": t}
+    for n in range(1, cycles + 1):
+        suffix = "" if n == 1 else str(n)
+        out[f"day{n}_start"] = t
+        out[f"vote_open{suffix}"] = t  # the day thread takes ballots all day [WW:L95]
+        t += day
+        out[f"day{n}_end"] = t
+        out[f"vote_close{suffix}"] = t
+        out[f"night{n}_start"] = t
+        t += night
+        out[f"night{n}_end"] = t
+    return out
+
+
+def first_game_day(start: datetime, settings: WerewolfSettings) -> dict[str, datetime]:
+    """The labels a ``schedule`` timeline step prints: day 1 and night 1 of the first game day."""
+    full = schedule(start, settings, cycles=1)
+    return {label: full[label] for label in SCHEDULE_LABELS}

@@ -1,0 +1,304 @@
+"""The ``werewolf`` ruleset (狼人: 先知/女巫/守卫/爱神/狼人/吹笛 with add-ons), RULES.md §5.
+
+The hooks of :class:`~shenshi.rulesets.base.Ruleset`; the algorithms live in :mod:`.night0`,
+:mod:`.night`, :mod:`.day` and :mod:`.settle`, the camp logic in :mod:`.camps`, and the
+settings a GM may change (composition, night order, win conditions…) in :mod:`.settings`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from shenshi.rulesets.base import (
+    CloseNight,
+    CloseRound,
+    DaemonNote,
+    Death,
+    DeclareExit,
+    Event,
+    ExecutionForced,
+    ForceExecution,
+    GameState,
+    GmRuling,
+    IllegalActionError,
+    LastWordsRecorded,
+    Outcome,
+    Phase,
+    PhaseTimes,
+    PrivateResult,
+    PublicFact,
+    RecordLastWords,
+    Report,
+    Resolved,
+    Ruleset,
+    RulesetError,
+    RulingApplied,
+    Submission,
+    frozen_map,
+)
+from shenshi.rulesets.catalog import WEREWOLF
+from shenshi.rulesets.common import note
+from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
+from shenshi.rulesets.werewolf.memory import WerewolfMemory
+from shenshi.rulesets.werewolf.settings import default_config, settings_of
+from shenshi.rulesets.werewolf.settle import Settled, go_out
+
+ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
+
+
+class Werewolf(Ruleset):
+    """狼人 (§5): night 0, nights of two submission phases, sheriff election, camps."""
+
+    name = "werewolf"
+    aliases = ("ww", "狼人")
+    info = WEREWOLF
+    first_phase = Phase.NIGHT
+    first_number = 0  # 第零日夜晚: cupid and 托孤
+
+    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
+        """Game day n is day n then night n; night 0 comes before day 1 [WW:L74]."""
+        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+
+    def phase_times(
+        self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
+    ) -> PhaseTimes:
+        """§5.4: days end at 21:00 on the next calendar day, nights at 06:00 (clock.step_times)."""
+        return clock.step_times(phase, opened_at, camps.settings(state))
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def default_config(self) -> dict[str, Any]:
+        """The spec's proposals (RES-W1..W3) as settings a GM may change."""
+        return default_config()
+
+    def initial_memory(self, state: GameState) -> WerewolfMemory:
+        """Parse the settings and check the add-ons (two lovers, one sheriff, one lone wolf)."""
+        settings_of(state.config)  # a bad setting raises RulesetError here, at setup
+        for addon, allowed in ADDON_COUNTS.items():
+            count = sum(1 for s in state.seats if addon in s.addons)
+            if count not in allowed:
+                raise RulesetError(
+                    f"add-on {addon!r} is carried by {count} characters (allowed: {allowed})"
+                )
+        # Characters already out when the game is set up went out before anyone else (RES-W15).
+        dead = tuple(s.number for s in state.seats if not s.alive)
+        return WerewolfMemory(out_order=dead)
+
+    # -- submissions -------------------------------------------------------------------------
+
+    def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        """Why a skill reply fails (W-D1..W-D3), or ``None``; intake uses it for receipts."""
+        return submissions.check_submission(state, sub)
+
+    def witch_vision(self, state: GameState) -> list[PrivateResult]:
+        """The 【通灵】 lists to send when 夜晚1 closes (RES-W3): one per witch who still has it."""
+        mem = camps.memory(state)
+        listed = submissions.vision(state)
+        return [
+            PrivateResult(s.name, "witch_vision", listed)
+            for s in state.with_role("witch")
+            if s.number not in mem.heal_used
+        ]
+
+    def intake_facts(self, state: GameState) -> dict[str, Any]:
+        """What intake's single-post checks need (``PhaseFacts`` werewolf fields, by name).
+
+        ``witch_vision`` is the 【通灵】 list as the replies stand; hand it to intake once it
+        has been sent (when 夜晚1 closes).
+        """
+        mem = camps.memory(state)
+        seats = state.seats
+        spent = {
+            "heal": bool(mem.heal_used), "poison": bool(mem.poison_used),
+            "lone_wolf": mem.lone_wolf_given, "lone_blade": bool(mem.blade_used),
+        }  # fmt: skip
+        locked: dict[str, set[str]] = {}
+        for sub in state.submissions:
+            if sub.extra.get(submissions.CONFIRM):
+                locked.setdefault(sub.actor, set()).add(sub.action)
+        extra = {
+            m.name: frozenset({"kill"})
+            for g in camps.kill_groups(state)
+            if g.who != camps.WOLVES
+            for m in g.members
+        }
+        granted = frozenset(
+            state.by_number(n).name
+            for n, day_n in mem.last_words
+            if day_n == state.number and n not in mem.last_words_received
+        )
+        vision = None
+        if state.phase is Phase.NIGHT and state.number > 0:
+            vision = frozenset(submissions.vision(state))
+        return {
+            "maddened": frozenset(s.name for s in seats if s.alive and s.number in mem.madness),
+            "sent_off": frozenset(s.name for s in seats if s.alive and camps.sent_off(state, s)),
+            "guarded_before": frozenset(state.by_number(n).name for n in mem.guarded),
+            "silenced_before": frozenset(state.by_number(n).name for n in mem.silenced),
+            "used_skills": frozenset(k for k, used in spent.items() if used),
+            "witch_vision": vision,
+            "locked": {actor: frozenset(actions) for actor, actions in locked.items()},
+            "extra_powers": extra,
+            "last_words_granted": granted,
+        }
+
+    # -- resolution ----------------------------------------------------------------------------
+
+    def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
+        out = night0.resolve(state) if state.number == 0 else night.resolve(state)
+        return self.finish_step(state, self._resolved(out))
+
+    def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
+        out = day.close(state, command.t or state.params.get("round1_close"))
+        return self.finish_step(state, self._resolved(out))
+
+    @staticmethod
+    def _resolved(out: Settled) -> Resolved:
+        after = out.state
+        report = out.report.merge(camps.status(after))
+        return Resolved(after.seats, after.memory, out.outcome, report=report)
+
+    def check_win(self, state: GameState) -> Outcome | None:
+        """§5.7 (RES-W2) as far as the settings keep it."""
+        return camps.outcome(state)
+
+    def substitute(self, state: GameState, old: str, new: str) -> Any:
+        # RES-W25: everything is the character's and is keyed by seat; penalty points are
+        # keyed by the player's name and stay with the player who left.
+        return state.memory
+
+    # -- GM corrections ------------------------------------------------------------------------
+
+    def _decide_DeclareExit(self, state: GameState, c: DeclareExit) -> Iterable[Event]:
+        """A character leaves with no substitute: out, with 殉情, madness and badge following."""
+        if not state.is_alive(c.name):
+            raise IllegalActionError(f"{c.name!r} is not a living character")
+        settled = go_out(state, [Death(c.name, self.exit_cause)])
+        report = settled.report.merge(
+            Report(public_facts=(PublicFact.of("exit", name=c.name),))
+        ).merge(camps.status(settled.state))
+        yield RulingApplied(
+            "exit",
+            c.name,
+            settled.state.seats,
+            settled.state.memory,
+            settled.outcome,
+            report=report,
+        )
+
+    def _decide_ForceExecution(self, state: GameState, c: ForceExecution) -> Iterable[Event]:
+        """Force or cancel today's vote-out; after the close, the day is settled again."""
+        if state.phase is Phase.DAY:
+            yield from super()._decide_ForceExecution(state, c)
+            return
+        mem = camps.memory(state)
+        snapshot = mem.before_close
+        if snapshot is None or snapshot.number != state.number:
+            raise IllegalActionError("only today's vote-out can be corrected")
+        seats = snapshot.seats
+        memory = replace(
+            mem,
+            madness=snapshot.madness,
+            blade_used=snapshot.blade_used,
+            out_order=snapshot.out_order,
+            last_words=snapshot.last_words,
+            before_close=None,
+        )
+        if any(s.name != state.by_number(s.number).name for s in seats):
+            raise IllegalActionError("a substitute entered at today's close: correct by hand")
+        if c.name is not None and not any(s.name == c.name and s.alive for s in seats):
+            raise IllegalActionError(f"{c.name!r} was not a living character today")
+        params = frozen_map({**state.params, "forced_execution": (c.name,)})
+        before = replace(
+            state, seats=seats, memory=memory, outcome=None, phase=Phase.DAY, params=params
+        )
+        done = self._resolved(day.close(before, state.params.get("round1_close")))
+        yield ExecutionForced(
+            c.name, done.seats, done.memory, done.outcome, c.reason, report=done.report
+        )
+
+    def gm_ruling(self, state: GameState, command: GmRuling) -> Iterable[Event]:
+        """Referee and host rulings: ``penalty`` (``points``), ``send_off``, ``sheriff``.
+
+        Penalty points are the player's (RES-W25); at ``sent_off_points`` the character is
+        sent off (罚下): alive, but no vote and no <常规>/<单次>/<强制> skill. ``sheriff`` hands
+        the badge to a living character (the host's default, or a late 【殉职】 reply).
+        """
+        mem = camps.memory(state)
+        name = command.name
+        if command.kind in ("penalty", "send_off"):
+            if not state.is_alive(name):
+                raise IllegalActionError(f"{name!r} is out: only characters in play are penalised")
+            threshold = camps.settings(state).sent_off_points
+            points = command.params.get("points")
+            if command.kind == "send_off":
+                points = max(threshold - mem.points(name), 0)
+            if not isinstance(points, int) or points < 0:
+                raise IllegalActionError("a penalty needs a whole number of points")
+            was_off = mem.points(name) >= threshold
+            mem = mem.with_points(name, points)
+            facts = [PublicFact.of("penalty", name=name, points=mem.points(name))]
+            if not was_off and mem.points(name) >= threshold:
+                facts.append(PublicFact.of("sent_off", name=name))
+            after = replace(state, memory=mem)
+            report = Report(public_facts=tuple(facts)).merge(camps.status(after))
+            yield RulingApplied(command.kind, name, state.seats, mem, None, report=report)
+            return
+        if command.kind == "sheriff":
+            if not state.is_alive(name):
+                raise IllegalActionError(f"{name!r} is out and cannot be sheriff")
+            seats = camps.with_sheriff(state, name)
+            after = replace(state, seats=seats)
+            report = Report(public_facts=(PublicFact.of("sheriff", name=name),)).merge(
+                camps.status(after)
+            )
+            yield RulingApplied("sheriff", name, seats, mem, None, report=report)
+            return
+        yield from super().gm_ruling(state, command)
+
+    # -- last words ----------------------------------------------------------------------------
+
+    def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
+        if not state.has_player(c.author):
+            raise IllegalActionError(f"{c.author!r} is not a player of this game")
+        problem = self.last_words_problem(state, c.author, c.chars)
+        report = Report(daemon=(problem,)) if problem else Report()
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, report=report)
+
+    def last_words_problem(
+        self, state: GameState, author: str, chars: int | None
+    ) -> DaemonNote | None:
+        """W-D6: last words only for the first four out, ≤ 3000 characters, before the next
+        day's discussion thread opens (void otherwise)."""
+        mem = camps.memory(state)
+        seat = state.seat(author).number
+        days = [n for s, n in mem.last_words if s == seat]
+        if not days:
+            return note(author, "last_words_not_granted", "void", log_only=True)
+        if seat in mem.last_words_received:
+            return note(author, "last_words_twice", "void", log_only=True)
+        if state.number != days[0]:  # the next day (number + 1) has opened
+            return note(author, "last_words_late", "void", log_only=True)
+        if chars is not None and chars > camps.settings(state).last_words_chars:
+            return note(author, "last_words_long", "void", f"{chars} characters", log_only=True)
+        return None
+
+    def remember(self, state: GameState, event: Event) -> Any:
+        if (
+            isinstance(event, LastWordsRecorded)
+            and self.last_words_problem(state, event.author, event.chars) is None
+        ):
+            mem = camps.memory(state)
+            seat = state.seat(event.author).number
+            return replace(mem, last_words_received=mem.last_words_received + (seat,))
+        return state.memory
+
+    # -- timeline ------------------------------------------------------------------------------
+
+    def timeline(self, state: GameState, step: Mapping[str, Any]) -> Report:
+        if step["check"] != "schedule":
+            return super().timeline(state, step)
+        return Report(schedule=clock.first_game_day(step["start"], camps.settings(state)))

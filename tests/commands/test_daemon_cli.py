@@ -1,0 +1,130 @@
+"""The daemon's CLI commands on a real configuration file and database (no forum needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from shenshi.cli import main
+from tests.daemon.helpers import GAME6_10, START, UIDS
+
+CONFIG = """
+[forum]
+engine = "discuz"
+base_url = "http://127.0.0.1:9/"
+username = "神的使者"
+password_env = "SHENSHI_CLI_TEST_PASSWORD"
+
+[game]
+name = "cli game"
+ruleset = "game6-10"
+board = 3
+vote_thread = 2
+start = "{start}"
+players_file = "players.toml"
+
+[daemon]
+database = "sqlite:///game.sqlite3"
+log = "dry.log"
+"""
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shenshi.toml").write_text(CONFIG.format(start=START.replace(tzinfo=None).isoformat()), encoding="utf-8")
+    players = "".join(f'[[player]]\nname = "{n}"\nuid = {UIDS[n]}\nrole = "{r}"\n\n' for n, r in GAME6_10)
+    (tmp_path / "players.toml").write_text(players, encoding="utf-8")
+    return tmp_path
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:
+    code, out, _ = run(capsys, "status")
+    assert code == 0
+    assert "cli game" in out and "game6-10" in out and "setup" in out
+    assert "夜行者" in out
+    mode = stat.S_IMODE(os.stat(cfg / "game.sqlite3").st_mode)
+    assert mode == 0o600
+
+
+def test_override_and_substitute_are_events_and_replay_agrees(cfg, capsys) -> None:
+    code, out, err = run(capsys, "substitute", "Rex", "替补甲", "--uid", "99")
+    assert code == 0, err
+    assert "替补甲 takes over Rex's seat now" in out
+    code, out, _ = run(capsys, "status")
+    assert "替补甲" in out and "Rex" not in out.split("living")[1].split("\n")[0]
+    code, out, _ = run(capsys, "replay")
+    assert code == 0 and "no difference" in out
+
+
+def test_illegal_override_is_one_clear_line(cfg, capsys) -> None:
+    code, out, err = run(capsys, "override", "cancel-execution")
+    assert code == 2 and err.startswith("shenshi: error:") and err.count("\n") == 1
+    code, _, err = run(capsys, "override", "exit")
+    assert code == 2 and "takes 1 argument" in err
+
+
+def test_review_approve_reject_published(cfg, capsys) -> None:
+    from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.daemon.announce import Draft
+    from shenshi.daemon.referee import Outcome
+
+    service = bootstrap(config_from_args(None), forum=False)
+    service.start()
+    drafts = [Draft("k1", "night_result", "thread", "2", "【第1夜结果】\n昨夜无人死亡。"), Draft("k2", "receipt", "pm", "小明", "已收到")]
+    service._commit(Outcome(drafts=drafts), "test", None)
+    code, out, _ = run(capsys, "review")
+    assert code == 0 and "#1 [proposed] night_result → thread 2" in out and "PM to 小明" in out
+    assert run(capsys, "approve", "1")[1].strip() == "#1 approved"
+    assert run(capsys, "reject", "2")[1].strip() == "#2 rejected"
+    code, _, err = run(capsys, "approve", "2")
+    assert code == 2 and "rejected" in err
+    code, out, _ = run(capsys, "published", "1", "--at", "2026-12-02T20:15")
+    assert code == 0 and "published at 2026-12-02 20:15" in out
+    entries = [json.loads(line) for line in (cfg / "dry.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [e["kind"] for e in entries] == ["night_result", "receipt"]
+
+
+def test_check_config_offline_names_the_missing_password(cfg, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("SHENSHI_CLI_TEST_PASSWORD", raising=False)
+    code, out, _ = run(capsys, "check-config", "--offline")
+    assert code == 1 and "FAIL password: no password: set $SHENSHI_CLI_TEST_PASSWORD" in out
+    monkeypatch.setenv("SHENSHI_CLI_TEST_PASSWORD", "secret-value")
+    code, out, _ = run(capsys, "check-config", "--offline")
+    assert code == 0 and "secret-value" not in out and "all good" in out
+
+
+def test_a_wrong_option_is_named(cfg, capsys) -> None:
+    text = (cfg / "shenshi.toml").read_text(encoding="utf-8").replace('engine = "discuz"', 'engine = "vbulletin"')
+    (cfg / "shenshi.toml").write_text(text, encoding="utf-8")
+    code, _, err = run(capsys, "status")
+    assert code == 2 and '[forum] engine: expected "discuz" or "phpwind", got "vbulletin"' in err
+
+
+def test_missing_configuration_says_what_to_do(tmp_path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "status")
+    assert code == 2 and "copy config.example.toml" in err
+
+
+def test_the_example_configuration_parses(tmp_path) -> None:
+    from pathlib import Path
+
+    from shenshi.config import load_config
+
+    example = Path(__file__).parents[2] / "config.example.toml"
+    inline = 'players = [{ name = "甲", role = "seer" }]'
+    text = example.read_text(encoding="utf-8").replace('players_file = "players.toml"', inline)
+    path = tmp_path / "example.toml"
+    path.write_text(text, encoding="utf-8")
+    config = load_config(path)
+    assert config.daemon.mode == "dry-run" and config.forum.engine == "discuz"

@@ -1,0 +1,74 @@
+"""``shenshi check-config`` and ``shenshi run --once`` against the loopback sandbox forum."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shenshi.adapters.sandbox import SandboxForum, serve
+from shenshi.adapters.sandbox.clock import ManualClock
+from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.cli import main
+
+ROLES = ["seer", "killer", "commoner", "commoner", "killer", "blesser", "curser", "commoner", "binder", "commoner"]
+
+
+@pytest.fixture
+def forum_config(tmp_path, monkeypatch):
+    now = datetime.now(UTC).replace(microsecond=0)
+    forum = SandboxForum("phpwind", ManualClock(now))
+    seed_demo(forum)
+    thread = forum.create_thread("神的使者", 3, "游戏者名单", "游戏者名单：" + "、".join(PLAYERS), at=now - timedelta(hours=1))
+    monkeypatch.setenv("SHENSHI_RUN_TEST_PASSWORD", GM_PASSWORD)
+    monkeypatch.chdir(tmp_path)
+    with serve(forum) as base_url:
+        players = "".join(f'[[player]]\nname = "{n}"\nrole = "{r}"\n\n' for n, r in zip(PLAYERS, ROLES, strict=True))
+        (tmp_path / "players.toml").write_text(players, encoding="utf-8")
+        (tmp_path / "shenshi.toml").write_text(
+            f"""
+[forum]
+engine = "phpwind"
+base_url = "{base_url}"
+username = "神的使者"
+password_env = "SHENSHI_RUN_TEST_PASSWORD"
+min_interval = 0
+timezone = "UTC"
+
+[game]
+name = "run once"
+ruleset = "game6-10"
+board = 3
+vote_thread = {thread.tid}
+start = "{(now - timedelta(minutes=30)).replace(tzinfo=None).isoformat()}"
+players_file = "players.toml"
+
+[daemon]
+database = "sqlite:///g.sqlite3"
+log = "dry.log"
+""",
+            encoding="utf-8",
+        )
+        yield forum, tmp_path
+
+
+def test_check_config_against_the_forum(forum_config, capsys) -> None:
+    code = main(["check-config"])
+    out, _ = capsys.readouterr()
+    assert code == 0, out
+    assert "ok   login: logged in as 神的使者 (uid 2)" in out
+    assert "ok   player 小明: uid 3" in out
+    assert GM_PASSWORD not in out
+
+
+def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
+    forum, tmp_path = forum_config
+    code = main(["run", "--once"])
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    code = main(["status"])
+    out, _ = capsys.readouterr()
+    assert "night 1" in out
+    for name in ("dry.log", "dry.jsonl", "g.sqlite3"):
+        path = tmp_path / name
+        assert not path.exists() or GM_PASSWORD.encode() not in path.read_bytes()

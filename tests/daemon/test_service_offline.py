@@ -1,0 +1,131 @@
+"""The game service without a forum: evidence in, events and proposals out, restart safety."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import timedelta
+
+from shenshi.adapters.errors import UnexpectedPage
+from shenshi.adapters.records import InboxCursor, InboxDelta
+from shenshi.adapters.sandbox.clock import ManualClock
+from shenshi.bootstrap import bootstrap
+from shenshi.config import PlayerEntry
+from shenshi.daemon.deal import deal_roles
+from shenshi.rulesets.base import Phase
+from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
+from shenshi.store.records import EvidenceKind
+from tests.daemon.helpers import GAME6_10, START, config, pm, post
+
+
+def service_at(tmp_path, clock, **daemon):
+    svc = bootstrap(config(tmp_path, **daemon), clock=clock, forum=False)
+    svc.start()
+    return svc
+
+
+def feed_post(svc, p):
+    result = svc.store.record_post(svc.game_id, p)
+    svc._process_post(p, result.evidence.id)
+
+
+def test_missed_sign_in_and_lurking_are_proposed_not_applied(tmp_path) -> None:
+    clock = ManualClock(START)
+    svc = service_at(tmp_path, clock)
+    for name, _ in GAME6_10:
+        if name not in ("Rex", "kk_大侠"):
+            feed_post(svc, post(name, "签到", 2))
+    clock.set(START + timedelta(hours=25))
+    out = svc.tick()
+    kinds = {(a.kind, a.subject) for a in out.alerts}
+    assert {("signin", "Rex"), ("signin", "kk_大侠")} <= kinds
+    assert svc.referee.state.is_alive("Rex")  # the GM confirms; nothing is applied
+    again = svc.tick()
+    assert not [a for a in again.alerts if a.kind == "signin"] or all(
+        svc.store.announcement_by_key(svc.game_id, d.key) for d in again.drafts
+    )
+    clock.set(START + timedelta(hours=51))
+    feed_post(svc, post("小明", "我还在", 50))
+    out = svc.tick()
+    lurkers = {a.subject for a in out.alerts if a.kind == "lurk"}
+    assert "小明" not in lurkers and "Tom_2" in lurkers
+
+
+def test_unprocessed_evidence_is_processed_after_a_restart(tmp_path) -> None:
+    clock = ManualClock(START + timedelta(minutes=1))
+    svc = service_at(tmp_path, clock)
+    svc.tick()
+    assert svc.referee.state.phase is Phase.NIGHT
+    message = pm("小明", "占卜 老王", 1)
+    stored = svc.store.record_pm(svc.game_id, message)  # stored, then the process died
+    assert stored.is_new
+    again = service_at(tmp_path, clock)  # restart
+    subs = again.referee.state.submissions
+    assert [(s.actor, s.action, s.target) for s in subs] == [("小明", "divine", "老王")]
+    third = service_at(tmp_path, clock)  # and once more: nothing is repeated
+    assert len(third.referee.state.submissions) == 1
+    assert not list(third.store.iter_evidence(third.game_id, kind=EvidenceKind.PM, unprocessed=True))
+
+
+def test_deal_is_seeded_and_secret_roles_go_by_pm(tmp_path) -> None:
+    clock = ManualClock(START)
+    cfg = config(tmp_path)
+    unroled = tuple(PlayerEntry(p.name, p.uid) for p in cfg.game.players)
+    cfg = replace(cfg, game=replace(cfg.game, players=unroled))
+    svc = bootstrap(cfg, clock=clock, forum=False)
+    dealt = svc.deal("seed-42")
+    again = [d.role for d in deal_roles(GAME6_10_INFO, [p.name for p in unroled], "seed-42")]
+    assert [d.role for d in dealt] == again
+    assert sorted(again) == sorted(r for _, r in GAME6_10)
+    roles = [a for a in svc.store.announcements(svc.game_id) if a.kind == "role"]
+    assert len(roles) == 10 and all(a.destination_kind.value == "user" for a in roles)
+    killers = [d.name for d in dealt if d.role == "killer"]
+    pm_to_killer = next(a for a in roles if a.destination == killers[0])
+    assert killers[1] in pm_to_killer.text  # the killers know each other (game6-10)
+    game = svc.store.game(svc.game_id)
+    assert game.deal_seed == "seed-42"
+    assert "seed-42" not in (tmp_path / "dry.log").read_text(encoding="utf-8")
+
+
+class _BrokenForum:
+    """A forum whose vote thread page cannot be parsed; the inbox still works."""
+
+    engine = "discuz"
+    own_uid = "2"
+    requests = 0
+
+    def poll_board(self, fid, cursors):
+        raise UnexpectedPage("no post container found", url="http://forum.example/t/2", snippet="<html>")
+
+    def read_pms(self, cursor=None):
+        return InboxDelta((pm("小明", "占卜 老王", 1),), (), InboxCursor(), 1)
+
+    def mark_read(self, ids):
+        pass
+
+    def post_url(self, tid, pid):
+        return f"http://forum.example/t/{tid}#{pid}"
+
+    def pm_url(self, message):
+        return f"http://forum.example/pm/{message.id}"
+
+
+def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path) -> None:
+    clock = ManualClock(START + timedelta(minutes=1))
+    svc = bootstrap(config(tmp_path), clock=clock, forum=False)
+    svc.adapter = _BrokenForum()
+    svc.start()
+    svc.tick()
+    report = svc.poll()
+    assert report.pms == 1  # the inbox was still read
+    alerts = svc.store.alerts(svc.game_id)
+    assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
+    log = (tmp_path / "dry.log").read_text(encoding="utf-8")
+    assert "!! ALERT" in log and "http://forum.example/pm/" in log
+
+
+def test_short_posts_are_lengthened_to_the_forums_minimum(tmp_path) -> None:
+    from shenshi.daemon.service import fit_min_length
+
+    forum = config(tmp_path).forum
+    assert len(fit_min_length("平安夜", forum).encode()) >= 10  # 9 bytes in UTF-8
+    assert fit_min_length("【第1夜结果】昨夜无人死亡。", forum) == "【第1夜结果】昨夜无人死亡。"
