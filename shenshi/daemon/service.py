@@ -230,28 +230,32 @@ class GameService:
         hold the open step's ballots and tree-hole submissions (at most every
         :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
         first-seen text still counts."""
-        referee = self.referee
-        state = referee.state
+        state = self.referee.state
         now = self.clock()
-        if state.phase not in (Phase.NIGHT, Phase.DAY):
+        pages_of = getattr(self.adapter, "pages_of", None)
+        if state.phase not in (Phase.NIGHT, Phase.DAY) or pages_of is None:
             return 0
         if self._last_reread is not None and now - self._last_reread < REREAD_SPACING:
             return 0
         self._last_reread = now
         idents = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
-        per_page = self.adapter.settings.posts_per_page
         pages: dict[str, set[int]] = {}
         for ident in idents:
             if not ident or not str(ident).isdigit():
                 continue
             evidence = self.store.evidence(int(ident))
             if evidence.kind is EvidenceKind.POST and evidence.floor:
-                pages.setdefault(evidence.source, set()).add((evidence.floor - 1) // per_page + 1)
+                pages.setdefault(evidence.source, set()).update(pages_of(evidence.floor, evidence.floor))
         revisions = 0
         for tid, numbers in pages.items():
             stored = self.store.cursor(self.game_id, thread_source(tid))
             seen_to = ThreadCursor.from_json(stored.value).floor if stored else 0
-            for page in self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:]):
+            try:
+                reread = self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:])
+            except UnexpectedPage as exc:
+                self._unparsable(f"thread {tid}", exc)
+                continue
+            for page in reread:
                 known = [p for p in page.posts if p.floor <= seen_to]  # new posts: the next poll's
                 results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in known])
                 for post, result in zip(known, results, strict=True):
