@@ -292,9 +292,12 @@ class Referee:
                 return False
             return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out)
         if state.phase in (Phase.DAWN, Phase.DUSK):
-            at = published_at(self.gate_key())
-            if at is None or at > now:
-                return False
+            if self._nothing_to_announce():
+                at = self._closed_by(now)  # werewolf night 0: day 1 opens at 06:00, unannounced
+            else:
+                at = published_at(self.gate_key())
+                if at is None or at > now:
+                    return False
             done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
             phase, n = self.ruleset.next_step(done, state.number)
             return self._open(phase, n, at, out)
@@ -318,6 +321,20 @@ class Referee:
             return True
         return False
 
+    def _nothing_to_announce(self) -> bool:
+        """The step just resolved has no public post (the condition of :func:`drafts_for_step`)."""
+        report = self.state.step_report
+        return not (report.public_facts or report.vote_tally or report.winner)
+
+    def _closed_by(self, now: datetime) -> datetime:
+        """When the step just resolved closed, at the latest (its clock's close, or now)."""
+        state = self.state
+        done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
+        opened = state.params.get("opened_at")
+        if opened is None:
+            return now
+        return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
+
     def _witch_vision(self, now: datetime, times: PhaseTimes, out: Outcome) -> None:
         """Werewolf: when 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3)."""
         first = times.phase_deadlines.get("1")
@@ -325,6 +342,8 @@ class Referee:
         key = f"{self.key}:night{self.state.number}:witch_vision"
         if first is None or vision is None or now < first or key in self._sent_vision:
             return
+        if self.state.number == 0:
+            return  # night 0 has no 【杀人】: nothing to see, and the spec sends nothing
         self._sent_vision.add(key)
         for result in vision(self.state):
             out.drafts.append(

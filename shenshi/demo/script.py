@@ -88,6 +88,7 @@ class Expected:
     executed: str | None = None
     winner: str | None = None
     runoff: bool = False  # family A 生死投票 / chess round 2 was held
+    madness: tuple[str, ...] = ()  # werewolf: the maddened (癫狂) after the step
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,11 @@ class GameScript:
         )  # fmt: skip
         expected = {
             label: Expected(
-                {r(k): v for k, v in e.deaths.items()}, r(e.executed), e.winner, e.runoff
+                {r(k): v for k, v in e.deaths.items()},
+                r(e.executed),
+                e.winner,
+                e.runoff,
+                tuple(r(n) for n in e.madness),
             )
             for label, e in self.expected.items()
         }
@@ -214,4 +219,4 @@ def _expected(e: Mapping[str, Any]) -> Expected:
     runoff = bool(e.get("runoff_tally")) or any(
         f.get("kind") == "runoff" for f in e.get("public_facts", ())
     )
-    return Expected(deaths, executed, e.get("winner"), runoff)
+    return Expected(deaths, executed, e.get("winner"), runoff, tuple(e.get("madness", ())))

@@ -1,0 +1,45 @@
+"""The referee on the werewolf clock: night 0, 06:00 and 21:00 on the forum's clock."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from shenshi.adapters.records import Post
+from shenshi.daemon.announce import Templates
+from shenshi.daemon.referee import Referee
+from shenshi.demo.script import load_script
+from shenshi.rulesets.base import Phase, PlayerSpec
+from shenshi.rulesets.registry import find_ruleset
+from tests.daemon.helpers import TZ, config
+
+START = datetime(2026, 12, 7, 20, 0, tzinfo=TZ)  # a Monday evening
+CUPID_THREAD = "9"
+
+
+def werewolf(tmp_path) -> tuple[Referee, dict]:
+    script = load_script("werewolf")
+    table = [(s.name, s.role) for s in script.seats]
+    cfg = config(tmp_path, "werewolf", table)
+    game = replace(cfg.game, start=START, role_threads={"cupid": CUPID_THREAD})
+    rules = find_ruleset("werewolf")
+    state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats])
+    keys: dict = {}
+    ref = Referee(rules, game, state, game_key="g1", templates=Templates(), tz=TZ, published_at=keys.get)
+    return ref, keys
+
+
+def test_night_0_ends_at_06_00_and_day_1_opens_unannounced(tmp_path) -> None:
+    ref, keys = werewolf(tmp_path)
+    ref.tick(START, keys.get)
+    assert ref.state.phase is Phase.NIGHT and ref.state.number == 0
+    reply = Post(CUPID_THREAD, "30", 2, "白色的猫", None, START + timedelta(hours=1), "【金箭】 月光、Rex")
+    assert ref.read_post(reply, "1").events
+    out = ref.tick(START + timedelta(hours=4), keys.get)  # 夜晚1 has closed: no 【通灵】 on night 0
+    assert not [d for d in out.drafts if d.kind == "witch_vision"]
+    dawn = datetime(2026, 12, 8, 6, 0, tzinfo=TZ)
+    out = ref.tick(dawn + timedelta(minutes=30), keys.get)
+    assert not [d for d in out.drafts if d.channel == "thread"]  # night 0 publishes nothing …
+    assert sorted(d.destination for d in out.drafts if d.kind == "lover_partner") == ["Rex", "月光"]
+    assert ref.state.phase is Phase.DAY and ref.state.number == 1  # … and day 1 opens anyway
+    assert ref.state.params["opened_at"] == dawn
