@@ -351,6 +351,9 @@ class Referee:
             )
 
     def _open(self, phase: Phase, n: int, at: datetime, out: Outcome) -> bool:
+        # Rulesets read wall-clock times (werewolf 06:00/21:00, the chess weekend) off the
+        # datetime they get: give them the forum's clock, not the store's UTC.
+        at = at.astimezone(self.tz)
         probe = replace(self.state, phase=phase, number=n, params=frozen_map({"opened_at": at}))
         times = self.ruleset.phase_times(probe, phase, n, at)
         params: dict[str, Any] = {"opened_at": at}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 from shenshi.adapters.records import Post
 from shenshi.daemon.announce import Templates
@@ -25,7 +26,9 @@ def werewolf(tmp_path) -> tuple[Referee, dict]:
     rules = find_ruleset("werewolf")
     state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats])
     keys: dict = {}
-    ref = Referee(rules, game, state, game_key="g1", templates=Templates(), tz=TZ, published_at=keys.get)
+    ref = Referee(
+        rules, game, state, game_key="g1", templates=Templates(), tz=TZ, published_at=keys.get
+    )
     return ref, keys
 
 
@@ -33,7 +36,9 @@ def test_night_0_ends_at_06_00_and_day_1_opens_unannounced(tmp_path) -> None:
     ref, keys = werewolf(tmp_path)
     ref.tick(START, keys.get)
     assert ref.state.phase is Phase.NIGHT and ref.state.number == 0
-    reply = Post(CUPID_THREAD, "30", 2, "白色的猫", None, START + timedelta(hours=1), "【金箭】 月光、Rex")
+    reply = Post(
+        CUPID_THREAD, "30", 2, "白色的猫", None, START + timedelta(hours=1), "【金箭】 月光、Rex"
+    )
     assert ref.read_post(reply, "1").events
     out = ref.tick(START + timedelta(hours=4), keys.get)  # 夜晚1 has closed: no 【通灵】 on night 0
     assert not [d for d in out.drafts if d.kind == "witch_vision"]
@@ -43,3 +48,33 @@ def test_night_0_ends_at_06_00_and_day_1_opens_unannounced(tmp_path) -> None:
     assert sorted(d.destination for d in out.drafts if d.kind == "lover_partner") == ["Rex", "月光"]
     assert ref.state.phase is Phase.DAY and ref.state.number == 1  # … and day 1 opens anyway
     assert ref.state.params["opened_at"] == dawn
+
+
+def test_a_step_opened_by_a_post_stored_in_utc_keeps_the_forums_clock(tmp_path) -> None:
+    ref, keys = werewolf(tmp_path)
+    ref.tick(START, keys.get)
+    ref.tick(datetime(2026, 12, 8, 6, 30, tzinfo=TZ), keys.get)  # day 1 is open
+    living = [s.name for s in ref.state.alive()]
+    for i, name in enumerate(living):
+        ref.read_post(
+            Post(
+                "2",
+                str(100 + i),
+                i + 2,
+                name,
+                None,
+                datetime(2026, 12, 8, 8, tzinfo=TZ),
+                "投票：小明",
+            ),
+            f"v{i}",
+        )
+    ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), keys.get)  # 21:00 on D+1: the day closes
+    assert ref.state.phase is Phase.DUSK
+    keys["g1:day1:public"] = datetime(
+        2026, 12, 9, 13, 5, tzinfo=ZoneInfo("UTC")
+    )  # 21:05 in Shanghai
+    ref.tick(datetime(2026, 12, 9, 21, 10, tzinfo=TZ), keys.get)
+    times = ref.times()
+    assert ref.state.phase is Phase.NIGHT
+    assert times.closes == datetime(2026, 12, 10, 6, 0, tzinfo=TZ)  # the next 06:00 in Shanghai
+    assert times.phase_deadlines["1"] == datetime(2026, 12, 10, 0, 5, tzinfo=TZ)
