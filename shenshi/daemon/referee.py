@@ -117,10 +117,12 @@ class Referee:
         self.gm_name = gm_name
         self.gm_uid = gm_uid
         self.tz = tz
-        self.early_close = early_close
+        self.family = ruleset_info(ruleset.name).family
+        # Only family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
+        # chess ballots may still change, and werewolf needs everyone's 加速 (W-D7).
+        self.early_close = early_close and self.family == "A"
         self.activity = activity
         self.published_at = published_at
-        self.family = ruleset_info(ruleset.name).family
         # Public drafts not yet seen published (key → text): the GM's own posts are matched
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}

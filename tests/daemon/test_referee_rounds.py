@@ -123,3 +123,22 @@ def test_chess_cannon_kill_posts_are_published(tmp_path) -> None:
     out = ref.tick(at(24), lambda key: None)
     public = next(d for d in out.drafts if d.channel == "thread")
     assert "夏侯婴 死亡" in public.text and post_text in public.text
+
+
+def test_a_chess_day_with_every_ballot_in_still_runs_its_hours(tmp_path) -> None:
+    script = load_script("chess32")
+    cfg = config(tmp_path, "chess32", [(s.name, s.role) for s in script.seats])
+    rules = find_ruleset("chess32")
+    state = rules.new_game(
+        [PlayerSpec(s.name, s.role, s.team) for s in script.seats],
+        {"day_hours": 24, "night_hours": 24},
+    )
+    ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)
+    ref.tick(at(0), lambda key: None)
+    assert ref.state.phase is Phase.DAY
+    for i, s in enumerate(script.seats):
+        assert ref.read_post(post(s.name, "弃权", 1 + i * 0.01), f"c{i}").events
+    ref.tick(at(2), lambda key: None)
+    assert ref.state.phase is Phase.DAY  # one change per round is still allowed (RES-C28)
+    ref.tick(at(24), lambda key: None)
+    assert ref.state.phase is Phase.DUSK

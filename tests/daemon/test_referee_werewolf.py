@@ -78,3 +78,18 @@ def test_a_step_opened_by_a_post_stored_in_utc_keeps_the_forums_clock(tmp_path) 
     assert ref.state.phase is Phase.NIGHT
     assert times.closes == datetime(2026, 12, 10, 6, 0, tzinfo=TZ)  # the next 06:00 in Shanghai
     assert times.phase_deadlines["1"] == datetime(2026, 12, 10, 0, 5, tzinfo=TZ)
+
+
+def test_a_werewolf_day_with_every_ballot_in_still_runs_to_21_00(tmp_path) -> None:
+    ref, keys = werewolf(tmp_path)
+    ref.tick(START, keys.get)
+    ref.tick(datetime(2026, 12, 8, 6, 30, tzinfo=TZ), keys.get)
+    for i, s in enumerate(ref.state.alive()):
+        at = datetime(2026, 12, 8, 8, tzinfo=TZ)
+        assert ref.read_post(
+            Post("2", str(200 + i), i + 2, s.name, None, at, "投票：小明"), f"b{i}"
+        ).events
+    ref.tick(datetime(2026, 12, 8, 9, 0, tzinfo=TZ), keys.get)
+    assert ref.state.phase is Phase.DAY  # ballots may change until the close (RES-W6)
+    ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), keys.get)
+    assert ref.state.phase is Phase.DUSK
