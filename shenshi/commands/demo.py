@@ -22,20 +22,37 @@ HELP = "play a whole scripted game on a loopback sandbox forum and print what ha
 ORDER = 90
 
 OUTPUT = Path("demo-output")
-LEFTOVERS = ("shenshi.sqlite3", "shenshi-dryrun.log", "shenshi-dryrun.jsonl", "shenshi.toml", "clock.txt")
+LEFTOVERS = (
+    "shenshi.sqlite3",
+    "shenshi-dryrun.log",
+    "shenshi-dryrun.jsonl",
+    "shenshi.toml",
+    "clock.txt",
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi demo`` to the CLI."""
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
     add_config_option(parser)
-    parser.add_argument("--ruleset", default="game6-10", help="which ruleset's game (default: game6-10)")
     parser.add_argument(
-        "--engine", choices=("discuz", "phpwind"), default="discuz", help="forum engine (default: discuz)"
+        "--ruleset", default="game6-10", help="which ruleset's game (default: game6-10)"
     )
-    parser.add_argument("--seed", type=int, default=1, help="seeds the deal and the players (default: 1)")
     parser.add_argument(
-        "--output", type=Path, default=None, metavar="DIR", help="where the files go (default: ./demo-output/RULESET-ENGINE)"
+        "--engine",
+        choices=("discuz", "phpwind"),
+        default="discuz",
+        help="forum engine (default: discuz)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seeds the deal and the players (default: 1)"
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where the files go (default: ./demo-output/RULESET-ENGINE)",
     )
     parser.add_argument(
         "--speed", type=float, default=3600.0, metavar="X",
@@ -61,14 +78,20 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--speed must be positive, got {args.speed}")
     output = args.output or OUTPUT / f"{args.ruleset}-{args.engine}"
     _clear(output)
-    print(f"shenshi demo: {args.ruleset} on a {args.engine} sandbox, seed {args.seed}; files in {output}/")
+    print(
+        f"shenshi demo: {args.ruleset} on a {args.engine} sandbox, seed {args.seed}; files in {output}/"
+    )
     print(f"  roles dealt with seed demo-{args.seed}; the daemon runs in review mode and the demo")
     print("  approves every proposal at once, as a GM would with `shenshi approve`")
     shown: set[str] = set()
 
     def progress(director) -> None:
         for post in director.players.world.forum.visible_posts(director.players.world.vote_thread):
-            if post.author_uid != director.players.world.gm_uid or post.first or str(post.pid) in shown:
+            if (
+                post.author_uid != director.players.world.gm_uid
+                or post.first
+                or str(post.pid) in shown
+            ):
                 continue
             shown.add(str(post.pid))
             title = post.text.strip().splitlines()[0]
@@ -80,8 +103,9 @@ def run(args: argparse.Namespace) -> int:
     print(summary(game.forum_record, game.tally, log=game.log_path, database=game.database,
                   seconds=game.seconds, mistakes=game.players.made))  # fmt: skip
     expected = expected_outcome(game.script)
-    chess = args.ruleset == "chess32"
-    same = game.forum_record.comparable(causes=not chess) == expected.comparable(causes=not chess)
+    causes = args.ruleset not in ("chess32", "werewolf")  # they publish no cause of death
+    published = expected_outcome(game.script, published=True).comparable(causes)
+    same = game.forum_record.comparable(causes) == published
     stored = game.stored_record.comparable() == expected.comparable()
     print(f"  inspect:     shenshi status --config {game.config_path}")
     if same and stored and game.direction.finished:

@@ -15,7 +15,8 @@ change the outcome under the rules (RULES.md; DESIGN.md "Nothing is guessed"):
 ``fullwidth``  a name written in full-width letters (Ｔｏｍ＿２), which still resolves
 ``quote``      a ballot quoting another player's ballot ([quote] BBCode): quotes never count
 ``edit``       a ballot edited to another name after a poll saw it: the first-seen text counts
-``late_pm``    a night action PM'd after the night's result was published (outside the window)
+``late_pm``    a night action PM'd after the night's result was published (outside the window;
+               werewolf: a 功能树洞 reply after its night phase's deadline)
 ``stranger``   a night action PM'd by someone who is not a player
 =============  ==============================================================================
 
@@ -39,7 +40,11 @@ from shenshi.adapters.sandbox.timefmt import discuz_absolute
 from shenshi.demo import texts
 from shenshi.demo.script import Act, GameScript, Step, Vote
 from shenshi.demo.world import World
+from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.werewolf.clock import first_day_start
+from shenshi.rulesets.werewolf.settings import settings_of
 
+SECOND_PHASE = ("heal", "poison")  # werewolf 夜晚2 skills (RES-W3)
 MISTAKES = ("typo", "fullwidth", "quote", "edit", "late_pm", "stranger")
 
 # The command words the players write (the forms in the rule posts).
@@ -66,6 +71,7 @@ class Pace:
     vote_spread: float = 5.0
     talk_spread: float = 10.0
     runoff_spread: float = 3.0
+    second_phase: float = 3.5  # werewolf 夜晚2: after 夜晚1 closed (+3 h by default)
 
 
 PACES = {
@@ -131,6 +137,9 @@ class ScriptedPlayers:
         self.wanted = set(mistakes)
         self.alive = set(script.names)
         self.bound: set[str] = set()
+        self.maddened: set[str] = set()  # werewolf: may post only the name they vote for
+        self.unannounced_end: datetime | None = None  # a step that ends with no post of its own
+        self.family = ruleset_info(script.ruleset).family
         self.log: list[str] = []
         self._schedule_step(world.start)
 
@@ -163,6 +172,8 @@ class ScriptedPlayers:
         self.alive -= {n for n in self.script.expected[step.label].deaths if n in text}
         if step.phase == "night":  # the bound survivor may not vote today (被束魂)
             self.bound = {n for n in self.alive if f"{n} 被束魂" in text}
+        madness = self.script.expected[step.label].madness
+        self.maddened = (self.maddened if madness is None else set(madness)) & self.alive  # 癫狂
         if GAME_OVER in text:
             self.progress.finished = True
             self.log.append(f"{at:%m-%d %H:%M} game over seen")
@@ -181,6 +192,9 @@ class ScriptedPlayers:
             self.progress.round = 3
             self._schedule_round(step, at)
             return
+        self._next_step(at)
+
+    def _next_step(self, at: datetime) -> None:
         self.progress.index += 1
         self.progress.round = 1
         if self.step is not None:
@@ -191,10 +205,15 @@ class ScriptedPlayers:
     def next_due(self) -> datetime | None:
         """When the next move is due (``None``: waiting for the GM)."""
         pending = [m.at for m in self.moves if not m.done]
+        if self.unannounced_end is not None:
+            pending.append(self.unannounced_end)
         return min(pending) if pending else None
 
     def act(self, now: datetime, last_poll: datetime | None = None) -> int:
         """Do every move due at ``now``; edits wait until a poll after their post."""
+        if self.unannounced_end is not None and now >= self.unannounced_end:
+            end, self.unannounced_end = self.unannounced_end, None
+            self._next_step(end)  # werewolf: day 1 opens at 06:00 after night 0, unannounced
         done = 0
         for move in sorted(
             (m for m in self.moves if not m.done and m.at <= now), key=lambda m: m.at
@@ -246,6 +265,8 @@ class ScriptedPlayers:
         self.progress.started = start
         if step.phase == "night":
             self._plan_night(step, start)
+            if self.family == "werewolf" and step.n == 0:  # night 0 ends at the first 06:00
+                self.unannounced_end = first_day_start(start, settings_of(dict(self.script.rules)))
         else:
             self._plan_day(step, start)
 
@@ -262,13 +283,16 @@ class ScriptedPlayers:
     def _plan_night(self, step: Step, start: datetime) -> None:
         rng = self._rng(step.label)
         pace = self.pace
-        if step.n == 1 and self.script.ruleset != "chess32":
+        if step.n == 1 and self.family == "A":
             for name in self.script.names:  # 签到: reply to the player list
                 self.moves.append(
                     Move(self._at(start, rng, 0.1, 2.0), name, "post", "签到", "vote")
                 )
         for act in step.actions:
-            at = self._at(start, rng, pace.night_first, pace.night_spread)
+            if act.action in SECOND_PHASE:  # the witch, once she has her 【通灵】 list
+                at = self._at(start, rng, pace.second_phase, 1.5)
+            else:
+                at = self._at(start, rng, pace.night_first, pace.night_spread)
             text = self._action_text(act, rng)
             if self._should("fullwidth", rng) and act.target and _has_ascii(act.target):
                 text = text.replace(act.target, _fullwidth(act.target), 1)
@@ -281,6 +305,8 @@ class ScriptedPlayers:
                 Move(at, self.world.stranger, "pm", f"杀 {victim}", mistake="stranger")
             )
             self._made("stranger", step, f"{self.world.stranger}: 杀 {victim}")
+        if self.family == "werewolf" and step.n >= 1 and self._should("late_pm", rng):
+            self._late_reply(step, start, rng)
         self._plan_talk(step, start, rng, pace.night_spread + 2)
 
     def _night_move(self, act: Act, at: datetime, text: str) -> Move:
@@ -316,12 +342,15 @@ class ScriptedPlayers:
             at = self._at(start, rng, pace.vote_opens + 0.3, pace.vote_spread)
             self._ballot(step, v, at, f"{step.label}.r1.{i}", rng)
         self._plan_ballot_mistakes(step, rng)
-        if self._should("late_pm", rng):
+        if self.family != "werewolf" and self._should("late_pm", rng):
             self._late_pm(step, start, rng)
 
     def _ballot(self, step: Step, v: Vote, at: datetime, key: str, rng: random.Random) -> None:
         if v.via == "pm_delegate":
             self.moves.append(Move(at, v.voter, "pm", f"委托投票：{v.target}"))
+            return
+        if v.voter in self.maddened:  # 癫狂: the name alone [WW:L129]
+            self.moves.append(Move(at, v.voter, "post", v.target, "vote", key=key))
             return
         text = "弃权" if v.target == "ABSTAIN" else f"投票：{v.target}"
         if rng.random() < 0.4:
@@ -393,9 +422,27 @@ class ScriptedPlayers:
         self.moves.append(Move(at, act.actor, "pm", text, mistake="late_pm"))
         self._made("late_pm", step, f"{act.actor}: {text} during {step.label}")
 
+    def _late_reply(self, step: Step, start: datetime, rng: random.Random) -> None:
+        """Werewolf: a skill replied in the 功能树洞 after its night phase's deadline."""
+        acts = [a for a in step.actions if a.action not in SECOND_PHASE and a.action != "kill"]
+        if not acts:
+            return
+        act = rng.choice(acts)
+        target = next(
+            (n for n in sorted(self.alive) if n not in (act.actor, act.target)), act.target
+        )
+        text = f"{VERB[act.action]} {target}"
+        at = self._at(start, rng, self.pace.second_phase, 1.0)
+        self.moves.append(
+            Move(
+                at, act.actor, "post", text, self.world.role_thread_of(act.actor), mistake="late_pm"
+            )
+        )
+        self._made("late_pm", step, f"{act.actor}: {text} after 夜晚1 closed")
+
     def _plan_talk(self, step: Step, start: datetime, rng: random.Random, spread: float) -> None:
         """Analysis in the discussion thread and chat (灌水) in the chat thread."""
-        speakers = sorted(self.alive)
+        speakers = sorted(self.alive - self.maddened)
         for name in rng.sample(speakers, k=min(len(speakers), max(2, len(speakers) // 3))):
             text = texts.analysis(rng, [n for n in speakers if n != name] or speakers)
             self.moves.append(

@@ -64,10 +64,13 @@ class GameRecord:
         return out + [("winner", self.winner)]
 
 
-def expected_outcome(script: GameScript) -> GameRecord:
-    """The outcome the script's intended actions must give (written by hand in the script)."""
+def expected_outcome(script: GameScript, *, published: bool = False) -> GameRecord:
+    """The outcome the script's intended actions must give (written by hand in the script);
+    ``published``: only the steps that end with a public post (werewolf night 0 has none)."""
     record = GameRecord()
     for step in script.steps:
+        if published and script.ruleset == "werewolf" and step.n == 0:
+            continue
         e = script.expected[step.label]
         record.steps.append(StepRecord(step.label, dict(e.deaths), e.executed, e.runoff))
         if e.winner:
@@ -112,6 +115,8 @@ def _read_line(line: str, names: list[str], step: StepRecord) -> None:
         return
     if rest.startswith("死亡，所属阵营") or rest == "出局。":
         step.deaths[name] = "death"
+        if rest == "出局。" and step.label.startswith("day") and step.executed is None:
+            step.executed = name  # werewolf: the day's first character out was voted out
         return
     for cause, words in CAUSE.items():
         if rest == words + "。" and cause != "execution":

@@ -88,7 +88,7 @@ class Expected:
     executed: str | None = None
     winner: str | None = None
     runoff: bool = False  # family A 生死投票 / chess round 2 was held
-    madness: tuple[str, ...] = ()  # werewolf: the maddened (癫狂) after the step
+    madness: tuple[str, ...] | None = None  # werewolf: the maddened (癫狂) after it, if given
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ class GameScript:
                 r(e.executed),
                 e.winner,
                 e.runoff,
-                tuple(r(n) for n in e.madness),
+                None if e.madness is None else tuple(r(n) for n in e.madness),
             )
             for label, e in self.expected.items()
         }
@@ -219,4 +219,5 @@ def _expected(e: Mapping[str, Any]) -> Expected:
     runoff = bool(e.get("runoff_tally")) or any(
         f.get("kind") == "runoff" for f in e.get("public_facts", ())
     )
-    return Expected(deaths, executed, e.get("winner"), runoff, tuple(e.get("madness", ())))
+    madness = tuple(e["madness"]) if "madness" in e else None
+    return Expected(deaths, executed, e.get("winner"), runoff, madness)
