@@ -273,6 +273,7 @@ class ScriptedPlayers:
     def _schedule_round(self, step: Step, at: datetime) -> None:
         votes = step.runoff_votes if self.progress.round == 2 else step.summon_votes
         rng = self._rng(step.label, "round", self.progress.round)
+        self._plan_talk(step, at, rng, self.pace.runoff_spread)
         for i, v in enumerate(votes):
             delay = timedelta(hours=rng.uniform(0.2, self.pace.runoff_spread))
             self._ballot(step, v, at + delay, f"{step.label}.r{self.progress.round}.{i}", rng)
@@ -441,17 +442,17 @@ class ScriptedPlayers:
         self._made("late_pm", step, f"{act.actor}: {text} after 夜晚1 closed")
 
     def _plan_talk(self, step: Step, start: datetime, rng: random.Random, spread: float) -> None:
-        """Analysis in the discussion thread and chat (灌水) in the chat thread."""
+        """Analysis in the discussion thread (every living player, each step: nobody lurks 48 h)
+        and some chat (灌水) in the chat thread."""
         speakers = sorted(self.alive - self.maddened)
-        for name in rng.sample(speakers, k=min(len(speakers), max(2, len(speakers) // 3))):
+        talkative = rng.sample(speakers, k=len(speakers) // 3)
+        for name in speakers + talkative:
             text = texts.analysis(rng, [n for n in speakers if n != name] or speakers)
-            self.moves.append(
-                Move(self._at(start, rng, 0.2, spread), name, "post", text, "discussion")
-            )
+            at = self._at(start, rng, 0.2, spread)
+            self.moves.append(Move(at, name, "post", text, "discussion"))
         for name in rng.sample(speakers, k=min(len(speakers), 2)):
-            self.moves.append(
-                Move(self._at(start, rng, 0.2, spread), name, "post", texts.chat(rng), "chat")
-            )
+            at = self._at(start, rng, 0.2, spread)
+            self.moves.append(Move(at, name, "post", texts.chat(rng), "chat"))
 
     # -- mistakes ------------------------------------------------------------------------------------
 

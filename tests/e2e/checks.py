@@ -22,7 +22,7 @@ LATE = {"werewolf": "phase_deadline"}  # a 功能树洞 reply after its night ph
 # misread (a bug).
 NEVER = {"vote_conflict", "not_in_phase", "no_vote_open", "dead_target", "conditional_vote", "wrong_channel",
          "ambiguous_name", "vote_wrong_thread", "thread_changed", "unparsable_page", "maddened_speech",
-         "dead_post", "wrong_phase", "locked"}  # fmt: skip
+         "dead_post", "wrong_phase", "locked", "lurk", "signin"}  # fmt: skip
 TITLE = re.compile(r"^【第\d+(?:夜结果|天投票结果)】")
 
 
