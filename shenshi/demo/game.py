@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from shenshi.adapters.sandbox import AcceleratedClock, ManualClock
+from shenshi.adapters.sandbox import AcceleratedClock, ManualClock, serve
 from shenshi.adapters.sandbox.seed import GM_PASSWORD
 from shenshi.bootstrap import bootstrap
 from shenshi.config import load_config
@@ -41,7 +41,7 @@ from shenshi.demo.record import (
     tally,
 )
 from shenshi.demo.script import GameScript, load_script
-from shenshi.demo.world import PASSWORD_ENV, World, build_world, cast_for, game_config, serving
+from shenshi.demo.world import PASSWORD_ENV, World, build_world, cast_for, game_config
 from shenshi.rulesets.catalog import ruleset_info
 from shenshi.store.engine import open_store
 
@@ -120,7 +120,7 @@ def play(
     if setup is not None:
         setup(world)
     os.environ.setdefault(PASSWORD_ENV, GM_PASSWORD)
-    with serving(world.forum) as url:
+    with serve(world.forum) as url:
         raw = game_config(world, url, workdir, roles=not deal, daemon=DAEMON)
         config_path = workdir / "shenshi.toml"
         config_path.write_text(tomlfile.dumps(raw), encoding="utf-8")

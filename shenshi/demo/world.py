@@ -9,14 +9,13 @@ daemon can be bootstrapped against it like against a real forum.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from shenshi.adapters.sandbox import SandboxForum, SandboxServer
+from shenshi.adapters.sandbox import SandboxForum
 from shenshi.adapters.sandbox.seed import BOARD_FID, GM_NAME, player_name, seed_demo
 from shenshi.demo.script import GameScript
 from shenshi.rulesets.catalog import ruleset_info
@@ -146,18 +145,3 @@ def game_config(
             "log": str(workdir / "shenshi-dryrun.log"), **dict(daemon or {}),
         },
     }  # fmt: skip
-
-
-@contextmanager
-def serving(forum: SandboxForum) -> Iterator[str]:
-    """Serve ``forum`` on loopback (like :func:`~shenshi.adapters.sandbox.serve`); yields the URL.
-
-    Nagle's algorithm is switched off on the answers: the server writes headers and body
-    separately, and a delayed ACK would otherwise hold every response for ~40 ms.
-    """
-    server = SandboxServer(forum)
-    server.httpd.RequestHandlerClass.disable_nagle_algorithm = True  # type: ignore[attr-defined]
-    try:
-        yield server.start()
-    finally:
-        server.stop()

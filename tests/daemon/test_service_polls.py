@@ -4,48 +4,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-import pytest
-
-from shenshi.adapters.sandbox import SandboxForum
-from shenshi.adapters.sandbox import serve as serving
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
 from shenshi.bootstrap import bootstrap
-from shenshi.config import parse_config
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
+from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import START
 
-ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
-                           "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
+world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
-
-
-@pytest.fixture
-def world(tmp_path, monkeypatch):
-    clock = ManualClock(START - timedelta(hours=1))
-    forum = SandboxForum("discuz", clock)
-    accounts = {name: uid for name, _, uid in seed_demo(forum)}
-    thread = forum.create_thread(
-        "神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单", at=START
-    )
-    monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
-    with serving(forum) as base_url:
-        raw = {
-            "forum": {"engine": "discuz", "base_url": base_url, "username": "神的使者",
-                      "password_env": "SHENSHI_TEST_PASSWORD", "min_interval": 0},
-            "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
-                     "start": START.replace(tzinfo=None).isoformat(),
-                     "players": [{"name": n, "uid": accounts[n], "role": ROLES[n]} for n in PLAYERS]},
-            "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
-                       "log": str(tmp_path / "dry.log")},
-        }  # fmt: skip
-        service = bootstrap(
-            parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s)
-        )
-        service.adapter.login()
-        service.start()
-        yield clock, forum, thread.tid, service
 
 
 def night_one(clock, forum, service) -> None:
@@ -106,6 +72,20 @@ def test_status_counts_each_players_posts_by_uid(world) -> None:
     assert all(a.kind == "receipt" for a in sent)
 
 
+def killed_while_sending(clock, service, announcement, send):
+    """The forum gets ``announcement``, the daemon dies before recording it, and a new one
+    starts and publishes."""
+    service.store.approve(announcement.id)
+    service.store.mark_sending(announcement.id)
+    send(announcement.destination, announcement.text)  # … and the daemon dies here
+    clock.advance(minutes=10)
+    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    again.adapter.login()
+    again.start()
+    again.publish()
+    return again
+
+
 def test_a_pm_sent_just_before_a_crash_is_not_sent_again(world) -> None:
     clock, forum, tid, service = world
     clock.set(START + timedelta(minutes=5))
@@ -114,14 +94,7 @@ def test_a_pm_sent_just_before_a_crash_is_not_sent_again(world) -> None:
     clock.advance(minutes=10)
     service.poll()
     receipt = service.store.announcements(service.game_id, [AnnouncementState.PROPOSED])[0]
-    service.store.approve(receipt.id)
-    service.store.mark_sending(receipt.id)
-    service.adapter.send_pm(receipt.destination, receipt.text)  # … and the daemon dies here
-    clock.advance(minutes=10)
-    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    again.adapter.login()
-    again.start()
-    again.publish()
+    again = killed_while_sending(clock, service, receipt, service.adapter.send_pm)
     gm = forum.user("神的使者").uid
     sent = [m for m in forum.messages.values() if m.sender_uid == gm and m.text == receipt.text]
     assert len(sent) == 1
@@ -136,14 +109,7 @@ def test_a_post_made_just_before_a_crash_is_not_made_again(world) -> None:
     clock.set(START + timedelta(hours=24, minutes=1))
     service.tick()  # nobody acted: 无人死亡
     dawn = service.store.announcement_by_key(service.game_id, "g1:night1:public")
-    service.store.approve(dawn.id)
-    service.store.mark_sending(dawn.id)
-    service.adapter.post_reply(dawn.destination, dawn.text)  # … and the daemon dies here
-    clock.advance(minutes=10)
-    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    again.adapter.login()
-    again.start()
-    again.publish()
+    again = killed_while_sending(clock, service, dawn, service.adapter.post_reply)
     titles = [p for p in forum.visible_posts(tid) if p.text.startswith("【第1夜结果】")]
     assert len(titles) == 1
     after = again.store.announcement_by_key(again.game_id, dawn.key)
