@@ -24,6 +24,7 @@ from shenshi.store.outbox import AnnouncementState
 
 APPROVAL_DELAY = 60.0  # seconds: the GM approves a proposal within a minute
 MIN_STEP = 1.0  # the clock moves at least this far between turns
+WIND_DOWN = 12  # cycles at most, after the end, to send what is left
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,12 @@ class Turn:
     next_delay: float  # seconds until the daemon wants to run again
     approved: int = 0
     errors: tuple[str, ...] = ()
+    unsent: int = -1  # approved announcements not sent yet (-1: unknown, the daemon died)
+
+    @property
+    def settled(self) -> bool:
+        """Nothing left to send, nothing newly approved."""
+        return self.polled and not self.approved and self.unsent == 0
 
 
 class Daemon(Protocol):
@@ -57,10 +64,17 @@ class InProcessDaemon:
     def cycle(self) -> Turn:
         result = self.cycler.run()
         approved = approve_all(self.service) if self.auto_approve else 0
-        return Turn(result.polled, self.cycler.next_delay(), approved, tuple(result.errors))
+        errors = tuple(result.errors)
+        return Turn(result.polled, self.cycler.next_delay(), approved, errors, unsent(self.service))
 
     def close(self) -> None:
         self.service.store.close() if hasattr(self.service.store, "close") else None
+
+
+def unsent(service: GameService) -> int:
+    """Announcements approved (or being sent, or failed) but not sent yet."""
+    states = [AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED]
+    return len(service.store.announcements(service.game_id, states))
 
 
 def approve_all(service: GameService) -> int:
@@ -109,9 +123,10 @@ class Director:
         self.last_turn: Turn | None = None
         self.direction = Direction()
 
-    def turn(self) -> Turn:
-        """One daemon cycle; then the players read what was published."""
-        for hook in self.before:
+    def turn(self, *, faults: bool = True) -> Turn:
+        """One daemon cycle; then the players read what was published (``faults``: run the
+        hooks)."""
+        for hook in self.before if faults else ():
             hook(self)
         before = self.clock()
         turn = self.daemon.cycle()
@@ -122,7 +137,7 @@ class Director:
             self.direction.polls += 1
         self.direction.errors += turn.errors
         self.players.observe()
-        for hook in self.hooks:
+        for hook in self.hooks if faults else ():
             hook(self)
         return turn
 
@@ -145,10 +160,9 @@ class Director:
             due = self.players.next_due()
             nxt = min(daemon_due, due) if due is not None else daemon_due
             self.advance(max((nxt - self.clock()).total_seconds(), MIN_STEP))
-        # Let the daemon publish what the last approvals allowed (the winner's post, PMs).
-        for _ in range(3):
-            turn = self.turn()
-            if not turn.approved:
+        # The game is over: let the daemon send what is left (the last PMs), faults over.
+        for _ in range(WIND_DOWN):
+            if self.turn(faults=False).settled:
                 break
             self.advance(APPROVAL_DELAY)
         self.direction.ended = self.clock()

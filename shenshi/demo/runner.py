@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     from shenshi.config import load_config
     from shenshi.daemon.scheduler import Cycle
     from shenshi.demo.clockfile import FileClock
-    from shenshi.demo.director import approve_all
+    from shenshi.demo.director import approve_all, unsent
 
     parser = argparse.ArgumentParser(prog="python -m shenshi.demo.runner", description=__doc__)
     parser.add_argument("--config", type=Path, required=True)
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         result = cycle.run()
         approved = approve_all(service) if args.auto_approve else 0
         _answer({"polled": result.polled, "next_delay": cycle.next_delay(), "approved": approved,
-                 "errors": result.errors})  # fmt: skip
+                 "errors": result.errors, "unsent": unsent(service)})  # fmt: skip
     return 0
 
 
@@ -174,7 +174,7 @@ class DaemonProcess:
             self.start()
             return Turn(False, 1.0)
         return Turn(bool(answer["polled"]), float(answer["next_delay"]), int(answer["approved"]),
-                    tuple(answer.get("errors", ())))  # fmt: skip
+                    tuple(answer.get("errors", ())), int(answer["unsent"]))  # fmt: skip
 
     def kill(self) -> None:
         """SIGKILL the daemon now (between two cycles), then restart it."""

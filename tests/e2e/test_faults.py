@@ -6,6 +6,7 @@ same seed, and the script's outcome."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -131,3 +132,26 @@ def test_a_pm_killed_mid_send_on_phpwind(clean_run, tmp_path) -> None:
     run = play("game5", "phpwind", seed=SEED, workdir=tmp_path, subprocess=True, hooks=faults)
     assert run.kills == 1
     assert_nothing_lost_or_doubled(run, clean_run("game5", "phpwind"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", sorted(GAMES))
+def test_the_daemon_killed_again_and_again(clean_run, tmp_path, engine: str) -> None:
+    """A third of the cycles end in a SIGKILL, at random points (seeded)."""
+    rng = random.Random(engine)
+    after_send = "after_send" if engine == "discuz" else "after_post"
+
+    def chaos(director: Director) -> None:
+        x = rng.random()
+        if x < 0.15:
+            director.daemon.kill()
+        elif x < 0.25:
+            director.daemon.crash_at(after_send)
+        elif x < 0.35:
+            director.daemon.crash_at("before_intake")
+
+    run = play(GAMES[engine], engine, seed=SEED, workdir=tmp_path, subprocess=True, hooks=[chaos])
+    assert run.kills >= 20
+    assert not daemon_errors(run)
+    assert_as_scripted(run)
+    assert_nothing_lost_or_doubled(run, clean_run(GAMES[engine], engine))
