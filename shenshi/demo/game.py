@@ -47,7 +47,7 @@ from shenshi.store.engine import open_store
 
 # Monday 20:00 on the forum clock: chess32 pauses on weekends, and its game ends by Thursday.
 START = datetime(2026, 12, 7, 20, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-DAEMON = {"poll_interval": 1800, "fast_poll_interval": 600, "fast_poll_window": 3600}
+DAEMON = {"poll_interval": 3600, "fast_poll_interval": 900, "fast_poll_window": 3600}
 
 
 @dataclass
