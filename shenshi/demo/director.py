@@ -68,7 +68,7 @@ class InProcessDaemon:
         return Turn(result.polled, self.cycler.next_delay(), approved, errors, unsent(self.service))
 
     def close(self) -> None:
-        self.service.store.close() if hasattr(self.service.store, "close") else None
+        """Nothing to stop: the service belongs to the caller, who closes it."""
 
 
 def unsent(service: GameService) -> int:

@@ -135,7 +135,7 @@ def play(
         service.start()
         daemon: Daemon
         if subprocess:
-            service.store.close()
+            service.close()  # the subprocess runs the daemon from here on
             from shenshi.demo.runner import DaemonProcess
 
             daemon = DaemonProcess(config_path, workdir / "clock.txt", env={PASSWORD_ENV: os.environ[PASSWORD_ENV]},
@@ -168,7 +168,7 @@ def play(
             database=config.daemon.database, seconds=time.monotonic() - began, dealt=dealt,
             kills=getattr(daemon, "kills", 0),
         )  # fmt: skip
-        store.close()
+        (store if subprocess else service).close()
     return run
 
 

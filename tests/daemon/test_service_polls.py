@@ -99,6 +99,7 @@ def test_a_pm_sent_just_before_a_crash_is_not_sent_again(world) -> None:
     sent = [m for m in forum.messages.values() if m.sender_uid == gm and m.text == receipt.text]
     assert len(sent) == 1
     after = again.store.announcement_by_key(again.game_id, receipt.key)
+    again.close()
     assert after.state is AnnouncementState.SENT and after.forum_id == str(sent[0].mid)
 
 
@@ -113,4 +114,5 @@ def test_a_post_made_just_before_a_crash_is_not_made_again(world) -> None:
     titles = [p for p in forum.visible_posts(tid) if p.text.startswith("【第1夜结果】")]
     assert len(titles) == 1
     after = again.store.announcement_by_key(again.game_id, dawn.key)
+    again.close()
     assert after.state is AnnouncementState.SENT and after.forum_id == str(titles[0].pid)
