@@ -1,10 +1,11 @@
 """The director: one loop that lets the players act, runs the daemon, and moves the clock.
 
-The sandbox, the players and the daemon share one injected clock. Each turn: the players do
-what is due, the daemon runs one cycle (poll, phase clock, publish), the GM approves what it
-proposed (review mode: ``store.approve``, as ``shenshi approve`` would), the players read what
-was published, and the clock jumps to the next moment anything is due: a player's move, the
-daemon's next poll, or a deadline. A whole game of several forum days takes seconds.
+The sandbox, the players and the daemon share one injected clock, and the clock jumps from one
+moment something is due to the next: a player's move, or the daemon's next cycle (its poll
+interval, faster near a deadline, a minute after an approval). In a cycle the daemon polls,
+runs the phase clock and publishes; then the GM approves what it proposed (review mode:
+``store.approve``, as ``shenshi approve`` would) and the players read what was published. A
+whole game of several forum days takes seconds. Hooks inject faults after (or before) cycles.
 
 The daemon is behind :class:`Daemon`: :class:`InProcessDaemon` (the demo and most tests) or
 :class:`~shenshi.demo.runner.DaemonProcess` (a subprocess that can be killed with SIGKILL).

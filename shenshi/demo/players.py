@@ -69,7 +69,6 @@ class Pace:
     night_spread: float = 4.0  # … spread over this many hours
     vote_opens: float = 0.0  # the vote opens this long after the day begins
     vote_spread: float = 5.0
-    talk_spread: float = 10.0
     runoff_spread: float = 3.0
     second_phase: float = 3.5  # werewolf 夜晚2: after 夜晚1 closed (+3 h by default)
 
@@ -127,7 +126,6 @@ class ScriptedPlayers:
         self.forum = world.forum
         self.script = script
         self.seed = seed
-        self.rng = random.Random(seed)
         self.pace = pace or PACES.get(script.ruleset, Pace())
         self.progress = Progress()
         self.moves: list[Move] = []
@@ -140,7 +138,7 @@ class ScriptedPlayers:
         self.maddened: set[str] = set()  # werewolf: may post only the name they vote for
         self.unannounced_end: datetime | None = None  # a step that ends with no post of its own
         self.family = ruleset_info(script.ruleset).family
-        self.log: list[str] = []
+        self.log: list[str] = []  # what the players did, for reading a failed test
         self._schedule_step(world.start)
 
     # -- reading the forum ---------------------------------------------------------------------
