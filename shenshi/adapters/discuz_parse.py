@@ -425,7 +425,10 @@ def parse_inbox(
         partner = body[0].xpath(".//a[contains(@href, 'mod=space') and contains(@href, 'uid=')]")
         if not partner:
             raise errors.UnexpectedPage(f"PM row {plid}: no partner link")
-        when = body[0].xpath(f".//span[{has_class('xg1')}]/span[@title]")
+        # Relative with a titled span; after a week the absolute time alone (as in conversations).
+        when = body[0].xpath(f".//span[{has_class('xg1')}]/span[@title]") or body[0].xpath(
+            f".//span[{has_class('xg1')}][not(*)]"
+        )
         last_at = None
         if when:
             last_at = parse_forum_time(when[0].text_content(), title=when[0].get("title"), tz=tz, now=now)
@@ -483,9 +486,13 @@ def parse_conversation(
             avatar = row.xpath(f"./dd[{has_class('avt')}]//a/@href")
             sender, sender_uid = me, (url_param(avatar[0], "uid") if avatar else None) or me_uid
             recipient, recipient_uid = partner, partner_uid
-        when = body.xpath(f".//span[{has_class('xg1')}]/span[@title]")
+        # A recent time is relative text with the absolute time in a title; after a week the
+        # forum prints the absolute time itself, without the inner span.
+        when = body.xpath(f".//span[{has_class('xg1')}]/span[@title]") or body.xpath(
+            f"./span[{has_class('xg1')}]"
+        )
         if not when:
-            raise errors.UnexpectedPage(f"PM {pmid}: no time (span.xg1 > span[title])")
+            raise errors.UnexpectedPage(f"PM {pmid}: no time (span.xg1)")
         sent_at = parse_forum_time(when[0].text_content(), title=when[0].get("title"), tz=tz, now=now)
         for el in body.xpath(f"./a[{has_class('xw1')}] | ./span[{has_class('xw1')}] | ./span[{has_class('xg1')}]"):
             drop(el)
