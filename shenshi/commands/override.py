@@ -8,6 +8,8 @@
   penalty NAME POINTS     werewolf: the referee's penalty points (12 points: sent off, 罚下)
   send-off NAME           werewolf: send a character off (罚下) at once
   sheriff NAME            werewolf: hand the sheriff's badge (a late 【殉职】 reply, a default)
+  extra-divination NAME   game5/game6: the civilian drawn by lot for the penalty divination
+                          (a short kill declaration, RES-A19); his 占卜 PM is answered at once
 """
 
 from __future__ import annotations
@@ -28,7 +30,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_config_option(parser)
     parser.add_argument(
         "what",
-        choices=("void", "execute", "cancel-execution", "exit", "answered", "penalty", "send-off", "sheriff"),
+        choices=(
+            "void", "execute", "cancel-execution", "exit", "answered", "penalty", "send-off",
+            "sheriff", "extra-divination",
+        ),  # fmt: skip
     )
     parser.add_argument("args", nargs="*", metavar="ARG")
     parser.add_argument("--reason", default="", help="why (kept in the log)")
@@ -44,7 +49,7 @@ def _command(args: argparse.Namespace, tz):
 
     need = {
         "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
-        "penalty": 2, "send-off": 1, "sheriff": 1,
+        "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1,
     }[args.what]  # fmt: skip
     if len(args.args) != need:
         raise UserError(f"override {args.what} takes {need} argument(s), got {len(args.args)}")
@@ -66,6 +71,8 @@ def _command(args: argparse.Namespace, tz):
             return base.GmRuling("send_off", a[0], reason=args.reason)
         case "sheriff":
             return base.GmRuling("sheriff", a[0], reason=args.reason)
+        case "extra-divination":
+            return base.GmRuling("extra_divination", a[0], reason=args.reason)
     return base.GmAnswered(a[0], parse_when(args.at, tz))
 
 

@@ -251,8 +251,8 @@ class Referee:
                                        command.extra.get("chars"), evidence)  # fmt: skip
             case "kill_declaration":
                 return self._declaration(command, evidence, at)
-            case "sign_in" | "speed_up" | "slow_down":
-                return None  # recorded as evidence; the activity checks read it
+            case "sign_in" | "slow_down":
+                return None  # recorded as evidence (sign-in checks; 减速 is for the host to read)
         return Submit(command.actor, command.action, command.target, frozen_map(extra), at, evidence)
 
     def _declaration(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
@@ -314,7 +314,11 @@ class Referee:
                 return True
             return False
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        if now >= closes or (self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)):
+        speed_up = getattr(self.ruleset, "speed_up_ready", None)  # werewolf 加速 (W-D7)
+        early = (self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)) or bool(
+            speed_up and speed_up(state)
+        )
+        if now >= closes or early:
             at = min(now, closes)
             if self.activity is not None and state.round == 1 and self.family == "chess":
                 counts = self.activity(state.params.get("activity_from") or times.opens, at)

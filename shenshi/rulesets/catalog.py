@@ -31,12 +31,13 @@ PAIR_LOVERS = "pair_lovers"  # 【金箭】
 LONE_WOLF = "lone_wolf"  # 【托孤】
 LONE_BLADE = "lone_blade"  # 【孤刀】
 SHERIFF_SUCCESSOR = "sheriff_successor"  # 【殉职】
+SPEED_UP = "speed_up"  # werewolf: 同意第N天加速 (W-D7), every character in play may agree
 
 ALL_ACTIONS = frozenset(
     {
         KILL, DIVINE, BIND, CURSE, BLESS, PRAY, CANNON_KILL, IMPRISON, CHECK, PROTECT,
         SWAP_GENERAL, GUARD, SILENCE_GUARD, HEAL, POISON, PIPE, PAIR_LOVERS, LONE_WOLF,
-        LONE_BLADE, SHERIFF_SUCCESSOR,
+        LONE_BLADE, SHERIFF_SUCCESSOR, SPEED_UP,
     }
 )  # fmt: skip
 

@@ -90,3 +90,24 @@ def test_votes_in_the_thread_close_and_execute(tmp_path) -> None:
     assert "老王 被处决，身份：杀手" in public.text
     assert ref.state.phase is Phase.DUSK
     assert not [a for a in out.alerts if "no_vote" in a.kind]
+
+
+def test_the_penalty_divination_is_granted_by_the_gm_and_answered_at_once(tmp_path) -> None:
+    from shenshi.rulesets.base import GmRuling
+
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.read_pm(pm("夜行者", "杀 Rex\n月黑风高，夜行者来了。", 1), "1")  # a short declaration
+    out = ref.tick(at(24), published(keys))
+    assert any(a.kind == "rule:declaration_short" for a in out.alerts)
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    ref.apply(GmRuling("extra_divination", "Tom_2"))
+    refused = ref.read_pm(pm("白色的猫", "占卜 老王", 25), "2")  # not drawn
+    assert not [d for d in refused.drafts if d.kind == "extra_divination"]
+    answered = ref.read_pm(pm("Tom_2", "占卜 老王", 26), "3")
+    answer = [d for d in answered.drafts if d.kind == "extra_divination"]
+    assert len(answer) == 1 and answer[0].destination == "Tom_2" and "老王 是杀手" in answer[0].text
+    again = ref.read_pm(pm("Tom_2", "占卜 夜行者", 27), "4")
+    assert not [d for d in again.drafts if d.kind == "extra_divination"]  # only the first is answered

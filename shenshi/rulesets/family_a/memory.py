@@ -32,6 +32,7 @@ class FamilyAMemory:
     final_day: bool = False  # the 1v1 final-day exception is in force today (§1.7.3)
     short_declaration_night: int | None = None  # last night with a short declaration (RES-A19)
     extra_divination_used: bool = False  # today's penalty divination was answered
+    extra_divination_actor: int | None = None  # the civilian the GM drew by lot (RES-A19)
     prize: frozenset[int] = frozenset()  # seats that voted for an executed killer (D-7)
     runoff: tuple[int, ...] = ()  # today's runoff (or summoning) candidates
     first_round_voters: tuple[tuple[int, str], ...] = ()  # (seat, target) of today's round 1

@@ -17,6 +17,7 @@ from shenshi.rulesets.base import (
     DaemonNote,
     Event,
     GameState,
+    GmRuling,
     IllegalActionError,
     LastWordsRecorded,
     Outcome,
@@ -29,6 +30,7 @@ from shenshi.rulesets.base import (
     Resolved,
     Ruleset,
     RulesetError,
+    RulingApplied,
     Submission,
     Submit,
     frozen_map,
@@ -80,10 +82,27 @@ class FamilyA(Ruleset):
             order = tuple(state.seat(n).number for n in names)
         return FamilyAMemory(killer_order=order)
 
+    def gm_ruling(self, state: GameState, command: GmRuling) -> Iterable[Event]:
+        """``extra_divination``: the civilian the GM drew by lot for the penalty divination
+        (RES-A19); only his first PM before the deadline is answered, at once."""
+        if command.kind != "extra_divination":
+            raise IllegalActionError(f"{self.name} has no GM ruling {command.kind!r}")
+        seat = state.seat(command.name)
+        if not seat.alive or seat.team != "civilians":
+            raise IllegalActionError(f"{command.name} is not a living civilian: the lot is drawn among them")
+        memory = replace(state.memory, extra_divination_actor=seat.number)
+        yield RulingApplied(command.kind, command.name, state.seats, memory, state.outcome)
+
     def intake_facts(self, state: GameState) -> dict[str, Any]:
-        """The bound survivor, the 8p on-duty killer, summoned victims and last-words grants."""
+        """The bound survivor, the 8p on-duty killer, summoned victims, last-words grants and
+        the civilian drawn for the penalty divination."""
         mem: FamilyAMemory = state.memory
         facts: dict[str, Any] = {}
+        if mem.extra_divination_actor is not None and state.phase in (Phase.DAWN, Phase.DAY):
+            facts["extra_divination_actor"] = state.by_number(mem.extra_divination_actor).name
+            deadline = state.params.get("extra_divination_deadline")
+            close = state.params.get("round1_close")
+            facts["extra_divination_deadline"] = deadline or (close - EXTRA_DIVINATION_LEAD if close else None)
         if state.phase is Phase.DAY and mem.bound is not None:
             facts["bound"] = state.by_number(mem.bound).name
         if state.phase is Phase.NIGHT and self.ALTERNATING_KILLERS:
@@ -168,6 +187,9 @@ class FamilyA(Ruleset):
             return Report(daemon=(note(sub.actor, "pm_window", "rejected"),))
         if not state.is_alive(sub.actor) or state.seat(sub.actor).team != "civilians":
             return Report(daemon=(note(sub.actor, "not_eligible", "rejected", log_only=True),))
+        drawn = state.memory.extra_divination_actor
+        if drawn is not None and state.seat(sub.actor).number != drawn:
+            return Report(daemon=(note(sub.actor, "not_drawn", "rejected", log_only=True),))
         deadline = state.params.get("extra_divination_deadline")
         if deadline is None and state.params.get("round1_close") is not None:
             deadline = state.params["round1_close"] - EXTRA_DIVINATION_LEAD
@@ -215,7 +237,8 @@ class FamilyA(Ruleset):
         memory = out.memory
         if not out.next_round:
             memory = replace(memory, runoff=(), first_round_voters=(), final_counts=(), bound=None,
-                             curse=None, bless=None, final_day=False)  # fmt: skip
+                             curse=None, bless=None, final_day=False,
+                             extra_divination_actor=None)  # fmt: skip
         resolved = Resolved(out.seats, memory, out.outcome, out.next_round, report=out.report)
         return [resolved] if out.next_round else self.finish_step(state, resolved)
 

@@ -39,7 +39,7 @@ from shenshi.rulesets.base import (
     Submission,
     frozen_map,
 )
-from shenshi.rulesets.catalog import WEREWOLF
+from shenshi.rulesets.catalog import SPEED_UP, WEREWOLF
 from shenshi.rulesets.common import note
 from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
 from shenshi.rulesets.werewolf.memory import WerewolfMemory
@@ -92,6 +92,17 @@ class Werewolf(Ruleset):
     def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
         """Why a skill reply fails (W-D1..W-D3), or ``None``; intake uses it for receipts."""
         return submissions.check_submission(state, sub)
+
+    def speed_up_ready(self, state: GameState) -> bool:
+        """W-D7 (RES-W14): every character in play agreed to speed this day up and the
+        outcome is already uniquely determined: the discussion may close at once."""
+        if state.phase is not Phase.DAY:
+            return False
+        agreed = {
+            s.actor for s in submissions.valid(state, [SPEED_UP]).subs
+            if s.extra.get("day", state.number) == state.number
+        }  # fmt: skip
+        return day.speed_up(state, agreed)
 
     def witch_vision(self, state: GameState) -> list[PrivateResult]:
         """The 【通灵】 lists to send when 夜晚1 closes (RES-W3): one per witch who still has it."""

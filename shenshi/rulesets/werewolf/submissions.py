@@ -33,6 +33,7 @@ from shenshi.rulesets.catalog import (
     POISON,
     SHERIFF_SUCCESSOR,
     SILENCE_GUARD,
+    SPEED_UP,
     WEREWOLF,
 )
 from shenshi.rulesets.common import note
@@ -40,7 +41,8 @@ from shenshi.rulesets.werewolf import camps
 
 NIGHT_ZERO_SKILLS = frozenset({PAIR_LOVERS, LONE_WOLF})  # 第零日夜晚: 【金箭】, 【托孤】
 NIGHT_SKILLS = frozenset({GUARD, SILENCE_GUARD, KILL, DIVINE, PIPE, HEAL, POISON})
-DAY_SKILLS = frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})  # 【孤刀】 at the vote-out; 【殉职】
+# 【孤刀】 at the vote-out; 【殉职】; 加速 (W-D7: agreeing to close the discussion at once)
+DAY_SKILLS = frozenset({LONE_BLADE, SHERIFF_SUCCESSOR, SPEED_UP})
 CONFIRM = "confirm"  # "确定" on a new line locks the target [WW:L183]
 
 
@@ -52,6 +54,8 @@ def powers(state: GameState, name: str) -> frozenset[str]:
         held |= set(ADDON_POWERS.get(addon, ()))
     if any(seat.number in {m.number for m in g.members} for g in camps.kill_groups(state)):
         held.add(KILL)
+    if state.phase is Phase.DAY:
+        held.add(SPEED_UP)  # every character in play may agree to speed the day up
     return frozenset(held)
 
 
@@ -92,8 +96,8 @@ def _timing(state: GameState, sub: Submission) -> DaemonNote | None:
 def _target(state: GameState, sub: Submission) -> DaemonNote | None:
     mem = camps.memory(state)
     seat = state.seat(sub.actor)
-    if sub.action == SHERIFF_SUCCESSOR:
-        return None  # judged at the settlement: a character who is not out by then
+    if sub.action in (SHERIFF_SUCCESSOR, SPEED_UP):
+        return None  # 殉职: judged at the settlement; 加速 names no target
     if sub.target is None or not state.is_alive(sub.target):
         return note(sub.actor, "target_not_alive", "rejected", str(sub.target), log_only=True)
     target = state.seat(sub.target)
