@@ -91,6 +91,8 @@ class ForumAdapter(Protocol):
 
     def pm_url(self, pm: PrivateMessage) -> str: ...
 
+    def find_sent_pm(self, username: str, text: str, since: datetime) -> str | None: ...
+
 
 def _registry() -> tuple[type, ...]:
     from shenshi.adapters.discuz import DiscuzAdapter

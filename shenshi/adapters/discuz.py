@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import datetime
 
 import httpx
 
@@ -217,6 +218,11 @@ class DiscuzAdapter(WebAdapter):
             if current <= 1 or (found and found[0].id in seen):
                 return messages
             page = current - 1
+
+    def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:
+        uid = self.lookup_uid(username)
+        row = ConversationSummary(uid, username, uid, False, None)
+        return [m for m in self._conversation(row, None) if m.sent_at >= since]
 
     def fingerprint(self, row: ConversationSummary) -> str:
         # "共 N 条" counts every message; the unread flag is the forum's, not ours.

@@ -149,6 +149,17 @@ class PhpwindAdapter(WebAdapter):
             lambda text, r: pw.parse_conversation(self._page(text, r), tz=self.tz, now=self.now(), conversation=row.id),
         )
 
+    def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:
+        def parse(text: str, response: httpx.Response) -> list[ConversationSummary]:
+            return pw.parse_inbox(self._page(text, response), tz=self.tz, now=self.now())
+
+        rows = self._get("message.php", parse, params={"type": "sms", "action": "outbox"})
+        found: list[PrivateMessage] = []
+        for row in rows:
+            if row.partner.casefold() == username.casefold() and (row.last_at is None or row.last_at >= since):
+                found += [m for m in self._conversation(row, None) if m.sent_at >= since]
+        return found
+
     def fingerprint(self, row: ConversationSummary) -> str:
         # Rows carry no message count: a new reply shows as a newer time or an unread mark.
         last = row.last_at.isoformat() if row.last_at else ""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 import httpx
@@ -179,6 +179,22 @@ class WebAdapter:
                 continue
             found[str(tid)] = self.read_thread(str(tid), cursor)
         return found
+
+    def find_sent_pm(self, username: str, text: str, since: datetime) -> str | None:
+        """The id of a PM this account sent ``username`` with ``text`` since ``since``, if any.
+
+        Crash recovery: a PM whose sending was not recorded is looked for before it is sent
+        again. Discuz shows both directions in the conversation; phpwind lists what the GM
+        sent in the outbox (the inbox shows it only once the player answers).
+        """
+        wanted = "".join(text.split())
+        for message in self._sent_to(username, since - timedelta(minutes=1)):
+            if message.sender_uid == self.own_uid and "".join(message.text.split()) == wanted:
+                return message.id
+        return None
+
+    def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:  # pragma: no cover
+        raise NotImplementedError
 
     def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta:
         """New PMs in both directions since ``cursor``; only changed conversations are opened."""

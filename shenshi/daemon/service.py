@@ -624,6 +624,13 @@ class GameService:
                 self.store.mark_sent(a.id, e.forum_id, at=e.posted_at)
                 self.referee.pending_public.pop(a.key, None)
                 return True
+        if not thread and hasattr(self.adapter, "find_sent_pm"):
+            # phpwind shows a PM the GM sent only in the outbox until the player answers.
+            since = a.approved_at or a.created_at
+            found = self.adapter.find_sent_pm(a.destination, a.text, since)
+            if found is not None and found not in claimed:
+                self.store.mark_sent(a.id, found, at=self.clock())
+                return True
         return False
 
     def _pace(self) -> None:

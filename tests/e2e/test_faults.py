@@ -124,10 +124,8 @@ def test_the_daemon_killed_and_restarted(clean_run, tmp_path, engine: str) -> No
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, reason="the phpwind adapter reads the inbox only, not the GM's sent PMs"
-)
 def test_a_pm_killed_mid_send_on_phpwind(clean_run, tmp_path) -> None:
+    """phpwind lists a PM the GM sent only in the outbox: recovery looks there."""
     faults = [Once("night1", lambda d: d.daemon.crash_at("after_pm"))]
     run = play("game5", "phpwind", seed=SEED, workdir=tmp_path, subprocess=True, hooks=faults)
     assert run.kills == 1

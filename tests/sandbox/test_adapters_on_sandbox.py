@@ -465,6 +465,20 @@ def test_send_pm_by_name_and_lookup_uid(site: Site) -> None:
         adapter.send_pm("没有这个人", "你好")
 
 
+def test_a_pm_sent_before_a_crash_is_found_again(site: Site) -> None:
+    """Crash recovery: the GM's sent PM is found (phpwind: in the outbox, before any answer)."""
+    adapter = site.adapter()
+    since = site.clock()
+    site.clock.advance(minutes=1)
+    adapter.send_pm("月光", "已收到：今晚占卜 夜行者，天亮前可更改")
+    found = adapter.find_sent_pm("月光", "已收到：今晚占卜  夜行者，天亮前可更改", since)
+    assert found is not None
+    assert adapter.find_sent_pm("月光", "已收到：今晚占卜 小明", since) is None
+    assert adapter.find_sent_pm("阿杰", "已收到：今晚占卜 夜行者，天亮前可更改", since) is None
+    later = site.clock() + timedelta(minutes=5)
+    assert adapter.find_sent_pm("月光", "已收到：今晚占卜 夜行者，天亮前可更改", later) is None
+
+
 # --------------------------------------------------------------------------- faults
 
 
