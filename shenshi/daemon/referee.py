@@ -50,9 +50,7 @@ from shenshi.rulesets.base import (
     Report,
     Resolved,
     Ruleset,
-    SeatTakenOver,
     Submit,
-    SubstitutionScheduled,
     frozen_map,
 )
 from shenshi.rulesets.catalog import CANNON_KILL, KILL, ruleset_info
@@ -468,10 +466,20 @@ class Referee:
         out = Outcome()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                out.alerts.append(_note_alert(self.key, self.state, n, i, evidence or _evidence_of(event)))
-            if isinstance(event, (SubstitutionScheduled, SeatTakenOver)):
-                continue
+                alert = _note_alert(self.key, self.state, n, i, evidence or _evidence_of(event))
+                hint = self._what_to_do(n)
+                if hint:
+                    alert = replace(alert, message=f"{alert.message}; {hint}")
+                out.alerts.append(alert)
         return out
+
+    def _what_to_do(self, n: DaemonNote) -> str:
+        """What the GM can do about a decision that removes or replaces a player."""
+        bench = [s for s in self.game.substitutes if not self.state.has_player(s)]
+        substitute = f"shenshi substitute {n.who} {bench[0] if bench else 'NEW'}"
+        if (n.rule, n.verdict) == ("lurking", "replaced"):
+            return f"two lurking warnings: replace the player ({substitute}) or drown him (shenshi override exit {n.who})"
+        return ""
 
 
 def _evidence_of(event: Event) -> str | None:
