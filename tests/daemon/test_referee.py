@@ -111,3 +111,15 @@ def test_the_penalty_divination_is_granted_by_the_gm_and_answered_at_once(tmp_pa
     assert len(answer) == 1 and answer[0].destination == "Tom_2" and "老王 是杀手" in answer[0].text
     again = ref.read_pm(pm("Tom_2", "占卜 夜行者", 27), "4")
     assert not [d for d in again.drafts if d.kind == "extra_divination"]  # only the first is answered
+
+
+def test_two_lurking_warnings_name_the_next_substitute(tmp_path) -> None:
+    from dataclasses import replace as dc_replace
+
+    from shenshi.rulesets.base import DaemonNote
+
+    ref = referee(tmp_path)
+    ref.game = dc_replace(ref.game, substitutes=("Rex", "替补甲"))  # Rex already plays
+    hint = ref._what_to_do(DaemonNote("小明", "lurking", "replaced"))
+    assert "shenshi substitute 小明 替补甲" in hint and "override exit 小明" in hint
+    assert ref._what_to_do(DaemonNote("小明", "lurking", "warning")) == ""
