@@ -130,11 +130,6 @@ class Config:
     templates: Mapping[str, str]
     path: Path | None = None
 
-    @property
-    def jsonl_path(self) -> Path:
-        """The JSON-lines twin of the dry-run log."""
-        return self.daemon.log.with_suffix(".jsonl")
-
 
 # --------------------------------------------------------------------------------------------
 

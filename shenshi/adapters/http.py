@@ -56,6 +56,17 @@ def system_clock() -> datetime:
     return datetime.now(UTC)
 
 
+# A character the forum's charset cannot hold (an emoji on a GBK phpwind) is sent as an HTML
+# character reference, which the forum shows as the character, instead of failing the post.
+UNENCODABLE = "xmlcharrefreplace"
+
+
+def outgoing(charset: str) -> str:
+    """The codec for what is sent: a GBK page is read as GB18030 (its superset), but the
+    forum's database holds only GBK, so a character outside GBK must go as a reference."""
+    return "gbk" if charset == "gb18030" else charset
+
+
 class ForumHttp:
     """One forum account's HTTP session: the single place requests are made."""
 
@@ -105,7 +116,7 @@ class ForumHttp:
         """Absolute URL for a forum path; query values encoded in the forum's charset."""
         url = path if path.startswith(("http://", "https://")) else self.base_url + path.lstrip("/")
         if params:
-            url += ("&" if "?" in url else "?") + urlencode(params, encoding=self.charset)
+            url += ("&" if "?" in url else "?") + urlencode(params, encoding=outgoing(self.charset), errors=UNENCODABLE)
         return url
 
     def fetch(
@@ -169,7 +180,8 @@ class ForumHttp:
         content = None
         headers = {}
         if form is not None:
-            content = urlencode(list(form.items()) if isinstance(form, Mapping) else form, encoding=self.charset)
+            items = list(form.items()) if isinstance(form, Mapping) else form
+            content = urlencode(items, encoding=outgoing(self.charset), errors=UNENCODABLE)
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         self.requests += 1
         try:

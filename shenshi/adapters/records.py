@@ -139,10 +139,6 @@ class ThreadCursor(_JsonRecord):
     per_page: int = 10
     fid: str | None = None
 
-    @property
-    def posts_seen(self) -> int:
-        return self.floor
-
     def is_behind(self, row: BoardThread) -> bool:
         """True when a board row shows more posts than this cursor has read (a poll is due)."""
         return row.replies + 1 != self.floor

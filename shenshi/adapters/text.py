@@ -60,12 +60,6 @@ def decode_page(data: bytes, fallback: str | None = None) -> str:
         return data.decode("gb18030", errors="replace")
 
 
-def encode_for_forum(text: str, charset: str | None) -> bytes:
-    """Encode outgoing text in the forum's charset (characters it cannot hold become NCRs)."""
-    codec = normalise_charset(charset) or "utf-8"
-    return text.encode(codec, errors="xmlcharrefreplace")
-
-
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)
 
 

@@ -193,7 +193,3 @@ def casting(script: GameScript, seed: str) -> dict[str, str]:
         out[seat.name] = pool.pop(0)
     return out
 
-
-def with_rules(script: GameScript, rules: Mapping[str, Any]) -> GameScript:
-    """The script with more ruleset settings."""
-    return replace(script, rules={**script.rules, **rules})

@@ -171,7 +171,3 @@ def ruleset_info(name: str) -> RulesetInfo:
         known = ", ".join(CATALOG)
         raise KeyError(f"unknown ruleset {name!r} (known: {known})") from None
 
-
-def team_of(info: RulesetInfo, role: str) -> str:
-    """The team of a role; chess32 roles have no fixed team (the camp is per player)."""
-    return info.roles[role].team

@@ -450,6 +450,18 @@ def test_post_reply_returns_the_new_pid(site: Site) -> None:
     assert site.forum.visible_posts(tid)[-1].pid == int(pid)
 
 
+def test_characters_the_charset_cannot_hold_do_not_fail_a_post(site: Site) -> None:
+    """An emoji on a GBK forum goes out as a character reference (the forum shows it); a
+    UTF-8 phpwind keeps its own utf8mb3 habit of storing it as ????, but the post is made."""
+    tid = site.thread(posts=2)
+    adapter = site.adapter()
+    pid = adapter.post_reply(str(tid), "【游戏结束】好人方获胜！🎉")
+    stored = site.forum.posts[int(pid)].text
+    expected = {"discuz": "🎉", "phpwind": "????"}[site.engine] if site.forum.charset != "gbk" else "&#127881;"
+    assert stored == "【游戏结束】好人方获胜！" + expected
+    assert adapter.send_pm("月光", "恭喜🎉") is not None or site.engine == "phpwind"
+
+
 def test_send_pm_by_name_and_lookup_uid(site: Site) -> None:
     adapter = site.adapter()
     assert adapter.lookup_uid("小明") == str(site.forum.user("小明").uid)
