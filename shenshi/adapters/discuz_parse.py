@@ -35,7 +35,7 @@ from shenshi.adapters.text import (
     fragment_tree,
     from_unix,
     has_class,
-    html_tree,
+    load_page,
     parse_forum_time,
     squash,
     url_param,
@@ -185,11 +185,7 @@ _PAGES = re.compile(r"共\s*(\d+)\s*页")
 
 def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
     text = data if isinstance(data, str) else decode_page(data, charset)
-    text = unwrap_ajax(text)
-    try:
-        return text, html_tree(text)
-    except (ValueError, etree.ParserError) as exc:
-        raise errors.UnexpectedPage(f"not an HTML page: {exc}", snippet=errors.snippet_of(text)) from exc
+    return load_page(unwrap_ajax(text))
 
 
 def parse_thread_page(

@@ -14,8 +14,6 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from typing import Any
 
-from lxml import etree
-
 from shenshi.adapters import errors
 from shenshi.adapters.messages import captcha, classify, flood, raise_as, rule
 from shenshi.adapters.records import (
@@ -33,6 +31,7 @@ from shenshi.adapters.text import (
     element_text,
     has_class,
     html_tree,
+    load_page,
     parse_forum_time,
     squash,
     url_param,
@@ -210,11 +209,7 @@ _TID = re.compile(r"[?&]tid=(\d+)")
 
 
 def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
-    text = data if isinstance(data, str) else decode_page(data, charset)
-    try:
-        return text, html_tree(text)
-    except (ValueError, etree.ParserError) as exc:
-        raise errors.UnexpectedPage(f"not an HTML page: {exc}", snippet=errors.snippet_of(text)) from exc
+    return load_page(data, charset)
 
 
 def parse_thread_page(

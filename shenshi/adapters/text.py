@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo
 import lxml.html
 from lxml import etree
 
+from shenshi.adapters import errors
+
 # --------------------------------------------------------------------------- charset
 
 _META_CHARSET = re.compile(
@@ -70,6 +72,15 @@ def html_tree(text: str) -> lxml.html.HtmlElement:
         raise ValueError("empty page")
     return lxml.html.document_fromstring(text)
 
+
+
+def load_page(data: bytes | str, charset: str | None = None) -> tuple[str, lxml.html.HtmlElement]:
+    """The decoded text and its tree; what is not HTML at all is an :class:`UnexpectedPage`."""
+    text = data if isinstance(data, str) else decode_page(data, charset)
+    try:
+        return text, html_tree(text)
+    except (ValueError, etree.ParserError) as exc:
+        raise errors.UnexpectedPage(f"not an HTML page: {exc}", snippet=errors.snippet_of(text)) from exc
 
 def fragment_tree(html: str) -> lxml.html.HtmlElement:
     """Parse an HTML fragment (e.g. a post body from the JSON API) inside a wrapper div."""
