@@ -96,20 +96,8 @@ class DiscuzAdapter(WebAdapter):
             "cookietime": "2592000",
         }
 
-        def accepted(text: str, response: httpx.Response) -> str:
-            try:
-                message = dz.check_page(text, url=str(response.url))
-            except errors.NotLoggedIn as exc:
-                raise errors.LoginFailed(exc.message, url=str(response.url)) from exc
-            if message is None:
-                if dz.login_has_captcha(text):
-                    raise errors.CaptchaRequired("login", url=str(response.url))
-                raise errors.UnexpectedPage("no message after the login form", url=str(response.url), snippet=errors.snippet_of(text))
-            return message
-
-        self._post(forms[0].get("action"), data, accepted, relogin=False)
-        if not self._refresh_session():
-            raise errors.LoginFailed("the forum accepted the password but the next page is a guest's")
+        self._post(forms[0].get("action"), data, self._login_answer(dz.check_page, dz.login_has_captcha), relogin=False)
+        self._finish_login()
 
     def _refresh_session(self) -> bool:
         """GET the forum index: learn our uid, name and formhash; False when we are a guest."""

@@ -86,20 +86,8 @@ class PhpwindAdapter(WebAdapter):
             "cktime": "31536000",
         }
 
-        def accepted(text: str, response: httpx.Response) -> str:
-            try:
-                message = pw.check_page(text, url=str(response.url))
-            except errors.NotLoggedIn as exc:
-                raise errors.LoginFailed(exc.message, url=str(response.url)) from exc
-            if message is None:
-                if pw.login_has_captcha(text):
-                    raise errors.CaptchaRequired("login", url=str(response.url))
-                raise errors.UnexpectedPage("no message after the login form", url=str(response.url), snippet=errors.snippet_of(text))
-            return message
-
-        self._post("login.php", data, accepted, relogin=False)
-        if not self._refresh_session():
-            raise errors.LoginFailed("the forum accepted the password but the next page is a guest's")
+        self._post("login.php", data, self._login_answer(pw.check_page, pw.login_has_captcha), relogin=False)
+        self._finish_login()
 
     def _refresh_session(self) -> bool:
         state = self._get("index.php", lambda text, r: pw.page_state(text), relogin=False)

@@ -180,6 +180,35 @@ class WebAdapter:
             found[str(tid)] = self.read_thread(str(tid), cursor)
         return found
 
+    def _login_answer(
+        self, check_page: Callable[..., str | None], has_captcha: Callable[[str], bool]
+    ) -> Callable[[str, httpx.Response], str]:
+        """How the answer to the login form is read: a message, or a typed error."""
+
+        def accepted(text: str, response: httpx.Response) -> str:
+            url = str(response.url)
+            try:
+                message = check_page(text, url=url)
+            except errors.NotLoggedIn as exc:
+                raise errors.LoginFailed(exc.message, url=url) from exc
+            if message is None:
+                if has_captcha(text):
+                    raise errors.CaptchaRequired("login", url=url)
+                raise errors.UnexpectedPage(
+                    "no message after the login form", url=url, snippet=errors.snippet_of(text)
+                )
+            return message
+
+        return accepted
+
+    def _finish_login(self) -> None:
+        """After the form: the next page must show us logged in."""
+        if not self._refresh_session():
+            raise errors.LoginFailed("the forum accepted the password but the next page is a guest's")
+
+    def _refresh_session(self) -> bool:  # pragma: no cover - engines override
+        raise NotImplementedError
+
     def find_sent_pm(self, username: str, text: str, since: datetime) -> str | None:
         """The id of a PM this account sent ``username`` with ``text`` since ``since``, if any.
 
