@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -76,6 +76,13 @@ class ForumAdapter(Protocol):
     def reread_pages(self, tid: str, pages: Sequence[int]) -> list[ThreadPage]: ...
 
     def list_board(self, fid: str, page: int = 1) -> list[BoardThread]: ...
+
+    def poll_board(
+        self,
+        fid: str,
+        cursors: Mapping[str, ThreadCursor | None],
+        discover: Callable[[BoardThread], bool] | None = None,
+    ) -> dict[str, ThreadDelta]: ...
 
     def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta: ...
 

@@ -165,13 +165,22 @@ class WebAdapter:
         """Release the HTTP connections."""
         self.http.close()
 
-    def poll_board(self, fid: str, cursors: Mapping[str, ThreadCursor | None]) -> dict[str, ThreadDelta]:
+    def poll_board(
+        self,
+        fid: str,
+        cursors: Mapping[str, ThreadCursor | None],
+        discover: Callable[[BoardThread], bool] | None = None,
+    ) -> dict[str, ThreadDelta]:
         """Read only the threads of board ``fid`` whose reply count moved past their cursor.
 
         One board request; a thread not on the first board page has no new reply (boards list
-        the latest activity first), unless it was never read.
+        the latest activity first), unless it was never read. ``discover`` picks threads of
+        the listing that have no cursor yet (a player's new analysis thread): they are read
+        from their first post.
         """
         rows = {row.tid: row for row in self.list_board(fid)}
+        if discover is not None:
+            cursors = {**{tid: None for tid, row in rows.items() if tid not in cursors and discover(row)}, **cursors}
         found = {}
         for tid, cursor in cursors.items():
             row = rows.get(str(tid))

@@ -67,6 +67,7 @@ def build_context(
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
         phase=phase_facts(ruleset, state, times, now),
         threads=thread_kinds(game),
+        other_threads=DISCUSSION_THREAD,
         role_threads=role_threads,
         receipts=game.receipts,
         tz=tz,

@@ -183,10 +183,15 @@ class GameService:
         before = getattr(self.adapter, "requests", 0)
         posts = pms = revisions = 0
         game = self.config.game
-        cursors = {}
+        # Every thread read so far (the configured ones, and players' own analysis threads
+        # found on the board), then the configured ones not read yet.
+        cursors: dict[str, ThreadCursor] = {
+            c.source.removeprefix("thread:"): ThreadCursor.from_json(c.value)
+            for c in self.store.cursors(self.game_id)
+            if c.source.startswith("thread:")
+        }
         for tid in self._threads():
-            stored = self.store.cursor(self.game_id, thread_source(tid))
-            cursors[tid] = ThreadCursor.from_json(stored.value) if stored else ThreadCursor(tid, fid=game.board)
+            cursors.setdefault(tid, ThreadCursor(tid, fid=game.board))
         new: list[tuple[datetime, int, Post | PrivateMessage]] = []
         edits: list[tuple[Post, Post, int]] = []
         for delta in self._poll_threads(cursors).values():
@@ -208,17 +213,18 @@ class GameService:
         try:
             inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
         except UnexpectedPage as exc:
-            self._unparsable("inbox", exc)
-            return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
-        self.progress(f"inbox: {len(inbox.messages)} new messages")
-        for pm in inbox.messages:
-            result = self.store.record_pm(self.game_id, pm, self.adapter.pm_url(pm))
-            if result.is_new:
-                pms += 1
-                new.append((pm.sent_at, result.evidence.id, pm))
-        self.store.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
-        if inbox.unread:
-            self.adapter.mark_read(inbox.unread)  # only after storing
+            self._unparsable("inbox", exc)  # the posts already read are still processed
+            inbox = None
+        if inbox is not None:
+            self.progress(f"inbox: {len(inbox.messages)} new messages")
+            for pm in inbox.messages:
+                result = self.store.record_pm(self.game_id, pm, self.adapter.pm_url(pm))
+                if result.is_new:
+                    pms += 1
+                    new.append((pm.sent_at, result.evidence.id, pm))
+            self.store.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
+            if inbox.unread:
+                self.adapter.mark_read(inbox.unread)  # only after storing
         self._process_in_order(new)
         for first, revision, evidence_id in edits:
             self._process_edit(first, revision, evidence_id)
@@ -286,8 +292,12 @@ class GameService:
             except UnexpectedPage as exc:
                 self._unparsable(f"thread {tid}", exc)
         on_board = {tid: c for tid, c in cursors.items() if tid not in private}
+        game = self.config.game
+        # With no counted threads configured, every thread on the board counts (family A:
+        # any post on the game board), so players' new threads are read as they appear.
+        discover = None if game.counted_threads else (lambda row: row.tid not in game.uncounted_threads)
         try:
-            return found | self.adapter.poll_board(board, on_board)
+            return found | self.adapter.poll_board(board, on_board, discover)
         except UnexpectedPage:
             pass
         for tid, cursor in on_board.items():

@@ -119,6 +119,9 @@ class GameContext:
     gm_uids: frozenset[str] = frozenset()
     phase: PhaseFacts = field(default_factory=PhaseFacts)
     threads: Mapping[str, str] = field(default_factory=_no_map)  # tid -> thread kind
+    # The kind of a thread not in ``threads``: the batch tool's posts are game-thread posts;
+    # the daemon reads every thread of the board, and one it was not told about is discussion.
+    other_threads: str = GAME_THREAD
     role_threads: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # tid -> owners
     receipts: bool = True  # a game can switch receipts off
     tz: tzinfo = FORUM_TZ

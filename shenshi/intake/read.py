@@ -69,7 +69,7 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
 def _thread_kind(ctx: GameContext, post: Post) -> str:
     if post.tid in ctx.role_threads:
         return ROLE_THREAD
-    return ctx.threads.get(post.tid, GAME_THREAD)
+    return ctx.threads.get(post.tid, ctx.other_threads)
 
 
 def _author_keys(ctx: GameContext, player: PlayerInfo | None, author: str) -> tuple[str, ...]:

@@ -93,7 +93,7 @@ class _BrokenForum:
     own_uid = "2"
     requests = 0
 
-    def poll_board(self, fid, cursors):
+    def poll_board(self, fid, cursors, discover=None):
         raise UnexpectedPage("no post container found", url="http://forum.example/t/2", snippet="<html>")
 
     def read_pms(self, cursor=None):

@@ -78,3 +78,20 @@ def test_a_night_and_a_day_over_real_http(world) -> None:
     assert any("阿杰 被处决，身份：杀手" in p.text for p in forum.visible_posts(tid))
     assert not service.replay_differences()
     assert not service.store.player(service.game_id, "阿杰").alive
+
+
+def test_players_own_threads_count_for_activity_but_not_for_votes(world) -> None:
+    clock, forum, tid, service = world
+    cycle = Cycle(service, clock)
+    clock.set(START + timedelta(minutes=5))
+    cycle.run()
+    own = forum.create_thread("Tom_2", 3, "Tom_2 的第一天分析", "我觉得阿杰很可疑。\n投票：阿杰", at=clock())
+    forum.post("白色的猫", own.tid, "同意楼主的分析", at=clock())
+    clock.advance(minutes=3)
+    cycle.run()
+    by_thread = [e for e in service.store.iter_evidence(service.game_id) if e.source == str(own.tid)]
+    assert {e.author for e in by_thread} == {"Tom_2", "白色的猫"}
+    ctx = service.referee.context(clock())
+    assert ctx.threads.get(str(own.tid), ctx.other_threads) == "discussion"  # ballots there do not count
+    report = service.poll()
+    assert report.requests <= 2 and report.posts == 0  # a quiet poll: board listing + inbox
