@@ -98,7 +98,7 @@ def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, no
         facts["kind"] = None
     answered = params.get("gm_answered") or {}
     facts["seer_answered"] = frozenset(answered)
-    facts.update(family_facts(ruleset, state))
+    facts.update(ruleset.intake_facts(state))  # bound survivor, swaps left, madness…
     return PhaseFacts(**facts)
 
 
@@ -115,11 +115,6 @@ def _candidates(state: GameState) -> frozenset[str]:
         if fact.kind == "runoff":
             return frozenset(fact.get("candidates") or ())
     return frozenset()
-
-
-def family_facts(ruleset: Ruleset, state: GameState) -> dict[str, Any]:
-    """Facts kept in a family's memory (bound survivor, swaps left, madness…), from the core."""
-    return dict(ruleset.intake_facts(state))
 
 
 __all__ = ["DAY", "NIGHT", "build_context", "phase_facts", "thread_kinds"]

@@ -274,8 +274,13 @@ class Referee:
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def tick(self, now: datetime, published_at: Callable[[str], datetime | None]) -> Outcome:
-        """Open, close and resolve steps whose time has come (repeat until nothing moves)."""
+    def tick(self, now: datetime, published_at: Callable[[str], datetime | None] | None = None) -> Outcome:
+        """Open, close and resolve steps whose time has come (repeat until nothing moves).
+
+        ``published_at`` (default: the one given at construction) says when an announcement
+        was published; a step opens only once the previous step's result is out.
+        """
+        published_at = published_at or self.published_at or (lambda key: None)
         out = Outcome()
         for _ in range(8):  # a few transitions can fall due at once after a long outage
             moved = self._step(now, published_at, out)

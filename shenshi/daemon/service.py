@@ -354,7 +354,7 @@ class GameService:
     def tick(self) -> Outcome:
         """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
-        outcome = self.referee.tick(now, self._published_at)
+        outcome = self.referee.tick(now)
         if self.referee.family == "A":
             outcome.extend(self._absences(now))
         self._commit_tick(outcome)
@@ -362,7 +362,7 @@ class GameService:
 
     def _catch_up(self, now: datetime) -> Outcome:
         """Run the phase clock up to ``now``: the time of a post or PM about to be read."""
-        outcome = self.referee.tick(now, self._published_at)
+        outcome = self.referee.tick(now)
         self._commit_tick(outcome)
         return outcome
 
