@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from shenshi.adapters.records import Post, PrivateMessage, Quote
+from shenshi.records import Post, PrivateMessage, Quote
 from shenshi.rulesets.base import (
     ABSTAIN,
     CastBallot,

@@ -16,7 +16,7 @@ import respx  # noqa: E402
 from adapter_world import CAPTURED_AT, ENGINE_DIRS, FakeClock, World, load_flows, logged_in  # noqa: E402
 
 from shenshi.adapters import discuz_parse, phpwind_parse  # noqa: E402
-from shenshi.adapters.records import ConversationMark, InboxCursor, ThreadCursor  # noqa: E402
+from shenshi.records import ConversationMark, InboxCursor, ThreadCursor  # noqa: E402
 
 GAME = {
     "discuz": {"board": "forumdisplay_fid3.html", "inbox": "pm_inbox_unread.html", "pages": [f"viewthread_p{n}.html" for n in (6, 7)], "parser": discuz_parse},

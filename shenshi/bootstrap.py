@@ -8,23 +8,19 @@ to respx, an in-memory or temporary store, an accelerated clock.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 
 import httpx
 
 from shenshi.adapters.base import ForumAdapter, ForumSettings, make_adapter
+from shenshi.clock import system_clock
 from shenshi.commands import DEFAULT_CONFIG
 from shenshi.config import Config, ConfigError, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
 from shenshi.store.engine import open_store
 from shenshi.store.repository import Store
-
-
-def system_clock() -> datetime:
-    """The real time, aware (UTC)."""
-    return datetime.now(UTC)
 
 
 def config_from_args(path: Path | None) -> Config:

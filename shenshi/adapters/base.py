@@ -13,7 +13,7 @@ from typing import Protocol, runtime_checkable
 
 import httpx
 
-from shenshi.adapters.records import (
+from shenshi.records import (
     BoardThread,
     InboxCursor,
     InboxDelta,

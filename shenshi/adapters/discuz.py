@@ -17,15 +17,15 @@ import httpx
 
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import errors
-from shenshi.adapters.records import (
+from shenshi.adapters.text import html_tree, url_param
+from shenshi.adapters.web import WebAdapter
+from shenshi.records import (
     BoardThread,
     ConversationMark,
     ConversationSummary,
     PrivateMessage,
     ThreadPage,
 )
-from shenshi.adapters.text import html_tree, url_param
-from shenshi.adapters.web import WebAdapter
 
 API = "api/mobile/index.php"
 _SPACE_UID = re.compile(r"home\.php\?mod=space&(?:amp;)?uid=(\d+)&(?:amp;)?do=profile&(?:amp;)?from=space")

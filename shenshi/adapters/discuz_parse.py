@@ -19,15 +19,6 @@ from lxml import etree
 
 from shenshi.adapters import errors
 from shenshi.adapters.messages import captcha, classify, flood, raise_as, rule
-from shenshi.adapters.records import (
-    BoardThread,
-    ConversationSummary,
-    EditMark,
-    Post,
-    PrivateMessage,
-    Quote,
-    ThreadPage,
-)
 from shenshi.adapters.text import (
     decode_page,
     drop,
@@ -39,6 +30,15 @@ from shenshi.adapters.text import (
     parse_forum_time,
     squash,
     url_param,
+)
+from shenshi.records import (
+    BoardThread,
+    ConversationSummary,
+    EditMark,
+    Post,
+    PrivateMessage,
+    Quote,
+    ThreadPage,
 )
 
 ENGINE = "discuz"

@@ -19,7 +19,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Mapping
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -28,6 +28,7 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 
 from shenshi.adapters import errors
 from shenshi.adapters.text import declared_charset, normalise_charset
+from shenshi.clock import system_clock
 
 log = logging.getLogger("shenshi.adapters.http")
 
@@ -50,10 +51,6 @@ class _Transient(Exception):
         super().__init__(reason)
         self.reason = reason
 
-
-def system_clock() -> datetime:
-    """The real clock (aware UTC)."""
-    return datetime.now(UTC)
 
 
 # A character the forum's charset cannot hold (an emoji on a GBK phpwind) is sent as an HTML

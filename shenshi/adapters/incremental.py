@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from shenshi.adapters import errors
-from shenshi.adapters.records import (
+from shenshi.records import (
     ConversationMark,
     ConversationSummary,
     InboxCursor,

@@ -18,14 +18,14 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from shenshi.adapters import discuz_parse, errors, phpwind_parse
-from shenshi.adapters.records import (
+from shenshi.adapters.text import decode_page
+from shenshi.records import (
     BoardThread,
     ConversationSummary,
     Post,
     PrivateMessage,
     ThreadPage,
 )
-from shenshi.adapters.text import decode_page
 
 KINDS = ("thread", "inbox", "conversation", "board")
 ENGINES = {"discuz": discuz_parse, "phpwind": phpwind_parse}

@@ -16,15 +16,15 @@ import httpx
 
 from shenshi.adapters import errors
 from shenshi.adapters import phpwind_parse as pw
-from shenshi.adapters.records import (
+from shenshi.adapters.text import html_tree, squash
+from shenshi.adapters.web import WebAdapter
+from shenshi.records import (
     BoardThread,
     ConversationMark,
     ConversationSummary,
     PrivateMessage,
     ThreadPage,
 )
-from shenshi.adapters.text import html_tree, squash
-from shenshi.adapters.web import WebAdapter
 
 _PROFILE_UID = re.compile(r"Addtoie\('[^']*u\.php\?uid=(\d+)'")
 

@@ -16,9 +16,11 @@ import httpx
 
 from shenshi.adapters import errors
 from shenshi.adapters.base import ForumSettings
-from shenshi.adapters.http import FormSource, ForumHttp, load_cookies, system_clock
+from shenshi.adapters.http import FormSource, ForumHttp, load_cookies
 from shenshi.adapters.incremental import read_after, read_inbox_after
-from shenshi.adapters.records import (
+from shenshi.adapters.text import decode_page, zone
+from shenshi.clock import system_clock
+from shenshi.records import (
     BoardThread,
     ConversationMark,
     ConversationSummary,
@@ -29,7 +31,6 @@ from shenshi.adapters.records import (
     ThreadDelta,
     ThreadPage,
 )
-from shenshi.adapters.text import decode_page, zone
 
 log = logging.getLogger("shenshi.adapters")
 

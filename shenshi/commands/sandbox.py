@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Start the sandbox, print its URL and accounts, serve until interrupted."""
     from shenshi.adapters.sandbox import AcceleratedClock, SandboxForum, SandboxServer, seed_demo
-    from shenshi.adapters.sandbox.clock import system_clock
+    from shenshi.clock import system_clock
 
     if args.charset == "gbk" and args.engine != "phpwind":
         raise UserError("--charset gbk is only for --engine phpwind (Discuz X3.5 captures are UTF-8)")

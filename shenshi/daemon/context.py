@@ -8,7 +8,7 @@ from datetime import datetime, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
-from shenshi.intake import Ballot as IntakeBallot
+from shenshi.intake import CountedBallot as IntakeBallot
 from shenshi.intake import GameContext, PhaseFacts, PlayerInfo
 from shenshi.intake.context import (
     CHAT_THREAD,

@@ -1,7 +1,7 @@
 """The referee: one game's logic between intake, the rules core and the outbox, without I/O.
 
 The shell (:mod:`shenshi.daemon.service`) feeds it what the forum shows (posts, PMs, edits)
-and the clock; the referee answers with an :class:`Outcome`: the core events to store, the
+and the clock; the referee answers with an :class:`Effects`: the core events to store, the
 announcements to propose, the GM alerts, and the announcements the GM was seen publishing by
 hand. Its state is the rules core's :class:`~shenshi.rulesets.base.GameState`, so it can be
 rebuilt at any time by replaying the stored events.
@@ -23,12 +23,12 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
-from shenshi.adapters.records import Post, PrivateMessage
 from shenshi.config import GameConfig
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text
 from shenshi.daemon.context import build_context
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
+from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
     CastBallot,
@@ -71,7 +71,7 @@ class GmAlert:
 
 
 @dataclass
-class Outcome:
+class Effects:
     """What one input or tick produced."""
 
     events: list[Event] = field(default_factory=list)
@@ -79,7 +79,7 @@ class Outcome:
     alerts: list[GmAlert] = field(default_factory=list)
     published: list[tuple[str, datetime]] = field(default_factory=list)  # (draft key, at)
 
-    def extend(self, other: Outcome) -> Outcome:
+    def extend(self, other: Effects) -> Effects:
         self.events += other.events
         self.drafts += other.drafts
         self.alerts += other.alerts
@@ -178,24 +178,24 @@ class Referee:
 
     # -- inputs ------------------------------------------------------------------------------
 
-    def read_post(self, post: Post, evidence: str) -> Outcome:
+    def read_post(self, post: Post, evidence: str) -> Effects:
         """A new post in a game thread (the first-seen text is what counts)."""
         if self._is_gm(post.author, post.author_uid):
             return self._gm_post(post)
         result = read_post(self.context(post.posted_at), post)
         return self._intake(result, evidence, post.posted_at)
 
-    def read_pm(self, pm: PrivateMessage, evidence: str) -> Outcome:
+    def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
         """A new PM to the GM."""
         if self._is_gm(pm.sender, pm.sender_uid):
-            return Outcome()
+            return Effects()
         result = read_pm(self.context(pm.sent_at), pm)
         return self._intake(result, evidence, pm.sent_at)
 
-    def read_edit(self, first: Post, revision: Post, evidence: str) -> Outcome:
+    def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""
         result = read_post_edit(self.context(revision.posted_at), first, revision)
-        out = Outcome()
+        out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
                 GmAlert(f"{self.key}:edit:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
@@ -205,8 +205,8 @@ class Referee:
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
-    def _intake(self, result: IntakeResult, evidence: str, at: datetime) -> Outcome:
-        out = Outcome()
+    def _intake(self, result: IntakeResult, evidence: str, at: datetime) -> Effects:
+        out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
                 GmAlert(f"{self.key}:intake:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
@@ -264,9 +264,9 @@ class Referee:
 
     # -- the GM's own posts (dry-run: publication by hand) -------------------------------------
 
-    def _gm_post(self, post: Post) -> Outcome:
+    def _gm_post(self, post: Post) -> Effects:
         """Recognise a proposed public announcement that the GM posted by hand."""
-        out = Outcome()
+        out = Effects()
         for key, text in self.pending_public.items():
             if _same_announcement(text, post.text):
                 out.published.append((key, post.posted_at))
@@ -274,21 +274,21 @@ class Referee:
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def tick(self, now: datetime, published_at: Callable[[str], datetime | None] | None = None) -> Outcome:
+    def tick(self, now: datetime, published_at: Callable[[str], datetime | None] | None = None) -> Effects:
         """Open, close and resolve steps whose time has come (repeat until nothing moves).
 
         ``published_at`` (default: the one given at construction) says when an announcement
         was published; a step opens only once the previous step's result is out.
         """
         published_at = published_at or self.published_at or (lambda key: None)
-        out = Outcome()
+        out = Effects()
         for _ in range(8):  # a few transitions can fall due at once after a long outage
             moved = self._step(now, published_at, out)
             if not moved:
                 break
         return out
 
-    def _step(self, now: datetime, published_at: Callable[[str], datetime | None], out: Outcome) -> bool:
+    def _step(self, now: datetime, published_at: Callable[[str], datetime | None], out: Effects) -> bool:
         state = self.state
         if state.phase is Phase.OVER:
             return False
@@ -344,7 +344,7 @@ class Referee:
             return now
         return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
 
-    def _witch_vision(self, now: datetime, times: PhaseTimes, out: Outcome) -> None:
+    def _witch_vision(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
         """Werewolf: when 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3)."""
         first = times.phase_deadlines.get("1")
         vision = getattr(self.ruleset, "witch_vision", None)
@@ -359,7 +359,7 @@ class Referee:
                 Draft(f"{key}:{result.to}", "witch_vision", "pm", result.to, private_text(self.templates, result))
             )
 
-    def _open(self, phase: Phase, n: int, at: datetime, out: Outcome) -> bool:
+    def _open(self, phase: Phase, n: int, at: datetime, out: Effects) -> bool:
         # Rulesets read wall-clock times (werewolf 06:00/21:00, the chess weekend) off the
         # datetime they get: give them the forum's clock, not the store's UTC.
         at = at.astimezone(self.tz)
@@ -386,7 +386,7 @@ class Referee:
         out.drafts += self.drafts_for(events, self.state)
         return True
 
-    def _resolve(self, command: Command, out: Outcome, at: datetime) -> None:  # noqa: ARG002
+    def _resolve(self, command: Command, out: Effects, at: datetime) -> None:  # noqa: ARG002
         before = self.state
         events = self.apply(command)
         out.events += events
@@ -466,9 +466,9 @@ class Referee:
         name = "night_title" if before.phase is Phase.NIGHT else "day_title"
         return self.templates.render(name, n=before.number)
 
-    def _notes(self, events: list[Event], evidence: str | None) -> Outcome:
+    def _notes(self, events: list[Event], evidence: str | None) -> Effects:
         """Daemon decisions of the rules core, as GM alerts."""
-        out = Outcome()
+        out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
                 alert = _note_alert(self.key, self.state, n, i, evidence or _evidence_of(event))
@@ -543,4 +543,4 @@ def _same_announcement(draft: str, posted: str) -> bool:
     return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() > 0.7
 
 
-__all__ = ["GmAlert", "Outcome", "Referee", "PhaseOpened", "Report"]
+__all__ = ["GmAlert", "Effects", "Referee", "PhaseOpened", "Report"]

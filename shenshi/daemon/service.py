@@ -22,14 +22,14 @@ from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
-from shenshi.adapters.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.config import Config, ForumConfig
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
-from shenshi.daemon.referee import GmAlert, Outcome, Referee
+from shenshi.daemon.referee import Effects, GmAlert, Referee
 from shenshi.errors import UserError
+from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.catalog import ruleset_info
 from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
@@ -351,7 +351,7 @@ class GameService:
 
     # -- the clock ---------------------------------------------------------------------------------
 
-    def tick(self) -> Outcome:
+    def tick(self) -> Effects:
         """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
         outcome = self.referee.tick(now)
@@ -360,22 +360,22 @@ class GameService:
         self._commit_tick(outcome)
         return outcome
 
-    def _catch_up(self, now: datetime) -> Outcome:
+    def _catch_up(self, now: datetime) -> Effects:
         """Run the phase clock up to ``now``: the time of a post or PM about to be read."""
         outcome = self.referee.tick(now)
         self._commit_tick(outcome)
         return outcome
 
-    def _commit_tick(self, outcome: Outcome) -> None:
+    def _commit_tick(self, outcome: Effects) -> None:
         if outcome.events or outcome.drafts or outcome.alerts:
             self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
 
-    def _absences(self, now: datetime) -> Outcome:
+    def _absences(self, now: datetime) -> Effects:
         """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
         state = self.referee.state
         start = self.config.game.start
         if state.phase is Phase.OVER or now < start:
-            return Outcome()
+            return Effects()
         living = [s.name for s in state.alive()]
         names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
         board = self.store.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
@@ -386,7 +386,7 @@ class GameService:
             replies = self.store.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
             absent = missed_sign_in(living, start, signed) + absent
-        out = Outcome()
+        out = Effects()
         for a in absent:
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
             key = f"g{self.game_id}:{a.kind}:{a.name}:{stamp}"
@@ -412,7 +412,7 @@ class GameService:
 
     # -- committing an outcome ------------------------------------------------------------------
 
-    def _commit(self, outcome: Outcome, batch_key: str, evidence_id: int | None) -> None:
+    def _commit(self, outcome: Effects, batch_key: str, evidence_id: int | None) -> None:
         """Store events, proposals, alerts and the processed mark together."""
         self.store.commit_outcome(
             self.game_id,
@@ -509,15 +509,15 @@ class GameService:
             activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
         )
 
-    def gm(self, command: Command) -> Outcome:
+    def gm(self, command: Command) -> Effects:
         """A GM correction: an event like any other, with what it changes proposed."""
         before = self.referee.state
         events = self.referee.apply(command)  # IllegalActionError: nothing stored
-        outcome = Outcome(events=events, drafts=self.referee.drafts_for(events, before))
+        outcome = Effects(events=events, drafts=self.referee.drafts_for(events, before))
         self._commit(outcome, f"gm:{self.store.last_seq(self.game_id)}:{type(command).__name__}", None)
         return outcome
 
-    def substitute(self, old: str, new: str, uid: str | None = None) -> Outcome:
+    def substitute(self, old: str, new: str, uid: str | None = None) -> Effects:
         """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves)."""
         outcome = self.gm(Substitute(old, new))
         if uid is None and self.adapter is not None:
@@ -568,7 +568,7 @@ class GameService:
             if known.get(d.name):
                 text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
             drafts.append(Draft(f"g{game.id}:deal:{d.name}", "role", "pm", d.name, text))
-        self._commit(Outcome(drafts=drafts), f"deal:{game.id}", None)
+        self._commit(Effects(drafts=drafts), f"deal:{game.id}", None)
         return dealt
 
     # -- publishing -------------------------------------------------------------------------------

@@ -13,14 +13,14 @@ alert kind.
 from __future__ import annotations
 
 from shenshi.intake.alerts import ALERT_KINDS
-from shenshi.intake.context import Ballot, GameContext, PhaseFacts, PlayerInfo
+from shenshi.intake.context import CountedBallot, GameContext, PhaseFacts, PlayerInfo
 from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
 from shenshi.intake.read import read_pm, read_post, read_post_edit
 
 __all__ = [
     "ALERT_KINDS",
     "Alert",
-    "Ballot",
+    "CountedBallot",
     "GameContext",
     "IntakeCommand",
     "IntakeResult",

@@ -14,7 +14,6 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from shenshi.adapters.records import Post, PrivateMessage, Quote
 from shenshi.intake.context import (
     DAY,
     FORUM_TZ,
@@ -23,13 +22,14 @@ from shenshi.intake.context import (
     SIGNIN,
     UNKNOWN_TIME,
     VOTE_THREAD,
-    Ballot,
+    CountedBallot,
     GameContext,
     PhaseFacts,
     PlayerInfo,
 )
 from shenshi.intake.model import IntakeResult
 from shenshi.intake.read import read_pm, read_post, read_post_edit
+from shenshi.records import Post, PrivateMessage, Quote
 from shenshi.rulesets.catalog import CATALOG
 
 REQUIRED = ("id", "ruleset", "players", "roles", "dead", "channel", "from", "text")
@@ -84,8 +84,8 @@ def _phase_kind(value: Any) -> tuple[str | None, int | None]:
     return kind, n
 
 
-def _ballots(value: Any) -> Mapping[str, tuple[Ballot, ...]]:
-    out: dict[str, tuple[Ballot, ...]] = {}
+def _ballots(value: Any) -> Mapping[str, tuple[CountedBallot, ...]]:
+    out: dict[str, tuple[CountedBallot, ...]] = {}
     for voter, items in _mapping(value, "ballots").items():
         if not isinstance(items, list):
             items = [items]
@@ -95,7 +95,7 @@ def _ballots(value: Any) -> Mapping[str, tuple[Ballot, ...]]:
                 target, t = item.get("target"), _time(item.get("t"), "ballots.t")
             else:
                 target, t = item, None
-            seq.append(Ballot(None if target in (None, "ABSTAIN") else target, t))
+            seq.append(CountedBallot(None if target in (None, "ABSTAIN") else target, t))
         out[voter] = tuple(seq)
     return out
 

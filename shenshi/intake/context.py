@@ -55,7 +55,7 @@ class PlayerInfo:
 
 
 @dataclass(frozen=True)
-class Ballot:
+class CountedBallot:
     """A ballot already counted this round. ``target`` ``None`` is an abstention."""
 
     target: str | None
@@ -78,7 +78,7 @@ class PhaseFacts:
     vote_open: datetime | None = None
     vote_close: datetime | None = None
     candidates: frozenset[str] = frozenset()  # round-2 / runoff candidates
-    ballots: Mapping[str, tuple[Ballot, ...]] = field(
+    ballots: Mapping[str, tuple[CountedBallot, ...]] = field(
         default_factory=_no_map
     )  # this round, per voter
     delegations_published: frozenset[str] = frozenset()

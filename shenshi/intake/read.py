@@ -7,7 +7,6 @@ otherwise (the batch tool).
 
 from __future__ import annotations
 
-from shenshi.adapters.records import Post, PrivateMessage
 from shenshi.intake.actions import (
     is_skill,
     last_words_from_post,
@@ -31,6 +30,7 @@ from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_votes
 from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
 from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
 from shenshi.intake.text import Folded, fold, strip_bbcode
+from shenshi.records import Post, PrivateMessage
 
 
 def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:

@@ -3,7 +3,7 @@
 Nothing here lazy-loads outside a session: every field is read inside the transaction that
 produced the record. Datetimes are aware, in UTC. JSON columns come back as plain JSON values
 (dicts, lists, strings, numbers); ``quotes`` and ``edited`` come back as the adapters' own
-:class:`~shenshi.adapters.records.Quote` and :class:`~shenshi.adapters.records.EditMark`.
+:class:`~shenshi.records.Quote` and :class:`~shenshi.records.EditMark`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from shenshi.adapters.records import EditMark, Post, PrivateMessage, Quote
+from shenshi.records import EditMark, Post, PrivateMessage, Quote
 from shenshi.store.outbox import AnnouncementState
 
 

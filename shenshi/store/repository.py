@@ -35,7 +35,8 @@ from sqlalchemy import Engine, Row, Select, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import InstrumentedAttribute, Session, sessionmaker
 
-from shenshi.adapters.records import EditMark, Post, PrivateMessage, Quote
+from shenshi.clock import system_clock
+from shenshi.records import EditMark, Post, PrivateMessage, Quote
 from shenshi.store import models as m
 from shenshi.store.errors import Conflict, NotFound
 from shenshi.store.outbox import AnnouncementState, OutboxAction, next_state
@@ -75,10 +76,6 @@ WRITE_ATTEMPTS = 3  # a unique-key race (PostgreSQL) is retried; the re-run find
 PAGE = 1000  # rows per read transaction when streaming
 
 
-def utcnow() -> datetime:
-    """The system clock, aware UTC."""
-    return datetime.now(UTC)
-
 
 def aware(value: datetime, what: str) -> datetime:
     """``value`` in UTC; a naive datetime is a caller's bug and raises ``ValueError``."""
@@ -95,7 +92,7 @@ class Store:
 
     def __init__(self, engine: Engine, *, clock: Callable[[], datetime] | None = None) -> None:
         self.engine = engine
-        self._clock = clock or utcnow
+        self._clock = clock or system_clock
         self._reader = sessionmaker(engine, expire_on_commit=False)
         self._writer = sessionmaker(
             engine.execution_options(**{WRITE_OPTION: True}), expire_on_commit=False

@@ -10,7 +10,7 @@ from adapter_world import PASSWORD, World, logged_in
 
 from shenshi.adapters import errors
 from shenshi.adapters.base import ADAPTERS, ForumAdapter
-from shenshi.adapters.records import ConversationMark, InboxCursor, ThreadCursor
+from shenshi.records import ConversationMark, InboxCursor, ThreadCursor
 
 ENGINES = [adapter.engine for adapter in ADAPTERS]
 

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shenshi.adapters.incremental import read_after
-from shenshi.adapters.records import Post, ThreadPage
+from shenshi.records import Post, ThreadPage
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 11, 20, 18, 0, tzinfo=TZ)

@@ -76,12 +76,12 @@ def test_illegal_override_is_one_clear_line(cfg, capsys) -> None:
 def test_review_approve_reject_published(cfg, capsys) -> None:
     from shenshi.bootstrap import bootstrap, config_from_args
     from shenshi.daemon.announce import Draft
-    from shenshi.daemon.referee import Outcome
+    from shenshi.daemon.referee import Effects
 
     service = bootstrap(config_from_args(None), forum=False)
     service.start()
     drafts = [Draft("k1", "night_result", "thread", "2", "【第1夜结果】\n昨夜无人死亡。"), Draft("k2", "receipt", "pm", "小明", "已收到")]
-    service._commit(Outcome(drafts=drafts), "test", None)
+    service._commit(Effects(drafts=drafts), "test", None)
     code, out, _ = run(capsys, "review")
     assert code == 0 and "#1 [proposed] night_result → thread 2" in out and "PM to 小明" in out
     assert run(capsys, "approve", "1")[1].strip() == "#1 approved"

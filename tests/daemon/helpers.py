@@ -6,8 +6,8 @@ from datetime import datetime, timedelta
 from itertools import count
 from zoneinfo import ZoneInfo
 
-from shenshi.adapters.records import Post, PrivateMessage
 from shenshi.config import parse_config
+from shenshi.records import Post, PrivateMessage
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 12, 1, 20, 0, tzinfo=TZ)

@@ -6,10 +6,10 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from shenshi.adapters.records import Post
 from shenshi.daemon.announce import Templates
 from shenshi.daemon.referee import Referee
 from shenshi.demo.script import load_script
+from shenshi.records import Post
 from shenshi.rulesets.base import Phase, PlayerSpec
 from shenshi.rulesets.registry import find_ruleset
 from tests.daemon.helpers import TZ, config

@@ -6,11 +6,11 @@ from dataclasses import replace
 from datetime import timedelta
 
 from shenshi.adapters.errors import UnexpectedPage
-from shenshi.adapters.records import InboxCursor, InboxDelta
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.config import PlayerEntry
 from shenshi.daemon.deal import deal_roles
+from shenshi.records import InboxCursor, InboxDelta
 from shenshi.rulesets.base import Phase
 from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
 from shenshi.store.records import EvidenceKind

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shenshi.adapters.records import Post, PrivateMessage, Quote
 from shenshi.intake import GameContext, PhaseFacts, PlayerInfo, read_pm, read_post
 from shenshi.intake.text import fold
+from shenshi.records import Post, PrivateMessage, Quote
 
 T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 NAMES = ["阿狸", "大熊", "小鱼儿", "南风", "Sunny", "老K", "糖糖", "木头人"]

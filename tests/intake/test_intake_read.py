@@ -5,9 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from shenshi.adapters.records import EditMark, Post, PrivateMessage
 from shenshi.intake import (
-    Ballot,
+    CountedBallot,
     GameContext,
     PhaseFacts,
     PlayerInfo,
@@ -16,6 +15,7 @@ from shenshi.intake import (
     read_post_edit,
 )
 from shenshi.intake.context import ROLE_THREAD, SIGNIN_THREAD
+from shenshi.records import EditMark, Post, PrivateMessage
 
 T = datetime(2026, 11, 21, 14, 0, tzinfo=UTC)  # 22:00 forum time
 PLAYERS = (
@@ -96,7 +96,7 @@ def test_signin_thread_reply_is_a_sign_in() -> None:
 
 def test_day_ballot_respects_earlier_ballots() -> None:
     ctx = replace(
-        CTX, phase=replace(DAY, ballots={"小明": (Ballot("阿杰", T - timedelta(hours=1)),)})
+        CTX, phase=replace(DAY, ballots={"小明": (CountedBallot("阿杰", T - timedelta(hours=1)),)})
     )
     assert [a.kind for a in read_post(ctx, post("投票：Lily99")).alerts] == ["vote_immutable"]
     assert read_post(ctx, post("投票：阿杰")).empty

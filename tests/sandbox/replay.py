@@ -26,15 +26,15 @@ import lxml.html
 from sandbox_helpers import client, discuz_login, phpwind_login
 
 from shenshi.adapters import discuz_parse, phpwind_parse
-from shenshi.adapters.records import (
+from shenshi.adapters.sandbox import ManualClock, SandboxForum, serve
+from shenshi.adapters.sandbox.seed import BOARD_FID, BOARD_NAME, GM_NAME, GM_PASSWORD
+from shenshi.adapters.text import html_tree, zone
+from shenshi.records import (
     BoardThread,
     EditMark,
     Post,
     PrivateMessage,
 )
-from shenshi.adapters.sandbox import ManualClock, SandboxForum, serve
-from shenshi.adapters.sandbox.seed import BOARD_FID, BOARD_NAME, GM_NAME, GM_PASSWORD
-from shenshi.adapters.text import html_tree, zone
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 ENGINE_DIRS = {"discuz": FIXTURES / "discuz" / "x3.5", "phpwind": FIXTURES / "phpwind" / "8.7"}

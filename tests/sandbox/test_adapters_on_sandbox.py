@@ -22,9 +22,9 @@ from sandbox_helpers import START, client, discuz_login, phpwind_login, post_for
 
 from shenshi.adapters import errors
 from shenshi.adapters.base import ForumAdapter, ForumSettings, make_adapter
-from shenshi.adapters.records import InboxCursor, ThreadCursor
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
 from shenshi.adapters.sandbox.seed import BOARD_FID, GM_NAME, GM_PASSWORD
+from shenshi.records import InboxCursor, ThreadCursor
 
 SITES = {
     "discuz-html": ("discuz", "utf-8", "no"),

@@ -41,10 +41,10 @@ from sandbox_helpers import (
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import errors
 from shenshi.adapters import phpwind_parse as pw
-from shenshi.adapters.records import ConversationSummary, PrivateMessage, ThreadPage
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
 from shenshi.adapters.sandbox.seed import GM_NAME, GM_PASSWORD
 from shenshi.adapters.text import decode_page, html_tree, url_param
+from shenshi.records import ConversationSummary, PrivateMessage, ThreadPage
 
 PER_PAGE = 10
 

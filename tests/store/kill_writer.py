@@ -13,7 +13,7 @@ import sys
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
-from shenshi.adapters.records import Post
+from shenshi.records import Post
 from shenshi.store import AnnouncementState, open_store
 
 GAME = "kill-9"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from shenshi.adapters.records import EditMark, Post, PrivateMessage, Quote
+from shenshi.records import EditMark, Post, PrivateMessage, Quote
 
 T0 = datetime(2024, 3, 1, 12, 0, tzinfo=UTC)
 

@@ -128,7 +128,7 @@ def _core_dataclasses() -> list[type]:
     modules = [
         importlib.import_module(info.name)
         for info in pkgutil.walk_packages(shenshi.rulesets.__path__, "shenshi.rulesets.")
-    ] + [importlib.import_module("shenshi.adapters.records")]
+    ] + [importlib.import_module("shenshi.records")]
     found = []
     for module in modules:
         for obj in vars(module).values():

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from store_helpers import T0, pm, post
 
-from shenshi.adapters.records import EditMark, Quote
+from shenshi.records import EditMark, Quote
 from shenshi.store import EvidenceKind, NotFound
 
 URL = "http://forum.example/viewthread.php?tid=100&page=1#pid1001"

@@ -24,7 +24,7 @@ from shenshi.adapters.sandbox.server import SandboxServer, serve
 from shenshi.adapters.sandbox.state import (
     Board,
     Conversation,
-    ForumError,
+    ForumRefusal,
     Message,
     SandboxForum,
     StoredPost,
@@ -38,7 +38,7 @@ __all__ = [
     "Clock",
     "Conversation",
     "Faults",
-    "ForumError",
+    "ForumRefusal",
     "ManualClock",
     "Message",
     "SandboxForum",

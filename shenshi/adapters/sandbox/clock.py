@@ -15,14 +15,11 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
-Clock = Callable[[], datetime]
+from shenshi.clock import Clock, system_clock
 
-
-def system_clock() -> datetime:
-    """The real time, in UTC."""
-    return datetime.now(UTC)
+__all__ = ["AcceleratedClock", "Clock", "ManualClock", "system_clock"]
 
 
 def _aware(moment: datetime) -> datetime:

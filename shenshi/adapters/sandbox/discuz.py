@@ -26,7 +26,7 @@ from shenshi.adapters.sandbox.state import (
     GROUP_TITLES,
     MIN_POST_BYTES,
     POSTS_PER_PAGE,
-    ForumError,
+    ForumRefusal,
     SandboxForum,
     StoredPost,
     Thread,
@@ -420,7 +420,7 @@ class DiscuzSite:
         with self.forum.locked():
             try:
                 self.forum.check_post_allowed(ctx.me, message)
-            except ForumError as error:
+            except ForumRefusal as error:
                 return self._message(ctx, MESSAGES[error.code])
             trimstr = req.arg("noticetrimstr")
             text = f"{trimstr}\n\n{message}" if trimstr else message
@@ -449,7 +449,7 @@ class DiscuzSite:
         with self.forum.locked():
             try:
                 self.forum.check_post_allowed(ctx.me, message)
-            except ForumError as error:
+            except ForumRefusal as error:
                 return self._message(ctx, MESSAGES[error.code])
             thread = self.forum.create_thread(ctx.me, fid, subject, message)
         return Response().redirect(f"forum.php?mod=viewthread&tid={thread.tid}&extra=", 301)
@@ -575,7 +575,7 @@ class DiscuzSite:
         with self.forum.locked():
             try:
                 self.forum.check_pm_allowed(ctx.me)
-            except ForumError as error:
+            except ForumRefusal as error:
                 return self._message(ctx, MESSAGES[error.code])
             sent = self.forum.send_pm(ctx.me, recipient, message)
         if req.arg("inajax"):
@@ -785,7 +785,7 @@ class DiscuzSite:
         with self.forum.locked():
             try:
                 self.forum.check_post_allowed(ctx.me, req.arg("message"))
-            except ForumError as error:
+            except ForumRefusal as error:
                 return self._json(ctx, {"tid": str(tid), "pid": "0"}, message=MOBILE_CODES[error.code])
             post = self.forum.post(ctx.me, tid, req.arg("message"))
         return self._json(ctx, {"tid": str(tid), "pid": str(post.pid)}, message="post_reply_succeed")
@@ -805,7 +805,7 @@ class DiscuzSite:
         with self.forum.locked():
             try:
                 self.forum.check_pm_allowed(ctx.me)
-            except ForumError as error:
+            except ForumRefusal as error:
                 return self._json(ctx, {"pmid": "0"}, message=MOBILE_CODES[error.code])
             sent = self.forum.send_pm(ctx.me, recipient, req.arg("message").strip())
         return self._json(ctx, {"pmid": str(sent.mid)}, message="do_success")

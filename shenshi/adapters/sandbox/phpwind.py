@@ -25,7 +25,7 @@ from shenshi.adapters.sandbox.state import (
     MAX_POST_BYTES,
     MIN_POST_BYTES,
     POSTS_PER_PAGE,
-    ForumError,
+    ForumRefusal,
     SandboxForum,
     StoredPost,
     Thread,
@@ -353,7 +353,7 @@ class PhpwindSite:
         with self.forum.locked():
             try:
                 self.forum.check_post_allowed(ctx.me, content)
-            except ForumError as error:
+            except ForumRefusal as error:
                 return refuse(MESSAGES[error.code])
             if action == "new":
                 if not title:

@@ -48,7 +48,7 @@ MAX_POST_BYTES = {"discuz": 10000, "phpwind": 50000}
 GROUP_TITLES = {"admin": "管理员", "member": "新手上路", "newbie": "等待验证会员"}
 
 
-class ForumError(Exception):
+class ForumRefusal(Exception):
     """A request the forum refuses; ``code`` names the engine message to show."""
 
     def __init__(self, code: str, detail: str = "") -> None:
@@ -551,7 +551,7 @@ class SandboxForum:
 
     # ------------------------------------------------------------------ engine rules
     def check_post_allowed(self, user: User, text: str) -> None:
-        """Raise :class:`ForumError` where the engine would refuse this post.
+        """Raise :class:`ForumRefusal` where the engine would refuse this post.
 
         Codes: ``flood`` (Discuz 15 s shared with PMs, admins exempt; phpwind 5 s in whole
         seconds), ``newbie`` (Discuz 见习期), ``too_short`` / ``too_long`` (bytes in the forum's
@@ -559,19 +559,19 @@ class SandboxForum:
         """
         now = self.now()
         if user.group == "newbie" and self.engine == "discuz":
-            raise ForumError("newbie")
+            raise ForumRefusal("newbie")
         size = len(text.encode(self.charset, errors="replace"))
         if size < MIN_POST_BYTES[self.engine]:
-            raise ForumError("too_short", str(size))
+            raise ForumRefusal("too_short", str(size))
         if size > MAX_POST_BYTES[self.engine]:
-            raise ForumError("too_long", str(size))
+            raise ForumRefusal("too_long", str(size))
         if self._flooding(user, now, include_pms=self.engine == "discuz"):
-            raise ForumError("flood")
+            raise ForumRefusal("flood")
 
     def check_pm_allowed(self, user: User) -> None:
-        """Raise ``ForumError("pm_flood")`` where Discuz would refuse a PM (phpwind has no limit)."""
+        """Raise ``ForumRefusal("pm_flood")`` where Discuz would refuse a PM (phpwind has no limit)."""
         if self.engine == "discuz" and self._flooding(user, self.now(), include_pms=True):
-            raise ForumError("pm_flood")
+            raise ForumRefusal("pm_flood")
 
     def _flooding(self, user: User, now: datetime, include_pms: bool) -> bool:
         if user.is_admin:

@@ -1,4 +1,6 @@
-"""Records the adapters give to the rest of shenshi: frozen, engine-neutral, no markup.
+"""Forum records: what the adapters read, as intake and the store use it.
+
+Frozen, engine-neutral, no markup.
 
 Every datetime is timezone-aware (the forum's zone, or UTC). Ids are strings: a phpwind
 thread's first post is ``"tpc"``. Text is the author's own text with BBCode rendered to plain
