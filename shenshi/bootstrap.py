@@ -15,8 +15,7 @@ import httpx
 
 from shenshi.adapters.base import ForumAdapter, ForumSettings, make_adapter
 from shenshi.clock import system_clock
-from shenshi.commands import DEFAULT_CONFIG
-from shenshi.config import Config, ConfigError, load_config
+from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
 from shenshi.store.engine import open_store

@@ -22,6 +22,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from shenshi.errors import UserError
 
+DEFAULT_CONFIG = Path("shenshi.toml")  # where every command looks without --config
 ENGINES = ("discuz", "phpwind")
 MODES = ("dry-run", "review", "live")
 DEFAULT_USER_AGENT = (
