@@ -36,11 +36,15 @@ class ForumError(Exception):
 
 
 class FloodControl(ForumError):
-    """The forum's flood control refused a post or PM; ``wait_seconds`` says for how long."""
+    """The forum's flood control refused a post or PM; ``wait_seconds`` says for how long.
 
-    def __init__(self, message: str, wait_seconds: float, *, url: str | None = None) -> None:
+    ``None`` when the message gives no time: the request layer fills in the engine's flood
+    interval before anyone else sees the error.
+    """
+
+    def __init__(self, message: str, wait_seconds: float | None, *, url: str | None = None) -> None:
         super().__init__(message, url=url)
-        self.wait_seconds = float(wait_seconds)
+        self.wait_seconds = None if wait_seconds is None else float(wait_seconds)
 
 
 class NotLoggedIn(ForumError):
