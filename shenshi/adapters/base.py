@@ -14,12 +14,13 @@ carries the forum's value. The daemon asks the adapter (``adapter.flood_interval
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import ClassVar, Protocol, runtime_checkable
 
 import httpx
 
+from shenshi.adapters.settings import DEFAULT_USER_AGENT, ForumSettings
 from shenshi.records import (
     BoardThread,
     InboxCursor,
@@ -30,46 +31,10 @@ from shenshi.records import (
     ThreadPage,
 )
 
-# A plain desktop browser. Discuz serves its mobile templates to any UA containing fragments
-# such as "mot", "lg", "ctl" (phone makers); phpwind binds ``verify`` to the UA: keep it fixed.
-DEFAULT_USER_AGENT = (
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
-    "(KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
-)
-
-
-@dataclass(frozen=True)
-class ForumSettings:
-    """One forum account, as the ``[forum]`` table of the configuration describes it.
-
-    ``password`` is a secret: it is left out of ``repr`` and never logged.
-    """
-
-    engine: str
-    base_url: str
-    charset: str | None = None  # None: each page's own declaration decides
-    timezone: str = "Asia/Shanghai"
-    username: str = ""
-    password: str = field(default="", repr=False)
-    cookies_file: str | None = None
-    user_agent: str = DEFAULT_USER_AGENT
-    min_interval: float = 2.0
-    timeout: float = 20.0
-    use_mobile_api: str = "auto"  # Discuz: "auto" | "yes" | "no"
-    retries: int = 4
-    backoff: float = 1.0
-    flood_retries: int = 3
-    # Engine facts this forum's admin changed (None: the engine's default, on its adapter class).
-    flood_interval: float | None = None
-    min_post_bytes: int | None = None
-    max_post_bytes: int | None = None
-    posts_per_page: int | None = None  # HTML thread pages
-    api_posts_per_page: int | None = None  # Discuz mobile API ``ppp`` (the site may cap it)
-
-    def __post_init__(self) -> None:
-        if self.use_mobile_api not in ("auto", "yes", "no"):
-            raise ValueError(f"use_mobile_api must be auto, yes or no, not {self.use_mobile_api!r}")
-
+__all__ = [
+    "ADAPTERS", "DEFAULT_USER_AGENT", "MINUTE", "SECOND", "ForumAdapter", "ForumSettings",
+    "TimePrecision", "find_adapter", "make_adapter",
+]
 
 SECOND = timedelta(seconds=1)
 MINUTE = timedelta(minutes=1)

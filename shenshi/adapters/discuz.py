@@ -86,7 +86,8 @@ class DiscuzAdapter(WebAdapter):
         self.own_uid = None
         if self._cookies_loaded and self._refresh_session():
             return
-        if not self.settings.password:
+        password = self.settings.login_password()
+        if not password:
             raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
         form_page = self._get("member.php", lambda text, r: text, params={"mod": "logging", "action": "login"}, relogin=False)
         if dz.login_has_captcha(form_page):
@@ -101,7 +102,7 @@ class DiscuzAdapter(WebAdapter):
             "referer": fields.get("referer", self.http.base_url + "forum.php"),
             "loginfield": "username",
             "username": self.settings.username,
-            "password": self.settings.password,
+            "password": password,
             "questionid": "0",
             "answer": "",
             "cookietime": "2592000",

@@ -80,7 +80,8 @@ class PhpwindAdapter(WebAdapter):
         self.own_uid = None
         if self._cookies_loaded and self._refresh_session():
             return
-        if not self.settings.password:
+        password = self.settings.login_password()
+        if not password:
             raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
         page = self._get("login.php", lambda text, r: text, relogin=False)
         if pw.login_has_captcha(page):
@@ -91,7 +92,7 @@ class PhpwindAdapter(WebAdapter):
             "step": "2",
             "lgt": "0",
             "pwuser": self.settings.username,
-            "pwpwd": self.settings.password,
+            "pwpwd": password,
             "hideid": "0",
             "cktime": "31536000",
         }

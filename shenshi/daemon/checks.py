@@ -26,7 +26,7 @@ def check_offline(config: Config) -> Iterator[Check]:
     """What can be checked without the forum: password source, players, roles, composition."""
     f, g = config.forum, config.game
     try:
-        has_password = bool(f.password())
+        has_password = bool(f.login_password())
     except ConfigError as exc:
         yield Check("password", False, str(exc))
     else:

@@ -114,17 +114,3 @@ def test_missing_configuration_says_what_to_do(tmp_path, capsys, monkeypatch) ->
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "status")
     assert code == 2 and "copy config.example.toml" in err
-
-
-def test_the_example_configuration_parses(tmp_path) -> None:
-    from pathlib import Path
-
-    from shenshi.config import load_config
-
-    example = Path(__file__).parents[2] / "config.example.toml"
-    inline = 'players = [{ name = "甲", role = "seer" }]'
-    text = example.read_text(encoding="utf-8").replace('players_file = "players.toml"', inline)
-    path = tmp_path / "example.toml"
-    path.write_text(text, encoding="utf-8")
-    config = load_config(path)
-    assert config.daemon.mode == "dry-run" and config.forum.engine == "discuz"
