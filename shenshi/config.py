@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
-    ConfigDict,
     Field,
     TypeAdapter,
     ValidationError,
@@ -41,8 +40,10 @@ from shenshi.schema import (
     PositiveSeconds,
     Seconds,
     explain,
+    keys_at,
     problem,
     quoted_choices,
+    unknown,
 )
 
 __all__ = [
@@ -86,9 +87,9 @@ def _players_named_once(players: tuple[PlayerEntry, ...]) -> tuple[PlayerEntry, 
     return players
 
 
-@dataclass(frozen=True, config=ConfigDict(extra="ignore"))
+@dataclass(frozen=True, config=TABLE)
 class PlayersFile:
-    """A players file: ``[[player]]`` tables (anything else in it is ignored)."""
+    """A players file: ``[[player]]`` tables."""
 
     player: tuple[PlayerEntry, ...] = ()
 
@@ -206,9 +207,9 @@ class Config:
     @classmethod
     def _not_from_the_file(cls, data: Any, info: ValidationInfo) -> Any:
         if isinstance(data, Mapping):
-            unknown = sorted(set(data) - set(SECTIONS))
-            if unknown:
-                raise problem(f"unknown section(s): {', '.join(unknown)}")
+            extra = sorted(set(data) - set(SECTIONS))
+            if extra:
+                raise problem(unknown(f'section "{extra[0]}"', extra[0], SECTIONS))
             path = info.context.get("path") if info.context else None
             data = {**data, "daemon": data.get("daemon", {}), "path": path}
         return data
@@ -218,9 +219,10 @@ class Config:
     def _known_templates(cls, templates: Mapping[str, str]) -> Mapping[str, str]:
         from shenshi.daemon.announce import DEFAULT_TEMPLATES
 
-        unknown = sorted(set(templates) - set(DEFAULT_TEMPLATES))
-        if unknown:
-            raise problem(f"unknown template(s): {', '.join(unknown)}")
+        extra = sorted(set(templates) - set(DEFAULT_TEMPLATES))
+        if extra:
+            listed = "known: " + ", ".join(sorted(DEFAULT_TEMPLATES))
+            raise problem(unknown("template", extra[0], DEFAULT_TEMPLATES, listed), at=extra[0])
         return dict(templates)
 
     @model_validator(mode="after")
@@ -255,7 +257,7 @@ def parse_config(raw: Mapping[str, Any], base: Path, path: Path | None = None) -
     try:
         return _CONFIG.validate_python(raw, context=context)
     except ValidationError as exc:
-        raise explain(exc, _option, order=_section_order) from None
+        raise explain(exc, _option, order=_section_order, known=_keys) from None
 
 
 def load_players(path: Path) -> tuple[PlayerEntry, ...]:
@@ -269,8 +271,13 @@ def load_players(path: Path) -> tuple[PlayerEntry, ...]:
     try:
         return _PLAYERS_FILE.validate_python(raw).player
     except ValidationError as exc:
-        found = explain(exc, lambda loc: _player_option(path.name, loc))
+        found = explain(exc, lambda loc: _player_option(path.name, loc), known=lambda loc: keys_at(PlayersFile, loc))
         raise problem(str(found), at="players_file") from None
+
+
+def _keys(loc: tuple[Any, ...]) -> tuple[str, ...]:
+    """The keys a file may give in the table at ``loc`` (for suggestions)."""
+    return keys_at(Config, loc, hidden=("password", "path"))
 
 
 def _section_order(loc: tuple[Any, ...]) -> int:

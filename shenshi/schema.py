@@ -13,10 +13,13 @@ true when the values come from a file (a secret must not).
 
 from __future__ import annotations
 
+import difflib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import fields, is_dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from types import NoneType, UnionType
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
 
 from pydantic import BeforeValidator, ConfigDict, ValidationError, ValidationInfo
 from pydantic_core import PydanticCustomError
@@ -95,19 +98,65 @@ def quoted_choices(choices: Sequence[str]) -> str:
     return " or ".join(f'"{c}"' for c in choices)
 
 
+def unknown(
+    what: str, key: str, known: Collection[str], listed: str = "config.example.toml lists every option"
+) -> str:
+    """``unknown option; did you mean "vote_thread"?`` (the close known key, when there is one;
+    else where the known ones are ``listed``)."""
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    if close:
+        return f'unknown {what}; did you mean "{close[0]}"?'
+    return f"unknown {what} ({listed})"
+
+
+def keys_at(table: type, loc: Sequence[Any], hidden: Collection[str] = ()) -> tuple[str, ...]:
+    """The keys of the table at ``loc`` below the dataclass ``table`` (``()``: not a table).
+
+    ``("game", "players", 0)`` leads from the whole configuration to one player's keys;
+    ``hidden`` fields (set in code, never in a file) are not offered as suggestions.
+    """
+    kind: Any = table
+    for part in loc:
+        if isinstance(part, int):
+            kind = next(iter(get_args(kind)), None)  # tuple[X, ...]: an entry of the list
+        else:
+            kind = get_type_hints(kind).get(str(part)) if is_dataclass(kind) else None
+        kind = _required(kind)
+    if not is_dataclass(kind):
+        return ()
+    return tuple(f.name for f in fields(kind) if f.name not in hidden)
+
+
+def _required(kind: Any) -> Any:
+    """``X`` of ``X | None``."""
+    if get_origin(kind) in (Union, UnionType):
+        kinds = [k for k in get_args(kind) if k is not NoneType]
+        return kinds[0] if len(kinds) == 1 else kind
+    return kind
+
+
 def explain(
     error: ValidationError,
     where: Callable[[tuple[Any, ...]], str],
+    *,
     order: Callable[[tuple[Any, ...]], int] = lambda loc: 0,
+    known: Callable[[tuple[Any, ...]], Collection[str]] = lambda loc: (),
 ) -> ConfigError:
-    """One :class:`ConfigError` with a line per problem, in ``order(loc)`` (stable);
-    ``where(loc)`` names the option."""
+    """One :class:`ConfigError` with a line per problem, in ``order(loc)`` (stable).
+
+    ``where(loc)`` names the option; ``known(loc)`` gives the keys of the table at ``loc``,
+    from which an unknown key's close one is suggested.
+    """
     lines = []
     for found in sorted(error.errors(include_url=False), key=lambda found: order(found["loc"])):
         loc = tuple(found["loc"])
         if found["type"] == "shenshi" and found.get("ctx"):
             loc += (found["ctx"]["at"],)
-        lines.append(f"{where(loc)}: {_wording(found)}")
+        if found["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
+            wording = unknown("option", str(loc[-1]), known(loc[:-1]))
+        else:
+            wording = _wording(found)
+        lines.append(f"{where(loc)}: {wording}")
     return ConfigError("\n".join(dict.fromkeys(lines)))
 
 
@@ -117,8 +166,6 @@ def _wording(found: Any) -> str:
         return str(found["msg"])
     if kind == "missing":
         return "missing (required)"
-    if kind in ("unexpected_keyword_argument", "extra_forbidden"):
-        return "unknown option"
     if kind == "literal_error":
         choices = re.findall(r"'([^']*)'", str(found["ctx"]["expected"]))
         return f'expected {quoted_choices(choices)}, got "{seen}"'

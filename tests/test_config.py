@@ -192,3 +192,35 @@ def test_the_example_configuration_loads_and_documents_every_option(tmp_path: Pa
         options = {name for name in type(section).__dataclass_fields__ if not name.startswith("_")}
         undocumented = options - documented - {"password", "path"}
         assert not undocumented, f"config.example.toml does not document {sorted(undocumented)}"
+
+
+@pytest.mark.parametrize(
+    ("sections", "message"),
+    [
+        ({"game": {"vote_thred": 2}}, '[game] vote_thred: unknown option; did you mean "vote_thread"?'),
+        ({"forum": {"pasword_env": "PW"}}, '[forum] pasword_env: unknown option; did you mean "password_env"?'),
+        ({"daemon": {"poll_intervall": 60}}, '[daemon] poll_intervall: unknown option; did you mean "poll_interval"?'),
+        ({"deamon": {"mode": "live"}}, 'unknown section "deamon"; did you mean "daemon"?'),
+        ({"game": {"players": [{"name": "小明", "rol": "seer"}]}}, '[game] players: player 1: rol: unknown option; did you mean "role"?'),
+        ({"templates": {"no_deaht": "x"}}, '[templates] no_deaht: unknown template; did you mean "no_death"?'),
+        ({"daemon": {"cutoff": 3}}, "[daemon] cutoff: unknown option (config.example.toml lists every option)"),
+    ],
+)
+def test_an_unknown_key_is_refused_with_the_close_one(tmp_path: Path, sections: dict, message: str) -> None:
+    assert message in refused(tmp_path, raw_config(**sections))
+
+
+def test_a_typo_beside_a_missing_option_names_both(tmp_path: Path) -> None:
+    raw = raw_config(game={"vote_thred": 2})
+    del raw["game"]["vote_thread"]
+    lines = refused(tmp_path, raw).splitlines()
+    assert "[game] vote_thread: missing (required)" in lines
+    assert '[game] vote_thred: unknown option; did you mean "vote_thread"?' in lines
+
+
+def test_unknown_tables_and_keys_of_a_players_file_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "players.toml").write_text('[[players]]\nname = "小明"\n', encoding="utf-8")
+    raw = raw_config()
+    del raw["game"]["players"]
+    raw["game"]["players_file"] = "players.toml"
+    assert 'players.toml: players: unknown option; did you mean "player"?' in refused(tmp_path, raw)
