@@ -21,6 +21,7 @@ import re
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -219,7 +220,7 @@ class ForumHttp:
             self.sleep(self.min_interval - waited)
 
 
-def load_cookies(client: httpx.Client, path: str, domain: str | None = None) -> int:
+def load_cookies(client: httpx.Client, path: str | Path, domain: str | None = None) -> int:
     """Import a browser's cookies (Netscape ``cookies.txt`` or a JSON list) into ``client``.
 
     Returns how many cookies were loaded. Values are never logged.

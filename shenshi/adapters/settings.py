@@ -7,7 +7,8 @@ defaults, one place that checks them. Tests and the demo build it in code the sa
 Secrets: the password is never in the file. It comes from an environment variable
 (``password_env``) or a file only its owner can read (``password_file``, mode 0600), read when
 the adapter logs in (:meth:`ForumSettings.login_password`); code may pass it directly
-(``password=``), and it is left out of ``repr``.
+(``password=``), and it is left out of ``repr``. The browser cookies file holds a live session:
+it too must be 0600 (:meth:`ForumSettings.private_cookies_file`).
 """
 
 from __future__ import annotations
@@ -129,6 +130,10 @@ class ForumSettings:
         if self.password_file:
             return private_file(self.password_file, "password_file").read_text(encoding="utf-8").strip()
         return None
+
+    def private_cookies_file(self) -> Path | None:
+        """The browser cookies file, if given; only its owner may read it (it holds a session)."""
+        return private_file(self.cookies_file, "cookies_file") if self.cookies_file else None
 
 
 def private_file(path: Path, option: str) -> Path:

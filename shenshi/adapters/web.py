@@ -98,8 +98,9 @@ class WebAdapter:
         self._fids: dict[str, str] = {}
         self._uids: dict[str, str] = {}
         self._cookies_loaded = False
-        if settings.cookies_file:
-            count = load_cookies(self.http.client, settings.cookies_file)
+        cookies_file = settings.private_cookies_file()
+        if cookies_file:
+            count = load_cookies(self.http.client, cookies_file)
             self._cookies_loaded = count > 0
             log.info("loaded %d cookies from the cookies file", count)
 

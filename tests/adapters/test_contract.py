@@ -10,6 +10,7 @@ from adapter_world import PASSWORD, World, logged_in
 
 from shenshi.adapters import errors
 from shenshi.adapters.base import ADAPTERS, ForumAdapter
+from shenshi.errors import ConfigError
 from shenshi.records import ConversationMark, InboxCursor, ThreadCursor
 
 ENGINES = [adapter.engine for adapter in ADAPTERS]
@@ -124,6 +125,16 @@ def test_short_posts_are_padded_to_the_forums_minimum_in_bytes(world: World) -> 
     assert adapter.fit_min_length(exact) == exact
     if world.engine == "discuz":
         assert adapter.fit_min_length("平安夜") != "平安夜"  # 3 characters, 9 bytes in UTF-8
+
+
+def test_a_cookies_file_others_can_read_is_refused(world: World, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    cookies = tmp_path / "cookies.txt"
+    cookies.write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
+    cookies.chmod(0o644)
+    with pytest.raises(ConfigError, match=r"\[forum\] cookies_file: .*cookies\.txt is readable by others; run: chmod 600"):
+        world.adapter(cookies_file=cookies)
+    cookies.chmod(0o600)
+    assert world.adapter(cookies_file=cookies).settings.cookies_file == cookies
 
 
 def test_login_learns_own_uid_and_token(world: World) -> None:
