@@ -22,14 +22,28 @@ Hierarchy::
 
 from __future__ import annotations
 
+from shenshi.logs import redact
+
 
 class ForumError(Exception):
-    """Base class of every error raised by :mod:`shenshi.adapters`."""
+    """Base class of every error raised by :mod:`shenshi.adapters`.
+
+    ``url`` is kept with its tokens redacted: errors are logged, stored in alerts and shown.
+    """
 
     def __init__(self, message: str, *, url: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.url = url
+
+    @property
+    def url(self) -> str | None:
+        """The page that said no (tokens redacted)."""
+        return self._url
+
+    @url.setter
+    def url(self, value: str | None) -> None:
+        self._url = redact(value) if value else value
 
     def __str__(self) -> str:
         return f"{self.message} ({self.url})" if self.url else self.message

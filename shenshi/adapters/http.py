@@ -17,7 +17,6 @@ stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goe
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
@@ -31,20 +30,13 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 from shenshi.adapters import errors
 from shenshi.adapters.text import declared_charset, normalise_charset
 from shenshi.clock import system_clock
+from shenshi.logs import redact
 
 log = logging.getLogger("shenshi.adapters.http")
 
 T = TypeVar("T")
 Form = Mapping[str, Any] | list[tuple[str, Any]]
 FormSource = Form | Callable[[], Form]
-
-_SECRET_PARAMS = re.compile(r"((?:formhash|verify|auth|sid|saltkey|password|pwpwd)=)[^&#]*", re.I)
-
-
-def redact(url: str) -> str:
-    """A URL fit for logs: token and credential parameter values replaced by ``***``."""
-    return _SECRET_PARAMS.sub(r"\1***", url)
-
 
 class _Transient(Exception):
     """A failure worth retrying (connection, timeout, 5xx)."""
