@@ -271,7 +271,9 @@ def load_players(path: Path) -> tuple[PlayerEntry, ...]:
     try:
         return _PLAYERS_FILE.validate_python(raw).player
     except ValidationError as exc:
-        found = explain(exc, lambda loc: _player_option(path.name, loc), known=lambda loc: keys_at(PlayersFile, loc))
+        found = explain(
+            exc, lambda loc: _player_option(path.name, loc), known=lambda loc: keys_at(PlayersFile, loc)
+        )
         raise problem(str(found), at="players_file") from None
 
 

@@ -159,7 +159,9 @@ class DiscuzAdapter(WebAdapter):
     def _thread_page(self, tid: str, page: int) -> ThreadPage:
         if self._api_usable():
             try:
-                found = self._api({"module": "viewthread", "tid": tid, "page": str(page), "ppp": str(self.api_posts_per_page)})
+                found = self._api({
+                    "module": "viewthread", "tid": tid, "page": str(page), "ppp": str(self.api_posts_per_page),
+                })
                 result = dz.parse_api_thread(found, tz=self.tz, now=self.now())
                 # the site capped ppp: pages follow it
                 self.api_posts_per_page = result.per_page or self.api_posts_per_page

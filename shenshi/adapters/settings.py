@@ -128,7 +128,8 @@ class ForumSettings:
             if value:
                 return value
         if self.password_file:
-            return private_file(self.password_file, "password_file").read_text(encoding="utf-8").strip()
+            path = private_file(self.password_file, "password_file")
+            return path.read_text(encoding="utf-8").strip()
         return None
 
     def private_cookies_file(self) -> Path | None:

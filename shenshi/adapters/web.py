@@ -37,7 +37,9 @@ log = logging.getLogger("shenshi.adapters")
 T = TypeVar("T")
 
 # Engine facts a forum's settings may override (its admin changed them).
-FORUM_FACTS = ("flood_interval", "min_post_bytes", "max_post_bytes", "posts_per_page", "api_posts_per_page")
+FORUM_FACTS = (
+    "flood_interval", "min_post_bytes", "max_post_bytes", "posts_per_page", "api_posts_per_page",
+)
 PADDING = "（神使）"  # added to a post shorter than the forum's minimum
 
 

@@ -148,7 +148,8 @@ class PhpwindSite:
 
     def _time(self, moment: datetime) -> tuple[str, str]:
         """(title, text) of a post time: ``2026-11-24 03:01:59`` and ``11-24``/``8小时前``."""
-        return phpwind_absolute(moment, seconds=SHOWS_SECONDS("post")), phpwind_relative(moment, self.forum.now())
+        absolute = phpwind_absolute(moment, seconds=SHOWS_SECONDS("post"))
+        return absolute, phpwind_relative(moment, self.forum.now())
 
     # ------------------------------------------------------------------ login
     def _login(self, ctx: _Ctx) -> Response:
