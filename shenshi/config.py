@@ -296,7 +296,9 @@ def _option(loc: tuple[Any, ...]) -> str:
         return _player_option("[game] players", rest[1:])
     if not rest:
         return f"[{section}]"
-    return f"[{section}] " + ".".join(str(part) for part in rest)
+    option = ".".join(str(part) for part in rest if not isinstance(part, int))
+    items = "".join(f": item {part + 1}" for part in rest if isinstance(part, int))
+    return f"[{section}] {option}{items}"
 
 
 def _player_option(where: str, loc: tuple[Any, ...]) -> str:
