@@ -25,9 +25,10 @@ demo: $(STAMP)
 e2e: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto -m "e2e or slow"
 
-lint: $(STAMP)
+lint: $(STAMP)  # ruff, mypy on the rules core, the layer contracts (pyproject.toml)
 	$(BIN)/ruff check shenshi tests bench
 	$(BIN)/mypy shenshi/rulesets
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import httpx
 
-from shenshi.adapters.base import ForumAdapter, ForumSettings, make_adapter
+from shenshi.adapters.base import ForumAdapter, make_adapter
 from shenshi.clock import system_clock
-from shenshi.commands import DEFAULT_CONFIG
-from shenshi.config import Config, ConfigError, load_config
+from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
 from shenshi.store.engine import open_store
@@ -34,32 +33,14 @@ def config_from_args(path: Path | None) -> Config:
     return load_config(path)
 
 
-def forum_settings(config: Config) -> ForumSettings:
-    """The adapter settings of the ``[forum]`` table (the password read only now)."""
-    f = config.forum
-    return ForumSettings(
-        engine=f.engine,
-        base_url=f.base_url,
-        charset=f.charset,
-        timezone=f.timezone,
-        username=f.username,
-        password=f.password() or "",
-        cookies_file=str(f.cookies_file) if f.cookies_file else None,
-        user_agent=f.user_agent,
-        min_interval=f.min_interval,
-        timeout=f.timeout,
-        use_mobile_api=f.use_mobile_api,
-    )
-
-
 def make_forum(
     config: Config,
     client: httpx.Client | None = None,
     clock: Callable[[], datetime] | None = None,
     sleep: Callable[[float], None] | None = None,
 ) -> ForumAdapter:
-    """The forum adapter for the configuration's engine."""
-    return make_adapter(forum_settings(config), client=client, clock=clock, sleep=sleep)
+    """The forum adapter for the configuration's engine (``[forum]`` is its settings)."""
+    return make_adapter(config.forum, client=client, clock=clock, sleep=sleep)
 
 
 def bootstrap(

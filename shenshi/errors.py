@@ -10,3 +10,7 @@ from __future__ import annotations
 
 class UserError(Exception):
     """A mistake in the user's input, reported in one line."""
+
+
+class ConfigError(UserError):
+    """A missing or wrong option; the message names it (``[forum] engine: expected …``)."""

@@ -2,17 +2,25 @@
 
 ``make_adapter(settings)`` is what the shell calls; each engine is one class found by name in
 :data:`ADAPTERS` (``find_adapter("discuz")``), as python-chess finds variants.
+
+What an engine is like (its flood control, post length limits, posts per page, default charset,
+how finely each page kind shows times) are *engine facts*: class attributes of its adapter,
+measured on the real installs (gallery-dl's per-extractor attributes). A forum whose admin
+changed one says so in its settings (``[forum] flood_interval = 30``); the adapter instance then
+carries the forum's value. The daemon asks the adapter (``adapter.flood_interval``,
+``adapter.fit_min_length(text)``) and the sandbox imitates the same numbers from the classes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import ClassVar, Protocol, runtime_checkable
 
 import httpx
 
+from shenshi.adapters.settings import DEFAULT_USER_AGENT, ForumSettings
 from shenshi.records import (
     BoardThread,
     InboxCursor,
@@ -23,51 +31,56 @@ from shenshi.records import (
     ThreadPage,
 )
 
-# A plain desktop browser. Discuz serves its mobile templates to any UA containing fragments
-# such as "mot", "lg", "ctl" (phone makers); phpwind binds ``verify`` to the UA: keep it fixed.
-DEFAULT_USER_AGENT = (
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
-    "(KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
-)
+__all__ = [
+    "ADAPTERS", "DEFAULT_USER_AGENT", "MINUTE", "SECOND", "ForumAdapter", "ForumSettings",
+    "TimePrecision", "find_adapter", "make_adapter",
+]
+
+SECOND = timedelta(seconds=1)
+MINUTE = timedelta(minutes=1)
 
 
 @dataclass(frozen=True)
-class ForumSettings:
-    """One forum account, as the ``[forum]`` table of the configuration describes it.
+class TimePrecision:
+    """How finely an engine shows the time on each kind of page (an engine fact).
 
-    ``password`` is a secret: it is left out of ``repr`` and never logged.
+    A time shown to the minute is an interval of a minute, not an instant: order within it
+    comes from what is certain (ids, a conversation's order, when the daemon first saw it).
     """
 
-    engine: str
-    base_url: str
-    charset: str | None = None  # None: each page's own declaration decides
-    timezone: str = "Asia/Shanghai"
-    username: str = ""
-    password: str = field(default="", repr=False)
-    cookies_file: str | None = None
-    user_agent: str = DEFAULT_USER_AGENT
-    min_interval: float = 2.0
-    timeout: float = 20.0
-    use_mobile_api: str = "auto"  # Discuz: "auto" | "yes" | "no"
-    flood_wait: float | None = None  # None: the engine's default (Discuz 15 s, phpwind 6 s)
-    retries: int = 4
-    backoff: float = 1.0
-    flood_retries: int = 3
-    posts_per_page: int = 10  # the forum's setting for HTML thread pages
-    api_posts_per_page: int = 20  # Discuz mobile API ``ppp`` (raised where the site allows)
+    post: timedelta  # a post on a thread page (and the Discuz mobile API)
+    edit: timedelta  # the edit mark under a post
+    board: timedelta  # a board listing's last-post time
+    pm: timedelta  # PM inbox rows and the messages of a conversation
 
-    def __post_init__(self) -> None:
-        if self.use_mobile_api not in ("auto", "yes", "no"):
-            raise ValueError(f"use_mobile_api must be auto, yes or no, not {self.use_mobile_api!r}")
+    def shows_seconds(self, kind: str) -> bool:
+        """Whether pages of ``kind`` (``post``, ``edit``, ``board``, ``pm``) show seconds."""
+        precision: timedelta = getattr(self, kind)
+        return precision < MINUTE
 
 
 @runtime_checkable
 class ForumAdapter(Protocol):
-    """What the daemon and intake can ask of a forum, whatever its engine."""
+    """What the daemon and intake can ask of a forum, whatever its engine.
+
+    The engine facts are class attributes of each engine's adapter; an instance carries the
+    forum's own value where its settings override one.
+    """
 
     engine: str
     settings: ForumSettings
     own_uid: str | None
+
+    # Engine facts (see the module docstring).
+    flood_interval: float  # seconds between two sends the flood control accepts (灌水预防)
+    flood_counts_pms: ClassVar[bool]  # PMs share the posts' flood control
+    min_post_bytes: int  # shortest post, in bytes of the forum's charset
+    max_post_bytes: int  # longest post, likewise
+    posts_per_page: int  # posts on an HTML thread page
+    default_charset: ClassVar[str]  # the charset of a default install (``auto`` before a page says)
+    time_precision: ClassVar[TimePrecision]
+
+    def fit_min_length(self, text: str) -> str: ...
 
     def login(self) -> None: ...
 

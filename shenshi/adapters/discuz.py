@@ -17,6 +17,7 @@ import httpx
 
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import errors
+from shenshi.adapters.base import MINUTE, SECOND, TimePrecision
 from shenshi.adapters.text import html_tree, url_param
 from shenshi.adapters.web import WebAdapter
 from shenshi.records import (
@@ -37,6 +38,18 @@ class DiscuzAdapter(WebAdapter):
     engine = "discuz"
     aliases = ("dz", "discuzx", "discuz!", "discuz-x3")
 
+    # Engine facts of a default Discuz! X3.5 install (FORUMS.md, and the real install).
+    flood_interval = 15.0  # floodctrl: "您两次发表间隔少于 15 秒"
+    flood_counts_pms = True  # posts and PMs share one flood control
+    min_post_bytes = 10  # "您的帖子小于 10 个字符的限制": counted in bytes
+    max_post_bytes = 10000  # "您的帖子超过 10000 个字符的限制"
+    posts_per_page = 10
+    api_posts_per_page = 20  # the mobile API's ``ppp`` asked for (a site may cap it)
+    default_charset = "utf-8"
+    # PM times show minutes (<span title="2026-12-6 00:57">), post times seconds.
+    time_precision = TimePrecision(post=SECOND, edit=MINUTE, board=MINUTE, pm=MINUTE)
+    last_page = 999999  # a too-large page= shows the last page (viewthread_page99_overflow.html)
+
     def post_url(self, tid: str, pid: str) -> str:
         """A link to one post (the forum's findpost redirect)."""
         return f"{self.settings.base_url}forum.php?mod=redirect&goto=findpost&ptid={tid}&pid={pid}"
@@ -45,8 +58,6 @@ class DiscuzAdapter(WebAdapter):
         """A link to the conversation holding ``pm`` (as the GM sees it)."""
         partner = pm.recipient_uid if pm.sender_uid == self.own_uid else pm.sender_uid
         return f"{self.settings.base_url}home.php?mod=space&do=pm&subop=view&touid={partner}#pm_{pm.id}"
-    default_flood_wait = dz.FLOOD_WAIT
-    last_page = 999999  # a too-large page= shows the last page (viewthread_page99_overflow.html)
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
@@ -75,7 +86,8 @@ class DiscuzAdapter(WebAdapter):
         self.own_uid = None
         if self._cookies_loaded and self._refresh_session():
             return
-        if not self.settings.password:
+        password = self.settings.login_password()
+        if not password:
             raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
         form_page = self._get("member.php", lambda text, r: text, params={"mod": "logging", "action": "login"}, relogin=False)
         if dz.login_has_captcha(form_page):
@@ -90,7 +102,7 @@ class DiscuzAdapter(WebAdapter):
             "referer": fields.get("referer", self.http.base_url + "forum.php"),
             "loginfield": "username",
             "username": self.settings.username,
-            "password": self.settings.password,
+            "password": password,
             "questionid": "0",
             "answer": "",
             "cookietime": "2592000",
@@ -140,18 +152,19 @@ class DiscuzAdapter(WebAdapter):
         return found
 
     def per_page(self) -> int:
-        return self.settings.api_posts_per_page if self._api_usable() else self.settings.posts_per_page
+        return self.api_posts_per_page if self._api_usable() else self.posts_per_page
 
     # ------------------------------------------------------------------ threads and boards
 
     def _thread_page(self, tid: str, page: int) -> ThreadPage:
         if self._api_usable():
             try:
-                found = self._api({"module": "viewthread", "tid": tid, "page": str(page), "ppp": str(self.settings.api_posts_per_page)})
+                found = self._api({
+                    "module": "viewthread", "tid": tid, "page": str(page), "ppp": str(self.api_posts_per_page),
+                })
                 result = dz.parse_api_thread(found, tz=self.tz, now=self.now())
-                ppp = result.per_page or self.settings.api_posts_per_page
-                if ppp != self.settings.api_posts_per_page:  # the site capped ppp: pages follow it
-                    self.settings = _with(self.settings, api_posts_per_page=ppp)
+                # the site capped ppp: pages follow it
+                self.api_posts_per_page = result.per_page or self.api_posts_per_page
                 return result
             except _NoApi:
                 pass
@@ -302,9 +315,3 @@ class DiscuzAdapter(WebAdapter):
 
 class _NoApi(Exception):
     """The mobile API is not usable on this site (auto mode falls back to HTML)."""
-
-
-def _with(settings, **changes):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
-
-    return replace(settings, **changes)

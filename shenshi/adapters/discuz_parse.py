@@ -42,7 +42,6 @@ from shenshi.records import (
 )
 
 ENGINE = "discuz"
-FLOOD_WAIT = 15.0  # floodctrl of a default install, shared by posts and PMs
 
 # --------------------------------------------------------------------------- page state
 
@@ -81,9 +80,9 @@ def page_state(text: str) -> PageState:
 # --------------------------------------------------------------------------- messages
 
 RULES = (
-    rule(r"间隔少于\s*(\d+)\s*秒", flood(FLOOD_WAIT)),
-    rule(r"两次发送短消息太快", flood(FLOOD_WAIT)),
-    rule(r"见习期间，需要等待\s*(\d+)\s*(分钟|秒|小时)", flood(FLOOD_WAIT)),
+    rule(r"间隔少于\s*(\d+)\s*秒", flood()),
+    rule(r"两次发送短消息太快", flood()),
+    rule(r"见习期间，需要等待\s*(\d+)\s*(分钟|秒|小时)", flood()),
     rule(r"验证码", captcha("posting")),
     rule(r"非法字符|表单验证串不符|请求来路不正确", raise_as(errors.SessionExpired)),
     rule(r"尚未登录|请先登录|需要先登录|登录后才能", raise_as(errors.NotLoggedIn)),
@@ -552,7 +551,7 @@ def api_load(data: bytes | str) -> dict[str, Any]:
 
 
 API_RULES = (
-    rule(r"flood", flood(FLOOD_WAIT)),
+    rule(r"flood", flood()),
     rule(r"seccode|secqaa", captcha("posting")),
     rule(r"nonexistence|not_found|nonexist", raise_as(errors.NotFound)),
     rule(r"login_invalid|login_strike", raise_as(errors.LoginFailed)),

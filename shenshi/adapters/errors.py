@@ -22,25 +22,43 @@ Hierarchy::
 
 from __future__ import annotations
 
+from shenshi.logs import redact
+
 
 class ForumError(Exception):
-    """Base class of every error raised by :mod:`shenshi.adapters`."""
+    """Base class of every error raised by :mod:`shenshi.adapters`.
+
+    ``url`` is kept with its tokens redacted: errors are logged, stored in alerts and shown.
+    """
 
     def __init__(self, message: str, *, url: str | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.url = url
 
+    @property
+    def url(self) -> str | None:
+        """The page that said no (tokens redacted)."""
+        return self._url
+
+    @url.setter
+    def url(self, value: str | None) -> None:
+        self._url = redact(value) if value else value
+
     def __str__(self) -> str:
         return f"{self.message} ({self.url})" if self.url else self.message
 
 
 class FloodControl(ForumError):
-    """The forum's flood control refused a post or PM; ``wait_seconds`` says for how long."""
+    """The forum's flood control refused a post or PM; ``wait_seconds`` says for how long.
 
-    def __init__(self, message: str, wait_seconds: float, *, url: str | None = None) -> None:
+    ``None`` when the message gives no time: the request layer fills in the engine's flood
+    interval before anyone else sees the error.
+    """
+
+    def __init__(self, message: str, wait_seconds: float | None, *, url: str | None = None) -> None:
         super().__init__(message, url=url)
-        self.wait_seconds = float(wait_seconds)
+        self.wait_seconds = None if wait_seconds is None else float(wait_seconds)
 
 
 class NotLoggedIn(ForumError):

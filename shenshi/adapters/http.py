@@ -8,7 +8,8 @@ stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goe
 * retries connection errors, timeouts and 5xx with exponential back-off and jitter (tenacity),
   then raises :class:`~shenshi.adapters.errors.TransportError`;
 * hands the response to the caller's ``check`` function, which turns forum message pages into
-  typed errors; a :class:`FloodControl` is waited out (the stated time) and the request retried;
+  typed errors; a :class:`FloodControl` is waited out (the stated time, else ``flood_wait``, the
+  engine's flood interval) and the request retried;
   a :class:`SessionExpired` triggers the registered re-login and one retry;
 * logs method, path and status at DEBUG, never form values, cookies or tokens.
 """
@@ -16,10 +17,10 @@ stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goe
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlencode
 
@@ -29,20 +30,13 @@ from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait
 from shenshi.adapters import errors
 from shenshi.adapters.text import declared_charset, normalise_charset
 from shenshi.clock import system_clock
+from shenshi.logs import redact
 
 log = logging.getLogger("shenshi.adapters.http")
 
 T = TypeVar("T")
 Form = Mapping[str, Any] | list[tuple[str, Any]]
 FormSource = Form | Callable[[], Form]
-
-_SECRET_PARAMS = re.compile(r"((?:formhash|verify|auth|sid|saltkey|password|pwpwd)=)[^&#]*", re.I)
-
-
-def redact(url: str) -> str:
-    """A URL fit for logs: token and credential parameter values replaced by ``***``."""
-    return _SECRET_PARAMS.sub(r"\1***", url)
-
 
 class _Transient(Exception):
     """A failure worth retrying (connection, timeout, 5xx)."""
@@ -73,11 +67,13 @@ class ForumHttp:
         base_url: str,
         user_agent: str,
         charset: str | None = None,
+        default_charset: str = "utf-8",
         timeout: float = 20.0,
         min_interval: float = 2.0,
         retries: int = 4,
         backoff: float = 1.0,
         flood_retries: int = 3,
+        flood_wait: float = 60.0,
         client: httpx.Client | None = None,
         clock: Callable[[], datetime] | None = None,
         sleep: Callable[[float], None] | None = None,
@@ -87,7 +83,7 @@ class ForumHttp:
         self.client = client or httpx.Client(timeout=timeout, verify=True, follow_redirects=False)
         self._owns_client = client is None
         self.client.headers["User-Agent"] = user_agent
-        self.charset = normalise_charset(charset) or "utf-8"
+        self.charset = normalise_charset(charset) or normalise_charset(default_charset) or "utf-8"
         # Not configured: the forum's pages say it (many phpwind 8.x sites are GBK); learnt from
         # the first page that declares one, so later forms and queries are sent in it.
         self.charset_known = normalise_charset(charset) is not None
@@ -95,6 +91,7 @@ class ForumHttp:
         self.retries = max(1, retries)
         self.backoff = backoff
         self.flood_retries = flood_retries
+        self.flood_wait = flood_wait  # when a flood message gives no time: the engine's interval
         self.clock = clock or system_clock
         self.sleep = sleep or time.sleep
         self.meaningful_5xx = meaningful_5xx or (lambda response: False)
@@ -139,6 +136,8 @@ class ForumHttp:
             try:
                 return check(response)
             except errors.FloodControl as exc:
+                if exc.wait_seconds is None:
+                    exc.wait_seconds = self.flood_wait
                 floods += 1
                 if floods > self.flood_retries:
                     raise
@@ -213,7 +212,7 @@ class ForumHttp:
             self.sleep(self.min_interval - waited)
 
 
-def load_cookies(client: httpx.Client, path: str, domain: str | None = None) -> int:
+def load_cookies(client: httpx.Client, path: str | Path, domain: str | None = None) -> int:
     """Import a browser's cookies (Netscape ``cookies.txt`` or a JSON list) into ``client``.
 
     Returns how many cookies were loaded. Values are never logged.

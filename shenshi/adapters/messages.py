@@ -33,16 +33,17 @@ def raise_as(kind: type[errors.ForumError]) -> Factory:
     return lambda text, match, url: kind(text, url=url)
 
 
-def flood(default_wait: float, *, extra: float = 0.0) -> Factory:
-    """A factory for :class:`FloodControl`, the wait from group 1 if the text gives one."""
+def flood(*, extra: float = 0.0) -> Factory:
+    """A factory for :class:`FloodControl`, the wait from group 1 if the text gives one (else
+    ``None``: the engine's flood interval applies); ``extra`` is added to a stated wait."""
 
     def make(text: str, match: re.Match[str], url: str | None) -> errors.ForumError:
-        wait = default_wait
+        wait = None
         if match.groups() and match.group(1):
             amount = float(match.group(1))
             unit = match.group(2) if len(match.groups()) > 1 else None
-            wait = amount * {"分钟": 60.0, "小时": 3600.0}.get(unit or "", 1.0)
-        return errors.FloodControl(text, wait + extra, url=url)
+            wait = amount * {"分钟": 60.0, "小时": 3600.0}.get(unit or "", 1.0) + extra
+        return errors.FloodControl(text, wait, url=url)
 
     return make
 

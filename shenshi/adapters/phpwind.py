@@ -16,6 +16,7 @@ import httpx
 
 from shenshi.adapters import errors
 from shenshi.adapters import phpwind_parse as pw
+from shenshi.adapters.base import MINUTE, SECOND, TimePrecision
 from shenshi.adapters.text import html_tree, squash
 from shenshi.adapters.web import WebAdapter
 from shenshi.records import (
@@ -35,6 +36,17 @@ class PhpwindAdapter(WebAdapter):
     engine = "phpwind"
     aliases = ("pw", "phpwind8", "phpwind-8")
 
+    # Engine facts of a default phpwind 8.7 install (FORUMS.md, and the real install).
+    flood_interval = 6.0  # "在5秒内不能发帖" (新手上路): whole seconds, the 5th included
+    flood_counts_pms = False  # no PM flood limit
+    min_post_bytes = 2  # "内容长度错误(请控制在 2-50000 字节)"
+    max_post_bytes = 50000
+    posts_per_page = 10
+    default_charset = "utf-8"  # the GBK edition declares gbk on every page
+    # PM and edit-mark times show minutes ("2026-11-29 18:49"), post times seconds.
+    time_precision = TimePrecision(post=SECOND, edit=MINUTE, board=MINUTE, pm=MINUTE)
+    last_page = "e"  # read.php?tid=T&page=e
+
     def post_url(self, tid: str, pid: str) -> str:
         """A link to one post (``tpc``: the thread's first post)."""
         if pid == "tpc":
@@ -48,8 +60,6 @@ class PhpwindAdapter(WebAdapter):
             f"{self.settings.base_url}message.php?type=sms&action=info&boxname=inbox&page=1"
             f"&rid={pm.conversation}&itype=inbox&mid={mid}&redirect=1"
         )
-    default_flood_wait = pw.FLOOD_WAIT
-    last_page = "e"  # read.php?tid=T&page=e
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
@@ -70,7 +80,8 @@ class PhpwindAdapter(WebAdapter):
         self.own_uid = None
         if self._cookies_loaded and self._refresh_session():
             return
-        if not self.settings.password:
+        password = self.settings.login_password()
+        if not password:
             raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
         page = self._get("login.php", lambda text, r: text, relogin=False)
         if pw.login_has_captcha(page):
@@ -81,7 +92,7 @@ class PhpwindAdapter(WebAdapter):
             "step": "2",
             "lgt": "0",
             "pwuser": self.settings.username,
-            "pwpwd": self.settings.password,
+            "pwpwd": password,
             "hideid": "0",
             "cktime": "31536000",
         }

@@ -38,7 +38,6 @@ from shenshi.records import (
 )
 
 ENGINE = "phpwind"
-FLOOD_WAIT = 6.0  # 5 s for 新手上路, counted in whole seconds: wait 6 s or more
 
 # --------------------------------------------------------------------------- page state
 
@@ -80,7 +79,8 @@ def page_state(text: str) -> PageState:
 # --------------------------------------------------------------------------- messages
 
 RULES = (
-    rule(r"灌水预防机制已经打开，在\s*(\d+)\s*秒内不能发帖", flood(FLOOD_WAIT, extra=1.0)),
+    # "在5秒内": whole seconds, the 5th included: wait 6
+    rule(r"灌水预防机制已经打开，在\s*(\d+)\s*秒内不能发帖", flood(extra=1.0)),
     rule(r"验证码|认证码", captcha("posting")),
     rule(r"非法请求", raise_as(errors.SessionExpired)),
     rule(r"没有登录|还没有登录|请先登录", raise_as(errors.NotLoggedIn)),

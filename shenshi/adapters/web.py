@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 import httpx
 
 from shenshi.adapters import errors
-from shenshi.adapters.base import ForumSettings
-from shenshi.adapters.http import FormSource, ForumHttp, load_cookies
+from shenshi.adapters.base import ForumSettings, TimePrecision
+from shenshi.adapters.http import UNENCODABLE, FormSource, ForumHttp, load_cookies, outgoing
 from shenshi.adapters.incremental import read_after, read_inbox_after
 from shenshi.adapters.text import decode_page, zone
 from shenshi.clock import system_clock
@@ -36,14 +36,32 @@ log = logging.getLogger("shenshi.adapters")
 
 T = TypeVar("T")
 
+# Engine facts a forum's settings may override (its admin changed them).
+FORUM_FACTS = (
+    "flood_interval", "min_post_bytes", "max_post_bytes", "posts_per_page", "api_posts_per_page",
+)
+PADDING = "（神使）"  # added to a post shorter than the forum's minimum
+
 
 class WebAdapter:
-    """Base of the HTML forum adapters (one instance per forum account)."""
+    """Base of the HTML forum adapters (one instance per forum account).
+
+    Each engine subclass declares its engine facts (:class:`~shenshi.adapters.base.ForumAdapter`
+    lists them); an instance carries the forum's own value where ``settings`` overrides one.
+    """
 
     engine = ""
     aliases: tuple[str, ...] = ()
-    default_flood_wait = 15.0
     last_page: int | str = 999999  # a page number past the end: the forum shows its last page
+
+    # Engine facts: every engine declares each one (tests/adapters/test_contract.py checks).
+    flood_interval: float
+    flood_counts_pms: ClassVar[bool]
+    min_post_bytes: int
+    max_post_bytes: int
+    posts_per_page: int
+    default_charset: ClassVar[str]
+    time_precision: ClassVar[TimePrecision]
 
     def __init__(
         self,
@@ -54,17 +72,23 @@ class WebAdapter:
         sleep: Callable[[float], None] | None = None,
     ) -> None:
         self.settings = settings
+        for fact in FORUM_FACTS:
+            value = getattr(settings, fact)
+            if value is not None:
+                setattr(self, fact, value)
         self.tz = zone(settings.timezone)
         self.clock = clock or system_clock
         self.http = ForumHttp(
             base_url=settings.base_url,
             user_agent=settings.user_agent,
             charset=settings.charset,
+            default_charset=self.default_charset,
             timeout=settings.timeout,
             min_interval=settings.min_interval,
             retries=settings.retries,
             backoff=settings.backoff,
             flood_retries=settings.flood_retries,
+            flood_wait=self.flood_interval,
             client=client,
             clock=self.clock,
             sleep=sleep,
@@ -76,16 +100,24 @@ class WebAdapter:
         self._fids: dict[str, str] = {}
         self._uids: dict[str, str] = {}
         self._cookies_loaded = False
-        if settings.cookies_file:
-            count = load_cookies(self.http.client, settings.cookies_file)
+        cookies_file = settings.private_cookies_file()
+        if cookies_file:
+            count = load_cookies(self.http.client, cookies_file)
             self._cookies_loaded = count > 0
             log.info("loaded %d cookies from the cookies file", count)
 
     # ------------------------------------------------------------------ helpers
 
-    @property
-    def flood_wait(self) -> float:
-        return self.settings.flood_wait if self.settings.flood_wait is not None else self.default_flood_wait
+    def fit_min_length(self, text: str) -> str:
+        """``text``, padded until it is as long as the forum's minimum post.
+
+        The minimum counts bytes in the forum's charset as it is sent (``平安夜`` is 9 bytes in
+        UTF-8, 6 in GBK), not characters.
+        """
+        codec = outgoing(self.http.charset)
+        while len(text.strip().encode(codec, errors=UNENCODABLE)) < self.min_post_bytes:
+            text = text.rstrip() + PADDING
+        return text
 
     @property
     def requests(self) -> int:
@@ -139,7 +171,7 @@ class WebAdapter:
 
     def per_page(self) -> int:
         """Posts per thread page on the path this adapter reads."""
-        return self.settings.posts_per_page
+        return self.posts_per_page
 
     def read_thread(self, tid: str, cursor: ThreadCursor | None = None) -> ThreadDelta:
         """Posts after ``cursor`` (all posts without one), the new cursor and what changed."""
@@ -158,7 +190,7 @@ class WebAdapter:
 
     def pages_of(self, first_floor: int, last_floor: int) -> list[int]:
         """The HTML pages (``reread_pages`` numbering) that show floors ``first_floor``..``last_floor``."""
-        per_page = self.settings.posts_per_page
+        per_page = self.posts_per_page
         first, last = (max(1, first_floor) - 1) // per_page + 1, (max(first_floor, last_floor, 1) - 1) // per_page + 1
         return list(range(first, last + 1))
 

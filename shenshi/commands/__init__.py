@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-DEFAULT_CONFIG = Path("shenshi.toml")
+from shenshi.config import DEFAULT_CONFIG
 
 
 def add_config_option(parser: argparse.ArgumentParser) -> None:

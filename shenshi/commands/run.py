@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 
 from shenshi.commands import add_config_option
 
@@ -16,17 +15,27 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
     add_config_option(parser)
     parser.add_argument("--once", action="store_true", help="one cycle (poll, clock, publish), then exit")
+    parser.add_argument(
+        "-v", "--verbose", action="count", default=0,
+        help="also show the libraries' logs (httpx, alembic, apscheduler…); -vv: everything at DEBUG",
+    )
     parser.set_defaults(func=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
+    from shenshi.logs import command_logging
+
+    with command_logging(args.verbose):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from shenshi.commands._common import open_service
     from shenshi.daemon.scheduler import Cycle, serve_forever
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     service = open_service(args, forum=True)
     cycle = Cycle(service, service.clock)
     with Console(stderr=True).status("catching up with the forum…") as status:

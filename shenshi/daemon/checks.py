@@ -26,14 +26,15 @@ def check_offline(config: Config) -> Iterator[Check]:
     """What can be checked without the forum: password source, players, roles, composition."""
     f, g = config.forum, config.game
     try:
-        has_password = bool(f.password())
+        has_password = bool(f.login_password())
+        cookies_file = f.private_cookies_file()
     except ConfigError as exc:
         yield Check("password", False, str(exc))
     else:
         if has_password:
             yield Check("password", True, "found (not shown)")
-        elif f.cookies_file:
-            yield Check("password", True, f"none; using the cookies file {f.cookies_file}")
+        elif cookies_file:
+            yield Check("password", True, f"none; using the cookies file {cookies_file}")
         else:
             where = f"${f.password_env}" if f.password_env else "password_env / password_file"
             yield Check("password", False, f"no password: set {where} or give a cookies_file")

@@ -22,7 +22,7 @@ from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
-from shenshi.config import Config, ForumConfig
+from shenshi.config import Config
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
@@ -597,7 +597,7 @@ class GameService:
         a = self.store.mark_sending(a.id)
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                forum_id = self.adapter.post_reply(a.destination, fit_min_length(a.text, self.config.forum))
+                forum_id = self.adapter.post_reply(a.destination, self.adapter.fit_min_length(a.text))
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
         except FloodControl as exc:
@@ -644,28 +644,17 @@ class GameService:
         return False
 
     def _pace(self) -> None:
-        """Posts and PMs are paced to the forum's flood limit (Discuz counts both together)."""
+        """Posts and PMs are paced to the forum's flood interval (the adapter's engine fact).
+
+        ``_last_sent`` is read after the forum answered, so the forum, which stamped the post
+        before answering, always sees at least the interval between two sends.
+        """
         if self._last_sent is None or self.sleep is None:
             return
-        gap = timedelta(seconds=self.flood_interval())
+        gap = timedelta(seconds=self.adapter.flood_interval)
         wait = (self._last_sent + gap - self.clock()).total_seconds()
         if wait > 0:
             self.sleep(wait)
-
-    def flood_interval(self) -> float:
-        """Seconds between two sends (the engine's flood limit, plus a margin)."""
-        return 16.0 if self.config.forum.engine == "discuz" else 6.0
-
-
-MIN_POST_BYTES = {"discuz": 10, "phpwind": 2}  # "小于 10 个字符" counts bytes; "2-50000 字节"
-
-
-def fit_min_length(text: str, forum: ForumConfig) -> str:
-    """A post long enough for the forum's minimum (Discuz counts bytes, not characters)."""
-    charset = forum.charset or "utf-8"
-    while len(text.strip().encode(charset, errors="replace")) < MIN_POST_BYTES.get(forum.engine, 0):
-        text = text.rstrip() + "（神使）"
-    return text
 
 
 def _same_text(a: str, b: str) -> bool:

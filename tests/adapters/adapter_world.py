@@ -102,7 +102,6 @@ class World:
             password=PASSWORD,
             min_interval=overrides.pop("min_interval", 0.0),
             use_mobile_api=overrides.pop("use_mobile_api", "no"),
-            posts_per_page=10,
             **overrides,
         )
         return make_adapter(settings, client=httpx.Client(), clock=self.clock, sleep=self.clock.sleep)

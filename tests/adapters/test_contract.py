@@ -10,6 +10,7 @@ from adapter_world import PASSWORD, World, logged_in
 
 from shenshi.adapters import errors
 from shenshi.adapters.base import ADAPTERS, ForumAdapter
+from shenshi.errors import ConfigError
 from shenshi.records import ConversationMark, InboxCursor, ThreadCursor
 
 ENGINES = [adapter.engine for adapter in ADAPTERS]
@@ -91,6 +92,49 @@ def test_registry_builds_protocol_adapters(world: World) -> None:
     assert isinstance(adapter, ForumAdapter)
     assert adapter.engine == world.engine
     assert PASSWORD not in repr(adapter.settings)
+
+
+FACTS = ("flood_interval", "flood_counts_pms", "min_post_bytes", "max_post_bytes", "posts_per_page",
+         "default_charset", "time_precision")
+
+
+@pytest.mark.parametrize("adapter_class", ADAPTERS, ids=ENGINES)
+def test_every_engine_declares_its_facts(adapter_class: type) -> None:
+    missing = [fact for fact in FACTS if not hasattr(adapter_class, fact)]
+    assert not missing, f"{adapter_class.__name__} does not declare {missing}"
+    assert 0 < adapter_class.min_post_bytes < adapter_class.max_post_bytes
+    assert adapter_class.time_precision.shows_seconds("post")
+    assert not adapter_class.time_precision.shows_seconds("pm")  # PM times are shown to the minute
+
+
+def test_a_forums_own_settings_override_the_engine_facts(world: World) -> None:
+    engine_default = type(world.adapter()).flood_interval
+    adapter = world.adapter(flood_interval=30.0, min_post_bytes=40, posts_per_page=25)
+    assert (adapter.flood_interval, adapter.min_post_bytes, adapter.posts_per_page) == (30.0, 40, 25)
+    assert type(adapter).flood_interval == engine_default  # the class keeps the engine's default
+    assert adapter.pages_of(26, 26) == [2]
+
+
+def test_short_posts_are_padded_to_the_forums_minimum_in_bytes(world: World) -> None:
+    adapter = world.adapter()
+    least = adapter.min_post_bytes
+    short = "x" * (least - 1) if least > 1 else ""
+    assert len(adapter.fit_min_length(short).encode()) >= least
+    assert len(adapter.fit_min_length("平安夜" * least).encode()) >= least
+    exact = "x" * least
+    assert adapter.fit_min_length(exact) == exact
+    if world.engine == "discuz":
+        assert adapter.fit_min_length("平安夜") != "平安夜"  # 3 characters, 9 bytes in UTF-8
+
+
+def test_a_cookies_file_others_can_read_is_refused(world: World, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    cookies = tmp_path / "cookies.txt"
+    cookies.write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
+    cookies.chmod(0o644)
+    with pytest.raises(ConfigError, match=r"\[forum\] cookies_file: .*cookies\.txt is readable by others; run: chmod 600"):
+        world.adapter(cookies_file=cookies)
+    cookies.chmod(0o600)
+    assert world.adapter(cookies_file=cookies).settings.cookies_file == cookies
 
 
 def test_login_learns_own_uid_and_token(world: World) -> None:
@@ -251,6 +295,7 @@ def test_flood_control_waits_the_stated_time_and_retries(world: World) -> None:
     adapter = logged_in(world)
     assert adapter.post_reply(s["reply_tid"], s["reply_text"]) == s["reply_pid"]
     assert s["flood_wait"] in world.clock.slept
+    assert adapter.flood_interval == s["flood_wait"]  # the engine fact is what the real forum says
 
 
 def test_stale_token_logs_in_again_and_retries_once(world: World) -> None:

@@ -85,6 +85,19 @@ def test_without_a_configured_charset_the_forums_pages_decide_what_is_sent() -> 
 def test_redact_hides_tokens_in_urls() -> None:
     assert redact("member.php?mod=logging&action=logout&formhash=24d65264") == "member.php?mod=logging&action=logout&formhash=***"
     assert "b0bd0165" not in redact("login.php?action=quit&verify=b0bd0165")
+    url = (
+        "http://bbs.example/member.php?mod=logging&loginhash=LhX1&sid=S1d2&verifyhash=V3r1"
+        "&password=Pw0rd&tid=12&authorid=3 Cookie: Jx2P_2132_auth=AuTh; b7689_winduser=WiNd"
+    )
+    shown = redact(url)
+    for secret in ("LhX1", "S1d2", "V3r1", "Pw0rd", "AuTh", "WiNd"):
+        assert secret not in shown
+    assert "tid=12" in shown and "authorid=3" in shown  # ids are not secrets
+
+
+def test_a_forum_error_never_carries_a_token_in_its_url() -> None:
+    error = errors.NotFound("no such thread", url="http://bbs.example/forum.php?mod=viewthread&tid=9&formhash=24d65264")
+    assert "24d65264" not in str(error) and "tid=9" in str(error)
 
 
 @respx.mock

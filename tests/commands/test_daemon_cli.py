@@ -103,6 +103,19 @@ def test_check_config_offline_names_the_missing_password(cfg, capsys, monkeypatc
     assert code == 0 and "secret-value" not in out and "all good" in out
 
 
+def test_check_config_offline_refuses_a_cookies_file_others_can_read(cfg, capsys, monkeypatch) -> None:
+    monkeypatch.delenv("SHENSHI_CLI_TEST_PASSWORD", raising=False)
+    text = (cfg / "shenshi.toml").read_text(encoding="utf-8")
+    (cfg / "shenshi.toml").write_text(text.replace("[game]", 'cookies_file = "cookies.txt"\n\n[game]'), encoding="utf-8")
+    (cfg / "cookies.txt").write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
+    os.chmod(cfg / "cookies.txt", 0o644)
+    code, out, _ = run(capsys, "check-config", "--offline")
+    assert code == 1 and "FAIL password:" in out and "cookies.txt is readable by others; run: chmod 600" in out
+    os.chmod(cfg / "cookies.txt", 0o600)
+    code, out, _ = run(capsys, "check-config", "--offline")
+    assert code == 0 and "using the cookies file" in out
+
+
 def test_a_wrong_option_is_named(cfg, capsys) -> None:
     text = (cfg / "shenshi.toml").read_text(encoding="utf-8").replace('engine = "discuz"', 'engine = "vbulletin"')
     (cfg / "shenshi.toml").write_text(text, encoding="utf-8")
@@ -114,17 +127,3 @@ def test_missing_configuration_says_what_to_do(tmp_path, capsys, monkeypatch) ->
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "status")
     assert code == 2 and "copy config.example.toml" in err
-
-
-def test_the_example_configuration_parses(tmp_path) -> None:
-    from pathlib import Path
-
-    from shenshi.config import load_config
-
-    example = Path(__file__).parents[2] / "config.example.toml"
-    inline = 'players = [{ name = "甲", role = "seer" }]'
-    text = example.read_text(encoding="utf-8").replace('players_file = "players.toml"', inline)
-    path = tmp_path / "example.toml"
-    path.write_text(text, encoding="utf-8")
-    config = load_config(path)
-    assert config.daemon.mode == "dry-run" and config.forum.engine == "discuz"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -72,3 +73,12 @@ def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
     for name in ("dry.log", "dry.jsonl", "g.sqlite3"):
         path = tmp_path / name
         assert not path.exists() or GM_PASSWORD.encode() not in path.read_bytes()
+
+
+@pytest.mark.parametrize(("flags", "libraries_shown"), [((), False), (("-v",), True)])
+def test_run_keeps_the_libraries_quiet_unless_asked(forum_config, caplog, flags, libraries_shown) -> None:
+    caplog.set_level(logging.INFO)
+    assert main(["run", "--once", *flags]) == 0
+    below_warning = {r.name.split(".")[0] for r in caplog.records if r.levelno < logging.WARNING}
+    assert ("httpx" in below_warning) is libraries_shown
+    assert logging.getLogger("httpx").level == logging.NOTSET  # put back when the command ends

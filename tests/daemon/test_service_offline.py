@@ -121,11 +121,3 @@ def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path)
     assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
     log = (tmp_path / "dry.log").read_text(encoding="utf-8")
     assert "!! ALERT" in log and "http://forum.example/pm/" in log
-
-
-def test_short_posts_are_lengthened_to_the_forums_minimum(tmp_path) -> None:
-    from shenshi.daemon.service import fit_min_length
-
-    forum = config(tmp_path).forum
-    assert len(fit_min_length("平安夜", forum).encode()) >= 10  # 9 bytes in UTF-8
-    assert fit_min_length("【第1夜结果】昨夜无人死亡。", forum) == "【第1夜结果】昨夜无人死亡。"

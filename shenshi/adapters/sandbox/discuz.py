@@ -18,14 +18,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
+from shenshi.adapters.discuz import DiscuzAdapter
 from shenshi.adapters.sandbox import bbcode
 from shenshi.adapters.sandbox.server import Request, Response, set_cookie, template_environment
 from shenshi.adapters.sandbox.state import (
-    FLOOD_SECONDS,
     FORUM_TZ,
     GROUP_TITLES,
-    MIN_POST_BYTES,
-    POSTS_PER_PAGE,
     ForumRefusal,
     SandboxForum,
     StoredPost,
@@ -39,6 +37,10 @@ from shenshi.adapters.sandbox.timefmt import (
     discuz_time_text,
 )
 
+FACTS = DiscuzAdapter  # the engine facts the sandbox imitates
+POSTS_PER_PAGE = FACTS.posts_per_page
+FLOOD_SECONDS = int(FACTS.flood_interval)
+SHOWS_SECONDS = FACTS.time_precision.shows_seconds
 THREADS_PER_PAGE = 20
 # home/space_pm.php: 15 conversations per inbox page (the captured mobile API says perpage 15);
 # a conversation shows 10 messages a page (5 on the mobile API) and opens on its newest page.
@@ -49,11 +51,11 @@ FLOOR_NAMES = {1: "楼主", 2: "沙发", 3: "板凳", 4: "地板"}
 TAINTED = ('"', "'", "(", ")", "<", ">")
 
 MESSAGES = {
-    "flood": f"抱歉，您两次发表间隔少于 {FLOOD_SECONDS['discuz']} 秒，请稍候再发表",
+    "flood": f"抱歉，您两次发表间隔少于 {FLOOD_SECONDS} 秒，请稍候再发表",
     "pm_flood": "两次发送短消息太快，请稍候再发送",
     "newbie": "抱歉，您目前处于见习期间，需要等待 2 分钟后才能进行本操作",
-    "too_short": f"抱歉，您的帖子小于 {MIN_POST_BYTES['discuz']} 个字符的限制",
-    "too_long": "抱歉，您的帖子超过 10000 个字符的限制",
+    "too_short": f"抱歉，您的帖子小于 {FACTS.min_post_bytes} 个字符的限制",
+    "too_long": f"抱歉，您的帖子超过 {FACTS.max_post_bytes} 个字符的限制",
     "login_reply": "抱歉，您尚未登录，没有权限在该版块回帖",
     "login_post": "抱歉，您尚未登录，没有权限在该版块发帖",
     "login_pm": "请先登录后才能继续浏览",
@@ -175,7 +177,7 @@ class DiscuzSite:
         req = ctx.req
         if req.arg("inajax"):
             handle = req.arg("handlekey")
-            extra = f"{{'floodctrl':'{FLOOD_SECONDS['discuz']}'}}" if text == MESSAGES["flood"] else "{}"
+            extra = f"{{'floodctrl':'{FLOOD_SECONDS}'}}" if text == MESSAGES["flood"] else "{}"
             script = (f"<script type=\"text/javascript\" reload=\"1\">if(typeof errorhandle_{handle}=='function') "
                       f"{{errorhandle_{handle}('{text}', {extra});}}</script>")
             return _xml(f"{text}{script}")
@@ -192,7 +194,7 @@ class DiscuzSite:
             "author": author,
             "first": post.first,
             "floor_html": floor_html,
-            "time_html": discuz_time(post.posted_at, self.forum.now()),
+            "time_html": discuz_time(post.posted_at, self.forum.now(), seconds=SHOWS_SECONDS("post")),
             "html": bbcode.discuz_html(post.text, self.forum.base_url),
             "threads": stats["threads"][author.uid],
             "replies": stats["replies"][author.uid],
@@ -260,7 +262,7 @@ class DiscuzSite:
                 "dateline_html": _discuz_list_date(thread.created_at, now),
                 "replies": self.forum.reply_count(thread.tid), "views": thread.views,
                 "lastposter": lastposter, "lastposter_q": quote(lastposter),
-                "lastpost_html": discuz_time(last.posted_at, now, seconds=False),
+                "lastpost_html": discuz_time(last.posted_at, now, seconds=SHOWS_SECONDS("board")),
                 "pages": self.forum.page_count(thread.tid),
             })
         today = now.astimezone(FORUM_TZ).date()
@@ -490,7 +492,7 @@ class DiscuzSite:
                 "last": last,
                 "last_from_me": last.sender_uid == ctx.me.uid,
                 "summary_html": bbcode.discuz_html(bbcode.strip_bbcode(last.text), self.forum.base_url),
-                "time_html": discuz_time(last.sent_at, now, seconds=False),
+                "time_html": discuz_time(last.sent_at, now, seconds=SHOWS_SECONDS("pm")),
                 "count": len(messages),
                 "subject": conversation.subject,
             })
@@ -527,7 +529,7 @@ class DiscuzSite:
                     "pmid": message.mid, "sender": self.forum.users[message.sender_uid],
                     "from_me": message.sender_uid == ctx.me.uid,
                     "html": bbcode.discuz_html(message.text, self.forum.base_url),
-                    "time_html": discuz_time(message.sent_at, now, seconds=False),
+                    "time_html": discuz_time(message.sent_at, now, seconds=SHOWS_SECONDS("pm")),
                 })
         mpurl = f"home.php?mod=space&amp;do=pm&amp;subop=view&amp;touid={partner.uid}"
         return self._page(ctx, "pm_view.html", ctx.me.name, rows=rows, partner=partner, total=len(messages),
@@ -639,7 +641,7 @@ class DiscuzSite:
         return {
             "pid": str(post.pid), "tid": str(post.tid), "first": "1" if post.first else "0",
             "author": author.name, "authorid": str(author.uid),
-            "dateline": discuz_time_text(post.posted_at, now),
+            "dateline": discuz_time_text(post.posted_at, now, seconds=SHOWS_SECONDS("post")),
             "message": bbcode.discuz_mobile_html(post.text, self.forum.base_url),
             "anonymous": "0", "attachment": "0", "status": "0", "replycredit": "0",
             "position": str(post.position), "username": author.name, "adminid": "0",
@@ -672,7 +674,7 @@ class DiscuzSite:
             "tid": str(thread.tid), "fid": str(thread.fid), "author": author.name,
             "authorid": str(author.uid), "subject": thread.subject,
             "dateline": str(int(thread.created_at.timestamp())),
-            "lastpost": discuz_absolute(last.posted_at, seconds=False),
+            "lastpost": discuz_absolute(last.posted_at, seconds=SHOWS_SECONDS("board")),
             "lastposter": self.forum.users[last.author_uid].name, "views": str(thread.views),
             "replies": replies, "allreplies": replies, "maxposition": str(posts[-1].position),
             "closed": "0", "ordertype": "0", "recommend": "0",
@@ -697,8 +699,8 @@ class DiscuzSite:
             listing.append({
                 "tid": str(thread.tid), "typeid": "0", "readperm": "0", "price": "0",
                 "author": author.name, "authorid": str(author.uid), "subject": thread.subject,
-                "dateline": discuz_time_text(thread.created_at, now, seconds=False),
-                "lastpost": discuz_time_text(last.posted_at, now, seconds=False),
+                "dateline": discuz_time_text(thread.created_at, now, seconds=SHOWS_SECONDS("board")),
+                "lastpost": discuz_time_text(last.posted_at, now, seconds=SHOWS_SECONDS("board")),
                 "lastposter": self.forum.users[last.author_uid].name, "views": str(thread.views),
                 "replies": str(len(posts) - 1), "displayorder": "0", "digest": "0", "special": "0",
                 "attachment": "0", "recommend_add": "0", "replycredit": "0",
@@ -736,7 +738,7 @@ class DiscuzSite:
                         "pmid": str(message.mid), "message": bbcode.discuz_mobile_html(message.text, self.forum.base_url),
                         "touid": str(message.recipient_uid), "msgfromid": str(message.sender_uid),
                         "msgfrom": self.forum.users[message.sender_uid].name,
-                        "vdateline": discuz_time_text(message.sent_at, now, seconds=False),
+                        "vdateline": discuz_time_text(message.sent_at, now, seconds=SHOWS_SECONDS("pm")),
                     })
             count = len(self.forum.conversation_messages(conversation.cid)) if conversation else 0
             return self._json(ctx, {"list": items, "count": str(count), "perpage": str(PM_VIEW_PER_PAGE_MOBILE),
@@ -749,7 +751,7 @@ class DiscuzSite:
                 "subject": row["subject"], "touid": str(row["partner"].uid), "pmid": str(last.mid),
                 "msgfromid": str(last.sender_uid), "msgfrom": self.forum.users[last.sender_uid].name,
                 "message": bbcode.strip_bbcode(last.text), "tousername": row["partner"].name,
-                "vdateline": discuz_time_text(last.sent_at, now, seconds=False),
+                "vdateline": discuz_time_text(last.sent_at, now, seconds=SHOWS_SECONDS("pm")),
             })
         return self._json(ctx, {"list": items, "count": str(len(items)), "perpage": str(PMS_PER_PAGE), "page": "1"})
 

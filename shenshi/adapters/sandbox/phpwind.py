@@ -17,14 +17,11 @@ from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import quote
 
+from shenshi.adapters.phpwind import PhpwindAdapter
 from shenshi.adapters.sandbox import bbcode
 from shenshi.adapters.sandbox.server import Request, Response, set_cookie, template_environment
 from shenshi.adapters.sandbox.state import (
-    FLOOD_SECONDS,
     GROUP_TITLES,
-    MAX_POST_BYTES,
-    MIN_POST_BYTES,
-    POSTS_PER_PAGE,
     ForumRefusal,
     SandboxForum,
     StoredPost,
@@ -33,14 +30,19 @@ from shenshi.adapters.sandbox.state import (
 )
 from shenshi.adapters.sandbox.timefmt import local, phpwind_absolute, phpwind_relative
 
+FACTS = PhpwindAdapter  # the engine facts the sandbox imitates
+POSTS_PER_PAGE = FACTS.posts_per_page
+FLOOD_STATED = int(FACTS.flood_interval) - 1  # "在5秒内": the 5th second included, so 6 apart
+POST_BYTES = f"{FACTS.min_post_bytes}-{FACTS.max_post_bytes}"
+SHOWS_SECONDS = FACTS.time_precision.shows_seconds
 THREADS_PER_PAGE = 20
 PMS_PER_PAGE = 20
 FLOOR_NAMES = {0: "楼主", 1: "沙发", 2: "板凳", 3: "地板"}
 
 MESSAGES = {
-    "flood": f"灌水预防机制已经打开，在{FLOOD_SECONDS['phpwind']}秒内不能发帖",
-    "too_short": f'内容长度错误(请控制在  <font color="red">{MIN_POST_BYTES["phpwind"]}-{MAX_POST_BYTES["phpwind"]}</font> 字节)',
-    "too_long": f'内容长度错误(请控制在  <font color="red">{MIN_POST_BYTES["phpwind"]}-{MAX_POST_BYTES["phpwind"]}</font> 字节)',
+    "flood": f"灌水预防机制已经打开，在{FLOOD_STATED}秒内不能发帖",
+    "too_short": f'内容长度错误(请控制在  <font color="red">{POST_BYTES}</font> 字节)',
+    "too_long": f'内容长度错误(请控制在  <font color="red">{POST_BYTES}</font> 字节)',
     "newbie": "您所在的用户组暂时不能发帖",
     "bad_verify": "非法请求，请返回重试！",
     "bad_tid": "帖子ID非法",
@@ -146,7 +148,8 @@ class PhpwindSite:
 
     def _time(self, moment: datetime) -> tuple[str, str]:
         """(title, text) of a post time: ``2026-11-24 03:01:59`` and ``11-24``/``8小时前``."""
-        return phpwind_absolute(moment), phpwind_relative(moment, self.forum.now())
+        absolute = phpwind_absolute(moment, seconds=SHOWS_SECONDS("post"))
+        return absolute, phpwind_relative(moment, self.forum.now())
 
     # ------------------------------------------------------------------ login
     def _login(self, ctx: _Ctx) -> Response:
@@ -196,7 +199,7 @@ class PhpwindSite:
                 "today": local(thread.created_at).date() == local(now).date(),
                 "replies": self.forum.reply_count(thread.tid), "views": thread.views,
                 "lastposter": lastposter, "lastposter_q": quote(lastposter),
-                "lastpost_title": phpwind_absolute(last.posted_at, seconds=False),
+                "lastpost_title": phpwind_absolute(last.posted_at, seconds=SHOWS_SECONDS("board")),
                 "lastpost_text": phpwind_relative(last.posted_at, now),
                 "pages": self.forum.page_count(thread.tid),
             })
@@ -239,7 +242,7 @@ class PhpwindSite:
         mark = None
         if post.edited_at is not None and post.edited_by is not None:
             editor = self.forum.users[post.edited_by].name
-            mark = {"by": editor, "at": phpwind_absolute(post.edited_at, seconds=False)}
+            mark = {"by": editor, "at": phpwind_absolute(post.edited_at, seconds=SHOWS_SECONDS("edit"))}
         if post.first:
             lou = 0
         return {
@@ -386,7 +389,7 @@ class PhpwindSite:
         if post.author_uid != ctx.me.uid and not ctx.me.is_admin:
             return refuse(MESSAGES["no_edit"])
         size = len(content.encode(self.charset, errors="replace"))
-        if not MIN_POST_BYTES["phpwind"] <= size <= MAX_POST_BYTES["phpwind"]:
+        if not FACTS.min_post_bytes <= size <= FACTS.max_post_bytes:
             return refuse(MESSAGES["too_short"])
         self.forum.edit_post(post.pid, content, by=ctx.me)
         anchor = "tpc" if post.first else str(post.pid)
@@ -428,7 +431,7 @@ class PhpwindSite:
                 "partner": self.forum.users[conversation.partner_of(me.uid)],
                 "unread": unread, "subject": conversation.subject,
                 "preview": bbcode.strip_bbcode(last.text)[:100],
-                "time_title": phpwind_absolute(last.sent_at, seconds=False),
+                "time_title": phpwind_absolute(last.sent_at, seconds=SHOWS_SECONDS("pm")),
                 "time_text": phpwind_relative(last.sent_at, now), "at": last.sent_at,
             })
         return rows
@@ -462,7 +465,7 @@ class PhpwindSite:
         for message in self.forum.conversation_messages(conversation.cid):
             rows.append({
                 "sender": self.forum.users[message.sender_uid],
-                "time_title": phpwind_absolute(message.sent_at, seconds=False),
+                "time_title": phpwind_absolute(message.sent_at, seconds=SHOWS_SECONDS("pm")),
                 "time_text": phpwind_relative(message.sent_at, now),
                 "html": bbcode.phpwind_html(message.text, self._site_root()),
             })

@@ -33,17 +33,11 @@ from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
+from shenshi.adapters.base import ADAPTERS, ForumAdapter, find_adapter
 from shenshi.adapters.sandbox.clock import Clock, system_clock
 from shenshi.adapters.sandbox.faults import Faults
 
-ENGINES = ("discuz", "phpwind")
 FORUM_TZ = timezone(timedelta(hours=8))  # both captured forums show UTC+8
-POSTS_PER_PAGE = 10
-
-# Engine rules measured on the real installs (FORUMS.md).
-FLOOD_SECONDS = {"discuz": 15, "phpwind": 5}
-MIN_POST_BYTES = {"discuz": 10, "phpwind": 2}
-MAX_POST_BYTES = {"discuz": 10000, "phpwind": 50000}
 
 GROUP_TITLES = {"admin": "管理员", "member": "新手上路", "newbie": "等待验证会员"}
 
@@ -184,14 +178,18 @@ class SandboxForum:
         session_ttl: timedelta | None = None,
         site_key: str | None = None,
     ) -> None:
-        if engine not in ENGINES:
-            raise ValueError(f"engine must be one of {ENGINES}, got {engine!r}")
+        engines = tuple(adapter.engine for adapter in ADAPTERS)
+        if engine not in engines:
+            raise ValueError(f"engine must be one of {engines}, got {engine!r}")
         charset = charset.lower()
         if charset not in ("utf-8", "gbk"):
             raise ValueError(f"charset must be utf-8 or gbk, got {charset!r}")
         if charset == "gbk" and engine != "phpwind":
             raise ValueError("only the phpwind sandbox serves GBK (Discuz X3.5 captures are UTF-8)")
         self.engine = engine
+        # The engine facts the sandbox imitates (flood control, post length, posts per page):
+        # the adapter class's own numbers, never a copy.
+        self.facts: type[ForumAdapter] = find_adapter(engine)
         self.clock = clock
         self.charset = charset
         self.session_ttl = session_ttl
@@ -408,12 +406,14 @@ class SandboxForum:
             thread = self.thread(tid)
             return [self.posts[p] for p in thread.pids if not self.posts[p].deleted]
 
-    def page_count(self, tid: int, per_page: int = POSTS_PER_PAGE) -> int:
+    def page_count(self, tid: int, per_page: int | None = None) -> int:
         """How many pages the thread has (at least 1)."""
+        per_page = per_page or self.facts.posts_per_page
         return max(1, -(-len(self.visible_posts(tid)) // per_page))
 
-    def page_of(self, pid: int, per_page: int = POSTS_PER_PAGE) -> int:
+    def page_of(self, pid: int, per_page: int | None = None) -> int:
         """The page on which post ``pid`` is shown."""
+        per_page = per_page or self.facts.posts_per_page
         post = self.get_post(pid)
         visible = [p.pid for p in self.visible_posts(post.tid)]
         return visible.index(pid) // per_page + 1 if pid in visible else 1
@@ -553,24 +553,24 @@ class SandboxForum:
     def check_post_allowed(self, user: User, text: str) -> None:
         """Raise :class:`ForumRefusal` where the engine would refuse this post.
 
-        Codes: ``flood`` (Discuz 15 s shared with PMs, admins exempt; phpwind 5 s in whole
-        seconds), ``newbie`` (Discuz 见习期), ``too_short`` / ``too_long`` (bytes in the forum's
-        charset).
+        Codes: ``flood`` (sooner than the engine's flood interval after the user's last post,
+        or last PM where the engine counts them; admins exempt), ``newbie`` (Discuz 见习期),
+        ``too_short`` / ``too_long`` (bytes in the forum's charset).
         """
         now = self.now()
         if user.group == "newbie" and self.engine == "discuz":
             raise ForumRefusal("newbie")
         size = len(text.encode(self.charset, errors="replace"))
-        if size < MIN_POST_BYTES[self.engine]:
+        if size < self.facts.min_post_bytes:
             raise ForumRefusal("too_short", str(size))
-        if size > MAX_POST_BYTES[self.engine]:
+        if size > self.facts.max_post_bytes:
             raise ForumRefusal("too_long", str(size))
-        if self._flooding(user, now, include_pms=self.engine == "discuz"):
+        if self._flooding(user, now, include_pms=self.facts.flood_counts_pms):
             raise ForumRefusal("flood")
 
     def check_pm_allowed(self, user: User) -> None:
-        """Raise ``ForumRefusal("pm_flood")`` where Discuz would refuse a PM (phpwind has no limit)."""
-        if self.engine == "discuz" and self._flooding(user, self.now(), include_pms=True):
+        """Raise ``ForumRefusal("pm_flood")`` where the engine's flood control counts PMs."""
+        if self.facts.flood_counts_pms and self._flooding(user, self.now(), include_pms=True):
             raise ForumRefusal("pm_flood")
 
     def _flooding(self, user: User, now: datetime, include_pms: bool) -> bool:
@@ -581,8 +581,7 @@ class SandboxForum:
         if last is None:
             return False
         elapsed = int(now.timestamp()) - int(last.timestamp())  # both engines use whole seconds
-        limit = FLOOD_SECONDS[self.engine]
-        return elapsed < limit if self.engine == "discuz" else elapsed <= limit
+        return elapsed < self.facts.flood_interval
 
     # ------------------------------------------------------------------ sessions
     def login(self, name: str, password: str, *, lifetime: timedelta | None = None,

@@ -1,0 +1,192 @@
+"""What the configuration's tables share: pydantic v2 value types and the wording of problems.
+
+Each table is a frozen pydantic dataclass (``[forum]``: :class:`shenshi.adapters.settings.
+ForumSettings`; the rest: :mod:`shenshi.config`) with unknown keys refused (:data:`TABLE`).
+A validator that finds a problem raises :func:`problem` with a message in the configuration's
+own words (``expected an http(s) URL, got "ftp://x"``); :func:`explain` turns pydantic's errors
+into lines that name each option where it sits (``[game] vote_thread: missing (required)``).
+
+Validation context (``TypeAdapter.validate_python(raw, context=FILE_CONTEXT | {...})``):
+``base`` is the folder relative paths start from (the configuration file's); ``from_file`` is
+true when the values come from a file (a secret must not).
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+from types import NoneType, UnionType
+from typing import Annotated, Any, Union, get_args, get_origin, get_type_hints
+
+from pydantic import BeforeValidator, ConfigDict, ValidationError, ValidationInfo
+from pydantic_core import PydanticCustomError
+
+from shenshi.errors import ConfigError
+
+TABLE = ConfigDict(extra="forbid")  # unknown keys are refused
+
+
+def problem(message: str, *, at: str | None = None) -> PydanticCustomError:
+    """A validation error whose message is shown as it is, after the option's name; ``at``
+    names a key below the one being validated (a table validator's finding about one entry)."""
+    if at is None:
+        return PydanticCustomError("shenshi", message, None)
+    escaped = message.replace("{", "{{").replace("}", "}}")
+    return PydanticCustomError("shenshi", escaped, {"at": at})
+
+
+def from_file(info: ValidationInfo) -> bool:
+    """Whether the values being validated come from a configuration file."""
+    return bool(info.context and info.context.get("from_file"))
+
+
+# --------------------------------------------------------------------------- value types
+
+
+def _id_text(value: Any) -> Any:
+    # Thread ids, boards and uids may be written as numbers.
+    return str(value) if isinstance(value, int) and not isinstance(value, bool) else value
+
+
+def _path(value: Any, info: ValidationInfo) -> Any:
+    if isinstance(value, Path):
+        value = str(value)
+    if not isinstance(value, str) or not value:
+        raise problem(f"expected a path, got {value!r}")
+    path = Path(value).expanduser()
+    base = info.context.get("base") if info.context else None
+    return path if path.is_absolute() or base is None else Path(base) / path
+
+
+def _seconds(positive: bool) -> Callable[[Any], Any]:
+    wording = "a positive number of seconds" if positive else "a number of seconds (0 or more)"
+
+    def check(value: Any) -> Any:
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if not number or value < 0 or (positive and value == 0):
+            raise problem(f"expected {wording}, got {value!r}")
+        return float(value)
+
+    return check
+
+
+def _count(least: int) -> Callable[[Any], Any]:
+    def check(value: Any) -> Any:
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise problem(f"expected a whole number of at least {least}, got {value!r}")
+        return value
+
+    return check
+
+
+IdText = Annotated[str, BeforeValidator(_id_text)]  # "3" or 3
+ConfigPath = Annotated[Path, BeforeValidator(_path)]  # relative to the configuration file
+Seconds = Annotated[float, BeforeValidator(_seconds(positive=False))]
+PositiveSeconds = Annotated[float, BeforeValidator(_seconds(positive=True))]
+Count = Annotated[int, BeforeValidator(_count(0))]
+PositiveCount = Annotated[int, BeforeValidator(_count(1))]
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def quoted_choices(choices: Sequence[str]) -> str:
+    """``"a" or "b"``: the choices as the messages show them."""
+    return " or ".join(f'"{c}"' for c in choices)
+
+
+def unknown(
+    what: str, key: str, known: Collection[str], listed: str = "config.example.toml lists every option"
+) -> str:
+    """``unknown option; did you mean "vote_thread"?`` (the close known key, when there is one;
+    else where the known ones are ``listed``)."""
+    close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
+    if close:
+        return f'unknown {what}; did you mean "{close[0]}"?'
+    return f"unknown {what} ({listed})"
+
+
+def keys_at(table: type, loc: Sequence[Any], hidden: Collection[str] = ()) -> tuple[str, ...]:
+    """The keys of the table at ``loc`` below the dataclass ``table`` (``()``: not a table).
+
+    ``("game", "players", 0)`` leads from the whole configuration to one player's keys;
+    ``hidden`` fields (set in code, never in a file) are not offered as suggestions.
+    """
+    kind: Any = table
+    for part in loc:
+        if isinstance(part, int):
+            kind = next(iter(get_args(kind)), None)  # tuple[X, ...]: an entry of the list
+        else:
+            kind = get_type_hints(kind).get(str(part)) if is_dataclass(kind) else None
+        kind = _required(kind)
+    if not is_dataclass(kind):
+        return ()
+    return tuple(f.name for f in fields(kind) if f.name not in hidden)
+
+
+def _required(kind: Any) -> Any:
+    """``X`` of ``X | None``."""
+    if get_origin(kind) in (Union, UnionType):
+        kinds = [k for k in get_args(kind) if k is not NoneType]
+        return kinds[0] if len(kinds) == 1 else kind
+    return kind
+
+
+def explain(
+    error: ValidationError,
+    where: Callable[[tuple[Any, ...]], str],
+    *,
+    order: Callable[[tuple[Any, ...]], int] = lambda loc: 0,
+    known: Callable[[tuple[Any, ...]], Collection[str]] = lambda loc: (),
+) -> ConfigError:
+    """One :class:`ConfigError` with a line per problem, in ``order(loc)`` (stable).
+
+    ``where(loc)`` names the option; ``known(loc)`` gives the keys of the table at ``loc``,
+    from which an unknown key's close one is suggested.
+    """
+    lines = []
+    for found in sorted(error.errors(include_url=False), key=lambda found: order(found["loc"])):
+        loc = tuple(found["loc"])
+        if found["type"] == "shenshi" and found.get("ctx"):
+            loc += (found["ctx"]["at"],)
+        if found["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
+            wording = unknown("option", str(loc[-1]), known(loc[:-1]))
+        else:
+            wording = _wording(found)
+        lines.append(f"{where(loc)}: {wording}")
+    return ConfigError("\n".join(dict.fromkeys(lines)))
+
+
+def _wording(found: Any) -> str:
+    kind, seen = found["type"], found.get("input")
+    if kind == "shenshi":
+        return str(found["msg"])
+    if kind == "missing":
+        return "missing (required)"
+    if kind == "literal_error":
+        choices = re.findall(r"'([^']*)'", str(found["ctx"]["expected"]))
+        return f'expected {quoted_choices(choices)}, got "{seen}"'
+    expected = _EXPECTED.get(kind)
+    if expected:
+        return f"expected {expected}, got {seen!r}"
+    return f"{found['msg']}, got {seen!r}"
+
+
+_EXPECTED = {
+    "string_type": "text",
+    "bool_type": "true or false",
+    "bool_parsing": "true or false",
+    "int_type": "a whole number",
+    "int_parsing": "a whole number",
+    "float_type": "a number",
+    "float_parsing": "a number",
+    "list_type": "a list",
+    "tuple_type": "a list",
+    "dict_type": "a table",
+    "dataclass_type": "a table",
+    "dataclass_args_type": "a table",
+    "datetime_type": "a time",
+}
