@@ -1,20 +1,18 @@
-"""Fixtures of the store tests: a store on a real SQLite file (and on PostgreSQL when
-``SHENSHI_TEST_PG_URL`` names a server, e.g. ``postgresql+psycopg://postgres@127.0.0.1/postgres``:
-each test then gets a database of its own), and a clock the test moves (builders: store_helpers.py)."""
+"""Fixtures of the store tests: a store on a real SQLite file and on a real PostgreSQL server
+(:mod:`tests.postgresql`; those tests skip where PostgreSQL is absent), and a clock the test
+moves (builders: store_helpers.py)."""
 
 from __future__ import annotations
 
-import os
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from sqlalchemy.engine import make_url
 from store_helpers import Clock
 
 from shenshi.store import Game, Store, open_store
 
-PG_URL = os.environ.get("SHENSHI_TEST_PG_URL")
-BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+BACKENDS = ["sqlite", "postgresql"]
 
 
 @pytest.fixture
@@ -27,25 +25,30 @@ def sqlite_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'game.db'}"
 
 
-@pytest.fixture(params=BACKENDS)
-def store_url(request, tmp_path) -> Iterator[str]:
-    """A URL for an empty database on each backend under test."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'game.db'}"
-        return
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
+@pytest.fixture(scope="session")
+def migrated_postgresql_db(new_postgresql_db: Callable[..., str]) -> str:
+    """The name of a PostgreSQL database the migrations ran on, copied for each test."""
+    url = new_postgresql_db()
+    open_store(url).close()
+    return make_url(url).database
 
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    name = f"shenshi_t_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+
+@pytest.fixture(params=BACKENDS)
+def empty_store_url(request, tmp_path) -> str:
+    """A URL for an empty database on each backend (the migrations have not run)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'game.db'}"
+    return request.getfixturevalue("new_postgresql_db")()
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request, tmp_path) -> str:
+    """A URL for a database of each backend of its own (PostgreSQL: a copy of one the
+    migrations ran on, which is faster than migrating each)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'game.db'}"
+    template = request.getfixturevalue("migrated_postgresql_db")
+    return request.getfixturevalue("new_postgresql_db")(template=template)
 
 
 @pytest.fixture

@@ -35,8 +35,8 @@ def _mode(path) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
 
 
-def test_migrations_create_every_table_from_empty(store_url):
-    store = open_store(store_url)
+def test_migrations_create_every_table_from_empty(empty_store_url):
+    store = open_store(empty_store_url)
     try:
         tables = set(inspect(store.engine).get_table_names())
         assert TABLES | {"alembic_version"} == tables
@@ -45,9 +45,9 @@ def test_migrations_create_every_table_from_empty(store_url):
         store.close()
 
 
-def test_models_match_the_migrations(store_url):
+def test_models_match_the_migrations(empty_store_url):
     """Autogenerate finds nothing to add: the hand-written revision describes the models."""
-    store = open_store(store_url)
+    store = open_store(empty_store_url)
     try:
         with store.engine.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
