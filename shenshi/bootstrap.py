@@ -19,8 +19,7 @@ from shenshi.commands import DEFAULT_CONFIG
 from shenshi.config import Config, ConfigError, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
-from shenshi.store.engine import open_store
-from shenshi.store.repository import Store
+from shenshi.store import Store, open_store
 
 
 def config_from_args(path: Path | None) -> Config:

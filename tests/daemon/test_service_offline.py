@@ -24,7 +24,8 @@ def service_at(tmp_path, clock, **daemon):
 
 
 def feed_post(svc, p):
-    result = svc.store.record_post(svc.game_id, p)
+    with svc.store.transaction() as uow:
+        [result] = uow.evidence.record(svc.game_id, [(p, None)])
     svc._process_post(p, result.evidence.id)
 
 
@@ -40,9 +41,10 @@ def test_missed_sign_in_and_lurking_are_proposed_not_applied(tmp_path) -> None:
     assert {("signin", "Rex"), ("signin", "kk_大侠")} <= kinds
     assert svc.referee.state.is_alive("Rex")  # the GM confirms; nothing is applied
     again = svc.tick()
-    assert not [a for a in again.alerts if a.kind == "signin"] or all(
-        svc.store.announcement_by_key(svc.game_id, d.key) for d in again.drafts
-    )
+    with svc.store.snapshot() as uow:
+        assert not [a for a in again.alerts if a.kind == "signin"] or all(
+            uow.outbox.by_key(svc.game_id, d.key) for d in again.drafts
+        )
     clock.set(START + timedelta(hours=51))
     feed_post(svc, post("小明", "我还在", 50))
     out = svc.tick()
@@ -56,14 +58,15 @@ def test_unprocessed_evidence_is_processed_after_a_restart(tmp_path) -> None:
     svc.tick()
     assert svc.referee.state.phase is Phase.NIGHT
     message = pm("小明", "占卜 老王", 1)
-    stored = svc.store.record_pm(svc.game_id, message)  # stored, then the process died
+    with svc.store.transaction() as uow:  # stored, then the process died
+        [stored] = uow.evidence.record(svc.game_id, [(message, None)])
     assert stored.is_new
     again = service_at(tmp_path, clock)  # restart
     subs = again.referee.state.submissions
     assert [(s.actor, s.action, s.target) for s in subs] == [("小明", "divine", "老王")]
     third = service_at(tmp_path, clock)  # and once more: nothing is repeated
     assert len(third.referee.state.submissions) == 1
-    assert not list(third.store.iter_evidence(third.game_id, kind=EvidenceKind.PM, unprocessed=True))
+    assert not list(third.store.stream_evidence(third.game_id, kind=EvidenceKind.PM, unprocessed=True))
 
 
 def test_deal_is_seeded_and_secret_roles_go_by_pm(tmp_path) -> None:
@@ -76,12 +79,13 @@ def test_deal_is_seeded_and_secret_roles_go_by_pm(tmp_path) -> None:
     again = [d.role for d in deal_roles(GAME6_10_INFO, [p.name for p in unroled], "seed-42")]
     assert [d.role for d in dealt] == again
     assert sorted(again) == sorted(r for _, r in GAME6_10)
-    roles = [a for a in svc.store.announcements(svc.game_id) if a.kind == "role"]
+    with svc.store.snapshot() as uow:
+        roles = [a for a in uow.outbox.announcements(svc.game_id) if a.kind == "role"]
+        game = uow.games.find(cfg.game.name)
     assert len(roles) == 10 and all(a.destination_kind.value == "user" for a in roles)
     killers = [d.name for d in dealt if d.role == "killer"]
     pm_to_killer = next(a for a in roles if a.destination == killers[0])
     assert killers[1] in pm_to_killer.text  # the killers know each other (game6-10)
-    game = svc.store.game(svc.game_id)
     assert game.deal_seed == "seed-42"
     assert "seed-42" not in (tmp_path / "dry.log").read_text(encoding="utf-8")
 
@@ -117,7 +121,8 @@ def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path)
     svc.tick()
     report = svc.poll()
     assert report.pms == 1  # the inbox was still read
-    alerts = svc.store.alerts(svc.game_id)
+    with svc.store.snapshot() as uow:
+        alerts = uow.alerts.raised(svc.game_id)
     assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
     log = (tmp_path / "dry.log").read_text(encoding="utf-8")
     assert "!! ALERT" in log and "http://forum.example/pm/" in log
@@ -129,3 +134,4 @@ def test_short_posts_are_lengthened_to_the_forums_minimum(tmp_path) -> None:
     forum = config(tmp_path).forum
     assert len(fit_min_length("平安夜", forum).encode()) >= 10  # 9 bytes in UTF-8
     assert fit_min_length("【第1夜结果】昨夜无人死亡。", forum) == "【第1夜结果】昨夜无人死亡。"
+

@@ -60,4 +60,5 @@ def store(store_url, clock) -> Iterator[Store]:
 
 @pytest.fixture
 def game(store) -> Game:
-    return store.create_game("游戏五 第1期", "game5", {"threads": {"vote": "100"}})
+    with store.transaction() as uow:
+        return uow.games.create("游戏五 第1期", "game5", {"threads": {"vote": "100"}})

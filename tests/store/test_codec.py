@@ -27,7 +27,7 @@ from shenshi.rulesets.family_a.memory import FamilyAMemory, LastWords
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.scenario import run_scenario
 from shenshi.store.codec import CodecError, decode, encode, type_name
-from shenshi.store.repository import dumps_json
+from shenshi.store.rows import dumps_json
 
 SCENARIOS = Path(__file__).parents[1] / "rulesets" / "scenarios" / "shared"
 
@@ -365,11 +365,12 @@ def test_replayed_events_round_trip_and_rebuild_the_state(path, monkeypatch, tmp
     ruleset, initial = steps[0][0], steps[0][1]
     events = [event for _, _, evs, _ in steps for event in evs]
     with open_store(f"sqlite:///{tmp_path / 'replay.db'}") as store:
-        game = store.create_game(path.stem, ruleset.name)
-        store.append_events(game.id, [encode(initial)], key="initial")
-        for i, (_, _, evs, _) in enumerate(steps):
-            store.append_events(game.id, [encode(e) for e in evs], key=f"command:{i}")
-        stored = [decode(e.payload) for e in store.events(game.id)]
+        with store.transaction() as uow:
+            game = uow.games.create(path.stem, ruleset.name)
+            uow.events.append(game.id, [encode(initial)], key="initial")
+            for i, (_, _, evs, _) in enumerate(steps):
+                uow.events.append(game.id, [encode(e) for e in evs], key=f"command:{i}")
+        stored = [decode(e.payload) for e in store.stream_events(game.id)]
     state = stored[0]
     assert_same(state, initial, "initial state")
     for original, back in zip(events, stored[1:], strict=True):
