@@ -37,7 +37,7 @@ from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
-from shenshi.store.unit_of_work import Store
+from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -434,10 +434,18 @@ class GameService:
 
     # -- committing an outcome ------------------------------------------------------------------
 
-    def _commit(self, outcome: Effects, batch_key: str, evidence_id: int | None) -> None:
+    def _commit(
+        self,
+        outcome: Effects,
+        batch_key: str,
+        evidence_id: int | None,
+        also: Callable[[UnitOfWork], object] | None = None,
+    ) -> None:
         """Store what one input produced in one transaction: the events (idempotent under
-        ``batch_key``), the proposals and alerts (idempotent by their keys) and, for evidence,
-        the processed mark. A crash leaves all of it or none of it."""
+        ``batch_key``), the proposals and alerts (idempotent by their keys), for evidence the
+        processed mark, what ``also`` writes (a substitute's row in the players table), and
+        the players table brought in step with the new state. A crash or an error leaves all
+        of it or none of it."""
         with self.store.transaction() as uow:
             uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
             for draft in outcome.drafts:
@@ -446,25 +454,26 @@ class GameService:
                 uow.alerts.add(self.game_id, **_alert_row(alert))
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
+            if also is not None:
+                also(uow)
+            if outcome.events:
+                self._sync_players(uow)
         for draft in outcome.drafts:
             self._log_draft(draft)
         for alert in outcome.alerts:
             self._log_alert(alert)
-        if outcome.events:
-            self._sync_players()
 
-    def _sync_players(self) -> None:
+    def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
-        with self.store.transaction() as uow:
-            current = {p.name: p for p in uow.games.players(self.game_id)}
-            for seat in self.referee.state.seats:
-                row = current.get(seat.name)
-                if row is None:
-                    continue  # a substitute not yet recorded by `shenshi substitute`
-                if (row.alive, row.team, tuple(row.addons)) != (seat.alive, seat.team, tuple(sorted(seat.addons))):
-                    uow.games.update_player(
-                        self.game_id, seat.name, alive=seat.alive, team=seat.team, addons=sorted(seat.addons)
-                    )
+        current = {p.name: p for p in uow.games.players(self.game_id)}
+        for seat in self.referee.state.seats:
+            row = current.get(seat.name)
+            if row is None:
+                continue  # a substitute not yet recorded by `shenshi substitute`
+            if (row.alive, row.team, tuple(row.addons)) != (seat.alive, seat.team, tuple(sorted(seat.addons))):
+                uow.games.update_player(
+                    self.game_id, seat.name, alive=seat.alive, team=seat.team, addons=sorted(seat.addons)
+                )
 
     def _alerts(self, alerts: Iterable[GmAlert]) -> None:
         for a in alerts:
@@ -545,21 +554,27 @@ class GameService:
             activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
         )
 
-    def gm(self, command: Command) -> Effects:
-        """A GM correction: an event like any other, with what it changes proposed."""
+    def gm(self, command: Command, also: Callable[[UnitOfWork], object] | None = None) -> Effects:
+        """A GM correction: an event like any other, with what it changes proposed, stored in
+        one transaction with what ``also`` writes. If storing fails, the state is as before."""
         before = self.referee.state
         events = self.referee.apply(command)  # IllegalActionError: nothing stored
         outcome = Effects(events=events, drafts=self.referee.drafts_for(events, before))
-        self._commit(outcome, f"gm:{self._last_seq()}:{type(command).__name__}", None)
+        try:
+            self._commit(outcome, f"gm:{self._last_seq()}:{type(command).__name__}", None, also)
+        except BaseException:
+            self.referee.state = before
+            raise
         return outcome
 
     def substitute(self, old: str, new: str, uid: str | None = None) -> Effects:
-        """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves)."""
-        outcome = self.gm(Substitute(old, new))
+        """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves). The
+        events and the players table change in one transaction: both or neither."""
         if uid is None and self.adapter is not None:
-            uid = self.adapter.lookup_uid(new)
-        with self.store.transaction() as uow:
-            uow.games.substitute(self.game_id, old, new, uid=uid)
+            uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
+        outcome = self.gm(
+            Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid)
+        )
         if uid:
             self.referee.uids[new] = uid
         return outcome

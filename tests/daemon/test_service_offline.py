@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
+
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
@@ -13,6 +15,8 @@ from shenshi.daemon.deal import deal_roles
 from shenshi.records import InboxCursor, InboxDelta
 from shenshi.rulesets.base import Phase
 from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
+from shenshi.store import Conflict
+from shenshi.store.games import GameRepository
 from shenshi.store.records import EvidenceKind
 from tests.daemon.helpers import GAME6_10, START, config, pm, post
 
@@ -135,3 +139,43 @@ def test_short_posts_are_lengthened_to_the_forums_minimum(tmp_path) -> None:
     assert len(fit_min_length("平安夜", forum).encode()) >= 10  # 9 bytes in UTF-8
     assert fit_min_length("【第1夜结果】昨夜无人死亡。", forum) == "【第1夜结果】昨夜无人死亡。"
 
+
+def _stored_events(svc) -> list[str]:
+    return [e.type for e in svc.store.stream_events(svc.game_id)]
+
+
+def test_a_substitution_the_players_table_refuses_stores_no_event(tmp_path) -> None:
+    """Rex, replaced before the game, cannot come back: his name stays in the players table.
+    The refusal leaves the events, the table and the service's state as they were."""
+    clock = ManualClock(START - timedelta(hours=1))  # before the start: the takeover is at once
+    svc = service_at(tmp_path, clock)
+    svc.substitute("Rex", "新人")
+    before = _stored_events(svc)
+    assert before[-1] == "SeatTakenOver"
+    with pytest.raises(Conflict, match="'Rex' already plays"):
+        svc.substitute("新人", "Rex")
+    assert _stored_events(svc) == before
+    assert svc.referee.state.has_player("新人") and not svc.referee.state.has_player("Rex")
+    again = service_at(tmp_path, clock)  # a restart replays the same seats
+    assert again.referee.state.has_player("新人") and not again.replay_differences()
+
+
+def test_a_crash_inside_a_substitution_keeps_neither_half(tmp_path, monkeypatch) -> None:
+    clock = ManualClock(START - timedelta(hours=1))
+    svc = service_at(tmp_path, clock)
+    before = _stored_events(svc)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("killed between the events and the players table")
+
+    monkeypatch.setattr(GameRepository, "substitute", crash)
+    with pytest.raises(RuntimeError, match="killed"):
+        svc.substitute("Rex", "新人")
+    monkeypatch.undo()
+    assert _stored_events(svc) == before
+    again = service_at(tmp_path, clock)
+    assert again.referee.state.has_player("Rex") and not again.replay_differences()
+    with again.store.snapshot() as uow:
+        assert [p.name for p in uow.games.players(again.game_id) if p.name in ("Rex", "新人")] == [
+            "Rex"
+        ]
