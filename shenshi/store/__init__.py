@@ -4,7 +4,7 @@
 (:mod:`shenshi.store.unit_of_work`) hold one repository per aggregate (games and players,
 evidence and cursors, events, the outbox, alerts). Records come back as frozen dataclasses
 (:mod:`shenshi.store.records`); :mod:`shenshi.store.codec` turns the rules core's events into
-JSON and back. The store holds no game logic: the game state
+JSON and back, naming each class by its stable tag (:mod:`shenshi.store.tags`). The store holds no game logic: the game state
 is derived by replaying events through the rules core.
 """
 
