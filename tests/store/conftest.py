@@ -7,10 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 import pytest
-from sqlalchemy.engine import make_url
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 from store_helpers import Clock
 
 from shenshi.store import Game, Store, open_store
+from shenshi.store.models import Base
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -26,11 +28,31 @@ def sqlite_url(tmp_path) -> str:
 
 
 @pytest.fixture(scope="session")
-def migrated_postgresql_db(new_postgresql_db: Callable[..., str]) -> str:
-    """The name of a PostgreSQL database the migrations ran on, copied for each test."""
+def migrated_postgresql_url(new_postgresql_db: Callable[..., str]) -> str:
+    """A PostgreSQL database the migrations ran on, shared by the tests of a worker (each
+    empties it first: much faster than a database each)."""
     url = new_postgresql_db()
     open_store(url).close()
-    return make_url(url).database
+    return url
+
+
+def _emptied(url: str) -> str:
+    """``url``'s database with every table empty and the ids restarted. Connections a failed
+    test may have left open are ended first, so that none holds a lock."""
+    engine = create_engine(url, poolclass=NullPool)
+    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+            conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
+    finally:
+        engine.dispose()
+    return url
 
 
 @pytest.fixture(params=BACKENDS)
@@ -43,12 +65,10 @@ def empty_store_url(request, tmp_path) -> str:
 
 @pytest.fixture(params=BACKENDS)
 def store_url(request, tmp_path) -> str:
-    """A URL for a database of each backend of its own (PostgreSQL: a copy of one the
-    migrations ran on, which is faster than migrating each)."""
+    """A URL for a migrated database of each backend, empty, for this test alone."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'game.db'}"
-    template = request.getfixturevalue("migrated_postgresql_db")
-    return request.getfixturevalue("new_postgresql_db")(template=template)
+    return _emptied(request.getfixturevalue("migrated_postgresql_url"))
 
 
 @pytest.fixture
