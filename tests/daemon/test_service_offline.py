@@ -16,6 +16,7 @@ from shenshi.records import InboxCursor, InboxDelta
 from shenshi.rulesets.base import Phase
 from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
 from shenshi.store import Conflict
+from shenshi.store.evidence import EvidenceRepository
 from shenshi.store.games import GameRepository
 from shenshi.store.records import EvidenceKind
 from tests.daemon.helpers import GAME6_10, START, config, pm, post
@@ -179,3 +180,29 @@ def test_a_crash_inside_a_substitution_keeps_neither_half(tmp_path, monkeypatch)
         assert [p.name for p in uow.games.players(again.game_id) if p.name in ("Rex", "新人")] == [
             "Rex"
         ]
+
+
+def test_an_outcome_is_stored_whole_or_not_at_all(tmp_path, monkeypatch) -> None:
+    """A crash at the last write of an outcome (the processed mark) keeps none of it: no
+    event, no receipt; the restart reads the PM again, and stores it once."""
+    clock = ManualClock(START + timedelta(minutes=1))
+    svc = service_at(tmp_path, clock)
+    svc.tick()
+    before = _stored_events(svc)
+    message = pm("小明", "占卜 老王", 1)
+    with svc.store.transaction() as uow:
+        [stored] = uow.evidence.record(svc.game_id, [(message, None)])
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("killed before the processed mark")
+
+    monkeypatch.setattr(EvidenceRepository, "mark_processed", crash)
+    with pytest.raises(RuntimeError, match="killed"):
+        svc._process_pm(message, stored.evidence.id)
+    monkeypatch.undo()
+    assert _stored_events(svc) == before
+    with svc.store.snapshot() as uow:
+        assert not [a for a in uow.outbox.announcements(svc.game_id) if a.kind == "receipt"]
+    again = service_at(tmp_path, clock)
+    assert [(s.actor, s.action) for s in again.referee.state.submissions] == [("小明", "divine")]
+    assert _stored_events(again) == [*before, "PowerSubmitted"]
