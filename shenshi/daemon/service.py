@@ -152,7 +152,7 @@ class GameService:
             raise UserError(
                 f"players without a role: {', '.join(missing)} (give roles, or run `shenshi deal`)"
             )
-        uids = {}
+        uids: dict[str, str | None] = {}
         for p in cfg.players:
             uids[p.name] = p.uid
             if p.uid is None and self.adapter is not None:

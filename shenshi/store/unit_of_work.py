@@ -89,9 +89,10 @@ class UnitOfWork:
     def __enter__(self) -> UnitOfWork:
         if getattr(self._busy, "uow", None) is not None:
             raise RuntimeError("a unit of work is already open in this thread: finish it first")
-        session = self._session = self._sessions()
-        self._busy.uow = self
+        session = self._sessions()
         session.begin()
+        self._session = session
+        self._busy.uow = self
         self.games = GameRepository(session, self._clock)
         self.evidence = EvidenceRepository(session, self._clock)
         self.events = EventRepository(session, self._clock)
