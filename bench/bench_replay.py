@@ -48,7 +48,7 @@ from shenshi.rulesets.catalog import CHESS32
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import Store, open_store
 from shenshi.store.codec import decode, encode
-from shenshi.store.repository import dumps_json
+from shenshi.store.rows import dumps_json
 
 GAME = "楚汉 bench"
 START = datetime(2024, 3, 4, 12, 0, tzinfo=UTC)  # 20:00 Asia/Shanghai
@@ -138,11 +138,12 @@ class _Builder:
 
     def __init__(self, store: Store, days: int, posts: int, pms: int, rng: random.Random) -> None:
         self.store, self.days, self.posts, self.pms, self.rng = store, days, posts, pms, rng
-        self.game_id = store.create_game(GAME, "chess32", {"day_hours": 24, "night_hours": 24}).id
         self.rules = find_ruleset("chess32")
         seats = _seats()
-        for s in seats:
-            store.add_player(self.game_id, s.number, s.name, s.role, s.team, uid=_uid(s))
+        with store.transaction() as uow:
+            self.game_id = uow.games.create(GAME, "chess32", {"day_hours": 24, "night_hours": 24}).id
+            for s in seats:
+                uow.games.add_player(self.game_id, s.number, s.name, s.role, s.team, uid=_uid(s))
         self.state = self.rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in seats])
         self.events = 0
         self.days_played = 0
@@ -155,7 +156,8 @@ class _Builder:
         """Decide and evolve one command, and store its events like the daemon does."""
         self.state, events = self.rules.apply(self.state, command)
         key = None if evidence_id is None else f"evidence:{evidence_id}"
-        self.store.append_events(self.game_id, [encode(e) for e in events], evidence_id, key=key)
+        with self.store.transaction() as uow:
+            uow.events.append(self.game_id, [encode(e) for e in events], evidence_id, key=key)
         self.events += len(events)
 
     def alive(self) -> list[Seat]:
@@ -170,6 +172,7 @@ class _Builder:
         self.apply(OpenDay(n, frozen_map({"opened_at": t, "round1_close": close})))
         page: list[tuple[Post, str]] = []
         votes: list[tuple[Post, str]] = []
+        recorded: dict[str, int] = {}  # pid: evidence id
         for i in range(self.share(self.posts, n)):
             author, target = rng.choice(alive), rng.choice(alive).name
             is_vote = i % 4 == 0
@@ -182,12 +185,13 @@ class _Builder:
             if is_vote:  # most players abstain, so that the game lasts the 30 days
                 votes.append((post, target if rng.random() < 0.06 else ABSTAIN))
             if len(page) == 30 or i == self.share(self.posts, n) - 1:
-                self.store.record_posts(self.game_id, page)
+                with self.store.transaction() as uow:
+                    results = uow.evidence.record(self.game_id, page)
+                recorded.update((r.evidence.forum_id, r.evidence.id) for r in results)
                 page = []
         for post, target in sorted(votes, key=lambda v: v[0].posted_at):
-            e = self.store.find_evidence(self.game_id, "post", post.tid, post.pid)
-            assert e is not None
-            self.apply(CastBallot(post.author, target, post.posted_at, evidence=str(e.id)), e.id)
+            ident = recorded[post.pid]
+            self.apply(CastBallot(post.author, target, post.posted_at, evidence=str(ident)), ident)
         counts = {s.name: rng.randint(0, 12) for s in alive}
         self.apply(RecordActivity(frozen_map(counts)))
         self.apply(CloseRound(close))
@@ -218,7 +222,9 @@ class _Builder:
             )
         actions = []
         for conversation in conversations.values():
-            for result in self.store.record_pms(self.game_id, conversation):
+            with self.store.transaction() as uow:
+                results = uow.evidence.record(self.game_id, conversation)
+            for result in results:
                 if result.evidence.author != GM[0]:
                     actions.append(result.evidence)
         platforms = [s.name for s in alive if s.role != "general"]
@@ -245,26 +251,27 @@ def read_back(url: str, name: str = GAME) -> dict[str, float]:
     rss_start = _rss_mb()
     began = time.perf_counter()
     store = open_store(url, create=False)
-    game = store.find_game(name)
-    assert game is not None, f"no game {name!r} in {url}"
+    with store.snapshot() as uow:
+        game = uow.games.find(name)
+        assert game is not None, f"no game {name!r} in {url}"
+        players = sorted(uow.games.players(game.id), key=lambda p: p.seat)
     opened = time.perf_counter()
-    events = sum(1 for _ in store.events(game.id))
+    events = sum(1 for _ in store.stream_events(game.id))
     read = time.perf_counter()
     kinds: dict[str, int] = {}
     rules = find_ruleset(game.ruleset)
-    players = sorted(store.players(game.id), key=lambda p: p.seat)
     state = rules.new_game([PlayerSpec(p.name, p.role, p.team) for p in players], game.config)
-    for stored in store.events(game.id):
+    for stored in store.stream_events(game.id):
         event = decode(stored.payload)
         state = rules.evolve(state, event)  # the replay: the rules core folds every event
         kinds[type(event).__name__] = kinds.get(type(event).__name__, 0) + 1
     decoded = time.perf_counter()
     kinds["final: " + state.phase.value + f" {state.number}, {len(state.alive())} alive"] = 1
-    evidence = sum(1 for _ in store.iter_evidence(game.id))
+    evidence = sum(1 for _ in store.stream_evidence(game.id))
     evidence_done = time.perf_counter()
     figures = {
         "events": events,
-        "payload_mb": sum(len(dumps_json(e.payload)) for e in store.events(game.id)) / 1e6,
+        "payload_mb": sum(len(dumps_json(e.payload)) for e in store.stream_events(game.id)) / 1e6,
         "open_s": opened - began,
         "read_s": read - opened,
         "read_decode_s": decoded - read,

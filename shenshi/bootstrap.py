@@ -18,8 +18,7 @@ from shenshi.clock import system_clock
 from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
-from shenshi.store.engine import open_store
-from shenshi.store.repository import Store
+from shenshi.store import Store, open_store
 
 
 def config_from_args(path: Path | None) -> Config:

@@ -1,4 +1,5 @@
-"""Test-wide settings: a fast hypothesis profile for CI, and ERROR logs fail a test."""
+"""Test-wide settings: a fast hypothesis profile for CI, ERROR logs fail a test, and a
+throw-away PostgreSQL server for the tests that ask for one (:mod:`tests.postgresql`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from tests.postgresql import new_postgresql_db, postgresql_url  # noqa: F401  (fixtures)
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -51,6 +51,7 @@ def register_outbox_action(
 def _outbox_action(args: argparse.Namespace, action: str) -> int:
     service = open_service(args)
     for ident in args.ids:
-        a = getattr(service.store, action)(ident)
+        with service.store.transaction() as uow:
+            a = getattr(uow.outbox, action)(ident)
         print(f"#{a.id} {a.state.value}")
     return 0

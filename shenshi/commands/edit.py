@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import open_service
 
     service = open_service(args)
-    current = service.store.announcement(args.id)
+    with service.store.snapshot() as uow:
+        current = uow.outbox.get(args.id)
     if args.text is not None:
         text = args.text
     elif args.file is not None:
@@ -40,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
         text = _with_editor(current.text)
     if not text.strip():
         raise UserError("the new text is empty: nothing changed")
-    a = service.store.edit(args.id, text)
+    with service.store.transaction() as uow:
+        a = uow.outbox.edit(args.id, text)
     print(f"#{a.id} edited ({a.state.value})")
     return 0
 

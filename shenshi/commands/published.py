@@ -30,7 +30,8 @@ def run(args: argparse.Namespace) -> int:
     service = open_service(args)
     tz = service.config.forum.tz
     when = parse_when(args.at, tz) or service.clock()
-    a = service.store.mark_published(args.id, when)
+    with service.store.transaction() as uow:
+        a = uow.outbox.mark_published(args.id, when)
     service.referee.pending_public.pop(a.key, None)
     print(f"#{a.id} published at {fmt_time(a.published_at, tz)}")
     return 0

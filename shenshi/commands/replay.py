@@ -28,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
     service = open_service(args)
     differences = service.replay_differences()
     state = service.referee.state
-    print(f"replayed {service.store.last_seq(service.game_id)} events: {state.phase.value} {state.number}")
+    with service.store.snapshot() as uow:
+        events = uow.events.last_seq(service.game_id)
+    print(f"replayed {events} events: {state.phase.value} {state.number}")
     if not differences:
         print("no difference")
         return 0

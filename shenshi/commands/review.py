@@ -26,7 +26,8 @@ def run(args: argparse.Namespace) -> int:
     service = open_service(args)
     tz = service.config.forum.tz
     states = None if args.all else [AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED]
-    items = service.store.announcements(service.game_id, states)
+    with service.store.snapshot() as uow:
+        items = uow.outbox.announcements(service.game_id, states)
     if not items:
         print("nothing waiting for review")
     for a in items:

@@ -37,7 +37,7 @@ from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
-from shenshi.store.repository import Store
+from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -113,12 +113,14 @@ class GameService:
 
     def start(self) -> Referee:
         """Load (or create) the game, rebuild its state, and finish any interrupted work."""
-        game = self.store.find_game(self.config.game.name)
+        with self.store.snapshot() as uow:
+            game = uow.games.find(self.config.game.name)
         if game is None:
             game = self._create_game()
         self.game_id = game.id
         # The game starts from each seat's first holder; substitutions are replayed as events.
-        players = self.store.players(self.game_id, current_only=False)
+        with self.store.snapshot() as uow:
+            players = uow.games.players(self.game_id, current_only=False)
         first: dict[int, object] = {}
         for p in sorted(players, key=lambda p: (p.seat, p.joined_at, p.id)):
             first.setdefault(p.seat, p)
@@ -132,8 +134,10 @@ class GameService:
             early_close=self.config.daemon.early_close, activity=self._activity,
             published_at=self._published_at,
         )  # fmt: skip
-        referee.replay(codec.decode(e.payload) for e in self.store.events(self.game_id))
-        for a in self.store.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED]):
+        referee.replay(codec.decode(e.payload) for e in self.store.stream_events(self.game_id))
+        with self.store.snapshot() as uow:
+            waiting = uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED])
+        for a in waiting:
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
         self.referee = referee
@@ -148,22 +152,25 @@ class GameService:
             raise UserError(
                 f"players without a role: {', '.join(missing)} (give roles, or run `shenshi deal`)"
             )
-        game = self.store.create_game(cfg.name, cfg.ruleset, {"board": cfg.board, "vote_thread": cfg.vote_thread})
-        for seat, p in enumerate(cfg.players):
-            team = p.team or info.roles[p.role].team
-            uid = p.uid
-            if uid is None and self.adapter is not None:
+        uids: dict[str, str | None] = {}
+        for p in cfg.players:
+            uids[p.name] = p.uid
+            if p.uid is None and self.adapter is not None:
                 try:
-                    uid = self.adapter.lookup_uid(p.name)
+                    uids[p.name] = self.adapter.lookup_uid(p.name)
                 except ForumError as exc:
                     log.warning("could not look up the uid of %s: %s", p.name, exc)
-            self.store.add_player(game.id, seat, p.name, p.role, team, uid=uid, addons=p.addons)
+        with self.store.transaction() as uow:
+            game = uow.games.create(cfg.name, cfg.ruleset, {"board": cfg.board, "vote_thread": cfg.vote_thread})
+            for seat, p in enumerate(cfg.players):
+                team = p.team or info.roles[p.role].team
+                uow.games.add_player(game.id, seat, p.name, p.role, team, uid=uids[p.name], addons=p.addons)
         return game
 
     def _reprocess(self) -> None:
         """Evidence stored before a crash but never processed goes through intake now."""
         items: list[tuple[datetime, int, Post | PrivateMessage]] = []
-        for evidence in self.store.iter_evidence(self.game_id, unprocessed=True):
+        for evidence in self.store.stream_evidence(self.game_id, unprocessed=True):
             record = evidence.as_post() if evidence.kind is EvidenceKind.POST else evidence.as_pm()
             at = record.posted_at if isinstance(record, Post) else record.sent_at
             items.append((at, evidence.id, record))
@@ -185,9 +192,11 @@ class GameService:
         game = self.config.game
         # Every thread read so far (the configured ones, and players' own analysis threads
         # found on the board), then the configured ones not read yet.
+        with self.store.snapshot() as uow:
+            stored_cursors = uow.evidence.cursors(self.game_id)
         cursors: dict[str, ThreadCursor] = {
             c.source.removeprefix("thread:"): ThreadCursor.from_json(c.value)
-            for c in self.store.cursors(self.game_id)
+            for c in stored_cursors
             if c.source.startswith("thread:")
         }
         for tid in self._threads():
@@ -200,7 +209,9 @@ class GameService:
                 self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
                                       "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
             self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
-            results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
+            with self.store.transaction() as uow:
+                results = uow.evidence.record(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
+                uow.evidence.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
                     posts += 1
@@ -208,8 +219,8 @@ class GameService:
                 elif result.changed:
                     revisions += 1
                     edits.append((result.evidence.as_post(), post, result.evidence.id))
-            self.store.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
-        stored = self.store.cursor(self.game_id, INBOX)
+        with self.store.snapshot() as uow:
+            stored = uow.evidence.cursor(self.game_id, INBOX)
         try:
             inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
         except UnexpectedPage as exc:
@@ -217,12 +228,13 @@ class GameService:
             inbox = None
         if inbox is not None:
             self.progress(f"inbox: {len(inbox.messages)} new messages")
-            for pm in inbox.messages:
-                result = self.store.record_pm(self.game_id, pm, self.adapter.pm_url(pm))
+            with self.store.transaction() as uow:
+                results = uow.evidence.record(self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages])
+                uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
+            for pm, result in zip(inbox.messages, results, strict=True):
                 if result.is_new:
                     pms += 1
                     new.append((pm.sent_at, result.evidence.id, pm))
-            self.store.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
             if inbox.unread:
                 self.adapter.mark_read(inbox.unread)  # only after storing
         self._process_in_order(new)
@@ -246,24 +258,28 @@ class GameService:
         self._last_reread = now
         idents = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
         pages: dict[str, set[int]] = {}
-        for ident in idents:
-            if not ident or not str(ident).isdigit():
-                continue
-            evidence = self.store.evidence(int(ident))
-            if evidence.kind is EvidenceKind.POST and evidence.floor:
-                pages.setdefault(evidence.source, set()).update(pages_of(evidence.floor, evidence.floor))
+        seen_to: dict[str, int] = {}
+        with self.store.snapshot() as uow:
+            for ident in idents:
+                if not ident or not str(ident).isdigit():
+                    continue
+                evidence = uow.evidence.get(int(ident))
+                if evidence.kind is EvidenceKind.POST and evidence.floor:
+                    pages.setdefault(evidence.source, set()).update(pages_of(evidence.floor, evidence.floor))
+            for tid in pages:
+                stored = uow.evidence.cursor(self.game_id, thread_source(tid))
+                seen_to[tid] = ThreadCursor.from_json(stored.value).floor if stored else 0
         revisions = 0
         for tid, numbers in pages.items():
-            stored = self.store.cursor(self.game_id, thread_source(tid))
-            seen_to = ThreadCursor.from_json(stored.value).floor if stored else 0
             try:
                 reread = self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:])
             except UnexpectedPage as exc:
                 self._unparsable(f"thread {tid}", exc)
                 continue
             for page in reread:
-                known = [p for p in page.posts if p.floor <= seen_to]  # new posts: the next poll's
-                results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in known])
+                known = [p for p in page.posts if p.floor <= seen_to[tid]]  # new posts: the next poll's
+                with self.store.transaction() as uow:
+                    results = uow.evidence.record(self.game_id, [(p, self._url_post(p)) for p in known])
                 for post, result in zip(known, results, strict=True):
                     if result.changed:
                         revisions += 1
@@ -326,14 +342,15 @@ class GameService:
     def _evidence_links(self, ids: Iterable[str]) -> tuple[str, ...]:
         """The links of the posts and PMs behind an announcement or alert (for the log)."""
         links = []
-        for ident in ids:
-            if not str(ident).isdigit():
-                continue
-            try:
-                e = self.store.evidence(int(ident))
-            except LookupError:
-                continue
-            links.append(e.url or f"{e.kind.value} {e.source}/{e.forum_id} by {e.author}")
+        with self.store.snapshot() as uow:
+            for ident in ids:
+                if not str(ident).isdigit():
+                    continue
+                try:
+                    e = uow.evidence.get(int(ident))
+                except LookupError:
+                    continue
+                links.append(e.url or f"{e.kind.value} {e.source}/{e.forum_id} by {e.author}")
         return tuple(links)
 
     def _process_post(self, post: Post, evidence_id: int) -> None:
@@ -368,7 +385,7 @@ class GameService:
 
     def _commit_tick(self, outcome: Effects) -> None:
         if outcome.events or outcome.drafts or outcome.alerts:
-            self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
+            self._commit(outcome, f"tick:{self._last_seq()}", None)
 
     def _absences(self, now: datetime) -> Effects:
         """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
@@ -377,13 +394,16 @@ class GameService:
         if state.phase is Phase.OVER or now < start:
             return Effects()
         living = [s.name for s in state.alive()]
-        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
-        board = self.store.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
+        signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
+        signed_in = now >= start + SIGN_IN_WINDOW
+        with self.store.snapshot() as uow:
+            names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
+            board = uow.evidence.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
+            if signed_in:
+                replies = uow.evidence.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
         last = {names.get(a.author_uid, a.author): a.last_at for a in board}
         absent = lurking(living, start, now, last)
-        if now >= start + SIGN_IN_WINDOW:
-            signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
-            replies = self.store.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
+        if signed_in:
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
             absent = missed_sign_in(living, start, signed) + absent
         out = Effects()
@@ -396,60 +416,80 @@ class GameService:
         return out
 
     def _published_at(self, key: str) -> datetime | None:
-        a = self.store.announcement_by_key(self.game_id, key)
+        with self.store.snapshot() as uow:
+            a = uow.outbox.by_key(self.game_id, key)
         if a is None:
             return None
         return a.published_at or a.sent_at
 
     def _activity(self, start: datetime, end: datetime) -> dict[str, int]:
         game = self.config.game
-        rows = self.store.activity(
-            self.game_id, start, end,
-            sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
-        )  # fmt: skip
-        by_uid = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
+        with self.store.snapshot() as uow:
+            rows = uow.evidence.activity(
+                self.game_id, start, end,
+                sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
+            )  # fmt: skip
+            by_uid = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
         return {by_uid.get(r.author_uid, r.author): r.posts for r in rows}
 
     # -- committing an outcome ------------------------------------------------------------------
 
-    def _commit(self, outcome: Effects, batch_key: str, evidence_id: int | None) -> None:
-        """Store events, proposals, alerts and the processed mark together."""
-        self.store.commit_outcome(
-            self.game_id,
-            batch_key,
-            [codec.encode(e) for e in outcome.events],
-            drafts=[_draft_row(d) for d in outcome.drafts],
-            alerts=[_alert_row(a) for a in outcome.alerts],
-            evidence_id=evidence_id,
-        )
+    def _commit(
+        self,
+        outcome: Effects,
+        batch_key: str,
+        evidence_id: int | None,
+        also: Callable[[UnitOfWork], object] | None = None,
+    ) -> None:
+        """Store what one input produced in one transaction: the events (idempotent under
+        ``batch_key``), the proposals and alerts (idempotent by their keys), for evidence the
+        processed mark, what ``also`` writes (a substitute's row in the players table), and
+        the players table brought in step with the new state. A crash or an error leaves all
+        of it or none of it."""
+        with self.store.transaction() as uow:
+            uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
+            for draft in outcome.drafts:
+                uow.outbox.propose(self.game_id, **_draft_row(draft))
+            for alert in outcome.alerts:
+                uow.alerts.add(self.game_id, **_alert_row(alert))
+            if evidence_id is not None:
+                uow.evidence.mark_processed(evidence_id)
+            if also is not None:
+                also(uow)
+            if outcome.events:
+                self._sync_players(uow)
         for draft in outcome.drafts:
             self._log_draft(draft)
         for alert in outcome.alerts:
             self._log_alert(alert)
-        if outcome.events:
-            self._sync_players()
 
-    def _sync_players(self) -> None:
+    def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
-        current = {p.name: p for p in self.store.players(self.game_id)}
+        current = {p.name: p for p in uow.games.players(self.game_id)}
         for seat in self.referee.state.seats:
             row = current.get(seat.name)
             if row is None:
                 continue  # a substitute not yet recorded by `shenshi substitute`
             if (row.alive, row.team, tuple(row.addons)) != (seat.alive, seat.team, tuple(sorted(seat.addons))):
-                self.store.update_player(
+                uow.games.update_player(
                     self.game_id, seat.name, alive=seat.alive, team=seat.team, addons=sorted(seat.addons)
                 )
 
     def _alerts(self, alerts: Iterable[GmAlert]) -> None:
         for a in alerts:
-            _, created = self.store.add_alert(self.game_id, a.key, a.kind, a.message, subject=a.subject)
+            with self.store.transaction() as uow:
+                _, created = uow.alerts.add(self.game_id, a.key, a.kind, a.message, subject=a.subject)
             if created:
                 self._log_alert(a)
 
+    def _last_seq(self) -> int:
+        with self.store.snapshot() as uow:
+            return uow.events.last_seq(self.game_id)
+
     def _log_draft(self, d: Draft) -> None:
         where = f"thread {d.destination}" if d.channel == "thread" else f"PM to {d.destination}"
-        stored = self.store.announcement_by_key(self.game_id, d.key)
+        with self.store.snapshot() as uow:
+            stored = uow.outbox.by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
         self.drylog.write(
             LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence))
@@ -460,10 +500,12 @@ class GameService:
         self.drylog.write(LogEntry(self.clock(), a.kind, "GM", a.message, "alert", "", evidence, alert=True))
 
     def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
-        a = self.store.announcement_by_key(self.game_id, key)
-        if a is not None and a.published_at is None and a.sent_at is None:
-            self.store.mark_published(a.id, at, forum_id=forum_id)
-            self.referee.pending_public.pop(key, None)
+        with self.store.transaction() as uow:
+            a = uow.outbox.by_key(self.game_id, key)
+            if a is None or a.published_at is not None or a.sent_at is not None:
+                return
+            uow.outbox.mark_published(a.id, at, forum_id=forum_id)
+        self.referee.pending_public.pop(key, None)
 
     def close(self) -> None:
         """Release the forum connections and the database."""
@@ -488,8 +530,11 @@ class GameService:
         state = self.referee.state
         now = self.clock()
         counts = self._activity(now - timedelta(hours=24), now)
-        names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
-        month = self.store.activity(self.game_id, now - timedelta(days=60), now)
+        with self.store.snapshot() as uow:
+            names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
+            month = uow.evidence.activity(self.game_id, now - timedelta(days=60), now)
+            proposed = uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED])
+            alerts = uow.alerts.raised(self.game_id, open_only=True)
         last = {names.get(a.author_uid, a.author): a.last_at for a in month}
         return StatusReport(
             game=self.config.game.name,
@@ -504,25 +549,32 @@ class GameService:
             dead=tuple(s.name for s in state.seats if not s.alive),
             ballots=tuple((b.voter, b.target) for b in state.ballots if b.round == state.round),
             pending=tuple((s.actor, s.action, s.target) for s in state.submissions),
-            proposed=len(self.store.announcements(self.game_id, [AnnouncementState.PROPOSED])),
-            alerts=tuple(f"#{a.id} {a.kind}: {a.message}" for a in self.store.alerts(self.game_id, open_only=True)),
+            proposed=len(proposed),
+            alerts=tuple(f"#{a.id} {a.kind}: {a.message}" for a in alerts),
             activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
         )
 
-    def gm(self, command: Command) -> Effects:
-        """A GM correction: an event like any other, with what it changes proposed."""
+    def gm(self, command: Command, also: Callable[[UnitOfWork], object] | None = None) -> Effects:
+        """A GM correction: an event like any other, with what it changes proposed, stored in
+        one transaction with what ``also`` writes. If storing fails, the state is as before."""
         before = self.referee.state
         events = self.referee.apply(command)  # IllegalActionError: nothing stored
         outcome = Effects(events=events, drafts=self.referee.drafts_for(events, before))
-        self._commit(outcome, f"gm:{self.store.last_seq(self.game_id)}:{type(command).__name__}", None)
+        try:
+            self._commit(outcome, f"gm:{self._last_seq()}:{type(command).__name__}", None, also)
+        except BaseException:
+            self.referee.state = before
+            raise
         return outcome
 
     def substitute(self, old: str, new: str, uid: str | None = None) -> Effects:
-        """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves)."""
-        outcome = self.gm(Substitute(old, new))
+        """替补: ``new`` takes over ``old``'s seat (now, or when the open step resolves). The
+        events and the players table change in one transaction: both or neither."""
         if uid is None and self.adapter is not None:
-            uid = self.adapter.lookup_uid(new)
-        self.store.substitute(self.game_id, old, new, uid=uid)
+            uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
+        outcome = self.gm(
+            Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid)
+        )
         if uid:
             self.referee.uids[new] = uid
         return outcome
@@ -530,7 +582,8 @@ class GameService:
     def replay_differences(self) -> list[str]:
         """Where the replayed state and the players table disagree (empty: none)."""
         state = self.referee.state
-        stored = {p.seat: p for p in self.store.players(self.game_id)}
+        with self.store.snapshot() as uow:
+            stored = {p.seat: p for p in uow.games.players(self.game_id)}
         out = []
         for seat in state.seats:
             row = stored.get(seat.number)
@@ -547,7 +600,9 @@ class GameService:
     def deal(self, seed: str | None = None) -> list[Dealt]:
         """Deal the roles at random (seeded), create the game with them, propose role PMs."""
         cfg = self.config.game
-        if self.store.find_game(cfg.name) is not None:
+        with self.store.snapshot() as uow:
+            exists = uow.games.find(cfg.name) is not None
+        if exists:
             raise UserError(f"the game {cfg.name!r} already exists: roles cannot be dealt again")
         info = ruleset_info(cfg.ruleset)
         seed = seed or new_seed()
@@ -557,7 +612,8 @@ class GameService:
         players = tuple(replace(p, role=roles[p.name].role, team=roles[p.name].team) for p in cfg.players)
         self.config = replace(self.config, game=replace(cfg, players=players))
         game = self._create_game()
-        self.store.set_deal(game.id, seed, [d.__dict__ for d in dealt])
+        with self.store.transaction() as uow:
+            uow.games.set_deal(game.id, seed, [d.__dict__ for d in dealt])
         self.game_id = game.id
         known = partners(dealt, info)
         drafts = []
@@ -578,13 +634,14 @@ class GameService:
         mode = self.config.daemon.mode
         if mode == "dry-run" or self.adapter is None:
             return 0
-        if mode == "live":
-            for a in self.store.announcements(self.game_id, [AnnouncementState.PROPOSED]):
-                self.store.approve(a.id)
+        with self.store.transaction() as uow:
+            if mode == "live":
+                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
+                    uow.outbox.approve(a.id)
+            pending = uow.outbox.announcements(
+                self.game_id, [AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED]
+            )
         sent = 0
-        pending = self.store.announcements(
-            self.game_id, [AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED]
-        )
         for a in pending:
             if self._send(a):
                 sent += 1
@@ -594,21 +651,25 @@ class GameService:
         if a.state is AnnouncementState.SENDING and self._already_on_forum(a):
             return True  # a crash came between sending and recording: never post twice
         self._pace()
-        a = self.store.mark_sending(a.id)
+        with self.store.transaction() as uow:
+            a = uow.outbox.mark_sending(a.id)
         try:
             if a.destination_kind is DestinationKind.THREAD:
                 forum_id = self.adapter.post_reply(a.destination, self.adapter.fit_min_length(a.text))
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
         except FloodControl as exc:
-            self.store.mark_failed(a.id, f"flood control: wait {exc.wait_seconds:g} s")
+            with self.store.transaction() as uow:
+                uow.outbox.mark_failed(a.id, f"flood control: wait {exc.wait_seconds:g} s")
             return False
         except ForumError as exc:
-            self.store.mark_failed(a.id, str(exc))
+            with self.store.transaction() as uow:
+                uow.outbox.mark_failed(a.id, str(exc))
             log.warning("could not send announcement #%s: %s", a.id, exc)
             return False
         now = self.clock()
-        self.store.mark_sent(a.id, str(forum_id), at=now)
+        with self.store.transaction() as uow:
+            uow.outbox.mark_sent(a.id, str(forum_id), at=now)
         self._last_sent = now
         self.referee.pending_public.pop(a.key, None)
         where = f"thread {a.destination}" if a.destination_kind is DestinationKind.THREAD else f"PM to {a.destination}"
@@ -622,16 +683,18 @@ class GameService:
         another announcement (the same answer may go to the same player twice in a game)."""
         self.poll()  # also processes what else is new, in order
         own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
-        claimed = {x.forum_id for x in self.store.announcements(self.game_id) if x.id != a.id and x.forum_id}
+        with self.store.snapshot() as uow:
+            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.id != a.id and x.forum_id}
         thread = a.destination_kind is DestinationKind.THREAD
         kind = EvidenceKind.POST if thread else EvidenceKind.PM
-        for e in self.store.iter_evidence(self.game_id, kind=kind, sources=[a.destination] if thread else None):
+        for e in self.store.stream_evidence(self.game_id, kind=kind, sources=[a.destination] if thread else None):
             if not (e.author_uid in own or e.author in own) or e.forum_id in claimed:
                 continue
             if not thread and (e.recipient or "").casefold() != a.destination.casefold():
                 continue
             if _same_text(e.text, a.text):
-                self.store.mark_sent(a.id, e.forum_id, at=e.posted_at)
+                with self.store.transaction() as uow:
+                    uow.outbox.mark_sent(a.id, e.forum_id, at=e.posted_at)
                 self.referee.pending_public.pop(a.key, None)
                 return True
         if not thread and hasattr(self.adapter, "find_sent_pm"):
@@ -639,7 +702,8 @@ class GameService:
             since = a.approved_at or a.created_at
             found = self.adapter.find_sent_pm(a.destination, a.text, since)
             if found is not None and found not in claimed:
-                self.store.mark_sent(a.id, found, at=self.clock())
+                with self.store.transaction() as uow:
+                    uow.outbox.mark_sent(a.id, found, at=self.clock())
                 return True
         return False
 

@@ -75,15 +75,16 @@ class InProcessDaemon:
 def unsent(service: GameService) -> int:
     """Announcements approved (or being sent, or failed) but not sent yet."""
     states = [AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED]
-    return len(service.store.announcements(service.game_id, states))
+    with service.store.snapshot() as uow:
+        return len(uow.outbox.announcements(service.game_id, states))
 
 
 def approve_all(service: GameService) -> int:
     """Approve every proposed announcement (what a GM running ``shenshi approve`` does)."""
-    store = service.store
-    proposed = store.announcements(service.game_id, [AnnouncementState.PROPOSED])
-    for a in proposed:
-        store.approve(a.id)
+    with service.store.transaction() as uow:
+        proposed = uow.outbox.announcements(service.game_id, [AnnouncementState.PROPOSED])
+        for a in proposed:
+            uow.outbox.approve(a.id)
     return len(proposed)
 
 

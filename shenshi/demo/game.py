@@ -150,7 +150,8 @@ def play(
         finally:
             daemon.close()
         store = service.store if not subprocess else open_store(config.daemon.database)
-        game_id = store.find_game(config.game.name).id
+        with store.snapshot() as uow:
+            game_id = uow.games.find(config.game.name).id
         gm = world.gm_uid
         posts = [
             p

@@ -25,7 +25,7 @@ from shenshi.demo.script import GameScript
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import DestinationKind
-from shenshi.store.repository import Store
+from shenshi.store.unit_of_work import Store
 
 _TITLE = re.compile(r"【第(\d+)(夜结果|天投票结果)】")
 _WINNER = re.compile(r"【游戏结束】(\S+?)获胜")
@@ -128,7 +128,7 @@ def stored_outcome(store: Store, game_id: int) -> GameRecord:
     """The outcome the daemon recorded: the reports of its stored resolutions."""
     record = GameRecord()
     step: StepRecord | None = None
-    for stored in store.events(game_id):
+    for stored in store.stream_events(game_id):
         event = codec.decode(stored.payload)
         kind = type(event).__name__
         if kind == "PhaseOpened":
@@ -153,7 +153,7 @@ def event_signature(store: Store, game_id: int) -> list[tuple[Any, ...]]:
     """The game's events without times or evidence ids (activity counts left out: they depend
     on when a close happens), in the order stored."""
     out: list[tuple[Any, ...]] = []
-    for stored in store.events(game_id):
+    for stored in store.stream_events(game_id):
         event = codec.decode(stored.payload)
         kind = type(event).__name__
         match kind:
@@ -198,14 +198,15 @@ class Tally:
 
 def tally(store: Store, game_id: int) -> Tally:
     """How many announcements went out (public posts, PMs), what is left, how many alerts."""
-    sent = store.announcements(game_id, [AnnouncementState.SENT])
+    with store.snapshot() as uow:
+        sent = uow.outbox.announcements(game_id, [AnnouncementState.SENT])
+        left = uow.outbox.announcements(
+            game_id,
+            [AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.SENDING,
+             AnnouncementState.FAILED],
+        )  # fmt: skip
+        alerts = uow.alerts.raised(game_id)
     public = sum(1 for a in sent if a.destination_kind is DestinationKind.THREAD)
-    left = store.announcements(
-        game_id,
-        [AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.SENDING,
-         AnnouncementState.FAILED],
-    )  # fmt: skip
-    alerts = store.alerts(game_id)
     retries = sum(max(a.attempts - 1, 0) for a in sent)
     kinds = Counter(a.kind for a in alerts)
     return Tally(public, len(sent) - public, len(left), retries, len(alerts), kinds)

@@ -1,8 +1,10 @@
 """The store: everything the daemon keeps (SQLAlchemy 2.x, SQLite by default).
 
-``open_store(url)`` gives a :class:`Store` (the repository) on a migrated database; records
-come back as frozen dataclasses (:mod:`shenshi.store.records`); :mod:`shenshi.store.codec`
-turns the rules core's events into JSON and back. The store holds no game logic: the game state
+``open_store(url)`` gives a :class:`Store` on a migrated database; its units of work
+(:mod:`shenshi.store.unit_of_work`) hold one repository per aggregate (games and players,
+evidence and cursors, events, the outbox, alerts). Records come back as frozen dataclasses
+(:mod:`shenshi.store.records`); :mod:`shenshi.store.codec` turns the rules core's events into
+JSON and back, naming each class by its stable tag (:mod:`shenshi.store.tags`). The store holds no game logic: the game state
 is derived by replaying events through the rules core.
 """
 
@@ -30,7 +32,7 @@ from shenshi.store.records import (
     Revision,
     StoredEvent,
 )
-from shenshi.store.repository import Store
+from shenshi.store.unit_of_work import Store, UnitOfWork
 
 __all__ = [
     "Activity",
@@ -53,5 +55,6 @@ __all__ = [
     "Store",
     "StoreError",
     "StoredEvent",
+    "UnitOfWork",
     "open_store",
 ]

@@ -14,37 +14,35 @@ everything else is a one-tag object::
                                            "offset_us" for an offset in seconds)
     date / timedelta                       {"$date": iso} / {"$timedelta": [days, s, µs]}
     NaN, ±inf                              {"$float": "nan" | "inf" | "-inf"}
-    enum member (Phase…)                   {"$enum": "module:Qualname", "value": ...}
+    enum member (Phase…)                   {"$enum": "Phase", "value": ...}
     UNSET (rulesets.base)                  {"$unset": true}
-    dataclass instance                     {"$type": "module:Qualname", field: value, ...}
+    dataclass instance                     {"$type": "SeatTakenOver", field: value, ...}
 
-Types are named by module and qualified name and resolved only inside ``shenshi.`` (no module
-component starting with ``_``, the class must be a dataclass or an Enum defined in the module
-named), so a crafted database cannot make :func:`decode` import or call arbitrary code. Every
-field of a dataclass is written, defaults included: a changed default never changes history.
-An aware datetime keeps its IANA zone (``ZoneInfo``) or, for any other tzinfo, its UTC offset.
+Classes are named by their stable tag (:mod:`shenshi.store.tags`), never by module, so a class
+can move or be renamed without making old games unreadable; the ``module:Qualname`` names that
+older databases hold are read through the frozen table of former names. Only the classes listed
+there are encoded or decoded: a crafted database cannot make :func:`decode` import or call
+anything else. Every field of a dataclass is written, defaults included: a changed default
+never changes history. An aware datetime keeps its IANA zone (``ZoneInfo``) or, for any other
+tzinfo, its UTC offset.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import math
-import re
 from collections.abc import Callable, Mapping
 from datetime import date, datetime, timedelta, timezone
 from enum import Enum
-from functools import cache
 from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from shenshi.rulesets.base import UNSET
+from shenshi.store.tags import FORMER_NAMES, TAG_OF, TAGS
 
 TYPE = "$type"
-_MODULE = re.compile(r"shenshi(\.[A-Za-z][A-Za-z0-9_]*)+\Z")
-_QUALNAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*\Z")
 
 
 class CodecError(ValueError):
@@ -66,7 +64,7 @@ def encode(obj: Any) -> Any:
     if obj is UNSET:
         return {"$unset": True}
     if isinstance(obj, Enum):
-        return {"$enum": _name_of(kind), "value": encode(obj.value)}
+        return {"$enum": _tag_of(kind), "value": encode(obj.value)}
     if kind is dict:
         return _encode_dict(obj)
     if kind is MappingProxyType:
@@ -83,7 +81,7 @@ def encode(obj: Any) -> Any:
     if kind is timedelta:
         return {"$timedelta": [obj.days, obj.seconds, obj.microseconds]}
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
-        out: dict[str, Any] = {TYPE: _name_of(kind)}
+        out: dict[str, Any] = {TYPE: _tag_of(kind)}
         for name in _field_names(kind):
             out[name] = encode(getattr(obj, name))
         return out
@@ -114,25 +112,18 @@ def _sort_key(encoded: Any) -> str:
     return json.dumps(encoded, sort_keys=True)
 
 
-_NAMES: dict[type, str] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
 
-def _name_of(cls: type) -> str:
-    """``module:Qualname`` of a shenshi class, checked to resolve back to ``cls``."""
-    name = _NAMES.get(cls)
-    if name is None:
-        name = f"{cls.__module__}:{cls.__qualname__}"
-        try:
-            resolved = _resolve(name)
-        except CodecError:
-            resolved = None
-        if resolved is not cls:
-            raise CodecError(
-                f"cannot encode a {name}: only shenshi dataclasses and enums are stored"
-            )
-        _NAMES[cls] = name
-    return name
+def _tag_of(cls: type) -> str:
+    """The stable tag of a stored class (:mod:`shenshi.store.tags`)."""
+    tag = TAG_OF.get(cls)
+    if tag is None:
+        raise CodecError(
+            f"cannot encode a {cls.__module__}.{cls.__qualname__}: it has no stable tag "
+            "(a class stored in events needs one in shenshi/store/tags.py)"
+        )
+    return tag
 
 
 def _field_names(cls: type) -> tuple[str, ...]:
@@ -170,19 +161,20 @@ def decode(data: Any) -> Any:
 
 
 def type_name(payload: Any) -> str | None:
-    """The qualified class name of an encoded dataclass (``"PowerSubmitted"``), else None."""
+    """The tag of an encoded dataclass (``"PowerSubmitted"``; a former ``module:Qualname``
+    gives today's tag), else None."""
     if isinstance(payload, Mapping):
         name = payload.get(TYPE)
         if isinstance(name, str):
-            return name.rpartition(":")[2]
+            return FORMER_NAMES.get(name, name)
     return None
 
 
 def _decode_dataclass(data: dict[str, Any]) -> Any:
     name = data[TYPE]
-    cls = _resolve(name) if isinstance(name, str) else None
-    if cls is None or not dataclasses.is_dataclass(cls):
-        raise CodecError(f"{name!r} is not a shenshi dataclass")
+    cls = _class_of(name)
+    if not dataclasses.is_dataclass(cls):
+        raise CodecError(f"{name!r} is not a stored dataclass")
     init, late = _decode_fields(cls)
     kwargs: dict[str, Any] = {}
     after: dict[str, Any] = {}
@@ -220,9 +212,9 @@ def _decode_fields(cls: type) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _decode_enum(data: dict[str, Any]) -> Any:
-    cls = _resolve(data["$enum"])
+    cls = _class_of(data["$enum"])
     if not issubclass(cls, Enum):
-        raise CodecError(f"{data['$enum']!r} is not a shenshi enum")
+        raise CodecError(f"{data['$enum']!r} is not a stored enum")
     return cls(decode(data["value"]))
 
 
@@ -278,23 +270,10 @@ _TAGS: dict[str, Callable[[dict[str, Any]], Any]] = {
 # -- type resolution ---------------------------------------------------------------------------
 
 
-@cache
-def _resolve(name: str) -> type:
-    """The shenshi class called ``module:Qualname``; only dataclasses and enums qualify."""
-    module_name, _, qualname = name.partition(":")
-    if not _MODULE.match(module_name) or not _QUALNAME.match(qualname):
-        raise CodecError(f"refusing type {name!r}: only shenshi dataclasses and enums are decoded")
-    try:
-        obj: Any = importlib.import_module(module_name)
-    except ImportError:
-        raise CodecError(f"no module {module_name!r} for type {name!r}") from None
-    for part in qualname.split("."):
-        obj = getattr(obj, part, None)
-    if (
-        not isinstance(obj, type)
-        or obj.__module__ != module_name
-        or obj.__qualname__ != qualname
-        or not (dataclasses.is_dataclass(obj) or issubclass(obj, Enum))
-    ):
-        raise CodecError(f"refusing type {name!r}: not a shenshi dataclass or enum")
-    return obj
+def _class_of(name: Any) -> type:
+    """The class stored under ``name``: a tag, or a former ``module:Qualname``. Nothing is
+    imported: only the listed classes qualify."""
+    cls = TAGS.get(FORMER_NAMES.get(name, name)) if isinstance(name, str) else None
+    if cls is None:
+        raise CodecError(f"refusing type {name!r}: not a stored type (shenshi.store.tags)")
+    return cls

@@ -26,7 +26,8 @@ from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.pool import StaticPool
 
 from shenshi.store.errors import DatabaseMissing, SchemaTooNew
-from shenshi.store.repository import WRITE_OPTION, Store, dumps_json
+from shenshi.store.rows import dumps_json
+from shenshi.store.unit_of_work import WRITE_OPTION, Store
 
 MIGRATIONS = Path(__file__).with_name("migrations")
 

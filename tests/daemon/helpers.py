@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from shenshi.config import parse_config
 from shenshi.records import Post, PrivateMessage
+from shenshi.store.records import Alert, Announcement
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 12, 1, 20, 0, tzinfo=TZ)
@@ -51,3 +52,21 @@ def pm(sender: str, text: str, hours: float) -> PrivateMessage:
     """A PM to the GM."""
     n = next(_ids)
     return PrivateMessage(str(n), f"c{UIDS.get(sender, '999')}", sender, UIDS.get(sender, "999"), "神的使者", "2", at(hours), text)
+
+
+def announcements(service, states=None) -> list[Announcement]:
+    """The service's game's announcements (in ``states``, if given), oldest first."""
+    with service.store.snapshot() as uow:
+        return uow.outbox.announcements(service.game_id, states)
+
+
+def announcement(service, key: str) -> Announcement | None:
+    """The service's game's announcement proposed under ``key``, if any."""
+    with service.store.snapshot() as uow:
+        return uow.outbox.by_key(service.game_id, key)
+
+
+def alerts(service) -> list[Alert]:
+    """The service's game's alerts, oldest first."""
+    with service.store.snapshot() as uow:
+        return uow.alerts.raised(service.game_id)

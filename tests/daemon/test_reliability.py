@@ -7,7 +7,7 @@ from datetime import timedelta
 from shenshi.daemon.scheduler import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
-from tests.daemon.helpers import START
+from tests.daemon.helpers import START, announcements
 from tests.daemon.test_service_sandbox import world  # noqa: F401  (the sandbox fixture)
 
 
@@ -32,9 +32,9 @@ def test_the_forum_down_for_an_hour_then_everything_is_caught_up(world) -> None:
     assert result.polled and not result.errors
     actions = {(s.actor, s.action) for s in service.referee.state.submissions}
     assert actions == {("小明", "divine"), ("夜行者", "curse"), ("阿杰", "kill")}
-    posts = list(service.store.iter_evidence(service.game_id, kind=EvidenceKind.POST))
+    posts = list(service.store.stream_evidence(service.game_id, kind=EvidenceKind.POST))
     assert sum("分析" in e.text for e in posts) == 3
-    assert not list(service.store.iter_evidence(service.game_id, unprocessed=True))
+    assert not list(service.store.stream_evidence(service.game_id, unprocessed=True))
 
 
 def test_a_5xx_burst_and_an_expired_session_lose_nothing(world) -> None:  # noqa: F811
@@ -53,4 +53,4 @@ def test_a_5xx_burst_and_an_expired_session_lose_nothing(world) -> None:  # noqa
     clock.set(START + timedelta(hours=24))
     cycle.run()
     assert service.referee.state.phase in (Phase.DAWN, Phase.DAY)
-    assert any(a.kind == "divination" for a in service.store.announcements(service.game_id))
+    assert any(a.kind == "divination" for a in announcements(service))

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import timedelta
 
+import pytest
+
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
@@ -13,6 +15,9 @@ from shenshi.daemon.deal import deal_roles
 from shenshi.records import InboxCursor, InboxDelta
 from shenshi.rulesets.base import Phase
 from shenshi.rulesets.catalog import GAME6_10 as GAME6_10_INFO
+from shenshi.store import Conflict
+from shenshi.store.evidence import EvidenceRepository
+from shenshi.store.games import GameRepository
 from shenshi.store.records import EvidenceKind
 from tests.daemon.helpers import GAME6_10, START, config, pm, post
 
@@ -24,7 +29,8 @@ def service_at(tmp_path, clock, **daemon):
 
 
 def feed_post(svc, p):
-    result = svc.store.record_post(svc.game_id, p)
+    with svc.store.transaction() as uow:
+        [result] = uow.evidence.record(svc.game_id, [(p, None)])
     svc._process_post(p, result.evidence.id)
 
 
@@ -40,9 +46,10 @@ def test_missed_sign_in_and_lurking_are_proposed_not_applied(tmp_path) -> None:
     assert {("signin", "Rex"), ("signin", "kk_大侠")} <= kinds
     assert svc.referee.state.is_alive("Rex")  # the GM confirms; nothing is applied
     again = svc.tick()
-    assert not [a for a in again.alerts if a.kind == "signin"] or all(
-        svc.store.announcement_by_key(svc.game_id, d.key) for d in again.drafts
-    )
+    with svc.store.snapshot() as uow:
+        assert not [a for a in again.alerts if a.kind == "signin"] or all(
+            uow.outbox.by_key(svc.game_id, d.key) for d in again.drafts
+        )
     clock.set(START + timedelta(hours=51))
     feed_post(svc, post("小明", "我还在", 50))
     out = svc.tick()
@@ -56,14 +63,15 @@ def test_unprocessed_evidence_is_processed_after_a_restart(tmp_path) -> None:
     svc.tick()
     assert svc.referee.state.phase is Phase.NIGHT
     message = pm("小明", "占卜 老王", 1)
-    stored = svc.store.record_pm(svc.game_id, message)  # stored, then the process died
+    with svc.store.transaction() as uow:  # stored, then the process died
+        [stored] = uow.evidence.record(svc.game_id, [(message, None)])
     assert stored.is_new
     again = service_at(tmp_path, clock)  # restart
     subs = again.referee.state.submissions
     assert [(s.actor, s.action, s.target) for s in subs] == [("小明", "divine", "老王")]
     third = service_at(tmp_path, clock)  # and once more: nothing is repeated
     assert len(third.referee.state.submissions) == 1
-    assert not list(third.store.iter_evidence(third.game_id, kind=EvidenceKind.PM, unprocessed=True))
+    assert not list(third.store.stream_evidence(third.game_id, kind=EvidenceKind.PM, unprocessed=True))
 
 
 def test_deal_is_seeded_and_secret_roles_go_by_pm(tmp_path) -> None:
@@ -76,12 +84,13 @@ def test_deal_is_seeded_and_secret_roles_go_by_pm(tmp_path) -> None:
     again = [d.role for d in deal_roles(GAME6_10_INFO, [p.name for p in unroled], "seed-42")]
     assert [d.role for d in dealt] == again
     assert sorted(again) == sorted(r for _, r in GAME6_10)
-    roles = [a for a in svc.store.announcements(svc.game_id) if a.kind == "role"]
+    with svc.store.snapshot() as uow:
+        roles = [a for a in uow.outbox.announcements(svc.game_id) if a.kind == "role"]
+        game = uow.games.find(cfg.game.name)
     assert len(roles) == 10 and all(a.destination_kind.value == "user" for a in roles)
     killers = [d.name for d in dealt if d.role == "killer"]
     pm_to_killer = next(a for a in roles if a.destination == killers[0])
     assert killers[1] in pm_to_killer.text  # the killers know each other (game6-10)
-    game = svc.store.game(svc.game_id)
     assert game.deal_seed == "seed-42"
     assert "seed-42" not in (tmp_path / "dry.log").read_text(encoding="utf-8")
 
@@ -117,7 +126,76 @@ def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path)
     svc.tick()
     report = svc.poll()
     assert report.pms == 1  # the inbox was still read
-    alerts = svc.store.alerts(svc.game_id)
+    with svc.store.snapshot() as uow:
+        alerts = uow.alerts.raised(svc.game_id)
     assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
     log = (tmp_path / "dry.log").read_text(encoding="utf-8")
     assert "!! ALERT" in log and "http://forum.example/pm/" in log
+
+
+
+def _stored_events(svc) -> list[str]:
+    return [e.type for e in svc.store.stream_events(svc.game_id)]
+
+
+def test_a_substitution_the_players_table_refuses_stores_no_event(tmp_path) -> None:
+    """Rex, replaced before the game, cannot come back: his name stays in the players table.
+    The refusal leaves the events, the table and the service's state as they were."""
+    clock = ManualClock(START - timedelta(hours=1))  # before the start: the takeover is at once
+    svc = service_at(tmp_path, clock)
+    svc.substitute("Rex", "新人")
+    before = _stored_events(svc)
+    assert before[-1] == "SeatTakenOver"
+    with pytest.raises(Conflict, match="'Rex' already plays"):
+        svc.substitute("新人", "Rex")
+    assert _stored_events(svc) == before
+    assert svc.referee.state.has_player("新人") and not svc.referee.state.has_player("Rex")
+    again = service_at(tmp_path, clock)  # a restart replays the same seats
+    assert again.referee.state.has_player("新人") and not again.replay_differences()
+
+
+def test_a_crash_inside_a_substitution_keeps_neither_half(tmp_path, monkeypatch) -> None:
+    clock = ManualClock(START - timedelta(hours=1))
+    svc = service_at(tmp_path, clock)
+    before = _stored_events(svc)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("killed between the events and the players table")
+
+    monkeypatch.setattr(GameRepository, "substitute", crash)
+    with pytest.raises(RuntimeError, match="killed"):
+        svc.substitute("Rex", "新人")
+    monkeypatch.undo()
+    assert _stored_events(svc) == before
+    again = service_at(tmp_path, clock)
+    assert again.referee.state.has_player("Rex") and not again.replay_differences()
+    with again.store.snapshot() as uow:
+        assert [p.name for p in uow.games.players(again.game_id) if p.name in ("Rex", "新人")] == [
+            "Rex"
+        ]
+
+
+def test_an_outcome_is_stored_whole_or_not_at_all(tmp_path, monkeypatch) -> None:
+    """A crash at the last write of an outcome (the processed mark) keeps none of it: no
+    event, no receipt; the restart reads the PM again, and stores it once."""
+    clock = ManualClock(START + timedelta(minutes=1))
+    svc = service_at(tmp_path, clock)
+    svc.tick()
+    before = _stored_events(svc)
+    message = pm("小明", "占卜 老王", 1)
+    with svc.store.transaction() as uow:
+        [stored] = uow.evidence.record(svc.game_id, [(message, None)])
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("killed before the processed mark")
+
+    monkeypatch.setattr(EvidenceRepository, "mark_processed", crash)
+    with pytest.raises(RuntimeError, match="killed"):
+        svc._process_pm(message, stored.evidence.id)
+    monkeypatch.undo()
+    assert _stored_events(svc) == before
+    with svc.store.snapshot() as uow:
+        assert not [a for a in uow.outbox.announcements(svc.game_id) if a.kind == "receipt"]
+    again = service_at(tmp_path, clock)
+    assert [(s.actor, s.action) for s in again.referee.state.submissions] == [("小明", "divine")]
+    assert _stored_events(again) == [*before, "PowerSubmitted"]

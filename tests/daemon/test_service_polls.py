@@ -8,7 +8,7 @@ from shenshi.bootstrap import bootstrap
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import START
+from tests.daemon.helpers import START, alerts, announcement, announcements
 
 world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
@@ -35,7 +35,7 @@ def test_a_pm_written_after_the_dawn_post_belongs_to_the_day(world) -> None:
     state = service.referee.state
     assert state.phase is Phase.DAY
     assert [(b.voter, b.target, b.via) for b in state.ballots] == [("老王", "阿杰", "pm_delegate")]
-    kinds = [a.kind for a in service.store.alerts(service.game_id)]
+    kinds = [a.kind for a in alerts(service)]
     assert "not_in_phase" not in kinds
 
 
@@ -52,8 +52,8 @@ def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> Non
     clock.advance(minutes=30)
     report = service.poll()
     assert report.revisions == 1
-    alerts = [a for a in service.store.alerts(service.game_id) if a.kind == "edited_vote"]
-    assert len(alerts) == 1 and "投票：老王" in alerts[0].message
+    edited = [a for a in alerts(service) if a.kind == "edited_vote"]
+    assert len(edited) == 1 and "投票：老王" in edited[0].message
     assert [(b.voter, b.target) for b in service.referee.state.ballots] == [("Tom_2", "阿杰")]
     clock.advance(minutes=30)
     assert service.poll().revisions == 0  # seen once, raised once
@@ -68,15 +68,16 @@ def test_status_counts_each_players_posts_by_uid(world) -> None:
     service.poll()
     activity = {name: posts for name, posts, _ in service.status().activity}
     assert activity["Tom_2"] == 2 and activity["小明"] == 0
-    sent = service.store.announcements(service.game_id, [AnnouncementState.SENT])
+    sent = announcements(service, [AnnouncementState.SENT])
     assert all(a.kind == "receipt" for a in sent)
 
 
 def killed_while_sending(clock, service, announcement, send):
     """The forum gets ``announcement``, the daemon dies before recording it, and a new one
     starts and publishes."""
-    service.store.approve(announcement.id)
-    service.store.mark_sending(announcement.id)
+    with service.store.transaction() as uow:
+        uow.outbox.approve(announcement.id)
+        uow.outbox.mark_sending(announcement.id)
     send(announcement.destination, announcement.text)  # … and the daemon dies here
     clock.advance(minutes=10)
     again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
@@ -93,12 +94,12 @@ def test_a_pm_sent_just_before_a_crash_is_not_sent_again(world) -> None:
     forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
     clock.advance(minutes=10)
     service.poll()
-    receipt = service.store.announcements(service.game_id, [AnnouncementState.PROPOSED])[0]
+    receipt = announcements(service, [AnnouncementState.PROPOSED])[0]
     again = killed_while_sending(clock, service, receipt, service.adapter.send_pm)
     gm = forum.user("神的使者").uid
     sent = [m for m in forum.messages.values() if m.sender_uid == gm and m.text == receipt.text]
     assert len(sent) == 1
-    after = again.store.announcement_by_key(again.game_id, receipt.key)
+    after = announcement(again, receipt.key)
     again.close()
     assert after.state is AnnouncementState.SENT and after.forum_id == str(sent[0].mid)
 
@@ -109,10 +110,10 @@ def test_a_post_made_just_before_a_crash_is_not_made_again(world) -> None:
     service.tick()
     clock.set(START + timedelta(hours=24, minutes=1))
     service.tick()  # nobody acted: 无人死亡
-    dawn = service.store.announcement_by_key(service.game_id, "g1:night1:public")
+    dawn = announcement(service, "g1:night1:public")
     again = killed_while_sending(clock, service, dawn, service.adapter.post_reply)
     titles = [p for p in forum.visible_posts(tid) if p.text.startswith("【第1夜结果】")]
     assert len(titles) == 1
-    after = again.store.announcement_by_key(again.game_id, dawn.key)
+    after = announcement(again, dawn.key)
     again.close()
     assert after.state is AnnouncementState.SENT and after.forum_id == str(titles[0].pid)

@@ -14,7 +14,7 @@ from shenshi.config import parse_config
 from shenshi.daemon.scheduler import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
-from tests.daemon.helpers import START
+from tests.daemon.helpers import START, announcements
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
                            "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
@@ -60,9 +60,9 @@ def test_a_night_and_a_day_over_real_http(world) -> None:
     assert len(service.referee.state.submissions) == 3
     clock.set(START + timedelta(hours=24, minutes=1))
     cycle.run()
-    sent = service.store.announcements(service.game_id, [AnnouncementState.SENT])
+    sent = announcements(service, [AnnouncementState.SENT])
     dawn = [a for a in sent if a.key.endswith("night1:public")]
-    assert dawn, [a.key for a in service.store.announcements(service.game_id)]
+    assert dawn, [a.key for a in announcements(service)]
     posts = forum.visible_posts(tid)
     assert any("小明 被杀手杀害" in p.text for p in posts)
     # the day opened at the publication of the dawn post
@@ -77,7 +77,8 @@ def test_a_night_and_a_day_over_real_http(world) -> None:
     assert service.referee.state.phase in (Phase.DUSK, Phase.NIGHT)
     assert any("阿杰 被处决，身份：杀手" in p.text for p in forum.visible_posts(tid))
     assert not service.replay_differences()
-    assert not service.store.player(service.game_id, "阿杰").alive
+    with service.store.snapshot() as uow:
+        assert not next(p for p in uow.games.players(service.game_id) if p.name == "阿杰").alive
 
 
 def test_players_own_threads_count_for_activity_but_not_for_votes(world) -> None:
@@ -89,7 +90,7 @@ def test_players_own_threads_count_for_activity_but_not_for_votes(world) -> None
     forum.post("白色的猫", own.tid, "同意楼主的分析", at=clock())
     clock.advance(minutes=3)
     cycle.run()
-    by_thread = [e for e in service.store.iter_evidence(service.game_id) if e.source == str(own.tid)]
+    by_thread = [e for e in service.store.stream_evidence(service.game_id) if e.source == str(own.tid)]
     assert {e.author for e in by_thread} == {"Tom_2", "白色的猫"}
     ctx = service.referee.context(clock())
     assert ctx.threads.get(str(own.tid), ctx.other_threads) == "discussion"  # ballots there do not count

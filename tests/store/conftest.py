@@ -1,20 +1,20 @@
-"""Fixtures of the store tests: a store on a real SQLite file (and on PostgreSQL when
-``SHENSHI_TEST_PG_URL`` names a server, e.g. ``postgresql+psycopg://postgres@127.0.0.1/postgres``:
-each test then gets a database of its own), and a clock the test moves (builders: store_helpers.py)."""
+"""Fixtures of the store tests: a store on a real SQLite file and on a real PostgreSQL server
+(:mod:`tests.postgresql`; those tests skip where PostgreSQL is absent), and a clock the test
+moves (builders: store_helpers.py)."""
 
 from __future__ import annotations
 
-import os
-import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.pool import NullPool
 from store_helpers import Clock
 
 from shenshi.store import Game, Store, open_store
+from shenshi.store.models import Base
 
-PG_URL = os.environ.get("SHENSHI_TEST_PG_URL")
-BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+BACKENDS = ["sqlite", "postgresql"]
 
 
 @pytest.fixture
@@ -27,25 +27,48 @@ def sqlite_url(tmp_path) -> str:
     return f"sqlite:///{tmp_path / 'game.db'}"
 
 
-@pytest.fixture(params=BACKENDS)
-def store_url(request, tmp_path) -> Iterator[str]:
-    """A URL for an empty database on each backend under test."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'game.db'}"
-        return
-    from sqlalchemy import create_engine, text
-    from sqlalchemy.engine import make_url
+@pytest.fixture(scope="session")
+def migrated_postgresql_url(new_postgresql_db: Callable[..., str]) -> str:
+    """A PostgreSQL database the migrations ran on, shared by the tests of a worker (each
+    empties it first: much faster than a database each)."""
+    url = new_postgresql_db()
+    open_store(url).close()
+    return url
 
-    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
-    name = f"shenshi_t_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as conn:
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
+
+def _emptied(url: str) -> str:
+    """``url``'s database with every table empty and the ids restarted. Connections a failed
+    test may have left open are ended first, so that none holds a lock."""
+    engine = create_engine(url, poolclass=NullPool)
+    tables = ", ".join(t.name for t in Base.metadata.sorted_tables)
     try:
-        yield make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+        with engine.begin() as conn:
+            conn.execute(
+                text(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            )
+            conn.execute(text(f"TRUNCATE {tables} RESTART IDENTITY CASCADE"))
     finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+        engine.dispose()
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def empty_store_url(request, tmp_path) -> str:
+    """A URL for an empty database on each backend (the migrations have not run)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'game.db'}"
+    return request.getfixturevalue("new_postgresql_db")()
+
+
+@pytest.fixture(params=BACKENDS)
+def store_url(request, tmp_path) -> str:
+    """A URL for a migrated database of each backend, empty, for this test alone."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'game.db'}"
+    return _emptied(request.getfixturevalue("migrated_postgresql_url"))
 
 
 @pytest.fixture
@@ -57,4 +80,5 @@ def store(store_url, clock) -> Iterator[Store]:
 
 @pytest.fixture
 def game(store) -> Game:
-    return store.create_game("游戏五 第1期", "game5", {"threads": {"vote": "100"}})
+    with store.transaction() as uow:
+        return uow.games.create("游戏五 第1期", "game5", {"threads": {"vote": "100"}})

@@ -23,22 +23,31 @@ BATCH = 3
 
 def main(url: str, start: int) -> None:
     store = open_store(url)
-    game = store.find_game(GAME) or store.create_game(GAME, "game5")
+    with store.transaction() as uow:
+        game = uow.games.find(GAME) or uow.games.create(GAME, "game5")
     i = start
     while True:
         post = Post("100", str(i), i + 1, "甲", "11", T0 + timedelta(minutes=i), f"第{i}楼 " * 20)
-        evidence = store.record_post(game.id, post).evidence
+        with store.transaction() as uow:
+            [recorded] = uow.evidence.record(game.id, [(post, None)])
+        evidence = recorded.evidence
         if i % 3 == 0:  # the author edits it: a revision
-            store.record_post(game.id, replace(post, text=post.text + "（编辑）"))
+            with store.transaction() as uow:
+                uow.evidence.record(game.id, [(replace(post, text=post.text + "（编辑）"), None)])
         events = [{"type": "tick", "i": i, "part": k, "pad": "x" * 200} for k in range(BATCH)]
-        seqs = store.append_events(game.id, events, evidence.id, key=f"batch-{i}")
-        ann, _ = store.propose(
-            game.id, f"ann-{i}", "note", "thread", "100", f"公告 {i} " * 30, [evidence.id]
-        )
+        with store.transaction() as uow:
+            seqs = uow.events.append(game.id, events, evidence.id, key=f"batch-{i}")
+        with store.transaction() as uow:
+            ann, _ = uow.outbox.propose(
+                game.id, f"ann-{i}", "note", "thread", "100", f"公告 {i} " * 30, [evidence.id]
+            )
         if i % 2 == 0 and ann.state in (AnnouncementState.PROPOSED, AnnouncementState.APPROVED):
-            store.approve(ann.id)  # a no-op if a killed run already approved it
-            store.mark_sending(ann.id)
-        store.set_cursor(game.id, "thread:100", {"last": i})
+            with store.transaction() as uow:
+                uow.outbox.approve(ann.id)  # a no-op if a killed run already approved it
+            with store.transaction() as uow:
+                uow.outbox.mark_sending(ann.id)
+        with store.transaction() as uow:
+            uow.evidence.set_cursor(game.id, "thread:100", {"last": i})
         print(f"acked {i} {seqs[0]}", flush=True)
         i += 1
 

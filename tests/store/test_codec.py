@@ -1,6 +1,7 @@
-"""The codec: exact round-trips of the rules core's values (hypothesis over every dataclass of
-the core, found by walking the package), real events of replayed scenarios, and refusal of
-data that names a type outside shenshi."""
+"""The codec: exact round-trips of the rules core's values (hypothesis over every stored
+dataclass), real events of replayed scenarios, stable type tags (every class an event can hold
+has one; the names older databases hold still decode, without importing anything), and refusal
+of data that names a type not stored."""
 
 from __future__ import annotations
 
@@ -22,12 +23,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import shenshi.rulesets
-from shenshi.rulesets.base import UNSET, Phase, Report, Ruleset, Seat
+from shenshi.rulesets.base import UNSET, Event, Phase, PlayerSpec, Report, Ruleset, Seat
 from shenshi.rulesets.family_a.memory import FamilyAMemory, LastWords
-from shenshi.rulesets.registry import find_ruleset
+from shenshi.rulesets.registry import RULESETS, find_ruleset
 from shenshi.rulesets.scenario import run_scenario
 from shenshi.store.codec import CodecError, decode, encode, type_name
-from shenshi.store.repository import dumps_json
+from shenshi.store.rows import dumps_json
+from shenshi.store.tags import FORMER_NAMES, TAG_OF, TAGS
 
 SCENARIOS = Path(__file__).parents[1] / "rulesets" / "scenarios" / "shared"
 
@@ -120,29 +122,25 @@ field_values = st.recursive(
 )  # for ``Any`` fields: a Report has fourteen of them
 
 
-def _core_dataclasses() -> list[type]:
-    """Every public frozen dataclass of the rules core, plus the adapter records.
-
-    Private mutable helpers (a solver's scratch state) are never stored, so they are left out.
-    """
+def _core_classes() -> list[type]:
+    """Every public dataclass and enum of the rules core (found by walking the package)."""
     modules = [
         importlib.import_module(info.name)
         for info in pkgutil.walk_packages(shenshi.rulesets.__path__, "shenshi.rulesets.")
-    ] + [importlib.import_module("shenshi.records")]
-    found = []
-    for module in modules:
-        for obj in vars(module).values():
-            if (
-                isinstance(obj, type)
-                and dataclasses.is_dataclass(obj)
-                and obj.__module__ == module.__name__
-                and not obj.__name__.startswith("_")
-            ):
-                found.append(obj)
-    return found
+    ]
+    return [
+        obj
+        for module in modules
+        for obj in vars(module).values()
+        if isinstance(obj, type)
+        and (dataclasses.is_dataclass(obj) or issubclass(obj, Enum))
+        and obj.__module__ == module.__name__
+        and not obj.__name__.startswith("_")
+    ]
 
 
-CORE_TYPES = _core_dataclasses()
+CORE_CLASSES = _core_classes()
+STORED_DATACLASSES = [cls for cls in TAGS.values() if dataclasses.is_dataclass(cls)]
 
 
 def strategy_for(hint) -> st.SearchStrategy:
@@ -192,10 +190,10 @@ def test_any_value_round_trips(value):
     round_trip(value)
 
 
-@pytest.mark.parametrize("cls", CORE_TYPES, ids=lambda c: c.__qualname__)
+@pytest.mark.parametrize("cls", STORED_DATACLASSES, ids=lambda c: c.__qualname__)
 @settings(max_examples=20)
 @given(data=st.data())
-def test_every_core_dataclass_round_trips(cls, data):
+def test_every_stored_dataclass_round_trips(cls, data):
     round_trip(data.draw(instances(cls)))
 
 
@@ -220,10 +218,10 @@ def test_shapes_are_readable_json():
     assert encode(frozenset({2, 1})) == {"$frozenset": [1, 2]}
     assert encode(t) == {"$datetime": "2024-03-01T20:00:00"}
     assert encode(date(2024, 3, 1)) == {"$date": "2024-03-01"}
-    assert encode(Phase.NIGHT) == {"$enum": "shenshi.rulesets.base:Phase", "value": "night"}
+    assert encode(Phase.NIGHT) == {"$enum": "Phase", "value": "night"}
     assert encode(UNSET) == {"$unset": True}
     assert encode(Seat(0, "甲", "killer", "killers")) == {
-        "$type": "shenshi.rulesets.base:Seat",
+        "$type": "Seat",
         "number": 0,
         "name": "甲",
         "role": "killer",
@@ -274,6 +272,10 @@ def test_nested_core_values():
         "shenshi.rulesets.base:Seat.__init__",
         "shenshi.rulesets.nope:Seat",
         "shenshi.rulesets.registry:Ruleset",  # imported there, defined elsewhere
+        "shenshi.rulesets.base:GameState",  # a core dataclass, but never stored
+        "GameState",
+        "shenshi.rulesets.chess.memory:Seat",  # a stored class, under a name it never had
+        "seat",
         "",
         "shenshi.rulesets.base",
     ],
@@ -295,9 +297,13 @@ def test_foreign_types_are_refused(name):
         {"$datetime": "2024-03-01T00:00:00", "zone": "../../etc/passwd"},
         {"$frozenmap": [1, 2]},
         {"$frozenset": [{"$list": [1]}]},  # unhashable
-        {"$type": "shenshi.rulesets.base:Seat", "number": 1},  # missing fields
-        {"$type": "shenshi.rulesets.base:Outcome", "winner": "a", "termination": "b", "x": 1},
-        {"$enum": "shenshi.rulesets.base:Phase", "value": "noon"},
+        {"$type": "Seat", "number": 1},  # missing fields
+        {"$type": "shenshi.rulesets.base:Seat", "number": 1},
+        {"$type": "Outcome", "winner": "a", "termination": "b", "x": 1},
+        {"$type": "Phase", "value": "night"},  # an enum is not a dataclass
+        {"$enum": "Seat", "value": 1},
+        {"$type": ["Seat"]},
+        {"$enum": "Phase", "value": "noon"},
     ],
 )
 def test_bad_data_is_refused(data):
@@ -313,6 +319,86 @@ def test_values_outside_the_codec_are_refused():
     for value in (Local(1), object(), b"bytes", Ruleset(), {1, 2}.__iter__()):
         with pytest.raises(CodecError):
             encode(value)
+    with pytest.raises(CodecError, match="no stable tag.*shenshi/store/tags.py"):
+        encode(PlayerSpec("甲", "killer", "killers"))
+
+
+# -- stable tags -------------------------------------------------------------------------------
+
+
+def _stored_roots() -> set[type]:
+    """What a stored event can hold at the top: every event class, and each ruleset's memory."""
+    found, todo = set(), [Event]
+    while todo:
+        cls = todo.pop()
+        found.add(cls)
+        todo.extend(cls.__subclasses__())
+    found.discard(Event)
+    for ruleset in RULESETS:
+        found.add(typing.get_type_hints(type(ruleset).initial_memory)["return"])
+    return found
+
+
+def _reachable(roots: set[type]) -> set[type]:
+    """``roots`` and every dataclass or enum their fields' type hints name, transitively."""
+    seen: set[type] = set()
+
+    def walk_hint(hint) -> None:
+        if isinstance(hint, type) and (dataclasses.is_dataclass(hint) or issubclass(hint, Enum)):
+            walk(hint)
+        for arg in typing.get_args(hint):
+            walk_hint(arg)
+
+    def walk(cls: type) -> None:
+        if cls in seen:
+            return
+        seen.add(cls)
+        if dataclasses.is_dataclass(cls):
+            hints = typing.get_type_hints(cls)
+            for f in dataclasses.fields(cls):
+                walk_hint(hints[f.name])
+
+    for root in roots:
+        walk(root)
+    return seen
+
+
+def test_every_class_an_event_can_hold_has_a_tag():
+    missing = {f"{c.__module__}.{c.__qualname__}" for c in _reachable(_stored_roots())} - {
+        f"{c.__module__}.{c.__qualname__}" for c in TAGS.values()
+    }
+    assert not missing, f"add a stable tag in shenshi/store/tags.py for {sorted(missing)}"
+
+
+def test_tags_name_one_class_each_and_only_core_values():
+    assert len(TAG_OF) == len(TAGS)
+    for tag, cls in TAGS.items():
+        assert TAG_OF[cls] == tag and cls in CORE_CLASSES
+        assert tag.isidentifier() and ":" not in tag
+
+
+def test_the_former_names_are_frozen_and_decode_without_importing(monkeypatch):
+    """Databases written before the tags say ``module:Qualname``: each such name still decodes
+    to the class its tag names, and nothing is imported to find it."""
+    assert set(FORMER_NAMES.values()) <= set(TAGS)
+    assert all(name.startswith("shenshi.rulesets.") for name in FORMER_NAMES)
+    assert len(FORMER_NAMES) == 30  # frozen: entries are never removed or changed
+
+    def no_import(name, *args, **kwargs):
+        raise AssertionError(f"decode imported {name}")
+
+    monkeypatch.setattr(importlib, "import_module", no_import)
+    seat = {"number": 0, "name": "甲", "role": "killer", "team": "killers", "alive": True}
+    old = {"$type": "shenshi.rulesets.base:Seat", **seat, "addons": {"$frozenset": []}}
+    assert decode(old) == decode(encode(Seat(0, "甲", "killer", "killers")))
+    assert encode(decode(old))["$type"] == "Seat"  # written back under its tag
+    assert decode({"$enum": "shenshi.rulesets.base:Phase", "value": "night"}) is Phase.NIGHT
+    assert type_name(old) == "Seat"
+    for name, tag in FORMER_NAMES.items():
+        cls = TAGS[tag]
+        if issubclass(cls, Enum):
+            member = next(iter(cls))
+            assert decode({"$enum": name, "value": member.value}) is member
 
 
 # -- real events from replayed scenarios -------------------------------------------------------------
@@ -356,8 +442,8 @@ def test_scenarios_were_found():
 
 @pytest.mark.parametrize("path", RUNNABLE, ids=lambda p: p.stem)
 def test_replayed_events_round_trip_and_rebuild_the_state(path, monkeypatch, tmp_path):
-    """Decoded events, folded through ``evolve``, give exactly the state the live run reached,
-    after going through a real store."""
+    """Decoded events, folded from the initial state through ``evolve``, give exactly the state
+    the live run reached, after going through a real store."""
     from shenshi.store import open_store
 
     steps = _replay_capturing(path, monkeypatch)
@@ -365,14 +451,13 @@ def test_replayed_events_round_trip_and_rebuild_the_state(path, monkeypatch, tmp
     ruleset, initial = steps[0][0], steps[0][1]
     events = [event for _, _, evs, _ in steps for event in evs]
     with open_store(f"sqlite:///{tmp_path / 'replay.db'}") as store:
-        game = store.create_game(path.stem, ruleset.name)
-        store.append_events(game.id, [encode(initial)], key="initial")
-        for i, (_, _, evs, _) in enumerate(steps):
-            store.append_events(game.id, [encode(e) for e in evs], key=f"command:{i}")
-        stored = [decode(e.payload) for e in store.events(game.id)]
-    state = stored[0]
-    assert_same(state, initial, "initial state")
-    for original, back in zip(events, stored[1:], strict=True):
+        with store.transaction() as uow:
+            game = uow.games.create(path.stem, ruleset.name)
+            for i, (_, _, evs, _) in enumerate(steps):
+                uow.events.append(game.id, [encode(e) for e in evs], key=f"command:{i}")
+        stored = [decode(e.payload) for e in store.stream_events(game.id)]
+    state = initial
+    for original, back in zip(events, stored, strict=True):
         assert_same(back, original, type(original).__name__)
         state = ruleset.evolve(state, back)
     assert_same(state, steps[-1][3], "final state")

@@ -17,7 +17,7 @@ from sqlalchemy import inspect, text
 from shenshi.store import DatabaseMissing, SchemaTooNew, open_store
 from shenshi.store.engine import alembic_config, current_revision, make_engine, upgrade
 from shenshi.store.models import Base
-from shenshi.store.repository import WRITE_OPTION
+from shenshi.store.unit_of_work import WRITE_OPTION
 
 TABLES = {
     "games",
@@ -35,8 +35,8 @@ def _mode(path) -> int:
     return stat.S_IMODE(os.stat(path).st_mode)
 
 
-def test_migrations_create_every_table_from_empty(store_url):
-    store = open_store(store_url)
+def test_migrations_create_every_table_from_empty(empty_store_url):
+    store = open_store(empty_store_url)
     try:
         tables = set(inspect(store.engine).get_table_names())
         assert TABLES | {"alembic_version"} == tables
@@ -45,9 +45,9 @@ def test_migrations_create_every_table_from_empty(store_url):
         store.close()
 
 
-def test_models_match_the_migrations(store_url):
+def test_models_match_the_migrations(empty_store_url):
     """Autogenerate finds nothing to add: the hand-written revision describes the models."""
-    store = open_store(store_url)
+    store = open_store(empty_store_url)
     try:
         with store.engine.connect() as conn:
             diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
@@ -57,10 +57,10 @@ def test_models_match_the_migrations(store_url):
 
 
 def test_reopening_is_a_no_op_and_keeps_data(sqlite_url):
-    with open_store(sqlite_url) as store:
-        store.create_game("g", "game5")
-    with open_store(sqlite_url, create=False) as store:
-        assert [g.name for g in store.games()] == ["g"]
+    with open_store(sqlite_url) as store, store.transaction() as uow:
+        uow.games.create("g", "game5")
+    with open_store(sqlite_url, create=False) as store, store.snapshot() as uow:
+        assert uow.games.find("g").ruleset == "game5"
         assert current_revision(store.engine) == "0001"
 
 
@@ -103,8 +103,10 @@ def test_a_newer_schema_is_refused(sqlite_url):
 
 def test_in_memory_database_works():
     with open_store("sqlite://") as store:
-        game = store.create_game("g", "game5")
-        assert store.append_events(game.id, [{"type": "x"}]) == [1]
+        with store.transaction() as uow:
+            game = uow.games.create("g", "game5")
+            assert uow.events.append(game.id, [{"type": "x"}]) == [1]
+        assert [e.seq for e in store.stream_events(game.id)] == [1]
 
 
 # -- the SQLite file ---------------------------------------------------------------------------
@@ -113,7 +115,8 @@ def test_in_memory_database_works():
 def test_new_file_is_0600_in_a_0700_directory(tmp_path):
     path = tmp_path / "new" / "dir" / "game.db"
     with open_store(f"sqlite:///{path}") as store:
-        store.create_game("g", "game5")  # a write: the WAL and shm files appear
+        with store.transaction() as uow:  # a write: the WAL and shm files appear
+            uow.games.create("g", "game5")
         assert _mode(path) == 0o600
         assert _mode(path.parent) == 0o700
         for suffix in ("-wal", "-shm"):

@@ -51,7 +51,7 @@ def run_online() -> None:
         _configure(connection)
         return
     from shenshi.store.engine import make_engine
-    from shenshi.store.repository import WRITE_OPTION
+    from shenshi.store.unit_of_work import WRITE_OPTION
 
     engine = make_engine(_url())
     try:

@@ -1,0 +1,53 @@
+"""GM alerts: what the GM must look at (an ambiguous name, a PM from a non-player, an edit that
+changes a vote…), each raised once per key."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import select
+
+from shenshi.store import models as m
+from shenshi.store.records import Alert
+from shenshi.store.rows import Repository, added, evidence_row, game_row, to_alert
+
+
+class AlertRepository(Repository):
+    """The games' alerts, in the unit of work's transaction."""
+
+    def add(
+        self,
+        game_id: int,
+        key: str,
+        kind: str,
+        message: str,
+        *,
+        subject: str | None = None,
+        evidence_id: int | None = None,
+        at: datetime | None = None,
+    ) -> tuple[Alert, bool]:
+        """Raise a GM alert; idempotent by ``key``: ``(alert, created)`` (an existing key is
+        returned unchanged)."""
+        when = self._now(at, "at")
+        s = self.session
+        game_row(s, game_id, lock=True)
+        row = s.scalar(select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.key == key))
+        if row is not None:
+            return to_alert(row), False
+        if evidence_id is not None:
+            evidence_row(s, evidence_id)
+        row = added(
+            s,
+            m.Alert(
+                game_id=game_id, key=key, kind=kind, message=message, subject=subject,
+                evidence_id=evidence_id, created_at=when,
+            ),
+        )  # fmt: skip
+        return to_alert(row), True
+
+    def raised(self, game_id: int, *, open_only: bool = False) -> list[Alert]:
+        """The game's alerts, oldest first (``open_only``: not resolved yet)."""
+        q = select(m.Alert).where(m.Alert.game_id == game_id)
+        if open_only:
+            q = q.where(m.Alert.resolved_at.is_(None))
+        return [to_alert(r) for r in self.session.scalars(q.order_by(m.Alert.id))]

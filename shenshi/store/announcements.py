@@ -1,0 +1,202 @@
+"""The outbox: announcements proposed, reviewed and sent (the state machine is
+:mod:`shenshi.store.outbox`).
+
+Proposing is idempotent by the announcement's key; every transition locks the announcement's
+row and asks the state table, so a repeat is a no-op and anything else not allowed raises
+:class:`~shenshi.store.errors.IllegalTransition` and changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+
+from sqlalchemy import select
+
+from shenshi.store import models as m
+from shenshi.store.errors import Conflict, NotFound
+from shenshi.store.outbox import AnnouncementState, OutboxAction, next_state
+from shenshi.store.records import Announcement, DestinationKind
+from shenshi.store.rows import Repository, added, game_row, to_announcement
+
+
+class OutboxRepository(Repository):
+    """The games' announcements, in the unit of work's transaction."""
+
+    def propose(
+        self,
+        game_id: int,
+        key: str,
+        kind: str,
+        destination_kind: DestinationKind | str,
+        destination: str,
+        text: str,
+        evidence_ids: Iterable[int] = (),
+        *,
+        destination_uid: str | None = None,
+        created_at: datetime | None = None,
+    ) -> tuple[Announcement, bool]:
+        """Put an announcement in the outbox as ``proposed``; ``(announcement, created)``.
+
+        Idempotent by ``key`` (deterministic, e.g. ``"night3:results"``): re-proposing an
+        existing key returns the stored announcement unchanged (it may have been edited or
+        sent since) with ``created=False``.
+        """
+        dest_kind = DestinationKind(destination_kind).value
+        ids = [int(i) for i in evidence_ids]
+        when = self._now(created_at, "created_at")
+        game_row(self.session, game_id, lock=True)
+        row = self._by_key(game_id, key)
+        if row is not None:
+            return to_announcement(row), False
+        row = added(
+            self.session,
+            m.Announcement(
+                game_id=game_id, key=key, kind=kind, destination_kind=dest_kind,
+                destination=destination, destination_uid=destination_uid, text=text,
+                evidence_ids=ids, state=AnnouncementState.PROPOSED.value, created_at=when,
+                attempts=0,
+            ),
+        )  # fmt: skip
+        return to_announcement(row), True
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def get(self, announcement_id: int) -> Announcement:
+        """The announcement with this id (:class:`NotFound` if none)."""
+        return to_announcement(self._row(announcement_id))
+
+    def by_key(self, game_id: int, key: str) -> Announcement | None:
+        """The announcement proposed under ``key``, if any."""
+        row = self._by_key(game_id, key)
+        return to_announcement(row) if row else None
+
+    def announcements(
+        self, game_id: int, states: Iterable[AnnouncementState | str] | None = None
+    ) -> list[Announcement]:
+        """The game's announcements (in the given states, if any), oldest first."""
+        q = select(m.Announcement).where(m.Announcement.game_id == game_id)
+        if states is not None:
+            q = q.where(m.Announcement.state.in_([AnnouncementState(s).value for s in states]))
+        return [to_announcement(r) for r in self.session.scalars(q.order_by(m.Announcement.id))]
+
+    # -- transitions ---------------------------------------------------------------------------
+
+    def approve(self, announcement_id: int, *, at: datetime | None = None) -> Announcement:
+        """The GM approved it (``shenshi approve ID``); live mode approves before sending."""
+        when = self._now(at, "at")
+
+        def apply(row: m.Announcement) -> None:
+            row.approved_at = when
+
+        return self._transition(announcement_id, OutboxAction.APPROVE, apply)
+
+    def reject(self, announcement_id: int, *, at: datetime | None = None) -> Announcement:
+        """The GM rejected it: it will never be sent."""
+        when = self._now(at, "at")
+
+        def apply(row: m.Announcement) -> None:
+            row.rejected_at = when
+
+        return self._transition(announcement_id, OutboxAction.REJECT, apply)
+
+    def edit(self, announcement_id: int, text: str, *, at: datetime | None = None) -> Announcement:
+        """The GM changed the text. An approved announcement goes back to ``proposed``; the
+        same text again changes nothing."""
+        when = self._now(at, "at")
+
+        def apply(row: m.Announcement) -> None:
+            row.text, row.edited_at = text, when
+
+        return self._transition(
+            announcement_id, OutboxAction.EDIT, apply, unchanged=lambda row: row.text == text
+        )
+
+    def mark_sending(self, announcement_id: int) -> Announcement:
+        """About to send it: counts an attempt. Call before the request, so a crash leaves it
+        ``sending`` and the daemon checks the forum before any resend."""
+
+        def apply(row: m.Announcement) -> None:
+            row.attempts += 1
+
+        return self._transition(announcement_id, OutboxAction.SEND, apply)
+
+    def mark_sent(
+        self, announcement_id: int, forum_id: str, *, at: datetime | None = None
+    ) -> Announcement:
+        """The forum accepted it as ``forum_id`` (pid or PM id). Repeating it with the same id
+        is a no-op; another id raises :class:`Conflict`."""
+        when = self._now(at, "at")
+
+        def apply(row: m.Announcement) -> None:
+            row.forum_id, row.sent_at, row.last_error = forum_id, when, None
+
+        def unchanged(row: m.Announcement) -> bool:
+            if row.state == AnnouncementState.SENT and row.forum_id != forum_id:
+                raise Conflict(
+                    f"announcement #{announcement_id} was already sent as {row.forum_id!r}, "
+                    f"not {forum_id!r}"
+                )
+            return False
+
+        return self._transition(announcement_id, OutboxAction.SENT, apply, unchanged=unchanged)
+
+    def mark_failed(self, announcement_id: int, error: str) -> Announcement:
+        """Sending failed (the error is kept); ``mark_sending`` retries it."""
+
+        def apply(row: m.Announcement) -> None:
+            row.last_error = error
+
+        def unchanged(row: m.Announcement) -> bool:
+            return row.state == AnnouncementState.FAILED and row.last_error == error
+
+        return self._transition(announcement_id, OutboxAction.FAIL, apply, unchanged=unchanged)
+
+    def mark_published(
+        self, announcement_id: int, at: datetime | None = None, *, forum_id: str | None = None
+    ) -> Announcement:
+        """The GM posted it by hand (dry-run): ``shenshi published ID [--at TIME]``, or the
+        daemon recognised the GM's own post (``forum_id``). The first time recorded is kept."""
+        when = self._now(at, "at")
+
+        def apply(row: m.Announcement) -> None:
+            row.published_at = when
+            if forum_id is not None:
+                row.forum_id = forum_id
+
+        return self._transition(announcement_id, OutboxAction.PUBLISH, apply)
+
+    def _transition(
+        self,
+        announcement_id: int,
+        action: OutboxAction,
+        apply: Callable[[m.Announcement], None],
+        *,
+        unchanged: Callable[[m.Announcement], bool] | None = None,
+    ) -> Announcement:
+        """Apply one outbox action; the state table decides, a repeat is a no-op."""
+        row = self._row(announcement_id, lock=True)
+        state = AnnouncementState(row.state)
+        after = next_state(state, action, f"#{announcement_id}")
+        if unchanged is not None and unchanged(row):
+            return to_announcement(row)
+        if after is state and action not in (OutboxAction.EDIT, OutboxAction.FAIL):
+            return to_announcement(row)  # a repeat: approve twice, sent twice…
+        apply(row)
+        row.state = after.value
+        return to_announcement(row)
+
+    # -- rows ----------------------------------------------------------------------------------
+
+    def _row(self, announcement_id: int, *, lock: bool = False) -> m.Announcement:
+        row = self.session.get(m.Announcement, announcement_id, with_for_update=lock or None)
+        if row is None:
+            raise NotFound(f"no announcement #{announcement_id}")
+        return row
+
+    def _by_key(self, game_id: int, key: str) -> m.Announcement | None:
+        return self.session.scalar(
+            select(m.Announcement).where(
+                m.Announcement.game_id == game_id, m.Announcement.key == key
+            )
+        )
