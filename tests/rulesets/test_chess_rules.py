@@ -243,6 +243,22 @@ def test_mutual_overlap_on_equal_times_falls_back_to_arrival_and_flags_the_gm():
     }
 
 
+def test_mutual_overlap_an_untimed_pm_is_earlier_than_a_timed_one():
+    """FORMAT "Time stamps": entries without a time come first, whatever their arrival."""
+    t = DEADLINE - timedelta(hours=1)
+    subs = {
+        "ChuCannon1": Submission(
+            "ChuCannon1", "cannon_kill", "HanSoldier1", frozen_map({"platform": "ChuCannon2"}), t, 1
+        ),
+        "ChuCannon2": Submission(
+            "ChuCannon2", "cannon_kill", "HanSoldier2", frozen_map({"platform": "ChuCannon1"}), None, 2
+        ),
+    }
+    out = cannon_shots(table(), subs)
+    assert list(out.shots) == ["ChuCannon2"]
+    assert [(n.who, n.rule) for n in out.notes] == [("ChuCannon1", "mutual_overlap_later")]
+
+
 def test_enemy_cannons_as_each_others_platform_are_not_overlapping():
     subs = {
         "ChuCannon1": Submission(

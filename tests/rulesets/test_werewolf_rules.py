@@ -436,11 +436,28 @@ def test_cupid_gains_the_kill_once_every_other_werewolf_is_out() -> None:
     assert names(report) == ["V1"] and private(report, "witch_vision") == {"Witch": ["V1"]}
 
 
-def test_eloped_werewolf_leaves_the_pack_until_the_wolves_lose() -> None:
+def test_eloped_werewolf_keeps_the_pack_kill() -> None:
+    """RES-W26: 私奔 changes his camp, not his skill; the living werewolves share one kill."""
     state = paired("V1", "W1")
-    assert [m.name for g in camps.kill_groups(state) for m in g.members] == ["W2", "W3"]
-    state, report = night(state, 1, [act("W1", "kill", "Seer")])
-    assert names(report) == []
+    assert state.seat("W1").team == "lovers"
+    assert [(g.who, [m.name for m in g.members]) for g in camps.kill_groups(state)] == [
+        ("wolves", ["W1", "W2", "W3"])
+    ]
+    state, report = night(state, 1, [act("W2", "kill", "V2"), act("W1", "kill", "Seer")])
+    assert names(report) == ["Seer"]  # the last target of any werewolf (RES-W7)
+
+
+def test_eloped_werewolf_alone_keeps_the_kill_and_then_uses_the_lovers_kill() -> None:
+    """RES-W26: the only living werewolf, in 〖情侣阵营〗, still kills; once 〖狼人阵营〗 has
+    lost, his kill is the lovers' 【遗志】 kill, and nobody holds two kills in one night."""
+    state = paired("V1", "W1")
+    state = state.with_deaths(["W2"])
+    assert [g.who for g in camps.kill_groups(state)] == ["wolves"]  # W3 keeps the camp alive
+    state = state.with_deaths(["W3"])
+    groups = camps.kill_groups(state)
+    assert [(g.who, sorted(m.name for m in g.members)) for g in groups] == [("lovers", ["V1", "W1"])]
+    state, report = night(state, 1, [act("W1", "kill", "V2"), act("V1", "kill", "V3")])
+    assert names(report) == ["V3"]  # one kill for the group: the last target named
 
 
 # -- day: sheriff, weights, tie, 孤刀 ------------------------------------------------------------------

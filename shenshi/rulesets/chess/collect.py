@@ -39,9 +39,10 @@ def enemy_of(camp: str) -> str:
     return CAMPS[1] if camp == CAMPS[0] else CAMPS[0]
 
 
-def group_name(seats: list[Seat] | tuple[Seat, ...]) -> str:
-    """How a group is named in daemon notes: its members' names, sorted, comma-joined."""
-    return ",".join(sorted(s.name for s in seats))
+def unit_name(camp: str, role: str) -> str:
+    """How a unit is named in daemon notes: ``{camp}_{role}s`` (``chu_horses``), FORMAT
+    "Naming in daemon entries"."""
+    return f"{camp}_{role}s"
 
 
 def check_sender(state: GameState, sub: Submission) -> DaemonNote | None:
@@ -138,7 +139,7 @@ def collect(state: GameState) -> Collected:
         mine = {h.name: out.of(CHECK)[h.name] for h in horses if h.name in out.of(CHECK)}
         choice = joint_choice(horses, mine)
         if choice.disagreement:
-            out.notes.append(note(group_name(horses), "joint_disagreement", "forfeit"))
+            out.notes.append(note(unit_name(camp, "horse"), "joint_disagreement", "forfeit"))
         elif choice.submission is not None:
             out.checks[camp] = (horses, choice.submission)
     return out

@@ -211,14 +211,14 @@ def end_of_day(rules: Chess32, before: GameState, report: Report, after: GameSta
 
 
 def warn(lurkers: list[str], mem: ChessMemory) -> Report:
-    """C-D7: one warning per lurking day; the second means replacement [CH:L144]."""
+    """C-D7: one warning per lurking day; the second means replacement [CH:L144]. A second
+    lurking day is still a warning: it gives both ``warning`` and ``replaced`` (FORMAT)."""
     notes, replaced = [], []
     for person in lurkers:
         count = mem.warnings_of(person) + 1
+        notes.append(note(person, "lurking", "warning"))
         if count >= REPLACE_AT:
             notes.append(note(person, "lurking", "replaced", f"{count} warnings"))
             replaced.append(person)
-        else:
-            notes.append(note(person, "lurking", "warning"))
     warnings = mem.with_warnings(lurkers).warnings
     return Report(daemon=tuple(notes), replaced=tuple(replaced), lurk_warnings=dict(warnings))

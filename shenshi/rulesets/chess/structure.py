@@ -87,11 +87,10 @@ def cannon_shots(state: GameState, subs: dict[str, Submission]) -> Cannons:
 
 
 def _later(a: Submission, b: Submission) -> tuple[Submission, bool]:
-    """The later of two effective PMs (by time when both have one, else by arrival)."""
-    if a.t is not None and b.t is not None and a.t != b.t:
-        return (a if a.t > b.t else b), False
+    """The later of two effective PMs in FORMAT's time order (untimed ones first, by arrival;
+    then by time), and whether their times are equal (the GM draws lots, RES-C8)."""
     tie = a.t is not None and a.t == b.t
-    return (a if a.seq > b.seq else b), tie
+    return max(a, b, key=Submission.sort_key), tie
 
 
 def effect_graph(

@@ -73,8 +73,9 @@ def go_out(
     facts = [PublicFact.of("out", name=d.name) for d in order]
     notes: list[DaemonNote] = []
 
-    # (d) the piper out: madness lifted for everyone.
-    madness = mem.madness
+    # Madness is a state of living characters: whoever goes out loses it (RES-W27).
+    # (d) the piper out: madness lifted for everyone, announced even if nobody was maddened.
+    madness = mem.madness - set(out_seats)
     if any(after.by_number(n).role == "piper" for n in out_seats):
         madness = frozenset()
         facts.append(PublicFact.of("madness_lifted"))

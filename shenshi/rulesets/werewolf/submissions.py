@@ -67,8 +67,8 @@ def check_submission(state: GameState, sub: Submission) -> DaemonNote | None:
     if not state.has_player(sub.actor) or not state.seat(sub.actor).alive:
         return note(sub.actor, "dead_actor", "rejected")
     seat = state.seat(sub.actor)
-    if camps.sent_off(state, seat):
-        return note(sub.actor, "sent_off", "rejected", sub.action, log_only=True)
+    if camps.sent_off(state, seat):  # FORMAT dead_actor: out or sent off
+        return note(sub.actor, "dead_actor", "rejected", f"sent off: {sub.action}")
     if sub.action not in powers(state, sub.actor):
         return note(sub.actor, "no_power", "rejected", sub.action, log_only=True)
     problem = _timing(state, sub)
