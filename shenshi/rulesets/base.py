@@ -211,6 +211,7 @@ class DaemonNote:
     verdict: str
     detail: str = ""
     log_only: bool = False  # for the GM's log; not a FORMAT.md daemon entry
+    seq: int | None = None  # the submission or ballot judged (its ``seq``), if the note is one
 
     def to_json(self) -> dict[str, str]:
         """The FORMAT.md shape (``detail`` is for the GM's log only)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -27,6 +27,7 @@ from shenshi.rulesets.base import (
     CloseNight,
     CloseRound,
     Command,
+    Event,
     GameState,
     GmAnswered,
     GmRuling,
@@ -98,6 +99,26 @@ def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     job. Raises :class:`ScenarioError` (one line) for a file that cannot be run; the rules core
     is pure, so the same document always gives the same result.
     """
+    return play_scenario(document).results
+
+
+class ScenarioRun(NamedTuple):
+    """A scenario played through the core: the printed results and what produced them.
+
+    ``start`` is the game before the first step, ``events`` every event the steps caused, in
+    order, and ``state`` the game after the last step: folding ``ruleset.evolve`` over
+    ``events`` from ``start`` gives ``state`` again (replay). Never stored (not a dataclass).
+    """
+
+    results: dict[str, dict[str, Any]]
+    ruleset: Ruleset
+    start: GameState
+    events: tuple[Event, ...]
+    state: GameState
+
+
+def play_scenario(document: Mapping[str, Any]) -> ScenarioRun:
+    """:func:`run_scenario` with the game's events and states kept (for replay checks)."""
     if not isinstance(document, Mapping):
         raise ScenarioError("a scenario file holds one JSON object")
     for key in ("ruleset", "players", "steps"):
@@ -107,12 +128,12 @@ def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         ruleset = find_ruleset(str(document["ruleset"]))
     except KeyError as exc:
         raise ScenarioError(str(exc.args[0])) from None
-    state = _new_game(ruleset, document)
-    runner = _Runner(ruleset, state, _all_names(document))
-    results: dict[str, dict[str, Any]] = {}
     steps = document["steps"]
     if not isinstance(steps, list):
         raise ScenarioError("'steps' must be a list")
+    start = _new_game(ruleset, document)
+    runner = _Runner(ruleset, start, _all_names(document))
+    results: dict[str, dict[str, Any]] = {}
     for index, step in enumerate(steps):
         where = f"step {index + 1}"
         if not isinstance(step, Mapping) or step.get("phase") not in STEP_PHASES:
@@ -120,12 +141,14 @@ def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         if step["phase"] in ("night", "day") and not isinstance(step.get("n"), int):
             raise ScenarioError(f"{where}: a {step['phase']} step needs an integer 'n'")
         label = step_label(step)
+        if label in results:
+            raise ScenarioError(f"{where}: a second step labelled {label!r}")
         try:
             report = runner.run(step, where)
         except (IllegalActionError, RulesetError) as exc:
             raise ScenarioError(f"{where} ({label}): {exc}") from None
         results[label] = report.to_json()
-    return results
+    return ScenarioRun(results, ruleset, start, tuple(runner.events), runner.state)
 
 
 def _new_game(ruleset: Ruleset, document: Mapping[str, Any]) -> GameState:
@@ -191,11 +214,13 @@ class _Runner:
         self.state = state
         self.names = names
         self.taken = {s.name for s in state.seats}  # every name a player has had so far
+        self.events: list[Event] = []
 
     # -- plumbing ----------------------------------------------------------------------------
 
     def _do(self, command: Command) -> Report:
         self.state, events = self.ruleset.apply(self.state, command)
+        self.events += events
         report = Report()
         for event in events:
             report = report.merge(event.report)

@@ -94,7 +94,8 @@ def without_notes(report: Report) -> Report:
 
 
 def notes(report: Report) -> list[str]:
-    return sorted(repr(n) for n in report.daemon)
+    """The notes without the arrival number of the item they judge (it changes with reseq)."""
+    return sorted(repr(replace(n, seq=None)) for n in report.daemon)
 
 
 def in_play(state: GameState, name: str) -> bool:

@@ -52,36 +52,36 @@ def counted_ballots(
     ballots = sorted((b for b in state.ballots if b.round == rnd), key=Ballot.sort_key)
     for b in ballots:
         if not state.is_alive(b.voter):
-            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True))
+            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True, seq=b.seq))
             continue
         if b.voter == bound:
-            notes.append(note(b.voter, f"not_eligible_{_suffix(rnd)}", "rejected"))
+            notes.append(note(b.voter, f"not_eligible_{_suffix(rnd)}", "rejected", seq=b.seq))
             continue
         if close is not None and b.t is not None and b.t > close:
-            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True))
+            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
             continue
         if not b.format_ok or not state.is_alive(b.target):
-            notes.append(note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True))
+            notes.append(note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq))
             continue
         if candidates is not None and b.target not in candidates:
-            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True))
+            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq))
             continue
         if b.via == "pm_delegate":
             delegated[b.voter] = b  # the latest PM before the close counts
         elif b.voter in posted:
             if rnd == 1:
-                notes.append(note(b.voter, "vote_immutable_r1", "rejected"))
+                notes.append(note(b.voter, "vote_immutable_r1", "rejected", seq=b.seq))
             else:
-                notes.append(note(b.voter, "vote_immutable_runoff", "rejected", log_only=True))
+                notes.append(note(b.voter, "vote_immutable_runoff", "rejected", log_only=True, seq=b.seq))
         else:
             posted[b.voter] = b
     counted = dict(posted)
     for voter, b in delegated.items():
         if voter in posted:
-            notes.append(note(voter, "delegation_r1", "overridden", log_only=rnd != 1))
+            notes.append(note(voter, "delegation_r1", "overridden", log_only=rnd != 1, seq=b.seq))
         else:
             counted[voter] = b
-            notes.append(note(voter, "delegation_r1", "delegated", log_only=rnd != 1))
+            notes.append(note(voter, "delegation_r1", "delegated", log_only=rnd != 1, seq=b.seq))
     return counted, notes
 
 
@@ -215,9 +215,9 @@ def summoning(
     cast: set[str] = set()
     for b in ballots:
         if b.voter not in summoned or b.voter in cast:
-            notes.append(note(b.voter, "not_summoned", "rejected", log_only=True))
+            notes.append(note(b.voter, "not_summoned", "rejected", log_only=True, seq=b.seq))
         elif b.target not in tied:
-            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True))
+            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq))
         else:
             cast.add(b.voter)
             final[b.target] = final.get(b.target, 0) + 1

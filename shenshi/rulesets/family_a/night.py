@@ -28,7 +28,7 @@ from shenshi.rulesets.base import (
     Submission,
 )
 from shenshi.rulesets.catalog import BIND, BLESS, CURSE, DIVINE, KILL, PRAY
-from shenshi.rulesets.common import ceil_div, joint_choice, latest_per_actor, note
+from shenshi.rulesets.common import about, ceil_div, joint_choice, latest_per_actor, note
 from shenshi.rulesets.family_a.memory import FamilyAMemory
 
 if TYPE_CHECKING:
@@ -74,6 +74,7 @@ def collect(rules: FamilyA, state: GameState) -> Collected:
     for sub in state.submissions:
         problem = rules.check_submission(state, sub)
         if problem:
+            problem = about(problem, sub)
             out.notes.append(problem)
         if problem is None or problem.rule in SUPERSEDING:
             valid.append(sub)

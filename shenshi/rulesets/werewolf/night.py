@@ -163,7 +163,9 @@ def piper(board: _Board) -> None:
             continue
         target = board.state.seat(piped.target or "").number
         if target in lovers or target in board.pipe_immune or target == seat.number:
-            board.notes.append(note(seat.name, "pipe_no_effect", "void", log_only=True))
+            board.notes.append(
+                note(seat.name, "pipe_no_effect", "void", log_only=True, seq=piped.seq)
+            )
             continue
         mem = replace(mem, madness=mem.madness | {target})
     board.memory = mem

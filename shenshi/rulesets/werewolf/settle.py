@@ -120,7 +120,7 @@ def _succession(
     named = [s for s in subs if s.actor == old.name and s.target and s.target != old.name]
     fit = [s for s in named if state.is_alive(s.target or "")]
     notes = [
-        note(s.actor, "successor_out", "rejected", str(s.target), log_only=True)
+        note(s.actor, "successor_out", "rejected", str(s.target), log_only=True, seq=s.seq)
         for s in named
         if s not in fit
     ]
