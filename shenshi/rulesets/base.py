@@ -999,9 +999,11 @@ class Ruleset:
     def finish_step(self, state: GameState, resolved: Resolved) -> list[Event]:
         """``resolved`` followed by the takeovers of the step's pending substitutions.
 
-        A seat that died in the resolution is not taken over (its substitute never enters).
+        A seat that died in the resolution is not taken over (its substitute never enters), and
+        nobody enters a game that the resolution ended (FORMAT "Game over").
         """
-        return [resolved, *self.takeover_events(self.evolve(state, resolved))]
+        after = self.evolve(state, resolved)
+        return [resolved] if after.outcome is not None else [resolved, *self.takeover_events(after)]
 
     def takeover_events(self, state: GameState) -> list[Event]:
         """Events that hand each pending substitution's (living) seat to its newcomer."""
