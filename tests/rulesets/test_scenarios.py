@@ -47,6 +47,16 @@ def test_checker_catches_a_wrong_answer() -> None:
     assert len(problems) == 2
 
 
+def test_schedule_compares_only_the_asserted_labels() -> None:
+    """FORMAT "Checking": each asserted schedule label equal; more labels may be printed."""
+    printed = {"t": {"schedule": {"day1_end": "2024-03-02T20:00:00", "vote_open": "2024-03-02T08:00:00"}}}
+    assert mismatches({"t": {"schedule": {"day1_end": "2024-03-02T20:00:00"}}}, printed) == []
+    wrong = {"t": {"schedule": {"day1_end": "2024-03-02T21:00:00"}}}
+    assert len(mismatches(wrong, printed)) == 1
+    missing = {"t": {"schedule": {"night2_end": "2024-03-04T20:00:00"}}}
+    assert len(mismatches(missing, printed)) == 1
+
+
 MALFORMED = [p for p in FILES if "malformed" in load(p)]
 
 

@@ -165,6 +165,9 @@ def runoff(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOut
     state = replace(state, memory=mem)
     raw = {c: 0.0 for c in candidates} | tally(counted.values())
     report = Report(daemon=tuple(notes + missing), runoff_tally=nonzero(raw))
+    forced = state.params.get("forced_execution")
+    if forced is not None:  # the GM's correction during the runoff replaces its count
+        return day_result(rules, state, report, forced[0])
     best, leaders = top(raw)
     if len(leaders) == 1:
         return day_result(rules, state, report, leaders[0])
@@ -224,7 +227,8 @@ def summoning(
     report = Report(daemon=tuple(notes), final_tally=nonzero(final))
     best, leaders = top({k: v for k, v in final.items() if k in tied})
     executed = leaders[0] if summoned and len(leaders) == 1 else None
-    return day_result(rules, state, report, executed)
+    forced = state.params.get("forced_execution")
+    return day_result(rules, state, report, forced[0] if forced is not None else executed)
 
 
 def day_result(rules: FamilyA, state: GameState, report: Report, name: str | None) -> RoundOutcome:
