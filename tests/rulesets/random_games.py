@@ -190,6 +190,21 @@ class _Game:
                 out.append(None)
         return out
 
+    def sent(self, made: list[dict[str, Any]], start: datetime, hours: float, timed: float) -> list[dict[str, Any]]:
+        """Each action sent once, sometimes twice (the same target again), with or without times."""
+        out = []
+        for entry in made:
+            for t in self.times(start, hours, 1 + self.chance(0.15), timed):
+                copy = dict(entry)
+                if "extra" in entry:
+                    copy["extra"] = dict(entry["extra"])  # each copy its own time
+                out.append(self.stamp(copy, t))
+        return out
+
+    def from_the_dead(self, action: str) -> list[dict[str, Any]]:
+        """Now and then a dead player still sends ``action``: it must never count."""
+        return [self.action(a, action, self.target()) for a in self.dead() if self.chance(0.05)]
+
     def shuffled(self, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """List order is not time order: timed entries may be listed anywhere."""
         if self.chance(0.5):
@@ -477,13 +492,8 @@ class _Chess(_Game):
                 else:
                     target = self.rng.choice(own if self.chance(0.7) else self.alive)
                 made.append(self.action(actor, "pray", target))
-            for entry in made:
-                for t in self.times(at, 24, 1 + self.chance(0.15), timed):
-                    actions.append(self.stamp(dict(entry), t))
-        for actor in self.dead():
-            if self.chance(0.05):
-                actions.append(self.action(actor, "pray", self.target()))
-        step["actions"] = self.shuffled(actions)
+            actions += self.sent(made, at, 24, timed)
+        step["actions"] = self.shuffled(actions + self.from_the_dead("pray"))
         return step
 
     def day(self, n: int, at: datetime) -> dict[str, Any]:
@@ -600,13 +610,8 @@ class _Werewolf(_Game):
                 target = pack_target if self.chance(0.7) else self.target()
                 extra = {"confirm": True} if self.chance(0.15) else {}
                 made.append(self.action(actor, "kill", target, **extra))
-            for entry in made:
-                for t in self.times(at, 8, 1 + self.chance(0.15), timed):
-                    actions.append(self.stamp(dict(entry, extra=dict(entry.get("extra", {}))), t))
-        for actor in self.dead():
-            if self.chance(0.05):
-                actions.append(self.action(actor, "divine", self.target()))
-        step["actions"] = self.shuffled(actions)
+            actions += self.sent(made, at, 8, timed)
+        step["actions"] = self.shuffled(actions + self.from_the_dead("divine"))
         return step
 
     def day(self, n: int, at: datetime) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from shenshi.rulesets.base import (
     frozen_map,
 )
 from shenshi.rulesets.catalog import CHESS32
+from tests.rulesets.commands import apply_all
 from tests.rulesets.test_chess_rules import NAMES, RULES, table  # the 32-seat table
 
 ROLE = {s.name: s.role for s in table().seats}
@@ -41,12 +42,7 @@ T0 = datetime(2024, 3, 5, 8, 0)
 
 
 def run(state: GameState, commands: list[Command]) -> tuple[GameState, Report]:
-    report = Report()
-    for command in commands:
-        state, events = RULES.apply(state, command)
-        for e in events:
-            report = report.merge(e.report)
-    return state, report
+    return apply_all(RULES, state, commands)
 
 
 @st.composite

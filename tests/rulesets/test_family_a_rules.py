@@ -13,13 +13,13 @@ from shenshi.rulesets.base import (
     OpenDay,
     OpenNight,
     PlayerSpec,
-    Report,
     RulesetError,
     Submission,
     Submit,
     frozen_map,
 )
 from shenshi.rulesets.registry import find_ruleset
+from tests.rulesets.commands import apply_all
 
 CAST = [
     ("K1", "killer"), ("K2", "killer"), ("S", "seer"), ("B", "binder"), ("Cu", "curser"),
@@ -31,15 +31,6 @@ CAST = [
 def specs(cast=CAST, dead=()):
     team = {"killer": "killers"}
     return [PlayerSpec(n, r, team.get(r, "civilians"), n not in dead) for n, r in cast]
-
-
-def run(rules, state, commands):
-    report = Report()
-    for command in commands:
-        state, events = rules.apply(state, command)
-        for event in events:
-            report = report.merge(event.report)
-    return state, report
 
 
 @pytest.mark.parametrize(
@@ -55,7 +46,7 @@ def test_killer_order_must_name_each_killer_once(order):
 def test_the_lone_killers_self_target_is_answered_at_once_naming_the_unit():
     """RES-A4: the receipt says rejected, naming the unit ``killers``, not the killer."""
     rules = find_ruleset("game6-10")
-    state, _ = run(rules, rules.new_game(specs(dead={"K2"})), [OpenNight(1)])
+    state, _ = apply_all(rules, rules.new_game(specs(dead={"K2"})), [OpenNight(1)])
     problem = rules.check_submission(state, Submission("K1", "kill", "K1", seq=1))
     assert problem is not None
     assert (problem.who, problem.rule, problem.verdict) == (
@@ -64,7 +55,7 @@ def test_the_lone_killers_self_target_is_answered_at_once_naming_the_unit():
         "rejected",
     )
     # While both killers live, the unit may target either of them.
-    state, _ = run(rules, rules.new_game(specs()), [OpenNight(1)])
+    state, _ = apply_all(rules, rules.new_game(specs()), [OpenNight(1)])
     assert rules.check_submission(state, Submission("K1", "kill", "K2", seq=1)) is None
 
 
@@ -85,9 +76,9 @@ def test_joint_declaration_does_not_depend_on_who_submits_first(first, second):
     extras = [DECLARATIONS[first], DECLARATIONS[second]]
     results = set()
     for order in permutations([("K1", extras[0]), ("K2", extras[1])]):
-        state, _ = run(rules, rules.new_game(specs()), [OpenNight(1)])
+        state, _ = apply_all(rules, rules.new_game(specs()), [OpenNight(1)])
         subs = [Submit(k, "kill", "C1", frozen_map(extra)) for k, extra in order]
-        _, report = run(rules, state, [*subs, CloseNight()])
+        _, report = apply_all(rules, state, [*subs, CloseNight()])
         results.add(
             (
                 tuple(d.name for d in report.deaths),
@@ -107,17 +98,17 @@ def test_joint_declaration_does_not_depend_on_who_submits_first(first, second):
 def test_a_round_one_non_voter_is_alive_until_the_days_result():
     """RES-A18: between round 1 and the runoff the non-voter is alive and a candidate."""
     rules = find_ruleset("game6-10")
-    state, _ = run(rules, rules.new_game(specs(dead={"C1"})), [OpenNight(1), CloseNight()])
+    state, _ = apply_all(rules, rules.new_game(specs(dead={"C1"})), [OpenNight(1), CloseNight()])
     ballots = [("S", "K2"), ("B", "K2"), ("Cu", "K2"), ("K1", "C4"), ("K2", "C4"), ("C2", "C4")]
     ballots += [("Bl", "C3"), ("C3", "K1")]
-    state, report = run(
+    state, report = apply_all(
         rules, state, [OpenDay(1), *(CastBallot(v, t) for v, t in ballots), CloseRound()]
     )
     assert state.round == 2 and state.is_alive("C4") and report.deaths == ()
     assert [(n.who, n.rule) for n in report.daemon if not n.log_only] == [("C4", "no_vote")]
     runoff = [("C4", "K2"), ("S", "K2"), ("B", "K2"), ("Cu", "K2"), ("Bl", "K2")]
     runoff += [("K1", "C4"), ("K2", "C4"), ("C2", "C4"), ("C3", "C4")]
-    state, report = run(rules, state, [*(CastBallot(v, t) for v, t in runoff), CloseRound()])
+    state, report = apply_all(rules, state, [*(CastBallot(v, t) for v, t in runoff), CloseRound()])
     assert [(d.name, d.cause) for d in report.deaths] == [("K2", "execution"), ("C4", "auto_exit")]
     assert not [n for n in report.daemon if n.rule == "no_vote"]  # once per player and day
     assert not state.is_alive("C4")

@@ -38,6 +38,7 @@ from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.werewolf import camps, clock
 from shenshi.rulesets.werewolf.settings import NIGHT_STEPS, WerewolfSettings, default_config
 from shenshi.rulesets.werewolf.submissions import choose
+from tests.rulesets.commands import apply_all
 
 WW = find_ruleset("werewolf")
 T0 = datetime(2024, 3, 5, 21, 0)
@@ -74,12 +75,7 @@ def act(
 
 
 def run(state: GameState, commands: Sequence[Command]) -> tuple[GameState, Report]:
-    report = Report()
-    for command in commands:
-        state, events = WW.apply(state, command)
-        for event in events:
-            report = report.merge(event.report)
-    return state, report
+    return apply_all(WW, state, commands)
 
 
 def night(
