@@ -7,6 +7,7 @@ The invariants:
 
 * ``dies_once``: a seat dies at most once, never after it was dead, and each death is listed once
   in its step;
+* ``the_saved_survive``: a player listed as saved survives the step (and is listed once);
 * ``same_for_any_seat_order``: the result does not depend on the order of the player list (the
   one order the rules give a meaning to, RES-A1's killer order, is pinned in the config first);
 * ``nothing_after_the_winner``: no event follows the one that decides the game, and a further
@@ -49,6 +50,17 @@ def dies_once(document: Mapping[str, Any], run: ScenarioRun) -> list[str]:
         for sub in step.get("substitutions") or ():
             if seat_of.get(sub["out"]) not in dead:
                 seat_of[sub["in"]] = seat_of[sub["out"]]
+    return problems
+
+
+def the_saved_survive(document: Mapping[str, Any], run: ScenarioRun) -> list[str]:
+    """FORMAT ``saved``: only players who survive the step; each one once."""
+    problems = []
+    for label, result in run.results.items():
+        saved = [s["name"] for s in result.get("saved", ())]
+        dead = {d["name"] for d in result.get("deaths", ())}
+        if dead & set(saved) or len(saved) != len(set(saved)):
+            problems.append(f"{label}: saved {saved}, deaths {sorted(dead)}")
     return problems
 
 
@@ -144,6 +156,7 @@ def replay_gives_the_same_state(document: Mapping[str, Any], run: ScenarioRun) -
 
 CHECKS: tuple[Check, ...] = (
     dies_once,
+    the_saved_survive,
     same_for_any_seat_order,
     nothing_after_the_winner,
     one_verdict_each,

@@ -594,7 +594,8 @@ class _Werewolf(_Game):
             made: list[dict[str, Any]] = []
             if role == "guard":
                 if self.chance(0.7):
-                    made.append(self.action(actor, "guard", self.target()))
+                    guarded = pack_target if self.chance(0.3) else self.target()
+                    made.append(self.action(actor, "guard", guarded))
                 if self.chance(0.5):
                     made.append(self.action(actor, "silence_guard", self.target()))
             elif role == "seer" and self.chance(0.8):
@@ -605,7 +606,8 @@ class _Werewolf(_Game):
                 if self.chance(0.3):
                     made.append(self.action(actor, "heal", pack_target if self.chance(0.7) else self.target()))
                 if self.chance(0.2):
-                    made.append(self.action(actor, "poison", self.target()))
+                    poisoned = pack_target if self.chance(0.3) else self.target()
+                    made.append(self.action(actor, "poison", poisoned))
             if actor in killers and self.chance(0.6):
                 target = pack_target if self.chance(0.7) else self.target()
                 extra = {"confirm": True} if self.chance(0.15) else {}
