@@ -311,7 +311,9 @@ class _Runner:
         while self.state.phase is Phase.DAY and self.state.round > 1:
             rnd = self.state.round
             if rnd == 2:
-                ballots = self._ballots(_entries(step, "runoff_votes", where), where, "runoff_votes")
+                ballots = self._ballots(
+                    _entries(step, "runoff_votes", where), where, "runoff_votes"
+                )
                 close = CloseRound(params["round2_close"])
             else:
                 votes = _entries(summon, "votes", f"{where} summon")
@@ -412,7 +414,11 @@ class _Runner:
             if not isinstance(e, Mapping) or e.get("kind") not in ("signin", "post"):
                 raise ScenarioError(f"{at}: 'kind' must be signin or post")
             events.append(
-                {"kind": e["kind"], "actor": self._name(e.get("actor"), at), "t": parse_time(e.get("t"), at)}
+                {
+                    "kind": e["kind"],
+                    "actor": self._name(e.get("actor"), at),
+                    "t": parse_time(e.get("t"), at),
+                }
             )
         return {
             "check": step["check"],
@@ -423,4 +429,3 @@ class _Runner:
             "substitutions": int(step.get("substitutions", 0)),
             "substitution_phase": str(step.get("substitution_phase", "day1")),
         }
-

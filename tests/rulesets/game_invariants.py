@@ -64,7 +64,9 @@ def the_saved_survive(document: Mapping[str, Any], run: ScenarioRun) -> list[str
     return problems
 
 
-def same_for_any_seat_order(document: Mapping[str, Any], run: ScenarioRun, seed: int = 0) -> list[str]:
+def same_for_any_seat_order(
+    document: Mapping[str, Any], run: ScenarioRun, seed: int = 0
+) -> list[str]:
     """The same result for a shuffled player list (RES-A1's killer order pinned first)."""
     shuffled = copy.deepcopy(dict(document))
     if shuffled["ruleset"] == "game6-8" and not (shuffled.get("config") or {}).get("killer_order"):
@@ -72,7 +74,9 @@ def same_for_any_seat_order(document: Mapping[str, Any], run: ScenarioRun, seed:
         shuffled["config"] = {**(shuffled.get("config") or {}), "killer_order": killers}
     random.Random(seed).shuffle(shuffled["players"])
     other = play_scenario(shuffled).results
-    return [f"seat order: {p}" for p in mismatches(run.results, other) + mismatches(other, run.results)]
+    return [
+        f"seat order: {p}" for p in mismatches(run.results, other) + mismatches(other, run.results)
+    ]
 
 
 def nothing_after_the_winner(document: Mapping[str, Any], run: ScenarioRun) -> list[str]:
@@ -117,7 +121,9 @@ def one_verdict_each(document: Mapping[str, Any], run: ScenarioRun) -> list[str]
             if len(got) > 1 or (dead and len(got) != 1):
                 problems.append(f"{opened.phase.value}{opened.number}: {item} got {got}")
         for seq in set(verdicts) - set(items):
-            problems.append(f"{opened.phase.value}{opened.number}: a verdict on no item: {verdicts[seq]}")
+            problems.append(
+                f"{opened.phase.value}{opened.number}: a verdict on no item: {verdicts[seq]}"
+            )
 
     for event in run.events:
         if isinstance(event, PhaseOpened):

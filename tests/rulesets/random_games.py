@@ -173,14 +173,20 @@ class _Game:
         return self.rng.choice(pool)
 
     def dead(self) -> list[str]:
-        return [n for n in self.everyone if n not in self.alive and n in self.role and n not in self.gone]
+        return [
+            n
+            for n in self.everyone
+            if n not in self.alive and n in self.role and n not in self.gone
+        ]
 
     def stamp(self, entry: dict[str, Any], t: datetime | None) -> dict[str, Any]:
         if t is not None:
             entry.setdefault("extra", {})["t"] = _iso(t)
         return entry
 
-    def times(self, start: datetime, hours: float, count: int, timed: float) -> list[datetime | None]:
+    def times(
+        self, start: datetime, hours: float, count: int, timed: float
+    ) -> list[datetime | None]:
         """``count`` times in [start, start + hours), some left out (untimed entries)."""
         out: list[datetime | None] = []
         for _ in range(count):
@@ -190,7 +196,9 @@ class _Game:
                 out.append(None)
         return out
 
-    def sent(self, made: list[dict[str, Any]], start: datetime, hours: float, timed: float) -> list[dict[str, Any]]:
+    def sent(
+        self, made: list[dict[str, Any]], start: datetime, hours: float, timed: float
+    ) -> list[dict[str, Any]]:
         """Each action sent once, sometimes twice (the same target again), with or without times."""
         out = []
         for entry in made:
@@ -270,7 +278,11 @@ class _FamilyA(_Game):
                 powers = self.info.roles[self.role[actor]].powers
                 actions.append(self.action(actor, powers[0], self.target()))
         if self.chance(0.05) and self.alive:  # a penalty divination sent by night: out of window
-            actions.append(self.action(self.rng.choice(self.alive), "divine", self.target(), extra_divination=True))
+            actions.append(
+                self.action(
+                    self.rng.choice(self.alive), "divine", self.target(), extra_divination=True
+                )
+            )
         seers = [a for a in self.alive if self.role[a] == "seer"]
         if seers and timed and self.chance(0.1):
             step["gm_answered"] = {"actor": seers[0], "t": _iso(at + timedelta(hours=10))}
@@ -329,7 +341,9 @@ class _FamilyA(_Game):
     def electors(self) -> list[str]:
         return [n for n in self.alive if n != self.bound]
 
-    def ballots(self, voters: list[str], pick: Callable[[str], str], start: datetime, timed: float) -> list[dict[str, Any]]:
+    def ballots(
+        self, voters: list[str], pick: Callable[[str], str], start: datetime, timed: float
+    ) -> list[dict[str, Any]]:
         out = []
         for voter in voters:
             if not self.chance(0.96):
@@ -355,7 +369,9 @@ class _FamilyA(_Game):
         accusations = []
         for victim in victims:
             if self.chance(0.6):
-                accused = self.rng.sample(self.living(), min(len(self.living()), self.rng.randint(1, 2)))
+                accused = self.rng.sample(
+                    self.living(), min(len(self.living()), self.rng.randint(1, 2))
+                )
                 accusations.append({"from": victim, "accused": accused})
         if accusations:
             step["last_words_accusations"] = accusations
@@ -365,12 +381,17 @@ class _FamilyA(_Game):
                 actor = self.rng.choice(civilians)
                 times = self.times(vote_open, 26, 1 + self.chance(0.3), 1.0)
                 step["actions"] = [
-                    self.stamp(self.action(actor, "divine", self.target(), extra_divination=True), t)
+                    self.stamp(
+                        self.action(actor, "divine", self.target(), extra_divination=True), t
+                    )
                     for t in times
                 ]
         favourites = self.rng.sample(self.living(), min(3, len(self.living())))
         step["votes"] = self.ballots(
-            self.electors(), lambda v: self.rng.choice(favourites) if self.chance(0.8) else self.target(), vote_open, timed
+            self.electors(),
+            lambda v: self.rng.choice(favourites) if self.chance(0.8) else self.target(),
+            vote_open,
+            timed,
         )
         result = self.run(step)
         runoff = next((f for f in result["public_facts"] if f["kind"] == "runoff"), None)
@@ -386,7 +407,11 @@ class _FamilyA(_Game):
         )
         result = self.run(step)
         if result.get("executed") is None and "final_tally" in result:
-            tied = sorted(k for k, v in result["final_tally"].items() if v == max(result["final_tally"].values()))
+            tied = sorted(
+                k
+                for k, v in result["final_tally"].items()
+                if v == max(result["final_tally"].values())
+            )
             nights = [v for v in self.victims if v]
             if nights and tied:
                 summoned = self.rng.choice(nights)
@@ -446,9 +471,22 @@ class _Chess(_Game):
             made: list[dict[str, Any]] = []
             if role == "general":
                 if self.chance(0.6):
-                    made.append(self.action(actor, "kill", self.target(but=actor), declaration_chars=self.rng.choice([60, 200, 300])))
+                    made.append(
+                        self.action(
+                            actor,
+                            "kill",
+                            self.target(but=actor),
+                            declaration_chars=self.rng.choice([60, 200, 300]),
+                        )
+                    )
                 if self.chance(0.15):
-                    made.append(self.action(actor, "swap_general", self.rng.choice(own if self.chance(0.9) else self.alive)))
+                    made.append(
+                        self.action(
+                            actor,
+                            "swap_general",
+                            self.rng.choice(own if self.chance(0.9) else self.alive),
+                        )
+                    )
             elif role == "cannon" and self.chance(0.6):
                 # 重叠炮 (the other cannon as platform), 连环炮 (a shared platform), or any
                 others = [c for c in self.camp_of(actor, "cannon") if c != actor]
@@ -461,7 +499,9 @@ class _Chess(_Game):
                 else:
                     platform = self.rng.choice(self.alive)
                 self.picks[f"{team}-platform"] = platform
-                made.append(self.action(actor, "cannon_kill", self.target(but=actor), platform=platform))
+                made.append(
+                    self.action(actor, "cannon_kill", self.target(but=actor), platform=platform)
+                )
             elif role == "chariot" and self.chance(0.6):
                 rivals = [c for c in enemy if self.role[c] in ("chariot", "cannon")]
                 back = self.picks.get(f"imprison-{actor}")  # an enemy chariot chose me
@@ -479,7 +519,13 @@ class _Chess(_Game):
                 made.append(self.action(actor, "check", horse_pick[team]))
             elif role == "elephant" and self.chance(0.7):
                 partner = [e for e in self.camp_of(actor, "elephant") if e != actor]
-                pool = partner if partner and self.chance(0.25) else own if self.chance(0.7) else self.alive
+                pool = (
+                    partner
+                    if partner and self.chance(0.25)
+                    else own
+                    if self.chance(0.7)
+                    else self.alive
+                )
                 made.append(self.action(actor, "protect", self.rng.choice(pool)))
             elif role == "left_advisor" and self.chance(0.7):
                 made.append(self.action(actor, "curse", self.rng.choice(enemy or self.alive)))
@@ -520,11 +566,16 @@ class _Chess(_Game):
         if timed:
             step["round2_close"] = _iso(close + timedelta(hours=24))
         step["runoff_votes"] = self.chess_ballots(
-            lambda v: "ABSTAIN" if self.chance(0.1) else self.rng.choice(candidates), close, 24, timed
+            lambda v: "ABSTAIN" if self.chance(0.1) else self.rng.choice(candidates),
+            close,
+            24,
+            timed,
         )
         return step
 
-    def chess_ballots(self, pick: Callable[[str], str], start: datetime, hours: int, timed: float) -> list[dict[str, Any]]:
+    def chess_ballots(
+        self, pick: Callable[[str], str], start: datetime, hours: int, timed: float
+    ) -> list[dict[str, Any]]:
         out = []
         for voter in self.alive:
             if not self.chance(0.9):
@@ -580,14 +631,20 @@ class _Werewolf(_Game):
                     a, b = self.rng.sample(self.alive, 2) if len(self.alive) > 1 else (actor, actor)
                     actions.append(self.action(actor, "pair_lovers", a, target2=b))
             if wolves and self.chance(0.4):
-                actions.append(self.action(self.rng.choice(wolves), "lone_wolf", self.rng.choice(wolves)))
+                actions.append(
+                    self.action(self.rng.choice(wolves), "lone_wolf", self.rng.choice(wolves))
+                )
             step["actions"] = actions
             return step
         timed = self.rng.choice([0.0, 0.5, 1.0])
         deadlines = {"1": at + timedelta(hours=4), "2": at + timedelta(hours=7)}
         if timed:
             step["phase_deadlines"] = {k: _iso(v) for k, v in deadlines.items()}
-        killers = [a for a in self.alive if self.role[a] in ("werewolf", "cupid") or self.team[a] == "lovers"]
+        killers = [
+            a
+            for a in self.alive
+            if self.role[a] in ("werewolf", "cupid") or self.team[a] == "lovers"
+        ]
         pack_target = self.target()
         for actor in self.alive:
             role = self.role[actor]
@@ -604,7 +661,11 @@ class _Werewolf(_Game):
                 made.append(self.action(actor, "pipe", self.target()))
             elif role == "witch":
                 if self.chance(0.3):
-                    made.append(self.action(actor, "heal", pack_target if self.chance(0.7) else self.target()))
+                    made.append(
+                        self.action(
+                            actor, "heal", pack_target if self.chance(0.7) else self.target()
+                        )
+                    )
                 if self.chance(0.2):
                     poisoned = pack_target if self.chance(0.3) else self.target()
                     made.append(self.action(actor, "poison", poisoned))

@@ -90,7 +90,9 @@ class Table:
 def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The reference results of every night and day step of a family A scenario document."""
     ruleset = document["ruleset"]
-    seats = [Seat(p["name"], p["role"], p["team"], p.get("alive", True)) for p in document["players"]]
+    seats = [
+        Seat(p["name"], p["role"], p["team"], p.get("alive", True)) for p in document["players"]
+    ]
     table = Table(ruleset, seats)
     if ruleset == "game6-8":
         order = (document.get("config") or {}).get("killer_order")
@@ -117,7 +119,9 @@ def _substitute(table: Table, step: Mapping[str, Any], result: dict[str, Any]) -
         i = table.index(sub["out"])
         if i is not None and table.seats[i].alive:
             table.seats[i].name = sub["in"]
-            result["public_facts"].append({"kind": "substitution", "out": sub["out"], "in": sub["in"]})
+            result["public_facts"].append(
+                {"kind": "substitution", "out": sub["out"], "in": sub["in"]}
+            )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -206,12 +210,20 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     elif table.ruleset == "game6-8":
         if on_duty is not None:
             entry = latest.get((on_duty, "kill"))
-            sources.append((table.seats[on_duty].name, entry["target"] if entry else None, [entry] if entry else []))
+            sources.append(
+                (
+                    table.seats[on_duty].name,
+                    entry["target"] if entry else None,
+                    [entry] if entry else [],
+                )
+            )
     else:
         sources.append(("alliance_killers", *unit("alliance_killer", "kill", "alliance_killers")))
         for i in table.living("independent_killer"):
             entry = latest.get((i, "kill"))
-            sources.append((table.seats[i].name, entry["target"] if entry else None, [entry] if entry else []))
+            sources.append(
+                (table.seats[i].name, entry["target"] if entry else None, [entry] if entry else [])
+            )
 
     kills: list[tuple[str, int]] = []  # (who, target seat)
     for who, target, agreeing in sources:
@@ -221,7 +233,11 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
         if not declared:
             continue  # no declaration by the deadline: the kill is forfeited (§1.8)
         if not any((e.get("extra") or {}).get("story") for e in declared):
-            lengths = [e["extra"]["declaration_chars"] for e in declared if "declaration_chars" in (e.get("extra") or {})]
+            lengths = [
+                e["extra"]["declaration_chars"]
+                for e in declared
+                if "declaration_chars" in (e.get("extra") or {})
+            ]
             if lengths and max(lengths) < 100:
                 notes.append({"who": who, "rule": "declaration_short", "verdict": "flag"})
         kills.append((who, table.index(target)))  # type: ignore[arg-type]
@@ -253,7 +269,11 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     harmless: set[int] = set()
     for who, target in kills:
         kc[target] = kc.get(target, 0) + 1
-        if table.ruleset == "game6-8" and table.seats[target].team == "killers" and table.seats[target].name != who:
+        if (
+            table.ruleset == "game6-8"
+            and table.seats[target].team == "killers"
+            and table.seats[target].name != who
+        ):
             harmless.add(target)  # RES-A3: a hit that kills nobody
     deaths: list[tuple[int, str]] = []
     saved: list[dict[str, str]] = []
@@ -283,14 +303,21 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     else:
         table.streak = None
     dead = {d for d, _ in deaths}
-    table.curse = table.index(curse_name) if curse_name and table.index(curse_name) not in dead else None
-    table.bless = table.index(bless_name) if bless_name and table.index(bless_name) not in dead else None
+    table.curse = (
+        table.index(curse_name) if curse_name and table.index(curse_name) not in dead else None
+    )
+    table.bless = (
+        table.index(bless_name) if bless_name and table.index(bless_name) not in dead else None
+    )
     table.bound = bound
 
     private = []
     if divined is not None:
         answer = "是" if table.seats[table.index(divined)].team == "killers" else "不是"  # type: ignore[index]
-        private = [{"to": table.seats[s].name, "text_kind": "divination", "value": answer} for s in table.living("seer")]
+        private = [
+            {"to": table.seats[s].name, "text_kind": "divination", "value": answer}
+            for s in table.living("seer")
+        ]
     facts: list[dict[str, Any]] = []
     for d, cause in deaths:
         facts.append({"kind": "death", "name": table.seats[d].name, "cause": cause})
@@ -330,7 +357,12 @@ def _win_check(table: Table, dawn: bool = False) -> None:
     advisors_dead = not table.living("curser", "blesser")
     if len(civilians) <= len(killers) and advisors_dead:
         pending = {table.curse, table.bless} - {None}
-        if dawn and len(killers) == 1 and len(civilians) == 1 and pending & {killers[0], civilians[0]}:
+        if (
+            dawn
+            and len(killers) == 1
+            and len(civilians) == 1
+            and pending & {killers[0], civilians[0]}
+        ):
             table.final_day = True
             return
         table.winner = "killers"
@@ -346,7 +378,13 @@ class _Round:
     notes: list[dict[str, str]]
 
 
-def _ballots(table: Table, entries: Iterable[Mapping[str, Any]], runoff: bool, close: datetime | None, candidates: set[str] | None) -> _Round:
+def _ballots(
+    table: Table,
+    entries: Iterable[Mapping[str, Any]],
+    runoff: bool,
+    close: datetime | None,
+    candidates: set[str] | None,
+) -> _Round:
     """D-E, D-I, D-D for one round: the ballot that counts per voter."""
     suffix = "runoff" if runoff else "r1"
     posted: dict[int, Mapping[str, Any]] = {}
@@ -359,11 +397,15 @@ def _ballots(table: Table, entries: Iterable[Mapping[str, Any]], runoff: bool, c
         if voter is None or not table.seats[voter].alive:
             continue  # decision: a dead player's ballot is ignored (no FORMAT entry)
         if voter == table.bound:
-            notes.append({"who": entry["voter"], "rule": f"not_eligible_{suffix}", "verdict": "rejected"})
+            notes.append(
+                {"who": entry["voter"], "rule": f"not_eligible_{suffix}", "verdict": "rejected"}
+            )
             continue
         if close is not None and t is not None and t > close:
             continue
-        if not (entry.get("extra") or {}).get("format_ok", True) or not table.alive(entry["target"]):
+        if not (entry.get("extra") or {}).get("format_ok", True) or not table.alive(
+            entry["target"]
+        ):
             continue
         if candidates is not None and entry["target"] not in candidates:
             continue  # RES-A14
@@ -371,7 +413,9 @@ def _ballots(table: Table, entries: Iterable[Mapping[str, Any]], runoff: bool, c
             delegated[voter] = entry  # the latest delegation counts
         elif voter in posted:
             if not runoff:
-                notes.append({"who": entry["voter"], "rule": "vote_immutable_r1", "verdict": "rejected"})
+                notes.append(
+                    {"who": entry["voter"], "rule": "vote_immutable_r1", "verdict": "rejected"}
+                )
         else:
             posted[voter] = entry  # D-I: the first ballot posted is final
     counted = dict(posted)
@@ -428,12 +472,20 @@ def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
         if actor is None or not table.seats[actor].alive or table.seats[actor].team != "civilians":
             continue
         if deadline is not None and t is not None and t > deadline:
-            notes.append({"who": entry["actor"], "rule": "extra_divination_deadline", "verdict": "rejected"})
+            notes.append(
+                {"who": entry["actor"], "rule": "extra_divination_deadline", "verdict": "rejected"}
+            )
             continue
         if not table.alive(entry["target"]) or private:
             continue
         team = table.seats[table.index(entry["target"])].team  # type: ignore[index]
-        private.append({"to": entry["actor"], "text_kind": "extra_divination", "value": "是" if team == "killers" else "不是"})
+        private.append(
+            {
+                "to": entry["actor"],
+                "text_kind": "extra_divination",
+                "value": "是" if team == "killers" else "不是",
+            }
+        )
 
     electorate = [i for i in table.living() if i != table.bound]
     missed: list[int] = []
@@ -450,8 +502,16 @@ def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     raw = _count(table, first.counted)
     adj = dict(raw)
     facts: list[dict[str, Any]] = []
-    cu = table.seats[table.curse].name if table.curse is not None and table.seats[table.curse].alive else None
-    bl = table.seats[table.bless].name if table.bless is not None and table.seats[table.bless].alive else None
+    cu = (
+        table.seats[table.curse].name
+        if table.curse is not None and table.seats[table.curse].alive
+        else None
+    )
+    bl = (
+        table.seats[table.bless].name
+        if table.bless is not None and table.seats[table.bless].alive
+        else None
+    )
     if cu is not None and cu == bl:
         pass  # RES-A13: they cancel, neither is announced
     else:
@@ -496,7 +556,13 @@ def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     deaths: list[dict[str, str]] = []
     if executed is not None:
         seat = table.seats[table.index(executed)]  # type: ignore[index]
-        facts.append({"kind": "executed", "name": executed, "value": "杀手" if seat.team == "killers" else "平民"})
+        facts.append(
+            {
+                "kind": "executed",
+                "name": executed,
+                "value": "杀手" if seat.team == "killers" else "平民",
+            }
+        )
         deaths.append({"name": executed, "cause": "execution"})
         seat.alive = False
     else:
@@ -525,13 +591,23 @@ def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _summon(table: Table, summon: Mapping[str, Any], tied: list[str], final: dict[str, int], result: dict[str, Any]) -> str | None:
+def _summon(
+    table: Table,
+    summon: Mapping[str, Any],
+    tied: list[str],
+    final: dict[str, int],
+    result: dict[str, Any],
+) -> str | None:
     """D-4 (RES-A16): the latest night with a victim who came online casts the deciding ballots."""
     ballots = list(summon.get("votes") or ())
     came = set(summon.get("online") or ()) | {b["voter"] for b in ballots}
     summoned: list[str] = []
     for night in sorted(table.victims, reverse=True):
-        present = [table.seats[v].name for v in table.victims[night] if table.seats[v].name in came and not table.seats[v].alive]
+        present = [
+            table.seats[v].name
+            for v in table.victims[night]
+            if table.seats[v].name in came and not table.seats[v].alive
+        ]
         if present:
             summoned = present
             break

@@ -33,9 +33,7 @@ def specs(cast=CAST, dead=()):
     return [PlayerSpec(n, r, team.get(r, "civilians"), n not in dead) for n, r in cast]
 
 
-@pytest.mark.parametrize(
-    "order", [["K1"], ["K1", "K1"], ["K1", "S"], ["K1", "K2", "K1"]], ids=str
-)
+@pytest.mark.parametrize("order", [["K1"], ["K1", "K1"], ["K1", "S"], ["K1", "K2", "K1"]], ids=str)
 def test_killer_order_must_name_each_killer_once(order):
     rules = find_ruleset("game6-8")
     cast = CAST[:8]
@@ -86,12 +84,15 @@ def test_joint_declaration_does_not_depend_on_who_submits_first(first, second):
             )
         )
     assert len(results) == 1
-    (deaths, notes), = results
+    ((deaths, notes),) = results
     missing = all(e.get("declaration_missing") for e in extras)
     assert deaths == (() if missing else ("C1",))
-    short = not missing and not any(e.get("story") for e in extras) and any(
-        "declaration_chars" in e for e in extras
-    ) and max(e.get("declaration_chars", 0) for e in extras) < 100
+    short = (
+        not missing
+        and not any(e.get("story") for e in extras)
+        and any("declaration_chars" in e for e in extras)
+        and max(e.get("declaration_chars", 0) for e in extras) < 100
+    )
     assert notes == ((("killers", "declaration_short"),) if short else ())
 
 

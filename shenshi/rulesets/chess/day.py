@@ -66,7 +66,9 @@ def counted_ballots(
             state.is_alive(b.target) and (candidates is None or b.target in candidates)
         )
         if not b.format_ok or not allowed:
-            notes.append(note(b.voter, f"format_{suffix}", "rejected", b.target, log_only=hidden, seq=b.seq))
+            notes.append(
+                note(b.voter, f"format_{suffix}", "rejected", b.target, log_only=hidden, seq=b.seq)
+            )
             continue
         before = current.get(b.voter)
         if before is None:
@@ -74,9 +76,13 @@ def counted_ballots(
         elif before.target == b.target:
             continue  # re-posting the current target is not a change (RES-C28)
         elif b.voter in changed:
-            notes.append(note(b.voter, f"change_limit_{suffix}", "rejected", log_only=hidden, seq=b.seq))
+            notes.append(
+                note(b.voter, f"change_limit_{suffix}", "rejected", log_only=hidden, seq=b.seq)
+            )
         elif close is not None and b.t is not None and b.t >= close - LAST_HOUR:
-            notes.append(note(b.voter, f"last_hour_change_{suffix}", "rejected", log_only=hidden, seq=b.seq))
+            notes.append(
+                note(b.voter, f"last_hour_change_{suffix}", "rejected", log_only=hidden, seq=b.seq)
+            )
         else:
             current[b.voter] = b
             changed.add(b.voter)

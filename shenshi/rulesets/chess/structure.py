@@ -68,7 +68,9 @@ def cannon_shots(state: GameState, subs: dict[str, Submission]) -> Cannons:
                 dropped.add(later.actor)
                 out.notes.append(note(later.actor, "mutual_overlap_later", "void", seq=later.seq))
                 if tie:  # RES-C8: equal timestamps, the GM draws lots; arrival order meanwhile
-                    out.notes.append(note(later.actor, "overlap_lots", "flag", log_only=True, seq=later.seq))
+                    out.notes.append(
+                        note(later.actor, "overlap_lots", "flag", log_only=True, seq=later.seq)
+                    )
     for name in names:
         if name in dropped:
             continue

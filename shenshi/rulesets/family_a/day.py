@@ -61,10 +61,14 @@ def counted_ballots(
             notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
             continue
         if not b.format_ok or not state.is_alive(b.target):
-            notes.append(note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq))
+            notes.append(
+                note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq)
+            )
             continue
         if candidates is not None and b.target not in candidates:
-            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq))
+            notes.append(
+                note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq)
+            )
             continue
         if b.via == "pm_delegate":
             delegated[b.voter] = b  # the latest PM before the close counts
@@ -72,7 +76,9 @@ def counted_ballots(
             if rnd == 1:
                 notes.append(note(b.voter, "vote_immutable_r1", "rejected", seq=b.seq))
             else:
-                notes.append(note(b.voter, "vote_immutable_runoff", "rejected", log_only=True, seq=b.seq))
+                notes.append(
+                    note(b.voter, "vote_immutable_runoff", "rejected", log_only=True, seq=b.seq)
+                )
         else:
             posted[b.voter] = b
     counted = dict(posted)
@@ -128,12 +134,16 @@ def first_round(rules: FamilyA, state: GameState, close: datetime | None) -> Rou
     if mem.final_day or best == 0:
         # §1.7.3: on the final day a tie means the killers win at once (RES-A17).
         return day_result(rules, state, report, None)
-    report = report.merge(Report(public_facts=(PublicFact.of("runoff", candidates=sorted(leaders)),)))
+    report = report.merge(
+        Report(public_facts=(PublicFact.of("runoff", candidates=sorted(leaders)),))
+    )
     mem = replace(mem, runoff=tuple(state.seat(n).number for n in leaders))
     return RoundOutcome(report, state.seats, mem, None, 2)
 
 
-def _curse_and_bless(state: GameState, raw: dict[str, float]) -> tuple[dict[str, float], list[PublicFact]]:
+def _curse_and_bless(
+    state: GameState, raw: dict[str, float]
+) -> tuple[dict[str, float], list[PublicFact]]:
     """D-1: +1 curse, −1 bless, floored at 0; cancel and publication rules (RES-A13)."""
     mem: FamilyAMemory = state.memory
     adj = dict(raw)
@@ -198,9 +208,7 @@ def _victims_of_night(mem: FamilyAMemory, n: int) -> tuple[int, ...]:
     return ()
 
 
-def summoning(
-    rules: FamilyA, state: GameState, online: tuple[str, ...]
-) -> RoundOutcome:
+def summoning(rules: FamilyA, state: GameState, online: tuple[str, ...]) -> RoundOutcome:
     """D-4 (RES-A16): the most recent night whose victims came online casts the deciding ballots."""
     mem: FamilyAMemory = state.memory
     tied = {state.by_number(n).name for n in mem.runoff}
@@ -220,7 +228,9 @@ def summoning(
         if b.voter not in summoned or b.voter in cast:
             notes.append(note(b.voter, "not_summoned", "rejected", log_only=True, seq=b.seq))
         elif b.target not in tied:
-            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq))
+            notes.append(
+                note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq)
+            )
         else:
             cast.add(b.voter)
             final[b.target] = final.get(b.target, 0) + 1

@@ -55,7 +55,9 @@ def counted_ballots(
         elif close is not None and b.t is not None and b.t > close:
             notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
         elif not b.format_ok or not state.is_alive(b.target):
-            notes.append(note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq))
+            notes.append(
+                note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq)
+            )
         else:
             counted[b.voter] = b  # ascending order: the latest valid ballot stays
     for seat in electorate(state):
