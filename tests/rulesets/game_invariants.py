@@ -10,6 +10,8 @@ The invariants:
 * ``the_saved_survive``: a player listed as saved survives the step (and is listed once);
 * ``same_for_any_seat_order``: the result does not depend on the order of the player list (the
   one order the rules give a meaning to, RES-A1's killer order, is pinned in the config first);
+* ``same_for_any_list_order_when_timed``: lists whose entries all have distinct times give the
+  same result in any order (FORMAT "Time stamps");
 * ``nothing_after_the_winner``: no event follows the one that decides the game, and a further
   night or day step makes the file malformed (FORMAT "Game over");
 * ``one_verdict_each``: every PM and ballot gets at most one verdict, and one from a player who
@@ -76,6 +78,29 @@ def same_for_any_seat_order(
     other = play_scenario(shuffled).results
     return [
         f"seat order: {p}" for p in mismatches(run.results, other) + mismatches(other, run.results)
+    ]
+
+
+def same_for_any_list_order_when_timed(
+    document: Mapping[str, Any], run: ScenarioRun, seed: int = 0
+) -> list[str]:
+    """FORMAT "Time stamps": where every entry of a list has its own time, the time orders
+    them, so listing them in another order changes nothing."""
+    shuffled = copy.deepcopy(dict(document))
+    rng = random.Random(seed)
+    changed = False
+    for step in shuffled["steps"]:
+        for key in ("actions", "votes", "runoff_votes"):
+            entries = step.get(key) or []
+            times = [(e.get("extra") or {}).get("t") for e in entries]
+            if len(entries) > 1 and None not in times and len(set(times)) == len(times):
+                rng.shuffle(entries)
+                changed = True
+    if not changed:
+        return []
+    other = play_scenario(shuffled).results
+    return [
+        f"list order: {p}" for p in mismatches(run.results, other) + mismatches(other, run.results)
     ]
 
 
@@ -164,6 +189,7 @@ CHECKS: tuple[Check, ...] = (
     dies_once,
     the_saved_survive,
     same_for_any_seat_order,
+    same_for_any_list_order_when_timed,
     nothing_after_the_winner,
     one_verdict_each,
     replay_gives_the_same_state,
