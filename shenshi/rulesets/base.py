@@ -211,6 +211,7 @@ class DaemonNote:
     verdict: str
     detail: str = ""
     log_only: bool = False  # for the GM's log; not a FORMAT.md daemon entry
+    seq: int | None = None  # the submission or ballot judged (its ``seq``), if the note is one
 
     def to_json(self) -> dict[str, str]:
         """The FORMAT.md shape (``detail`` is for the GM's log only)."""
@@ -998,9 +999,11 @@ class Ruleset:
     def finish_step(self, state: GameState, resolved: Resolved) -> list[Event]:
         """``resolved`` followed by the takeovers of the step's pending substitutions.
 
-        A seat that died in the resolution is not taken over (its substitute never enters).
+        A seat that died in the resolution is not taken over (its substitute never enters), and
+        nobody enters a game that the resolution ended (FORMAT "Game over").
         """
-        return [resolved, *self.takeover_events(self.evolve(state, resolved))]
+        after = self.evolve(state, resolved)
+        return [resolved] if after.outcome is not None else [resolved, *self.takeover_events(after)]
 
     def takeover_events(self, state: GameState) -> list[Event]:
         """Events that hand each pending substitution's (living) seat to its newcomer."""

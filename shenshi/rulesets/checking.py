@@ -11,7 +11,7 @@ SET_KEYS = frozenset(
      "last_words", "madness"}
 )  # fmt: skip
 TALLY_KEYS = frozenset({"vote_tally", "runoff_tally", "final_tally"})
-SUBKEY_KEYS = frozenset({"states", "camps"})
+SUBKEY_KEYS = frozenset({"states", "camps", "schedule"})  # each asserted sub-key (or label)
 
 
 def _canon(value: Any) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from shenshi.rulesets.base import Ballot, DaemonNote, GameState, Outcome, Report, Seat, Submission
@@ -71,9 +71,24 @@ def joint_choice(members: Sequence[Seat], subs: dict[str, Submission]) -> UnitCh
     return UnitChoice(max(chosen, key=Submission.sort_key))
 
 
-def note(who: str, rule: str, verdict: str, detail: str = "", log_only: bool = False) -> DaemonNote:
-    """A daemon decision (``log_only`` notes are for the GM's log, not scenario output)."""
-    return DaemonNote(who, rule, verdict, detail, log_only)
+def note(
+    who: str,
+    rule: str,
+    verdict: str,
+    detail: str = "",
+    log_only: bool = False,
+    seq: int | None = None,
+) -> DaemonNote:
+    """A daemon decision (``log_only`` notes are for the GM's log, not scenario output).
+
+    ``seq`` names the submission or ballot the decision is about, when it is about one.
+    """
+    return DaemonNote(who, rule, verdict, detail, log_only, seq)
+
+
+def about(problem: DaemonNote, item: Submission | Ballot) -> DaemonNote:
+    """``problem`` as the verdict on one submission or ballot (its ``seq``)."""
+    return replace(problem, seq=item.seq)
 
 
 def tally(ballots: Iterable[Ballot], weight: Callable[[Ballot], float] | None = None) -> dict[str, float]:
@@ -105,6 +120,7 @@ def living_names(state: GameState) -> set[str]:
 __all__ = [
     "RoundOutcome",
     "UnitChoice",
+    "about",
     "ceil_div",
     "joint_choice",
     "latest",

@@ -3,8 +3,14 @@
 ``run_scenario(document) -> {label: result}`` is what ``shenshi simulate`` prints. Each step of
 the file becomes commands of the core (:mod:`shenshi.rulesets.base`); the events' reports are
 merged into the step's result. A rule broken by a submission or a ballot is not an error: it is
-a ``daemon`` entry. A file that cannot be run raises :class:`ScenarioError` with a one-line
-reason, before anything is printed.
+a ``daemon`` entry. A file that cannot be run ("Malformed files": an unknown ruleset or role, a
+malformed step, a ``night`` or ``day`` step after the game has ended, a substitution of an
+unknown or dead seat or by a name already used) raises :class:`ScenarioError` with a one-line
+reason, and nothing is returned.
+
+Within one step the entries of ``votes``, ``runoff_votes`` and ``actions`` reach the core in
+FORMAT's time order ("Time stamps"): entries without ``extra.t`` first, in list order, then
+the timed ones by time (equal times keep their list order).
 """
 
 from __future__ import annotations
@@ -12,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -21,6 +27,7 @@ from shenshi.rulesets.base import (
     CloseNight,
     CloseRound,
     Command,
+    Event,
     GameState,
     GmAnswered,
     GmRuling,
@@ -64,6 +71,17 @@ def _opt_time(value: Any, where: str) -> datetime | None:
     return None if value is None else parse_time(value, where)
 
 
+def time_ordered(commands: Iterable[Command]) -> list[Command]:
+    """FORMAT "Time stamps": entries without a time first, in list order, then the timed ones
+    by time; equal times keep their list order (the sort is stable)."""
+
+    def key(command: Command) -> tuple[bool, datetime]:
+        t = getattr(command, "t", None)
+        return (t is not None, t or datetime.min)
+
+    return sorted(commands, key=key)
+
+
 def step_label(step: Mapping[str, Any]) -> str:
     """The key of a step in ``expect``: its ``label``, else ``phase + n``."""
     if step.get("label"):
@@ -72,7 +90,35 @@ def step_label(step: Mapping[str, Any]) -> str:
 
 
 def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    """Run every step of ``document`` and return the printed object, keyed by step label."""
+    """Run every step of a scenario document and return what ``shenshi simulate`` prints.
+
+    ``document`` is one parsed scenario file (``scenarios/FORMAT.md``). The result maps each
+    step label (``night1``, ``day1``, or a step's ``label``) to that step's result object, with
+    every FORMAT result key the step produces (``deaths``, ``public_facts``, ``daemon``, …).
+    ``expect`` and ``malformed`` are not read: comparing is :mod:`shenshi.rulesets.checking`'s
+    job. Raises :class:`ScenarioError` (one line) for a file that cannot be run; the rules core
+    is pure, so the same document always gives the same result.
+    """
+    return play_scenario(document).results
+
+
+class ScenarioRun(NamedTuple):
+    """A scenario played through the core: the printed results and what produced them.
+
+    ``start`` is the game before the first step, ``events`` every event the steps caused, in
+    order, and ``state`` the game after the last step: folding ``ruleset.evolve`` over
+    ``events`` from ``start`` gives ``state`` again (replay). Never stored (not a dataclass).
+    """
+
+    results: dict[str, dict[str, Any]]
+    ruleset: Ruleset
+    start: GameState
+    events: tuple[Event, ...]
+    state: GameState
+
+
+def play_scenario(document: Mapping[str, Any]) -> ScenarioRun:
+    """:func:`run_scenario` with the game's events and states kept (for replay checks)."""
     if not isinstance(document, Mapping):
         raise ScenarioError("a scenario file holds one JSON object")
     for key in ("ruleset", "players", "steps"):
@@ -82,12 +128,12 @@ def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         ruleset = find_ruleset(str(document["ruleset"]))
     except KeyError as exc:
         raise ScenarioError(str(exc.args[0])) from None
-    state = _new_game(ruleset, document)
-    runner = _Runner(ruleset, state, _all_names(document))
-    results: dict[str, dict[str, Any]] = {}
     steps = document["steps"]
     if not isinstance(steps, list):
         raise ScenarioError("'steps' must be a list")
+    start = _new_game(ruleset, document)
+    runner = _Runner(ruleset, start, _all_names(document))
+    results: dict[str, dict[str, Any]] = {}
     for index, step in enumerate(steps):
         where = f"step {index + 1}"
         if not isinstance(step, Mapping) or step.get("phase") not in STEP_PHASES:
@@ -95,12 +141,14 @@ def run_scenario(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         if step["phase"] in ("night", "day") and not isinstance(step.get("n"), int):
             raise ScenarioError(f"{where}: a {step['phase']} step needs an integer 'n'")
         label = step_label(step)
+        if label in results:
+            raise ScenarioError(f"{where}: a second step labelled {label!r}")
         try:
             report = runner.run(step, where)
         except (IllegalActionError, RulesetError) as exc:
             raise ScenarioError(f"{where} ({label}): {exc}") from None
         results[label] = report.to_json()
-    return results
+    return ScenarioRun(results, ruleset, start, tuple(runner.events), runner.state)
 
 
 def _new_game(ruleset: Ruleset, document: Mapping[str, Any]) -> GameState:
@@ -139,6 +187,25 @@ def _all_names(document: Mapping[str, Any]) -> set[str]:
     return names
 
 
+def _entries(step: Mapping[str, Any], key: str, where: str) -> list[Any]:
+    """The list under ``key`` (empty when absent); anything but a list is malformed."""
+    value = step.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ScenarioError(f"{where}: {key!r} must be a list")
+    return value
+
+
+def _object(value: Any, where: str) -> Mapping[str, Any]:
+    """An optional JSON object (``extra``, ``window``, ``summon``…); anything else is malformed."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ScenarioError(f"{where}: expected an object, got {value!r}")
+    return value
+
+
 class _Runner:
     """Turns steps into commands and gathers the events' reports."""
 
@@ -146,11 +213,14 @@ class _Runner:
         self.ruleset = ruleset
         self.state = state
         self.names = names
+        self.taken = {s.name for s in state.seats}  # every name a player has had so far
+        self.events: list[Event] = []
 
     # -- plumbing ----------------------------------------------------------------------------
 
     def _do(self, command: Command) -> Report:
         self.state, events = self.ruleset.apply(self.state, command)
+        self.events += events
         report = Report()
         for event in events:
             report = report.merge(event.report)
@@ -185,8 +255,8 @@ class _Runner:
         return replace(report, winner=self.state.winner)
 
     def run_night(self, step: Mapping[str, Any], where: str) -> Report:
-        window = step.get("window") or {}
-        deadlines = step.get("phase_deadlines") or {}
+        window = _object(step.get("window"), f"{where} window")
+        deadlines = _object(step.get("phase_deadlines"), f"{where} phase_deadlines")
         params: dict[str, Any] = {
             "window_open": _opt_time(window.get("open"), f"{where} window.open"),
             "window_close": _opt_time(window.get("close"), f"{where} window.close"),
@@ -196,7 +266,7 @@ class _Runner:
             ),
         }
         commands: list[Command] = [OpenNight(step["n"], frozen_map(params))]
-        answered = step.get("gm_answered")
+        answered = _object(step.get("gm_answered"), f"{where} gm_answered")
         if answered:
             commands.append(
                 GmAnswered(
@@ -206,7 +276,7 @@ class _Runner:
             )
         commands += self._substitutions(step, where)
         commands += self._rulings(step, where)
-        commands += self._actions(step.get("actions") or (), where)
+        commands += self._actions(_entries(step, "actions", where), where)
         close = params["window_close"]
         commands.append(CloseNight(close if isinstance(close, datetime) else None))
         return self._do_all(commands)
@@ -219,29 +289,39 @@ class _Runner:
         commands: list[Command] = [OpenDay(step["n"], frozen_map(params))]
         commands += self._substitutions(step, where)
         commands += self._rulings(step, where)
-        if step.get("post_counts"):
-            counts = {self._name(k, f"{where} post_counts"): int(v) for k, v in step["post_counts"].items()}
+        post_counts = _object(step.get("post_counts"), f"{where} post_counts")
+        if post_counts:
+            counts = {}
+            for k, v in post_counts.items():
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise ScenarioError(f"{where} post_counts: {v!r} is not a whole number")
+                counts[self._name(k, f"{where} post_counts")] = v
             commands.append(RecordActivity(frozen_map(counts)))
-        for lw in step.get("last_words_accusations") or ():
+        for lw in _entries(step, "last_words_accusations", where):
+            at = f"{where} last_words_accusations"
+            accused = _entries(_object(lw, at), "accused", at)
             commands.append(
-                RecordLastWords(
-                    self._name(lw.get("from"), f"{where} last_words_accusations"),
-                    tuple(str(a) for a in lw.get("accused") or ()),
-                )
+                RecordLastWords(self._name(lw.get("from"), at), tuple(str(a) for a in accused))
             )
-        commands += self._actions(step.get("actions") or (), where)
-        commands += self._ballots(step.get("votes") or (), where, "votes")
+        commands += self._actions(_entries(step, "actions", where), where)
+        commands += self._ballots(_entries(step, "votes", where), where, "votes")
         report = self._do_all(commands)
         report = report.merge(self._do(CloseRound(params["round1_close"])))
-        summon = step.get("summon") or {}
+        summon = _object(step.get("summon"), f"{where} summon")
         while self.state.phase is Phase.DAY and self.state.round > 1:
             rnd = self.state.round
             if rnd == 2:
-                ballots = self._ballots(step.get("runoff_votes") or (), where, "runoff_votes")
+                ballots = self._ballots(
+                    _entries(step, "runoff_votes", where), where, "runoff_votes"
+                )
                 close = CloseRound(params["round2_close"])
             else:
-                ballots = self._ballots(summon.get("votes") or (), where, "summon", via="summon")
-                online = tuple(self._name(n, f"{where} summon.online") for n in summon.get("online") or ())
+                votes = _entries(summon, "votes", f"{where} summon")
+                ballots = self._ballots(votes, where, "summon", via="summon")
+                online = tuple(
+                    self._name(n, f"{where} summon.online")
+                    for n in _entries(summon, "online", f"{where} summon")
+                )
                 close = CloseRound(None, online)
             report = report.merge(self._do_all([*ballots, close]))
             if self.state.round == rnd and self.state.phase is Phase.DAY:  # pragma: no cover
@@ -253,18 +333,28 @@ class _Runner:
     # -- inputs --------------------------------------------------------------------------------
 
     def _substitutions(self, step: Mapping[str, Any], where: str) -> list[Command]:
+        """FORMAT "Substitutions": ``out`` a seat alive when the step starts (the core checks
+        it), once per step; ``in`` a name no player of the scenario has had."""
         out: list[Command] = []
-        for sub in step.get("substitutions") or ():
+        leaving: set[str] = set()
+        for sub in _entries(step, "substitutions", where):
             if not isinstance(sub, Mapping) or "out" not in sub or "in" not in sub:
                 raise ScenarioError(f"{where}: a substitution needs 'out' and 'in'")
-            out.append(Substitute(self._name(sub["out"], f"{where} substitution"), str(sub["in"])))
+            old, new = self._name(sub["out"], f"{where} substitution"), str(sub["in"])
+            if new in self.taken:
+                raise ScenarioError(f"{where}: substitute {new!r} is not a new name")
+            if old in leaving:
+                raise ScenarioError(f"{where}: {old!r} is substituted twice in one step")
+            leaving.add(old)
+            self.taken.add(new)
+            out.append(Substitute(old, new))
         return out
 
     def _rulings(self, step: Mapping[str, Any], where: str) -> list[Command]:
         """``"gm_rulings": [{"kind": "penalty", "name": "V1", "points": 12}]``: GM rulings the
         ruleset knows (werewolf penalty points / 罚下), applied when the step opens."""
         out: list[Command] = []
-        for i, r in enumerate(step.get("gm_rulings") or ()):
+        for i, r in enumerate(_entries(step, "gm_rulings", where)):
             at = f"{where} gm_ruling {i + 1}"
             if not isinstance(r, Mapping) or "kind" not in r or "name" not in r:
                 raise ScenarioError(f"{at}: needs 'kind' and 'name'")
@@ -280,7 +370,7 @@ class _Runner:
                 raise ScenarioError(f"{at}: needs 'actor' and 'action'")
             if a["action"] not in ALL_ACTIONS:
                 raise ScenarioError(f"{at}: unknown action {a['action']!r}")
-            extra = dict(a.get("extra") or {})
+            extra = dict(_object(a.get("extra"), f"{at} extra"))
             t = _opt_time(extra.pop("t", None), f"{at} extra.t")
             target = a.get("target")
             out.append(
@@ -292,7 +382,7 @@ class _Runner:
                     t,
                 )
             )
-        return out
+        return time_ordered(out)
 
     def _ballots(
         self, votes: Iterable[Any], where: str, key: str, via: str | None = None
@@ -302,7 +392,7 @@ class _Runner:
             at = f"{where} {key} {i + 1}"
             if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:
                 raise ScenarioError(f"{at}: needs 'voter' and 'target'")
-            extra = v.get("extra") or {}
+            extra = _object(v.get("extra"), f"{at} extra")
             target = str(v["target"])
             if target != ABSTAIN and target not in self.names:
                 raise ScenarioError(f"{at}: {target!r} is not a player of this scenario")
@@ -315,16 +405,20 @@ class _Runner:
                     bool(extra.get("format_ok", True)),
                 )
             )
-        return out
+        return time_ordered(out)
 
     def _timeline_step(self, step: Mapping[str, Any], where: str) -> dict[str, Any]:
         events = []
-        for i, e in enumerate(step.get("events") or ()):
+        for i, e in enumerate(_entries(step, "events", where)):
             at = f"{where} event {i + 1}"
             if not isinstance(e, Mapping) or e.get("kind") not in ("signin", "post"):
                 raise ScenarioError(f"{at}: 'kind' must be signin or post")
             events.append(
-                {"kind": e["kind"], "actor": self._name(e.get("actor"), at), "t": parse_time(e.get("t"), at)}
+                {
+                    "kind": e["kind"],
+                    "actor": self._name(e.get("actor"), at),
+                    "t": parse_time(e.get("t"), at),
+                }
             )
         return {
             "check": step["check"],
@@ -335,4 +429,3 @@ class _Runner:
             "substitutions": int(step.get("substitutions", 0)),
             "substitution_phase": str(step.get("substitution_phase", "day1")),
         }
-

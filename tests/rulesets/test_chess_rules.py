@@ -224,23 +224,33 @@ def test_prayer_thresholds():
     assert prayer_thresholds(table(dead=dead + ("ChuSoldier1",))) == {"chu": 2, "han": 5}
 
 
-def test_mutual_overlap_on_equal_times_falls_back_to_arrival_and_flags_the_gm():
-    state = table()
-    t = DEADLINE - timedelta(hours=1)
+def mutual_overlap(first: tuple[datetime | None, int], second: tuple[datetime | None, int]):
+    """ChuCannon1 and ChuCannon2 name each other as platform, sent at (time, arrival)."""
     subs = {
-        "ChuCannon1": Submission(
-            "ChuCannon1", "cannon_kill", "HanSoldier1", frozen_map({"platform": "ChuCannon2"}), t, 2
-        ),
-        "ChuCannon2": Submission(
-            "ChuCannon2", "cannon_kill", "HanSoldier2", frozen_map({"platform": "ChuCannon1"}), t, 1
-        ),
+        name: Submission(name, "cannon_kill", target, frozen_map({"platform": platform}), t, seq)
+        for name, target, platform, (t, seq) in (
+            ("ChuCannon1", "HanSoldier1", "ChuCannon2", first),
+            ("ChuCannon2", "HanSoldier2", "ChuCannon1", second),
+        )
     }
-    out = cannon_shots(state, subs)
+    return cannon_shots(table(), subs)
+
+
+def test_mutual_overlap_on_equal_times_falls_back_to_arrival_and_flags_the_gm():
+    t = DEADLINE - timedelta(hours=1)
+    out = mutual_overlap((t, 2), (t, 1))
     assert list(out.shots) == ["ChuCannon2"] and out.shots["ChuCannon2"].overlapping
     assert {(n.who, n.rule) for n in out.notes} == {
         ("ChuCannon1", "mutual_overlap_later"),
         ("ChuCannon1", "overlap_lots"),
     }
+
+
+def test_mutual_overlap_an_untimed_pm_is_earlier_than_a_timed_one():
+    """FORMAT "Time stamps": entries without a time come first, whatever their arrival."""
+    out = mutual_overlap((DEADLINE - timedelta(hours=1), 1), (None, 2))
+    assert list(out.shots) == ["ChuCannon2"]
+    assert [(n.who, n.rule) for n in out.notes] == [("ChuCannon1", "mutual_overlap_later")]
 
 
 def test_enemy_cannons_as_each_others_platform_are_not_overlapping():

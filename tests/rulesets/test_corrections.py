@@ -68,6 +68,18 @@ def test_forcing_an_execution_before_the_close_overrides_the_tally() -> None:
     assert report.executed == "C3" and not state.is_alive("C3") and state.is_alive("K2")
 
 
+def test_forcing_an_execution_during_the_runoff_overrides_its_count() -> None:
+    tie = [(n, "K2" if i % 2 else "C1") for i, (n, _, _) in enumerate(TABLE)]
+    rules, state = day_with_votes(tie)
+    state, _ = rules.apply(state, CloseRound())
+    assert state.round == 2
+    for voter in [s.name for s in state.alive()]:
+        state, _ = rules.apply(state, CastBallot(voter, "K2"))
+    state, _ = rules.apply(state, ForceExecution("C1", "the GM's ruling"))
+    state, events = rules.apply(state, CloseRound())
+    assert events[0].report.executed == "C1" and state.is_alive("K2")
+
+
 def test_cancelling_before_the_close() -> None:
     rules, state = day_with_votes(ALL_FOR_K2)
     state, _ = rules.apply(state, ForceExecution(None))

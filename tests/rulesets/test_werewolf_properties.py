@@ -52,6 +52,7 @@ from shenshi.rulesets.base import (
 from shenshi.rulesets.catalog import ADDON_POWERS, WEREWOLF
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.werewolf import camps
+from tests.rulesets.commands import apply_all as commands_apply_all
 
 WW = find_ruleset("werewolf")
 START = datetime(2024, 3, 4, 21, 0)
@@ -94,7 +95,8 @@ def without_notes(report: Report) -> Report:
 
 
 def notes(report: Report) -> list[str]:
-    return sorted(repr(n) for n in report.daemon)
+    """The notes without the arrival number of the item they judge (it changes with reseq)."""
+    return sorted(repr(replace(n, seq=None)) for n in report.daemon)
 
 
 def in_play(state: GameState, name: str) -> bool:
@@ -237,12 +239,7 @@ def day_skills(state: GameState, data: st.DataObject, base: datetime) -> list[Co
 
 
 def apply_all(state: GameState, commands: list[Command]) -> tuple[GameState, Report]:
-    report = Report()
-    for command in commands:
-        state, events = WW.apply(state, command)
-        for event in events:
-            report = report.merge(event.report)
-    return state, report
+    return commands_apply_all(WW, state, commands)
 
 
 def gm_events(state: GameState, data: st.DataObject, n: int) -> list[Command]:

@@ -38,6 +38,7 @@ from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.werewolf import camps, clock
 from shenshi.rulesets.werewolf.settings import NIGHT_STEPS, WerewolfSettings, default_config
 from shenshi.rulesets.werewolf.submissions import choose
+from tests.rulesets.commands import apply_all
 
 WW = find_ruleset("werewolf")
 T0 = datetime(2024, 3, 5, 21, 0)
@@ -74,12 +75,7 @@ def act(
 
 
 def run(state: GameState, commands: Sequence[Command]) -> tuple[GameState, Report]:
-    report = Report()
-    for command in commands:
-        state, events = WW.apply(state, command)
-        for event in events:
-            report = report.merge(event.report)
-    return state, report
+    return apply_all(WW, state, commands)
 
 
 def night(
@@ -436,11 +432,28 @@ def test_cupid_gains_the_kill_once_every_other_werewolf_is_out() -> None:
     assert names(report) == ["V1"] and private(report, "witch_vision") == {"Witch": ["V1"]}
 
 
-def test_eloped_werewolf_leaves_the_pack_until_the_wolves_lose() -> None:
+def test_eloped_werewolf_keeps_the_pack_kill() -> None:
+    """RES-W26: 私奔 changes his camp, not his skill; the living werewolves share one kill."""
     state = paired("V1", "W1")
-    assert [m.name for g in camps.kill_groups(state) for m in g.members] == ["W2", "W3"]
-    state, report = night(state, 1, [act("W1", "kill", "Seer")])
-    assert names(report) == []
+    assert state.seat("W1").team == "lovers"
+    assert [(g.who, [m.name for m in g.members]) for g in camps.kill_groups(state)] == [
+        ("wolves", ["W1", "W2", "W3"])
+    ]
+    state, report = night(state, 1, [act("W2", "kill", "V2"), act("W1", "kill", "Seer")])
+    assert names(report) == ["Seer"]  # the last target of any werewolf (RES-W7)
+
+
+def test_eloped_werewolf_alone_keeps_the_kill_and_then_uses_the_lovers_kill() -> None:
+    """RES-W26: the only living werewolf, in 〖情侣阵营〗, still kills; once 〖狼人阵营〗 has
+    lost, his kill is the lovers' 【遗志】 kill, and nobody holds two kills in one night."""
+    state = paired("V1", "W1")
+    state = state.with_deaths(["W2"])
+    assert [g.who for g in camps.kill_groups(state)] == ["wolves"]  # W3 keeps the camp alive
+    state = state.with_deaths(["W3"])
+    groups = camps.kill_groups(state)
+    assert [(g.who, sorted(m.name for m in g.members)) for g in groups] == [("lovers", ["V1", "W1"])]
+    state, report = night(state, 1, [act("W1", "kill", "V2"), act("V1", "kill", "V3")])
+    assert names(report) == ["V3"]  # one kill for the group: the last target named
 
 
 # -- day: sheriff, weights, tie, 孤刀 ------------------------------------------------------------------

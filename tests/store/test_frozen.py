@@ -35,16 +35,22 @@ from shenshi.store.codec import TYPE, decode
 from shenshi.store.tags import FORMER_NAMES, TAG_OF
 
 FROZEN = Path(__file__).with_name("frozen")
+# Fields the core's classes gained after the frozen games were written (all with defaults).
+ADDED_FIELDS = {"DaemonNote": ("seq",), "FamilyAMemory": ("runoff_voters", "missed_ballot")}
 GAMES = sorted(p.name.removesuffix(".sqlite3.gz") for p in FROZEN.glob("*.sqlite3.gz"))
 
 
 def neutral(value):
     """``FINGERPRINT.py.txt``'s neutral shape, a class named by its tag (which is the name the
-    old code's class had)."""
+    old code's class had). A field added since (with a default) is left out while it holds its
+    default: an old game reads as it was written."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         out = {"__class__": TAG_OF[type(value)]}
         for f in dataclasses.fields(value):
-            out[f.name] = neutral(getattr(value, f.name))
+            current = getattr(value, f.name)
+            if f.name in ADDED_FIELDS.get(type(value).__name__, ()) and current == _default(f):
+                continue
+            out[f.name] = neutral(current)
         return out
     if isinstance(value, enum.Enum):
         return neutral(value.value)
@@ -60,6 +66,12 @@ def neutral(value):
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
     return repr(value)
+
+
+def _default(f: dataclasses.Field):
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return f.default
 
 
 def _names(payload, found: set[str]) -> set[str]:

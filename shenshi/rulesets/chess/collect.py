@@ -26,7 +26,7 @@ from shenshi.rulesets.catalog import (
     SWAP_GENERAL,
 )
 from shenshi.rulesets.chess.memory import ChessMemory
-from shenshi.rulesets.common import joint_choice, note
+from shenshi.rulesets.common import about, joint_choice, note
 
 CAMPS = ("chu", "han")  # 楚, 汉
 KILL_POST_MIN = 150  # kill posts of general and cannons: ≥150 characters [CH:L100] (RES-C18)
@@ -39,9 +39,10 @@ def enemy_of(camp: str) -> str:
     return CAMPS[1] if camp == CAMPS[0] else CAMPS[0]
 
 
-def group_name(seats: list[Seat] | tuple[Seat, ...]) -> str:
-    """How a group is named in daemon notes: its members' names, sorted, comma-joined."""
-    return ",".join(sorted(s.name for s in seats))
+def unit_name(camp: str, role: str) -> str:
+    """How a unit is named in daemon notes: ``{camp}_{role}s`` (``chu_horses``), FORMAT
+    "Naming in daemon entries"."""
+    return f"{camp}_{role}s"
 
 
 def check_sender(state: GameState, sub: Submission) -> DaemonNote | None:
@@ -116,7 +117,7 @@ def collect(state: GameState) -> Collected:
     for sub in sorted(state.submissions, key=Submission.sort_key):
         problem = check_sender(state, sub)
         if problem:
-            out.notes.append(problem)
+            out.notes.append(about(problem, sub))
         else:
             latest[(sub.actor, sub.action)] = sub
     for (actor, action), sub in sorted(
@@ -126,19 +127,21 @@ def collect(state: GameState) -> Collected:
         if action == SWAP_GENERAL and not (problem and problem.rule == "no_swaps_left"):
             out.swaps_consumed.append(actor)  # any submitted swap consumes one use (RES-C13)
         if problem:
-            out.notes.append(problem)
+            out.notes.append(about(problem, sub))
             continue
         if action in (KILL, CANNON_KILL):
             chars = sub.extra.get("declaration_chars")
             if isinstance(chars, int) and chars < KILL_POST_MIN:
-                out.notes.append(note(actor, "kill_post_short", "flag", f"{chars} characters"))
+                out.notes.append(
+                    note(actor, "kill_post_short", "flag", f"{chars} characters", seq=sub.seq)
+                )
         out.actions.setdefault(action, {})[actor] = sub
     for camp in CAMPS:
         horses = tuple(s for s in state.with_role("horse") if s.team == camp)
         mine = {h.name: out.of(CHECK)[h.name] for h in horses if h.name in out.of(CHECK)}
         choice = joint_choice(horses, mine)
         if choice.disagreement:
-            out.notes.append(note(group_name(horses), "joint_disagreement", "forfeit"))
+            out.notes.append(note(unit_name(camp, "horse"), "joint_disagreement", "forfeit"))
         elif choice.submission is not None:
             out.checks[camp] = (horses, choice.submission)
     return out

@@ -57,16 +57,18 @@ def counted_ballots(
     notes: list[DaemonNote] = []
     for b in sorted((b for b in state.ballots if b.round == rnd), key=Ballot.sort_key):
         if not state.is_alive(b.voter):
-            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True))
+            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True, seq=b.seq))
             continue
         if close is not None and b.t is not None and b.t > close:
-            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True))
+            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
             continue
         allowed = b.target == ABSTAIN or (
             state.is_alive(b.target) and (candidates is None or b.target in candidates)
         )
         if not b.format_ok or not allowed:
-            notes.append(note(b.voter, f"format_{suffix}", "rejected", b.target, log_only=hidden))
+            notes.append(
+                note(b.voter, f"format_{suffix}", "rejected", b.target, log_only=hidden, seq=b.seq)
+            )
             continue
         before = current.get(b.voter)
         if before is None:
@@ -74,9 +76,13 @@ def counted_ballots(
         elif before.target == b.target:
             continue  # re-posting the current target is not a change (RES-C28)
         elif b.voter in changed:
-            notes.append(note(b.voter, f"change_limit_{suffix}", "rejected", log_only=hidden))
+            notes.append(
+                note(b.voter, f"change_limit_{suffix}", "rejected", log_only=hidden, seq=b.seq)
+            )
         elif close is not None and b.t is not None and b.t >= close - LAST_HOUR:
-            notes.append(note(b.voter, f"last_hour_change_{suffix}", "rejected", log_only=hidden))
+            notes.append(
+                note(b.voter, f"last_hour_change_{suffix}", "rejected", log_only=hidden, seq=b.seq)
+            )
         else:
             current[b.voter] = b
             changed.add(b.voter)
@@ -211,14 +217,14 @@ def end_of_day(rules: Chess32, before: GameState, report: Report, after: GameSta
 
 
 def warn(lurkers: list[str], mem: ChessMemory) -> Report:
-    """C-D7: one warning per lurking day; the second means replacement [CH:L144]."""
+    """C-D7: one warning per lurking day; the second means replacement [CH:L144]. A second
+    lurking day is still a warning: it gives both ``warning`` and ``replaced`` (FORMAT)."""
     notes, replaced = [], []
     for person in lurkers:
         count = mem.warnings_of(person) + 1
+        notes.append(note(person, "lurking", "warning"))
         if count >= REPLACE_AT:
             notes.append(note(person, "lurking", "replaced", f"{count} warnings"))
             replaced.append(person)
-        else:
-            notes.append(note(person, "lurking", "warning"))
     warnings = mem.with_warnings(lurkers).warnings
     return Report(daemon=tuple(notes), replaced=tuple(replaced), lurk_warnings=dict(warnings))

@@ -39,6 +39,7 @@ from shenshi.rulesets.chess.structure import (
 from shenshi.rulesets.common import note
 
 KILL_CAUSES = frozenset({"general", "cannon"})  # deaths whose kill post is published
+CAUSE_ORDER = ("general", "cannon", "mine", "swap")  # §4.6 settlement order (RES-C35)
 
 
 def kill_condition_met(state: GameState, general: Seat) -> bool:
@@ -87,7 +88,9 @@ def resolve_kills(
     out = Casualties()
     mine_deaths: list[str] = []
     order = {s.name: s.number for s in state.seats}
-    for a in sorted(attacks, key=lambda a: (order[a.attacker], a.cause)):
+    # RES-C35: a player dies once, of the first power in the settlement order: the general's
+    # kill before a cannon's, every kill before the MINE deaths, and those before a swap.
+    for a in sorted(attacks, key=lambda a: (CAUSE_ORDER.index(a.cause), order[a.attacker])):
         target = state.seat(a.target)
         if target.role == "general":
             if not kill_condition_met(state, target):

@@ -66,9 +66,11 @@ def cannon_shots(state: GameState, subs: dict[str, Submission]) -> Cannons:
             ):
                 later, tie = _later(subs[a], subs[b])
                 dropped.add(later.actor)
-                out.notes.append(note(later.actor, "mutual_overlap_later", "void"))
+                out.notes.append(note(later.actor, "mutual_overlap_later", "void", seq=later.seq))
                 if tie:  # RES-C8: equal timestamps, the GM draws lots; arrival order meanwhile
-                    out.notes.append(note(later.actor, "overlap_lots", "flag", log_only=True))
+                    out.notes.append(
+                        note(later.actor, "overlap_lots", "flag", log_only=True, seq=later.seq)
+                    )
     for name in names:
         if name in dropped:
             continue
@@ -87,11 +89,10 @@ def cannon_shots(state: GameState, subs: dict[str, Submission]) -> Cannons:
 
 
 def _later(a: Submission, b: Submission) -> tuple[Submission, bool]:
-    """The later of two effective PMs (by time when both have one, else by arrival)."""
-    if a.t is not None and b.t is not None and a.t != b.t:
-        return (a if a.t > b.t else b), False
+    """The later of two effective PMs in FORMAT's time order (untimed ones first, by arrival;
+    then by time), and whether their times are equal (the GM draws lots, RES-C8)."""
     tie = a.t is not None and a.t == b.t
-    return (a if a.seq > b.seq else b), tie
+    return max(a, b, key=Submission.sort_key), tie
 
 
 def effect_graph(

@@ -3,10 +3,11 @@
 Map::
 
     counted_ballots()  D-E, D-I, D-D   who may vote, first post is final, delegations
-    first_round()      D-1             tally with curse/bless, execution or runoff; exits
+    first_round()      D-1             tally with curse/bless, execution or runoff
     runoff()           D-2, D-3        the runoff, then the last-words count
     summoning()        D-4             summoned victims' ballots
-    execute()          D-6, D-7        the execution, 杀手/平民, the prize record
+    day_result()       D-5, D-6, D-7   the execution (杀手/平民, the prize record) or none, and
+                                       the day's no-ballot exits with it (RES-A18)
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from shenshi.rulesets.base import (
     Outcome,
     PublicFact,
     Report,
+    Seat,
 )
 from shenshi.rulesets.common import RoundOutcome, nonzero, note, tally, top
 from shenshi.rulesets.family_a.memory import FamilyAMemory
@@ -50,109 +52,98 @@ def counted_ballots(
     ballots = sorted((b for b in state.ballots if b.round == rnd), key=Ballot.sort_key)
     for b in ballots:
         if not state.is_alive(b.voter):
-            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True))
+            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True, seq=b.seq))
             continue
         if b.voter == bound:
-            notes.append(note(b.voter, f"not_eligible_{_suffix(rnd)}", "rejected"))
+            notes.append(note(b.voter, f"not_eligible_{_suffix(rnd)}", "rejected", seq=b.seq))
             continue
         if close is not None and b.t is not None and b.t > close:
-            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True))
+            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
             continue
         if not b.format_ok or not state.is_alive(b.target):
-            notes.append(note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True))
+            notes.append(
+                note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq)
+            )
             continue
         if candidates is not None and b.target not in candidates:
-            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True))
+            notes.append(
+                note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq)
+            )
             continue
         if b.via == "pm_delegate":
             delegated[b.voter] = b  # the latest PM before the close counts
         elif b.voter in posted:
             if rnd == 1:
-                notes.append(note(b.voter, "vote_immutable_r1", "rejected"))
+                notes.append(note(b.voter, "vote_immutable_r1", "rejected", seq=b.seq))
             else:
-                notes.append(note(b.voter, "vote_immutable_runoff", "rejected", log_only=True))
+                notes.append(
+                    note(b.voter, "vote_immutable_runoff", "rejected", log_only=True, seq=b.seq)
+                )
         else:
             posted[b.voter] = b
     counted = dict(posted)
     for voter, b in delegated.items():
         if voter in posted:
-            notes.append(note(voter, "delegation_r1", "overridden", log_only=rnd != 1))
+            notes.append(note(voter, "delegation_r1", "overridden", log_only=rnd != 1, seq=b.seq))
         else:
             counted[voter] = b
-            notes.append(note(voter, "delegation_r1", "delegated", log_only=rnd != 1))
+            notes.append(note(voter, "delegation_r1", "delegated", log_only=rnd != 1, seq=b.seq))
     return counted, notes
 
 
-def _electorate(state: GameState) -> list[str]:
+def _electorate(state: GameState) -> list[Seat]:
+    """D-E: every living player except this morning's bound survivor (round 1 and runoff)."""
     mem: FamilyAMemory = state.memory
-    return [s.name for s in state.alive() if s.number != mem.bound]
+    return [s for s in state.alive() if s.number != mem.bound]
 
 
-def _exits(rules: FamilyA, state: GameState, counted: dict[str, Ballot]) -> tuple[list[DaemonNote], list[str]]:
-    """A-D9: a missing ballot with no delegation is an automatic exit (RES-A18).
-
-    The seat dies only if no substitute takes it over in this step.
-    """
-    notes, dying = [], []
-    substituted = {old for old, _ in state.pending_substitutions}
-    for name in _electorate(state):
-        if name not in counted:
-            notes.append(note(name, "no_vote", "exit"))
-            if name not in substituted:
-                dying.append(name)
-    return notes, dying
+def _missed(state: GameState, counted: dict[str, Ballot]) -> tuple[FamilyAMemory, list[DaemonNote]]:
+    """A-D9: voters of this round with no ballot and no delegation, remembered for the day's
+    result; one ``no_vote`` note per player and day (RES-A18)."""
+    mem: FamilyAMemory = state.memory
+    missed = list(mem.missed_ballot)
+    notes = []
+    for seat in _electorate(state):
+        if seat.name not in counted and seat.number not in missed:
+            missed.append(seat.number)
+            notes.append(note(seat.name, "no_vote", "exit"))
+    return replace(mem, missed_ballot=tuple(missed)), notes
 
 
-def _apply_exits(state: GameState, report: Report, exiting: list[str]) -> tuple[GameState, Report]:
-    """The seats of players who left by a missing ballot die at the announcement (RES-A18)."""
-    if not exiting:
-        return state, report
-    exits = Report(
-        deaths=tuple(Death(n, "auto_exit") for n in exiting),
-        public_facts=tuple(PublicFact.of("exit", name=n) for n in exiting),
-    )
-    return state.with_deaths(exiting), report.merge(exits)
+def _voters(state: GameState, counted: dict[str, Ballot]) -> tuple[tuple[int, str], ...]:
+    return tuple((state.seat(v).number, b.target) for v, b in counted.items())
 
 
 def first_round(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOutcome:
     """D-1: the tally with curse and bless; an execution, the runoff, or (final day) a win."""
-    mem: FamilyAMemory = state.memory
     counted, notes = counted_ballots(state, 1, close)
-    exit_notes, exiting = _exits(rules, state, counted)
+    mem, missing = _missed(state, counted)
+    mem = replace(mem, first_round_voters=_voters(state, counted))
+    state = replace(state, memory=mem)
     raw = tally(counted.values())
     adj, facts = _curse_and_bless(state, raw)
-    report = Report(daemon=tuple(notes + exit_notes), vote_tally=nonzero(adj))
-    outcome = None
-    after, report = _apply_exits(state, report, exiting)
+    report = Report(
+        daemon=tuple(notes + missing), vote_tally=nonzero(adj), public_facts=tuple(facts)
+    )
     forced = state.params.get("forced_execution")
     best, leaders = top(adj)
-    report = report.merge(Report(public_facts=tuple(facts)))
     if forced is not None:
-        return execute(rules, after, report, forced[0], counted, {})
+        return day_result(rules, state, report, forced[0])
     if best > 0 and len(leaders) == 1:
-        return execute(rules, after, report, leaders[0], counted, {})
+        return day_result(rules, state, report, leaders[0])
     if mem.final_day or best == 0:
         # §1.7.3: on the final day a tie means the killers win at once (RES-A17).
-        report = report.merge(Report(executed=None, public_facts=(PublicFact.of("no_execution"),)))
-        if mem.final_day:
-            outcome = Outcome("killers", "final_day_tie")
-        else:
-            outcome = rules.check_win(after)
-        return RoundOutcome(report, after.seats, mem, outcome, 0)
-    report = report.merge(Report(public_facts=(PublicFact.of("runoff", candidates=sorted(leaders)),)))
-    outcome = rules.check_win(after) if exiting else None
-    return RoundOutcome(report, after.seats, _with_runoff(mem, after, leaders, counted), outcome, 2)
-
-
-def _with_runoff(mem: FamilyAMemory, state: GameState, leaders: list[str], counted: dict[str, Ballot]) -> FamilyAMemory:
-    return replace(
-        mem,
-        runoff=tuple(state.seat(n).number for n in leaders),
-        first_round_voters=tuple((state.seat(v).number, b.target) for v, b in counted.items()),
+        return day_result(rules, state, report, None)
+    report = report.merge(
+        Report(public_facts=(PublicFact.of("runoff", candidates=sorted(leaders)),))
     )
+    mem = replace(mem, runoff=tuple(state.seat(n).number for n in leaders))
+    return RoundOutcome(report, state.seats, mem, None, 2)
 
 
-def _curse_and_bless(state: GameState, raw: dict[str, float]) -> tuple[dict[str, float], list[PublicFact]]:
+def _curse_and_bless(
+    state: GameState, raw: dict[str, float]
+) -> tuple[dict[str, float], list[PublicFact]]:
     """D-1: +1 curse, −1 bless, floored at 0; cancel and publication rules (RES-A13)."""
     mem: FamilyAMemory = state.memory
     adj = dict(raw)
@@ -173,19 +164,23 @@ def _curse_and_bless(state: GameState, raw: dict[str, float]) -> tuple[dict[str,
 
 
 def runoff(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOutcome:
-    """D-2 and D-3: the runoff without curse/bless; then the last-words count."""
-    mem: FamilyAMemory = state.memory
-    candidates = {state.by_number(n).name for n in mem.runoff}
+    """D-2 and D-3: the runoff without curse/bless; then the last-words count.
+
+    The electorate is D-E's: a round-1 non-voter is still alive and votes (RES-A18).
+    """
+    candidates = {state.by_number(n).name for n in state.memory.runoff}
     counted, notes = counted_ballots(state, 2, close, candidates)
-    exit_notes, exiting = _exits(rules, state, counted)
+    mem, missing = _missed(state, counted)
+    mem = replace(mem, runoff_voters=_voters(state, counted))
+    state = replace(state, memory=mem)
     raw = {c: 0.0 for c in candidates} | tally(counted.values())
-    report = Report(daemon=tuple(notes + exit_notes), runoff_tally=nonzero(raw))
-    after, report = _apply_exits(state, report, exiting)
-    voters = dict(mem.first_round_voters)
-    voters |= {state.seat(v).number: b.target for v, b in counted.items()}
+    report = Report(daemon=tuple(notes + missing), runoff_tally=nonzero(raw))
+    forced = state.params.get("forced_execution")
+    if forced is not None:  # the GM's correction during the runoff replaces its count
+        return day_result(rules, state, report, forced[0])
     best, leaders = top(raw)
     if len(leaders) == 1:
-        return execute(rules, after, report, leaders[0], counted, voters)
+        return day_result(rules, state, report, leaders[0])
     # D-3: each last-words text of last night's victims gives +1 per accused candidate.
     final = dict(raw)
     victims = set(_victims_of_night(mem, state.number))
@@ -197,13 +192,13 @@ def runoff(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOut
     report = report.merge(Report(final_tally=nonzero(final)))
     best, leaders = top(final)
     if len(leaders) == 1:
-        return execute(rules, after, report, leaders[0], counted, voters)
+        return day_result(rules, state, report, leaders[0])
     memory = replace(
         mem,
         runoff=tuple(state.seat(n).number for n in leaders),
         final_counts=tuple((state.seat(n).number, int(v)) for n, v in final.items()),
     )
-    return RoundOutcome(report, after.seats, memory, rules.check_win(after) if exiting else None, 3)
+    return RoundOutcome(report, state.seats, memory, None, 3)
 
 
 def _victims_of_night(mem: FamilyAMemory, n: int) -> tuple[int, ...]:
@@ -213,9 +208,7 @@ def _victims_of_night(mem: FamilyAMemory, n: int) -> tuple[int, ...]:
     return ()
 
 
-def summoning(
-    rules: FamilyA, state: GameState, online: tuple[str, ...]
-) -> RoundOutcome:
+def summoning(rules: FamilyA, state: GameState, online: tuple[str, ...]) -> RoundOutcome:
     """D-4 (RES-A16): the most recent night whose victims came online casts the deciding ballots."""
     mem: FamilyAMemory = state.memory
     tied = {state.by_number(n).name for n in mem.runoff}
@@ -233,53 +226,68 @@ def summoning(
     cast: set[str] = set()
     for b in ballots:
         if b.voter not in summoned or b.voter in cast:
-            notes.append(note(b.voter, "not_summoned", "rejected", log_only=True))
+            notes.append(note(b.voter, "not_summoned", "rejected", log_only=True, seq=b.seq))
         elif b.target not in tied:
-            notes.append(note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True))
+            notes.append(
+                note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq)
+            )
         else:
             cast.add(b.voter)
             final[b.target] = final.get(b.target, 0) + 1
     report = Report(daemon=tuple(notes), final_tally=nonzero(final))
     best, leaders = top({k: v for k, v in final.items() if k in tied})
-    if summoned and len(leaders) == 1:
-        return execute(rules, state, report, leaders[0], {}, dict(mem.first_round_voters))
-    return _no_execution(rules, state, report)
+    executed = leaders[0] if summoned and len(leaders) == 1 else None
+    forced = state.params.get("forced_execution")
+    return day_result(rules, state, report, forced[0] if forced is not None else executed)
 
 
-def _no_execution(rules: FamilyA, state: GameState, report: Report) -> RoundOutcome:
-    """D-5: nobody is executed; the night follows."""
-    report = report.merge(Report(executed=None, public_facts=(PublicFact.of("no_execution"),)))
-    return RoundOutcome(report, state.seats, state.memory, rules.check_win(state), 0)
+def day_result(rules: FamilyA, state: GameState, report: Report, name: str | None) -> RoundOutcome:
+    """The day's final result: the execution of ``name`` (D-6, D-7) or none (D-5), announced
+    together with the day's no-ballot exits (RES-A18).
 
-
-def execute(
-    rules: FamilyA,
-    state: GameState,
-    report: Report,
-    name: str | None,
-    counted: dict[str, Ballot],
-    earlier_voters: dict[int, str],
-) -> RoundOutcome:
-    """D-6/D-7: the execution, published as 杀手 or 平民, and the prize record."""
-    if name is None:
-        return _no_execution(rules, state, report)
+    The executed player is published as 杀手 or 平民 and dies by execution only, even if he
+    missed a ballot. Every other player who missed a ballot today leaves: his seat dies, unless
+    a substitute takes it over in this step. The win check follows; on the final day
+    (§1.7.3) the vote alone decides: a tie means the killers win, an execution the side of the
+    survivor.
+    """
     mem: FamilyAMemory = state.memory
-    seat = state.seat(name)
-    value = "杀手" if seat.team == "killers" else "平民"
-    after = state.with_deaths([name])
-    prize = mem.prize
-    if seat.team == "killers":
-        voters = dict(earlier_voters) | {state.seat(v).number: b.target for v, b in counted.items()}
-        prize = prize | {
-            s for s, target in voters.items()
-            if target == name and state.by_number(s).team == "civilians"
-        }  # fmt: skip
+    decided = state
+    if name is None:
+        report = report.merge(Report(executed=None, public_facts=(PublicFact.of("no_execution"),)))
+    else:
+        seat = state.seat(name)
+        value = "杀手" if seat.team == "killers" else "平民"
+        if seat.team == "killers":
+            voters = set(mem.first_round_voters) | set(mem.runoff_voters)
+            mem = replace(mem, prize=mem.prize | {
+                s for s, target in voters
+                if target == name and state.by_number(s).team == "civilians"
+            })  # fmt: skip
+        decided = state.with_deaths([name])
+        report = report.merge(
+            Report(
+                executed=name,
+                deaths=(Death(name, "execution"),),
+                public_facts=(PublicFact.of("executed", name=name, value=value),),
+            )
+        )
+    leaving = {old for old, _ in state.pending_substitutions}
+    exiting = [
+        s.name for s in decided.alive() if s.number in mem.missed_ballot and s.name not in leaving
+    ]
+    after = replace(decided.with_deaths(exiting), memory=mem)
     report = report.merge(
         Report(
-            executed=name,
-            deaths=(Death(name, "execution"),),
-            public_facts=(PublicFact.of("executed", name=name, value=value),),
+            deaths=tuple(Death(n, rules.exit_cause) for n in exiting),
+            public_facts=tuple(PublicFact.of("exit", name=n) for n in exiting),
         )
     )
-    memory = replace(mem, prize=prize)
-    return RoundOutcome(report, after.seats, memory, rules.check_win(replace(after, memory=memory)), 0)
+    if mem.final_day:
+        if name is None:
+            outcome: Outcome | None = Outcome("killers", "final_day_tie")
+        else:
+            outcome = rules.check_win(replace(decided, memory=mem))
+    else:
+        outcome = rules.check_win(after)
+    return RoundOutcome(report, after.seats, mem, outcome, 0)

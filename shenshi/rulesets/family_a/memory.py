@@ -37,3 +37,5 @@ class FamilyAMemory:
     runoff: tuple[int, ...] = ()  # today's runoff (or summoning) candidates
     first_round_voters: tuple[tuple[int, str], ...] = ()  # (seat, target) of today's round 1
     final_counts: tuple[tuple[int, int], ...] = ()  # counts after the last-words count (D-3)
+    runoff_voters: tuple[tuple[int, str], ...] = ()  # (seat, target) of today's runoff (D-7)
+    missed_ballot: tuple[int, ...] = ()  # seats with a missing ballot today: exit at the result

@@ -28,7 +28,7 @@ from shenshi.rulesets.base import (
     Submission,
 )
 from shenshi.rulesets.catalog import BIND, BLESS, CURSE, DIVINE, KILL, PRAY
-from shenshi.rulesets.common import ceil_div, joint_choice, latest_per_actor, note
+from shenshi.rulesets.common import about, ceil_div, joint_choice, latest_per_actor, note
 from shenshi.rulesets.family_a.memory import FamilyAMemory
 
 if TYPE_CHECKING:
@@ -59,19 +59,33 @@ class Collected:
     prayers: dict[str, Submission] = field(default_factory=dict)
 
 
+SUPERSEDING = frozenset({"lone_killer_suicide"})  # rejected, yet the latest PM (RES-A4)
+
+
 def collect(rules: FamilyA, state: GameState) -> Collected:
-    """N1: validate every submission, keep each actor's latest valid one, resolve units."""
+    """N1: validate every submission, keep each actor's latest valid one, resolve units.
+
+    The last killer's self-target is rejected at once, yet it is his latest PM: it supersedes
+    his earlier target, and if it still stands at dawn there is no kill (RES-A4).
+    """
     out = Collected()
     valid: list[Submission] = []
+    forbidden: set[tuple[str, int]] = set()  # (actor, seq) of superseding rejected PMs
     for sub in state.submissions:
         problem = rules.check_submission(state, sub)
         if problem:
+            problem = about(problem, sub)
             out.notes.append(problem)
-        else:
+        if problem is None or problem.rule in SUPERSEDING:
             valid.append(sub)
+        if problem is not None and problem.rule in SUPERSEDING:
+            forbidden.add((sub.actor, sub.seq))
     for action in (KILL, DIVINE, BIND, CURSE, BLESS, PRAY):
         per_actor = latest_per_actor(valid, action)
         if action == KILL:
+            per_actor = {
+                a: s for a, s in per_actor.items() if (s.actor, s.seq) not in forbidden
+            }
             for source in rules.kill_sources(state):
                 chosen = _unit_action(source.who, source.members, per_actor, out.notes)
                 if chosen is not None:
@@ -102,20 +116,22 @@ def _unit_action(
 def _checked_declaration(
     source: KillSource, chosen: Submission, per_actor: dict[str, Submission], notes: list[DaemonNote]
 ) -> Submission | None:
-    """N2: a missing declaration forfeits the kill; a short one is flagged (§1.8)."""
+    """N2 and §1.8 for the unit's kill (RES-A5): the agreeing members' latest submissions
+    together. The kill has a declaration when any of them carries one (no
+    ``declaration_missing``); otherwise it is forfeited. Its length is the largest any gives,
+    and a kill story by any of them waives the length rule; a declaration under 100
+    characters is flagged. Nothing depends on the order of the members."""
     agreeing = [per_actor[m.name] for m in source.members if m.name in per_actor]
-    if any(s.extra.get("declaration_missing") for s in agreeing) and not any(
-        s.extra.get("declaration_chars") or s.extra.get("story") for s in agreeing
-    ):
+    declared = [s for s in agreeing if not s.extra.get("declaration_missing")]
+    if not declared:
         notes.append(note(source.who, "declaration_missing", "forfeit", log_only=True))
         return None
-    declared = [s for s in agreeing if "declaration_chars" in s.extra or s.extra.get("story")]
-    if declared and not any(
-        s.extra.get("story") or int(s.extra.get("declaration_chars") or 0) >= DECLARATION_MIN
-        for s in declared
-    ):
-        chars = max(int(s.extra.get("declaration_chars") or 0) for s in declared)
-        notes.append(note(source.who, "declaration_short", "flag", f"{chars} characters"))
+    if any(s.extra.get("story") for s in declared):
+        return chosen
+    lengths = [s.extra["declaration_chars"] for s in declared if "declaration_chars" in s.extra]
+    longest = max((int(n or 0) for n in lengths), default=None)
+    if longest is not None and longest < DECLARATION_MIN:
+        notes.append(note(source.who, "declaration_short", "flag", f"{longest} characters"))
         return replace(chosen, extra={**chosen.extra, "_short": True})
     return chosen
 

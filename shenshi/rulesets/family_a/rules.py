@@ -79,6 +79,8 @@ class FamilyA(Ruleset):
             for name in names:
                 if not state.has_player(name) or state.seat(name).role != "killer":
                     raise RulesetError(f"config.killer_order names {name!r}, who is not a killer")
+            if sorted(names) != sorted(s.name for s in killers):
+                raise RulesetError("config.killer_order must name each killer once")
             order = tuple(state.seat(n).number for n in names)
         return FamilyAMemory(killer_order=order)
 
@@ -132,11 +134,11 @@ class FamilyA(Ruleset):
         """
         if not state.has_player(sub.actor) or not state.seat(sub.actor).alive:
             return note(sub.actor, "dead_actor", "rejected")
+        if sub.extra.get("extra_divination"):
+            return note(sub.actor, "pm_window", "rejected", "penalty divination sent at night")
         seat = state.seat(sub.actor)
         if sub.action not in self.info.roles[seat.role].powers:
             return note(sub.actor, "no_power", "rejected", sub.action, log_only=True)
-        if sub.extra.get("extra_divination"):
-            return note(sub.actor, "extra_divination_deadline", "rejected", "sent at night")
         params = state.params
         if sub.t is not None:
             opened, closed = params.get("window_open"), params.get("window_close")
@@ -162,7 +164,7 @@ class FamilyA(Ruleset):
             and len(killers) == 1
             and state.seat(sub.target or "").team == "killers"
         ):
-            return note(sub.actor, "lone_killer_suicide", "rejected")
+            return note(self.unit_name("killer"), "lone_killer_suicide", "rejected", sub.actor)
         return None
 
     def on_duty_killer(self, state: GameState) -> str | None:
@@ -237,8 +239,8 @@ class FamilyA(Ruleset):
         memory = out.memory
         if not out.next_round:
             memory = replace(memory, runoff=(), first_round_voters=(), final_counts=(), bound=None,
-                             curse=None, bless=None, final_day=False,
-                             extra_divination_actor=None)  # fmt: skip
+                             curse=None, bless=None, final_day=False, runoff_voters=(),
+                             missed_ballot=(), extra_divination_actor=None)  # fmt: skip
         resolved = Resolved(out.seats, memory, out.outcome, out.next_round, report=out.report)
         return [resolved] if out.next_round else self.finish_step(state, resolved)
 

@@ -95,7 +95,9 @@ class KillGroup:
 def kill_groups(state: GameState) -> list[KillGroup]:
     """Who may use 【杀人】 tonight: each group resolves one kill in P2.
 
-    * the pack: living werewolves of the wolf camp (a werewolf who eloped has left it);
+    * the pack: every living werewolf, whatever his camp: a werewolf who eloped into
+      〖情侣阵营〗 keeps 【杀人】 (RES-W26), except while the lovers hold 【遗志】: then he
+      uses the lovers' kill, and nobody holds two kills in one night;
     * cupid after 【复仇】: both lovers are werewolves and every werewolf other than cupid
       is out (RES-W11; cupid's 奇缘 type never makes him part of the pack);
     * the lovers after 【遗志】: they are 〖情侣阵营〗, one is a werewolf, and the wolf camp
@@ -103,12 +105,21 @@ def kill_groups(state: GameState) -> list[KillGroup]:
     """
     mem = memory(state)
     groups: list[KillGroup] = []
+    pair = lovers(state)
+    legacy = (
+        len(pair) == 2
+        and all(s.team == LOVERS for s in pair)
+        and any(s.role == "werewolf" for s in pair)
+        and camp_down(state, WOLVES)
+    )
+    in_legacy = {s.number for s in pair} if legacy else set()
     pack = tuple(
-        s for s in state.seats if s.role == "werewolf" and s.team == WOLVES and active(state, s)
+        s
+        for s in state.seats
+        if s.role == "werewolf" and active(state, s) and s.number not in in_legacy
     )
     if pack:
         groups.append(KillGroup(WOLVES, pack))
-    pair = lovers(state)
     werewolves_out = not any(s.alive and s.role == "werewolf" for s in state.seats)
     if len(pair) == 2 and all(s.role == "werewolf" for s in pair) and werewolves_out:
         cupids = [s for s in state.seats if s.role == "cupid"]
@@ -117,12 +128,7 @@ def kill_groups(state: GameState) -> list[KillGroup]:
         holders = tuple(s for s in cupids if active(state, s))
         if holders:
             groups.append(KillGroup("cupid", holders))
-    if (
-        len(pair) == 2
-        and all(s.team == LOVERS for s in pair)
-        and any(s.role == "werewolf" for s in pair)
-        and camp_down(state, WOLVES)
-    ):
+    if legacy:
         holders = tuple(s for s in pair if active(state, s))
         if holders:
             groups.append(KillGroup(LOVERS, holders))

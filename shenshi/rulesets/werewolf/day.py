@@ -49,13 +49,15 @@ def counted_ballots(
     counted: dict[str, Ballot] = {}
     for b in sorted(state.ballots, key=Ballot.sort_key):
         if not state.is_alive(b.voter):
-            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True))
+            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True, seq=b.seq))
         elif camps.sent_off(state, state.seat(b.voter)):
-            notes.append(note(b.voter, "sent_off", "rejected", "ballot", log_only=True))
+            notes.append(note(b.voter, "sent_off", "rejected", "ballot", log_only=True, seq=b.seq))
         elif close is not None and b.t is not None and b.t > close:
-            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True))
+            notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
         elif not b.format_ok or not state.is_alive(b.target):
-            notes.append(note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True))
+            notes.append(
+                note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq)
+            )
         else:
             counted[b.voter] = b  # ascending order: the latest valid ballot stays
     for seat in electorate(state):
@@ -131,7 +133,14 @@ def lone_blade(
     ]
     if voted_out.team != camps.WOLVES or others:
         notes.append(
-            note(voted_out.name, "blade_unusable", "rejected", "not the last wolf", log_only=True)
+            note(
+                voted_out.name,
+                "blade_unusable",
+                "rejected",
+                "not the last wolf",
+                log_only=True,
+                seq=chosen.seq,
+            )
         )
         return [], mem, notes
     mem = replace(mem, blade_used=mem.blade_used | {voted_out.number})
@@ -142,7 +151,9 @@ def lone_blade(
     )
     if target.team == camps.VILLAGE and rivals_down:
         return [Death(target.name, "lone_blade")], mem, notes
-    notes.append(note(voted_out.name, "blade_no_effect", "void", target.name, log_only=True))
+    notes.append(
+        note(voted_out.name, "blade_no_effect", "void", target.name, log_only=True, seq=chosen.seq)
+    )
     return [], mem, notes
 
 

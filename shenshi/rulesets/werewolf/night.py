@@ -163,7 +163,9 @@ def piper(board: _Board) -> None:
             continue
         target = board.state.seat(piped.target or "").number
         if target in lovers or target in board.pipe_immune or target == seat.number:
-            board.notes.append(note(seat.name, "pipe_no_effect", "void", log_only=True))
+            board.notes.append(
+                note(seat.name, "pipe_no_effect", "void", log_only=True, seq=piped.seq)
+            )
             continue
         mem = replace(mem, madness=mem.madness | {target})
     board.memory = mem
@@ -203,8 +205,11 @@ def settle(board: _Board) -> Settled:
     successors = board.checked.of(SHERIFF_SUCCESSOR)
     settled = go_out(state, outs, successors)
     facts = settled.report.public_facts or (PublicFact.of("no_death"),)
+    out = {d.name for d in settled.report.deaths}
     report = Report(
-        saved=tuple(board.saved),
+        # Only those who survive the night were saved (FORMAT saved): not a guarded character
+        # who is poisoned, nor a healed one whose lover goes out.
+        saved=tuple(s for s in board.saved if s.name not in out),
         private_results=tuple(board.private),
         daemon=tuple(board.notes),
         announce_order=tuple(d.name for d in settled.report.deaths),

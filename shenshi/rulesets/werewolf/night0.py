@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from shenshi.rulesets.base import DaemonNote, GameState, PrivateResult, Report, Seat, Submission
 from shenshi.rulesets.catalog import LONE_WOLF, PAIR_LOVERS
-from shenshi.rulesets.common import note
+from shenshi.rulesets.common import about, note
 from shenshi.rulesets.werewolf import camps
 from shenshi.rulesets.werewolf.settle import Settled
 from shenshi.rulesets.werewolf.submissions import check_submission, choose, overridden_notes, valid
@@ -101,7 +101,7 @@ def entrust(state: GameState) -> tuple[GameState, list[DaemonNote]]:
     for sub in subs:
         problem = check_submission(state, sub)
         if problem:
-            notes.append(problem)
+            notes.append(about(problem, sub))
         else:
             good.append(sub)
     chosen, overridden = choose(good)
@@ -117,6 +117,7 @@ def entrust(state: GameState) -> tuple[GameState, list[DaemonNote]]:
                 "rejected",
                 f"{len(pack)} members",
                 log_only=True,
+                seq=chosen.seq,
             )
         )
         return state, notes

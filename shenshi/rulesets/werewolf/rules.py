@@ -83,9 +83,9 @@ class Werewolf(Ruleset):
                 raise RulesetError(
                     f"add-on {addon!r} is carried by {count} characters (allowed: {allowed})"
                 )
-        # Characters already out when the game is set up went out before anyone else (RES-W15).
-        dead = tuple(s.number for s in state.seats if not s.alive)
-        return WerewolfMemory(out_order=dead)
+        # Characters already out when the game is set up count for nothing in the first-four
+        # last-words rule (RES-W15): the out order starts empty.
+        return WerewolfMemory()
 
     # -- submissions -------------------------------------------------------------------------
 

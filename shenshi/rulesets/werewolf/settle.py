@@ -73,8 +73,9 @@ def go_out(
     facts = [PublicFact.of("out", name=d.name) for d in order]
     notes: list[DaemonNote] = []
 
-    # (d) the piper out: madness lifted for everyone.
-    madness = mem.madness
+    # Madness is a state of living characters: whoever goes out loses it (RES-W27).
+    # (d) the piper out: madness lifted for everyone, announced even if nobody was maddened.
+    madness = mem.madness - set(out_seats)
     if any(after.by_number(n).role == "piper" for n in out_seats):
         madness = frozenset()
         facts.append(PublicFact.of("madness_lifted"))
@@ -119,7 +120,7 @@ def _succession(
     named = [s for s in subs if s.actor == old.name and s.target and s.target != old.name]
     fit = [s for s in named if state.is_alive(s.target or "")]
     notes = [
-        note(s.actor, "successor_out", "rejected", str(s.target), log_only=True)
+        note(s.actor, "successor_out", "rejected", str(s.target), log_only=True, seq=s.seq)
         for s in named
         if s not in fit
     ]

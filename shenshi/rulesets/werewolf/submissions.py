@@ -36,7 +36,7 @@ from shenshi.rulesets.catalog import (
     SPEED_UP,
     WEREWOLF,
 )
-from shenshi.rulesets.common import note
+from shenshi.rulesets.common import about, note
 from shenshi.rulesets.werewolf import camps
 
 NIGHT_ZERO_SKILLS = frozenset({PAIR_LOVERS, LONE_WOLF})  # 第零日夜晚: 【金箭】, 【托孤】
@@ -67,8 +67,8 @@ def check_submission(state: GameState, sub: Submission) -> DaemonNote | None:
     if not state.has_player(sub.actor) or not state.seat(sub.actor).alive:
         return note(sub.actor, "dead_actor", "rejected")
     seat = state.seat(sub.actor)
-    if camps.sent_off(state, seat):
-        return note(sub.actor, "sent_off", "rejected", sub.action, log_only=True)
+    if camps.sent_off(state, seat):  # FORMAT dead_actor: out or sent off
+        return note(sub.actor, "dead_actor", "rejected", f"sent off: {sub.action}")
     if sub.action not in powers(state, sub.actor):
         return note(sub.actor, "no_power", "rejected", sub.action, log_only=True)
     problem = _timing(state, sub)
@@ -183,7 +183,7 @@ def valid(state: GameState, actions: Iterable[str] | None = None) -> Valid:
             continue
         problem = check_submission(state, sub)
         if problem:
-            notes.append(problem)
+            notes.append(about(problem, sub))
         else:
             good.append(sub)
     return Valid(tuple(good), tuple(notes))
@@ -226,4 +226,4 @@ def vision(state: GameState) -> list[str]:
 
 def overridden_notes(subs: Sequence[Submission]) -> list[DaemonNote]:
     """Log notes for replies a "确定" lock overrode."""
-    return [note(s.actor, "locked", "rejected", s.action, log_only=True) for s in subs]
+    return [note(s.actor, "locked", "rejected", s.action, log_only=True, seq=s.seq) for s in subs]
