@@ -250,9 +250,14 @@ def _forum(s: _Section) -> ForumConfig:
 
 
 def _game(s: _Section, forum: ForumConfig) -> GameConfig:
-    from shenshi.rulesets.catalog import CATALOG
+    from shenshi.rulesets.registry import RULESETS, find_ruleset
 
-    ruleset = s.choice("ruleset", tuple(CATALOG))
+    written = s.get("ruleset")
+    try:
+        ruleset = find_ruleset(written).name  # an alias (g6-10, 楚汉, ww…) names the same ruleset
+    except KeyError:
+        expected = " or ".join(f'"{r.name}"' for r in RULESETS)
+        raise ConfigError(f'[game] ruleset: expected {expected} (or an alias), got "{written}"') from None
     start_text = s.get("start")
     try:
         start = datetime.fromisoformat(start_text)

@@ -9,7 +9,6 @@ from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import ForumError
 from shenshi.config import Config, ConfigError
 from shenshi.rulesets.base import PlayerSpec, RulesetError
-from shenshi.rulesets.catalog import ruleset_info
 from shenshi.rulesets.registry import find_ruleset
 
 
@@ -37,9 +36,9 @@ def check_offline(config: Config) -> Iterator[Check]:
         else:
             where = f"${f.password_env}" if f.password_env else "password_env / password_file"
             yield Check("password", False, f"no password: set {where} or give a cookies_file")
-    info = ruleset_info(g.ruleset)
+    rules = find_ruleset(g.ruleset)
+    info = rules.info
     if all(p.role for p in g.players):
-        rules = find_ruleset(g.ruleset)
         try:
             rules.new_game(
                 [PlayerSpec(p.name, p.role, p.team or info.roles[p.role].team, True, p.addons) for p in g.players],

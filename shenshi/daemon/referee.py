@@ -53,7 +53,7 @@ from shenshi.rulesets.base import (
     Submit,
     frozen_map,
 )
-from shenshi.rulesets.catalog import CANNON_KILL, KILL, ruleset_info
+from shenshi.rulesets.catalog import CANNON_KILL, KILL
 
 PUBLIC = "public"
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
@@ -115,7 +115,7 @@ class Referee:
         self.gm_name = gm_name
         self.gm_uid = gm_uid
         self.tz = tz
-        self.family = ruleset_info(ruleset.name).family
+        self.family = ruleset.info.family
         # Only family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
         # chess ballots may still change, and werewolf needs everyone's 加速 (W-D7).
         self.early_close = early_close and self.family == "A"
@@ -395,7 +395,7 @@ class Referee:
 
     def _night_complete(self) -> bool:
         """Every living player with a night power has submitted something."""
-        info = ruleset_info(self.ruleset.name)
+        info = self.ruleset.info
         actors = {s.actor for s in self.state.submissions}
         needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
         return bool(needed) and all(n in actors for n in needed)

@@ -31,7 +31,6 @@ from shenshi.daemon.referee import Effects, GmAlert, Referee
 from shenshi.errors import UserError
 from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
-from shenshi.rulesets.catalog import ruleset_info
 from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
@@ -142,7 +141,7 @@ class GameService:
 
     def _create_game(self):
         cfg = self.config.game
-        info = ruleset_info(cfg.ruleset)
+        info = self.ruleset.info
         missing = [p.name for p in cfg.players if not p.role]
         if missing:
             raise UserError(
@@ -549,7 +548,7 @@ class GameService:
         cfg = self.config.game
         if self.store.find_game(cfg.name) is not None:
             raise UserError(f"the game {cfg.name!r} already exists: roles cannot be dealt again")
-        info = ruleset_info(cfg.ruleset)
+        info = self.ruleset.info
         seed = seed or new_seed()
         composition = cfg.rules.get("composition")
         dealt = deal_roles(info, [p.name for p in cfg.players], seed, composition)

@@ -40,7 +40,7 @@ from shenshi.adapters.sandbox.timefmt import discuz_absolute
 from shenshi.demo import texts
 from shenshi.demo.script import Act, GameScript, Step, Vote
 from shenshi.demo.world import World
-from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.werewolf.clock import first_day_start
 from shenshi.rulesets.werewolf.settings import settings_of
 
@@ -137,7 +137,7 @@ class ScriptedPlayers:
         self.bound: set[str] = set()
         self.maddened: set[str] = set()  # werewolf: may post only the name they vote for
         self.unannounced_end: datetime | None = None  # a step that ends with no post of its own
-        self.family = ruleset_info(script.ruleset).family
+        self.family = find_ruleset(script.ruleset).info.family
         self.log: list[str] = []  # what the players did, for reading a failed test
         self._schedule_step(world.start)
 

@@ -18,7 +18,7 @@ from typing import Any
 from shenshi.adapters.sandbox import SandboxForum
 from shenshi.adapters.sandbox.seed import BOARD_FID, GM_NAME, player_name, seed_demo
 from shenshi.demo.script import GameScript
-from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.registry import find_ruleset
 
 PASSWORD_ENV = "SHENSHI_DEMO_PASSWORD"
 STRANGER = "路人甲"  # a spectator account: not a player
@@ -77,7 +77,7 @@ def build_world(
         if forum.find_user(name) is None:
             forum.add_user(name, f"Extra_pw{number}")
     forum.add_user(STRANGER, "Stranger_pw0")
-    family = ruleset_info(script.ruleset).family
+    family = find_ruleset(script.ruleset).info.family
     title = TITLES[family]
     roster = "、".join(script.names)
     vote = forum.create_thread(
@@ -94,7 +94,7 @@ def build_world(
     if family == "werewolf":
         roles = sorted({s.role for s in script.seats})
         for role in roles:
-            name = ruleset_info(script.ruleset).roles[role].chinese
+            name = find_ruleset(script.ruleset).info.roles[role].chinese
             thread = forum.create_thread(
                 GM_NAME, BOARD_FID, f"【狼人】{name}功能树洞", "技能请回复在本帖。", at=start
             )

@@ -30,7 +30,7 @@ from shenshi.intake.context import (
 from shenshi.intake.model import IntakeResult
 from shenshi.intake.read import read_pm, read_post, read_post_edit
 from shenshi.records import Post, PrivateMessage, Quote
-from shenshi.rulesets.catalog import CATALOG
+from shenshi.rulesets.registry import find_ruleset
 
 REQUIRED = ("id", "ruleset", "players", "roles", "dead", "channel", "from", "text")
 THREAD_KINDS = ("vote", "game", "discussion", "chat", "signin")
@@ -102,10 +102,11 @@ def _ballots(value: Any) -> Mapping[str, tuple[CountedBallot, ...]]:
 
 def build_context(case: Mapping[str, Any]) -> GameContext:
     """The :class:`GameContext` a case describes (the same one the daemon would build)."""
-    ruleset = case["ruleset"]
-    if ruleset not in CATALOG:
-        raise CaseError(f"unknown ruleset {ruleset!r} (known: {', '.join(CATALOG)})")
-    info = CATALOG[ruleset]
+    try:
+        info = find_ruleset(str(case["ruleset"])).info
+    except KeyError as exc:
+        raise CaseError(str(exc.args[0])) from None
+    ruleset = info.name
     raw_players = case["players"]
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         raise CaseError(f"players must be a list of names, got {raw_players!r}")

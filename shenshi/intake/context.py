@@ -15,7 +15,8 @@ from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo, ruleset_info
+from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo
+from shenshi.rulesets.registry import find_ruleset
 
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # A record whose time is this instant has no known time (the batch tool without ``t``):
@@ -129,7 +130,7 @@ class GameContext:
     @property
     def info(self) -> RulesetInfo:
         """The catalog entry of this game's ruleset."""
-        return ruleset_info(self.ruleset)
+        return find_ruleset(self.ruleset).info
 
     @property
     def family(self) -> str:
