@@ -106,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     print(summary(game.forum_record, game.tally, log=game.log_path, database=game.database,
                   seconds=game.seconds, mistakes=game.players.made))  # fmt: skip
     expected = expected_outcome(game.script)
-    causes = args.ruleset not in ("chess32", "werewolf")  # they publish no cause of death
+    # chess32 and werewolf publish the camp of the dead, not the cause of death
+    causes = find_ruleset(args.ruleset).profile(game.script.rules).clock.death_causes_public
     published = expected_outcome(game.script, published=True).comparable(causes)
     same = game.forum_record.comparable(causes) == published
     stored = game.stored_record.comparable() == expected.comparable()

@@ -49,7 +49,10 @@ def check_offline(config: Config) -> Iterator[Check]:
             yield Check("players", False, str(exc).strip("'\""))
     else:
         yield Check("players", True, f"{len(g.players)} players; roles to be dealt (shenshi deal)")
-    expected = info.players if g.ruleset != "werewolf" else None
+    try:
+        expected = rules.profile(g.rules).players  # None: any number (werewolf, RES-W1)
+    except RulesetError:
+        expected = None  # the players check above said what is wrong with the settings
     if expected and len(g.players) != expected:
         yield Check("player count", False, f"{g.ruleset} is played by {expected}, the file lists {len(g.players)}")
 

@@ -115,16 +115,16 @@ class Referee:
         self.gm_name = gm_name
         self.gm_uid = gm_uid
         self.tz = tz
-        self.family = ruleset.info.family
-        # Only family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
+        self.profile = ruleset.profile(state.config)
+        # Family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
         # chess ballots may still change, and werewolf needs everyone's 加速 (W-D7).
-        self.early_close = early_close and self.family == "A"
+        self.early_close = early_close and self.profile.clock.early_close
         self.activity = activity
         self.published_at = published_at
         # Public drafts not yet seen published (key → text): the GM's own posts are matched
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}
-        self._sent_vision: set[str] = set()
+        self._phase_results_sent: set[tuple[int, str]] = set()
 
     # -- state -------------------------------------------------------------------------------
 
@@ -310,20 +310,19 @@ class Referee:
         if times is None:
             return False
         if state.phase is Phase.NIGHT:
-            self._witch_vision(now, times, out)
+            self._night_phases_closed(now, times, out)
             if now >= times.closes or (self.early_close and self._night_complete()):
                 at = min(now, times.closes)
                 self._resolve(CloseNight(at), out, at)
                 return True
             return False
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        speed_up = getattr(self.ruleset, "speed_up_ready", None)  # werewolf 加速 (W-D7)
-        early = (self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)) or bool(
-            speed_up and speed_up(state)
-        )
+        early = (
+            self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
+        ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
         if now >= closes or early:
             at = min(now, closes)
-            if self.activity is not None and state.round == 1 and self.family == "chess":
+            if self.activity is not None and state.round == 1 and self.profile.clock.records_activity:
                 counts = self.activity(state.params.get("activity_from") or times.opens, at)
                 out.events += self.apply(RecordActivity(frozen_map(counts)))
             self._resolve(CloseRound(at), out, at)
@@ -344,20 +343,18 @@ class Referee:
             return now
         return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
 
-    def _witch_vision(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
-        """Werewolf: when 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3)."""
-        first = times.phase_deadlines.get("1")
-        vision = getattr(self.ruleset, "witch_vision", None)
-        key = f"{self.key}:night{self.state.number}:witch_vision"
-        if first is None or vision is None or now < first or key in self._sent_vision:
-            return
-        if self.state.number == 0:
-            return  # night 0 has no 【杀人】: nothing to see, and the spec sends nothing
-        self._sent_vision.add(key)
-        for result in vision(self.state):
-            out.drafts.append(
-                Draft(f"{key}:{result.to}", "witch_vision", "pm", result.to, private_text(self.templates, result))
-            )
+    def _night_phases_closed(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
+        """Private results due as each night phase closes (werewolf: the witch's 【通灵】 list
+        when 夜晚1 closes, RES-W3), each proposed once."""
+        n = self.state.number
+        for phase, deadline in sorted(times.phase_deadlines.items()):
+            if now < deadline or (n, phase) in self._phase_results_sent:
+                continue
+            self._phase_results_sent.add((n, phase))
+            for result in self.ruleset.night_phase_closed(self.state, phase):
+                key = f"{self.key}:night{n}:{result.text_kind}:{result.to}"
+                text = private_text(self.templates, result)
+                out.drafts.append(Draft(key, result.text_kind, "pm", result.to, text))
 
     def _open(self, phase: Phase, n: int, at: datetime, out: Effects) -> bool:
         # Rulesets read wall-clock times (werewolf 06:00/21:00, the chess weekend) off the
@@ -446,7 +443,8 @@ class Referee:
                 report = replace(report, winner=event.outcome.winner)
             step = drafts_for_step(
                 self.templates, game=self.key, label=label, title=title, thread=self.game.vote_thread,
-                report=report, declarations=declarations, family=self.family, evidence=evidence[:20],
+                report=report, declarations=declarations, evidence=evidence[:20],
+                runoff_template=self.profile.ballots.runoff_template,
                 targets=_targets(before, event.report),
             )  # fmt: skip
             drafts += step

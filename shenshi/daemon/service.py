@@ -31,7 +31,6 @@ from shenshi.daemon.referee import Effects, GmAlert, Referee
 from shenshi.errors import UserError
 from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
-from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
@@ -354,8 +353,7 @@ class GameService:
         """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
         outcome = self.referee.tick(now)
-        if self.referee.family == "A":
-            outcome.extend(self._absences(now))
+        outcome.extend(self._absences(now))
         self._commit_tick(outcome)
         return outcome
 
@@ -370,21 +368,23 @@ class GameService:
             self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
 
     def _absences(self, now: datetime) -> Effects:
-        """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
+        """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
+        confirm, where the ruleset has these rules."""
         state = self.referee.state
+        rules = self.referee.profile.clock
         start = self.config.game.start
-        if state.phase is Phase.OVER or now < start:
+        if state.phase is Phase.OVER or now < start or not (rules.lurking or rules.sign_in):
             return Effects()
         living = [s.name for s in state.alive()]
         names = {p.uid: p.name for p in self.store.players(self.game_id) if p.uid}
         board = self.store.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
         last = {names.get(a.author_uid, a.author): a.last_at for a in board}
-        absent = lurking(living, start, now, last)
-        if now >= start + SIGN_IN_WINDOW:
+        absent = lurking(rules, living, start, now, last)
+        if rules.sign_in is not None and now >= start + rules.sign_in:
             signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
-            replies = self.store.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
+            replies = self.store.activity(self.game_id, start, start + rules.sign_in, sources=[signin_thread])
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
-            absent = missed_sign_in(living, start, signed) + absent
+            absent = missed_sign_in(rules, living, start, signed) + absent
         out = Effects()
         for a in absent:
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")

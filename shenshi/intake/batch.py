@@ -30,6 +30,7 @@ from shenshi.intake.context import (
 from shenshi.intake.model import IntakeResult
 from shenshi.intake.read import read_pm, read_post, read_post_edit
 from shenshi.records import Post, PrivateMessage, Quote
+from shenshi.rulesets.base import RulesetError
 from shenshi.rulesets.registry import find_ruleset
 
 REQUIRED = ("id", "ruleset", "players", "roles", "dead", "channel", "from", "text")
@@ -189,6 +190,11 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
             raise CaseError(f"thread must be one of {', '.join(THREAD_KINDS)}, got {thread!r}")
         threads[CASE_TID] = thread if thread != "game" else GAME_THREAD
     gm = case.get("gm", ["神的使者"])
+    settings = _mapping(case.get("rules"), "rules")
+    try:
+        find_ruleset(ruleset).profile(settings)
+    except RulesetError as exc:
+        raise CaseError(f"rules: {exc}") from None
     return GameContext(
         ruleset=ruleset,
         players=tuple(players),
@@ -198,6 +204,7 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         threads=threads,
         role_threads=role_threads,
         receipts=bool(case.get("receipts", True)),
+        settings=settings,
     )
 
 

@@ -32,6 +32,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 from shenshi.rulesets.catalog import RulesetInfo
+from shenshi.rulesets.profile import RulesetProfile
 
 ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
 K = TypeVar("K")
@@ -747,7 +748,12 @@ class PlayerSpec:
 class Ruleset:
     """Base of every ruleset. Subclasses override the hooks below (python-chess style).
 
-    Class metadata: ``name``, ``aliases``, ``info`` (the catalog entry), ``first_phase``.
+    Class metadata: ``name``, ``aliases``, ``info`` (the static description: roles, teams,
+    composition), ``first_phase``. What the world outside the core needs to know about a
+    ruleset is its :meth:`profile` (built by the :meth:`declare` hook from the settings); the
+    hooks that need the game's state are declared here with defaults, so nothing outside the
+    core asks which ruleset is running or probes for a method.
+
     Hooks a family implements:
 
     * ``default_config()`` → ruleset settings with the spec's defaults;
@@ -761,6 +767,9 @@ class Ruleset:
     * ``remember(state, event)`` → memory after recorded last words or activity.
     * ``gm_ruling(state, command)`` → events of the GM rulings the ruleset knows (werewolf
       penalty points / 罚下); a :class:`RulingApplied` carries the new seats and memory.
+    * ``declare(config)`` → its :class:`~shenshi.rulesets.profile.RulesetProfile`;
+    * ``check_submission(state, sub)``, ``intake_facts(state)``, ``speed_up_ready(state)``,
+      ``night_phase_closed(state, key)``: what intake and the daemon ask while a step is open.
     """
 
     name: ClassVar[str] = ""
@@ -978,6 +987,33 @@ class Ruleset:
         """Facts of the family's memory that intake's single-post checks need, by the names of
         intake's ``PhaseFacts`` fields (the bound survivor, swaps left, madness…)."""
         return {}
+
+    # -- what the world outside the core asks ------------------------------------------------
+
+    def profile(self, settings: Mapping[str, Any] | None = None) -> RulesetProfile:
+        """What intake, the daemon and the demo need to know about this ruleset under
+        ``settings`` (the GM's ``[game.rules]``, merged over :meth:`default_config`; a game's
+        ``state.config`` is merged already). A bad setting raises :class:`RulesetError`."""
+        return self.declare({**self.default_config(), **dict(settings or {})})
+
+    def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
+        """The profile under ``config`` (default: a fixed table and no special rules)."""
+        return RulesetProfile(self.name, players=self.info.players)
+
+    def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        """Why a submission cannot count as it stands, or ``None`` (intake uses it for
+        receipts). Default: every submission counts until the resolution judges it."""
+        return None
+
+    def speed_up_ready(self, state: GameState) -> bool:
+        """Whether the open day may close at once because the players agreed (werewolf 加速,
+        W-D7). Default: never."""
+        return False
+
+    def night_phase_closed(self, state: GameState, key: str) -> tuple[PrivateResult, ...]:
+        """Private results due as soon as night phase ``key`` of the open night closes
+        (werewolf: the witch's 【通灵】 list when 夜晚1 closes, RES-W3). Default: none."""
+        return ()
 
     def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
         """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and

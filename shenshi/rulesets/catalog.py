@@ -66,7 +66,6 @@ class RulesetInfo:
 
     name: str
     chinese: str
-    family: str  # "A" (游戏五/六), "chess", "werewolf"
     roles: Mapping[str, Role]
     teams: tuple[str, ...]
     composition: Mapping[str, int]  # role id -> count (per camp when ``composition_per_team``)
@@ -95,21 +94,21 @@ _FAMILY_A_CIVILIANS = (
 _FAMILY_A_ROLES = _roles(Role("killer", "杀手", "killers", (KILL,), joint=True), *_FAMILY_A_CIVILIANS)
 
 GAME5 = RulesetInfo(
-    "game5", "游戏五", "A", _FAMILY_A_ROLES, ("killers", "civilians"),
+    "game5", "游戏五", _FAMILY_A_ROLES, ("killers", "civilians"),
     MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 4}),
 )  # fmt: skip
 GAME6_8 = RulesetInfo(
-    "game6-8", "游戏六（8人）", "A",
+    "game6-8", "游戏六（8人）",
     _roles(Role("killer", "杀手", "killers", (KILL,)), *_FAMILY_A_CIVILIANS),
     ("killers", "civilians"),
     MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 2}),
 )  # fmt: skip
 GAME6_10 = RulesetInfo(
-    "game6-10", "游戏六（10人）", "A", _FAMILY_A_ROLES, ("killers", "civilians"),
+    "game6-10", "游戏六（10人）", _FAMILY_A_ROLES, ("killers", "civilians"),
     MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 4}),
 )  # fmt: skip
 GAME6_13 = RulesetInfo(
-    "game6-13", "游戏六（13人）", "A",
+    "game6-13", "游戏六（13人）",
     _roles(
         Role("alliance_killer", "同盟杀手", "killers", (KILL,), joint=True),
         Role("independent_killer", "独立杀手", "killers", (KILL,)),
@@ -124,7 +123,7 @@ GAME6_13 = RulesetInfo(
     }),
 )  # fmt: skip
 CHESS32 = RulesetInfo(
-    "chess32", "楚汉", "chess",
+    "chess32", "楚汉",
     _roles(
         Role("general", "帅", "", (KILL, SWAP_GENERAL)),
         Role("chariot", "车", "", (IMPRISON,)),
@@ -143,7 +142,7 @@ CHESS32 = RulesetInfo(
     composition_per_team=True,
 )  # fmt: skip
 WEREWOLF = RulesetInfo(
-    "werewolf", "狼人", "werewolf",
+    "werewolf", "狼人",
     _roles(
         Role("seer", "先知", "village", (DIVINE,)),
         Role("witch", "女巫", "village", (HEAL, POISON)),
