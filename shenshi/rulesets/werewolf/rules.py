@@ -65,12 +65,6 @@ from shenshi.rulesets.werewolf.settings import default_config, settings_of
 from shenshi.rulesets.werewolf.settle import Settled, go_out
 
 ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
-# The profile's night phases and last-words limit as intake used them so far (the spec's
-# defaults); the next change reads them from the GM's settings.
-NIGHT_PHASES = {
-    "guard": 1, "silence_guard": 1, "kill": 1, "divine": 1, "pipe": 1, "heal": 2, "poison": 2,
-}  # fmt: skip
-LAST_WORDS_CHARS = 3000
 SINGLE_USE = frozenset({HEAL, POISON, LONE_WOLF, LONE_BLADE})  # once a game (§5.2)
 
 
@@ -102,7 +96,11 @@ class Werewolf(Ruleset):
     def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
         """§5: skills as 功能树洞 replies, each in its step and night phase, single-use
         skills, latest ballots, last words of limited length, 加速, no seat count (RES-W1)."""
-        settings_of(config)  # a bad setting is refused here
+        settings = settings_of(config)  # a bad setting is refused here
+        try:
+            phases = {action: int(key) for action, key in settings.night_phase.items()}
+        except ValueError:
+            raise RulesetError("config.night_phases: the phases are numbered (1, 2)") from None
         return RulesetProfile(
             self.name,
             skills=SkillRules(
@@ -112,11 +110,11 @@ class Werewolf(Ruleset):
                 anytime=frozenset({SHERIFF_SUCCESSOR}),
                 posthumous=frozenset({SHERIFF_SUCCESSOR}),
                 single_use=SINGLE_USE,
-                night_phases=MappingProxyType(NIGHT_PHASES),
+                night_phases=MappingProxyType(phases),
                 change_note="截止前可更改，另起一行写「确定」可锁定",
             ),
             targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
-            last_words=LastWordsRules(max_chars=LAST_WORDS_CHARS),
+            last_words=LastWordsRules(max_chars=settings.last_words_chars),
             speech=SpeechRules(dead_posts=True),
             clock=ClockRules(
                 speed_up=True, unannounced=frozenset({("night", 0)}), death_causes_public=False
