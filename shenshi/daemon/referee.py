@@ -31,11 +31,13 @@ from shenshi.intake.model import IntakeCommand
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
+    PHASE_GRAPH,
     CastBallot,
     CloseNight,
     CloseRound,
     Command,
     DaemonNote,
+    Due,
     Event,
     GameState,
     IllegalActionError,
@@ -289,27 +291,27 @@ class Referee:
         return out
 
     def _step(self, now: datetime, published_at: Callable[[str], datetime | None], out: Effects) -> bool:
+        """Do what the open phase awaits (:data:`PHASE_GRAPH`), if its time has come."""
         state = self.state
-        if state.phase is Phase.OVER:
-            return False
-        if state.phase is Phase.SETUP:
+        row = PHASE_GRAPH[state.phase]
+        if row.due is Due.START:
             if now < self.game.start:
                 return False
             return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out)
-        if state.phase in (Phase.DAWN, Phase.DUSK):
+        if row.due is Due.PUBLICATION:
+            assert row.finished is not None
             if self._nothing_to_announce():
                 at = self._closed_by(now)  # werewolf night 0: day 1 opens at 06:00, unannounced
             else:
                 at = published_at(self.gate_key())
                 if at is None or at > now:
                     return False
-            done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
-            phase, n = self.ruleset.next_step(done, state.number)
+            phase, n = self.ruleset.next_step(row.finished, state.number)
             return self._open(phase, n, at, out)
         times = self.times()
-        if times is None:
+        if row.due is Due.NOTHING or times is None:
             return False
-        if state.phase is Phase.NIGHT:
+        if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
             if now >= times.closes or (self.early_close and self._night_complete()):
                 at = min(now, times.closes)
@@ -337,9 +339,9 @@ class Referee:
     def _closed_by(self, now: datetime) -> datetime:
         """When the step just resolved closed, at the latest (its clock's close, or now)."""
         state = self.state
-        done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
+        done = PHASE_GRAPH[state.phase].finished
         opened = state.params.get("opened_at")
-        if opened is None:
+        if opened is None or done is None:
             return now
         return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
 
@@ -413,8 +415,8 @@ class Referee:
 
         Deaths take effect, and the next step's clock starts, when the GM announces them.
         """
-        kind = "night" if self.state.phase is Phase.DAWN else "day"
-        return f"{self.key}:{kind}{self.state.number}:{PUBLIC}"
+        done = PHASE_GRAPH[self.state.phase].finished or Phase.DAY
+        return f"{self.key}:{done.value}{self.state.number}:{PUBLIC}"
 
     def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
         """Announcements for ``events``: a resolution's post and PMs, and answers given at once

@@ -60,12 +60,9 @@ class Chess32(Ruleset):
     aliases = ("chess", "c32", "楚汉")
     info = CHESS32
     first_phase = Phase.DAY  # the game starts with day 1 [CH:L102]
+    cycle = (Phase.DAY, Phase.NIGHT)  # a game day is day n then night n
 
     # -- setup -------------------------------------------------------------------------------
-
-    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
-        """A game day is day n then night n (the game starts with day 1)."""
-        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
 
     def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
         """§4: privileges by PM at night until dawn − 10 min, a 杀人帖 with each kill, the

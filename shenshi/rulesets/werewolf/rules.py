@@ -76,10 +76,7 @@ class Werewolf(Ruleset):
     info = WEREWOLF
     first_phase = Phase.NIGHT
     first_number = 0  # 第零日夜晚: cupid and 托孤
-
-    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
-        """Game day n is day n then night n; night 0 comes before day 1 [WW:L74]."""
-        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+    cycle = (Phase.DAY, Phase.NIGHT)  # game day n is day n then night n [WW:L74]
 
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
