@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from string import Template
 from typing import Any
 
+from shenshi.daemon.keys import GameKeys
 from shenshi.rulesets.base import PrivateResult, PublicFact, Report
 
 CAMP = {
@@ -193,10 +194,11 @@ def drafts_for_step(
 ) -> list[Draft]:
     """Every announcement a resolved step proposes: one public post and its private PMs."""
     drafts: list[Draft] = []
+    keys = GameKeys(game)
     if report.public_facts or report.vote_tally or report.winner:
         drafts.append(
             Draft(
-                f"{game}:{label}:public",
+                keys.public(label),
                 f"{label.rstrip('0123456789')}_result",
                 "thread",
                 thread,
@@ -207,7 +209,7 @@ def drafts_for_step(
     for i, result in enumerate(report.private_results):
         drafts.append(
             Draft(
-                f"{game}:{label}:{result.text_kind}:{result.to}:{i}",
+                keys.private(label, result.text_kind, result.to, i),
                 result.text_kind,
                 "pm",
                 result.to,

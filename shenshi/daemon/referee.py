@@ -4,13 +4,16 @@ The shell (:mod:`shenshi.daemon.service`) feeds it what the forum shows (posts, 
 and the clock; the referee answers with an :class:`Effects`: the core events to store, the
 announcements to propose, the GM alerts, and the announcements the GM was seen publishing by
 hand. Its state is the rules core's :class:`~shenshi.rulesets.base.GameState`, so it can be
-rebuilt at any time by replaying the stored events.
+rebuilt at any time by replaying the stored events. It never calls back into the shell: what
+its clock needs to know (when announcements were published, how many posts each player made)
+it asks for with :meth:`Referee.wants` and is given as plain data, a :class:`Clockwork`.
 
 Map::
 
     read_post / read_pm / read_edit   intake → core commands (or alerts), receipts
-    tick(now, published_at)           the phase clock: open, close, resolve
-    gm(command)                       GM corrections (substitute, void, force, exit)
+    wants(now) → Wants                what the clock needs from the shell at ``now``
+    tick(now, Clockwork)              the phase clock (PHASE_GRAPH): open, close, resolve
+    apply(command)                    GM corrections (substitute, void, force, exit)
     drafts_for(events)                announcements from resolutions
 """
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
@@ -26,6 +29,7 @@ from typing import Any
 from shenshi.config import GameConfig
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text
 from shenshi.daemon.context import build_context
+from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
 from shenshi.records import Post, PrivateMessage
@@ -57,7 +61,6 @@ from shenshi.rulesets.base import (
 )
 from shenshi.rulesets.catalog import CANNON_KILL, KILL
 
-PUBLIC = "public"
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
 
@@ -70,6 +73,36 @@ class GmAlert:
     message: str
     subject: str | None = None
     evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Wants:
+    """What the referee's clock needs from the shell at a tick (:meth:`Referee.wants`)."""
+
+    announcements: frozenset[str] = frozenset()  # keys whose publication time it needs
+    activity: tuple[datetime, datetime] | None = None  # a window of post counts to record
+
+
+@dataclass(frozen=True)
+class PostCounts:
+    """Counted posts per player in ``window`` (``None``: no window was asked for)."""
+
+    window: tuple[datetime, datetime] | None
+    counts: Mapping[str, int] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Clockwork:
+    """What the shell tells the referee's clock at a tick, as plain data.
+
+    ``published``: when announcements were published, by key (at least the ones
+    :meth:`Referee.wants` asked for; an absent key is not published yet). ``activity``: the
+    post counts of the window it asked for, or ``None`` when the shell keeps no counts (a
+    round then closes without recording any).
+    """
+
+    published: Mapping[str, datetime] = field(default_factory=frozen_map)
+    activity: PostCounts | None = None
 
 
 @dataclass
@@ -105,13 +138,11 @@ class Referee:
         gm_uid: str | None = None,
         tz: tzinfo,
         early_close: bool = True,
-        activity: Callable[[datetime, datetime], Mapping[str, int]] | None = None,
-        published_at: Callable[[str], datetime | None] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.game = game
         self.state = state
-        self.key = game_key
+        self.keys = GameKeys(game_key)
         self.templates = templates
         self.uids = dict(uids or {})
         self.gm_name = gm_name
@@ -121,8 +152,8 @@ class Referee:
         # Family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
         # chess ballots may still change, and werewolf needs everyone's 加速 (W-D7).
         self.early_close = early_close and self.profile.clock.early_close
-        self.activity = activity
-        self.published_at = published_at
+        # When announcements were published (key → time), as far as the shell has said.
+        self.published: dict[str, datetime] = {}
         # Public drafts not yet seen published (key → text): the GM's own posts are matched
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}
@@ -133,8 +164,10 @@ class Referee:
     def apply(self, command: Command) -> list[Event]:
         """Decide and evolve; raises :class:`IllegalActionError` (state untouched)."""
         events = self.ruleset.decide(self.state, command)
+        state = self.state
         for event in events:
-            self.state = self.ruleset.evolve(self.state, event)
+            state = self.ruleset.evolve(state, event)
+        self.state = state
         return events
 
     def replay(self, events: Iterable[Event]) -> None:
@@ -162,14 +195,14 @@ class Referee:
         round before, which an early close (or a late approval) moves."""
         state = self.state
         opens, closes = times.rounds[state.round]
-        at = self.published_at(self._round_key(state.round - 1)) if self.published_at else None
+        at = self.published.get(self._round_key(state.round - 1))
         if at is None:
             at = NOT_YET  # not announced: the round is not open
         rounds = {**times.rounds, state.round: (at, at + (closes - opens))}
         return replace(times, rounds=frozen_map(rounds), closes=max(times.closes, at + (closes - opens)))
 
     def _round_key(self, rnd: int) -> str:
-        return f"{self.key}:day{self.state.number}.r{rnd}:{PUBLIC}"
+        return self.keys.public(step_label(Phase.DAY, self.state.number, rnd))
 
     def context(self, now: datetime):
         """The intake view of the game at ``now``."""
@@ -200,7 +233,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
-                GmAlert(f"{self.key}:edit:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.edit_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
         return out
 
@@ -211,7 +244,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
-                GmAlert(f"{self.key}:intake:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
         for command in result.commands:
             core = self.translate(command, evidence, at)
@@ -222,7 +255,7 @@ class Referee:
                 events = self.apply(core)
             except IllegalActionError as exc:
                 out.alerts.append(
-                    GmAlert(f"{self.key}:refused:{evidence}:{command.action}", "not_in_phase", str(exc), command.actor, evidence)
+                    GmAlert(self.keys.refused(evidence, command.action), "not_in_phase", str(exc), command.actor, evidence)
                 )
                 continue
             out.events += events
@@ -231,7 +264,7 @@ class Referee:
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 out.drafts.append(
-                    Draft(f"{self.key}:receipt:{evidence}:{i}", "receipt", "pm", receipt.to, receipt.text, (evidence,))
+                    Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, receipt.text, (evidence,))
                 )
         return out
 
@@ -276,21 +309,39 @@ class Referee:
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def tick(self, now: datetime, published_at: Callable[[str], datetime | None] | None = None) -> Effects:
+    def learn(self, published: Mapping[str, datetime]) -> None:
+        """When announcements were published (the shell's word; kept for later ticks)."""
+        self.published.update(published)
+
+    def wants(self, now: datetime) -> Wants:
+        """What the clock needs to know to move at ``now``: the publication times of the
+        announcements that open the next step or round, and the post counts of a round about
+        to close where the ruleset records them (chess32 lurking)."""
+        state = self.state
+        keys = set()
+        if PHASE_GRAPH[state.phase].due is Due.PUBLICATION:
+            keys.add(self.gate_key())
+        if state.phase is Phase.DAY and state.round > 1:
+            keys.add(self._round_key(state.round - 1))
+        return Wants(frozenset(keys), self._activity_window(now))
+
+    def tick(self, now: datetime, clockwork: Clockwork | None = None) -> Effects:
         """Open, close and resolve steps whose time has come (repeat until nothing moves).
 
-        ``published_at`` (default: the one given at construction) says when an announcement
-        was published; a step opens only once the previous step's result is out.
+        ``clockwork`` is what the shell answers to :meth:`wants`: a step opens only once the
+        previous step's result is published. The clock stops where it needs something it was
+        not told (the post counts of a round that opened in this tick): ask again.
         """
-        published_at = published_at or self.published_at or (lambda key: None)
+        clockwork = clockwork or Clockwork()
+        self.learn(clockwork.published)
         out = Effects()
         for _ in range(8):  # a few transitions can fall due at once after a long outage
-            moved = self._step(now, published_at, out)
+            moved = self._step(now, clockwork, out)
             if not moved:
                 break
         return out
 
-    def _step(self, now: datetime, published_at: Callable[[str], datetime | None], out: Effects) -> bool:
+    def _step(self, now: datetime, clockwork: Clockwork, out: Effects) -> bool:
         """Do what the open phase awaits (:data:`PHASE_GRAPH`), if its time has come."""
         state = self.state
         row = PHASE_GRAPH[state.phase]
@@ -303,9 +354,10 @@ class Referee:
             if self._nothing_to_announce():
                 at = self._closed_by(now)  # werewolf night 0: day 1 opens at 06:00, unannounced
             else:
-                at = published_at(self.gate_key())
-                if at is None or at > now:
+                published = self.published.get(self.gate_key())
+                if published is None or published > now:
                     return False
+                at = published
             phase, n = self.ruleset.next_step(row.finished, state.number)
             return self._open(phase, n, at, out)
         times = self.times()
@@ -318,18 +370,37 @@ class Referee:
                 self._resolve(CloseNight(at), out, at)
                 return True
             return False
+        at = self._round_due(now, times)
+        if at is None:
+            return False
+        if state.round == 1 and self.profile.clock.records_activity and clockwork.activity is not None:
+            if clockwork.activity.window != self._activity_window(now):
+                return False  # the counts of this round's window come with the next tick
+            out.events += self.apply(RecordActivity(frozen_map(clockwork.activity.counts)))
+        self._resolve(CloseRound(at), out, at)
+        return True
+
+    def _round_due(self, now: datetime, times: PhaseTimes) -> datetime | None:
+        """When the open round closes if it closes at ``now`` (its time is up, every ballot
+        is in, or 加速), else ``None``."""
+        state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
         early = (
             self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
         ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
-        if now >= closes or early:
-            at = min(now, closes)
-            if self.activity is not None and state.round == 1 and self.profile.clock.records_activity:
-                counts = self.activity(state.params.get("activity_from") or times.opens, at)
-                out.events += self.apply(RecordActivity(frozen_map(counts)))
-            self._resolve(CloseRound(at), out, at)
-            return True
-        return False
+        return min(now, closes) if now >= closes or early else None
+
+    def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:
+        """The window of post counts the ruleset records as the first round closes at
+        ``now`` (posts made during the night count toward the day, RES-C19), or ``None``."""
+        state = self.state
+        if not (self.profile.clock.records_activity and state.phase is Phase.DAY and state.round == 1):
+            return None
+        times = self.times()
+        at = self._round_due(now, times) if times is not None else None
+        if times is None or at is None:
+            return None
+        return (state.params.get("activity_from") or times.opens, at)
 
     def _nothing_to_announce(self) -> bool:
         """The step just resolved has no public post (the condition of :func:`drafts_for_step`)."""
@@ -354,7 +425,7 @@ class Referee:
                 continue
             self._phase_results_sent.add((n, phase))
             for result in self.ruleset.night_phase_closed(self.state, phase):
-                key = f"{self.key}:night{n}:{result.text_kind}:{result.to}"
+                key = self.keys.night_phase_result(n, result.text_kind, result.to)
                 text = private_text(self.templates, result)
                 out.drafts.append(Draft(key, result.text_kind, "pm", result.to, text))
 
@@ -416,7 +487,7 @@ class Referee:
         Deaths take effect, and the next step's clock starts, when the GM announces them.
         """
         done = PHASE_GRAPH[self.state.phase].finished or Phase.DAY
-        return f"{self.key}:{done.value}{self.state.number}:{PUBLIC}"
+        return self.keys.public(step_label(done, self.state.number))
 
     def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
         """Announcements for ``events``: a resolution's post and PMs, and answers given at once
@@ -426,7 +497,7 @@ class Referee:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
                 after = self.ruleset.evolve(before, event)
                 step = drafts_for_step(
-                    self.templates, game=self.key, label=f"answer{event.submission.seq}", title="",
+                    self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
                     thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
                     targets=_targets(after, event.report),
@@ -444,7 +515,7 @@ class Referee:
                 # The end of the game is announced with the resolution that decided it.
                 report = replace(report, winner=event.outcome.winner)
             step = drafts_for_step(
-                self.templates, game=self.key, label=label, title=title, thread=self.game.vote_thread,
+                self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
                 report=report, declarations=declarations, evidence=evidence[:20],
                 runoff_template=self.profile.ballots.runoff_template,
                 targets=_targets(before, event.report),
@@ -456,11 +527,8 @@ class Referee:
         return drafts
 
     def _label(self, before: GameState, event: Resolved) -> str:
-        if before.phase is Phase.NIGHT:
-            return f"night{before.number}"
-        if event.next_round:
-            return f"day{before.number}.r{before.round}"
-        return f"day{before.number}"
+        """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""
+        return step_label(before.phase, before.number, before.round if event.next_round else None)
 
     def _title(self, before: GameState, event: Resolved) -> str:
         name = "night_title" if before.phase is Phase.NIGHT else "day_title"
@@ -471,7 +539,7 @@ class Referee:
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                alert = _note_alert(self.key, self.state, n, i, evidence or _evidence_of(event))
+                alert = _note_alert(self.keys, self.state, n, i, evidence or _evidence_of(event))
                 hint = self._what_to_do(n)
                 if hint:
                     alert = replace(alert, message=f"{alert.message}; {hint}")
@@ -493,10 +561,10 @@ def _evidence_of(event: Event) -> str | None:
     return None
 
 
-def _note_alert(game: str, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
-    step = f"{state.phase.value}{state.number}.r{state.round}"
+def _note_alert(keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
+    key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     message = f"{n.who}: {n.rule} → {n.verdict}" + (f" ({n.detail})" if n.detail else "")
-    return GmAlert(f"{game}:rule:{step}:{n.who}:{n.rule}:{evidence or i}", f"rule:{n.rule}", message, n.who, evidence)
+    return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 
 _ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}
@@ -543,4 +611,4 @@ def _same_announcement(draft: str, posted: str) -> bool:
     return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() > 0.7
 
 
-__all__ = ["GmAlert", "Effects", "Referee", "PhaseOpened", "Report"]
+__all__ = ["Clockwork", "Effects", "GmAlert", "PhaseOpened", "PostCounts", "Referee", "Report", "Wants"]

@@ -23,11 +23,12 @@ from datetime import datetime, timedelta
 from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
 from shenshi.config import Config, ForumConfig
+from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
-from shenshi.daemon.referee import Effects, GmAlert, Referee
+from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.errors import UserError
 from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
@@ -124,13 +125,13 @@ class GameService:
         state = self.ruleset.new_game(specs, self.config.game.rules)
         referee = Referee(
             self.ruleset, self.config.game, state,
-            game_key=f"g{self.game_id}", templates=self.templates,
+            game_key=keys.game_key(self.game_id), templates=self.templates,
             uids={p.name: p.uid for p in players if p.uid}, gm_name=self.config.forum.username,
             gm_uid=getattr(self.adapter, "own_uid", None), tz=self.config.forum.tz,
-            early_close=self.config.daemon.early_close, activity=self._activity,
-            published_at=self._published_at,
+            early_close=self.config.daemon.early_close,
         )  # fmt: skip
         referee.replay(codec.decode(e.payload) for e in self.store.events(self.game_id))
+        referee.learn(self._clockwork(referee.wants(self.clock())).published)
         for a in self.store.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED]):
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
@@ -195,7 +196,7 @@ class GameService:
         for delta in self._poll_threads(cursors).values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
-                self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
+                self._alerts([GmAlert(self.referee.keys.thread_changed(delta.tid, what, delta.cursor.floor),
                                       "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
             self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             results = self.store.record_posts(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
@@ -308,7 +309,7 @@ class GameService:
     def _unparsable(self, what: str, exc: UnexpectedPage) -> None:
         stamp = self.clock().strftime("%Y%m%d%H")
         message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
-        self._alerts([GmAlert(f"g{self.game_id}:unparsable:{what}:{stamp}", "unparsable_page", message)])
+        self._alerts([GmAlert(self.referee.keys.unparsable(what, stamp), "unparsable_page", message)])
         log.warning("%s", message)
 
     def _threads(self) -> list[str]:
@@ -336,12 +337,12 @@ class GameService:
 
     def _process_post(self, post: Post, evidence_id: int) -> None:
         outcome = self.referee.read_post(post, str(evidence_id))
-        self._commit(outcome, f"evidence:{evidence_id}", evidence_id)
+        self._commit(outcome, keys.evidence_batch(evidence_id), evidence_id)
         for key, at in outcome.published:
             self._mark_published(key, at, post.pid)
 
     def _process_pm(self, pm: PrivateMessage, evidence_id: int) -> None:
-        self._commit(self.referee.read_pm(pm, str(evidence_id)), f"evidence:{evidence_id}", evidence_id)
+        self._commit(self.referee.read_pm(pm, str(evidence_id)), keys.evidence_batch(evidence_id), evidence_id)
 
     def _process_edit(self, first: Post, revision: Post, evidence_id: int) -> None:
         outcome = self.referee.read_edit(first, revision, str(evidence_id))
@@ -352,20 +353,39 @@ class GameService:
     def tick(self) -> Effects:
         """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
-        outcome = self.referee.tick(now)
+        outcome = self._run_clock(now)
         outcome.extend(self._absences(now))
         self._commit_tick(outcome)
         return outcome
 
     def _catch_up(self, now: datetime) -> Effects:
         """Run the phase clock up to ``now``: the time of a post or PM about to be read."""
-        outcome = self.referee.tick(now)
+        outcome = self._run_clock(now)
         self._commit_tick(outcome)
         return outcome
 
+    def _run_clock(self, now: datetime) -> Effects:
+        """The referee's clock at ``now``, told what it asks for; asked again while a move
+        makes it want something new (a round that opened and closes at once needs counts)."""
+        outcome = Effects()
+        asked: Wants | None = None
+        for _ in range(4):
+            wants = self.referee.wants(now)
+            if wants == asked:
+                break
+            asked = wants
+            outcome.extend(self.referee.tick(now, self._clockwork(wants)))
+        return outcome
+
+    def _clockwork(self, wants: Wants) -> Clockwork:
+        """The publication times and post counts the referee asked for, from the store."""
+        published = {key: at for key in wants.announcements if (at := self._published_at(key))}
+        counts = self._activity(*wants.activity) if wants.activity else {}
+        return Clockwork(published, PostCounts(wants.activity, counts))
+
     def _commit_tick(self, outcome: Effects) -> None:
         if outcome.events or outcome.drafts or outcome.alerts:
-            self._commit(outcome, f"tick:{self.store.last_seq(self.game_id)}", None)
+            self._commit(outcome, keys.tick_batch(self.store.last_seq(self.game_id)), None)
 
     def _absences(self, now: datetime) -> Effects:
         """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
@@ -388,7 +408,7 @@ class GameService:
         out = Effects()
         for a in absent:
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
-            key = f"g{self.game_id}:{a.kind}:{a.name}:{stamp}"
+            key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
             out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
             out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
@@ -513,7 +533,7 @@ class GameService:
         before = self.referee.state
         events = self.referee.apply(command)  # IllegalActionError: nothing stored
         outcome = Effects(events=events, drafts=self.referee.drafts_for(events, before))
-        self._commit(outcome, f"gm:{self.store.last_seq(self.game_id)}:{type(command).__name__}", None)
+        self._commit(outcome, keys.gm_batch(self.store.last_seq(self.game_id), type(command).__name__), None)
         return outcome
 
     def substitute(self, old: str, new: str, uid: str | None = None) -> Effects:
@@ -566,8 +586,8 @@ class GameService:
             )
             if known.get(d.name):
                 text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
-            drafts.append(Draft(f"g{game.id}:deal:{d.name}", "role", "pm", d.name, text))
-        self._commit(Effects(drafts=drafts), f"deal:{game.id}", None)
+            drafts.append(Draft(keys.GameKeys(keys.game_key(game.id)).role(d.name), "role", "pm", d.name, text))
+        self._commit(Effects(drafts=drafts), keys.deal_batch(game.id), None)
         return dealt
 
     # -- publishing -------------------------------------------------------------------------------
