@@ -150,7 +150,9 @@ class ClockRules:
 
     early_close: bool = False  # a step may close once all its activity is in (family A)
     speed_up: bool = False  # 加速 by everyone's agreement (werewolf W-D7); 减速 is recorded
-    records_activity: bool = False  # counted posts per day reach the core at round 1's close
+    # Counted posts per game day reach the core as round 1 closes (chess32 lurking); a day's
+    # window opens with the night before it (RES-C19).
+    records_activity: bool = False
     sign_in: timedelta | None = None  # 签到 within this long of the player list (family A)
     lurking: timedelta | None = None  # this long without a post is an exit (family A)
     # Steps that end with no result post of their own, as (phase, number): werewolf night 0.

@@ -3,7 +3,6 @@ and post counts, and the shell answers with plain data (``Clockwork``)."""
 
 from __future__ import annotations
 
-from shenshi.daemon.announce import Templates
 from shenshi.daemon.keys import (
     GameKeys,
     answer_label,
@@ -14,28 +13,15 @@ from shenshi.daemon.keys import (
     step_label,
     tick_batch,
 )
-from shenshi.daemon.referee import Clockwork, PostCounts, Referee, Wants
-from shenshi.demo.script import load_script
-from shenshi.rulesets.base import ActivityRecorded, Phase, PlayerSpec
-from shenshi.rulesets.registry import find_ruleset
-from tests.daemon.helpers import TZ, at, config
+from shenshi.daemon.referee import Clockwork, PostCounts, Wants
+from shenshi.rulesets.base import ActivityRecorded, Phase
+from tests.daemon.helpers import at, chess_referee
 
 COUNTS = {"老王": 7}
 
 
-def chess(tmp_path) -> Referee:
-    script = load_script("chess32")
-    cfg = config(tmp_path, "chess32", [(s.name, s.role) for s in script.seats])
-    rules = find_ruleset("chess32")
-    state = rules.new_game(
-        [PlayerSpec(s.name, s.role, s.team) for s in script.seats],
-        {"day_hours": 24, "night_hours": 24},
-    )
-    return Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)
-
-
 def test_the_first_round_asks_for_its_post_counts_when_it_closes(tmp_path) -> None:
-    ref = chess(tmp_path)
+    ref = chess_referee(tmp_path)
     ref.tick(at(0), Clockwork())
     assert ref.state.phase is Phase.DAY
     assert ref.wants(at(12)) == Wants()  # nothing due yet
@@ -50,7 +36,7 @@ def test_the_first_round_asks_for_its_post_counts_when_it_closes(tmp_path) -> No
 
 
 def test_a_day_that_opens_and_is_over_in_one_tick_waits_for_its_counts(tmp_path) -> None:
-    ref = chess(tmp_path)
+    ref = chess_referee(tmp_path)
     ref.tick(at(0), Clockwork())
     ref.tick(at(24), Clockwork(activity=PostCounts((at(0), at(24)), {})))  # day 1 closes
     day1 = GameKeys("g1").public("day1")
@@ -71,7 +57,7 @@ def test_a_day_that_opens_and_is_over_in_one_tick_waits_for_its_counts(tmp_path)
 
 
 def test_without_counts_kept_a_round_closes_without_recording(tmp_path) -> None:
-    ref = chess(tmp_path)
+    ref = chess_referee(tmp_path)
     ref.tick(at(0), Clockwork())
     out = ref.tick(at(24), Clockwork())
     assert ref.state.phase is Phase.DUSK

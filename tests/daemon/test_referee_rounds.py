@@ -9,7 +9,7 @@ from shenshi.daemon.referee import Clockwork, Referee
 from shenshi.demo.script import load_script
 from shenshi.rulesets.base import OpenNight, Phase, PlayerSpec, frozen_map
 from shenshi.rulesets.registry import find_ruleset
-from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm, post
+from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, chess_referee, config, pm, post
 
 DECLARATION = "月黑风高，" + "夜行者悄悄推开了房门，" * 12
 
@@ -128,13 +128,7 @@ def test_chess_cannon_kill_posts_are_published(tmp_path) -> None:
 
 def test_a_chess_day_with_every_ballot_in_still_runs_its_hours(tmp_path) -> None:
     script = load_script("chess32")
-    cfg = config(tmp_path, "chess32", [(s.name, s.role) for s in script.seats])
-    rules = find_ruleset("chess32")
-    state = rules.new_game(
-        [PlayerSpec(s.name, s.role, s.team) for s in script.seats],
-        {"day_hours": 24, "night_hours": 24},
-    )
-    ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)
+    ref = chess_referee(tmp_path)
     ref.tick(at(0), Clockwork())
     assert ref.state.phase is Phase.DAY
     for i, s in enumerate(script.seats):

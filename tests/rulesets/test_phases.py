@@ -111,11 +111,19 @@ def referee_at_dawn(tmp_path) -> Referee:
     return ref
 
 
-def test_a_pm_between_steps_is_an_alert_and_changes_nothing(tmp_path) -> None:
+@pytest.mark.parametrize(
+    ("read", "message", "refused"),
+    [
+        ("read_pm", pm("小明", "占卜 老王", 24.5), "Submit is not allowed during the dawn 1"),
+        ("read_post", post("小明", "投票：老王", 24.5), "CastBallot is not allowed during the dawn 1"),
+    ],
+    ids=["skill by PM", "ballot post"],
+)
+def test_input_between_steps_is_an_alert_and_changes_nothing(tmp_path, read, message, refused) -> None:
     ref = referee_at_dawn(tmp_path)
     before = ref.state
-    out = ref.read_pm(pm("小明", "占卜 老王", 24.5), "7")
-    assert [a.kind for a in out.alerts] == ["not_in_phase"] and "Submit is not allowed" in out.alerts[0].message
+    out = getattr(ref, read)(message, "7")
+    assert [(a.kind, a.message) for a in out.alerts] == [("not_in_phase", refused)]
     assert out.events == [] and ref.state is before
 
 
@@ -126,11 +134,3 @@ def test_a_refused_gm_correction_raises_and_leaves_the_referee_s_state(tmp_path)
         with pytest.raises(IllegalActionError):
             ref.apply(command)  # Rex died in the night: a substitute takes over a living seat
         assert ref.state is before
-
-
-def test_a_ballot_between_steps_is_refused_by_the_core_and_changes_nothing(tmp_path) -> None:
-    ref = referee_at_dawn(tmp_path)
-    before = ref.state
-    out = ref.read_post(post("小明", "投票：老王", 24.5), "8")
-    assert [a.kind for a in out.alerts] == ["not_in_phase"] and "CastBallot is not allowed" in out.alerts[0].message
-    assert out.events == [] and ref.state is before
