@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from shenshi.daemon import keys
 from shenshi.records import Post, PrivateMessage, Quote
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -155,7 +156,7 @@ class _Builder:
     def apply(self, command: Command, evidence_id: int | None = None) -> None:
         """Decide and evolve one command, and store its events like the daemon does."""
         self.state, events = self.rules.apply(self.state, command)
-        key = None if evidence_id is None else f"evidence:{evidence_id}"
+        key = None if evidence_id is None else keys.evidence_batch(evidence_id)
         with self.store.transaction() as uow:
             uow.events.append(self.game_id, [encode(e) for e in events], evidence_id, key=key)
         self.events += len(events)

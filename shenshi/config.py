@@ -130,11 +130,13 @@ class GameConfig:
     @field_validator("ruleset")
     @classmethod
     def _known_ruleset(cls, value: str) -> str:
-        from shenshi.rulesets.catalog import CATALOG
+        from shenshi.rulesets.registry import RULESETS, find_ruleset
 
-        if value not in CATALOG:
-            raise problem(f'expected {quoted_choices(tuple(CATALOG))}, got "{value}"')
-        return value
+        try:
+            return find_ruleset(value).name  # an alias (g6-10, 楚汉, ww…) names the same ruleset
+        except KeyError:
+            names = quoted_choices(tuple(r.name for r in RULESETS))
+            raise problem(f'expected {names} (or an alias), got "{value}"') from None
 
     @field_validator("start", mode="before")
     @classmethod

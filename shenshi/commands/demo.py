@@ -11,6 +11,7 @@ database and the dry-run log are (``--output``, default ``./demo-output/RULESET-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 from pathlib import Path
 
@@ -67,11 +68,13 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.demo.game import play
     from shenshi.demo.record import expected_outcome, summary
     from shenshi.demo.script import available
-    from shenshi.rulesets.registry import RULESETS
+    from shenshi.rulesets.registry import RULESETS, find_ruleset
 
     logging.basicConfig(level=logging.ERROR, format="%(levelname)s %(name)s: %(message)s")
     registered = {r.name for r in RULESETS}
     playable = [name for name in available() if name in registered]
+    with contextlib.suppress(KeyError):  # an alias (g6-10, ww…) plays the same demo
+        args.ruleset = find_ruleset(args.ruleset).name
     if args.ruleset not in playable:
         raise UserError(f"no demo for ruleset {args.ruleset!r} (available: {', '.join(playable)})")
     if args.speed <= 0:
@@ -103,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     print(summary(game.forum_record, game.tally, log=game.log_path, database=game.database,
                   seconds=game.seconds, mistakes=game.players.made))  # fmt: skip
     expected = expected_outcome(game.script)
-    causes = args.ruleset not in ("chess32", "werewolf")  # they publish no cause of death
+    # chess32 and werewolf publish the camp of the dead, not the cause of death
+    causes = find_ruleset(args.ruleset).profile(game.script.rules).clock.death_causes_public
     published = expected_outcome(game.script, published=True).comparable(causes)
     same = game.forum_record.comparable(causes) == published
     stored = game.stored_record.comparable() == expected.comparable()

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from string import Template
 from typing import Any
 
+from shenshi.daemon.keys import GameKeys
 from shenshi.rulesets.base import PrivateResult, PublicFact, Report
 
 CAMP = {
@@ -118,8 +119,6 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
             return t.render(fact.kind)
         case "bound" | "curse_applied" | "bless_applied" | "exit" | "out" | "sheriff":
             return t.render(fact.kind, name=f["name"])
-        case "runoff":
-            return t.render("runoff", names="、".join(f["candidates"]))
         case "executed" if "camp" in f:
             return t.render("executed_camp", name=f["name"], camp=CAMP.get(f["camp"], f["camp"]))
         case "executed":
@@ -134,9 +133,12 @@ def public_text(
     title: str,
     report: Report,
     declarations: Mapping[str, str],
-    ruleset_family: str = "A",
+    runoff_template: str = "runoff",
 ) -> str:
-    """The public post for one step: title, tallies, facts in order, the winner."""
+    """The public post for one step: title, tallies, facts in order, the winner.
+
+    ``runoff_template`` names how the ruleset announces a runoff (its profile's
+    ``ballots.runoff_template``: 生死投票, or chess32's round 2)."""
     lines = [title]
     if report.vote_tally:
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(report.vote_tally)]
@@ -145,8 +147,8 @@ def public_text(
     if report.final_tally:  # 遗言计票 and 招魂: why a tied runoff still executed someone
         lines.append("计入遗言与招魂后：" + "，".join(f"{n} {_num(v)} 票" for n, v in _sorted_tally(report.final_tally)))
     for fact in report.public_facts:
-        if fact.kind == "runoff" and ruleset_family == "chess":
-            lines.append(t.render("round2", names="、".join(fact.get("candidates"))))
+        if fact.kind == "runoff":
+            lines.append(t.render(runoff_template, names="、".join(fact.get("candidates"))))
             continue
         line = _fact_line(t, fact, declarations)
         if line:
@@ -186,27 +188,28 @@ def drafts_for_step(
     thread: str,
     report: Report,
     declarations: Mapping[str, str] | None = None,
-    family: str = "A",
+    runoff_template: str = "runoff",
     evidence: Sequence[str] = (),
     targets: Mapping[tuple[str, str], str] | None = None,
 ) -> list[Draft]:
     """Every announcement a resolved step proposes: one public post and its private PMs."""
     drafts: list[Draft] = []
+    keys = GameKeys(game)
     if report.public_facts or report.vote_tally or report.winner:
         drafts.append(
             Draft(
-                f"{game}:{label}:public",
+                keys.public(label),
                 f"{label.rstrip('0123456789')}_result",
                 "thread",
                 thread,
-                public_text(t, title, report, declarations or {}, family),
+                public_text(t, title, report, declarations or {}, runoff_template),
                 tuple(evidence),
             )
         )
     for i, result in enumerate(report.private_results):
         drafts.append(
             Draft(
-                f"{game}:{label}:{result.text_kind}:{result.to}:{i}",
+                keys.private(label, result.text_kind, result.to, i),
                 result.text_kind,
                 "pm",
                 result.to,

@@ -9,7 +9,6 @@ from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import ForumError
 from shenshi.config import Config, ConfigError
 from shenshi.rulesets.base import PlayerSpec, RulesetError
-from shenshi.rulesets.catalog import ruleset_info
 from shenshi.rulesets.registry import find_ruleset
 
 
@@ -38,9 +37,9 @@ def check_offline(config: Config) -> Iterator[Check]:
         else:
             where = f"${f.password_env}" if f.password_env else "password_env / password_file"
             yield Check("password", False, f"no password: set {where} or give a cookies_file")
-    info = ruleset_info(g.ruleset)
+    rules = find_ruleset(g.ruleset)
+    info = rules.info
     if all(p.role for p in g.players):
-        rules = find_ruleset(g.ruleset)
         try:
             rules.new_game(
                 [PlayerSpec(p.name, p.role, p.team or info.roles[p.role].team, True, p.addons) for p in g.players],
@@ -51,7 +50,10 @@ def check_offline(config: Config) -> Iterator[Check]:
             yield Check("players", False, str(exc).strip("'\""))
     else:
         yield Check("players", True, f"{len(g.players)} players; roles to be dealt (shenshi deal)")
-    expected = info.players if g.ruleset != "werewolf" else None
+    try:
+        expected = rules.profile(g.rules).players  # None: any number (werewolf, RES-W1)
+    except RulesetError:
+        expected = None  # the players check above said what is wrong with the settings
     if expected and len(g.players) != expected:
         yield Check("player count", False, f"{g.ruleset} is played by {expected}, the file lists {len(g.players)}")
 

@@ -71,6 +71,7 @@ def build_context(
         role_threads=role_threads,
         receipts=game.receipts,
         tz=tz,
+        settings=state.config,
     )
 
 

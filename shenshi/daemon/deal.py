@@ -37,7 +37,7 @@ def deal_roles(
     if unknown:
         raise UserError(f"composition: unknown role(s) for {info.name}: {', '.join(sorted(unknown))}")
     roles = [(role, info.roles[role].team) for role, n in comp.items() for _ in range(n)]
-    if info.family == "chess":
+    if info.composition_per_team:
         roles = [(role, camp) for camp in info.teams for role, _ in roles]
     if len(roles) != len(names):
         raise UserError(
@@ -49,19 +49,11 @@ def deal_roles(
 
 
 def partners(dealt: Sequence[Dealt], info: RulesetInfo) -> dict[str, list[str]]:
-    """Who knows whom: joint units (killers, seers, binders, the horse pair) see each other.
-
-    game6-8 killers do not know each other [G6:L41]; werewolves of one pack do [WW:L88].
-    """
+    """Who knows whom: joint units (killers, seers, binders, the horse pair) and packs
+    (werewolves [WW:L88]) see the others of their role on their team; game6-8 killers do not
+    know each other [G6:L41], nor do game6-13's alliance killers know the independent one."""
     out: dict[str, list[str]] = {}
     for d in dealt:
-        role = info.roles[d.role]
-        knows = role.joint or (info.name == "werewolf" and d.role == "werewolf")
-        if not knows:
-            continue
-        out[d.name] = [o.name for o in dealt if o is not d and o.role == d.role and o.team == d.team]
-    if info.name == "game6-13":  # the alliance killers know each other, not the independent
-        for d in dealt:
-            if d.role == "alliance_killer":
-                out[d.name] = [o.name for o in dealt if o is not d and o.role == "alliance_killer"]
+        if info.roles[d.role].knows_partners:
+            out[d.name] = [o.name for o in dealt if o is not d and o.role == d.role and o.team == d.team]
     return out

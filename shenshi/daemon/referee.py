@@ -4,13 +4,16 @@ The shell (:mod:`shenshi.daemon.service`) feeds it what the forum shows (posts, 
 and the clock; the referee answers with an :class:`Effects`: the core events to store, the
 announcements to propose, the GM alerts, and the announcements the GM was seen publishing by
 hand. Its state is the rules core's :class:`~shenshi.rulesets.base.GameState`, so it can be
-rebuilt at any time by replaying the stored events.
+rebuilt at any time by replaying the stored events. It never calls back into the shell: what
+its clock needs to know (when announcements were published, how many posts each player made)
+it asks for with :meth:`Referee.wants` and is given as plain data, a :class:`Clockwork`.
 
 Map::
 
     read_post / read_pm / read_edit   intake → core commands (or alerts), receipts
-    tick(now, published_at)           the phase clock: open, close, resolve
-    gm(command)                       GM corrections (substitute, void, force, exit)
+    wants(now) → Wants                what the clock needs from the shell at ``now``
+    tick(now, Clockwork)              the phase clock (PHASE_GRAPH): open, close, resolve
+    apply(command)                    GM corrections (substitute, void, force, exit)
     drafts_for(events)                announcements from resolutions
 """
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
@@ -26,16 +29,19 @@ from typing import Any
 from shenshi.config import GameConfig
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text
 from shenshi.daemon.context import build_context
+from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
+    PHASE_GRAPH,
     CastBallot,
     CloseNight,
     CloseRound,
     Command,
     DaemonNote,
+    Due,
     Event,
     GameState,
     IllegalActionError,
@@ -53,9 +59,8 @@ from shenshi.rulesets.base import (
     Submit,
     frozen_map,
 )
-from shenshi.rulesets.catalog import CANNON_KILL, KILL, ruleset_info
+from shenshi.rulesets.catalog import CANNON_KILL, KILL
 
-PUBLIC = "public"
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
 
@@ -68,6 +73,36 @@ class GmAlert:
     message: str
     subject: str | None = None
     evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Wants:
+    """What the referee's clock needs from the shell at a tick (:meth:`Referee.wants`)."""
+
+    announcements: frozenset[str] = frozenset()  # keys whose publication time it needs
+    activity: tuple[datetime, datetime] | None = None  # a window of post counts to record
+
+
+@dataclass(frozen=True)
+class PostCounts:
+    """Counted posts per player in ``window`` (``None``: no window was asked for)."""
+
+    window: tuple[datetime, datetime] | None
+    counts: Mapping[str, int] = field(default_factory=frozen_map)
+
+
+@dataclass(frozen=True)
+class Clockwork:
+    """What the shell tells the referee's clock at a tick, as plain data.
+
+    ``published``: when announcements were published, by key (at least the ones
+    :meth:`Referee.wants` asked for; an absent key is not published yet). ``activity``: the
+    post counts of the window it asked for, or ``None`` when the shell keeps no counts (a
+    round then closes without recording any).
+    """
+
+    published: Mapping[str, datetime] = field(default_factory=frozen_map)
+    activity: PostCounts | None = None
 
 
 @dataclass
@@ -103,36 +138,36 @@ class Referee:
         gm_uid: str | None = None,
         tz: tzinfo,
         early_close: bool = True,
-        activity: Callable[[datetime, datetime], Mapping[str, int]] | None = None,
-        published_at: Callable[[str], datetime | None] | None = None,
     ) -> None:
         self.ruleset = ruleset
         self.game = game
         self.state = state
-        self.key = game_key
+        self.keys = GameKeys(game_key)
         self.templates = templates
         self.uids = dict(uids or {})
         self.gm_name = gm_name
         self.gm_uid = gm_uid
         self.tz = tz
-        self.family = ruleset_info(ruleset.name).family
-        # Only family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
+        self.profile = ruleset.profile(state.config)
+        # Family A lets the GM end a phase once all its activity is in [G6:L33][G5:L54];
         # chess ballots may still change, and werewolf needs everyone's 加速 (W-D7).
-        self.early_close = early_close and self.family == "A"
-        self.activity = activity
-        self.published_at = published_at
+        self.early_close = early_close and self.profile.clock.early_close
+        # When announcements were published (key → time), as far as the shell has said.
+        self.published: dict[str, datetime] = {}
         # Public drafts not yet seen published (key → text): the GM's own posts are matched
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}
-        self._sent_vision: set[str] = set()
+        self._phase_results_sent: set[tuple[int, str]] = set()
 
     # -- state -------------------------------------------------------------------------------
 
     def apply(self, command: Command) -> list[Event]:
         """Decide and evolve; raises :class:`IllegalActionError` (state untouched)."""
         events = self.ruleset.decide(self.state, command)
+        state = self.state
         for event in events:
-            self.state = self.ruleset.evolve(self.state, event)
+            state = self.ruleset.evolve(state, event)
+        self.state = state
         return events
 
     def replay(self, events: Iterable[Event]) -> None:
@@ -160,14 +195,14 @@ class Referee:
         round before, which an early close (or a late approval) moves."""
         state = self.state
         opens, closes = times.rounds[state.round]
-        at = self.published_at(self._round_key(state.round - 1)) if self.published_at else None
+        at = self.published.get(self._round_key(state.round - 1))
         if at is None:
             at = NOT_YET  # not announced: the round is not open
         rounds = {**times.rounds, state.round: (at, at + (closes - opens))}
         return replace(times, rounds=frozen_map(rounds), closes=max(times.closes, at + (closes - opens)))
 
     def _round_key(self, rnd: int) -> str:
-        return f"{self.key}:day{self.state.number}.r{rnd}:{PUBLIC}"
+        return self.keys.public(step_label(Phase.DAY, self.state.number, rnd))
 
     def context(self, now: datetime):
         """The intake view of the game at ``now``."""
@@ -198,7 +233,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
-                GmAlert(f"{self.key}:edit:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.edit_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
         return out
 
@@ -209,7 +244,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
-                GmAlert(f"{self.key}:intake:{evidence}:{i}", alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
         for command in result.commands:
             core = self.translate(command, evidence, at)
@@ -220,7 +255,7 @@ class Referee:
                 events = self.apply(core)
             except IllegalActionError as exc:
                 out.alerts.append(
-                    GmAlert(f"{self.key}:refused:{evidence}:{command.action}", "not_in_phase", str(exc), command.actor, evidence)
+                    GmAlert(self.keys.refused(evidence, command.action), "not_in_phase", str(exc), command.actor, evidence)
                 )
                 continue
             out.events += events
@@ -229,7 +264,7 @@ class Referee:
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 out.drafts.append(
-                    Draft(f"{self.key}:receipt:{evidence}:{i}", "receipt", "pm", receipt.to, receipt.text, (evidence,))
+                    Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, receipt.text, (evidence,))
                 )
         return out
 
@@ -274,61 +309,98 @@ class Referee:
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def tick(self, now: datetime, published_at: Callable[[str], datetime | None] | None = None) -> Effects:
+    def learn(self, published: Mapping[str, datetime]) -> None:
+        """When announcements were published (the shell's word; kept for later ticks)."""
+        self.published.update(published)
+
+    def wants(self, now: datetime) -> Wants:
+        """What the clock needs to know to move at ``now``: the publication times of the
+        announcements that open the next step or round, and the post counts of a round about
+        to close where the ruleset records them (chess32 lurking)."""
+        state = self.state
+        keys = set()
+        if PHASE_GRAPH[state.phase].due is Due.PUBLICATION:
+            keys.add(self.gate_key())
+        if state.phase is Phase.DAY and state.round > 1:
+            keys.add(self._round_key(state.round - 1))
+        return Wants(frozenset(keys), self._activity_window(now))
+
+    def tick(self, now: datetime, clockwork: Clockwork | None = None) -> Effects:
         """Open, close and resolve steps whose time has come (repeat until nothing moves).
 
-        ``published_at`` (default: the one given at construction) says when an announcement
-        was published; a step opens only once the previous step's result is out.
+        ``clockwork`` is what the shell answers to :meth:`wants`: a step opens only once the
+        previous step's result is published. The clock stops where it needs something it was
+        not told (the post counts of a round that opened in this tick): ask again.
         """
-        published_at = published_at or self.published_at or (lambda key: None)
+        clockwork = clockwork or Clockwork()
+        self.learn(clockwork.published)
         out = Effects()
         for _ in range(8):  # a few transitions can fall due at once after a long outage
-            moved = self._step(now, published_at, out)
+            moved = self._step(now, clockwork, out)
             if not moved:
                 break
         return out
 
-    def _step(self, now: datetime, published_at: Callable[[str], datetime | None], out: Effects) -> bool:
+    def _step(self, now: datetime, clockwork: Clockwork, out: Effects) -> bool:
+        """Do what the open phase awaits (:data:`PHASE_GRAPH`), if its time has come."""
         state = self.state
-        if state.phase is Phase.OVER:
-            return False
-        if state.phase is Phase.SETUP:
+        row = PHASE_GRAPH[state.phase]
+        if row.due is Due.START:
             if now < self.game.start:
                 return False
             return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out)
-        if state.phase in (Phase.DAWN, Phase.DUSK):
+        if row.due is Due.PUBLICATION:
+            assert row.finished is not None
             if self._nothing_to_announce():
                 at = self._closed_by(now)  # werewolf night 0: day 1 opens at 06:00, unannounced
             else:
-                at = published_at(self.gate_key())
-                if at is None or at > now:
+                published = self.published.get(self.gate_key())
+                if published is None or published > now:
                     return False
-            done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
-            phase, n = self.ruleset.next_step(done, state.number)
+                at = published
+            phase, n = self.ruleset.next_step(row.finished, state.number)
             return self._open(phase, n, at, out)
         times = self.times()
-        if times is None:
+        if row.due is Due.NOTHING or times is None:
             return False
-        if state.phase is Phase.NIGHT:
-            self._witch_vision(now, times, out)
+        if row.due is Due.NIGHT_CLOSE:
+            self._night_phases_closed(now, times, out)
             if now >= times.closes or (self.early_close and self._night_complete()):
                 at = min(now, times.closes)
                 self._resolve(CloseNight(at), out, at)
                 return True
             return False
+        at = self._round_due(now, times)
+        if at is None:
+            return False
+        if state.round == 1 and self.profile.clock.records_activity and clockwork.activity is not None:
+            if clockwork.activity.window != self._activity_window(now):
+                return False  # the counts of this round's window come with the next tick
+            out.events += self.apply(RecordActivity(frozen_map(clockwork.activity.counts)))
+        self._resolve(CloseRound(at), out, at)
+        return True
+
+    def _round_due(self, now: datetime, times: PhaseTimes) -> datetime | None:
+        """When the open round closes if it closes at ``now`` (its time is up, every ballot
+        is in, or 加速), else ``None``."""
+        state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        speed_up = getattr(self.ruleset, "speed_up_ready", None)  # werewolf 加速 (W-D7)
-        early = (self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)) or bool(
-            speed_up and speed_up(state)
-        )
-        if now >= closes or early:
-            at = min(now, closes)
-            if self.activity is not None and state.round == 1 and self.family == "chess":
-                counts = self.activity(state.params.get("activity_from") or times.opens, at)
-                out.events += self.apply(RecordActivity(frozen_map(counts)))
-            self._resolve(CloseRound(at), out, at)
-            return True
-        return False
+        early = (
+            self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
+        ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
+        return min(now, closes) if now >= closes or early else None
+
+    def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:
+        """The window of post counts the ruleset records as the first round closes at
+        ``now`` (posts made during the night count toward the day, RES-C19), or ``None``."""
+        state = self.state
+        if not (self.profile.clock.records_activity and state.phase is Phase.DAY and state.round == 1):
+            return None
+        times = self.times()
+        at = self._round_due(now, times) if times is not None else None
+        if times is None or at is None:
+            return None
+        return (state.params.get("activity_from") or times.opens, at)
 
     def _nothing_to_announce(self) -> bool:
         """The step just resolved has no public post (the condition of :func:`drafts_for_step`)."""
@@ -338,26 +410,24 @@ class Referee:
     def _closed_by(self, now: datetime) -> datetime:
         """When the step just resolved closed, at the latest (its clock's close, or now)."""
         state = self.state
-        done = Phase.NIGHT if state.phase is Phase.DAWN else Phase.DAY
+        done = PHASE_GRAPH[state.phase].finished
         opened = state.params.get("opened_at")
-        if opened is None:
+        if opened is None or done is None:
             return now
         return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
 
-    def _witch_vision(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
-        """Werewolf: when 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3)."""
-        first = times.phase_deadlines.get("1")
-        vision = getattr(self.ruleset, "witch_vision", None)
-        key = f"{self.key}:night{self.state.number}:witch_vision"
-        if first is None or vision is None or now < first or key in self._sent_vision:
-            return
-        if self.state.number == 0:
-            return  # night 0 has no 【杀人】: nothing to see, and the spec sends nothing
-        self._sent_vision.add(key)
-        for result in vision(self.state):
-            out.drafts.append(
-                Draft(f"{key}:{result.to}", "witch_vision", "pm", result.to, private_text(self.templates, result))
-            )
+    def _night_phases_closed(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
+        """Private results due as each night phase closes (werewolf: the witch's 【通灵】 list
+        when 夜晚1 closes, RES-W3), each proposed once."""
+        n = self.state.number
+        for phase, deadline in sorted(times.phase_deadlines.items()):
+            if now < deadline or (n, phase) in self._phase_results_sent:
+                continue
+            self._phase_results_sent.add((n, phase))
+            for result in self.ruleset.night_phase_closed(self.state, phase):
+                key = self.keys.night_phase_result(n, result.text_kind, result.to)
+                text = private_text(self.templates, result)
+                out.drafts.append(Draft(key, result.text_kind, "pm", result.to, text))
 
     def _open(self, phase: Phase, n: int, at: datetime, out: Effects) -> bool:
         # Rulesets read wall-clock times (werewolf 06:00/21:00, the chess weekend) off the
@@ -395,7 +465,7 @@ class Referee:
 
     def _night_complete(self) -> bool:
         """Every living player with a night power has submitted something."""
-        info = ruleset_info(self.ruleset.name)
+        info = self.ruleset.info
         actors = {s.actor for s in self.state.submissions}
         needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
         return bool(needed) and all(n in actors for n in needed)
@@ -416,8 +486,8 @@ class Referee:
 
         Deaths take effect, and the next step's clock starts, when the GM announces them.
         """
-        kind = "night" if self.state.phase is Phase.DAWN else "day"
-        return f"{self.key}:{kind}{self.state.number}:{PUBLIC}"
+        done = PHASE_GRAPH[self.state.phase].finished or Phase.DAY
+        return self.keys.public(step_label(done, self.state.number))
 
     def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
         """Announcements for ``events``: a resolution's post and PMs, and answers given at once
@@ -427,7 +497,7 @@ class Referee:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
                 after = self.ruleset.evolve(before, event)
                 step = drafts_for_step(
-                    self.templates, game=self.key, label=f"answer{event.submission.seq}", title="",
+                    self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
                     thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
                     targets=_targets(after, event.report),
@@ -445,8 +515,9 @@ class Referee:
                 # The end of the game is announced with the resolution that decided it.
                 report = replace(report, winner=event.outcome.winner)
             step = drafts_for_step(
-                self.templates, game=self.key, label=label, title=title, thread=self.game.vote_thread,
-                report=report, declarations=declarations, family=self.family, evidence=evidence[:20],
+                self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
+                report=report, declarations=declarations, evidence=evidence[:20],
+                runoff_template=self.profile.ballots.runoff_template,
                 targets=_targets(before, event.report),
             )  # fmt: skip
             drafts += step
@@ -456,11 +527,8 @@ class Referee:
         return drafts
 
     def _label(self, before: GameState, event: Resolved) -> str:
-        if before.phase is Phase.NIGHT:
-            return f"night{before.number}"
-        if event.next_round:
-            return f"day{before.number}.r{before.round}"
-        return f"day{before.number}"
+        """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""
+        return step_label(before.phase, before.number, before.round if event.next_round else None)
 
     def _title(self, before: GameState, event: Resolved) -> str:
         name = "night_title" if before.phase is Phase.NIGHT else "day_title"
@@ -471,7 +539,7 @@ class Referee:
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                alert = _note_alert(self.key, self.state, n, i, evidence or _evidence_of(event))
+                alert = _note_alert(self.keys, self.state, n, i, evidence or _evidence_of(event))
                 hint = self._what_to_do(n)
                 if hint:
                     alert = replace(alert, message=f"{alert.message}; {hint}")
@@ -493,10 +561,10 @@ def _evidence_of(event: Event) -> str | None:
     return None
 
 
-def _note_alert(game: str, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
-    step = f"{state.phase.value}{state.number}.r{state.round}"
+def _note_alert(keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
+    key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     message = f"{n.who}: {n.rule} → {n.verdict}" + (f" ({n.detail})" if n.detail else "")
-    return GmAlert(f"{game}:rule:{step}:{n.who}:{n.rule}:{evidence or i}", f"rule:{n.rule}", message, n.who, evidence)
+    return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 
 _ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}
@@ -543,4 +611,4 @@ def _same_announcement(draft: str, posted: str) -> bool:
     return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() > 0.7
 
 
-__all__ = ["GmAlert", "Effects", "Referee", "PhaseOpened", "Report"]
+__all__ = ["Clockwork", "Effects", "GmAlert", "PhaseOpened", "PostCounts", "Referee", "Report", "Wants"]

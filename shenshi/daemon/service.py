@@ -23,16 +23,15 @@ from datetime import datetime, timedelta
 from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
 from shenshi.config import Config
+from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
-from shenshi.daemon.referee import Effects, GmAlert, Referee
+from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.errors import UserError
 from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
-from shenshi.rulesets.catalog import ruleset_info
-from shenshi.rulesets.family_a.clock import SIGN_IN as SIGN_IN_WINDOW
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
@@ -128,13 +127,13 @@ class GameService:
         state = self.ruleset.new_game(specs, self.config.game.rules)
         referee = Referee(
             self.ruleset, self.config.game, state,
-            game_key=f"g{self.game_id}", templates=self.templates,
+            game_key=keys.game_key(self.game_id), templates=self.templates,
             uids={p.name: p.uid for p in players if p.uid}, gm_name=self.config.forum.username,
             gm_uid=getattr(self.adapter, "own_uid", None), tz=self.config.forum.tz,
-            early_close=self.config.daemon.early_close, activity=self._activity,
-            published_at=self._published_at,
+            early_close=self.config.daemon.early_close,
         )  # fmt: skip
         referee.replay(codec.decode(e.payload) for e in self.store.stream_events(self.game_id))
+        referee.learn(self._clockwork(referee.wants(self.clock())).published)
         with self.store.snapshot() as uow:
             waiting = uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED])
         for a in waiting:
@@ -146,7 +145,7 @@ class GameService:
 
     def _create_game(self):
         cfg = self.config.game
-        info = ruleset_info(cfg.ruleset)
+        info = self.ruleset.info
         missing = [p.name for p in cfg.players if not p.role]
         if missing:
             raise UserError(
@@ -206,7 +205,7 @@ class GameService:
         for delta in self._poll_threads(cursors).values():
             if delta.shrunk or delta.deleted or delta.moved:
                 what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
-                self._alerts([GmAlert(f"g{self.game_id}:thread:{delta.tid}:{what}:{delta.cursor.floor}",
+                self._alerts([GmAlert(self.referee.keys.thread_changed(delta.tid, what, delta.cursor.floor),
                                       "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
             self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             with self.store.transaction() as uow:
@@ -326,7 +325,7 @@ class GameService:
     def _unparsable(self, what: str, exc: UnexpectedPage) -> None:
         stamp = self.clock().strftime("%Y%m%d%H")
         message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
-        self._alerts([GmAlert(f"g{self.game_id}:unparsable:{what}:{stamp}", "unparsable_page", message)])
+        self._alerts([GmAlert(self.referee.keys.unparsable(what, stamp), "unparsable_page", message)])
         log.warning("%s", message)
 
     def _threads(self) -> list[str]:
@@ -355,12 +354,12 @@ class GameService:
 
     def _process_post(self, post: Post, evidence_id: int) -> None:
         outcome = self.referee.read_post(post, str(evidence_id))
-        self._commit(outcome, f"evidence:{evidence_id}", evidence_id)
+        self._commit(outcome, keys.evidence_batch(evidence_id), evidence_id)
         for key, at in outcome.published:
             self._mark_published(key, at, post.pid)
 
     def _process_pm(self, pm: PrivateMessage, evidence_id: int) -> None:
-        self._commit(self.referee.read_pm(pm, str(evidence_id)), f"evidence:{evidence_id}", evidence_id)
+        self._commit(self.referee.read_pm(pm, str(evidence_id)), keys.evidence_batch(evidence_id), evidence_id)
 
     def _process_edit(self, first: Post, revision: Post, evidence_id: int) -> None:
         outcome = self.referee.read_edit(first, revision, str(evidence_id))
@@ -371,45 +370,65 @@ class GameService:
     def tick(self) -> Effects:
         """Run the phase clock at the current time, then the sign-in and lurking checks."""
         now = self.clock()
-        outcome = self.referee.tick(now)
-        if self.referee.family == "A":
-            outcome.extend(self._absences(now))
+        outcome = self._run_clock(now)
+        outcome.extend(self._absences(now))
         self._commit_tick(outcome)
         return outcome
 
     def _catch_up(self, now: datetime) -> Effects:
         """Run the phase clock up to ``now``: the time of a post or PM about to be read."""
-        outcome = self.referee.tick(now)
+        outcome = self._run_clock(now)
         self._commit_tick(outcome)
         return outcome
 
+    def _run_clock(self, now: datetime) -> Effects:
+        """The referee's clock at ``now``, told what it asks for; asked again while a move
+        makes it want something new (a round that opened and closes at once needs counts)."""
+        outcome = Effects()
+        asked: Wants | None = None
+        for _ in range(4):
+            wants = self.referee.wants(now)
+            if wants == asked:
+                break
+            asked = wants
+            outcome.extend(self.referee.tick(now, self._clockwork(wants)))
+        return outcome
+
+    def _clockwork(self, wants: Wants) -> Clockwork:
+        """The publication times and post counts the referee asked for, from the store."""
+        published = {key: at for key in wants.announcements if (at := self._published_at(key))}
+        counts = self._activity(*wants.activity) if wants.activity else {}
+        return Clockwork(published, PostCounts(wants.activity, counts))
+
     def _commit_tick(self, outcome: Effects) -> None:
         if outcome.events or outcome.drafts or outcome.alerts:
-            self._commit(outcome, f"tick:{self._last_seq()}", None)
+            self._commit(outcome, keys.tick_batch(self._last_seq()), None)
 
     def _absences(self, now: datetime) -> Effects:
-        """Family A: missed sign-ins and 48 h lurkers become proposals for the GM to confirm."""
+        """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
+        confirm, where the ruleset has these rules."""
         state = self.referee.state
+        rules = self.referee.profile.clock
         start = self.config.game.start
-        if state.phase is Phase.OVER or now < start:
+        if state.phase is Phase.OVER or now < start or not (rules.lurking or rules.sign_in):
             return Effects()
         living = [s.name for s in state.alive()]
         signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
-        signed_in = now >= start + SIGN_IN_WINDOW
+        signed_in = rules.sign_in is not None and now >= start + rules.sign_in
         with self.store.snapshot() as uow:
             names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
             board = uow.evidence.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
             if signed_in:
-                replies = uow.evidence.activity(self.game_id, start, start + SIGN_IN_WINDOW, sources=[signin_thread])
+                replies = uow.evidence.activity(self.game_id, start, start + rules.sign_in, sources=[signin_thread])
         last = {names.get(a.author_uid, a.author): a.last_at for a in board}
-        absent = lurking(living, start, now, last)
+        absent = lurking(rules, living, start, now, last)
         if signed_in:
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
-            absent = missed_sign_in(living, start, signed) + absent
+            absent = missed_sign_in(rules, living, start, signed) + absent
         out = Effects()
         for a in absent:
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
-            key = f"g{self.game_id}:{a.kind}:{a.name}:{stamp}"
+            key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
             out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
             out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
@@ -561,7 +580,7 @@ class GameService:
         events = self.referee.apply(command)  # IllegalActionError: nothing stored
         outcome = Effects(events=events, drafts=self.referee.drafts_for(events, before))
         try:
-            self._commit(outcome, f"gm:{self._last_seq()}:{type(command).__name__}", None, also)
+            self._commit(outcome, keys.gm_batch(self._last_seq(), type(command).__name__), None, also)
         except BaseException:
             self.referee.state = before
             raise
@@ -604,7 +623,7 @@ class GameService:
             exists = uow.games.find(cfg.name) is not None
         if exists:
             raise UserError(f"the game {cfg.name!r} already exists: roles cannot be dealt again")
-        info = ruleset_info(cfg.ruleset)
+        info = self.ruleset.info
         seed = seed or new_seed()
         composition = cfg.rules.get("composition")
         dealt = deal_roles(info, [p.name for p in cfg.players], seed, composition)
@@ -623,8 +642,8 @@ class GameService:
             )
             if known.get(d.name):
                 text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
-            drafts.append(Draft(f"g{game.id}:deal:{d.name}", "role", "pm", d.name, text))
-        self._commit(Effects(drafts=drafts), f"deal:{game.id}", None)
+            drafts.append(Draft(keys.GameKeys(keys.game_key(game.id)).role(d.name), "role", "pm", d.name, text))
+        self._commit(Effects(drafts=drafts), keys.deal_batch(game.id), None)
         return dealt
 
     # -- publishing -------------------------------------------------------------------------------

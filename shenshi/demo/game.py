@@ -42,7 +42,7 @@ from shenshi.demo.record import (
 )
 from shenshi.demo.script import GameScript, load_script
 from shenshi.demo.world import PASSWORD_ENV, World, build_world, cast_for, game_config
-from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.registry import find_ruleset
 from shenshi.store.engine import open_store
 
 # Monday 20:00 on the forum clock: chess32 pauses on weekends, and its game ends by Thursday.
@@ -181,7 +181,7 @@ def deal_seed(seed: int) -> str:
 def casting(script: GameScript, seed: str) -> dict[str, str]:
     """Who plays which script seat once the roles are dealt with ``seed`` (``shenshi deal``
     deals the same): each seat goes to a dealt player with its role and team."""
-    info = ruleset_info(script.ruleset)
+    info = find_ruleset(script.ruleset).info
     composition = script.rules.get("composition")
     by_part: dict[tuple[str, str], list[str]] = {}
     for d in deal_roles(info, list(script.names), seed, composition):

@@ -40,11 +40,10 @@ from shenshi.adapters.sandbox.timefmt import discuz_absolute
 from shenshi.demo import texts
 from shenshi.demo.script import Act, GameScript, Step, Vote
 from shenshi.demo.world import World
-from shenshi.rulesets.catalog import ruleset_info
-from shenshi.rulesets.werewolf.clock import first_day_start
-from shenshi.rulesets.werewolf.settings import settings_of
+from shenshi.rulesets.base import Phase, PlayerSpec
+from shenshi.rulesets.profile import SkillChannel
+from shenshi.rulesets.registry import find_ruleset
 
-SECOND_PHASE = ("heal", "poison")  # werewolf 夜晚2 skills (RES-W3)
 MISTAKES = ("typo", "fullwidth", "quote", "edit", "late_pm", "stranger")
 
 # The command words the players write (the forms in the rule posts).
@@ -137,9 +136,16 @@ class ScriptedPlayers:
         self.bound: set[str] = set()
         self.maddened: set[str] = set()  # werewolf: may post only the name they vote for
         self.unannounced_end: datetime | None = None  # a step that ends with no post of its own
-        self.family = ruleset_info(script.ruleset).family
+        self.ruleset = find_ruleset(script.ruleset)
+        self.profile = self.ruleset.profile(script.rules)
+        self.second_phase = self.profile.skills.second_phase()  # werewolf 夜晚2: the witch
         self.log: list[str] = []  # what the players did, for reading a failed test
         self._schedule_step(world.start)
+
+    @property
+    def _replies(self) -> bool:
+        """Skills are replies in the role's 功能树洞 (werewolf), not PMs to the GM."""
+        return self.profile.skills.channel is SkillChannel.ROLE_THREAD
 
     # -- reading the forum ---------------------------------------------------------------------
 
@@ -263,10 +269,16 @@ class ScriptedPlayers:
         self.progress.started = start
         if step.phase == "night":
             self._plan_night(step, start)
-            if self.family == "werewolf" and step.n == 0:  # night 0 ends at the first 06:00
-                self.unannounced_end = first_day_start(start, settings_of(dict(self.script.rules)))
+            if not self.profile.clock.announced(step.phase, step.n):  # werewolf night 0
+                self.unannounced_end = self._closes(step, start)
         else:
             self._plan_day(step, start)
+
+    def _closes(self, step: Step, start: datetime) -> datetime:
+        """When a step that opened at ``start`` closes by the ruleset's clock."""
+        seats = [PlayerSpec(s.name, s.role, s.team, True, s.addons) for s in self.script.seats]
+        state = self.ruleset.new_game(seats, self.script.rules)
+        return self.ruleset.phase_times(state, Phase(step.phase), step.n, start).closes
 
     def _schedule_round(self, step: Step, at: datetime) -> None:
         votes = step.runoff_votes if self.progress.round == 2 else step.summon_votes
@@ -282,13 +294,13 @@ class ScriptedPlayers:
     def _plan_night(self, step: Step, start: datetime) -> None:
         rng = self._rng(step.label)
         pace = self.pace
-        if step.n == 1 and self.family == "A":
+        if step.n == 1 and self.profile.clock.sign_in is not None:
             for name in self.script.names:  # 签到: reply to the player list
                 self.moves.append(
                     Move(self._at(start, rng, 0.1, 2.0), name, "post", "签到", "vote")
                 )
         for act in step.actions:
-            if act.action in SECOND_PHASE:  # the witch, once she has her 【通灵】 list
+            if act.action in self.second_phase:  # the witch, once she has her 【通灵】 list
                 at = self._at(start, rng, pace.second_phase, 1.5)
             else:
                 at = self._at(start, rng, pace.night_first, pace.night_spread)
@@ -304,12 +316,12 @@ class ScriptedPlayers:
                 Move(at, self.world.stranger, "pm", f"杀 {victim}", mistake="stranger")
             )
             self._made("stranger", step, f"{self.world.stranger}: 杀 {victim}")
-        if self.family == "werewolf" and step.n >= 1 and self._should("late_pm", rng):
+        if self._replies and step.n >= 1 and self._should("late_pm", rng):
             self._late_reply(step, start, rng)
         self._plan_talk(step, start, rng, pace.night_spread + 2)
 
     def _night_move(self, act: Act, at: datetime, text: str) -> Move:
-        if self.script.ruleset == "werewolf":
+        if self._replies:
             return Move(at, act.actor, "post", text, self.world.role_thread_of(act.actor))
         return Move(at, act.actor, "pm", text)
 
@@ -321,7 +333,8 @@ class ScriptedPlayers:
         if act.target2:
             text = f"{verb} {act.target}、{act.target2}"
         if act.declaration_chars:
-            label = "杀人帖" if self.script.ruleset == "chess32" else "杀人宣言"
+            post = self.profile.kill_post
+            label = post.label if post is not None else "杀人宣言"
             body = texts.declaration(rng, act.declaration_chars, act.target or "")
             text += f"\n{label}：\n{body}"
         if act.confirm:
@@ -341,7 +354,7 @@ class ScriptedPlayers:
             at = self._at(start, rng, pace.vote_opens + 0.3, pace.vote_spread)
             self._ballot(step, v, at, f"{step.label}.r1.{i}", rng)
         self._plan_ballot_mistakes(step, rng)
-        if self.family != "werewolf" and self._should("late_pm", rng):
+        if not self._replies and self._should("late_pm", rng):
             self._late_pm(step, start, rng)
 
     def _ballot(self, step: Step, v: Vote, at: datetime, key: str, rng: random.Random) -> None:
@@ -423,7 +436,7 @@ class ScriptedPlayers:
 
     def _late_reply(self, step: Step, start: datetime, rng: random.Random) -> None:
         """Werewolf: a skill replied in the 功能树洞 after its night phase's deadline."""
-        acts = [a for a in step.actions if a.action not in SECOND_PHASE and a.action != "kill"]
+        acts = [a for a in step.actions if a.action not in self.second_phase and a.action != "kill"]
         if not acts:
             return
         act = rng.choice(acts)

@@ -22,6 +22,7 @@ from typing import Any
 
 from shenshi.daemon.announce import CAMP, CAUSE
 from shenshi.demo.script import GameScript
+from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import DestinationKind
@@ -68,8 +69,9 @@ def expected_outcome(script: GameScript, *, published: bool = False) -> GameReco
     """The outcome the script's intended actions must give (written by hand in the script);
     ``published``: only the steps that end with a public post (werewolf night 0 has none)."""
     record = GameRecord()
+    profile = find_ruleset(script.ruleset).profile(script.rules)
     for step in script.steps:
-        if published and script.ruleset == "werewolf" and step.n == 0:
+        if published and not profile.clock.announced(step.phase, step.n):
             continue
         e = script.expected[step.label]
         record.steps.append(StepRecord(step.label, dict(e.deaths), e.executed, e.runoff))

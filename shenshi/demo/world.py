@@ -18,11 +18,11 @@ from typing import Any
 from shenshi.adapters.sandbox import SandboxForum
 from shenshi.adapters.sandbox.seed import BOARD_FID, GM_NAME, player_name, seed_demo
 from shenshi.demo.script import GameScript
-from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.profile import SkillChannel
+from shenshi.rulesets.registry import find_ruleset
 
 PASSWORD_ENV = "SHENSHI_DEMO_PASSWORD"
 STRANGER = "路人甲"  # a spectator account: not a player
-TITLES = {"A": "游戏", "chess": "楚汉", "werewolf": "狼人"}
 
 
 @dataclass
@@ -77,8 +77,8 @@ def build_world(
         if forum.find_user(name) is None:
             forum.add_user(name, f"Extra_pw{number}")
     forum.add_user(STRANGER, "Stranger_pw0")
-    family = ruleset_info(script.ruleset).family
-    title = TITLES[family]
+    ruleset = find_ruleset(script.ruleset)
+    title = ruleset.info.chinese
     roster = "、".join(script.names)
     vote = forum.create_thread(
         GM_NAME, BOARD_FID, f"【{title}】游戏者名单与投票帖",
@@ -91,12 +91,12 @@ def build_world(
         GM_NAME, BOARD_FID, f"【{title}】灌水专贴", "灌水请发在这里。", at=start
     )
     world = World(forum, script, start, vote.tid, discussion.tid, chat.tid)
-    if family == "werewolf":
+    if ruleset.profile(script.rules).skills.channel is SkillChannel.ROLE_THREAD:
         roles = sorted({s.role for s in script.seats})
         for role in roles:
-            name = ruleset_info(script.ruleset).roles[role].chinese
+            name = ruleset.info.roles[role].chinese
             thread = forum.create_thread(
-                GM_NAME, BOARD_FID, f"【狼人】{name}功能树洞", "技能请回复在本帖。", at=start
+                GM_NAME, BOARD_FID, f"【{title}】{name}功能树洞", "技能请回复在本帖。", at=start
             )
             world.role_threads[role] = thread.tid
     return world

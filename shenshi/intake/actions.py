@@ -16,24 +16,6 @@ from shenshi.intake.grammar import NameRef, Parsed
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
 
-DECLARATION_MIN = {"A": 100, "chess": 150}  # RES-A29 characters without whitespace
-WEREWOLF_LAST_WORDS_MAX = 3000
-# Werewolf submission phases (§5.5, RES-W3).
-WW_PHASE = {
-    "guard": 1,
-    "silence_guard": 1,
-    "kill": 1,
-    "divine": 1,
-    "pipe": 1,
-    "heal": 2,
-    "poison": 2,
-}
-WW_NIGHT0 = frozenset({"pair_lovers", "lone_wolf"})
-WW_DAY = frozenset({"lone_blade"})
-WW_SINGLE_USE = frozenset({"heal", "poison", "lone_wolf", "lone_blade"})
-CHESS_NO_SELF = frozenset({"general", "cannon", "chariot", "horse"})
-CHESS_NOT_ON_GENERAL = frozenset({"imprison", "protect", "pray"})
-
 
 def validate_action(out: Collector, p: Parsed) -> None:
     """Turn one parsed PM / tree-hole command into a command or an alert."""
@@ -53,12 +35,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     powers = ctx.powers_of(sender)
-    if (
-        ctx.family == "A"
-        and ctx.phase.kind == DAY
-        and ctx.phase.extra_divination_actor == sender.name
-        and "divine" in p.intents
-    ):
+    if _extra_divination(ctx, sender, "divine") and "divine" in p.intents:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     if action is None:
@@ -68,7 +45,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
             verb=p.verb,
         )
         return
-    if not sender.alive and action != "sheriff_successor":
+    if not sender.alive and action not in ctx.profile.skills.posthumous:
         out.alert("dead_actor", f"{sender.name} 已出局，其「{p.verb}」无效", verb=p.verb)
         return
     if sender.name in ctx.phase.sent_off:
@@ -118,89 +95,85 @@ def _role_cn(ctx: GameContext, player: PlayerInfo) -> str:
     return role.chinese if role else "未知身份"
 
 
-def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
-    """Windows and deadlines: A-S1, RES-A19, RES-C32, §5.4/§5.5; seer and 确定 locks."""
-    ctx, sender, t = out.ctx, out.sender, out.t
+def _extra_divination(ctx: GameContext, sender: PlayerInfo, action: str) -> bool:
+    """RES-A19: the civilian drawn by lot for the penalty divination divines once by day."""
     phase = ctx.phase
+    return phase.kind == DAY and action == "divine" and phase.extra_divination_actor == sender.name
+
+
+def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
+    """Windows and deadlines (A-S1, RES-A19, RES-C32, §5.4/§5.5), the seer and 确定 locks,
+    single-use skills: each as the ruleset's profile declares it."""
+    ctx, sender, t = out.ctx, out.sender, out.t
+    phase, skills = ctx.phase, ctx.profile.skills
     assert sender is not None
-    family = ctx.family
-    if family == "A":
-        if phase.kind == DAY:
-            if action == "divine" and phase.extra_divination_actor == sender.name:
-                extra["extra_divination"] = True
-                if phase.extra_divination_used:
-                    out.alert(
-                        "extra_divination_used", f"{sender.name} 的额外占卜已用过", verb=p.verb
-                    )
-                    return False
-                deadline = phase.extra_divination_deadline
-                if deadline is None and phase.vote_close is not None:
-                    deadline = phase.vote_close - timedelta(hours=1)
-                if deadline is not None and t is not None and t > deadline:
-                    out.alert(
-                        "extra_divination_deadline",
-                        f"{sender.name} 的额外占卜晚于截止时间",
-                        verb=p.verb,
-                    )
-                    return False
-                return True
-            out.alert(
-                "pm_window", f"{sender.name} 白天提交「{p.verb}」，不在夜间提交时间内", verb=p.verb
-            )
-            return False
-        if t is not None and (
-            (phase.pm_window_open is not None and t < phase.pm_window_open)
-            or (phase.pm_window_close is not None and t >= phase.pm_window_close)
-        ):
-            out.alert("pm_window", f"{sender.name} 的「{p.verb}」不在提交时间内", verb=p.verb)
-            return False
-        if action == "divine" and sender.name in phase.seer_answered:
-            out.alert("seer_locked", f"{sender.name} 在天神答复后更改占卜", verb=p.verb)
-            return False
-        if action == "kill" and phase.on_duty_killer and phase.on_duty_killer != sender.name:
-            out.alert(
-                "off_duty_killer",
-                f"{sender.name} 不是今晚的执行杀手（今晚：{phase.on_duty_killer}）",
-                verb=p.verb,
-            )
-            return False
-        return True
-    if family == "chess":
-        if phase.kind == DAY:
-            out.alert(
-                "pm_window", f"{sender.name} 白天提交「{p.verb}」，特权只能在夜间使用", verb=p.verb
-            )
-            return False
-        if phase.deadline is not None and t is not None and t > phase.deadline:
-            out.alert(
-                "after_deadline", f"{sender.name} 的「{p.verb}」晚于天亮前10分钟", verb=p.verb
-            )
-            return False
-        return True
-    # werewolf
+    if _extra_divination(ctx, sender, action):
+        return _extra_divination_ok(out, p, extra)
     if action in phase.locked.get(sender.name, frozenset()):
         out.alert("locked", f"{sender.name} 已用「确定」锁定「{p.verb}」", verb=p.verb)
         return False
-    if phase.kind is not None and action != "sheriff_successor":
-        night0 = phase.kind == NIGHT and phase.number == 0
-        if action in WW_NIGHT0:
-            ok = night0
-        elif action in WW_DAY:
-            ok = phase.kind == DAY
-        else:
-            ok = phase.kind in (NIGHT, SIGNIN) and not night0
-        if not ok:
-            out.alert("wrong_phase", f"{sender.name} 的「{p.verb}」不能在现在使用", verb=p.verb)
-            return False
-    which = WW_PHASE.get(action)
+    if not _in_step(ctx, action):
+        refusal = skills.out_of_step
+        out.alert(refusal.alert, f"{sender.name} 的「{p.verb}」{refusal.reason}", verb=p.verb)
+        return False
+    if t is not None and skills.pm_window and (
+        (phase.pm_window_open is not None and t < phase.pm_window_open)
+        or (phase.pm_window_close is not None and t >= phase.pm_window_close)
+    ):
+        out.alert("pm_window", f"{sender.name} 的「{p.verb}」不在提交时间内", verb=p.verb)
+        return False
+    if t is not None and phase.deadline is not None and t > phase.deadline:
+        out.alert("after_deadline", f"{sender.name} 的「{p.verb}」晚于天亮前10分钟", verb=p.verb)
+        return False
+    which = skills.night_phases.get(action)
     deadline = phase.phase_deadlines.get(which) if which else None
     if deadline is not None and t is not None and t > deadline:
         out.alert(
             "phase_deadline", f"{sender.name} 的「{p.verb}」晚于夜晚{which}的截止时间", verb=p.verb
         )
         return False
-    if action in WW_SINGLE_USE and action in phase.used_skills:
+    if action in skills.answer_locks and sender.name in phase.seer_answered:
+        out.alert("seer_locked", f"{sender.name} 在天神答复后更改占卜", verb=p.verb)
+        return False
+    if action == "kill" and phase.on_duty_killer and phase.on_duty_killer != sender.name:
+        out.alert(
+            "off_duty_killer",
+            f"{sender.name} 不是今晚的执行杀手（今晚：{phase.on_duty_killer}）",
+            verb=p.verb,
+        )
+        return False
+    if action in skills.single_use and action in phase.used_skills:
         out.alert("skill_used", f"{sender.name} 的「{p.verb}」已经用过", verb=p.verb)
+        return False
+    return True
+
+
+def _in_step(ctx: GameContext, action: str) -> bool:
+    """Whether ``action`` may be used in the open step (an unknown step allows everything)."""
+    kind, skills = ctx.phase.kind, ctx.profile.skills
+    if kind is None or action in skills.anytime:
+        return True
+    night0 = kind == NIGHT and ctx.phase.number == 0
+    if action in skills.night0:
+        return night0
+    if action in skills.day:
+        return kind == DAY
+    return kind in (NIGHT, SIGNIN) and not night0
+
+
+def _extra_divination_ok(out: Collector, p: Parsed, extra: dict) -> bool:
+    """The penalty divination by day (RES-A19): once, before its deadline."""
+    phase, sender, t = out.ctx.phase, out.sender, out.t
+    assert sender is not None
+    extra["extra_divination"] = True
+    if phase.extra_divination_used:
+        out.alert("extra_divination_used", f"{sender.name} 的额外占卜已用过", verb=p.verb)
+        return False
+    deadline = phase.extra_divination_deadline
+    if deadline is None and phase.vote_close is not None:
+        deadline = phase.vote_close - timedelta(hours=1)
+    if deadline is not None and t is not None and t > deadline:
+        out.alert("extra_divination_deadline", f"{sender.name} 的额外占卜晚于截止时间", verb=p.verb)
         return False
     return True
 
@@ -227,46 +200,36 @@ def _target_problem(
     ctx: GameContext, sender: PlayerInfo, action: str, target: PlayerInfo
 ) -> tuple[str, str] | None:
     """The first target rule ``action`` on ``target`` breaks: ``(alert kind, why)``."""
-    phase = ctx.phase
+    phase, rules = ctx.phase, ctx.profile.targets
     is_self = target.name == sender.name
     if not target.alive:
         return "dead_target", f"的对象 {target.name} 已出局"
-    if ctx.family == "A":
-        if action == "kill" and is_self and ctx.ruleset in ("game5", "game6-10"):
-            killers = [q for q in ctx.players if q.alive and q.team == "killers"]
-            if len(killers) <= 1:
-                return "lone_killer_suicide", "：仅剩的杀手不能自杀"
-        return None
-    rules: tuple[tuple[bool, str, str], ...]
-    if ctx.family == "chess":
-        rules = (
-            (is_self and (sender.role in CHESS_NO_SELF or action == "swap_general"),
-             "self_target", f"：{_role_cn(ctx, sender)}不能以自己为对象"),
-            (action == "check" and target.role == "horse" and target.team == sender.team,
-             "self_target", f"：马不能查自己的搭档 {target.name}"),
-            (action in CHESS_NOT_ON_GENERAL and target.role == "general",
-             "general_target", f"不能对帅 {target.name} 使用"),
-            (action == "swap_general" and phase.swaps_left.get(sender.name, 1) <= 0,
-             "no_swaps_left", "：两次抽将已用完"),
-        )  # fmt: skip
-    else:
-        wolves = [q for q in ctx.players if q.alive and q.team == "wolves"]
-        vision = phase.witch_vision
-        rules = (
-            (is_self and action in ("lone_blade", "sheriff_successor"),
-             "self_target", "不能以自己为对象"),
-            (action == "guard" and target.name in phase.guarded_before,
-             "guard_once", f"：{target.name} 已被守护过"),
-            (action == "silence_guard" and target.name in phase.silenced_before,
-             "silence_once", f"：{target.name} 已被隔音过"),
-            (action == "heal" and vision is not None and target.name not in vision,
-             "heal_not_in_vision", f"：{target.name} 不在通灵名单中"),
-            (action == "lone_wolf" and target.role != "werewolf",
-             "invalid_target", f"：{target.name} 不是狼人"),
-            (action == "lone_wolf" and len(wolves) <= 2,
-             "invalid_target", "：狼人阵营不超过2人，不能托孤"),
-        )  # fmt: skip
-    return next(((kind, why) for broken, kind, why in rules if broken), None)
+    last_of = rules.last_of_team_not_self.get(action)
+    wolves = [q for q in ctx.players if q.alive and q.team == "wolves"]
+    vision = phase.witch_vision
+    checks = (
+        (is_self and action in rules.no_self, "self_target", "不能以自己为对象"),
+        (is_self and last_of is not None
+         and sum(1 for q in ctx.players if q.alive and q.team == last_of) <= 1,
+         "lone_killer_suicide", "：仅剩的杀手不能自杀"),
+        (action in rules.not_on_partner and target.role == sender.role and target.team == sender.team,
+         "self_target", f"：{_role_cn(ctx, sender)}不能查自己的搭档 {target.name}"),
+        (target.role in rules.not_on_roles.get(action, ()),
+         "general_target", f"不能对{_role_cn(ctx, target)} {target.name} 使用"),
+        (action == "swap_general" and phase.swaps_left.get(sender.name, 1) <= 0,
+         "no_swaps_left", "：两次抽将已用完"),
+        (action == "guard" and target.name in phase.guarded_before,
+         "guard_once", f"：{target.name} 已被守护过"),
+        (action == "silence_guard" and target.name in phase.silenced_before,
+         "silence_once", f"：{target.name} 已被隔音过"),
+        (action == "heal" and vision is not None and target.name not in vision,
+         "heal_not_in_vision", f"：{target.name} 不在通灵名单中"),
+        (action == "lone_wolf" and target.role != "werewolf",
+         "invalid_target", f"：{target.name} 不是狼人"),
+        (action == "lone_wolf" and len(wolves) <= 2,
+         "invalid_target", "：狼人阵营不超过2人，不能托孤"),
+    )  # fmt: skip
+    return next(((kind, why) for broken, kind, why in checks if broken), None)
 
 
 def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> bool:
@@ -309,12 +272,12 @@ def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> 
 
 
 def _flags(out: Collector, p: Parsed, action: str, target: PlayerInfo, extra: dict) -> list[str]:
-    """Accepted, but the GM should know: short or missing declarations, a swap on an enemy."""
+    """Accepted, but the GM should know: short or missing kill posts, a swap on an enemy."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     notes: list[str] = []
-    family = ctx.family
-    if action in ("kill", "cannon_kill") and family in DECLARATION_MIN:
+    post = ctx.profile.kill_post
+    if post is not None and action in post.skills:
         body = p.declaration or ""
         chars = count_chars(body)
         extra["declaration"] = body
@@ -322,23 +285,18 @@ def _flags(out: Collector, p: Parsed, action: str, target: PlayerInfo, extra: di
         extra["declaration_missing"] = chars == 0
         if p.story:
             extra["story"] = True
-        minimum = DECLARATION_MIN[family]
-        if family == "A" and chars == 0:
+        if post.required and chars == 0:
             out.alert(
                 "declaration_missing",
-                f"{sender.name} 杀 {target.name}，没有杀人宣言（截止前未补交则本次杀人作废）",
+                f"{sender.name} 杀 {target.name}，没有{post.label}（截止前未补交则本次杀人作废）",
             )
-            notes.append("未收到杀人宣言，请在截止前补交，否则本次杀人作废")
-        elif family == "A" and chars < minimum and not p.story:
+            notes.append(f"未收到{post.label}，请在截止前补交，否则本次杀人作废")
+        elif chars < post.minimum and not (p.story and post.story_exempt):
             out.alert(
-                "declaration_short", f"{sender.name} 的杀人宣言只有 {chars} 字（不足 {minimum} 字）"
+                post.short_alert,
+                f"{sender.name} 的{post.label}只有 {chars} 字（不足 {post.minimum} 字）",
             )
-            notes.append(f"杀人宣言只有 {chars} 字，不足 {minimum} 字")
-        elif family == "chess" and chars < minimum:
-            out.alert(
-                "kill_post_short", f"{sender.name} 的杀人帖只有 {chars} 字（不足 {minimum} 字）"
-            )
-            notes.append(f"杀人帖只有 {chars} 字，不足 {minimum} 字")
+            notes.append(f"{post.label}只有 {chars} 字，不足 {post.minimum} 字")
     if action == "swap_general" and sender.team and target.team and sender.team != target.team:
         out.alert(
             "swap_enemy", f"{sender.name} 抽将 {target.name} 是对方的人：抽将会无效，帅仍会死"
@@ -353,7 +311,7 @@ def _delegate(out: Collector, p: Parsed) -> None:
     ctx, sender, t = out.ctx, out.sender, out.t
     assert sender is not None
     phase = ctx.phase
-    if ctx.family != "A":
+    if not ctx.profile.ballots.delegated:
         out.alert(
             "wrong_channel",
             f"{sender.name} 用短消息投票；本规则的投票必须在投票帖发帖",
@@ -438,15 +396,16 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
         out.alert("last_words_late", f"{sender.name} 的遗言晚于截止时间", verb="遗言")
         return
     chars = count_chars(body or "")
-    if ctx.family == "werewolf" and chars > WEREWOLF_LAST_WORDS_MAX:
+    rules = ctx.profile.last_words
+    if rules.max_chars is not None and chars > rules.max_chars:
         out.alert(
-            "last_words_too_long", f"{sender.name} 的遗言有 {chars} 字（上限 3000）", verb="遗言"
+            "last_words_too_long",
+            f"{sender.name} 的遗言有 {chars} 字（上限 {rules.max_chars}）",
+            verb="遗言",
         )
         return
     accused: list[str] = []
-    for ref in p.accused:
-        if ctx.family != "A":
-            break
+    for ref in p.accused if rules.accusations else ():
         if out.name_problem(ref, "指控"):
             continue
         name = out.player_of(ref).name
@@ -454,7 +413,7 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
             accused.append(name)
     extra = out.base_extra()
     extra.update({"text": body or "", "chars": chars})
-    if ctx.family == "A":
+    if rules.accusations:
         extra["accused"] = accused
     cmd = IntakeCommand("last_words", sender.name, None, extra)
     out.accept(cmd)
@@ -470,7 +429,8 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     powers = ctx.powers_of(sender)
-    if not powers & {"kill", "cannon_kill"} or ctx.family not in DECLARATION_MIN:
+    post = ctx.profile.kill_post
+    if post is None or not powers & post.skills:
         out.alert(
             "no_power",
             f"{sender.name}（{_role_cn(ctx, sender)}）没有杀人能力，却发来杀人宣言",
@@ -488,12 +448,13 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
     )
     if p.story:
         extra["story"] = True
-    minimum = DECLARATION_MIN[ctx.family]
     notes = []
-    if chars < minimum and not (p.story and ctx.family == "A"):
-        kind = "declaration_short" if ctx.family == "A" else "kill_post_short"
-        out.alert(kind, f"{sender.name} 的杀人宣言只有 {chars} 字（不足 {minimum} 字）")
-        notes.append(f"只有 {chars} 字，不足 {minimum} 字")
+    if chars < post.minimum and not (p.story and post.story_exempt):
+        out.alert(
+            post.short_alert,
+            f"{sender.name} 的{post.label}只有 {chars} 字（不足 {post.minimum} 字）",
+        )
+        notes.append(f"只有 {chars} 字，不足 {post.minimum} 字")
     cmd = IntakeCommand("kill_declaration", sender.name, None, extra)
     out.accept(cmd, notes)
 
@@ -502,7 +463,7 @@ def _speed(out: Collector, p: Parsed) -> None:
     """同意第N天加速 / 减速 in a werewolf 功能树洞 (W-D7)."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
-    if ctx.family != "werewolf" or not sender.alive:
+    if not ctx.profile.clock.speed_up or not sender.alive:
         return
     extra = out.base_extra()
     if p.number is not None:

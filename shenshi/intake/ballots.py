@@ -1,22 +1,18 @@
 """Ballots in thread posts, validated against the round (RULES.md §1.6, §4.7, §5.6).
 
 One post gives at most one ballot. Two different targets, a conditional or questioning
-ballot, an unknown name: an alert and no ballot. Changes follow the ruleset: family A's
-first ballot is final (D-I); chess32 allows one change per round and none in the last hour
-(RES-C28); werewolf counts the latest ballot (RES-W6). Re-posting the current target is not
-a change and yields nothing.
+ballot, an unknown name: an alert and no ballot. Abstention and changes follow the ruleset's
+profile (``BallotRules``): family A's first ballot is final (D-I); chess32 allows one change
+per round and none in the last hour (RES-C28); werewolf counts the latest ballot (RES-W6).
+Re-posting the current target is not a change and yields nothing.
 """
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 from shenshi.intake.collect import Collector
 from shenshi.intake.context import DAY
 from shenshi.intake.grammar import Parsed
 from shenshi.intake.model import ABSTAIN, VOTE, IntakeCommand
-
-LAST_HOUR = timedelta(hours=1)
 
 
 def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
@@ -67,8 +63,8 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
     if phase.bound == sender.name:
         out.alert("not_eligible", f"{sender.name} 今天被束魂，不能投票")
         return
-    family = ctx.family
-    if choice is None and family != "chess":
+    rules = ctx.profile.ballots
+    if choice is None and not rules.abstain:
         out.alert("abstain_not_allowed", f"{sender.name} 弃票；本规则不能弃权")
         return
     if choice is not None:
@@ -92,16 +88,16 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
             return  # the same ballot again: not a change, nothing to count
         shown = "弃权" if choice is None else choice
         was = "弃权" if current is None else current
-        if family == "A":
+        if rules.changes == 0:
             out.alert("vote_immutable", f"{sender.name} 改投 {shown}（原投 {was}）；首次投票为准")
             return
-        if family == "chess":
-            if len(earlier) >= 2:
-                out.alert("change_limit", f"{sender.name} 第二次改票为 {shown}（本轮只能改一次）")
-                return
-            if phase.vote_close is not None and t is not None and t >= phase.vote_close - LAST_HOUR:
-                out.alert("last_hour_change", f"{sender.name} 在最后一小时改票为 {shown}（无效）")
-                return
+        if rules.changes is not None and len(earlier) > rules.changes:
+            out.alert("change_limit", f"{sender.name} 第二次改票为 {shown}（本轮只能改一次）")
+            return
+        freeze = rules.no_change_before_close
+        if freeze and phase.vote_close is not None and t is not None and t >= phase.vote_close - freeze:
+            out.alert("last_hour_change", f"{sender.name} 在最后一小时改票为 {shown}（无效）")
+            return
         extra["change"] = True
     action = VOTE if choice is not None else ABSTAIN
     out.commands.append(IntakeCommand(action, sender.name, choice, extra))

@@ -30,7 +30,8 @@ from shenshi.intake.context import (
 from shenshi.intake.model import IntakeResult
 from shenshi.intake.read import read_pm, read_post, read_post_edit
 from shenshi.records import Post, PrivateMessage, Quote
-from shenshi.rulesets.catalog import CATALOG
+from shenshi.rulesets.base import RulesetError
+from shenshi.rulesets.registry import find_ruleset
 
 REQUIRED = ("id", "ruleset", "players", "roles", "dead", "channel", "from", "text")
 THREAD_KINDS = ("vote", "game", "discussion", "chat", "signin")
@@ -102,10 +103,11 @@ def _ballots(value: Any) -> Mapping[str, tuple[CountedBallot, ...]]:
 
 def build_context(case: Mapping[str, Any]) -> GameContext:
     """The :class:`GameContext` a case describes (the same one the daemon would build)."""
-    ruleset = case["ruleset"]
-    if ruleset not in CATALOG:
-        raise CaseError(f"unknown ruleset {ruleset!r} (known: {', '.join(CATALOG)})")
-    info = CATALOG[ruleset]
+    try:
+        info = find_ruleset(str(case["ruleset"])).info
+    except KeyError as exc:
+        raise CaseError(str(exc.args[0])) from None
+    ruleset = info.name
     raw_players = case["players"]
     if not isinstance(raw_players, list) or not all(isinstance(p, str) for p in raw_players):
         raise CaseError(f"players must be a list of names, got {raw_players!r}")
@@ -188,6 +190,11 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
             raise CaseError(f"thread must be one of {', '.join(THREAD_KINDS)}, got {thread!r}")
         threads[CASE_TID] = thread if thread != "game" else GAME_THREAD
     gm = case.get("gm", ["神的使者"])
+    settings = _mapping(case.get("rules"), "rules")
+    try:
+        find_ruleset(ruleset).profile(settings)
+    except RulesetError as exc:
+        raise CaseError(f"rules: {exc}") from None
     return GameContext(
         ruleset=ruleset,
         players=tuple(players),
@@ -197,6 +204,7 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         threads=threads,
         role_threads=role_threads,
         receipts=bool(case.get("receipts", True)),
+        settings=settings,
     )
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo, ruleset_info
+from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo
+from shenshi.rulesets.profile import RulesetProfile
+from shenshi.rulesets.registry import find_ruleset
 
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # A record whose time is this instant has no known time (the batch tool without ``t``):
@@ -110,7 +113,11 @@ class PhaseFacts:
 
 @dataclass(frozen=True)
 class GameContext:
-    """A frozen view of one game, enough to read and validate one post or PM."""
+    """A frozen view of one game, enough to read and validate one post or PM.
+
+    What the rules say (which skills when, target rules, ballots, last words…) is the
+    ruleset's :attr:`profile` under the game's ``settings`` (the GM's ``[game.rules]``).
+    """
 
     ruleset: str
     players: tuple[PlayerInfo, ...]
@@ -125,16 +132,17 @@ class GameContext:
     role_threads: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # tid -> owners
     receipts: bool = True  # a game can switch receipts off
     tz: tzinfo = FORUM_TZ
+    settings: Mapping[str, Any] = field(default_factory=_no_map)  # the ruleset's settings
 
     @property
     def info(self) -> RulesetInfo:
-        """The catalog entry of this game's ruleset."""
-        return ruleset_info(self.ruleset)
+        """The static description of this game's ruleset (roles, teams)."""
+        return find_ruleset(self.ruleset).info
 
-    @property
-    def family(self) -> str:
-        """ "A" (游戏五/六), "chess" or "werewolf"."""
-        return self.info.family
+    @cached_property
+    def profile(self) -> RulesetProfile:
+        """What this game's ruleset says, under its settings."""
+        return find_ruleset(self.ruleset).profile(self.settings)
 
     def player(self, name: str) -> PlayerInfo | None:
         """The player with this canonical name."""

@@ -31,6 +31,7 @@ from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
 from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
 from shenshi.intake.text import Folded, fold, strip_bbcode
 from shenshi.records import Post, PrivateMessage
+from shenshi.rulesets.profile import LastWordsPost, SkillChannel
 
 
 def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
@@ -54,7 +55,7 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
         )
         return out.result()
     for p in parsed:
-        if ctx.family == "werewolf" and is_skill(p):
+        if ctx.profile.skills.channel is not SkillChannel.PM and is_skill(p):
             out.alert(
                 "wrong_channel",
                 f"{sender.name} 用短消息提交「{p.verb}」；技能须回复在功能树洞",
@@ -98,7 +99,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if sender is None:
         if ballots:
             out.alert("not_a_player", f"{post.author} 不是本局玩家，却在帖子里投票")
-        elif ctx.family == "chess" and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
+        elif ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
             out.alert(
                 "spectator_post", f"非玩家 {post.author} 在游戏区发帖（旁观者请到旁观灌水帖）"
             )
@@ -107,7 +108,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         if sender.alive:
             out.commands.append(IntakeCommand(SIGN_IN, sender.name, None, out.base_extra()))
         return out.result()
-    if not ballots and ctx.family == "werewolf" and sender.name in ctx.phase.maddened:
+    if not ballots and sender.name in ctx.phase.maddened:
         ballots = _maddened_ballot(ctx, post.text)
     _speech_rules(out, post, kind, ballots)
     if not ballots:
@@ -125,32 +126,33 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
     """Single-post rules: dead players' posts and last words, maddened speech, chess posting."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
-    family = ctx.family
+    profile = ctx.profile
     if not sender.alive:
-        granted = sender.name in ctx.phase.last_words_granted
-        if family == "chess" and granted and not ballots:
+        granted = sender.name in ctx.phase.last_words_granted and not ballots
+        written = profile.last_words.post
+        if granted and written is LastWordsPost.WHOLE:
             last_words_from_post(
                 out, Parsed(("last_words",), "遗言", 0, declaration=post.text.strip())
             )
             return
-        if family == "A" and granted and not ballots:
+        if granted and written is LastWordsPost.MARKED:
             found = [
                 p for p in read_actions(post.text, name_index(ctx)) if p.intents == ("last_words",)
             ]
             if found:
                 last_words_from_post(out, found[0])
             return
-        if family in ("chess", "werewolf") and kind != CHAT_THREAD:
+        if profile.speech.dead_posts and kind != CHAT_THREAD:
             out.alert("dead_post", f"已出局的 {sender.name} 在游戏区发帖")
         return
     if sender.name in ctx.phase.sent_off and not ballots:
         out.alert("sent_off", f"已被罚下的 {sender.name} 仍在发言")
         return
-    if family == "werewolf" and sender.name in ctx.phase.maddened:
+    if sender.name in ctx.phase.maddened:
         bad = maddened_violations(post.text, _ballot_spans(post.text, ballots))
         if bad:
             out.alert("maddened_speech", f"癫狂的 {sender.name} 写了不允许的字：{bad[:20]}")
-    if family == "chess" and kind not in (CHAT_THREAD,):
+    if profile.speech.content and kind not in (CHAT_THREAD,):
         if not ballots and is_content_free(post.text, bool(post.quotes)):
             out.alert(
                 "content_free_post",

@@ -23,20 +23,18 @@ VERB_CN = {
 
 
 def _change_note(ctx: GameContext, cmd: IntakeCommand) -> str:
-    family = ctx.family
+    """Until when an accepted skill may still change, as the ruleset's profile says."""
+    skills = ctx.profile.skills
     if cmd.extra.get("confirm"):
         return "已锁定，不能再更改"
     if cmd.extra.get("extra_divination"):
         return "额外占卜以第一次为准"
-    if family == "A":
-        if cmd.action == "divine":
-            return "天神答复前可更改"
-        return "天亮前可更改"
-    if family == "chess":
-        if ctx.phase.deadline is not None:
-            return f"{ctx.local_iso(ctx.phase.deadline).replace('T', ' ')[:16]} 前可更改"
-        return "天亮前10分钟内可更改"
-    return "截止前可更改，另起一行写「确定」可锁定"
+    if cmd.action in skills.answer_locks:
+        return "天神答复前可更改"
+    deadline = ctx.local_iso(ctx.phase.deadline)
+    if deadline is not None:
+        return f"{deadline.replace('T', ' ')[:16]} 前可更改"
+    return skills.change_note
 
 
 def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
@@ -64,7 +62,8 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
     else:
         what = f"{when}{verb} {cmd.target}"
     if cmd.action in ("kill", "cannon_kill") and "declaration_chars" in cmd.extra:
-        label = "杀人帖" if ctx.family == "chess" else "杀人宣言"
+        post = ctx.profile.kill_post
+        label = post.label if post is not None else "杀人宣言"
         if cmd.extra.get("declaration_missing"):
             what += f"（未收到{label}）"
         else:

@@ -13,12 +13,15 @@ Map of this module::
     commands (OpenNight, Submit…)   what the outside asks for
     events (NightResolved…)         what happened; each carries a Report for the step
     Report and its items            deaths, saved, public facts, private results, daemon notes
-    TRANSITIONS                     which command is allowed in which phase (the one table)
+    TRANSITIONS                     which command is allowed in which phase
+    PHASE_GRAPH                     phase × happening → next phase, and what the clock awaits
     Ruleset                         the base class a ruleset subclasses (hooks per family)
 
 Phases: ``setup`` → (``night`` → ``dawn`` → ``day`` → ``dusk``)* → ``over``. Family A and
-werewolf start with a night, chess32 with a day; a step may be skipped (the scenario runner
-opens the step it needs), so ``dawn`` and ``dusk`` may open either kind of step.
+werewolf start with a night, chess32 with a day (a ruleset's ``cycle`` orders a game day's
+steps); a step may be skipped (the scenario runner opens the step it needs), so ``dawn`` and
+``dusk`` may open either kind of step. The two tables are the only place the progression is
+written: ``decide`` reads TRANSITIONS, ``evolve`` and the daemon's clock read PHASE_GRAPH.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from types import MappingProxyType
 from typing import Any, ClassVar, TypeVar
 
 from shenshi.rulesets.catalog import RulesetInfo
+from shenshi.rulesets.profile import RulesetProfile
 
 ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
 K = TypeVar("K")
@@ -730,6 +734,69 @@ TRANSITIONS: Mapping[Phase, frozenset[type[Command]]] = MappingProxyType(
 """Which command is allowed in which phase: the one table (h11 "Rule 1")."""
 
 
+class Happening(StrEnum):
+    """What an event does to the phase: the columns of :data:`PHASE_GRAPH`."""
+
+    NIGHT_OPENED = "night_opened"  # PhaseOpened(night)
+    DAY_OPENED = "day_opened"  # PhaseOpened(day)
+    RESOLVED = "resolved"  # Resolved: the night, or the day's last round, is over
+    NEXT_ROUND = "next_round"  # Resolved with a round to come (runoff, round 2, 招魂)
+    CORRECTED = "corrected"  # ExecutionForced after the close: the day is settled again
+    DECIDED = "decided"  # any event with an outcome: the game is over
+
+
+class Due(StrEnum):
+    """What the daemon's clock waits for in a phase, and what it then does."""
+
+    START = "start"  # the game's start time: open the ruleset's first step
+    NIGHT_CLOSE = "night_close"  # the night's close (or every action in): CloseNight
+    ROUND_CLOSE = "round_close"  # the round's close (or every ballot in, or 加速): CloseRound
+    PUBLICATION = "publication"  # the result published (or none to publish): open the next step
+    NOTHING = "nothing"  # the game is over
+
+
+@dataclass(frozen=True)
+class PhaseRow:
+    """One row of :data:`PHASE_GRAPH`."""
+
+    due: Due  # what the clock waits for
+    after: Mapping[Happening, Phase]  # where each happening leads
+    finished: Phase | None = None  # between steps: the step that just ended
+
+
+_OPENS = {Happening.NIGHT_OPENED: Phase.NIGHT, Happening.DAY_OPENED: Phase.DAY}
+_ENDS = {Happening.DECIDED: Phase.OVER}
+
+PHASE_GRAPH: Mapping[Phase, PhaseRow] = MappingProxyType(
+    {
+        Phase.SETUP: PhaseRow(Due.START, {**_OPENS, **_ENDS}),
+        Phase.NIGHT: PhaseRow(Due.NIGHT_CLOSE, {Happening.RESOLVED: Phase.DAWN, **_ENDS}),
+        Phase.DAWN: PhaseRow(Due.PUBLICATION, {**_OPENS, **_ENDS}, finished=Phase.NIGHT),
+        Phase.DAY: PhaseRow(
+            Due.ROUND_CLOSE,
+            {Happening.NEXT_ROUND: Phase.DAY, Happening.RESOLVED: Phase.DUSK, **_ENDS},
+        ),
+        Phase.DUSK: PhaseRow(
+            Due.PUBLICATION,
+            {**_OPENS, Happening.CORRECTED: Phase.DUSK, **_ENDS},
+            finished=Phase.DAY,
+        ),
+        Phase.OVER: PhaseRow(Due.NOTHING, {Happening.CORRECTED: Phase.DUSK, **_ENDS}),
+    }
+)
+"""Phase × happening → next phase, and what the daemon's clock awaits in each phase (h11
+``_state.py``). An event that leaves the phase as it is (a submission, a ballot, a ruling
+with no outcome) is no happening."""
+
+
+def phase_after(phase: Phase, happening: Happening) -> Phase:
+    """The phase that ``happening`` leads to from ``phase`` (:data:`PHASE_GRAPH`)."""
+    try:
+        return PHASE_GRAPH[phase].after[happening]
+    except KeyError:
+        raise IllegalActionError(f"{happening.value} cannot happen during the {phase.value}") from None
+
+
 # --------------------------------------------------------------------------------------------
 # The ruleset base class
 
@@ -748,7 +815,12 @@ class PlayerSpec:
 class Ruleset:
     """Base of every ruleset. Subclasses override the hooks below (python-chess style).
 
-    Class metadata: ``name``, ``aliases``, ``info`` (the catalog entry), ``first_phase``.
+    Class metadata: ``name``, ``aliases``, ``info`` (the static description: roles, teams,
+    composition), ``first_phase``. What the world outside the core needs to know about a
+    ruleset is its :meth:`profile` (built by the :meth:`declare` hook from the settings); the
+    hooks that need the game's state are declared here with defaults, so nothing outside the
+    core asks which ruleset is running or probes for a method.
+
     Hooks a family implements:
 
     * ``default_config()`` → ruleset settings with the spec's defaults;
@@ -762,6 +834,9 @@ class Ruleset:
     * ``remember(state, event)`` → memory after recorded last words or activity.
     * ``gm_ruling(state, command)`` → events of the GM rulings the ruleset knows (werewolf
       penalty points / 罚下); a :class:`RulingApplied` carries the new seats and memory.
+    * ``declare(config)`` → its :class:`~shenshi.rulesets.profile.RulesetProfile`;
+    * ``check_submission(state, sub)``, ``intake_facts(state)``, ``speed_up_ready(state)``,
+      ``night_phase_closed(state, key)``: what intake and the daemon ask while a step is open.
     """
 
     name: ClassVar[str] = ""
@@ -769,7 +844,14 @@ class Ruleset:
     info: ClassVar[RulesetInfo]
     first_phase: ClassVar[Phase] = Phase.NIGHT
     first_number: ClassVar[int] = 1  # werewolf starts with night 0 (第零日夜晚)
+    # A game day's two steps in order; the number goes up when the first comes round again.
+    # Family A: night n, day n; chess32 and werewolf count game days from the day.
+    cycle: ClassVar[tuple[Phase, Phase]] = (Phase.NIGHT, Phase.DAY)
     exit_cause: ClassVar[str] = "auto_exit"
+    # The ruleset's own values that stored events can hold (its memory), by stable tag: the
+    # store keeps the tag, so a class may move or be renamed without old games turning
+    # unreadable. Never change a tag once games are stored under it.
+    stored_types: ClassVar[Mapping[str, type]] = MappingProxyType({})
 
     # -- setup -------------------------------------------------------------------------------
 
@@ -980,10 +1062,38 @@ class Ruleset:
         intake's ``PhaseFacts`` fields (the bound survivor, swaps left, madness…)."""
         return {}
 
+    # -- what the world outside the core asks ------------------------------------------------
+
+    def profile(self, settings: Mapping[str, Any] | None = None) -> RulesetProfile:
+        """What intake, the daemon and the demo need to know about this ruleset under
+        ``settings`` (the GM's ``[game.rules]``, merged over :meth:`default_config`; a game's
+        ``state.config`` is merged already). A bad setting raises :class:`RulesetError`."""
+        return self.declare({**self.default_config(), **dict(settings or {})})
+
+    def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
+        """The profile under ``config`` (default: a fixed table and no special rules)."""
+        return RulesetProfile(self.name, players=self.info.players)
+
+    def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
+        """Why a submission cannot count as it stands, or ``None`` (intake uses it for
+        receipts). Default: every submission counts until the resolution judges it."""
+        return None
+
+    def speed_up_ready(self, state: GameState) -> bool:
+        """Whether the open day may close at once because the players agreed (werewolf 加速,
+        W-D7). Default: never."""
+        return False
+
+    def night_phase_closed(self, state: GameState, key: str) -> tuple[PrivateResult, ...]:
+        """Private results due as soon as night phase ``key`` of the open night closes
+        (werewolf: the witch's 【通灵】 list when 夜晚1 closes, RES-W3). Default: none."""
+        return ()
+
     def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
-        """The step after ``phase`` ``n``. Family A: night n → day n → night n+1; chess32 and
-        werewolf count game days from the day: day n → night n → day n+1 (override)."""
-        return (Phase.DAY, n) if phase is Phase.NIGHT else (Phase.NIGHT, n + 1)
+        """The step after ``phase`` ``n`` by :attr:`cycle`. Family A: night n → day n → night
+        n+1; chess32 and werewolf: day n → night n → day n+1."""
+        first, second = self.cycle
+        return (second, n) if phase is first else (first, n + 1)
 
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
@@ -1022,9 +1132,10 @@ class Ruleset:
         step = state.step_report.merge(event.report)
         match event:
             case PhaseOpened(phase=phase, n=n, params=params):
+                opened = Happening.NIGHT_OPENED if phase is Phase.NIGHT else Happening.DAY_OPENED
                 return replace(
                     state,
-                    phase=phase,
+                    phase=phase_after(state.phase, opened),
                     number=n,
                     round=1 if phase is Phase.DAY else 0,
                     params=frozen_map(params),
@@ -1046,12 +1157,12 @@ class Ruleset:
                 return replace(state, memory=self.remember(state, event), step_report=step)
             case Resolved(seats=seats, memory=memory, outcome=outcome, next_round=nxt):
                 outcome = outcome or state.outcome
-                if outcome:
-                    phase = Phase.OVER
-                elif state.phase is Phase.NIGHT:
-                    phase = Phase.DAWN
-                else:
-                    phase = Phase.DAY if nxt else Phase.DUSK
+                happening = (
+                    Happening.DECIDED if outcome
+                    else Happening.NEXT_ROUND if nxt
+                    else Happening.RESOLVED
+                )  # fmt: skip
+                phase = phase_after(state.phase, happening)
                 return replace(
                     state, seats=seats, memory=memory, outcome=outcome, round=nxt,
                     phase=phase, step_report=step,
@@ -1077,19 +1188,20 @@ class Ruleset:
                 if state.phase is Phase.DAY:
                     params = frozen_map({**state.params, "forced_execution": (name,)})
                     return replace(state, params=params, step_report=step)
+                happening = Happening.DECIDED if outcome else Happening.CORRECTED
                 return replace(
                     state, seats=seats, memory=memory, outcome=outcome,
-                    phase=Phase.OVER if outcome else Phase.DUSK, step_report=step,
+                    phase=phase_after(state.phase, happening), step_report=step,
                 )  # fmt: skip
             case RulingApplied(seats=seats, memory=memory, outcome=outcome):
                 outcome = outcome or state.outcome
-                phase = Phase.OVER if outcome else state.phase
+                phase = phase_after(state.phase, Happening.DECIDED) if outcome else state.phase
                 return replace(
                     state, seats=seats, memory=memory, outcome=outcome, phase=phase,
                     step_report=step,
                 )  # fmt: skip
             case ExitDeclared(seats=seats, outcome=outcome):
                 outcome = outcome or state.outcome
-                phase = Phase.OVER if outcome else state.phase
+                phase = phase_after(state.phase, Happening.DECIDED) if outcome else state.phase
                 return replace(state, seats=seats, outcome=outcome, phase=phase, step_report=step)
         raise TypeError(f"unknown event {type(event).__name__}")  # pragma: no cover

@@ -1,7 +1,8 @@
 """What each ruleset is made of: roles, teams, powers and the default composition.
 
-Pure data, shared by the rules core, intake (which powers a role has), ``shenshi deal`` and the
-scenario runner. Role, team and action ids are the vocabulary of ``scenarios/FORMAT.md``.
+Pure data: each :class:`~shenshi.rulesets.base.Ruleset` carries its :class:`RulesetInfo` as
+``info``, and the rulesets are found in one registry (:func:`shenshi.rulesets.registry.find_ruleset`,
+aliases included). Role, team and action ids are the vocabulary of ``scenarios/FORMAT.md``.
 """
 
 from __future__ import annotations
@@ -51,26 +52,32 @@ class Role:
     team: str
     powers: tuple[str, ...] = ()
     joint: bool = False  # members act as one unit (A-J; chess horses)
+    pack: bool = False  # members know each other without acting as one (werewolves [WW:L88])
+
+    @property
+    def knows_partners(self) -> bool:
+        """Whether a holder is told who else holds this role on his team (joint units, packs)."""
+        return self.joint or self.pack
 
 
 @dataclass(frozen=True)
 class RulesetInfo:
-    """Static description of a ruleset (no behaviour)."""
+    """Static description of a ruleset (no behaviour): ``Ruleset.info``."""
 
     name: str
     chinese: str
-    family: str  # "A" (游戏五/六), "chess", "werewolf"
     roles: Mapping[str, Role]
     teams: tuple[str, ...]
-    composition: Mapping[str, int]  # role id -> count (per camp for chess32)
+    composition: Mapping[str, int]  # role id -> count (per camp when ``composition_per_team``)
     substitutes: int = 2
     addons: tuple[str, ...] = field(default=())
+    composition_per_team: bool = False  # chess32: each camp (楚/汉) has the whole composition
 
     @property
     def players(self) -> int:
         """Number of seats in the default composition."""
         per = sum(self.composition.values())
-        return per * len(self.teams) if self.family == "chess" else per
+        return per * len(self.teams) if self.composition_per_team else per
 
 
 def _roles(*roles: Role) -> Mapping[str, Role]:
@@ -87,21 +94,21 @@ _FAMILY_A_CIVILIANS = (
 _FAMILY_A_ROLES = _roles(Role("killer", "杀手", "killers", (KILL,), joint=True), *_FAMILY_A_CIVILIANS)
 
 GAME5 = RulesetInfo(
-    "game5", "游戏五", "A", _FAMILY_A_ROLES, ("killers", "civilians"),
+    "game5", "游戏五", _FAMILY_A_ROLES, ("killers", "civilians"),
     MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 4}),
 )  # fmt: skip
 GAME6_8 = RulesetInfo(
-    "game6-8", "游戏六（8人）", "A",
+    "game6-8", "游戏六（8人）",
     _roles(Role("killer", "杀手", "killers", (KILL,)), *_FAMILY_A_CIVILIANS),
     ("killers", "civilians"),
     MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 2}),
 )  # fmt: skip
 GAME6_10 = RulesetInfo(
-    "game6-10", "游戏六（10人）", "A", _FAMILY_A_ROLES, ("killers", "civilians"),
+    "game6-10", "游戏六（10人）", _FAMILY_A_ROLES, ("killers", "civilians"),
     MappingProxyType({"killer": 2, "seer": 1, "binder": 1, "curser": 1, "blesser": 1, "commoner": 4}),
 )  # fmt: skip
 GAME6_13 = RulesetInfo(
-    "game6-13", "游戏六（13人）", "A",
+    "game6-13", "游戏六（13人）",
     _roles(
         Role("alliance_killer", "同盟杀手", "killers", (KILL,), joint=True),
         Role("independent_killer", "独立杀手", "killers", (KILL,)),
@@ -116,7 +123,7 @@ GAME6_13 = RulesetInfo(
     }),
 )  # fmt: skip
 CHESS32 = RulesetInfo(
-    "chess32", "楚汉", "chess",
+    "chess32", "楚汉",
     _roles(
         Role("general", "帅", "", (KILL, SWAP_GENERAL)),
         Role("chariot", "车", "", (IMPRISON,)),
@@ -132,15 +139,16 @@ CHESS32 = RulesetInfo(
         "general": 1, "chariot": 2, "horse": 2, "cannon": 2, "elephant": 2,
         "left_advisor": 1, "right_advisor": 1, "soldier": 5,
     }),
+    composition_per_team=True,
 )  # fmt: skip
 WEREWOLF = RulesetInfo(
-    "werewolf", "狼人", "werewolf",
+    "werewolf", "狼人",
     _roles(
         Role("seer", "先知", "village", (DIVINE,)),
         Role("witch", "女巫", "village", (HEAL, POISON)),
         Role("guard", "守卫", "village", (GUARD, SILENCE_GUARD)),
         Role("cupid", "爱神", "village", (PAIR_LOVERS,)),
-        Role("werewolf", "狼人", "wolves", (KILL, LONE_WOLF)),
+        Role("werewolf", "狼人", "wolves", (KILL, LONE_WOLF), pack=True),
         Role("piper", "吹笛", "piper", (PIPE,)),
         Role("villager", "村民", "village", ()),
     ),
@@ -157,17 +165,3 @@ WEREWOLF = RulesetInfo(
 ADDON_POWERS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {"lone_wolf": (LONE_BLADE,), "sheriff": (SHERIFF_SUCCESSOR,), "lover": ()}
 )
-
-CATALOG: Mapping[str, RulesetInfo] = MappingProxyType(
-    {r.name: r for r in (GAME5, GAME6_8, GAME6_10, GAME6_13, CHESS32, WEREWOLF)}
-)
-
-
-def ruleset_info(name: str) -> RulesetInfo:
-    """The static description of ruleset ``name``; ``KeyError`` names the known ones."""
-    try:
-        return CATALOG[name]
-    except KeyError:
-        known = ", ".join(CATALOG)
-        raise KeyError(f"unknown ruleset {name!r} (known: {known})") from None
-

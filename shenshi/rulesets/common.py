@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from shenshi.rulesets.base import Ballot, DaemonNote, GameState, Outcome, Report, Seat, Submission
@@ -117,6 +118,26 @@ def living_names(state: GameState) -> set[str]:
     return {s.name for s in state.seats if s.alive}
 
 
+def missed_sign_in(
+    players: Sequence[str], start: datetime, signed: Mapping[str, datetime], window: timedelta
+) -> list[str]:
+    """Players who did not sign in (签到) within ``window`` of the player list at ``start``
+    (``signed``: each player's first sign-in)."""
+    return [p for p in players if p not in signed or signed[p] > start + window]
+
+
+def silent_players(
+    players: Sequence[str],
+    start: datetime,
+    now: datetime,
+    last_post: Mapping[str, datetime],
+    window: timedelta,
+) -> list[str]:
+    """Players with no post for ``window`` by ``now`` (潜水), counting from ``start`` at the
+    earliest (``last_post``: each player's latest post up to ``now``)."""
+    return [p for p in players if now - max(last_post.get(p, start), start) >= window]
+
+
 __all__ = [
     "RoundOutcome",
     "UnitChoice",
@@ -126,8 +147,10 @@ __all__ = [
     "latest",
     "latest_per_actor",
     "living_names",
+    "missed_sign_in",
     "nonzero",
     "note",
+    "silent_players",
     "tally",
     "text_length",
     "top",

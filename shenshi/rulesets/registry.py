@@ -1,4 +1,10 @@
-"""The rulesets, found by name in one explicit list (python-chess ``find_variant`` style)."""
+"""The rulesets, found by name in one explicit list (python-chess ``find_variant`` style).
+
+This is the one registry: each :class:`~shenshi.rulesets.base.Ruleset` carries its static
+description (``info``: roles, teams, composition) and its ``aliases``, and every lookup by
+name, from the configuration, the batch tool, the scenario runner or the demo, goes through
+:func:`find_ruleset`, so an alias (``g6-10``, ``楚汉``, ``ww``) works everywhere.
+"""
 
 from __future__ import annotations
 
@@ -19,9 +25,13 @@ RULESETS: tuple[Ruleset, ...] = (
 
 def find_ruleset(name: str) -> Ruleset:
     """The ruleset called ``name`` (or one of its aliases); ``KeyError`` lists the known ones."""
-    wanted = name.strip().lower()
+    wanted = str(name).strip().lower()
     for ruleset in RULESETS:
         if wanted == ruleset.name or wanted in ruleset.aliases:
             return ruleset
-    known = ", ".join(r.name for r in RULESETS)
-    raise KeyError(f"unknown ruleset {name!r} (known: {known})")
+    raise KeyError(f"unknown ruleset {name!r} (known: {known_names()})")
+
+
+def known_names() -> str:
+    """The rulesets' names, for messages: ``game5, game6-8, …``."""
+    return ", ".join(r.name for r in RULESETS)

@@ -18,9 +18,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from shenshi.rulesets import base
-from shenshi.rulesets.chess import memory as chess
-from shenshi.rulesets.family_a import memory as family_a
-from shenshi.rulesets.werewolf import memory as werewolf
+from shenshi.rulesets.registry import RULESETS
 
 TAGS: Mapping[str, type] = MappingProxyType(
     {
@@ -50,13 +48,8 @@ TAGS: Mapping[str, type] = MappingProxyType(
         "PrivateResult": base.PrivateResult,
         "PublicFact": base.PublicFact,
         "DaemonNote": base.DaemonNote,
-        # the families' memories
-        "FamilyAMemory": family_a.FamilyAMemory,
-        "LastWords": family_a.LastWords,
-        "ChessMemory": chess.ChessMemory,
-        "PendingSwap": chess.PendingSwap,
-        "WerewolfMemory": werewolf.WerewolfMemory,
-        "DaySnapshot": werewolf.DaySnapshot,
+        # each ruleset's memory, tagged by the ruleset (Ruleset.stored_types)
+        **{tag: cls for ruleset in RULESETS for tag, cls in ruleset.stored_types.items()},
     }
 )
 """Every stored class by its tag (dataclasses, and enums such as :class:`Phase`)."""

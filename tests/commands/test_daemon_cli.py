@@ -73,6 +73,37 @@ def test_illegal_override_is_one_clear_line(cfg, capsys) -> None:
     assert code == 2 and "takes 1 argument" in err
 
 
+def stored_events(cfg) -> list[str]:
+    """The stored game's events, as stored."""
+    from shenshi.bootstrap import bootstrap, config_from_args
+
+    service = bootstrap(config_from_args(None), forum=False)
+    service.start()
+    try:
+        return [e.payload for e in service.store.stream_events(service.game_id)]
+    finally:
+        service.close()
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (("override", "execute", "老王"), "ForceExecution is not allowed during the setup"),
+        (("override", "void", "老王", "kill"), "VoidAction is not allowed during the setup"),
+        (("override", "exit", "Rex"), "'Rex' is not a living player"),  # 替补甲 has the seat
+        (("substitute", "老王", "替补甲"), "'替补甲' already plays in this game"),
+    ],
+)
+def test_an_illegal_correction_leaves_the_stored_game_as_it_was(cfg, capsys, argv, says) -> None:
+    assert run(capsys, "substitute", "Rex", "替补甲", "--uid", "99")[0] == 0
+    before = stored_events(cfg)
+    assert before  # the substitution is stored
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and out == ""
+    assert err == f"shenshi: error: {says}\n", err  # one clear line, no traceback
+    assert stored_events(cfg) == before
+
+
 def test_review_approve_reject_published(cfg, capsys) -> None:
     from shenshi.bootstrap import bootstrap, config_from_args
     from shenshi.daemon.announce import Draft

@@ -70,3 +70,20 @@ def alerts(service) -> list[Alert]:
     """The service's game's alerts, oldest first."""
     with service.store.snapshot() as uow:
         return uow.alerts.raised(service.game_id)
+
+
+def chess_referee(tmp_path):
+    """A chess32 referee (the demo's 32 players, 24 h days and nights) before day 1."""
+    from shenshi.daemon.announce import Templates
+    from shenshi.daemon.referee import Referee
+    from shenshi.demo.script import load_script
+    from shenshi.rulesets.base import PlayerSpec
+    from shenshi.rulesets.registry import find_ruleset
+
+    script = load_script("chess32")
+    cfg = config(tmp_path, "chess32", [(s.name, s.role) for s in script.seats])
+    rules = find_ruleset("chess32")
+    state = rules.new_game(
+        [PlayerSpec(s.name, s.role, s.team) for s in script.seats], {"day_hours": 24, "night_hours": 24}
+    )
+    return Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)

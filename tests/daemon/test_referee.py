@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from shenshi.daemon.announce import Templates
-from shenshi.daemon.referee import Referee
+from shenshi.daemon.referee import Clockwork, Referee
 from shenshi.rulesets.base import Phase, PlayerSpec
 from shenshi.rulesets.registry import find_ruleset
 from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm, post
@@ -18,8 +18,8 @@ def referee(tmp_path) -> Referee:
     return Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), uids=UIDS, gm_uid="2", tz=TZ)
 
 
-def published(keys: dict):
-    return lambda key: keys.get(key)
+def published(keys: dict) -> Clockwork:
+    return Clockwork(published=keys)
 
 
 def test_a_night_from_pms_to_the_dawn_post(tmp_path) -> None:

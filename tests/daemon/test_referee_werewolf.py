@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from shenshi.daemon.announce import Templates
-from shenshi.daemon.referee import Referee
+from shenshi.daemon.referee import Clockwork, Referee
 from shenshi.demo.script import load_script
 from shenshi.records import Post
 from shenshi.rulesets.base import Phase, PlayerSpec
@@ -26,24 +26,22 @@ def werewolf(tmp_path) -> tuple[Referee, dict]:
     rules = find_ruleset("werewolf")
     state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats])
     keys: dict = {}
-    ref = Referee(
-        rules, game, state, game_key="g1", templates=Templates(), tz=TZ, published_at=keys.get
-    )
+    ref = Referee(rules, game, state, game_key="g1", templates=Templates(), tz=TZ)
     return ref, keys
 
 
 def test_night_0_ends_at_06_00_and_day_1_opens_unannounced(tmp_path) -> None:
     ref, keys = werewolf(tmp_path)
-    ref.tick(START, keys.get)
+    ref.tick(START, Clockwork(keys))
     assert ref.state.phase is Phase.NIGHT and ref.state.number == 0
     reply = Post(
         CUPID_THREAD, "30", 2, "白色的猫", None, START + timedelta(hours=1), "【金箭】 月光、Rex"
     )
     assert ref.read_post(reply, "1").events
-    out = ref.tick(START + timedelta(hours=4), keys.get)  # 夜晚1 has closed: no 【通灵】 on night 0
+    out = ref.tick(START + timedelta(hours=4), Clockwork(keys))  # 夜晚1 has closed: no 【通灵】 on night 0
     assert not [d for d in out.drafts if d.kind == "witch_vision"]
     dawn = datetime(2026, 12, 8, 6, 0, tzinfo=TZ)
-    out = ref.tick(dawn + timedelta(minutes=30), keys.get)
+    out = ref.tick(dawn + timedelta(minutes=30), Clockwork(keys))
     assert not [d for d in out.drafts if d.channel == "thread"]  # night 0 publishes nothing …
     assert sorted(d.destination for d in out.drafts if d.kind == "lover_partner") == ["Rex", "月光"]
     assert ref.state.phase is Phase.DAY and ref.state.number == 1  # … and day 1 opens anyway
@@ -52,8 +50,8 @@ def test_night_0_ends_at_06_00_and_day_1_opens_unannounced(tmp_path) -> None:
 
 def test_a_step_opened_by_a_post_stored_in_utc_keeps_the_forums_clock(tmp_path) -> None:
     ref, keys = werewolf(tmp_path)
-    ref.tick(START, keys.get)
-    ref.tick(datetime(2026, 12, 8, 6, 30, tzinfo=TZ), keys.get)  # day 1 is open
+    ref.tick(START, Clockwork(keys))
+    ref.tick(datetime(2026, 12, 8, 6, 30, tzinfo=TZ), Clockwork(keys))  # day 1 is open
     living = [s.name for s in ref.state.alive()]
     for i, name in enumerate(living):
         ref.read_post(
@@ -68,12 +66,12 @@ def test_a_step_opened_by_a_post_stored_in_utc_keeps_the_forums_clock(tmp_path) 
             ),
             f"v{i}",
         )
-    ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), keys.get)  # 21:00 on D+1: the day closes
+    ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), Clockwork(keys))  # 21:00 on D+1: the day closes
     assert ref.state.phase is Phase.DUSK
     keys["g1:day1:public"] = datetime(
         2026, 12, 9, 13, 5, tzinfo=ZoneInfo("UTC")
     )  # 21:05 in Shanghai
-    ref.tick(datetime(2026, 12, 9, 21, 10, tzinfo=TZ), keys.get)
+    ref.tick(datetime(2026, 12, 9, 21, 10, tzinfo=TZ), Clockwork(keys))
     times = ref.times()
     assert ref.state.phase is Phase.NIGHT
     assert times.closes == datetime(2026, 12, 10, 6, 0, tzinfo=TZ)  # the next 06:00 in Shanghai
@@ -82,14 +80,14 @@ def test_a_step_opened_by_a_post_stored_in_utc_keeps_the_forums_clock(tmp_path) 
 
 def test_a_werewolf_day_with_every_ballot_in_still_runs_to_21_00(tmp_path) -> None:
     ref, keys = werewolf(tmp_path)
-    ref.tick(START, keys.get)
-    ref.tick(datetime(2026, 12, 8, 6, 30, tzinfo=TZ), keys.get)
+    ref.tick(START, Clockwork(keys))
+    ref.tick(datetime(2026, 12, 8, 6, 30, tzinfo=TZ), Clockwork(keys))
     for i, s in enumerate(ref.state.alive()):
         at = datetime(2026, 12, 8, 8, tzinfo=TZ)
         assert ref.read_post(
             Post("2", str(200 + i), i + 2, s.name, None, at, "投票：小明"), f"b{i}"
         ).events
-    ref.tick(datetime(2026, 12, 8, 9, 0, tzinfo=TZ), keys.get)
+    ref.tick(datetime(2026, 12, 8, 9, 0, tzinfo=TZ), Clockwork(keys))
     assert ref.state.phase is Phase.DAY  # ballots may change until the close (RES-W6)
-    ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), keys.get)
+    ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), Clockwork(keys))
     assert ref.state.phase is Phase.DUSK

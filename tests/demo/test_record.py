@@ -13,9 +13,9 @@ NAMES = ["小明", "阿杰", "Rex", "老王", "王陵"]
 
 
 def post(
-    title: str, report: Report, declarations: dict | None = None, family: str = "A"
+    title: str, report: Report, declarations: dict | None = None, runoff_template: str = "runoff"
 ) -> tuple[str, datetime]:
-    return public_text(Templates(), title, report, declarations or {}, family), AT
+    return public_text(Templates(), title, report, declarations or {}, runoff_template), AT
 
 
 def test_deaths_runoffs_executions_and_the_winner_as_published() -> None:
@@ -56,8 +56,8 @@ def test_chess_deaths_publish_the_camp_only() -> None:
     )
     record = forum_outcome(
         [
-            post("【第1夜结果】", night, family="chess"),
-            post("【第2天投票结果】", day, family="chess"),
+            post("【第1夜结果】", night, runoff_template="round2"),
+            post("【第2天投票结果】", day, runoff_template="round2"),
         ],
         NAMES,
     )

@@ -60,7 +60,7 @@ def assert_mistakes_read_right(run: GameRun) -> None:
     assert set(made) == {"typo", "fullwidth", "quote", "edit", "late_pm", "stranger"}
     for mistake, alert in MISTAKE_ALERTS.items():
         if mistake == "late_pm":
-            alert = LATE.get(run.players.family, alert)
+            alert = LATE.get(run.script.ruleset, alert)
         assert run.tally.alert_kinds.get(alert, 0) == made[mistake], (alert, run.tally.alert_kinds)
     assert not NEVER & set(run.tally.alert_kinds), run.tally.alert_kinds
 

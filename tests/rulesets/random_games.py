@@ -33,7 +33,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from shenshi.rulesets.catalog import ruleset_info
+from shenshi.rulesets.registry import find_ruleset
 from shenshi.rulesets.scenario import run_scenario
 
 RULESETS = ("game5", "game6-8", "game6-10", "game6-13", "chess32", "werewolf")
@@ -66,7 +66,7 @@ class _Game:
         self.ruleset = ruleset
         self.rng = rng
         self.play = play
-        self.info = ruleset_info(ruleset)
+        self.info = find_ruleset(ruleset).info
         self.players = self.deal()
         self.role = {p["name"]: p["role"] for p in self.players}
         self.team = {p["name"]: p["team"] for p in self.players}

@@ -22,21 +22,20 @@ from shenshi.rulesets.base import (
     Report,
     Submit,
 )
-from shenshi.rulesets.catalog import ruleset_info
 from shenshi.rulesets.registry import find_ruleset
 
 FAMILY_A = ("game5", "game6-8", "game6-10", "game6-13")
 
 
 def deal(name: str, rng: random.Random) -> list[PlayerSpec]:
-    info = ruleset_info(name)
+    info = find_ruleset(name).info
     roles = [role for role, count in info.composition.items() for _ in range(count)]
     rng.shuffle(roles)
     return [PlayerSpec(f"P{i}", r, info.roles[r].team) for i, r in enumerate(roles)]
 
 
 def night_submissions(state: GameState, rng: random.Random) -> list[Submit]:
-    info = ruleset_info(state.ruleset)
+    info = find_ruleset(state.ruleset).info
     living = [s.name for s in state.alive()]
     subs = []
     for seat in state.seats:  # the dead try too: they must never matter

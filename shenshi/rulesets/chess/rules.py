@@ -32,11 +32,25 @@ from shenshi.rulesets.base import (
     Submission,
     Submit,
 )
-from shenshi.rulesets.catalog import CHESS32
+from shenshi.rulesets.catalog import CANNON_KILL, CHECK, CHESS32, KILL, SWAP_GENERAL
 from shenshi.rulesets.chess import clock, collect, day, night
 from shenshi.rulesets.chess.collect import CAMPS, enemy_of
-from shenshi.rulesets.chess.memory import ChessMemory
+from shenshi.rulesets.chess.memory import ChessMemory, PendingSwap
 from shenshi.rulesets.common import note
+from shenshi.rulesets.profile import (
+    BallotRules,
+    ClockRules,
+    KillPost,
+    LastWordsPost,
+    LastWordsRules,
+    Refusal,
+    RulesetProfile,
+    SkillRules,
+    SpeechRules,
+    TargetRules,
+)
+
+LAST_HOUR = timedelta(hours=1)  # no change of ballot in a round's last hour (RES-C28)
 
 
 class Chess32(Ruleset):
@@ -46,12 +60,37 @@ class Chess32(Ruleset):
     aliases = ("chess", "c32", "楚汉")
     info = CHESS32
     first_phase = Phase.DAY  # the game starts with day 1 [CH:L102]
+    cycle = (Phase.DAY, Phase.NIGHT)  # a game day is day n then night n
+    stored_types = MappingProxyType({"ChessMemory": ChessMemory, "PendingSwap": PendingSwap})
 
     # -- setup -------------------------------------------------------------------------------
 
-    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
-        """A game day is day n then night n (the game starts with day 1)."""
-        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+    def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
+        """§4: privileges by PM at night until dawn − 10 min, a 杀人帖 with each kill, the
+        target rules of §4.3, 弃权 and one change of ballot a round, last words as one post,
+        the game-room rules (dead players, spectators, empty posts) and post counts."""
+        return RulesetProfile(
+            self.name,
+            skills=SkillRules(
+                out_of_step=Refusal("pm_window", "白天提交，特权只能在夜间使用"),
+                change_note="天亮前10分钟内可更改",
+            ),
+            targets=TargetRules(
+                no_self=collect.NO_SELF_TARGET | {SWAP_GENERAL},
+                not_on_partner=frozenset({CHECK}),
+                not_on_roles=MappingProxyType(
+                    {action: frozenset({"general"}) for action in collect.NOT_ON_GENERALS}
+                ),
+            ),
+            kill_post=KillPost("杀人帖", collect.KILL_POST_MIN, frozenset({KILL, CANNON_KILL})),
+            ballots=BallotRules(
+                abstain=True, changes=1, no_change_before_close=LAST_HOUR, runoff_template="round2"
+            ),
+            last_words=LastWordsRules(post=LastWordsPost.WHOLE),
+            speech=SpeechRules(dead_posts=True, spectators=True, content=True),
+            clock=ClockRules(records_activity=True, death_causes_public=False),
+            players=self.info.players,
+        )
 
     def default_config(self) -> dict[str, Any]:
         """Day and night lengths in hours: blank in the source, 24/24 by default (RES-C1)."""

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from shenshi.rulesets import common
+
 SIGN_IN = timedelta(hours=24)  # 签到 within 24 h of the player list [G6:L24][G5:L15-16]
 LURK = timedelta(hours=48)  # 潜水: 48 h without a post on the kill board [G6:L35][G5:L55]
 SUBSTITUTION = timedelta(hours=12)  # each substitution extends its phase [G6:L37][G5:L57]
@@ -31,8 +33,11 @@ GAME6_CYCLE = Cycle(
 
 def missed_sign_in(players: Sequence[str], start: datetime, events: Sequence[Mapping[str, Any]]) -> list[str]:
     """Players who did not sign in within 24 h of the player list (they left automatically)."""
-    signed = {e["actor"] for e in events if e["kind"] == "signin" and e["t"] <= start + SIGN_IN}
-    return [p for p in players if p not in signed]
+    first: dict[str, datetime] = {}
+    for e in events:
+        if e["kind"] == "signin":
+            first[e["actor"]] = min(e["t"], first.get(e["actor"], e["t"]))
+    return common.missed_sign_in(players, start, first, SIGN_IN)
 
 
 def lurkers(
@@ -43,7 +48,7 @@ def lurkers(
     for e in events:
         if e["kind"] == "post" and e["t"] <= now:
             last[e["actor"]] = max(e["t"], last.get(e["actor"], e["t"]))
-    return [p for p in players if now - max(last.get(p, start), start) >= LURK]
+    return common.silent_players(players, start, now, last, LURK)
 
 
 def schedule(

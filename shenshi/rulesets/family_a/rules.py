@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from shenshi.rulesets.base import (
@@ -50,12 +51,25 @@ from shenshi.rulesets.common import note
 from shenshi.rulesets.family_a import clock, day, night
 from shenshi.rulesets.family_a.memory import FamilyAMemory, LastWords
 from shenshi.rulesets.family_a.night import KillSource
+from shenshi.rulesets.profile import (
+    BallotRules,
+    ClockRules,
+    KillPost,
+    LastWordsPost,
+    LastWordsRules,
+    Refusal,
+    RulesetProfile,
+    SkillRules,
+    TargetRules,
+)
 
 EXTRA_DIVINATION_LEAD = timedelta(hours=1)  # default deadline: 1 h before the vote closes (RES-A19)
 
 
 class FamilyA(Ruleset):
     """游戏五/游戏六 core (§1): subclasses set the parameters of their table."""
+
+    stored_types = MappingProxyType({"FamilyAMemory": FamilyAMemory, "LastWords": LastWords})
 
     FIXED_X: ClassVar[int | None] = None  # game6-8: x = 2
     KILLERS_CANNOT_KILL_EACH_OTHER: ClassVar[bool] = False  # game6-8 (RES-A3)
@@ -68,6 +82,30 @@ class FamilyA(Ruleset):
     }  # fmt: skip
 
     # -- setup -------------------------------------------------------------------------------
+
+    def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
+        """§1: powers by PM in the night's window, a 杀人宣言 with each kill, the first ballot
+        final, 委托投票 by PM, accusations in last words, sign-in and lurking exits, and an
+        early close once everything is in."""
+        lone = {KILL: "killers"} if self.LONE_KILLER_MAY_NOT_KILL_SELF else {}
+        return RulesetProfile(
+            self.name,
+            skills=SkillRules(
+                pm_window=True,
+                answer_locks=frozenset({DIVINE}),
+                out_of_step=Refusal("pm_window", "白天提交，不在夜间提交时间内"),
+                change_note="天亮前可更改",
+            ),
+            targets=TargetRules(last_of_team_not_self=frozen_map(lone)),
+            kill_post=KillPost(
+                "杀人宣言", night.DECLARATION_MIN, frozenset({KILL}), required=True,
+                story_exempt=True, short_alert="declaration_short",
+            ),  # fmt: skip
+            ballots=BallotRules(changes=0, delegated=True),
+            last_words=LastWordsRules(post=LastWordsPost.MARKED, accusations=True),
+            clock=ClockRules(early_close=True, sign_in=clock.SIGN_IN, lurking=clock.LURK),
+            players=self.info.players,
+        )
 
     def initial_memory(self, state: GameState) -> FamilyAMemory:
         order: tuple[int, ...] = ()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from types import MappingProxyType
 from typing import Any
 
 from shenshi.rulesets.base import (
@@ -39,14 +40,32 @@ from shenshi.rulesets.base import (
     Submission,
     frozen_map,
 )
-from shenshi.rulesets.catalog import SPEED_UP, WEREWOLF
+from shenshi.rulesets.catalog import (
+    HEAL,
+    LONE_BLADE,
+    LONE_WOLF,
+    POISON,
+    SHERIFF_SUCCESSOR,
+    SPEED_UP,
+    WEREWOLF,
+)
 from shenshi.rulesets.common import note
+from shenshi.rulesets.profile import (
+    ClockRules,
+    LastWordsRules,
+    RulesetProfile,
+    SkillChannel,
+    SkillRules,
+    SpeechRules,
+    TargetRules,
+)
 from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
-from shenshi.rulesets.werewolf.memory import WerewolfMemory
+from shenshi.rulesets.werewolf.memory import DaySnapshot, WerewolfMemory
 from shenshi.rulesets.werewolf.settings import default_config, settings_of
 from shenshi.rulesets.werewolf.settle import Settled, go_out
 
 ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
+SINGLE_USE = frozenset({HEAL, POISON, LONE_WOLF, LONE_BLADE})  # once a game (§5.2)
 
 
 class Werewolf(Ruleset):
@@ -57,10 +76,8 @@ class Werewolf(Ruleset):
     info = WEREWOLF
     first_phase = Phase.NIGHT
     first_number = 0  # 第零日夜晚: cupid and 托孤
-
-    def next_step(self, phase: Phase, n: int) -> tuple[Phase, int]:
-        """Game day n is day n then night n; night 0 comes before day 1 [WW:L74]."""
-        return (Phase.NIGHT, n) if phase is Phase.DAY else (Phase.DAY, n + 1)
+    cycle = (Phase.DAY, Phase.NIGHT)  # game day n is day n then night n [WW:L74]
+    stored_types = MappingProxyType({"WerewolfMemory": WerewolfMemory, "DaySnapshot": DaySnapshot})
 
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
@@ -73,6 +90,35 @@ class Werewolf(Ruleset):
     def default_config(self) -> dict[str, Any]:
         """The spec's proposals (RES-W1..W3) as settings a GM may change."""
         return default_config()
+
+    def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
+        """§5: skills as 功能树洞 replies, each in its step and night phase, single-use
+        skills, latest ballots, last words of limited length, 加速, no seat count (RES-W1)."""
+        settings = settings_of(config)  # a bad setting is refused here
+        try:
+            phases = {action: int(key) for action, key in settings.night_phase.items()}
+        except ValueError:
+            raise RulesetError("config.night_phases: the phases are numbered (1, 2)") from None
+        return RulesetProfile(
+            self.name,
+            skills=SkillRules(
+                channel=SkillChannel.ROLE_THREAD,
+                night0=submissions.NIGHT_ZERO_SKILLS,
+                day=frozenset({LONE_BLADE}),
+                anytime=frozenset({SHERIFF_SUCCESSOR}),
+                posthumous=frozenset({SHERIFF_SUCCESSOR}),
+                single_use=SINGLE_USE,
+                night_phases=MappingProxyType(phases),
+                change_note="截止前可更改，另起一行写「确定」可锁定",
+            ),
+            targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
+            last_words=LastWordsRules(max_chars=settings.last_words_chars),
+            speech=SpeechRules(dead_posts=True),
+            clock=ClockRules(
+                speed_up=True, unannounced=frozenset({("night", 0)}), death_causes_public=False
+            ),
+            players=None,
+        )
 
     def initial_memory(self, state: GameState) -> WerewolfMemory:
         """Parse the settings and check the add-ons (two lovers, one sheriff, one lone wolf)."""
@@ -103,6 +149,13 @@ class Werewolf(Ruleset):
             if s.extra.get("day", state.number) == state.number
         }  # fmt: skip
         return day.speed_up(state, agreed)
+
+    def night_phase_closed(self, state: GameState, key: str) -> tuple[PrivateResult, ...]:
+        """When 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3); night 0 has no
+        【杀人】, so nothing is sent then."""
+        if key != "1" or state.number == 0:
+            return ()
+        return tuple(self.witch_vision(state))
 
     def witch_vision(self, state: GameState) -> list[PrivateResult]:
         """The 【通灵】 lists to send when 夜晚1 closes (RES-W3): one per witch who still has it."""

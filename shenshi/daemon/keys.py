@@ -1,0 +1,135 @@
+"""Idempotency keys: every announcement, alert and stored batch of a game has one, built here.
+
+A key is deterministic: deriving the same effect again after a restart gives the same key, so
+the store never proposes, raises or commits anything twice. Keys are stored in each game's
+database, so these formats never change (a changed format would make a restarted daemon
+propose again what it proposed before)::
+
+    g{id}                                   a game
+    {game}:{step}:public                    a step's result post; step = night1, day1, day1.r1
+    {game}:{step}:{kind}:{to}:{i}           a private result of a step (divination, check…)
+    {game}:answer{seq}:{kind}:{to}:{i}      an answer given at once (the penalty divination)
+    {game}:night{n}:{kind}:{to}             a result due when a night phase closes (【通灵】)
+    {game}:receipt:{evidence}:{i}           a receipt for a post or PM
+    {game}:intake:{evidence}:{i}            an alert intake raised on a post or PM
+    {game}:edit:{evidence}:{i}              an alert on an edited post
+    {game}:refused:{evidence}:{action}      a command the phase did not allow
+    {game}:rule:{phase}{n}.r{round}:{who}:{rule}:{evidence or i}   a rules-core decision
+    {game}:thread:{tid}:{what}:{floor}      a thread deleted, moved or shrunk
+    {game}:unparsable:{what}:{hour}         a page shenshi cannot read
+    {game}:{signin|lurk}:{name}:{minute}    a missed sign-in or a lurker
+    {game}:deal:{name}                      a role PM of ``shenshi deal``
+
+    evidence:{id}, tick:{seq}, gm:{seq}:{command}, deal:{id}    the batches of commit_outcome
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shenshi.rulesets.base import Phase
+
+PUBLIC = "public"
+
+
+def game_key(game_id: int) -> str:
+    """The key of a game: ``g{id}``."""
+    return f"g{game_id}"
+
+
+def step_label(phase: Phase, number: int, round: int | None = None) -> str:
+    """``night1``, ``day1``, or a day's round that leads to another: ``day1.r1``."""
+    label = f"{phase.value}{number}"
+    return f"{label}.r{round}" if round else label
+
+
+def answer_label(seq: int) -> str:
+    """The label of an answer given as soon as its submission arrives."""
+    return f"answer{seq}"
+
+
+@dataclass(frozen=True)
+class GameKeys:
+    """The keys of one game's announcements and alerts (``game``: :func:`game_key`)."""
+
+    game: str
+
+    def public(self, label: str) -> str:
+        """A step's result post."""
+        return f"{self.game}:{label}:{PUBLIC}"
+
+    def private(self, label: str, kind: str, to: str, i: int) -> str:
+        """The ``i``-th private result of a step (or of an answer)."""
+        return f"{self.game}:{label}:{kind}:{to}:{i}"
+
+    def night_phase_result(self, night: int, kind: str, to: str) -> str:
+        """A private result due as a phase of night ``night`` closes."""
+        return f"{self.game}:night{night}:{kind}:{to}"
+
+    def receipt(self, evidence: str, i: int) -> str:
+        """The ``i``-th receipt for a post or PM."""
+        return f"{self.game}:receipt:{evidence}:{i}"
+
+    def intake_alert(self, evidence: str, i: int) -> str:
+        """The ``i``-th alert intake raised on a post or PM."""
+        return f"{self.game}:intake:{evidence}:{i}"
+
+    def edit_alert(self, evidence: str, i: int) -> str:
+        """The ``i``-th alert on an edited post."""
+        return f"{self.game}:edit:{evidence}:{i}"
+
+    def refused(self, evidence: str, action: str) -> str:
+        """A command the open phase did not allow."""
+        return f"{self.game}:refused:{evidence}:{action}"
+
+    def rule_alert(self, phase: Phase, number: int, round: int, who: str, rule: str, tail: str) -> str:
+        """A decision of the rules core (``tail``: its evidence, or its place in the step)."""
+        return f"{self.game}:rule:{phase.value}{number}.r{round}:{who}:{rule}:{tail}"
+
+    def thread_changed(self, tid: str, what: str, floor: int) -> str:
+        """A thread that was deleted, moved or lost posts."""
+        return f"{self.game}:thread:{tid}:{what}:{floor}"
+
+    def unparsable(self, what: str, hour: str) -> str:
+        """A page shenshi cannot read (``hour``: ``YYYYMMDDHH``, one alert an hour)."""
+        return f"{self.game}:unparsable:{what}:{hour}"
+
+    def absence(self, kind: str, name: str, minute: str) -> str:
+        """A missed sign-in or a lurker (``minute``: ``YYYYMMDDHHMM`` of the last post)."""
+        return f"{self.game}:{kind}:{name}:{minute}"
+
+    def role(self, name: str) -> str:
+        """The role PM of ``shenshi deal``."""
+        return f"{self.game}:deal:{name}"
+
+
+def evidence_batch(evidence_id: int) -> str:
+    """The batch of one post or PM's effects."""
+    return f"evidence:{evidence_id}"
+
+
+def tick_batch(seq: int) -> str:
+    """The batch of a clock tick after event ``seq``."""
+    return f"tick:{seq}"
+
+
+def gm_batch(seq: int, command: str) -> str:
+    """The batch of a GM command after event ``seq``."""
+    return f"gm:{seq}:{command}"
+
+
+def deal_batch(game_id: int) -> str:
+    """The batch of ``shenshi deal``."""
+    return f"deal:{game_id}"
+
+
+__all__ = [
+    "GameKeys",
+    "answer_label",
+    "deal_batch",
+    "evidence_batch",
+    "game_key",
+    "gm_batch",
+    "step_label",
+    "tick_batch",
+]
