@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shenshi.intake.context import GameContext
+from shenshi.intake.context import SIGNIN, GameContext
 from shenshi.intake.model import IntakeCommand
 from shenshi.wording import Templates
 
@@ -26,6 +26,8 @@ def _until(ctx: GameContext, cmd: IntakeCommand) -> str:
         return t.render("receipt_until_locked")
     if cmd.extra.get("extra_divination"):
         return t.render("receipt_until_first")
+    if ctx.phase.kind == SIGNIN:  # before night 1: no dawn to speak of yet
+        return t.render("receipt_until_deadline")
     if cmd.action in skills.answer_locks:
         return t.render("receipt_until_answer")
     deadline = ctx.local_iso(ctx.phase.deadline)

@@ -4,6 +4,7 @@ generated from, by ``python -m shenshi.wording``).
 Groups, by reader:
 
 * ``announcement`` — the GM's public posts (night and day results, the winner);
+* ``kind`` — what each announcement is, as the GM's review and dry-run log name it;
 * ``cause`` — how a death is announced (``$cause`` of ``death``);
 * ``answer`` — private results by PM (divination, checks, identities, 【通灵】);
 * ``role`` — the role PMs of the deal;
@@ -22,6 +23,7 @@ from shenshi.wording.templates import TemplateSpec
 
 GROUPS = {
     "announcement": "Public posts of the GM",
+    "kind": "What each announcement is, in the GM's review and dry-run log",
     "cause": "Causes of death (the $cause of `death`)",
     "answer": "Private results (PMs)",
     "role": "Role PMs",
@@ -79,9 +81,12 @@ _group(
     ),
     (
         "runoff_tally",
-        "生死投票/第二轮：${tally}",
+        "生死投票：${tally}",
         "the runoff's tally ($tally: `tally_item`s joined by `list_separator`)",
     ),
+    ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
+    ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
+    ("kill_post_missing", "（${victim} 的杀人帖待法官补充）", "chess32: a death whose kill post is not on record"),
     ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
@@ -110,6 +115,23 @@ _group(
         "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏（待天神确认）。",
         "a player who lurked too long",
     ),
+)
+_group(
+    "kind",
+    ("kind_night_result", "第${n}夜结果", "a night's result post"),
+    ("kind_day_result", "第${n}天投票结果", "a day's (last) vote result post"),
+    ("kind_round_result", "第${n}天第${round}轮结果", "the result of a day's round that leads to another"),
+    ("kind_receipt", "回执", "a receipt"),
+    ("kind_divination", "占卜答复", "the seer's answer"),
+    ("kind_extra_divination", "额外占卜答复", "the penalty divination's answer"),
+    ("kind_check", "查证结果", "chess32: the horses' check"),
+    ("kind_death_identity", "阵亡者身份", "chess32: a dead player's identity, to his general"),
+    ("kind_prophecy", "预言结果", "werewolf: the seer's 【预言】"),
+    ("kind_witch_vision", "通灵名单", "werewolf: the witch's 【通灵】 list"),
+    ("kind_lover_partner", "情侣告知", "werewolf: each lover's partner"),
+    ("kind_role", "身份通知", "a role PM of the deal"),
+    ("kind_signin", "未签到", "a player who did not sign in"),
+    ("kind_lurk", "潜水", "a player who lurked too long"),
 )
 _group(
     "cause",

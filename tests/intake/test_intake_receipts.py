@@ -95,3 +95,13 @@ def test_conflicting_lines_leave_no_received_receipt() -> None:
     result = run_case(_night("game6-10", "阿杰", "祈祷：老王\n祈祷：小明"))
     assert result.commands == ()
     assert [r.text[:3] for r in result.receipts] == ["未受理"]
+
+
+def test_chess_receipts_use_chess_words() -> None:
+    setup = {**GAMES["chess32"], "phase": "signin", "channel": "pm", "id": "c", "from": "韩信"}
+    [text] = receipts({**setup, "text": "禁锢：项伯"})
+    assert "天亮前10分钟" not in text
+    [text] = receipts(_night("chess32", "刘邦", "杀人帖：月黑风高"))
+    assert text.startswith("已收到杀人帖") and "宣言" not in text
+    [text] = receipts(_night("chess32", "樊哙", "炮打项伯，炮架：彭越"))
+    assert "杀人帖" in text and "宣言" not in text
