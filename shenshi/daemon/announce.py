@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from shenshi.daemon.keys import GameKeys
+from shenshi.intake.text import is_invisible
 from shenshi.rulesets.base import PrivateResult, PublicFact, Report
 from shenshi.rulesets.catalog import TEAM_NAMES, Role
 from shenshi.wording import Templates
@@ -36,6 +37,20 @@ class Draft:
     destination: str  # thread id, or the recipient's name
     text: str
     evidence: tuple[str, ...] = field(default=())
+
+
+# Player text in a GM post cannot form markup on either engine: no BBCode tag, HTML tag, @
+# mention or smiley code can be written with these (full-width look-alikes).
+_INERT = str.maketrans({"[": "［", "]": "］", "<": "＜", ">": "＞", "@": "＠", "{": "｛", "}": "｝"})
+
+
+def quote_player_text(t: Templates, text: str) -> str:
+    """What a player wrote (a kill declaration, last words), as a GM post may repeat it: no
+    invisible or bidi characters, no character that could form markup, and every line set off
+    by the ``quoted_line`` template, so that no line of it can pass for the GM's own
+    (``【游戏结束】…``, ``—— 神的使者``)."""
+    clean = "".join(c for c in text if not is_invisible(c)).translate(_INERT)
+    return "\n".join(t.render("quoted_line", line=line) for line in clean.splitlines() or [""])
 
 
 def _camp(camp: str) -> str:
@@ -58,7 +73,7 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
             text = declarations.get(f["victim"])
             if text is None:
                 return t.render(f"{fact.kind}_missing", victim=f["victim"])
-            return t.render(fact.kind, victim=f["victim"], text=text)
+            return t.render(fact.kind, victim=f["victim"], text=quote_player_text(t, text))
         case "no_death" | "kill_failed" | "no_execution" | "madness_lifted":
             return t.render(fact.kind)
         case "bound" | "curse_applied" | "bless_applied" | "exit" | "out" | "sheriff":

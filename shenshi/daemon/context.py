@@ -53,9 +53,19 @@ def build_context(
     tz: tzinfo,
     templates: Templates | None = None,
 ) -> GameContext:
-    """Everything intake needs to read and validate one post or PM at ``now``."""
+    """Everything intake needs to read and validate one post or PM at ``now``.
+
+    The living are the living as the players know them: a death takes effect when the GM
+    publishes it, so between a resolution and its publication (dawn, dusk, a game just over) the
+    step's dead are still alive here, and no alert or receipt can reveal an unpublished death."""
+    unpublished = (
+        {d.name for d in state.step_report.deaths}
+        if state.phase in (Phase.DAWN, Phase.DUSK, Phase.OVER)
+        else set()
+    )
     players = tuple(
-        PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive, frozenset(s.addons))
+        PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive or s.name in unpublished,
+                   frozenset(s.addons))  # fmt: skip
         for s in state.seats
     )
     nicknames = {alias: name for name, aliases in game.nicknames.items() for alias in aliases}

@@ -63,6 +63,11 @@ _group(
         "（${victim} 的杀人宣言待天神补充）",
         "a death whose declaration is not on record",
     ),
+    (
+        "quoted_line",
+        "｜${line}",
+        "each line of a player's text a GM post repeats (kill declarations): never the GM's own",
+    ),
     ("no_death", "昨夜无人死亡。", "nobody died in the night"),
     ("kill_failed", "杀手杀人失败。", "game5: a bind success (with `bound`)"),
     ("bound", "${name} 被束魂，今日可以发言，但不能投票。", "the bound survivor of the night"),

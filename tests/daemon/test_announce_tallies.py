@@ -31,7 +31,7 @@ def test_chess_speaks_of_round_2_and_kill_posts() -> None:
     night = Report(public_facts=(PublicFact.of("death", name="项伯", camp="chu"),
                                  PublicFact.of("kill_post", victim="项伯")))  # fmt: skip
     text = public_text(Templates(), "【第2夜结果】", night, {"项伯": "子时三刻……"}, "round2")
-    assert "杀人帖（项伯）：\n子时三刻……" in text and "宣言" not in text
+    assert "杀人帖（项伯）：\n｜子时三刻……" in text and "宣言" not in text
     text = public_text(Templates(), "【第2夜结果】", night, {}, "round2")
     assert "杀人帖待法官补充" in text and "宣言" not in text
 

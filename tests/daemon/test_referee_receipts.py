@@ -9,7 +9,7 @@ from shenshi.daemon.announce import Templates
 from shenshi.daemon.referee import Clockwork, Referee
 from shenshi.rulesets.base import PlayerSpec
 from shenshi.rulesets.registry import find_ruleset
-from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm
+from tests.daemon.helpers import GAME6_10, TZ, UIDS, at, config, pm, post
 from tests.rulesets.test_phases import DECLARATION, referee_at_dawn
 
 
@@ -62,3 +62,32 @@ def test_a_pm_from_before_the_game_belongs_to_no_game(tmp_path) -> None:
     assert (out.events, out.alerts, out.drafts) == ([], [], [])
     out = ref.read_pm(pm("小明", "占卜 老王", 0.001), "10")  # stamped in the start's own minute
     assert out.events and receipts(out)[0].startswith("已收到")
+
+
+def test_nothing_a_player_sees_reveals_an_unpublished_death(tmp_path) -> None:
+    """Issue 13: Rex died in the night, and the dawn post is not published yet."""
+    ref = referee_at_dawn(tmp_path)
+    assert not ref.state.seat("Rex").alive
+    for message in (pm("小明", "占卜 Rex", 24.5), pm("Rex", "祈祷 老王", 24.5)):
+        out = ref.read_pm(message, str(message.id))
+        assert [a.kind for a in out.alerts] == ["not_in_phase"]
+        shown = " ".join(receipts(out)) + " ".join(a.message for a in out.alerts)
+        assert "出局" not in shown and "dead" not in shown, shown
+
+
+def test_a_ballot_in_the_same_second_as_the_last_does_not_reveal_the_execution(tmp_path) -> None:
+    """Issue 13: the bound survivor's ballot, posted in the second the last eligible ballot closed
+    the round early, met an execution that was not yet published."""
+    from tests.daemon.test_referee_rounds import DECLARATION as KILL_TEXT
+    from tests.daemon.test_referee_rounds import referee, to_day, vote
+
+    ref, keys = referee(tmp_path)
+    to_day(ref, keys, [("夜行者", "杀 小明\n" + KILL_TEXT), ("月光", "束魂 小明")])
+    voters = {s.name: "老王" for s in ref.state.alive() if s.name != "小明"}
+    vote(ref, voters, 37)
+    last = 37 + (len(voters) - 1) * 0.01
+    ref.tick(at(last), Clockwork(keys))  # every eligible ballot is in: the round closes early
+    assert not ref.state.seat("老王").alive  # executed, not yet published
+    out = ref.read_post(post("小明", "投票：老王", last), "late")
+    shown = " ".join(a.message for a in out.alerts)
+    assert "dead_target" not in [a.kind for a in out.alerts] and "出局" not in shown, shown
