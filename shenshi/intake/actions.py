@@ -283,9 +283,9 @@ def _kill_post(out: Collector, p: Parsed, target: PlayerInfo, post: KillPost, ex
     carries one (A-J3, RES-A5), so the sender is not told his own is missing."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
-    body = p.declaration or ""
-    chars = count_chars(body)
     earlier = ctx.phase.declared.get(sender.name)
+    body = "" if p.declaration_same else p.declaration or ""  # 宣言同上 is not a declaration
+    chars = count_chars(body)
     if p.declaration_same and earlier is not None:
         extra.update({"declaration_same": True, "declaration_chars": earlier.chars})
         extra["declaration_missing"] = False

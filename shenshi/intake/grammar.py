@@ -38,7 +38,6 @@ _SEP = re.compile(r"[ \t:=\-—>→~・·]*(?:一下|下)?[ \t:]*")
 _OPEN = {"「": "」", "『": "』", "【": "】", "“": "”", '"': '"', "'": "'", "‘": "’", "《": "》",
          "(": ")", "<": ">", "[": "]", "〈": "〉", "〔": "〕"}  # fmt: skip
 _TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…\ufffd]")
-_ALTERNATIVE = re.compile(r"[ \t]*(?:或者|或是|或|还是)[ \t]*")
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -47,6 +46,7 @@ def _alt(words: Iterable[str]) -> str:
     return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in ordered) + ")"
 
 
+_ALTERNATIVE = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_WORDS) + r"[ \t]*")
 _LIST_SEP = re.compile(
     r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|还有|" + _alt(lexicon.ALTERNATIVE_WORDS) + r"|[ \t])[ \t]*"
 )
@@ -329,15 +329,17 @@ class _Reader:
             if ref is None:
                 return more, pos, alternatives
             nxt_sep = _LIST_SEP.match(self.text, end)
+            alternative = bool(_ALTERNATIVE.fullmatch(m.group(0)))
             if (
-                end < len(self.text)
+                not alternative  # 老王或者小明都行: alternatives, whatever follows
+                and end < len(self.text)
                 and self.text[end] not in _CLAUSE_BREAK + " \t、"
                 and (m.group(0).strip() == "" or _extends_a_name(self.text[end]))
                 and not (nxt_sep and nxt_sep.end() > end)
             ):
                 # "投 阿杰 老王也可疑", "投票：老王，小明也可疑": a sentence, not a list
                 return more, pos, alternatives
-            alternatives = alternatives or bool(_ALTERNATIVE.fullmatch(m.group(0)))
+            alternatives = alternatives or alternative
             more.append(ref)
             pos = end
 
@@ -408,11 +410,15 @@ def _read_ballot(reader: _Reader, pos: int, conditions: bool = True) -> Parsed |
         end = m.end()
     verb = reader.folded.original_slice(pos, end)
     ref, after = reader.read_name(end, strict=False, pronouns=True)
-    if ref is None:
-        # A strong word with nothing after it on its clause ("投票：") is a vote missing its name.
-        rest = text[end:].split("\n", 1)[0]
-        if strict and not rest.strip(" \t:："):
+    rest = text[end:].split("\n", 1)[0]
+    if (ref is None or not ref.written) and strict and not rest.strip(" \t:："):
+        # "投票：" ends its line: the name may stand alone on the next one, else it is missing.
+        nxt = end + len(rest) + 1
+        match = reader.index.match_at(reader.folded, _first_non_space(text, nxt)) if nxt < len(text) else None
+        if match is None:
             return Parsed(("vote",), verb, pos, NameRef(""), change=change)
+        ref, after = reader.read_name(_first_non_space(text, nxt), strict=False)
+    if ref is None:
         return None
     more, after, alternatives = reader.read_more_names(after) if ref.written else ([], after, False)
     return Parsed(

@@ -27,7 +27,7 @@ VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜
 VOTE_LINKS: tuple[str, ...] = ("给", "为")
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
-    "这一票投给", "这一票给", "这票投给", "一票投给", "票", "vote for", "vote",
+    "这一票投给", "这一票给", "这票投给", "一票投给", "票给", "票", "vote for", "vote",
 )  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
 VOTE_WEAK = "投"
@@ -46,7 +46,7 @@ FILLER_WORDS: tuple[str, ...] = (
     "今晚上", "今晚", "今夜", "今天", "今日", "本轮", "这轮", "这一夜", "这夜", "我们", "我",
     "要", "想", "选择", "选", "决定", "请", "帮我", "麻烦", "那么", "那", "就", "还是", "最终",
     "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
-    "委托", "法官", "gm",
+    "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的",
 )  # fmt: skip
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
@@ -104,10 +104,13 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("炮", ("cannon_kill",)), ("打", ("cannon_kill",)), ("抽", ("swap_general",)),
     # the target of whatever power the sender has (目标：X, a cannon's platform on the next line)
     ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS), ("代投", ("delegate_vote",)),
+    ("委托", ("delegate_vote",)),
 )  # fmt: skip
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
-VERB_PARTICLES: tuple[str, ...] = ("改成", "改为", "换成", "了", "掉", "给")
-OBJECT_SUFFIXES: tuple[str, ...] = ("对象", "目标")
+VERB_PARTICLES: tuple[str, ...] = (
+    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "了", "掉", "给",
+)  # fmt: skip
+OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 
 # Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
 NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
@@ -139,7 +142,7 @@ PLATFORM_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "炮台", "�
 PLATFORM_LINKS: tuple[str, ...] = ("是", "为", "用", "选")  # 炮架子是Y
 PLATFORM_AS_LEADS: tuple[str, ...] = ("以", "用", "拿", "让")
 PLATFORM_AS_LINKS: tuple[str, ...] = ("作为", "作", "为", "做", "当")
-PLATFORM_AS_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子")
+PLATFORM_AS_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "架")
 PLATFORM_ACROSS: tuple[str, ...] = ("隔着", "隔")  # 隔着Y打X
 
 # Kill declarations (family A 杀人宣言, chess 杀人帖) and stories (杀人剧情)
@@ -148,9 +151,10 @@ STORY_WORD = "剧情"
 DECLARATION_LEADS: tuple[str, ...] = ("如下",)
 # The declaration of one's own earlier kill PM still stands (改杀 X，宣言同上一条).
 DECLARATION_SAME: tuple[str, ...] = (
-    "宣言同上一条", "宣言同上", "宣言不变", "宣言照旧", "宣言和上次一样", "宣言用上一条", "同上一条",
-    "同上",
-)  # fmt: skip
+    "宣言同上一条", "宣言同上", "宣言不变", "宣言照旧", "宣言沿用", "宣言同前", "宣言和上次一样",
+    "宣言和之前一样", "宣言跟之前一样", "宣言跟上次一样", "宣言用上一条", "宣言用之前的",
+    "同上一条", "同上",
+)  # fmt: skip  # fmt: skip
 # A remark on a command's own line shorter than this is not its declaration (…炮架子：Y。明天见).
 DECLARATION_TAIL_MIN = 20
 

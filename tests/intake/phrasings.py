@@ -283,6 +283,21 @@ def _rows() -> Iterator[Row]:
     yield g, n, "Lily99", "杀：Lily99\n" + DECL, "!lone_killer_suicide", {"dead": ["夜行者"]}
     yield g, n, "Lily99", "杀：老王或者小明\n" + DECL, "!alternatives", none
     yield g, n, "Lily99", "如果月光今晚跳了，就杀月光", "!conditional_action", none
+    # more of the same kinds, tried after the grammar was changed
+    for text, expect in [
+        ("要不投老王？", "!conditional_vote"), ("投票：\n老王", "vote 老王"),
+        ("我决定投老王。", "vote 老王"), ("投票：老王或小明吧", "!alternatives"),
+        ("投票：老王、小明", "!vote_conflict"), ("投票：老王吧？", "!conditional_vote"),
+    ]:
+        yield g, d, "阿杰", text, expect, none
+    yield g, dp, "阿杰", "委托：老王", "delegate_vote 老王", none
+    yield g, dp, "阿杰", "天神，请帮我投老王一票，谢谢", "delegate_vote 老王", none
+    yield g, n, "阿杰", "今晚我祈祷的对象是老王", "pray 老王", none
+    yield g, n, "月光", "占卜对象是老王", "divine 老王", none
+    yield g, n, "Rex", "束魂老王或者小明都行", "!alternatives", none
+    yield g, n, "Lily99", f"今晚的目标：老王\n杀人{DECL}", f"kill 老王 {ok}", none
+    yield g, n, "Lily99", "杀人：小明，宣言和之前一样", f"kill 小明 {ok}", {"declared": {"Lily99": "老王"}}
+    yield g, n, "Lily99", "改杀 小明，宣言同上", "kill 小明 & !declaration_missing", none
     # --- game5 -------------------------------------------------------------------------------
     g = "game5"
     yield g, d, "阿杰", "投票：老王", "vote 老王", none
@@ -359,6 +374,8 @@ def _rows() -> Iterator[Row]:
         f"cannon_kill 项伯 {pf} declaration_chars=0 & !kill_post_short"
     ), none
     yield g, n, "樊哙", f"炮打项伯\n{POST}", "!invalid_platform", none
+    for text in ["炮轰项伯，以彭越为架", "拿彭越做炮架子打项伯", "隔彭越打项伯", "目标项伯，炮架彭越"]:
+        yield g, n, "樊哙", f"{text}\n{POST}", f"cannon_kill 项伯 {pf}", none
     for text, expect in [
         ("炮打项伯，炮架：彭越或者郦食其", "!alternatives"),
         ("炮打项伯，炮架：刘邦", "!invalid_platform"),
