@@ -10,6 +10,8 @@
   sheriff NAME            werewolf: hand the sheriff's badge (a late 【殉职】 reply, a default)
   extra-divination NAME   game5/game6: the civilian drawn by lot for the penalty divination
                           (a short kill declaration, RES-A19); his 占卜 PM is answered at once
+  ballot VOTER TARGET     VOTER's ballot of the open round is TARGET (or 弃权 where allowed):
+                          a ballot intake could not read; it replaces what VOTER cast
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "what",
         choices=(
             "void", "execute", "cancel-execution", "exit", "answered", "penalty", "send-off",
-            "sheriff", "extra-divination",
+            "sheriff", "extra-divination", "ballot",
         ),  # fmt: skip
     )
     parser.add_argument("args", nargs="*", metavar="ARG")
@@ -49,7 +51,7 @@ def _command(args: argparse.Namespace, tz):
 
     need = {
         "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
-        "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1,
+        "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2,
     }[args.what]  # fmt: skip
     if len(args.args) != need:
         raise UserError(f"override {args.what} takes {need} argument(s), got {len(args.args)}")
@@ -73,6 +75,9 @@ def _command(args: argparse.Namespace, tz):
             return base.GmRuling("sheriff", a[0], reason=args.reason)
         case "extra-divination":
             return base.GmRuling("extra_divination", a[0], reason=args.reason)
+        case "ballot":
+            target = base.ABSTAIN if a[1] in ("弃权", "弃票", "abstain", base.ABSTAIN) else a[1]
+            return base.OverrideBallot(a[0], target, args.reason)
     return base.GmAnswered(a[0], parse_when(args.at, tz))
 
 

@@ -21,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
+    from shenshi.daemon.announce import kind_words
     from shenshi.store.outbox import AnnouncementState
 
     service = open_service(args)
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         print("nothing waiting for review")
     for a in items:
         where = f"thread {a.destination}" if a.destination_kind.value == "thread" else f"PM to {a.destination}"
-        print(f"#{a.id} [{a.state.value}] {a.kind} → {where} ({fmt_time(a.created_at, tz)})")
+        what = kind_words(service.templates, a.kind, a.key)
+        print(f"#{a.id} [{a.state.value}] {what} → {where} ({fmt_time(a.created_at, tz)})")
         for line in a.text.splitlines():
             print(f"    {line}")
         if a.last_error:

@@ -14,10 +14,12 @@ Each draft has a deterministic key, so re-deriving after a restart never propose
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from shenshi.daemon.keys import GameKeys
+from shenshi.intake.text import is_invisible
 from shenshi.rulesets.base import PrivateResult, PublicFact, Report
 from shenshi.rulesets.catalog import TEAM_NAMES, Role
 from shenshi.wording import Templates
@@ -37,6 +39,20 @@ class Draft:
     evidence: tuple[str, ...] = field(default=())
 
 
+# Player text in a GM post cannot form markup on either engine: no BBCode tag, HTML tag, @
+# mention or smiley code can be written with these (full-width look-alikes).
+_INERT = str.maketrans({"[": "［", "]": "］", "<": "＜", ">": "＞", "@": "＠", "{": "｛", "}": "｝"})
+
+
+def quote_player_text(t: Templates, text: str) -> str:
+    """What a player wrote (a kill declaration, last words), as a GM post may repeat it: no
+    invisible or bidi characters, no character that could form markup, and every line set off
+    by the ``quoted_line`` template, so that no line of it can pass for the GM's own
+    (``【游戏结束】…``, ``—— 神的使者``)."""
+    clean = "".join(c for c in text if not is_invisible(c)).translate(_INERT)
+    return "\n".join(t.render("quoted_line", line=line) for line in clean.splitlines() or [""])
+
+
 def _camp(camp: str) -> str:
     return TEAM_NAMES.get(camp, camp)
 
@@ -53,11 +69,11 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
             return t.render("death_camp", name=f["name"], camp=_camp(f["camp"]))
         case "death":
             return t.render("death", name=f["name"], cause=_cause(t, f.get("cause", "")))
-        case "kill_declaration" | "kill_post":
+        case "kill_declaration" | "kill_post":  # family A 杀人宣言, chess32 杀人帖
             text = declarations.get(f["victim"])
             if text is None:
-                return t.render("kill_declaration_missing", victim=f["victim"])
-            return t.render("kill_declaration", victim=f["victim"], text=text)
+                return t.render(f"{fact.kind}_missing", victim=f["victim"])
+            return t.render(fact.kind, victim=f["victim"], text=quote_player_text(t, text))
         case "no_death" | "kill_failed" | "no_execution" | "madness_lifted":
             return t.render(fact.kind)
         case "bound" | "curse_applied" | "bless_applied" | "exit" | "out" | "sheriff":
@@ -85,8 +101,8 @@ def public_text(
     lines = [title]
     if report.vote_tally:
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(report.vote_tally)]
-    if report.runoff_tally:
-        lines.append(t.render("runoff_tally", tally=_tally_items(t, report.runoff_tally)))
+    if report.runoff_tally:  # 生死投票, or chess32's 第二轮
+        lines.append(t.render(f"{runoff_template}_tally", tally=_tally_items(t, report.runoff_tally)))
     if report.final_tally:  # 遗言计票 and 招魂: why a tied runoff still executed someone
         lines.append(t.render("final_tally", tally=_tally_items(t, report.final_tally)))
     for fact in report.public_facts:
@@ -153,7 +169,7 @@ def drafts_for_step(
         drafts.append(
             Draft(
                 keys.public(label),
-                f"{label.rstrip('0123456789')}_result",
+                _result_kind(label),
                 "thread",
                 thread,
                 public_text(t, title, report, declarations or {}, runoff_template),
@@ -172,6 +188,31 @@ def drafts_for_step(
             )
         )
     return drafts
+
+
+def _result_kind(label: str) -> str:
+    """The kind of a step's result post: ``night_result``, ``day_result``, or ``round_result``
+    for a day's round that leads to another (``day1.r1``)."""
+    if ".r" in label:
+        return "round_result"
+    return f"{label.rstrip('0123456789')}_result"
+
+
+_ROUND_WORDS = "一二三四五六七八九十"
+
+
+def kind_words(t: Templates, kind: str, key: str) -> str:
+    """What an announcement is, in the GM's words (``第1天第一轮结果``, ``回执``), from its kind
+    and its key (which holds the step: ``g1:day1.r1:public``); an unknown kind stays as it is."""
+    step = re.search(r":(night|day)(\d+)(?:\.r(\d+))?:", key)
+    if step is None and kind.endswith("_result"):
+        return kind  # a step's result whose key names no step
+    values = {"n": step.group(2) if step else "", "round": ""}
+    if step and step.group(3):
+        r = int(step.group(3))
+        values["round"] = _ROUND_WORDS[r - 1] if 0 < r <= len(_ROUND_WORDS) else str(r)
+    name = f"kind_{kind}"
+    return t.render(name, **values) if name in t.specs else kind
 
 
 def _tally_items(t: Templates, tally: Mapping[str, float]) -> str:

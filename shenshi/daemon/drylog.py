@@ -38,6 +38,7 @@ class LogEntry:
     ident: str = ""  # announcement or alert id, for `shenshi approve ID`
     evidence: Sequence[str] = field(default=())  # URLs of the posts and PMs
     alert: bool = False
+    title: str = ""  # the kind in the GM's words (第1天第一轮结果), for the human-readable log
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -54,7 +55,7 @@ class LogEntry:
     def to_text(self) -> str:
         head = "!! ALERT" if self.alert else f"[{self.state}]"
         ident = f" #{self.ident}" if self.ident else ""
-        lines = [f"{self.at:%Y-%m-%d %H:%M:%S%z} {head}{ident} {self.kind} → {self.where}"]
+        lines = [f"{self.at:%Y-%m-%d %H:%M:%S%z} {head}{ident} {self.title or self.kind} → {self.where}"]
         lines += ["    " + line for line in self.text.splitlines() or [""]]
         lines += [f"    evidence: {url}" for url in self.evidence]
         return "\n".join(lines) + "\n\n"

@@ -32,6 +32,7 @@ from shenshi.daemon.context import build_context
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
+from shenshi.intake.receipts import rejected
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -246,7 +247,8 @@ class Referee:
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
-        for command in result.commands:
+        refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
+        for n, command in enumerate(result.commands):
             core = self.translate(command, evidence, at)
             if core is None:
                 continue
@@ -254,6 +256,7 @@ class Referee:
             try:
                 events = self.apply(core)
             except IllegalActionError as exc:
+                refused.add(n)
                 out.alerts.append(
                     GmAlert(
                         self.keys.refused(evidence, command.action), "not_in_phase",
@@ -268,9 +271,12 @@ class Referee:
             out.drafts += self.drafts_for(events, before)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
-                out.drafts.append(
-                    Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, receipt.text, (evidence,))
-                )
+                text = receipt.text
+                if receipt.command in refused:
+                    command = result.commands[receipt.command]
+                    verb = self.ruleset.info.action_name(command.action)
+                    text = rejected(self.templates, verb, command.target, self.templates.render("reason_not_in_phase"))
+                out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
         return out
 
     def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
@@ -291,7 +297,17 @@ class Referee:
                 return self._declaration(command, evidence, at)
             case "sign_in" | "slow_down":
                 return None  # recorded as evidence (sign-in checks; 减速 is for the host to read)
+        if extra.get("declaration_same"):  # 宣言同上: the declaration of his earlier kill stands
+            extra = {**self._earlier_declaration(command.actor), **extra}
         return Submit(command.actor, command.action, command.target, frozen_map(extra), at, evidence)
+
+    def _earlier_declaration(self, actor: str) -> dict[str, Any]:
+        """The declaration text (and story mark) of ``actor``'s latest kill that had one."""
+        kills = [s for s in self.state.submissions if s.actor == actor and s.extra.get("declaration")]
+        if not kills:
+            return {}
+        last = max(kills, key=lambda s: s.sort_key())
+        return {k: last.extra[k] for k in ("declaration", "story") if k in last.extra}
 
     def _declaration(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
         """A 杀人宣言 sent apart from its 杀 line joins the actor's latest kill."""

@@ -25,7 +25,7 @@ from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
 from shenshi.config import Config
 from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
-from shenshi.daemon.announce import CAMP, Draft, Templates
+from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
@@ -511,7 +511,8 @@ class GameService:
             stored = uow.outbox.by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
         self.drylog.write(
-            LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence))
+            LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence),
+                     title=kind_words(self.templates, d.kind, d.key))  # fmt: skip
         )
 
     def _log_alert(self, a: GmAlert) -> None:
@@ -693,7 +694,7 @@ class GameService:
         self._last_sent = now
         self.referee.pending_public.pop(a.key, None)
         where = f"thread {a.destination}" if a.destination_kind is DestinationKind.THREAD else f"PM to {a.destination}"
-        self.drylog.write(LogEntry(now, a.kind, where, a.text, "sent", str(a.id)))
+        self.drylog.write(LogEntry(now, a.kind, where, a.text, "sent", str(a.id), title=kind_words(self.templates, a.kind, a.key)))
         return True
 
     def _already_on_forum(self, a: Announcement) -> bool:

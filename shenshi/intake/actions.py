@@ -15,6 +15,7 @@ from shenshi.intake.context import DAY, NIGHT, SIGNIN, GameContext, PlayerInfo
 from shenshi.intake.grammar import NameRef, Parsed
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
+from shenshi.rulesets.profile import KillPost
 
 
 def validate_action(out: Collector, p: Parsed) -> None:
@@ -29,6 +30,10 @@ def validate_action(out: Collector, p: Parsed) -> None:
         "speed_up": _speed,
         "slow_down": _speed,
     }
+    if intent not in ("last_words", "kill_declaration", "speed_up", "slow_down") and not _certain(
+        out, p
+    ):
+        return
     if intent in special:
         special[intent](out, p)
         return
@@ -77,6 +82,20 @@ def validate_action(out: Collector, p: Parsed) -> None:
         extra["confirm"] = True
     cmd = IntakeCommand(action, sender.name, target.name, extra)
     out.accept(cmd, notes)
+
+
+def _certain(out: Collector, p: Parsed) -> bool:
+    """A command qualified by a condition or a question, or naming alternatives, is not a
+    command the GM can count: an alert (and a receipt saying why), never the first name."""
+    if p.conditional:
+        out.alert("conditional_action", verb=p.verb, command=p.verb)
+        return False
+    if p.alternatives:
+        written = [r.written for r in (p.target, *p.more_targets, p.platform, *p.platforms) if r]
+        names = receipts.names(out.ctx, written)
+        out.alert("alternatives", verb=p.verb, names=names)
+        return False
+    return True
 
 
 def _role_cn(ctx: GameContext, player: PlayerInfo) -> str:
@@ -217,7 +236,12 @@ def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> 
         why = out.render("why_no_platform")
         out.alert("invalid_platform", "alert_no_platform", verb=p.verb, target=target.name, reason=why)
         return False
-    if out.name_problem(ref, "炮架子", verb=p.verb):
+    word = out.render("platform_word")
+    if p.platforms:
+        names = receipts.names(out.ctx, [ref.written] + [r.written for r in p.platforms])
+        out.alert("action_conflict", verb=word, target=names, names=names)
+        return False
+    if out.name_problem(ref, word, verb=p.verb):
         return False
     platform = out.player_of(ref)
     problem = None
@@ -238,30 +262,56 @@ def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> 
 
 
 def _flags(out: Collector, p: Parsed, action: str, target: PlayerInfo, extra: dict) -> list[str]:
-    """Accepted, but the GM should know: short or missing kill posts, a swap on an enemy."""
+    """Accepted, but the GM should know: short or missing kill posts, a swap on an enemy.
+    Returns the notes for the receipt."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     notes: list[str] = []
     post = ctx.profile.kill_post
     if post is not None and action in post.skills:
-        body = p.declaration or ""
-        chars = count_chars(body)
-        extra["declaration"] = body
-        extra["declaration_chars"] = chars
-        extra["declaration_missing"] = chars == 0
-        if p.story:
-            extra["story"] = True
-        if post.required and chars == 0:
-            out.alert("declaration_missing", target=target.name, label=post.label)
-            notes.append(out.render("note_post_missing", label=post.label))
-        elif chars < post.minimum and not (p.story and post.story_exempt):
-            sizes = {"label": post.label, "chars": chars, "minimum": post.minimum}
-            out.alert(post.short_alert, "alert_post_short", **sizes)
-            notes.append(out.render("note_post_short", **sizes))
+        notes += _kill_post(out, p, target, post, extra)
     if action == "swap_general" and sender.team and target.team and sender.team != target.team:
+        # The camp of a living player is secret (§4.1): only the GM hears of it.
         out.alert("swap_enemy", target=target.name)
-        notes.append(out.render("note_swap_enemy", target=target.name))
     return notes
+
+
+def _kill_post(out: Collector, p: Parsed, target: PlayerInfo, post: KillPost, extra: dict) -> list[str]:
+    """The declaration (杀人宣言 / 杀人帖) a kill comes with: its length for the rules core, and
+    an alert and a note when it is missing or short. 宣言同上 takes the sender's own earlier
+    declaration; a joint unit's kill has one when a partner's latest kill on the same target
+    carries one (A-J3, RES-A5), so the sender is not told his own is missing."""
+    ctx, sender = out.ctx, out.sender
+    assert sender is not None
+    earlier = ctx.phase.declared.get(sender.name)
+    body = "" if p.declaration_same else p.declaration or ""  # 宣言同上 is not a declaration
+    chars = count_chars(body)
+    if p.declaration_same and earlier is not None:
+        extra.update({"declaration_same": True, "declaration_chars": earlier.chars})
+        extra["declaration_missing"] = False
+        chars = earlier.chars
+    else:
+        extra.update({"declaration": body, "declaration_chars": chars})
+        extra["declaration_missing"] = chars == 0
+    if p.story:
+        extra["story"] = True
+    partner = next(
+        (q.name for q in ctx.partners_of(sender)
+         if (d := ctx.phase.declared.get(q.name)) is not None and d.latest
+         and d.target == target.name),
+        None,
+    )  # fmt: skip
+    if chars == 0 and partner is not None:
+        extra["declaration_by"] = partner
+        return []
+    if post.required and chars == 0:
+        out.alert("declaration_missing", target=target.name, label=post.label)
+        return [out.render("note_post_missing", label=post.label)]
+    if chars < post.minimum and not (p.story and post.story_exempt):
+        sizes = {"label": post.label, "chars": chars, "minimum": post.minimum}
+        out.alert(post.short_alert, "alert_post_short", **sizes)
+        return [out.render("note_post_short", **sizes)]
+    return []
 
 
 # -- special commands ---------------------------------------------------------------------------
@@ -272,7 +322,10 @@ def _delegate(out: Collector, p: Parsed) -> None:
     delegating = receipts.verb(ctx, "delegate_vote")
     phase = ctx.phase
     if not ctx.profile.ballots.delegated:
-        out.alert("wrong_channel", "alert_wrong_channel_ballot_pm", verb=receipts.verb(ctx, "vote"))
+        out.alert(
+            "wrong_channel", "alert_wrong_channel_ballot_pm", verb=receipts.verb(ctx, "vote"),
+            reason_template="reason_wrong_channel_ballot",
+        )  # fmt: skip
         return
     if p.intents[0] == "delegate_abstain":
         out.alert("abstain_not_allowed", "alert_delegation_abstain", verb=delegating)
@@ -396,35 +449,51 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
 
 
 def _speed(out: Collector, p: Parsed) -> None:
-    """同意第N天加速 / 减速 in a werewolf 功能树洞 (W-D7)."""
+    """同意第N天加速 / 减速 in a werewolf 功能树洞 (W-D7). 同意加速 without a day agrees to the
+    day in play (at night: the coming day), and the receipt names it."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     if not ctx.profile.clock.speed_up or not sender.alive:
         return
     extra = out.base_extra()
-    if p.number is not None:
-        extra["day"] = p.number
+    day = p.number
+    if day is None and ctx.phase.number is not None:
+        day = ctx.phase.number + (1 if ctx.phase.kind == NIGHT else 0)
+    if day is not None:
+        extra["day"] = day
     cmd = IntakeCommand(p.intents[0], sender.name, None, extra)
     out.accept(cmd)
 
 
 def resolve_conflicts(out: Collector) -> None:
-    """Two different targets for the same action in one text: an alert, neither counts."""
+    """Several commands for the same action in one text. Where the latest reply counts
+    (werewolf, W-D1), the last one stands, unless an earlier one was locked with 确定: then a
+    later, different one is refused (``locked``). Elsewhere two different targets are an
+    alert and neither counts; the same target twice is kept once."""
+    latest = out.ctx.profile.skills.latest_line_counts
     by_action: dict[str, list[IntakeCommand]] = {}
     for cmd in out.commands:
         by_action.setdefault(cmd.action, []).append(cmd)
     dropped: set[int] = set()
     for action, cmds in by_action.items():
-        if action in ("last_words", "speed_up", "slow_down", "kill_declaration"):
+        if action in ("last_words", "speed_up", "slow_down", "kill_declaration") or len(cmds) < 2:
             continue
-        targets = {(c.target, c.extra.get("platform"), c.extra.get("target2")) for c in cmds}
-        if len(targets) > 1:
-            names = receipts.names(out.ctx, sorted({c.target or "" for c in cmds}))
-            verb = receipts.verb(out.ctx, action)
-            out.alert("action_conflict", "alert_action_conflict_lines", verb=verb, target=names, names=names)
-            dropped.update(id(c) for c in cmds)
-        elif len(cmds) > 1:
+        verb = receipts.verb(out.ctx, action)
+        key = [(c.target, c.extra.get("platform"), c.extra.get("target2")) for c in cmds]
+        locked = next((i for i, c in enumerate(cmds) if c.extra.get("confirm")), None)
+        if latest and locked is not None:
+            dropped.update(id(c) for c in cmds if c is not cmds[locked])
+            for c, k in zip(cmds[locked + 1 :], key[locked + 1 :], strict=True):
+                if k != key[locked]:
+                    out.alert("locked", verb=verb, target=c.target)
+        elif latest or len(set(key)) == 1:
             dropped.update(id(c) for c in cmds[:-1])
+        else:
+            names = receipts.names(out.ctx, sorted({c.target or "" for c in cmds}))
+            out.alert(
+                "action_conflict", "alert_action_conflict_lines", verb=verb, target=names, names=names
+            )
+            dropped.update(id(c) for c in cmds)
     if dropped:
         out.drop(dropped)
 

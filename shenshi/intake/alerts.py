@@ -36,6 +36,9 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "locked": "werewolf: a change after the target was locked with 确定",
     "wrong_channel": "a command sent where it does not count (a ballot by PM in chess/werewolf; a skill by PM instead of the 功能树洞)",
     "action_conflict": "one PM names different targets for the same action",
+    "alternatives": "alternatives instead of one target (投票：A或者B, 炮架子：A或B): nothing counts",
+    "conditional_action": "a command written as a condition or a question (如果…就束魂X, 祈祷 X?): nothing counts",
+    "not_a_command": "a PM (or a reply in one's own 功能树洞) holding no command: a question or a note for the GM to read",
     # targets
     "dead_target": "the target is dead / out",
     "self_target": "a self-target the rules forbid (chess general, cannon, chariot, horse; 孤刀; 殉职)",

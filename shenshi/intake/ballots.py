@@ -21,6 +21,15 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
     ctx, sender, t = out.ctx, out.sender, out.t
     assert sender is not None
     phase = ctx.phase
+    qualified = next((b for b in ballots if b.conditional), None)
+    if qualified is not None and len(ballots) == 1:  # 如果…就投他: the condition says it all
+        out.alert("conditional_vote", ballot=qualified.verb)
+        return
+    either = next((b for b in ballots if b.alternatives), None)
+    if either is not None:
+        written = [r.written for r in (either.target, *either.more_targets) if r is not None]
+        out.alert("alternatives", verb=None, names=receipts.names(ctx, written))
+        return
     for b in ballots:
         if b.intents == ("vote",) and out.name_problem(b.target, b.verb):
             return
@@ -41,8 +50,8 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
         names = receipts.names(ctx, [abstain if c is None else c for c in choices])
         out.alert("vote_conflict", names=names)
         return
-    if any(b.conditional for b in ballots):
-        out.alert("conditional_vote", ballot=ballots[0].verb)
+    if qualified is not None:
+        out.alert("conditional_vote", ballot=qualified.verb)
         return
     choice = choices[0]
     if not sender.alive and sender.name not in phase.summoned:

@@ -53,7 +53,12 @@ class Collector:
             self.t = None
 
     def result(self) -> IntakeResult:
-        return IntakeResult(tuple(self.commands), tuple(self.alerts), tuple(self.receipts))
+        """What was read: the commands, the alerts, and the receipts (each linked to the
+        command it acknowledges)."""
+        index = {id(self._receipt_of[id(c)]): i for i, c in enumerate(self.commands)
+                 if id(c) in self._receipt_of}  # fmt: skip
+        receipts = tuple(Receipt(r.to, r.text, index.get(id(r))) for r in self.receipts)
+        return IntakeResult(tuple(self.commands), tuple(self.alerts), receipts)
 
     def base_extra(self) -> dict:
         iso = self.ctx.local_iso(self.t)
@@ -87,23 +92,26 @@ class Collector:
         suggestions: tuple[str, ...] = (),
         verb: str | None = None,
         target: str | None = None,
+        reason_template: str | None = None,
         **fields: object,
     ) -> None:
         """Raise an alert whose message is ``template`` (default ``alert_<kind>``) filled with
         the sender (``$player``), ``verb``, ``target`` and ``fields``; with ``verb`` given, also
-        propose a rejection receipt giving the reason ``reason_<kind>``."""
+        propose a rejection receipt giving the reason ``reason_template`` (default
+        ``reason_<kind>``; a kind without one gives no receipt)."""
         subject = self.sender.name if self.sender else None
         values = {"player": subject or "?", "verb": verb or "", "target": target or "", **fields}
         message = self.render(template or f"alert_{kind}", **values)
         self.alerts.append(Alert(kind, message, subject, suggestions))
         if verb is None or not self.receipts_on or self.sender is None:
             return
-        reason = f"reason_{kind}"
+        reason = reason_template or f"reason_{kind}"
         if reason in self.ctx.templates.specs:
+            hint = receipts.names(self.ctx, suggestions)
+            values["suggested"] = self.render("receipt_hint", names=hint) if suggestions else ""
             why = self.render(reason, **values)
-            self.receipts.append(
-                Receipt(self.sender.name, receipts.rejected(self.ctx, verb, target, why, suggestions))
-            )
+            text = receipts.rejected(self.ctx.templates, verb, target, why)
+            self.receipts.append(Receipt(self.sender.name, text))
 
     def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
         """Alert when ``ref`` does not name exactly one player; True if it did not.

@@ -26,15 +26,9 @@ VOTE_WORD = "投票"  # also with a round before it and a link after it: 生死�
 VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复")
 VOTE_LINKS: tuple[str, ...] = ("给", "为")
 VOTE_WORDS: tuple[str, ...] = (
-    "【投票】",
-    "[投票]",
-    "票投给",
-    "票投",
-    "投给",
-    "我的票给",
-    "vote for",
-    "vote",
-)
+    "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
+    "这一票投给", "这一票给", "这票投给", "一票投给", "票给", "票", "vote for", "vote",
+)  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
 VOTE_WEAK = "投"
 VOTE_WEAK_NOT_BEFORE = "票诉入资降了过的着"
@@ -51,8 +45,11 @@ ABSTAIN_VOTE_LEADS: tuple[str, ...] = ("投票", "投")  # 投票：弃权, 投�
 FILLER_WORDS: tuple[str, ...] = (
     "今晚上", "今晚", "今夜", "今天", "今日", "本轮", "这轮", "这一夜", "这夜", "我们", "我",
     "要", "想", "选择", "选", "决定", "请", "帮我", "麻烦", "那么", "那", "就", "还是", "最终",
-    "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成",
+    "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
+    "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的",
 )  # fmt: skip
+# After a condition (如果…就…), these start the clause that holds the command.
+CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
 # 第N夜 / 第N晚 / 第N天 / 第N轮 before a command word
 FILLER_ORDINAL_UNITS = "夜晚天轮"
 
@@ -74,6 +71,11 @@ CONDITION_MARKERS: tuple[str, ...] = (
 )
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------
+# What 目标：X means: the one power of the sender (a general's 目标 is his kill, not 抽将).
+TARGET_INTENTS: tuple[str, ...] = (
+    "kill", "cannon_kill", "divine", "bind", "curse", "bless", "pray", "imprison", "check",
+    "protect", "guard", "pipe",
+)  # fmt: skip
 VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("委托投票给", ("delegate_vote",)), ("委托投票", ("delegate_vote",)),
     ("委托投", ("delegate_vote",)), ("帮我投", ("delegate_vote",)), ("代我投", ("delegate_vote",)),
@@ -81,7 +83,7 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("【救药】", ("heal",)), ("【毒药】", ("poison",)), ("【杀人】", ("kill",)),
     ("【吹笛】", ("pipe",)), ("【金箭】", ("pair_lovers",)), ("【托孤】", ("lone_wolf",)),
     ("【孤刀】", ("lone_blade",)), ("【殉职】", ("sheriff_successor",)),
-    ("占卜", ("divine",)), ("预言", ("divine",)), ("查验", ("divine", "check")),
+    ("占卜", ("divine",)), ("额外占卜", ("divine",)), ("预言", ("divine",)), ("查验", ("divine", "check")),
     ("查证", ("check", "divine")), ("束魂", ("bind",)), ("诅咒", ("curse",)),
     ("庇佑", ("bless",)), ("保佑", ("bless",)), ("祈祷", ("pray",)), ("祈福", ("pray",)),
     ("炮打", ("cannon_kill",)), ("炮轰", ("cannon_kill",)), ("炮击", ("cannon_kill",)),
@@ -99,26 +101,62 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("杀", ("kill", "cannon_kill")), ("刀", ("kill",)), ("砍", ("kill",)),
     ("查", ("divine", "check")), ("验", ("divine", "check")), ("救", ("protect", "heal")),
     ("毒", ("poison",)), ("守", ("guard",)), ("吹", ("pipe",)), ("关", ("imprison",)),
-    ("炮", ("cannon_kill",)),
+    ("炮", ("cannon_kill",)), ("打", ("cannon_kill",)), ("抽", ("swap_general",)),
+    # the target of whatever power the sender has (目标：X, a cannon's platform on the next line)
+    ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS), ("代投", ("delegate_vote",)),
+    ("委托", ("delegate_vote",)),
 )  # fmt: skip
-# After a kill verb: 杀了X, 杀掉X.
-VERB_PARTICLES: tuple[str, ...] = ("了", "掉")
+# After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
+VERB_PARTICLES: tuple[str, ...] = (
+    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "了", "掉", "给",
+)  # fmt: skip
+OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 
-# 为X祈祷 / 给X祈祷
-PRAY_FOR_LEADS: tuple[str, ...] = ("为", "给", "替", "帮")
-PRAY_FOR_WORDS: tuple[str, ...] = ("祈祷", "祈福", "祷告")
+# Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
+NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    (("为", "给", "替", "帮"), ("祈祷", "祈福", "祷告"), ("pray",)),
+    (("抓", "抽", "拉"), ("替我抽将", "帮我抽将", "来抽将", "抽将", "替死"), ("swap_general",)),
+)
+
+# What may follow a name without being part of it (投票：老王，理由 …, 投老王一票, 占卜老王是不是杀手).
+# Any other character that could extend a name makes the whole token the name (老王王 is not 老王).
+NAME_FOLLOWERS: tuple[str, ...] = (
+    "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我",
+    "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
+    "还是", "和", "与", "跟", "以及", "及", "还有",
+)  # fmt: skip
+# Sentence particles after a name, when the clause ends right after them (投老王吧).
+NAME_PARTICLES = "吧啊呀哦了啦嘛吗呢么哈"
+# The question a divination asks, after its target: not a question to the GM.
+TARGET_QUESTIONS: tuple[str, ...] = (
+    "是不是杀手", "是否是杀手", "是否杀手", "是杀手吗", "是不是好人", "是好人吗", "是不是狼人",
+    "是不是狼", "是不是坏人", "的身份", "是什么身份",
+)  # fmt: skip
+# Separators of alternatives (A或者B): no target is certain.
+ALTERNATIVE_WORDS: tuple[str, ...] = ("或者", "或是", "或", "还是")
+# A ballot for 他/她 names nobody for certain.
+PRONOUNS: tuple[str, ...] = ("他", "她", "它", "ta")
 
 # A cannon's platform: 炮架子：Y; 以Y为炮架
 PLATFORM_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "炮台", "架")
 PLATFORM_LINKS: tuple[str, ...] = ("是", "为", "用", "选")  # 炮架子是Y
 PLATFORM_AS_LEADS: tuple[str, ...] = ("以", "用", "拿", "让")
 PLATFORM_AS_LINKS: tuple[str, ...] = ("作为", "作", "为", "做", "当")
-PLATFORM_AS_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子")
+PLATFORM_AS_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "架")
+PLATFORM_ACROSS: tuple[str, ...] = ("隔着", "隔")  # 隔着Y打X
 
 # Kill declarations (family A 杀人宣言, chess 杀人帖) and stories (杀人剧情)
 DECLARATION_WORDS: tuple[str, ...] = ("杀人宣言", "杀人剧情", "杀人帖", "宣言", "剧情")
 STORY_WORD = "剧情"
 DECLARATION_LEADS: tuple[str, ...] = ("如下",)
+# The declaration of one's own earlier kill PM still stands (改杀 X，宣言同上一条).
+DECLARATION_SAME: tuple[str, ...] = (
+    "宣言同上一条", "宣言同上", "宣言不变", "宣言照旧", "宣言沿用", "宣言同前", "宣言和上次一样",
+    "宣言和之前一样", "宣言跟之前一样", "宣言跟上次一样", "宣言用上一条", "宣言用之前的",
+    "同上一条", "同上",
+)  # fmt: skip  # fmt: skip
+# A remark on a command's own line shorter than this is not its declaration (…炮架子：Y。明天见).
+DECLARATION_TAIL_MIN = 20
 
 LAST_WORDS: tuple[str, ...] = ("【遗言】", "遗言")
 ACCUSE_WORDS: tuple[str, ...] = ("指控", "指认")

@@ -7,6 +7,8 @@ otherwise (the batch tool).
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from shenshi.intake import receipts
 from shenshi.intake.actions import (
     is_skill,
@@ -20,14 +22,16 @@ from shenshi.intake.context import (
     CHAT_THREAD,
     DISCUSSION_THREAD,
     GAME_THREAD,
+    NIGHT,
     ROLE_THREAD,
     SIGNIN,
     SIGNIN_THREAD,
+    UNKNOWN_TIME,
     VOTE_THREAD,
     GameContext,
     PlayerInfo,
 )
-from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_votes
+from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_lone_name, read_votes
 from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
 from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
 from shenshi.intake.text import Folded, fold, strip_bbcode
@@ -38,30 +42,75 @@ from shenshi.rulesets.profile import LastWordsPost, SkillChannel
 def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
     """Read one PM to the GM: night actions, kill declarations, delegated votes, last words.
 
-    Greetings and questions yield nothing. A PM from someone who is not a player yields a
-    ``not_a_player`` alert only if it holds a command.
+    A PM sent before the game started belongs to no game of this GM account and yields nothing.
+    A player's PM that holds no command (a question, thanks, a remark) is an alert for the GM
+    to read (``not_a_command``); at night a PM of only a player's name is the action of a role
+    with one power. A PM from someone who is not a player yields a ``not_a_player`` alert only
+    if it holds a command.
     """
-    if ctx.is_gm(pm.sender, pm.sender_uid):
+    if ctx.is_gm(pm.sender, pm.sender_uid) or _before_the_game(ctx, pm.sent_at):
         return IntakeResult()
     text, _quotes = strip_bbcode(pm.text)
-    parsed = read_actions(text, name_index(ctx))
-    if not parsed:
-        return IntakeResult()
+    parsed = read_actions(text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None)
     sender = identify(ctx, pm.sender, pm.sender_uid)
     out = Collector(ctx, sender, pm.sent_at, receipts_on=ctx.receipts)
     if sender is None:
-        out.alert(
-            "not_a_player", "alert_not_a_player_pm", author=pm.sender, uid=pm.sender_uid,
-            command=parsed[0].verb,
-        )  # fmt: skip
+        if parsed:
+            out.alert(
+                "not_a_player", "alert_not_a_player_pm", author=pm.sender, uid=pm.sender_uid,
+                command=parsed[0].verb,
+            )  # fmt: skip
+        return out.result()
+    if not parsed:
+        parsed = _lone_name(ctx, sender, text)
+    if not parsed:
+        out.alert("not_a_command", text=_excerpt(text))
         return out.result()
     for p in parsed:
-        if ctx.profile.skills.channel is not SkillChannel.PM and is_skill(p):
-            out.alert("wrong_channel", "alert_wrong_channel_pm", verb=p.verb)
+        if (
+            ctx.profile.skills.channel is not SkillChannel.PM
+            and is_skill(p)
+            and set(p.intents) & ctx.powers_of(sender)
+        ):
+            out.alert(
+                "wrong_channel", "alert_wrong_channel_pm", verb=p.verb,
+                reason_template="reason_wrong_channel_pm",
+            )  # fmt: skip
             continue
         validate_action(out, p)
     resolve_conflicts(out)
     return out.result()
+
+
+def _before_the_game(ctx: GameContext, t: datetime) -> bool:
+    """Whether a PM stamped ``t`` was sent before the game started: its whole minute lies before
+    the start (PM times are shown to the minute; the player gets the benefit of the doubt)."""
+    if ctx.started is None or t == UNKNOWN_TIME:
+        return False
+    return t + timedelta(minutes=1) <= ctx.started
+
+
+def _lone_name(ctx: GameContext, sender: PlayerInfo, text: str) -> list[Parsed]:
+    """A PM holding only a player's name, at night, from a role with one power: that power."""
+    if ctx.phase.kind not in (NIGHT, SIGNIN) or ctx.profile.skills.channel is not SkillChannel.PM:
+        return []
+    powers = sorted(ctx.powers_of(sender) - ctx.profile.skills.night0 - ctx.profile.skills.day)
+    ref = read_lone_name(text, name_index(ctx))
+    if ref is None or len(powers) != 1:
+        return []
+    word = ctx.info.action_name(powers[0])
+    declaration = "" if powers[0] in _kill_skills(ctx) else None
+    return [Parsed((powers[0],), word, 0, ref, declaration=declaration)]
+
+
+def _kill_skills(ctx: GameContext) -> frozenset[str]:
+    post = ctx.profile.kill_post
+    return post.skills if post is not None else frozenset()
+
+
+def _excerpt(text: str, limit: int = 60) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
 def _thread_kind(ctx: GameContext, post: Post) -> str:
@@ -92,7 +141,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if kind == ROLE_THREAD:
         _role_thread_post(out, post)
         return out.result()
-    ballots = read_votes(post.text, name_index(ctx), _author_keys(ctx, sender, post.author))
+    # A forum with BBCode switched off shows the tags raw; quotes never count, at any depth.
+    own_text, _ = strip_bbcode(post.text)
+    ballots = read_votes(own_text, name_index(ctx), _author_keys(ctx, sender, post.author))
     if sender is None:
         if ballots:
             out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
@@ -183,21 +234,34 @@ def _maddened_ballot(ctx: GameContext, text: str) -> list[Parsed]:
 
 
 def _role_thread_post(out: Collector, post: Post) -> None:
-    """A reply in a werewolf 功能树洞: skills (with 确定), last words, speed-up."""
+    """A reply in a werewolf 功能树洞: skills (with 确定), last words, speed-up. A reply with no
+    command in one's own (one-owner) tree-hole is a note for the host (``not_a_command``); in a
+    shared one (the wolves') it is the team's talk."""
     ctx, sender = out.ctx, out.sender
-    if sender is None:
-        return
     owners = ctx.role_threads.get(post.tid, frozenset())
     text, _ = strip_bbcode(post.text)
-    parsed = read_actions(text, name_index(ctx))
+    parsed = read_actions(text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None)
+    if sender is None:
+        if parsed:
+            out.alert("not_a_player", "alert_not_a_player_thread", author=post.author, command=parsed[0].verb)
+        return
     if owners and sender.name not in owners:
         if parsed:
-            out.alert("wrong_channel", "alert_wrong_channel_thread", verb=parsed[0].verb)
+            out.alert(
+                "wrong_channel", "alert_wrong_channel_thread", verb=parsed[0].verb,
+                reason_template="reason_wrong_channel_thread",
+            )  # fmt: skip
+        return
+    if not parsed and len(owners) <= 1:
+        out.alert("not_a_command", text=_excerpt(text))
         return
     for p in parsed:
         if p.intents[0] in ("delegate_vote", "delegate_abstain"):
             vote = receipts.verb(ctx, "vote")
-            out.alert("wrong_channel", "alert_wrong_channel_ballot_thread", verb=vote)
+            out.alert(
+                "wrong_channel", "alert_wrong_channel_ballot_thread", verb=vote,
+                reason_template="reason_wrong_channel_ballot",
+            )  # fmt: skip
             continue
         validate_action(out, p)
     resolve_conflicts(out)

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shenshi.intake.context import GameContext
+from shenshi.intake.context import SIGNIN, GameContext
 from shenshi.intake.model import IntakeCommand
+from shenshi.wording import Templates
 
 # Skills not bound to tonight or today (the receipt does not say 今晚).
 _UNTIMED = frozenset({"sheriff_successor", "lone_blade", "lone_wolf"})
@@ -25,6 +26,8 @@ def _until(ctx: GameContext, cmd: IntakeCommand) -> str:
         return t.render("receipt_until_locked")
     if cmd.extra.get("extra_divination"):
         return t.render("receipt_until_first")
+    if ctx.phase.kind == SIGNIN:  # before night 1: no dawn to speak of yet
+        return t.render("receipt_until_deadline")
     if cmd.action in skills.answer_locks:
         return t.render("receipt_until_answer")
     deadline = ctx.local_iso(ctx.phase.deadline)
@@ -58,6 +61,8 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
     label = post.label if post is not None else verb(ctx, "kill_declaration")
     if cmd.action == "kill_declaration":
         return t.render("receipt_declaration", label=label, chars=cmd.extra.get("declaration_chars", 0))
+    if cmd.action == "speed_up" and "day" in cmd.extra:
+        return t.render("receipt_speed_up", day=cmd.extra["day"])
     if cmd.action in ("speed_up", "slow_down"):
         return t.render("receipt_plain", verb=word)
     fields = {"when": when, "verb": word, "target": cmd.target}
@@ -72,7 +77,11 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
     else:
         what = t.render("receipt_what", **fields)
     if cmd.action in ("kill", "cannon_kill") and "declaration_chars" in cmd.extra:
-        if cmd.extra.get("declaration_missing"):
+        if cmd.extra.get("declaration_by"):
+            what += t.render("receipt_post_partner", label=label, partner=cmd.extra["declaration_by"])
+        elif cmd.extra.get("declaration_same"):
+            what += t.render("receipt_post_same", label=label, chars=cmd.extra["declaration_chars"])
+        elif cmd.extra.get("declaration_missing"):
             what += t.render("receipt_post_missing", label=label)
         else:
             what += t.render("receipt_post_chars", label=label, chars=cmd.extra["declaration_chars"])
@@ -87,11 +96,7 @@ def with_notes(ctx: GameContext, text: str, notes: Sequence[str]) -> str:
     return ctx.templates.render("receipt_notes", text=text, notes=joined)
 
 
-def rejected(
-    ctx: GameContext, what: str, target: str | None, why: str, suggestions: Sequence[str] = ()
-) -> str:
-    """The receipt for a command that was refused, saying why."""
-    t = ctx.templates
+def rejected(templates: Templates, what: str, target: str | None, why: str) -> str:
+    """The receipt for a command that was refused, saying why and what the player can do."""
     shown = f"{what} {target}".strip() if target else what
-    hint = t.render("receipt_hint", names=names(ctx, suggestions)) if suggestions else ""
-    return t.render("receipt_rejected", what=shown, why=why, hint=hint)
+    return templates.render("receipt_rejected", what=shown, why=why)

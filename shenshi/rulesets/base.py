@@ -550,6 +550,19 @@ class ForceExecution(Command):
 
 
 @dataclass(frozen=True)
+class OverrideBallot(Command):
+    """GM correction: ``voter``'s ballot of the open round is ``target`` (a player, or
+    :data:`ABSTAIN` where abstaining is allowed), whatever he posted or delegated: for a ballot
+    intake could not read (``shenshi override ballot VOTER TARGET``). It replaces his ballots
+    of the round; its validity is judged at the close like any ballot."""
+
+    gm: ClassVar[bool] = True
+    voter: str
+    target: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class DeclareExit(Command):
     """GM: an automatic exit (sign-in, lurking, drowning) with no substitute: the seat dies."""
 
@@ -613,6 +626,15 @@ class BallotCast(Event):
     """A ballot was recorded (its validity is judged at the close)."""
 
     ballot: Ballot
+
+
+@dataclass(frozen=True)
+class BallotOverridden(Event):
+    """The GM set a voter's ballot of the round (:class:`OverrideBallot`): it replaces the
+    ballots he cast in that round."""
+
+    ballot: Ballot
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -724,7 +746,7 @@ TRANSITIONS: Mapping[Phase, frozenset[type[Command]]] = MappingProxyType(
         Phase.DAY: frozenset(
             {
                 Submit, CastBallot, RecordLastWords, RecordActivity, CloseRound, Substitute,
-                VoidAction, ForceExecution, DeclareExit, GmRuling,
+                VoidAction, ForceExecution, DeclareExit, GmRuling, OverrideBallot,
             }
         ),  # fmt: skip
         Phase.DUSK: _BETWEEN_STEPS | {ForceExecution},
@@ -947,6 +969,16 @@ class Ruleset:
         ballot = Ballot(c.voter, c.target, rnd, c.t, c.via, c.format_ok, state.seq + 1, c.evidence)
         yield BallotCast(ballot)
 
+    def _decide_OverrideBallot(self, state: GameState, c: OverrideBallot) -> Iterable[Event]:
+        if not state.round:
+            raise IllegalActionError(f"no voting round is open on day {state.number}")
+        if not state.has_player(c.voter):
+            raise IllegalActionError(f"{c.voter!r} is not a player of this game")
+        if c.target != ABSTAIN and not state.has_player(c.target):
+            raise IllegalActionError(f"{c.target!r} is not a player of this game")
+        ballot = Ballot(c.voter, c.target, state.round, None, "gm", True, state.seq + 1)
+        yield BallotOverridden(ballot, c.reason)
+
     def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
         if not state.has_player(c.author):
             raise IllegalActionError(f"{c.author!r} is not a player of this game")
@@ -1153,6 +1185,9 @@ class Ruleset:
                 return replace(state, params=params, step_report=step)
             case BallotCast(ballot=b):
                 return replace(state, ballots=state.ballots + (b,), seq=b.seq, step_report=step)
+            case BallotOverridden(ballot=b):
+                kept = tuple(x for x in state.ballots if (x.voter, x.round) != (b.voter, b.round))
+                return replace(state, ballots=kept + (b,), seq=b.seq, step_report=step)
             case LastWordsRecorded() | ActivityRecorded():
                 return replace(state, memory=self.remember(state, event), step_report=step)
             case Resolved(seats=seats, memory=memory, outcome=outcome, next_round=nxt):

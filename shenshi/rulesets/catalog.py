@@ -171,6 +171,7 @@ CHESS32 = RulesetInfo(
         "left_advisor": 1, "right_advisor": 1, "soldier": 5,
     }),
     composition_per_team=True,
+    action_names=MappingProxyType({"kill_declaration": "杀人帖"}),
 )  # fmt: skip
 WEREWOLF = RulesetInfo(
     "werewolf", "狼人",
@@ -190,6 +191,7 @@ WEREWOLF = RulesetInfo(
     }),
     substitutes=0,
     addons=("lover", "sheriff", "lone_wolf"),
+    action_names=MappingProxyType({DIVINE: "预言", KILL: "杀人"}),
 )  # fmt: skip
 
 # Add-on powers (werewolf): the add-on grants the power to whoever carries it.

@@ -83,6 +83,9 @@ class SkillRules:
     out_of_step: Refusal = Refusal("wrong_phase", "alert_why_not_now")
     # The receipt's note on until when a skill may change (a shenshi.wording template).
     change_note: str = "receipt_until_deadline"
+    # Several lines for one skill in one reply: the last counts (werewolf W-D1) rather than
+    # being a conflict that voids them all.
+    latest_line_counts: bool = False
 
     def second_phase(self) -> frozenset[str]:
         """Skills kept for a later night phase than the first (werewolf 夜晚2: the witch)."""

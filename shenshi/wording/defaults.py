@@ -4,6 +4,7 @@ generated from, by ``python -m shenshi.wording``).
 Groups, by reader:
 
 * ``announcement`` — the GM's public posts (night and day results, the winner);
+* ``kind`` — what each announcement is, as the GM's review and dry-run log name it;
 * ``cause`` — how a death is announced (``$cause`` of ``death``);
 * ``answer`` — private results by PM (divination, checks, identities, 【通灵】);
 * ``role`` — the role PMs of the deal;
@@ -22,6 +23,7 @@ from shenshi.wording.templates import TemplateSpec
 
 GROUPS = {
     "announcement": "Public posts of the GM",
+    "kind": "What each announcement is, in the GM's review and dry-run log",
     "cause": "Causes of death (the $cause of `death`)",
     "answer": "Private results (PMs)",
     "role": "Role PMs",
@@ -61,6 +63,11 @@ _group(
         "（${victim} 的杀人宣言待天神补充）",
         "a death whose declaration is not on record",
     ),
+    (
+        "quoted_line",
+        "｜${line}",
+        "each line of a player's text a GM post repeats (kill declarations): never the GM's own",
+    ),
     ("no_death", "昨夜无人死亡。", "nobody died in the night"),
     ("kill_failed", "杀手杀人失败。", "game5: a bind success (with `bound`)"),
     ("bound", "${name} 被束魂，今日可以发言，但不能投票。", "the bound survivor of the night"),
@@ -79,9 +86,12 @@ _group(
     ),
     (
         "runoff_tally",
-        "生死投票/第二轮：${tally}",
+        "生死投票：${tally}",
         "the runoff's tally ($tally: `tally_item`s joined by `list_separator`)",
     ),
+    ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
+    ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
+    ("kill_post_missing", "（${victim} 的杀人帖待法官补充）", "chess32: a death whose kill post is not on record"),
     ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
@@ -110,6 +120,23 @@ _group(
         "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏（待天神确认）。",
         "a player who lurked too long",
     ),
+)
+_group(
+    "kind",
+    ("kind_night_result", "第${n}夜结果", "a night's result post"),
+    ("kind_day_result", "第${n}天投票结果", "a day's (last) vote result post"),
+    ("kind_round_result", "第${n}天第${round}轮结果", "the result of a day's round that leads to another"),
+    ("kind_receipt", "回执", "a receipt"),
+    ("kind_divination", "占卜答复", "the seer's answer"),
+    ("kind_extra_divination", "额外占卜答复", "the penalty divination's answer"),
+    ("kind_check", "查证结果", "chess32: the horses' check"),
+    ("kind_death_identity", "阵亡者身份", "chess32: a dead player's identity, to his general"),
+    ("kind_prophecy", "预言结果", "werewolf: the seer's 【预言】"),
+    ("kind_witch_vision", "通灵名单", "werewolf: the witch's 【通灵】 list"),
+    ("kind_lover_partner", "情侣告知", "werewolf: each lover's partner"),
+    ("kind_role", "身份通知", "a role PM of the deal"),
+    ("kind_signin", "未签到", "a player who did not sign in"),
+    ("kind_lurk", "潜水", "a player who lurked too long"),
 )
 _group(
     "cause",
@@ -198,10 +225,20 @@ _group(
         "after a kill: the length of its declaration",
     ),
     ("receipt_post_missing", "（未收到${label}）", "after a kill: no declaration yet"),
+    (
+        "receipt_post_partner",
+        "（${label}已由 ${partner} 提交）",
+        "after a joint unit's kill: the partner sent the declaration (A-J3)",
+    ),
+    (
+        "receipt_post_same",
+        "（${label}同上一条，${chars} 字）",
+        "after a kill: the declaration of the sender's earlier kill PM stands (宣言同上)",
+    ),
     ("receipt_until_locked", "已锁定，不能再更改", "a command locked with 确定"),
     (
         "receipt_until_first",
-        "额外占卜以第一次为准",
+        "额外占卜以第一次为准，不能更改",
         "the penalty divination (only the first counts)",
     ),
     ("receipt_until_answer", "天神答复前可更改", "the seer (until the GM answers)"),
@@ -226,17 +263,22 @@ _group(
         "已收到${label}（${chars} 字）",
         "a kill declaration sent apart from its kill",
     ),
-    ("receipt_plain", "已收到：${verb}", "an accepted 加速 / 减速"),
+    ("receipt_plain", "已收到：${verb}", "an accepted 减速 (or 加速 with no day known)"),
+    (
+        "receipt_speed_up",
+        "已收到：同意第${day}天加速",
+        "werewolf: an accepted 同意加速, with its day",
+    ),
     (
         "receipt_rejected",
-        "未受理：${what}——${why}${hint}。如需更改请重新发送",
-        "a refused command ($why: a `reason_*` text)",
+        "未受理：${what}——${why}。",
+        "a refused command ($why: a `reason_*` text, which says what the player can still do)",
     ),
     ("receipt_hint", "（是否指：${names}？）", "name suggestions in a refusal"),
     ("receipt_name_separator", "、", "between names in a receipt or an alert"),
     (
         "note_post_missing",
-        "未收到${label}，请在截止前补交，否则本次杀人作废",
+        "请在截止前补交${label}，否则本次杀人作废",
         "a kill without its declaration",
     ),
     (
@@ -249,25 +291,41 @@ _group(
         "只有 ${chars} 字，不足 ${minimum} 字",
         "a declaration sent apart that is short",
     ),
-    ("note_swap_enemy", "${target} 不是己方玩家，抽将将无效", "chess32: a swap naming an enemy"),
 )
 _group(
     "reason",
-    ("reason_unknown_name", "没有找到玩家「${written}」", "no player of that name"),
+    (
+        "reason_unknown_name",
+        "没有找到玩家「${written}」${suggested}，请写对名字后重新发送",
+        "no player of that name ($suggested: `receipt_hint` or empty)",
+    ),
     (
         "reason_ambiguous_name",
-        "「${written}」可能指多名玩家：${players}",
+        "「${written}」可能指多名玩家：${players}，请写全名后重新发送",
         "a name that fits several players",
     ),
-    ("reason_missing_target", "没有写明对象", "a command without a name"),
+    ("reason_missing_target", "没有写明对象，请写上玩家名后重新发送", "a command without a name"),
     ("reason_dead_actor", "你已出局，不能再行动", "a dead player's command"),
     ("reason_no_power", "你的身份不能使用「${verb}」", "a power the role does not have"),
     ("reason_sent_off", "你已被罚下，不能发言、投票或使用技能", "werewolf: a sent-off character"),
     ("reason_not_eligible", "你今天不能投票", "the bound survivor"),
-    ("reason_pm_window", "不在提交时间内", "outside the PM window"),
-    ("reason_after_deadline", "已过天亮前10分钟的截止时间", "chess32: after dawn − 10 min"),
-    ("reason_phase_deadline", "已过本阶段的截止时间", "werewolf: after the night phase's deadline"),
+    ("reason_pm_window", "不在提交时间内，本次提交无效", "outside the PM window"),
+    (
+        "reason_after_deadline",
+        "已过天亮前10分钟的截止时间，本次提交无效",
+        "chess32: after dawn − 10 min",
+    ),
+    (
+        "reason_phase_deadline",
+        "已过本阶段的截止时间，本次提交无效",
+        "werewolf: after the night phase's deadline",
+    ),
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
+    (
+        "reason_not_in_phase",
+        "天神正在结算或公布结果，现在不能提交；请在下一阶段开始后重新发送",
+        "a command between two steps (the rules core refused it)",
+    ),
     (
         "reason_extra_divination_deadline",
         "已过额外占卜的截止时间",
@@ -276,22 +334,51 @@ _group(
     ("reason_extra_divination_used", "额外占卜机会已经用过", "the penalty divination was used"),
     ("reason_seer_locked", "天神已答复今晚的占卜，不能再更改", "the seer after the GM's answer"),
     ("reason_locked", "目标已用「确定」锁定，不能再更改", "werewolf: after 确定"),
-    ("reason_wrong_channel", "请在规定的帖子里提交", "a command sent where it does not count"),
+    ("reason_wrong_channel", "请在规定的地方提交", "a command sent where it does not count"),
+    ("reason_wrong_channel_pm", "技能请回复在你的功能树洞，短消息不算", "werewolf: a skill by PM"),
+    (
+        "reason_wrong_channel_thread",
+        "请回复在你自己的功能树洞",
+        "werewolf: a skill in another's 功能树洞",
+    ),
+    (
+        "reason_wrong_channel_ballot",
+        "投票请在投票帖发帖",
+        "a ballot by PM or in a 功能树洞 (chess32, werewolf)",
+    ),
     (
         "reason_action_conflict",
-        "同一条消息里「${verb}」写了不同的对象",
+        "同一条消息里「${verb}」写了不同的对象，请只写一个后重新发送",
         "different targets in one PM",
     ),
-    ("reason_dead_target", "${target} 已出局", "a dead target"),
-    ("reason_self_target", "不能以自己为对象", "a self-target the rules forbid"),
-    ("reason_general_target", "不能对帅使用该能力", "chess32: a power on a general"),
-    ("reason_invalid_platform", "炮架子无效：${reason}", "chess32: an invalid platform"),
+    (
+        "reason_alternatives",
+        "「${verb}」写了几个备选对象（${names}），请只写一个后重新发送",
+        "alternatives (X或者Y)",
+    ),
+    (
+        "reason_conditional_action",
+        "带条件或疑问的「${verb}」不能受理；如要行动，请直接写明对象重新发送（你的问题天神会看到）",
+        "a command written as a condition or a question",
+    ),
+    ("reason_dead_target", "${target} 已出局，请换一个对象", "a dead target"),
+    ("reason_self_target", "不能以自己为对象，请换一个对象", "a self-target the rules forbid"),
+    ("reason_general_target", "不能对帅使用该能力，请换一个对象", "chess32: a power on a general"),
+    (
+        "reason_invalid_platform",
+        "炮架子无效：${reason}，请重新发送炮打的对象和炮架子",
+        "chess32: an invalid platform",
+    ),
     ("reason_invalid_target", "对象无效：${reason}", "a target the skill cannot take"),
-    ("reason_lone_killer_suicide", "杀手仅剩一人时不能自杀", "the last killer on himself"),
+    (
+        "reason_lone_killer_suicide",
+        "杀手仅剩一人时不能自杀，请换一个对象",
+        "the last killer on himself",
+    ),
     ("reason_off_duty_killer", "今晚不是你的杀人夜", "game6-8: the off-duty killer"),
     ("reason_no_swaps_left", "抽将次数已用完", "chess32: no swap left"),
-    ("reason_guard_once", "${target} 已被守护过", "werewolf: guarded before"),
-    ("reason_silence_once", "${target} 已被隔音过", "werewolf: silenced before"),
+    ("reason_guard_once", "${target} 已被守护过，请换一个对象", "werewolf: guarded before"),
+    ("reason_silence_once", "${target} 已被隔音过，请换一个对象", "werewolf: silenced before"),
     (
         "reason_heal_not_in_vision",
         "${target} 不在今晚的通灵名单中",
@@ -300,10 +387,22 @@ _group(
     ("reason_skill_used", "该技能已经用过", "werewolf: a single-use skill spent"),
     ("reason_last_words_not_granted", "你没有遗言权", "last words not granted"),
     ("reason_last_words_late", "已过遗言截止时间", "last words too late"),
-    ("reason_last_words_too_long", "遗言超过3000字", "werewolf: last words too long"),
+    (
+        "reason_last_words_too_long",
+        "遗言超过${maximum}字，请删减后重新发送",
+        "werewolf: last words too long",
+    ),
     ("reason_no_vote_open", "现在不是投票时间", "no vote open"),
-    ("reason_abstain_not_allowed", "本局不能弃票", "an abstention where none is allowed"),
-    ("reason_not_a_candidate", "${target} 不是本轮候选人", "a runoff ballot for a non-candidate"),
+    (
+        "reason_abstain_not_allowed",
+        "本局不能弃票，请写明投给谁",
+        "an abstention where none is allowed",
+    ),
+    (
+        "reason_not_a_candidate",
+        "${target} 不是本轮候选人，请投给候选人",
+        "a runoff ballot for a non-candidate",
+    ),
     (
         "reason_delegation_overridden",
         "你已在投票帖投票，委托无效",
@@ -314,7 +413,11 @@ _group(
         "委托投票已公布，不能再更改",
         "a delegation changed after its publication",
     ),
-    ("reason_delegation_to_player", "不能委托其他玩家代投", "a delegation to a player"),
+    (
+        "reason_delegation_to_player",
+        "不能委托其他玩家代投，请直接把要投的人发给天神",
+        "a delegation to a player",
+    ),
     ("reason_vote_closed", "投票已经截止", "a delegation after the close"),
 )
 _group(
@@ -550,6 +653,19 @@ _group(
         "${author} 编辑了帖子 ${pid}，改变了投票/行动（以首次所见为准）：原文「${old}」→ 新文「${new}」",
         "edited_vote",
     ),
+    (
+        "alert_conditional_action",
+        "${player} 的「${command}」带条件或是疑问句（不受理）",
+        "conditional_action",
+    ),
+    ("alert_alternatives", "${player} 写了几个备选对象：${names}（不受理）", "alternatives"),
+    ("alert_not_a_command", "${player} 发来的不是指令，请天神阅读：「${text}」", "not_a_command"),
+    (
+        "alert_not_a_player_thread",
+        "${author} 不是本局玩家，却在功能树洞提交「${command}」",
+        "not_a_player (a 功能树洞 reply)",
+    ),
+    ("platform_word", "炮架子", "what a cannon's platform is called in alerts"),
     # the referee's alerts
     (
         "alert_not_in_phase",

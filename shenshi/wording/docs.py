@@ -42,3 +42,15 @@ def render() -> str:
             holders = " ".join(f"`${p}`" for p in sorted(s.placeholders)) or "—"
             out.append(f"| `{s.name}` | {holders} | {_cell(s.default)} | {_cell(s.doc)} |")
     return "\n".join(out) + "\n"
+
+
+def alert_table() -> str:
+    """The table of intake's alert kinds in docs/intake.md (kept equal by a test)."""
+    from shenshi.intake.alerts import ALERT_KINDS
+
+    out = ["| kind | meaning for the GM | reason in the player's receipt |", "|---|---|---|"]
+    for kind, meaning in ALERT_KINDS.items():
+        spec = TEMPLATES.get(f"reason_{kind}")
+        receipt = f"`reason_{kind}`: {_cell(spec.default)}" if spec else "no receipt"
+        out.append(f"| `{kind}` | {_cell(meaning)} | {receipt} |")
+    return "\n".join(out) + "\n"

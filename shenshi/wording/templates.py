@@ -104,12 +104,14 @@ class Templates:
             raise KeyError(f"template {template}: no value for ${exc.args[0]}") from None
 
     def pattern(self, template: str, /, **fixed: str) -> re.Pattern[str]:
-        """A regular expression that finds ``template`` as rendered, one named group per
-        placeholder (within a line); placeholders given in ``fixed`` must hold that value."""
+        """A regular expression that finds ``template`` as rendered at the start of a line (as
+        the GM's posts write them; a player's text they repeat is set off by ``quoted_line``),
+        one named group per placeholder (within a line); placeholders given in ``fixed`` must
+        hold that value."""
         key = (template, tuple(sorted(fixed.items())))
         found = self._patterns.get(key)
         if found is None:
-            found = self._patterns[key] = re.compile(_regex(self._texts[template], fixed))
+            found = self._patterns[key] = re.compile("^" + _regex(self._texts[template], fixed), re.M)
         return found
 
     def search(self, template: str, text: str, /, **fixed: str) -> dict[str, str] | None:

@@ -91,6 +91,7 @@ def stored_events(cfg) -> list[str]:
         (("override", "execute", "老王"), "ForceExecution is not allowed during the setup"),
         (("override", "void", "老王", "kill"), "VoidAction is not allowed during the setup"),
         (("override", "exit", "Rex"), "'Rex' is not a living player"),  # 替补甲 has the seat
+        (("override", "ballot", "老王", "小明"), "OverrideBallot is not allowed during the setup"),
         (("substitute", "老王", "替补甲"), "'替补甲' already plays in this game"),
     ],
 )

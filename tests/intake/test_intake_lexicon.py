@@ -51,10 +51,22 @@ def test_every_abstention_word_reads_an_abstention(word: str) -> None:
     assert [p.intents for p in read_votes(word, INDEX)] == [("abstain",)]
 
 
-@pytest.mark.parametrize("marker", lexicon.QUESTION_MARKERS + lexicon.QUESTION_FINAL)
-def test_a_question_marker_makes_a_ballot_conditional(marker: str) -> None:
-    found = read_votes(f"投票：老王{marker}", INDEX)
+@pytest.mark.parametrize("marker", lexicon.QUESTION_MARKERS)
+def test_a_question_before_a_ballot_makes_it_conditional(marker: str) -> None:
+    text = f"投票：老王{marker}" if marker == "?" else f"{marker}，投票：老王"
+    found = read_votes(text, INDEX)
     assert found and all(p.conditional for p in found)
+
+
+@pytest.mark.parametrize("marker", lexicon.QUESTION_FINAL)
+def test_a_question_particle_ending_the_ballot_makes_it_conditional(marker: str) -> None:
+    found = read_votes(f"投老王{marker}，大家说", INDEX)
+    assert found and all(p.conditional for p in found)
+
+
+def test_a_question_in_the_reason_does_not_qualify_the_ballot() -> None:
+    found = read_votes("投票：老王，理由：他是不是杀手大家心里有数吗？", INDEX)
+    assert [(p.target.player, p.conditional) for p in found] == [("老王", False)]
 
 
 @pytest.mark.parametrize("marker", lexicon.CONDITION_MARKERS)

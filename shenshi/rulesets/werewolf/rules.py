@@ -110,6 +110,7 @@ class Werewolf(Ruleset):
                 single_use=SINGLE_USE,
                 night_phases=MappingProxyType(phases),
                 change_note="receipt_until_deadline_confirm",
+                latest_line_counts=True,
             ),
             targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
             last_words=LastWordsRules(max_chars=settings.last_words_chars),
