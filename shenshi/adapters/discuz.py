@@ -24,6 +24,8 @@ from shenshi.records import (
     BoardThread,
     ConversationMark,
     ConversationSummary,
+    InboxCursor,
+    InboxDelta,
     PrivateMessage,
     ThreadPage,
 )
@@ -63,6 +65,27 @@ class DiscuzAdapter(WebAdapter):
         super().__init__(settings, **kwargs)
         self.formhash: str | None = None
         self._api_ok: bool | None = {"yes": True, "no": False}.get(settings.use_mobile_api)
+        self._pm_received: datetime | None = None  # a poll found a PM someone sent us by then
+
+    def send_wait(self, kind: str = "post") -> float:
+        """As the engine, and for a PM also UCenter's own flood control (``pmfloodctrl``, 15 s):
+        it wants *more* than the interval since the last message in any of our conversations,
+        received ones included (``ispminterval``: ``time - lastupdate > interval``). A PM
+        received is dated by the poll that found it (its page shows only the minute)."""
+        wait = super().send_wait(kind)
+        if kind != "pm":
+            return wait
+        moments = [t for t in (self._last_sends.get("pm"), self._pm_received) if t is not None]
+        if moments:
+            wait = max(wait, (max(moments) - self.clock()).total_seconds() + self.flood_interval + 1)
+        return max(0.0, wait)
+
+    def read_pms(self, cursor: InboxCursor | None = None, since: datetime | None = None) -> InboxDelta:
+        """As the engine; a PM someone sent us starts UCenter's flood interval again."""
+        delta = super().read_pms(cursor, since)
+        if any(m.sender_uid != self.own_uid for m in delta.messages):
+            self._pm_received = self.clock()
+        return delta
 
     # ------------------------------------------------------------------ session
 

@@ -27,11 +27,12 @@ def test_discuz_sends_wait_the_flood_interval_before_the_forum_would_refuse(make
     world.router.post(path="/home.php", params={"ac": "pm", "op": "send"}).mock(side_effect=[answer] * 3)
     before = len(_posts(world))
     adapter.send_pm("小明", "占卜结果：夜行者 是 好人")
-    assert adapter.send_wait("pm") == pytest.approx(15.0)
-    assert adapter.send_wait("post") == pytest.approx(15.0)  # Discuz: posts and PMs share it
+    # UCenter wants more than its 15 s since the last PM; posts share the 15 s (floodctrl)
+    assert adapter.send_wait("pm") == pytest.approx(16.0)
+    assert adapter.send_wait("post") == pytest.approx(15.0)
     adapter.send_pm("月光", "收到")
     adapter.send_pm("小明", "收到")
-    assert world.clock.slept.count(15.0) == 2  # waited ahead, before each later send
+    assert world.clock.slept.count(16.0) == 2  # waited ahead, before each later send
     assert len(_posts(world)) - before == 3  # no refused POST
     assert not [r for r in world.router.calls if "username=" in str(r.request.url)]  # no look-up by name
 

@@ -610,8 +610,20 @@ class SandboxForum:
             raise ForumRefusal("flood")
 
     def check_pm_allowed(self, user: User) -> None:
-        """Raise ``ForumRefusal("pm_flood")`` where the engine's flood control counts PMs."""
-        if self.facts.flood_counts_pms and self._flooding(user, self.now(), include_pms=True):
+        """Raise ``ForumRefusal("pm_flood")`` where the engine's flood control counts PMs.
+
+        Discuz's UCenter wants *more* than the interval since the last message in any of the
+        sender's conversations, the ones received included (``ispminterval``).
+        """
+        if not self.facts.flood_counts_pms:
+            return
+        now = self.now()
+        if self._flooding(user, now, include_pms=True):
+            raise ForumRefusal("pm_flood")
+        with self._lock:
+            last = max((c.last_at for c in self.conversations.values() if user.uid in c.members and c.last_at),
+                       default=None)
+        if last is not None and not user.is_admin and int(now.timestamp()) - int(last.timestamp()) <= self.facts.flood_interval:
             raise ForumRefusal("pm_flood")
 
     def _flooding(self, user: User, now: datetime, include_pms: bool) -> bool:
