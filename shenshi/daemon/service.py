@@ -221,11 +221,13 @@ class GameService:
         with self.store.snapshot() as uow:
             stored = uow.evidence.cursor(self.game_id, INBOX)
         try:
-            inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+            inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None, since=game.start)
         except UnexpectedPage as exc:
             self._unparsable("inbox", exc)  # the posts already read are still processed
             inbox = None
         if inbox is not None:
+            for failure in inbox.failures:  # one conversation; the others were read
+                self._unparsable(f"conversation {getattr(failure, 'url', None) or ''}".rstrip(), failure)
             self.progress(f"inbox: {len(inbox.messages)} new messages")
             with self.store.transaction() as uow:
                 results = uow.evidence.record(self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages])
@@ -310,7 +312,12 @@ class GameService:
         game = self.config.game
         # With no counted threads configured, every thread on the board counts (family A:
         # any post on the game board), so players' new threads are read as they appear.
-        discover = None if game.counted_threads else (lambda row: row.tid not in game.uncounted_threads)
+        # Only this game's: a thread opened after its first configured thread (tids only grow),
+        # not the old games further down the same board.
+        oldest = min((int(t) for t in self._threads() if str(t).isdigit()), default=0)
+        discover = None if game.counted_threads else (
+            lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
+        )
         try:
             return found | self.adapter.poll_board(board, on_board, discover)
         except UnexpectedPage:

@@ -105,7 +105,7 @@ class _BrokenForum:
     def poll_board(self, fid, cursors, discover=None):
         raise UnexpectedPage("no post container found", url="http://forum.example/t/2", snippet="<html>")
 
-    def read_pms(self, cursor=None):
+    def read_pms(self, cursor=None, since=None):
         return InboxDelta((pm("小明", "占卜 老王", 1),), (), InboxCursor(), 1)
 
     def mark_read(self, ids):
