@@ -18,8 +18,9 @@ from typing import Any, TypeVar
 from zoneinfo import ZoneInfo
 
 from shenshi.demo.script import GameScript
-from shenshi.demo.world import TITLES, World
-from shenshi.rulesets.catalog import ruleset_info
+from shenshi.demo.world import World
+from shenshi.rulesets.profile import SkillChannel
+from shenshi.rulesets.registry import find_ruleset
 from tests.forumctl import Discuz, FloodError, ForumError, Phpwind, Web, parse
 from tests.real import truth
 from tests.real.forums import OffsetClock, RealForumSpec
@@ -202,8 +203,9 @@ def open_world(forum: RealForum, script: GameScript) -> World:
     clock = forum.clock
     clock.set(next_monday_evening(clock()))
     gm = forum.spec.gm
-    info = ruleset_info(script.ruleset)
-    title = TITLES[info.family]
+    ruleset = find_ruleset(script.ruleset)
+    info = ruleset.info
+    title = info.chinese
     stamp = f"{clock():%m%d}"
     roster = "、".join(script.names)
     vote = forum.create_thread(gm, f"【{title}】{stamp} 游戏者名单与投票帖",
@@ -212,10 +214,10 @@ def open_world(forum: RealForum, script: GameScript) -> World:
     discussion = forum.create_thread(gm, f"【{title}】{stamp} 讨论帖", "分析请发在这里。")
     chat = forum.create_thread(gm, f"【{title}】{stamp} 灌水专贴", "灌水请发在这里。")
     world = World(forum, script, start, vote, discussion, chat, gm=gm, stranger=forum.spec.stranger)  # type: ignore[arg-type]
-    if info.family == "werewolf":
+    if ruleset.profile(script.rules).skills.channel is SkillChannel.ROLE_THREAD:
         for role in sorted({s.role for s in script.seats}):
             name = info.roles[role].chinese
-            world.role_threads[role] = forum.create_thread(gm, f"【狼人】{stamp} {name}功能树洞", "技能请回复在本帖。")
+            world.role_threads[role] = forum.create_thread(gm, f"【{title}】{stamp} {name}功能树洞", "技能请回复在本帖。")
     return world
 
 
