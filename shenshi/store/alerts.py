@@ -47,6 +47,11 @@ class AlertRepository(Repository):
         )  # fmt: skip
         return to_alert(row), True
 
+    def by_key(self, game_id: int, key: str) -> Alert | None:
+        """The alert raised under ``key``, if any."""
+        row = self.session.scalar(select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.key == key))
+        return to_alert(row) if row is not None else None
+
     def raised(
         self, game_id: int, *, open_only: bool = False, unacknowledged: bool = False
     ) -> list[Alert]:

@@ -50,7 +50,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:
     code, out, _ = run(capsys, "status")
     assert code == 0
-    assert "cli game" in out and "game6-10" in out and "setup" in out
+    assert "《cli game》 游戏六（10人）" in out and "开局前" in out
     assert "夜行者" in out
     mode = stat.S_IMODE(os.stat(cfg / "game.sqlite3").st_mode)
     assert mode == 0o600
@@ -59,9 +59,10 @@ def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:
 def test_override_and_substitute_are_events_and_replay_agrees(cfg, capsys) -> None:
     code, out, err = run(capsys, "substitute", "Rex", "替补甲", "--uid", "99")
     assert code == 0, err
-    assert "替补甲 takes over Rex's seat now" in out
+    assert "替补甲 接替 Rex 的座位，立即生效" in out
     code, out, _ = run(capsys, "status")
-    assert "替补甲" in out and "Rex" not in out.split("living")[1].split("\n")[0]
+    living = out.split("存活")[1].split("\n\n")[0]
+    assert "替补甲" in living and "Rex" not in living
     code, out, _ = run(capsys, "replay")
     assert code == 0 and "no difference" in out
 
@@ -114,15 +115,23 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
     drafts = [Draft("k1", "night_result", "thread", "2", "【第1夜结果】\n昨夜无人死亡。"), Draft("k2", "receipt", "pm", "小明", "已收到")]
     service._commit(Effects(drafts=drafts), "test", None)
     code, out, _ = run(capsys, "review")
-    assert code == 0 and "#1 [proposed] night_result → thread 2" in out and "PM to 小明" in out
-    assert run(capsys, "approve", "1")[1].strip() == "#1 approved"
-    assert run(capsys, "reject", "2")[1].strip() == "#2 rejected"
+    assert code == 0 and "#1 [待审] night_result → 帖子 2" in out and "私信给 小明" in out
+    code, out, _ = run(capsys, "approve", "1")
+    assert out.startswith("#1 已批准（night_result）\n") and "不会发送" in out  # dry-run
+    assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（receipt）"
     code, _, err = run(capsys, "approve", "2")
     assert code == 2 and "rejected" in err
-    code, out, _ = run(capsys, "published", "1", "--at", "2026-12-02T20:15")
-    assert code == 0 and "published at 2026-12-02 20:15" in out
+    code, _, err = run(capsys, "published", "1", "--at", "2999-01-01T20:15")
+    assert code == 2 and "在未来" in err
+    code, out, _ = run(capsys, "published", "1")
+    assert code == 0 and out.startswith("#1 已记为发布于")
+    code, _, err = run(capsys, "published", "1")
+    assert code == 2 and "#1：已在" in err and "没有改动" in err
     entries = [json.loads(line) for line in (cfg / "dry.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert [e["kind"] for e in entries] == ["night_result", "receipt"]
+    assert [e["kind"] for e in entries if e["state"] != "gm"] == ["night_result", "receipt"]
+    assert [e["text"].split("：")[0] for e in entries if e["state"] == "gm"] == [
+        "shenshi approve", "shenshi reject", "shenshi published"
+    ]
 
 
 def test_check_config_offline_names_the_missing_password(cfg, capsys, monkeypatch) -> None:

@@ -69,7 +69,7 @@ def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
     assert code == 0, out + err
     code = main(["status"])
     out, _ = capsys.readouterr()
-    assert "night 1" in out
+    assert "第1夜" in out and "下一个截止：第1夜结束" in out
     for name in ("dry.log", "dry.jsonl", "g.sqlite3"):
         path = tmp_path / name
         assert not path.exists() or GM_PASSWORD.encode() not in path.read_bytes()
