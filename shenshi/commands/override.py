@@ -79,6 +79,7 @@ def _command(args: argparse.Namespace, tz):
 def run(args: argparse.Namespace) -> int:
     """Record the correction; say in the GM's words what it did and what was proposed."""
     from shenshi.commands._common import gm_log, open_service, proposed_ids
+    from shenshi.daemon.gm_text import refusal
     from shenshi.errors import UserError
     from shenshi.rulesets.base import IllegalActionError
 
@@ -87,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         outcome = service.gm(command)
     except IllegalActionError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(f"{_words(args)}：{refusal(str(exc))}；没有改动") from None
     said = _words(args)
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""))

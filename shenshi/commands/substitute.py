@@ -33,6 +33,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Check the account, record the substitution, say what was proposed."""
     from shenshi.commands._common import gm_log, open_service, proposed_ids
+    from shenshi.daemon.gm_text import refusal
     from shenshi.errors import UserError
     from shenshi.rulesets.base import IllegalActionError, SeatTakenOver
 
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         outcome = service.substitute(args.old, args.new, uid)
     except IllegalActionError as exc:
-        raise UserError(str(exc)) from None
+        raise UserError(f"{args.new} 接替 {args.old}：{refusal(str(exc))}；没有改动") from None
     now = any(isinstance(e, SeatTakenOver) for e in outcome.events)
     when = "立即生效" if now else "本阶段结算时生效（本阶段按规则延长）"
     print(f"{args.new} 接替 {args.old} 的座位，{when}")

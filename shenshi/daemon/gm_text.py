@@ -8,7 +8,8 @@ words here, and an id without words is shown as it is, so that a new one is stil
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from shenshi.intake.receipts import VERB_CN
@@ -197,6 +198,35 @@ def hint(kind: str, subject: str | None) -> str:
     return text.replace("{who}", subject or "玩家")
 
 
+# -- what the rules core refused ------------------------------------------------------------------
+
+PHASES = MappingProxyType({"setup": "开局前", "night": "夜晚", "dawn": "夜晚结算后（待公布）",
+                           "day": "白天", "dusk": "白天结算后（待公布）", "over": "游戏结束后"})  # fmt: skip
+_REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"\w+ is not allowed during the (\w+)"), lambda m: f"{PHASES.get(m[1], m[1])}不能这样做"),
+    (re.compile(r"(\w+) cannot happen during the (\w+)"), lambda m: f"{PHASES.get(m[2], m[2])}不能这样做"),
+    (re.compile(r"'(.+)' is not a living (?:player|character)"), lambda m: f"{m[1]} 不是存活的玩家"),
+    (re.compile(r"'(.+)' is not a player of this game"), lambda m: f"{m[1]} 不是本局玩家"),
+    (re.compile(r"'(.+)' already plays in this game"), lambda m: f"{m[1]} 已经在本局中"),
+    (re.compile(r"'(.+)' is dead: a substitute takes over a living seat"),
+     lambda m: f"{m[1]} 已出局：替补只能接替存活的座位"),
+    (re.compile(r"(.+) has no (\w+) submission to void"),
+     lambda m: f"{m[1]} 本阶段没有「{VERB_CN.get(m[2], m[2])}」可以作废"),
+    (re.compile(r"only today's execution can be corrected"), lambda m: "只能更正今天的处决"),
+    (re.compile(r"no voting round is open on day (\d+)"), lambda m: f"第{m[1]}天现在没有进行中的投票"),
+)  # fmt: skip
+
+
+def refusal(message: str) -> str:
+    """The rules core's refusal (``ForceExecution is not allowed during the setup``) in the
+    GM's words (``开局前不能这样做``); a message without words is kept as it is."""
+    for pattern, words in _REFUSALS:
+        found = pattern.fullmatch(message.strip())
+        if found:
+            return words(found)
+    return message
+
+
 # -- outbox -------------------------------------------------------------------------------------
 
 STATES = MappingProxyType({
@@ -216,6 +246,6 @@ def publish_hint(mode: str, ident: int) -> str:
 
 __all__ = [
     "ALERT_NAMES", "DEADLINES", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "alert_name", "describe_ballot", "describe_submission", "hint", "left", "publish_hint",
+    "PHASES", "alert_name", "describe_ballot", "refusal", "describe_submission", "hint", "left", "publish_hint",
     "round_name", "rule_message", "rule_name", "step_name",
 ]  # fmt: skip

@@ -29,6 +29,7 @@ from typing import Any
 from shenshi.config import GameConfig
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
+from shenshi.daemon.gm_text import refusal, rule_message
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
@@ -272,7 +273,7 @@ class Referee:
                 events = self.apply(core)
             except IllegalActionError as exc:
                 out.alerts.append(
-                    GmAlert(self.keys.refused(evidence, command.action), "not_in_phase", str(exc), command.actor, evidence)
+                    GmAlert(self.keys.refused(evidence, command.action), "not_in_phase", refusal(str(exc)), command.actor, evidence)
                 )
                 continue
             out.events += events
@@ -575,23 +576,23 @@ class Referee:
         return self.templates.render(name, n=before.number)
 
     def _notes(self, events: list[Event], evidence: str | None) -> Effects:
-        """Daemon decisions of the rules core, as GM alerts."""
+        """Daemon decisions of the rules core, as GM alerts (in the GM's words)."""
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
                 alert = _note_alert(self.keys, self.state, n, i, evidence or _evidence_of(event))
                 hint = self._what_to_do(n)
                 if hint:
-                    alert = replace(alert, message=f"{alert.message}; {hint}")
+                    alert = replace(alert, message=f"{alert.message}；{hint}")
                 out.alerts.append(alert)
         return out
 
     def _what_to_do(self, n: DaemonNote) -> str:
         """What the GM can do about a decision that removes or replaces a player."""
         bench = [s for s in self.game.substitutes if not self.state.has_player(s)]
-        substitute = f"shenshi substitute {n.who} {bench[0] if bench else 'NEW'}"
         if (n.rule, n.verdict) == ("lurking", "replaced"):
-            return f"two lurking warnings: replace the player ({substitute}) or drown him (shenshi override exit {n.who})"
+            new = bench[0] if bench else "新玩家"
+            return f"两次潜水警告：换人（shenshi substitute {n.who} {new}）或淹死（shenshi override exit {n.who}）"
         return ""
 
 
@@ -622,8 +623,7 @@ def _evidence_of(event: Event) -> str | None:
 
 def _note_alert(keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
-    message = f"{n.who}: {n.rule} → {n.verdict}" + (f" ({n.detail})" if n.detail else "")
-    return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
+    return GmAlert(key, f"rule:{n.rule}", rule_message(n), n.who, evidence)
 
 
 _ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}

@@ -89,10 +89,10 @@ def stored_events(cfg) -> list[str]:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (("override", "execute", "老王"), "ForceExecution is not allowed during the setup"),
-        (("override", "void", "老王", "kill"), "VoidAction is not allowed during the setup"),
-        (("override", "exit", "Rex"), "'Rex' is not a living player"),  # 替补甲 has the seat
-        (("substitute", "老王", "替补甲"), "'替补甲' already plays in this game"),
+        (("override", "execute", "老王"), "今天处决 老王（代替计票结果）：开局前不能这样做；没有改动"),
+        (("override", "void", "老王", "kill"), "作废 老王 本阶段的「杀」：开局前不能这样做；没有改动"),
+        (("override", "exit", "Rex"), "Rex 自动退出游戏，没有替补（公布时出局）：Rex 不是存活的玩家；没有改动"),
+        (("substitute", "老王", "替补甲", "--offline"), "替补甲 接替 老王：替补甲 已经在本局中；没有改动"),
     ],
 )
 def test_an_illegal_correction_leaves_the_stored_game_as_it_was(cfg, capsys, argv, says) -> None:
