@@ -15,6 +15,7 @@ from unicodedata import combining, east_asian_width
 
 DEFAULT_WIDTH = 100
 MIN_WIDTH = 40
+STACK_INDENT = 4  # a narrow table's last column, under its row
 
 
 def terminal_width() -> int:
@@ -57,7 +58,7 @@ def listing(label: str, items: Sequence[str], width: int, sep: str = "、") -> l
     """``label`` followed by ``items`` joined by ``sep``, each item kept whole on its line."""
     lines: list[str] = []
     line = label
-    indent = " " * min(cells(label), 8)
+    indent = " " * min(cells(label), 8, width // 4)
     for i, item in enumerate(items):
         piece = item + (sep if i < len(items) - 1 else "")
         if line.strip() and cells(line + piece.rstrip()) > width and line != label:
@@ -83,11 +84,18 @@ def table(
     columns = len(headers)
     fixed = [max(cells(str(r[i])) for r in [headers, *rows]) for i in range(columns - 1)]
     used = sum(fixed) + gap * (columns - 1)
-    last = max(width - used, 12)
+    widest = max((cells(a.rstrip()) for r in rows for a in atoms(str(r[-1]), names)), default=0)
+    stacked = width - used < max(widest, 12)  # too narrow: the last column goes under its row
+    last = width - STACK_INDENT if stacked else width - used
     out = []
     for row in [headers, *rows]:
         head = "".join(_pad(str(row[i]), fixed[i]) + " " * gap for i in range(columns - 1))
         tail = wrap(str(row[-1]), last, names)
+        if stacked:
+            out.append(head.rstrip() if row is not headers else (head + str(row[-1])).rstrip())
+            if row is not headers:
+                out += [(" " * STACK_INDENT + line).rstrip() for line in tail]
+            continue
         out.append((head + tail[0]).rstrip())
         out += [(" " * cells(head) + more).rstrip() for more in tail[1:]]
     return out

@@ -137,7 +137,7 @@ RULE_NAMES: Mapping[str, str] = MappingProxyType({
     "guard_once": "已守护过", "general_target": "不能对帅", "forced_default": "按默认处理",
     "extra_divination_used": "额外占卜已用", "extra_divination_deadline": "额外占卜过时",
     "delegation": "委托投票", "declaration_short": "杀人宣言太短", "declaration_missing": "缺杀人宣言",
-    "blade_no_effect": "孤刀无效",
+    "blade_no_effect": "孤刀无效", "blade_unusable": "孤刀不能使用", "wolf_camp_too_small": "狼人阵营人数不足",
 })  # fmt: skip
 VERDICTS: Mapping[str, str] = MappingProxyType({
     "rejected": "不计", "void": "作废", "flag": "请天神留意", "forfeit": "本次行动作废",
