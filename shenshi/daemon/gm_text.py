@@ -180,7 +180,7 @@ HINTS: Mapping[str, str] = MappingProxyType({
     "vote_immutable": _BALLOT, "edited_vote": "首次看到的内容为准；看原帖与修改",
     "not_a_player": "非本局玩家，无需处理", "question": "私信回复该玩家",
     "pm_window": _ACTION, "seer_locked": _ACTION, "locked": _ACTION, "action_conflict": _ACTION,
-    "declaration_missing": "天神判断是否罚：shenshi override extra-divination 抽中的平民",
+    "declaration_missing": "截止前补交则有效，否则本次杀人作废（无需操作）",
     "declaration_short": "天神判断是否罚：shenshi override extra-divination 抽中的平民",
     "signin": "确认退出：shenshi override exit {who}，或换人：shenshi substitute {who} 新玩家",
     "lurk": "确认退出：shenshi override exit {who}，或换人：shenshi substitute {who} 新玩家",
@@ -203,7 +203,8 @@ def hint(kind: str, subject: str | None) -> str:
 PHASES = MappingProxyType({"setup": "开局前", "night": "夜晚", "dawn": "夜晚结算后（待公布）",
                            "day": "白天", "dusk": "白天结算后（待公布）", "over": "游戏结束后"})  # fmt: skip
 _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
-    (re.compile(r"\w+ is not allowed during the (\w+)"), lambda m: f"{PHASES.get(m[1], m[1])}不能这样做"),
+    (re.compile(r"\w+ is not allowed during the (\w+)(?: \d+)?"), lambda m: f"{PHASES.get(m[1], m[1])}不能这样做"),
+    (re.compile(r"the game is over \((\w+) won\).*"), lambda m: "游戏已经结束，只受理天神的更正"),
     (re.compile(r"(\w+) cannot happen during the (\w+)"), lambda m: f"{PHASES.get(m[2], m[2])}不能这样做"),
     (re.compile(r"'(.+)' is not a living (?:player|character)"), lambda m: f"{m[1]} 不是存活的玩家"),
     (re.compile(r"'(.+)' is not a player of this game"), lambda m: f"{m[1]} 不是本局玩家"),

@@ -430,7 +430,7 @@ class GameService:
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
             out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
-            out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
+            out.alerts.append(GmAlert(key, a.kind, text, a.name))  # the next command: gm_text.hint
         return out
 
     def _published_at(self, key: str) -> datetime | None:
