@@ -245,12 +245,16 @@ class Config:
     @field_validator("templates")
     @classmethod
     def _known_templates(cls, templates: Mapping[str, str]) -> Mapping[str, str]:
-        from shenshi.daemon.announce import DEFAULT_TEMPLATES
+        from shenshi.wording import TEMPLATES, TemplateError, check_overrides
 
-        extra = sorted(set(templates) - set(DEFAULT_TEMPLATES))
+        extra = sorted(set(templates) - set(TEMPLATES))
         if extra:
-            listed = "known: " + ", ".join(sorted(DEFAULT_TEMPLATES))
-            raise problem(unknown("template", extra[0], DEFAULT_TEMPLATES, listed), at=extra[0])
+            listed = "known: see docs/templates.md"
+            raise problem(unknown("template", extra[0], TEMPLATES, listed), at=extra[0])
+        try:
+            check_overrides(templates)
+        except TemplateError as exc:
+            raise problem(exc.reason, at=exc.name) from None
         return dict(templates)
 
     @model_validator(mode="after")

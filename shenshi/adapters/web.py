@@ -31,6 +31,7 @@ from shenshi.records import (
     ThreadDelta,
     ThreadPage,
 )
+from shenshi.wording.defaults import TEMPLATES
 
 log = logging.getLogger("shenshi.adapters")
 
@@ -40,7 +41,7 @@ T = TypeVar("T")
 FORUM_FACTS = (
     "flood_interval", "min_post_bytes", "max_post_bytes", "posts_per_page", "api_posts_per_page",
 )
-PADDING = "（神使）"  # added to a post shorter than the forum's minimum
+PADDING = TEMPLATES["padding"].default  # added to a post shorter than the forum's minimum
 
 
 class WebAdapter:
@@ -108,15 +109,16 @@ class WebAdapter:
 
     # ------------------------------------------------------------------ helpers
 
-    def fit_min_length(self, text: str) -> str:
-        """``text``, padded until it is as long as the forum's minimum post.
+    def fit_min_length(self, text: str, padding: str = PADDING) -> str:
+        """``text``, padded with ``padding`` (the GM's ``padding`` template) until it is as long
+        as the forum's minimum post.
 
         The minimum counts bytes in the forum's charset as it is sent (``平安夜`` is 9 bytes in
         UTF-8, 6 in GBK), not characters.
         """
         codec = outgoing(self.http.charset)
         while len(text.strip().encode(codec, errors=UNENCODABLE)) < self.min_post_bytes:
-            text = text.rstrip() + PADDING
+            text = text.rstrip() + (padding or PADDING)
         return text
 
     @property

@@ -100,12 +100,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _words(args: argparse.Namespace) -> str:
     """The correction in the GM's words (``作废 老王 的 杀``)."""
-    from shenshi.intake.receipts import VERB_CN
+    from shenshi.rulesets.catalog import ACTION_NAMES
 
     a = args.args
     why = f"（理由：{args.reason}）" if args.reason else ""
     said = {
-        "void": lambda: f"作废 {a[0]} 本阶段的「{VERB_CN.get(a[1], a[1])}」",
+        "void": lambda: f"作废 {a[0]} 本阶段的「{ACTION_NAMES.get(a[1], a[1])}」",
         "execute": lambda: f"今天处决 {a[0]}（代替计票结果）",
         "cancel-execution": lambda: "今天不处决任何人",
         "exit": lambda: f"{a[0]} 自动退出游戏，没有替补（公布时出局）",

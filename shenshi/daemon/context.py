@@ -21,6 +21,7 @@ from shenshi.intake.context import (
     VOTE_THREAD,
 )
 from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
+from shenshi.wording import Templates
 
 
 def thread_kinds(game: GameConfig) -> dict[str, str]:
@@ -48,6 +49,7 @@ def build_context(
     times: PhaseTimes | None,
     now: datetime,
     tz: tzinfo,
+    templates: Templates | None = None,
 ) -> GameContext:
     """Everything intake needs to read and validate one post or PM at ``now``."""
     players = tuple(
@@ -72,6 +74,7 @@ def build_context(
         receipts=game.receipts,
         tz=tz,
         settings=state.config,
+        templates=templates or Templates(),
     )
 
 

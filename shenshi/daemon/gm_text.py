@@ -12,8 +12,8 @@ import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
-from shenshi.intake.receipts import VERB_CN
-from shenshi.rulesets.base import ABSTAIN, Ballot, DaemonNote, Phase, Submission
+from shenshi.rulesets.base import ABSTAIN, Ballot, Phase, Submission
+from shenshi.rulesets.catalog import ACTION_NAMES
 
 # -- the game's steps ------------------------------------------------------------------------
 
@@ -77,7 +77,7 @@ def describe_ballot(ballot: Ballot) -> str:
 
 def describe_submission(sub: Submission) -> str:
     """``月光 杀 老王``, ``小明 占卜 Rex``, ``帅 炮打 X（炮架子 Y）``."""
-    verb = VERB_CN.get(sub.action, sub.action)
+    verb = ACTION_NAMES.get(sub.action, sub.action)
     text = f"{sub.actor} {verb} {sub.target}" if sub.target else f"{sub.actor} {verb}"
     platform = sub.extra.get("platform")
     if platform:
@@ -163,11 +163,9 @@ def alert_name(kind: str) -> str:
     return ALERT_NAMES.get(kind, kind)
 
 
-def rule_message(note: DaemonNote) -> str:
-    """A rules-core decision as an alert: ``老王：委托投票 已计入（kk_大侠）``."""
-    verdict = VERDICTS.get(note.verdict, note.verdict)
-    detail = f"（{note.detail}）" if note.detail else ""
-    return f"{note.who}：{rule_name(note.rule)} {verdict}{detail}"
+def verdict_name(verdict: str) -> str:
+    """The words of a rules-core verdict (``delegated`` → 已计入)."""
+    return VERDICTS.get(verdict, verdict)
 
 
 # What the GM can do about an alert, by kind (``{who}``: its subject). Every alert ends with
@@ -212,7 +210,7 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
     (re.compile(r"'(.+)' is dead: a substitute takes over a living seat"),
      lambda m: f"{m[1]} 已出局：替补只能接替存活的座位"),
     (re.compile(r"(.+) has no (\w+) submission to void"),
-     lambda m: f"{m[1]} 本阶段没有「{VERB_CN.get(m[2], m[2])}」可以作废"),
+     lambda m: f"{m[1]} 本阶段没有「{ACTION_NAMES.get(m[2], m[2])}」可以作废"),
     (re.compile(r"only today's execution can be corrected"), lambda m: "只能更正今天的处决"),
     (re.compile(r"no voting round is open on day (\d+)"), lambda m: f"第{m[1]}天现在没有进行中的投票"),
 )  # fmt: skip
@@ -247,6 +245,6 @@ def publish_hint(mode: str, ident: int) -> str:
 
 __all__ = [
     "ALERT_NAMES", "DEADLINES", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "PHASES", "alert_name", "describe_ballot", "refusal", "describe_submission", "hint", "left", "publish_hint",
-    "round_name", "rule_message", "rule_name", "step_name",
+    "PHASES", "alert_name", "describe_ballot", "describe_submission", "hint", "left",
+    "publish_hint", "refusal", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

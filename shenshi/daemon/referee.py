@@ -29,7 +29,7 @@ from typing import Any
 from shenshi.config import GameConfig
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
-from shenshi.daemon.gm_text import refusal, rule_message
+from shenshi.daemon.gm_text import refusal, rule_name, verdict_name
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
@@ -226,7 +226,7 @@ class Referee:
         """The intake view of the game at ``now``."""
         return build_context(
             self.ruleset, self.state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz,
+            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz, templates=self.templates,
         )  # fmt: skip
 
     # -- inputs ------------------------------------------------------------------------------
@@ -273,7 +273,13 @@ class Referee:
                 events = self.apply(core)
             except IllegalActionError as exc:
                 out.alerts.append(
-                    GmAlert(self.keys.refused(evidence, command.action), "not_in_phase", refusal(str(exc)), command.actor, evidence)
+                    GmAlert(
+                        self.keys.refused(evidence, command.action), "not_in_phase",
+                        self.templates.render("alert_not_in_phase", player=command.actor,
+                                              verb=self.ruleset.info.action_name(command.action),
+                                              error=refusal(str(exc))),
+                        command.actor, evidence,
+                    )  # fmt: skip
                 )
                 continue
             out.events += events
@@ -444,7 +450,7 @@ class Referee:
             self._phase_results_sent.add((n, phase))
             for result in self.ruleset.night_phase_closed(self.state, phase):
                 key = self.keys.night_phase_result(n, result.text_kind, result.to)
-                text = private_text(self.templates, result)
+                text = private_text(self.templates, result, roles=self.ruleset.info.roles)
                 out.drafts.append(Draft(key, result.text_kind, "pm", result.to, text))
 
     def _open(self, phase: Phase, n: int, at: datetime, out: Effects) -> bool:
@@ -518,7 +524,7 @@ class Referee:
                     self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
                     thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
-                    targets=_targets(after, event.report),
+                    targets=_targets(after, event.report), roles=self.ruleset.info.roles,
                 )  # fmt: skip
                 drafts += [d for d in step if d.channel == "pm"]
                 continue
@@ -539,7 +545,7 @@ class Referee:
                 self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
                 report=report, declarations=declarations, evidence=evidence,
                 runoff_template=self.profile.ballots.runoff_template,
-                targets=_targets(before, event.report),
+                targets=_targets(before, event.report), roles=self.ruleset.info.roles,
             )  # fmt: skip
             # A private answer cites its recipient's own submissions only (the seer's PM).
             info = self.ruleset.info
@@ -580,7 +586,7 @@ class Referee:
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                alert = _note_alert(self.keys, self.state, n, i, evidence or _evidence_of(event))
+                alert = _note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event))
                 hint = self._what_to_do(n)
                 if hint:
                     alert = replace(alert, message=f"{alert.message}；{hint}")
@@ -621,9 +627,13 @@ def _evidence_of(event: Event) -> str | None:
     return None
 
 
-def _note_alert(keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
+def _note_alert(
+    t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None
+) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
-    return GmAlert(key, f"rule:{n.rule}", rule_message(n), n.who, evidence)
+    detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
+    message = t.render("alert_rule", who=n.who, rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
+    return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 
 _ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}

@@ -679,7 +679,8 @@ class GameService:
             a = uow.outbox.mark_sending(a.id)
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                forum_id = self.adapter.post_reply(a.destination, self.adapter.fit_min_length(a.text))
+                padded = self.adapter.fit_min_length(a.text, self.templates.render("padding"))
+                forum_id = self.adapter.post_reply(a.destination, padded)
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
         except FloodControl as exc:

@@ -7,7 +7,6 @@ from datetime import datetime
 from functools import lru_cache
 
 from shenshi.intake import receipts
-from shenshi.intake.alerts import reason
 from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
 from shenshi.intake.grammar import SELF, NameRef
 from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
@@ -47,6 +46,7 @@ class Collector:
     commands: list[IntakeCommand] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
+    _receipt_of: dict[int, Receipt] = field(default_factory=dict)  # id(command) → its receipt
 
     def __post_init__(self) -> None:
         if self.t == UNKNOWN_TIME:
@@ -64,30 +64,45 @@ class Collector:
         self.commands.append(cmd)
         if not self.receipts_on:
             return
-        text = receipts.accepted(self.ctx, cmd)
-        if notes:
-            text += "。" + receipts.warning("；".join(notes))
-        self.receipts.append(Receipt(cmd.actor, text))
+        text = receipts.with_notes(self.ctx, receipts.accepted(self.ctx, cmd), notes)
+        receipt = Receipt(cmd.actor, text)
+        self.receipts.append(receipt)
+        self._receipt_of[id(cmd)] = receipt
+
+    def drop(self, command_ids: set[int]) -> None:
+        """Forget the commands with these ``id()``s, and their receipts."""
+        gone = {id(self._receipt_of[i]) for i in command_ids if i in self._receipt_of}
+        self.commands[:] = [c for c in self.commands if id(c) not in command_ids]
+        self.receipts[:] = [r for r in self.receipts if id(r) not in gone]
+
+    def render(self, template: str, **values: object) -> str:
+        """One of the game's templates (:mod:`shenshi.wording`), filled in."""
+        return self.ctx.templates.render(template, **values)
 
     def alert(
         self,
         kind: str,
-        message: str,
+        template: str | None = None,
         *,
         suggestions: tuple[str, ...] = (),
         verb: str | None = None,
         target: str | None = None,
         **fields: object,
     ) -> None:
-        """Raise an alert; with ``verb`` given, also propose a rejection receipt."""
+        """Raise an alert whose message is ``template`` (default ``alert_<kind>``) filled with
+        the sender (``$player``), ``verb``, ``target`` and ``fields``; with ``verb`` given, also
+        propose a rejection receipt giving the reason ``reason_<kind>``."""
         subject = self.sender.name if self.sender else None
+        values = {"player": subject or "?", "verb": verb or "", "target": target or "", **fields}
+        message = self.render(template or f"alert_{kind}", **values)
         self.alerts.append(Alert(kind, message, subject, suggestions))
         if verb is None or not self.receipts_on or self.sender is None:
             return
-        why = reason(kind, target=target or "", verb=verb, **fields)
-        if why is not None:
+        reason = f"reason_{kind}"
+        if reason in self.ctx.templates.specs:
+            why = self.render(reason, **values)
             self.receipts.append(
-                Receipt(self.sender.name, receipts.rejected(verb, target, why, suggestions))
+                Receipt(self.sender.name, receipts.rejected(self.ctx, verb, target, why, suggestions))
             )
 
     def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
@@ -95,33 +110,33 @@ class Collector:
 
         ``自己`` (``SELF``) names the sender; callers read the player from :meth:`player_of`.
         """
-        who = self.sender.name if self.sender else "?"
         if ref is None or not ref.written:
-            self.alert("missing_target", f"{who}：「{what}」没有写对象", verb=verb)
+            self.alert("missing_target", verb=verb, what=what)
             return True
         if ref.ambiguous:
             self.alert(
                 "ambiguous_name",
-                f"{who}：「{what}」的对象「{ref.written}」可指 {'、'.join(ref.ambiguous)}",
                 suggestions=ref.ambiguous,
                 verb=verb,
                 target=ref.written,
+                what=what,
                 written=ref.written,
-                players="、".join(ref.ambiguous),
+                players=receipts.names(self.ctx, ref.ambiguous),
             )
             return True
         if ref.player == SELF:
             return self.sender is None
         if ref.player is None:
             hints = name_index(self.ctx).suggest(ref.written)
-            hint = f"（相近：{'、'.join(hints)}）" if hints else ""
+            names = receipts.names(self.ctx, hints)
             self.alert(
                 "unknown_name",
-                f"{who}：「{what}」的对象「{ref.written}」不是本局玩家{hint}",
                 suggestions=hints,
                 verb=verb,
                 target=ref.written,
+                what=what,
                 written=ref.written,
+                hint=self.render("alert_hint", names=names) if hints else "",
             )
             return True
         return False

@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo
 from shenshi.rulesets.profile import RulesetProfile
 from shenshi.rulesets.registry import find_ruleset
+from shenshi.wording import Templates
 
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # A record whose time is this instant has no known time (the batch tool without ``t``):
@@ -133,6 +134,7 @@ class GameContext:
     receipts: bool = True  # a game can switch receipts off
     tz: tzinfo = FORUM_TZ
     settings: Mapping[str, Any] = field(default_factory=_no_map)  # the ruleset's settings
+    templates: Templates = field(default_factory=Templates)  # receipts' and alerts' texts
 
     @property
     def info(self) -> RulesetInfo:

@@ -14,8 +14,10 @@ This module only reads; :mod:`shenshi.intake.validate` decides what the game all
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from shenshi.intake import lexicon
 from shenshi.intake.names import NameIndex
 from shenshi.intake.text import Folded
 
@@ -26,89 +28,73 @@ SELF = "\x00self"  # NameRef.player for 自己 / 我自己: the sender, filled i
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
 _SEP = re.compile(r"[ \t:=\-—>→~・·]*(?:一下|下)?[ \t:]*")
-_SELF = re.compile(r"(?:我自己|自己|本人)(?!人)")
 _OPEN = {"「": "」", "『": "』", "【": "】", "“": "”", '"': '"', "'": "'", "‘": "’", "《": "》",
          "(": ")", "<": ">", "[": "]", "〈": "〉", "〔": "〕"}  # fmt: skip
 _TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…]")
 _LIST_SEP = re.compile(r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|或者?|还有|[ \t])[ \t]*")
+
+
+def _alt(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, longest first (a space matches any spacing)."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in ordered) + ")"
+
+
+_SELF = re.compile(_alt(lexicon.SELF_WORDS) + "(?!人)")
 _QUESTION = re.compile(
-    r"[?]|吗|么|呢$|请问|想问|问一下|能不能|可不可以|可以吗|能否|是否|是不是|怎么|为什么|为啥|什么时候|多久"
+    _alt(lexicon.QUESTION_MARKERS) + "|" + _alt(lexicon.QUESTION_FINAL) + "$"
 )
-_CONDITION = re.compile(r"如果|假如|要是|若是|倘若|万一|除非|的话")
+_CONDITION = re.compile(_alt(lexicon.CONDITION_MARKERS))
 _FILLER = (
-    r"(?:(?:今晚|今夜|今天|今日|本轮|这轮|这一?夜|今晚上|第[一二三四五六七八九十\d]+[夜晚天轮]|"
-    r"我们|我|要|想|选择|选|决定|请|帮我|麻烦|那么|那|就|还是|最终|最后|再|继续|仍然|依然|也|先|"
-    r"改为|改成|换成)[ \t]*)*"
+    r"(?:(?:" + _alt(lexicon.FILLER_WORDS)
+    + r"|第[一二三四五六七八九十\d]+[" + lexicon.FILLER_ORDINAL_UNITS + r"])[ \t]*)*"
 )
 
-# Vote words (thread posts). Longer alternatives first.
+# Vote words (thread posts).
 _VOTE_CHANGE = re.compile(
-    _FILLER + r"(?:更改投票|修改投票|改票|改投|换票|换投|票改)(?:为|成|给|到)?"
+    _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
 _VOTE_STRONG = re.compile(
     _FILLER
-    + r"(?:【投票】|\[投票\]|(?:生死|第二轮|二轮|决胜|复)?投票(?:给|为)?|票投给|票投|投给|我的票给|vote\s*for|vote)"
+    + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + re.escape(lexicon.VOTE_WORD)
+    + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")"
 )
-_VOTE_WEAK = re.compile(_FILLER + r"投(?![票诉入资降了过的着])")
+_VOTE_WEAK = re.compile(
+    _FILLER + re.escape(lexicon.VOTE_WEAK) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])"
+)
 _ABSTAIN = re.compile(
     _FILLER
-    + r"(?:委托)?(?:投票[ \t:]*|投)?(?:弃权票?|弃票|abstain)(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
+    + _alt(lexicon.ABSTAIN_LEADS) + "?"
+    + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
+    + _alt(lexicon.ABSTAIN_WORDS)
+    + r"(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
 )
 
 # PM verbs: folded text -> intents (resolved against the sender's powers by validate).
 # Single-character verbs are "weak": they need a name or a separator right after them.
-_VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("委托投票给", ("delegate_vote",)), ("委托投票", ("delegate_vote",)),
-    ("委托投", ("delegate_vote",)), ("帮我投", ("delegate_vote",)), ("代我投", ("delegate_vote",)),
-    ("【预言】", ("divine",)), ("【守护】", ("guard",)), ("【隔音】", ("silence_guard",)),
-    ("【救药】", ("heal",)), ("【毒药】", ("poison",)), ("【杀人】", ("kill",)),
-    ("【吹笛】", ("pipe",)), ("【金箭】", ("pair_lovers",)), ("【托孤】", ("lone_wolf",)),
-    ("【孤刀】", ("lone_blade",)), ("【殉职】", ("sheriff_successor",)),
-    ("占卜", ("divine",)), ("预言", ("divine",)), ("查验", ("divine", "check")),
-    ("查证", ("check", "divine")), ("束魂", ("bind",)), ("诅咒", ("curse",)),
-    ("庇佑", ("bless",)), ("保佑", ("bless",)), ("祈祷", ("pray",)), ("祈福", ("pray",)),
-    ("炮打", ("cannon_kill",)), ("炮轰", ("cannon_kill",)), ("炮击", ("cannon_kill",)),
-    ("开炮打", ("cannon_kill",)), ("开炮", ("cannon_kill",)),
-    ("禁锢", ("imprison",)), ("救治", ("protect",)), ("保护", ("protect", "guard")),
-    ("救药", ("heal",)), ("毒药", ("poison",)), ("毒杀", ("poison",)), ("抽将", ("swap_general",)),
-    ("守护", ("guard",)), ("隔音", ("silence_guard",)), ("吹笛", ("pipe",)),
-    ("金箭", ("pair_lovers",)), ("托孤", ("lone_wolf",)), ("孤刀", ("lone_blade",)),
-    ("殉职", ("sheriff_successor",)), ("警徽移交给", ("sheriff_successor",)),
-    ("警徽移交", ("sheriff_successor",)), ("警徽给", ("sheriff_successor",)),
-    ("移交警徽给", ("sheriff_successor",)), ("移交警徽", ("sheriff_successor",)),
-    ("杀人", ("kill", "cannon_kill")), ("击杀", ("kill", "cannon_kill")),
-    ("刺杀", ("kill", "cannon_kill")),
-    # weak (one character)
-    ("杀", ("kill", "cannon_kill")), ("刀", ("kill",)), ("砍", ("kill",)),
-    ("查", ("divine", "check")), ("验", ("divine", "check")), ("救", ("protect", "heal")),
-    ("毒", ("poison",)), ("守", ("guard",)), ("吹", ("pipe",)), ("关", ("imprison",)),
-    ("炮", ("cannon_kill",)),
-)  # fmt: skip
-_VERB_RE = re.compile(_FILLER + "(" + "|".join(re.escape(v) for v, _ in _VERBS) + ")")
-_VERB_INTENTS = dict(_VERBS)
-_PRAY_FOR = re.compile(_FILLER + r"(?:为|给|替|帮)")  # 为X祈祷
-_PRAY_AFTER = re.compile(r"[ \t]*(?:祈祷|祈福|祷告)")
-_PLATFORM = re.compile(r"(?:炮架子|炮架|架子|炮台|架)[ \t]*(?:是|为|用|选)?")
-_DECLARATION = re.compile(r"(?:杀人宣言|杀人剧情|杀人帖|宣言|剧情)[ \t]*(?:如下)?[ \t:]*")
-_LAST_WORDS = re.compile(_FILLER + r"(?:【遗言】|遗言)[ \t:]*")
-_ACCUSE = re.compile(r"(?:我)?(?:指控|指认)[ \t:]*")
-_DELEGATE_TO = re.compile(_FILLER + r"(?:委托|让|请|拜托)")
-_DELEGATE_TO_AFTER = re.compile(r"[ \t]*(?:帮我|替我|代我|帮忙|代)[ \t]*投")
-_CONFIRM = re.compile(r"^[ \t]*(?:确定|确认|锁定|confirm)[ \t。.!]*$")
-_SPEED_UP = re.compile(r"同意(?:第([一二三四五六七八九十\d]+)[天日])?加速")
-_SLOW_DOWN = re.compile(r"(?:申请|请求|要求)?减速")
-_CN_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
+_VERB_RE = re.compile(_FILLER + "(" + _alt(w for w, _ in lexicon.VERBS) + ")")
+_VERB_INTENTS = dict(lexicon.VERBS)
+_VERB_PARTICLES = tuple(lexicon.VERB_PARTICLES)
+_PRAY_FOR = re.compile(_FILLER + _alt(lexicon.PRAY_FOR_LEADS))  # 为X祈祷
+_PRAY_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.PRAY_FOR_WORDS))
+_PLATFORM = re.compile(
+    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*" + _alt(lexicon.PLATFORM_LINKS) + "?"
+)
+_DECLARATION = re.compile(
+    _alt(lexicon.DECLARATION_WORDS) + r"[ \t]*" + _alt(lexicon.DECLARATION_LEADS) + r"?[ \t:]*"
+)
+_LAST_WORDS = re.compile(_FILLER + _alt(lexicon.LAST_WORDS) + r"[ \t:]*")
+_ACCUSE = re.compile(r"(?:我)?" + _alt(lexicon.ACCUSE_WORDS) + r"[ \t:]*")
+_DELEGATE_TO = re.compile(_FILLER + _alt(lexicon.DELEGATE_TO_LEADS))
+_DELEGATE_TO_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.DELEGATE_TO_WORDS) + r"[ \t]*投")
+_CONFIRM = re.compile(r"^[ \t]*" + _alt(lexicon.CONFIRM_WORDS) + r"[ \t。.!]*$")
+_SPEED_UP = re.compile(
+    re.escape(lexicon.SPEED_UP[0])
+    + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
+    + re.escape(lexicon.SPEED_UP[1])
+)
+_SLOW_DOWN = re.compile(_alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN))
+_CN_DIGITS = lexicon.CN_DIGITS
 
 
 def _after_sep(text: str, pos: int) -> int:
@@ -395,7 +381,7 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
                         reader.folded.original_slice(pos, m.end()),
                         pos,
                         declaration=body,
-                        story="剧情" in text_f[pos : m.end()],
+                        story=lexicon.STORY_WORD in text_f[pos : m.end()],
                     )
                 )
                 break
@@ -430,7 +416,7 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
             if decl_before is not None:
                 marker, body_start, body_end = decl_before
                 body = reader.folded.original_slice(body_start, body_end).strip()
-                story = "剧情" in text_f[marker:body_start]
+                story = lexicon.STORY_WORD in text_f[marker:body_start]
             else:
                 body, story = _declaration_after(reader, end)
             found.append(_with(parsed, declaration=body, story=story))
@@ -477,7 +463,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     verb = reader.folded.original_slice(pos, m.end())
     weak = len(word) == 1
     start = m.end()
-    if text.startswith(("了", "掉"), start) and not word.startswith("【"):
+    if text.startswith(_VERB_PARTICLES, start) and not word.startswith("【"):
         start += 1  # 杀了老王 / 杀掉老王
     ref, end = reader.read_name(start, strict=not weak and word.startswith("【"))
     if ref is None:
@@ -552,8 +538,10 @@ def _read_pm_vote(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     return _with(parsed, intents=intents), reader.line_bounds(pos)[1] if parsed.target else end
 
 
-_PLATFORM_AS = re.compile(r"(?:以|用|拿|让)[ \t]*")
-_PLATFORM_AS_AFTER = re.compile(r"[ \t]*(?:为|做|当|作为?)[ \t]*(?:炮架子|炮架|架子)")
+_PLATFORM_AS = re.compile(_alt(lexicon.PLATFORM_AS_LEADS) + r"[ \t]*")
+_PLATFORM_AS_AFTER = re.compile(
+    r"[ \t]*" + _alt(lexicon.PLATFORM_AS_LINKS) + r"[ \t]*" + _alt(lexicon.PLATFORM_AS_WORDS)
+)
 
 
 def _attach_platform(reader: _Reader, parsed: Parsed, end: int) -> tuple[Parsed, int]:
@@ -598,7 +586,7 @@ def _declaration_after(reader: _Reader, end: int) -> tuple[str, bool]:
     m = _DECLARATION.match(text, pos)
     story = False
     if m:
-        story = "剧情" in text[pos : m.end()]
+        story = lexicon.STORY_WORD in text[pos : m.end()]
         pos = m.end()
     body = reader.folded.original_from(pos).strip()
     lines = body.split("\n")
@@ -650,4 +638,7 @@ def read_accusations(text: str, index: NameIndex) -> tuple[NameRef, ...]:
 
 def has_vote_words(text: str) -> bool:
     """True when a PM mentions voting at all (used to tell chess/werewolf players to post)."""
-    return bool(re.search(r"投票|弃票|弃权|改票", Folded.of(text).text))
+    return bool(_VOTE_MENTION.search(Folded.of(text).text))
+
+
+_VOTE_MENTION = re.compile(_alt(lexicon.VOTE_MENTIONS))

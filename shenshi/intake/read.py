@@ -7,6 +7,7 @@ otherwise (the batch tool).
 
 from __future__ import annotations
 
+from shenshi.intake import receipts
 from shenshi.intake.actions import (
     is_skill,
     last_words_from_post,
@@ -50,17 +51,13 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
     out = Collector(ctx, sender, pm.sent_at, receipts_on=ctx.receipts)
     if sender is None:
         out.alert(
-            "not_a_player",
-            f"{pm.sender}（uid {pm.sender_uid}）不是本局玩家，却发来「{parsed[0].verb}」",
-        )
+            "not_a_player", "alert_not_a_player_pm", author=pm.sender, uid=pm.sender_uid,
+            command=parsed[0].verb,
+        )  # fmt: skip
         return out.result()
     for p in parsed:
         if ctx.profile.skills.channel is not SkillChannel.PM and is_skill(p):
-            out.alert(
-                "wrong_channel",
-                f"{sender.name} 用短消息提交「{p.verb}」；技能须回复在功能树洞",
-                verb=p.verb,
-            )
+            out.alert("wrong_channel", "alert_wrong_channel_pm", verb=p.verb)
             continue
         validate_action(out, p)
     resolve_conflicts(out)
@@ -98,11 +95,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     ballots = read_votes(post.text, name_index(ctx), _author_keys(ctx, sender, post.author))
     if sender is None:
         if ballots:
-            out.alert("not_a_player", f"{post.author} 不是本局玩家，却在帖子里投票")
+            out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
         elif ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
-            out.alert(
-                "spectator_post", f"非玩家 {post.author} 在游戏区发帖（旁观者请到旁观灌水帖）"
-            )
+            out.alert("spectator_post", author=post.author)
         return out.result()
     if kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:
         if sender.alive:
@@ -114,9 +109,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if not ballots:
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
-        out.alert(
-            "vote_wrong_thread", f"{sender.name} 在投票帖以外投票：「{ballots[0].verb}」（不计票）"
-        )
+        out.alert("vote_wrong_thread", ballot=ballots[0].verb)
         return out.result()
     validate_ballots(out, ballots)
     return out.result()
@@ -143,24 +136,21 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
                 last_words_from_post(out, found[0])
             return
         if profile.speech.dead_posts and kind != CHAT_THREAD:
-            out.alert("dead_post", f"已出局的 {sender.name} 在游戏区发帖")
+            out.alert("dead_post")
         return
     if sender.name in ctx.phase.sent_off and not ballots:
-        out.alert("sent_off", f"已被罚下的 {sender.name} 仍在发言")
+        out.alert("sent_off", "alert_sent_off_post")
         return
     if sender.name in ctx.phase.maddened:
         bad = maddened_violations(post.text, _ballot_spans(post.text, ballots))
         if bad:
-            out.alert("maddened_speech", f"癫狂的 {sender.name} 写了不允许的字：{bad[:20]}")
+            out.alert("maddened_speech", chars=bad[:20])
     if profile.speech.content and kind not in (CHAT_THREAD,):
         if not ballots and is_content_free(post.text, bool(post.quotes)):
-            out.alert(
-                "content_free_post",
-                f"{sender.name} 的帖子没有实际内容（只有引用、表情、数字或“路过”）",
-            )
+            out.alert("content_free_post")
         lengths = long_quotes(tuple(q.text for q in post.quotes))
         if lengths:
-            out.alert("long_quote", f"{sender.name} 大段引用他人帖子（{max(lengths)} 字）")
+            out.alert("long_quote", chars=max(lengths))
 
 
 def _ballot_spans(text: str, ballots: list[Parsed]) -> list[tuple[int, int]]:
@@ -202,15 +192,12 @@ def _role_thread_post(out: Collector, post: Post) -> None:
     parsed = read_actions(text, name_index(ctx))
     if owners and sender.name not in owners:
         if parsed:
-            out.alert(
-                "wrong_channel",
-                f"{sender.name} 在别人的功能树洞提交「{parsed[0].verb}」",
-                verb=parsed[0].verb,
-            )
+            out.alert("wrong_channel", "alert_wrong_channel_thread", verb=parsed[0].verb)
         return
     for p in parsed:
         if p.intents[0] in ("delegate_vote", "delegate_abstain"):
-            out.alert("wrong_channel", f"{sender.name} 在功能树洞投票；投票须在投票帖", verb="投票")
+            vote = receipts.verb(ctx, "vote")
+            out.alert("wrong_channel", "alert_wrong_channel_ballot_thread", verb=vote)
             continue
         validate_action(out, p)
     resolve_conflicts(out)
@@ -233,8 +220,5 @@ def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> Intake
     out = Collector(ctx, sender, revision.edited.at if revision.edited else revision.posted_at)
     old = first_seen.text.strip().replace("\n", " ⏎ ")
     new = revision.text.strip().replace("\n", " ⏎ ")
-    out.alert(
-        "edited_vote",
-        f"{revision.author} 编辑了帖子 {revision.pid}，改变了投票/行动（以首次所见为准）：原文「{old}」→ 新文「{new}」",
-    )
+    out.alert("edited_vote", author=revision.author, pid=revision.pid, old=old, new=new)
     return out.result()

@@ -81,7 +81,14 @@ def test_the_rehearsal_clock_is_shared_through_its_file(tmp_path: Path) -> None:
 
 
 def test_rule_decisions_and_refusals_are_in_the_gms_words() -> None:
-    delegated = gm_text.rule_message(DaemonNote("老王", "delegation_r1", "delegated", "kk_大侠"))
+    from shenshi.daemon.keys import GameKeys
+    from shenshi.daemon.referee import _note_alert
+    from shenshi.rulesets.registry import find_ruleset
+    from shenshi.wording import Templates
+
+    state = find_ruleset("game5").new_game([])  # only its phase and number are read
+    note = DaemonNote("老王", "delegation_r1", "delegated", "kk_大侠")
+    delegated = _note_alert(Templates(), GameKeys("g1"), state, note, 0, None).message
     assert delegated == "老王：委托投票 已计入（kk_大侠）"
     assert "delegation" not in delegated and "→" not in delegated
     assert gm_text.refusal("VoidAction is not allowed during the setup") == "开局前不能这样做"

@@ -74,8 +74,8 @@ class Chess32(Ruleset):
         return RulesetProfile(
             self.name,
             skills=SkillRules(
-                out_of_step=Refusal("pm_window", "白天提交，特权只能在夜间使用"),
-                change_note="天亮前10分钟内可更改",
+                out_of_step=Refusal("pm_window", "alert_why_day_privilege"),
+                change_note="receipt_until_dawn_10",
             ),
             targets=TargetRules(
                 no_self=collect.NO_SELF_TARGET | {SWAP_GENERAL},

@@ -95,8 +95,8 @@ class FamilyA(Ruleset):
             skills=SkillRules(
                 pm_window=True,
                 answer_locks=frozenset({DIVINE}),
-                out_of_step=Refusal("pm_window", "白天提交，不在夜间提交时间内"),
-                change_note="天亮前可更改",
+                out_of_step=Refusal("pm_window", "alert_why_day_not_night"),
+                change_note="receipt_until_dawn",
             ),
             targets=TargetRules(last_of_team_not_self=frozen_map(lone)),
             kill_post=KillPost(

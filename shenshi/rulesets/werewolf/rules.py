@@ -111,7 +111,7 @@ class Werewolf(Ruleset):
                 posthumous=frozenset({SHERIFF_SUCCESSOR}),
                 single_use=SINGLE_USE,
                 night_phases=MappingProxyType(phases),
-                change_note="截止前可更改，另起一行写「确定」可锁定",
+                change_note="receipt_until_deadline_confirm",
             ),
             targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
             last_words=LastWordsRules(max_chars=settings.last_words_chars),
