@@ -8,15 +8,22 @@ import argparse
 import re
 import sys
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
 
 from shenshi.errors import UserError
+
+if TYPE_CHECKING:
+    from shenshi.config import Config
+    from shenshi.daemon.referee import Effects
+    from shenshi.daemon.service import GameService
+    from shenshi.rehearsal import RehearsalClock
 
 _RANGE = re.compile(r"#?(\d+)(?:\s*[-–~]\s*#?(\d+))?")
 MAX_RANGE = 500  # ids in one range: a typo such as 3-90000 is refused
 
 
-def open_service(args: argparse.Namespace, *, forum: bool = False):  # type: ignore[no-untyped-def]
+def open_service(args: argparse.Namespace, *, forum: bool = False) -> GameService:
     """The started game service of ``--config`` (offline unless ``forum``), on the rehearsal
     clock when the configuration names one. A forum that cannot be reached or refuses the
     password is one line naming the option, never a traceback."""
@@ -26,7 +33,7 @@ def open_service(args: argparse.Namespace, *, forum: bool = False):  # type: ign
 
     config = config_from_args(args.config)
     service = bootstrap(config, forum=forum, clock=rehearsal_clock(config, args))
-    if forum:
+    if service.adapter is not None:
         try:
             service.adapter.login()
         except ForumError as exc:
@@ -36,7 +43,7 @@ def open_service(args: argparse.Namespace, *, forum: bool = False):  # type: ign
     return service
 
 
-def rehearsal_clock(config, args: argparse.Namespace | None = None):  # type: ignore[no-untyped-def]
+def rehearsal_clock(config: Config, args: argparse.Namespace | None = None) -> RehearsalClock | None:
     """The clock of a rehearsal, or ``None`` for the real one: ``--clock-factor X`` (``shenshi
     run``) joins the clock file the sandbox wrote, or starts one; ``[daemon] clock_file`` (or
     ``--clock-file``) reads it."""
@@ -88,7 +95,7 @@ def ids_of(values: Iterable[str]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def parse_when(text: str | None, tz) -> datetime | None:  # type: ignore[no-untyped-def]
+def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
     """``--at TIME``: an ISO time on the forum's clock (or with its own offset)."""
     if text is None:
         return None
@@ -99,17 +106,17 @@ def parse_when(text: str | None, tz) -> datetime | None:  # type: ignore[no-unty
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
 
-def fmt_time(t: datetime | None, tz) -> str:  # type: ignore[no-untyped-def]
+def fmt_time(t: datetime | None, tz: tzinfo) -> str:
     """A time on the forum's clock, for people."""
     return t.astimezone(tz).strftime("%Y-%m-%d %H:%M") if t else "—"
 
 
-def gm_log(service, command: str, text: str) -> None:  # type: ignore[no-untyped-def]
+def gm_log(service: GameService, command: str, text: str) -> None:
     """Record a GM command and what it did in the dry-run log."""
     service.drylog.gm(service.clock(), command, text)
 
 
-def proposed_ids(service, outcome) -> str:  # type: ignore[no-untyped-def]
+def proposed_ids(service: GameService, outcome: Effects) -> str:
     """The ids of the announcements an outcome proposed (``#12 #13``)."""
     with service.store.snapshot() as uow:
         found = [uow.outbox.by_key(service.game_id, d.key) for d in outcome.drafts]

@@ -13,9 +13,13 @@ from __future__ import annotations
 import argparse
 import json
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from shenshi.commands import add_config_option
 from shenshi.commands._layout import listing, table, terminal_width, wrap
+
+if TYPE_CHECKING:
+    from shenshi.daemon.status import GameStatus, NightActions, VoteStanding
 
 NAME = "status"
 HELP = "show the game: next deadline, votes, who has not acted, what to publish, alerts"
@@ -59,8 +63,8 @@ def _t(at: datetime | None, now: datetime | None = None) -> str:
     return at.strftime("%m-%d %H:%M")
 
 
-def render(s, width: int) -> list[str]:  # type: ignore[no-untyped-def]
-    """The status as lines of at most ``width`` cells (a GameStatus from build_status)."""
+def render(s: GameStatus, width: int) -> list[str]:
+    """The status as lines of at most ``width`` cells (names never split across lines)."""
     from shenshi.daemon import gm_text
 
     names = [*s.living, *s.dead]
@@ -115,8 +119,8 @@ def render(s, width: int) -> list[str]:  # type: ignore[no-untyped-def]
         add(table(("编号", "去向", "论坛的原因"), [(f"#{f.id}", f.where, f.error) for f in s.failed], width, names))
     if s.activity:
         out.append("")
-        rows = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
-        add(table(("玩家", "24小时发帖", "最后发帖"), rows, width, names))
+        activity = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
+        add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
     out.append("")
     h = s.health
     if h.ok:
@@ -126,7 +130,7 @@ def render(s, width: int) -> list[str]:  # type: ignore[no-untyped-def]
     return out
 
 
-def _vote_lines(v, now: datetime, width: int, names: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:
     voted = len(v.electorate) - len(v.not_voted)
     when = f"{_t(v.opens)} 开始，{_t(v.closes)} 截止" if v.opens else "尚未开始"
     head = f"{v.name}（{when}）：已投 {voted}/{len(v.electorate)}，{v.decisive} 票过半即可确定"
@@ -147,7 +151,7 @@ def _vote_lines(v, now: datetime, width: int, names: list[str]) -> list[str]:  #
     return lines
 
 
-def _night_lines(n, now: datetime, width: int, names: list[str]) -> list[str]:  # type: ignore[no-untyped-def]
+def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -> list[str]:
     lines = wrap("夜间行动（保密，只给你看）：", width)
     rows = [(a.words, _t(a.at, now), a.evidence.label.split(" → ")[-1] if a.evidence else "—") for a in n.submitted]
     lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]

@@ -17,6 +17,7 @@ from shenshi.config import Config
 from shenshi.daemon.checks import Check
 from shenshi.daemon.forum_problems import explain
 from shenshi.rulesets.base import RulesetError
+from shenshi.rulesets.catalog import RulesetInfo
 from shenshi.rulesets.registry import find_ruleset
 
 
@@ -33,7 +34,7 @@ def check_composition(config: Config) -> Iterator[Check]:
     except RulesetError:
         return  # the players check says what is wrong with the settings
     wanted = dict(g.rules.get("composition") or info.composition)
-    given = Counter((p.role, p.team or info.roles[p.role].team) for p in g.players if p.role in info.roles)
+    given = Counter((p.role, p.team or info.roles[p.role].team) for p in g.players if p.role and p.role in info.roles)
     if info.composition_per_team:
         expected = Counter({(role, team): n for team in info.teams for role, n in wanted.items()})
     else:
@@ -50,7 +51,7 @@ def check_composition(config: Config) -> Iterator[Check]:
     yield Check("role mix", False, f"{'; '.join(parts)} ({g.ruleset} deals {_mix(expected, info)})")
 
 
-def _mix(counts: Counter, info) -> str:  # type: ignore[no-untyped-def]
+def _mix(counts: Counter[tuple[str, str]], info: RulesetInfo) -> str:
     teams = len({team for _, team in counts}) > 1 and info.composition_per_team
     return "、".join(
         f"{n}×{info.roles[role].chinese}{f'({team})' if teams else ''}"

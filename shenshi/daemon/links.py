@@ -61,7 +61,7 @@ def snippet(text: str) -> str:
 def evidence_links(store: Store, game_id: int, ids: Iterable[object]) -> tuple[EvidenceLink, ...]:
     """The labelled links of these evidence ids (strings or ints; others are skipped), in the
     order given; an id the store does not know is left out."""
-    wanted = [int(i) for i in ids if str(i).isdigit()]
+    wanted = [int(str(i)) for i in ids if str(i).isdigit()]
     if not wanted:
         return ()
     with store.snapshot() as uow:

@@ -160,3 +160,36 @@ def test_substitutions_and_exits_are_announced_where_the_ruleset_publishes_them(
     feed(svc, post("神的使者", notice.text, 0.5))
     assert "kk_大侠" in build_status(svc).dead
     assert svc.referee.state.phase is Phase.NIGHT
+
+
+def test_a_failed_send_shows_the_forums_reason(tmp_path) -> None:
+    from shenshi.daemon.announce import Draft
+    from shenshi.daemon.referee import Effects
+
+    clock = ManualClock(START)
+    svc = service_at(tmp_path, clock)
+    svc._commit(Effects(drafts=[Draft("k1", "receipt", "pm", "小明", "已收到")]), "test", None)
+    with svc.store.transaction() as uow:
+        [a] = uow.outbox.announcements(svc.game_id)
+        uow.outbox.approve(a.id)
+        uow.outbox.mark_sending(a.id)
+        uow.outbox.mark_failed(a.id, "对不起，您两次发表间隔少于 15 秒")
+    [failed] = build_status(svc).failed
+    assert (failed.id, failed.where, failed.error) == (a.id, "私信 小明", "对不起，您两次发表间隔少于 15 秒")
+
+
+def test_werewolf_night_phases_are_deadlines(tmp_path) -> None:
+    from shenshi.demo.script import load_script
+
+    script = load_script("werewolf")
+    table = [(s.name, s.role) for s in script.seats]
+    clock = ManualClock(START)
+    svc = bootstrap(config(tmp_path, "werewolf", table), clock=clock, forum=False)
+    svc.start()
+    clock.set(at(0.1))
+    svc.tick()
+    s = build_status(svc)
+    assert s.phase == "night"
+    whats = [(d.what, d.label) for d in s.deadlines]
+    assert ("night_phase", "夜晚1截止") in whats and ("night_phase", "夜晚2截止") in whats
+    assert s.deadline.what == "night_phase" and s.deadline.label == "夜晚1截止"
