@@ -139,7 +139,7 @@ def register_outbox_action(
 def _outbox_action(args: argparse.Namespace, action: str) -> int:
     """Apply ``action`` to every id; an id that cannot take it is reported and the others
     still go through (exit 2 if any could not)."""
-    from shenshi.daemon.gm_text import STATES
+    from shenshi.daemon.gm_text import STATES, kind_name
     from shenshi.store.errors import StoreError
 
     service = open_service(args)
@@ -153,12 +153,14 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
             continue
         done.append(a)
     for a in done:
-        print(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{a.kind}）")
+        print(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_name(a.kind)}）")
     if done:
         gm_log(service, action, " ".join(f"#{a.id}" for a in done) + f" {STATES.get(done[0].state.value, '')}")
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         print("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信，"
               "然后 shenshi published ID；或在配置里把 [daemon] mode 改为 review。")  # fmt: skip
+    elif action == "approve" and done:
+        print("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
     for line in refused:
         print(f"shenshi: error: {line}", file=sys.stderr)
     return 2 if refused else 0

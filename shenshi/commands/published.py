@@ -35,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from shenshi.commands._common import fmt_time, gm_log, ids_of, open_service, parse_when
+    from shenshi.daemon.gm_text import kind_name
     from shenshi.errors import UserError
     from shenshi.store.errors import StoreError
 
@@ -60,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         service.referee.pending_public.pop(a.key, None)
         done.append(a)
     for a in done:
-        print(f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{a.kind}）")
+        print(f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_name(a.kind)}）")
     if done:
         gm_log(service, "published", " ".join(f"#{a.id}" for a in done) + f" 发布于 {fmt_time(when, tz)}")
         print("下一阶段从发布时间算起；shenshi run 会继续推进（shenshi status 查看）")

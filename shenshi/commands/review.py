@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
     from shenshi.daemon.drylog import where_to
-    from shenshi.daemon.gm_text import STATES, publish_hint
+    from shenshi.daemon.gm_text import STATES, kind_name, publish_hint
     from shenshi.store.outbox import AnnouncementState
 
     service = open_service(args)
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     for a in items:
         where = where_to(a.destination_kind.value == "thread", a.destination)
         state = STATES.get(a.state.value, a.state.value)
-        print(f"#{a.id} [{state}] {a.kind} → {where}（{fmt_time(a.created_at, tz)}）")
+        print(f"#{a.id} [{state}] {kind_name(a.kind)} → {where}（{fmt_time(a.created_at, tz)}）")
         for line in a.text.splitlines():
             print(f"    {line}")
         if a.last_error:

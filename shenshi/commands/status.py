@@ -84,7 +84,8 @@ def render(s: GameStatus, width: int) -> list[str]:
             add(wrap(f"  之后：{d.label} {_t(d.at)}（还有 {gm_text.left(d.seconds_left)}）", width))
     for w in s.waiting:
         lead = "等待你发布" if w.opens_next_step else "尚未发布"
-        add(wrap(f"{lead} #{w.id}（{w.kind}，{gm_text.STATES.get(w.state, w.state)}）：{w.hint}", width, names, "  "))
+        what = f"{gm_text.kind_name(w.kind)}，{gm_text.STATES.get(w.state, w.state)}"
+        add(wrap(f"{lead} #{w.id}（{what}）：{w.hint}", width, names, "  "))
     if s.proposed:
         add(wrap(f"待审的公告/私信：{s.proposed} 条（shenshi review）", width))
     out.append("")

@@ -226,6 +226,25 @@ def refusal(message: str) -> str:
     return message
 
 
+# -- announcements -------------------------------------------------------------------------------
+
+KINDS: Mapping[str, str] = MappingProxyType({
+    "night_result": "夜晚结果", "day_result": "投票结果", "receipt": "回执", "role": "身份私信",
+    "divination": "占卜答复", "extra_divination": "额外占卜答复", "check": "查证结果",
+    "death_identity": "阵亡身份", "prophecy": "预言结果", "witch_vision": "通灵名单",
+    "lover_partner": "情侣告知", "signin": "未签到公告", "lurk": "潜水公告",
+    "substitution": "替补公告", "exit": "退出公告",
+})  # fmt: skip
+_ROUND_RESULT = re.compile(r"day\d+\.r_result")
+
+
+def kind_name(kind: str) -> str:
+    """An announcement kind in the GM's words (``day1.r_result``: a round that leads to another)."""
+    if _ROUND_RESULT.fullmatch(kind):
+        return "本轮投票结果（进入下一轮）"
+    return KINDS.get(kind, kind)
+
+
 # -- outbox -------------------------------------------------------------------------------------
 
 STATES = MappingProxyType({
@@ -245,6 +264,6 @@ def publish_hint(mode: str, ident: int) -> str:
 
 __all__ = [
     "ALERT_NAMES", "DEADLINES", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "PHASES", "alert_name", "describe_ballot", "describe_submission", "hint", "left",
+    "KINDS", "PHASES", "alert_name", "describe_ballot", "describe_submission", "hint", "kind_name", "left",
     "publish_hint", "refusal", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

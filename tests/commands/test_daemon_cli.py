@@ -115,10 +115,10 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
     drafts = [Draft("k1", "night_result", "thread", "2", "【第1夜结果】\n昨夜无人死亡。"), Draft("k2", "receipt", "pm", "小明", "已收到")]
     service._commit(Effects(drafts=drafts), "test", None)
     code, out, _ = run(capsys, "review")
-    assert code == 0 and "#1 [待审] night_result → 帖子 2" in out and "私信给 小明" in out
+    assert code == 0 and "#1 [待审] 夜晚结果 → 帖子 2" in out and "私信给 小明" in out
     code, out, _ = run(capsys, "approve", "1")
-    assert out.startswith("#1 已批准（night_result）\n") and "不会发送" in out  # dry-run
-    assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（receipt）"
+    assert out.startswith("#1 已批准（夜晚结果）\n") and "不会发送" in out  # dry-run
+    assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（回执）"
     code, _, err = run(capsys, "approve", "2")
     assert code == 2 and "rejected" in err
     code, _, err = run(capsys, "published", "1", "--at", "2999-01-01T20:15")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -82,3 +83,26 @@ def test_run_keeps_the_libraries_quiet_unless_asked(forum_config, caplog, flags,
     below_warning = {r.name.split(".")[0] for r in caplog.records if r.levelno < logging.WARNING}
     assert ("httpx" in below_warning) is libraries_shown
     assert logging.getLogger("httpx").level == logging.NOTSET  # put back when the command ends
+
+
+def test_run_with_a_clock_factor_keeps_the_rehearsal_clock_in_a_file(forum_config, capsys) -> None:
+    from shenshi.rehearsal import RehearsalClock
+
+    _, tmp_path = forum_config
+    assert main(["run", "--once", "--clock-factor", "60"]) == 0
+    out, _ = capsys.readouterr()
+    assert "60 倍速" in out and "clock_file" in out  # the other commands need it in the config
+    assert RehearsalClock.open(tmp_path / "rehearsal-clock.json").factor == 60
+    assert main(["run", "--once", "--clock-factor", "60"]) == 0  # joins the same clock
+    assert main(["run", "--once", "--clock-factor", "30"]) == 2
+    assert "runs 60×" in capsys.readouterr().err
+
+
+def test_a_clock_factor_is_refused_on_a_real_forum(forum_config, capsys) -> None:
+    _, tmp_path = forum_config
+    path = tmp_path / "shenshi.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r'base_url = "[^"]+"', 'base_url = "https://bbs.example.com/"', text), encoding="utf-8")
+    assert main(["run", "--once", "--clock-factor", "60"]) == 2
+    assert "for rehearsals on the sandbox" in capsys.readouterr().err
+    assert not (tmp_path / "rehearsal-clock.json").exists()

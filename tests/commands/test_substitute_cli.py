@@ -24,7 +24,7 @@ def test_an_account_the_forum_does_not_know_is_refused(sandbox, capsys) -> None:
     assert code == 0, err
     assert out.startswith("替补甲 接替 小明 的座位，立即生效\n") and "已提出公告 #1" in out
     code, out, _ = run(capsys, "review")
-    assert "#1 [待审] substitution → 帖子" in out and "小明 退出，由替补 替补甲 接替。" in out
+    assert "#1 [待审] 替补公告 → 帖子" in out and "小明 退出，由替补 替补甲 接替。" in out
 
 
 def test_offline_or_unreachable_says_the_account_was_not_checked(sandbox, capsys) -> None:

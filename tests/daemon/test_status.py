@@ -193,3 +193,20 @@ def test_werewolf_night_phases_are_deadlines(tmp_path) -> None:
     whats = [(d.what, d.label) for d in s.deadlines]
     assert ("night_phase", "夜晚1截止") in whats and ("night_phase", "夜晚2截止") in whats
     assert s.deadline.what == "night_phase" and s.deadline.label == "夜晚1截止"
+
+
+def test_marks_are_the_ones_the_players_know(tmp_path) -> None:
+    clock = ManualClock(START)
+    svc = service_at(tmp_path, clock)
+    night_one(svc, clock)
+    feed(svc, pm("月光", "束魂 Rex", 0.2))  # the binder binds the killers' target: 束魂成功
+    clock.set(at(24.5))
+    svc.tick()
+    assert not build_status(svc).marks  # resolved, not yet published
+    result = announcement(svc, svc.referee.gate_key())
+    assert "Rex 被束魂" in result.text
+    feed(svc, post("神的使者", result.text, 24.6))
+    clock.set(at(24.7))
+    svc.tick()
+    s = build_status(svc)
+    assert [(m.name, m.kind) for m in s.marks] == [("Rex", "bound")] and "Rex" in s.living
