@@ -4,54 +4,20 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shenshi.adapters.sandbox import SandboxForum, serve
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.adapters.sandbox.seed import GM_PASSWORD
 from shenshi.cli import main
-
-ROLES = ["seer", "killer", "commoner", "commoner", "killer", "blesser", "curser", "commoner", "binder", "commoner"]
+from tests.commands.conftest import write_config
 
 
 @pytest.fixture
-def forum_config(tmp_path, monkeypatch):
-    now = datetime.now(UTC).replace(microsecond=0)
-    forum = SandboxForum("phpwind", ManualClock(now))
-    seed_demo(forum)
-    thread = forum.create_thread("神的使者", 3, "游戏者名单", "游戏者名单：" + "、".join(PLAYERS), at=now - timedelta(hours=1))
-    monkeypatch.setenv("SHENSHI_RUN_TEST_PASSWORD", GM_PASSWORD)
-    monkeypatch.chdir(tmp_path)
-    with serve(forum) as base_url:
-        players = "".join(f'[[player]]\nname = "{n}"\nrole = "{r}"\n\n' for n, r in zip(PLAYERS, ROLES, strict=True))
-        (tmp_path / "players.toml").write_text(players, encoding="utf-8")
-        (tmp_path / "shenshi.toml").write_text(
-            f"""
-[forum]
-engine = "phpwind"
-base_url = "{base_url}"
-username = "神的使者"
-password_env = "SHENSHI_RUN_TEST_PASSWORD"
-min_interval = 0
-timezone = "UTC"
-
-[game]
-name = "run once"
-ruleset = "game6-10"
-board = 3
-vote_thread = {thread.tid}
-start = "{(now - timedelta(minutes=30)).replace(tzinfo=None).isoformat()}"
-players_file = "players.toml"
-
-[daemon]
-database = "sqlite:///g.sqlite3"
-log = "dry.log"
-""",
-            encoding="utf-8",
-        )
-        yield forum, tmp_path
+def forum_config(sandbox):
+    """The sandbox with a game6-10 configuration written for it (roles given)."""
+    forum, base_url, tid, folder = sandbox
+    write_config(folder, base_url, tid)
+    return forum, folder
 
 
 def test_check_config_against_the_forum(forum_config, capsys) -> None:

@@ -165,6 +165,11 @@ class Rehearsal:
         self.moves.append(Move(at, lambda: self.forum.send_pm(who, "神的使者", text, at=self.clock()),
                                f"{who} PMs {text[:20]!r}"))  # fmt: skip
 
+    def pms(self, start: datetime, plan: list[tuple[str, str, float]]) -> None:
+        """PMs to the GM: (who, text, minutes after ``start``)."""
+        for who, text, minutes in plan:
+            self.pm(who, text, start + timedelta(minutes=minutes))
+
     def gm_posts(self, announcement_id: int, at: datetime) -> None:
         """The GM copies a proposed announcement into the vote thread by hand (dry-run)."""
         self.moves.append(Move(at, lambda: self._gm_copy(announcement_id), f"GM posts #{announcement_id}"))
@@ -293,17 +298,12 @@ def _dry_run(r: Rehearsal) -> None:
     for i, name in enumerate(r.world.script.names):
         r.post(name, "签到" if i % 3 else "签到，这局加油", START + timedelta(minutes=2 + 3 * i))
     # Night 1 (opened by the player list at START): PMs minutes after it, some in its minute.
-    night = START
-    r.pm(k1, f"杀 {c1}\n杀人宣言：\n关于{c1}：{DECLARATION}", night + timedelta(minutes=1, seconds=20))
-    r.pm(k2, f"杀 {c1}", night + timedelta(minutes=9))
-    r.pm(seer, f"今晚占卜：{k1}", night + timedelta(minutes=1, seconds=40))
-    r.pm(binder, f"束魂：{c2}", night + timedelta(minutes=5))
-    r.pm(curser, f"诅咒 {k1}", night + timedelta(minutes=3))
-    r.pm(blesser, f"庇佑 {seer}", night + timedelta(minutes=4))
-    r.pm(c1, f"祈祷 {c2}", night + timedelta(minutes=6))
-    r.pm(c2, f"祈祷 {c3}", night + timedelta(minutes=7))
-    r.pm(c3, f"祈祷 {c4}", night + timedelta(minutes=8))
-    r.pm(c4, f"今晚祈祷对象：{c1}🙏", night + timedelta(minutes=10))
+    r.pms(START, [
+        (k1, f"杀 {c1}\n杀人宣言：\n关于{c1}：{DECLARATION}", 1.33), (k2, f"杀 {c1}", 9),
+        (seer, f"今晚占卜：{k1}", 1.67), (binder, f"束魂：{c2}", 5), (curser, f"诅咒 {k1}", 3),
+        (blesser, f"庇佑 {seer}", 4), (c1, f"祈祷 {c2}", 6), (c2, f"祈祷 {c3}", 7),
+        (c3, f"祈祷 {c4}", 8), (c4, f"今晚祈祷对象：{c1}🙏", 10),
+    ])  # fmt: skip
     r.run(lambda: all(m.done for m in r.moves) and bool(r.service.referee.state.submissions), "night 1 PMs")
     r.marks["night1_mid"] = r.clock()
     r.status("night1")
@@ -374,15 +374,12 @@ def _night2_pms(r: Rehearsal, night: datetime) -> None:
     k2 = r.roles["killer"][1]
     seer, binder, curser, blesser = (r.one(x) for x in ("seer", "binder", "curser", "blesser"))
     _, c2, c3, c4 = r.roles["commoner"]
-    for who, text in ((k2, f"杀 {c2}\n杀人宣言：\n关于{c2}：{DECLARATION}"), (seer, f"占卜 {k2}")):
-        r.pm(who, text, night + timedelta(seconds=15))
-        r.pm(who, text, night + timedelta(minutes=20))
-    r.pm(binder, f"束魂：{c3}", night + timedelta(minutes=3))
-    r.pm(curser, f"诅咒 {k2}", night + timedelta(minutes=4))
-    r.pm(blesser, f"庇佑 {c4}", night + timedelta(minutes=6))
-    r.pm(c2, f"祈祷 {c3}", night + timedelta(minutes=7))
-    r.pm(c3, f"祈祷 {c4}", night + timedelta(minutes=8))
-    r.pm(c4, f"祈祷 {c2}", night + timedelta(minutes=9))
+    kill, divine = f"杀 {c2}\n杀人宣言：\n关于{c2}：{DECLARATION}", f"占卜 {k2}"
+    r.pms(night, [
+        (k2, kill, 0.25), (seer, divine, 0.25), (k2, kill, 20), (seer, divine, 20),
+        (binder, f"束魂：{c3}", 3), (curser, f"诅咒 {k2}", 4), (blesser, f"庇佑 {c4}", 6),
+        (c2, f"祈祷 {c3}", 7), (c3, f"祈祷 {c4}", 8), (c4, f"祈祷 {c2}", 9),
+    ])  # fmt: skip
 
 
 def _review(r: Rehearsal) -> None:
