@@ -66,7 +66,11 @@ class RehearsalClock:
 
     @classmethod
     def start(
-        cls, path: Path, factor: float, at: datetime | None = None, real: Callable[[], float] = time.time
+        cls,
+        path: Path,
+        factor: float,
+        at: datetime | None = None,
+        real: Callable[[], float] = time.time,
     ) -> RehearsalClock:
         """A new clock from ``at`` (default: now), written to ``path`` (mode 0600)."""
         if factor <= 0:
@@ -74,7 +78,9 @@ class RehearsalClock:
         now = real()
         begin = at if at is not None else datetime.fromtimestamp(now, UTC)
         if begin.tzinfo is None:
-            raise UserError(f"the rehearsal clock needs a time with its zone, got {begin.isoformat()}")
+            raise UserError(
+                f"the rehearsal clock needs a time with its zone, got {begin.isoformat()}"
+            )
         clock = cls(begin, now, float(factor), None, real)
         clock.save(Path(path))
         clock.path = Path(path)
@@ -112,7 +118,11 @@ class RehearsalClock:
 
     def save(self, path: Path) -> None:
         """Write the clock to ``path`` atomically (a reader never sees half a file), mode 0600."""
-        data = {"forum_start": self.forum_start.isoformat(), "real_start": self.real_start, "factor": self.factor}
+        data = {
+            "forum_start": self.forum_start.isoformat(),
+            "real_start": self.real_start,
+            "factor": self.factor,
+        }
         tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

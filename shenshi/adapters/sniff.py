@@ -14,8 +14,14 @@ import httpx
 from shenshi.adapters.settings import DEFAULT_USER_AGENT
 
 MARKS: dict[str, tuple[re.Pattern[str], ...]] = {
-    "discuz": (re.compile(r'name="generator" content="Discuz!', re.I), re.compile(r"Powered by Discuz!", re.I)),
-    "phpwind": (re.compile(r'name="generator" content="phpwind', re.I), re.compile(r"Powered by phpwind", re.I)),
+    "discuz": (
+        re.compile(r'name="generator" content="Discuz!', re.I),
+        re.compile(r"Powered by Discuz!", re.I),
+    ),
+    "phpwind": (
+        re.compile(r'name="generator" content="phpwind', re.I),
+        re.compile(r"Powered by phpwind", re.I),
+    ),
 }
 NAMES = {"discuz": "Discuz!", "phpwind": "phpwind"}
 
@@ -26,7 +32,9 @@ def guess_engine(page: str) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def engine_at(base_url: str, client: httpx.Client | None = None, user_agent: str = DEFAULT_USER_AGENT) -> str | None:
+def engine_at(
+    base_url: str, client: httpx.Client | None = None, user_agent: str = DEFAULT_USER_AGENT
+) -> str | None:
     """The engine the forum's front page shows (``None``: unknown, or the page cannot be read)."""
     own = client is None
     client = client or httpx.Client(timeout=15.0, follow_redirects=True)

@@ -43,7 +43,9 @@ def open_service(args: argparse.Namespace, *, forum: bool = False) -> GameServic
     return service
 
 
-def rehearsal_clock(config: Config, args: argparse.Namespace | None = None) -> RehearsalClock | None:
+def rehearsal_clock(
+    config: Config, args: argparse.Namespace | None = None
+) -> RehearsalClock | None:
     """The clock of a rehearsal, or ``None`` for the real one: ``--clock-factor X`` (``shenshi
     run``) joins the clock file the sandbox wrote, or starts one; ``[daemon] clock_file`` (or
     ``--clock-file``) reads it."""
@@ -63,7 +65,9 @@ def rehearsal_clock(config: Config, args: argparse.Namespace | None = None) -> R
     if not path.exists():
         clock = RehearsalClock.start(path, factor)
         if not config.daemon.clock_file:
-            print(f"{clock.describe()}；其他命令要用同一时钟，请在 [daemon] 加上 clock_file = \"{path}\"")
+            print(
+                f'{clock.describe()}；其他命令要用同一时钟，请在 [daemon] 加上 clock_file = "{path}"'
+            )
         return clock
     clock = RehearsalClock.open(path)
     if clock.factor != factor:
@@ -90,7 +94,9 @@ def ids_of(values: Iterable[str]) -> list[int]:
             if last < first:
                 raise UserError(f"the range {part} goes backwards: write {last}-{first}")
             if last - first >= MAX_RANGE:
-                raise UserError(f"the range {part} holds {last - first + 1} ids (at most {MAX_RANGE})")
+                raise UserError(
+                    f"the range {part} holds {last - first + 1} ids (at most {MAX_RANGE})"
+                )
             out += range(first, last + 1)
     return list(dict.fromkeys(out))
 
@@ -102,7 +108,9 @@ def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
     try:
         when = datetime.fromisoformat(text.strip().replace("/", "-"))
     except ValueError:
-        raise UserError(f'--at: expected an ISO time like "2026-12-02T20:15", got "{text}"') from None
+        raise UserError(
+            f'--at: expected an ISO time like "2026-12-02T20:15", got "{text}"'
+        ) from None
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
 
@@ -124,7 +132,11 @@ def proposed_ids(service: GameService, outcome: Effects) -> str:
 
 
 def register_outbox_action(
-    subparsers: argparse._SubParsersAction, module_name: str, help_text: str, doc: str | None, action: str
+    subparsers: argparse._SubParsersAction,
+    module_name: str,
+    help_text: str,
+    doc: str | None,
+    action: str,
 ) -> argparse.ArgumentParser:
     """A command that applies one outbox action (``approve``, ``reject``) to announcement ids."""
     from shenshi.commands import add_config_option
@@ -155,7 +167,11 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
     for a in done:
         print(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_name(a.kind)}）")
     if done:
-        gm_log(service, action, " ".join(f"#{a.id}" for a in done) + f" {STATES.get(done[0].state.value, '')}")
+        gm_log(
+            service,
+            action,
+            " ".join(f"#{a.id}" for a in done) + f" {STATES.get(done[0].state.value, '')}",
+        )
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         print("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信，"
               "然后 shenshi published ID；或在配置里把 [daemon] mode 改为 review。")  # fmt: skip

@@ -36,10 +36,16 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("ack: give alert ids (as shenshi status shows them), or --all")
     service = open_service(args)
     with service.store.transaction() as uow:
-        wanted = ids_of(args.ids) if args.ids else [a.id for a in uow.alerts.raised(service.game_id, unacknowledged=True)]
+        wanted = (
+            ids_of(args.ids)
+            if args.ids
+            else [a.id for a in uow.alerts.raised(service.game_id, unacknowledged=True)]
+        )
         done = uow.alerts.acknowledge(service.game_id, wanted, at=service.clock())
         left = len(uow.alerts.raised(service.game_id, unacknowledged=True))
     shown = " ".join(f"#{a.id}" for a in done)
     gm_log(service, "ack", f"已确认提醒 {shown}" if done else "没有未确认的提醒")
-    print(f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认（shenshi status）")
+    print(
+        f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认（shenshi status）"
+    )
     return 0

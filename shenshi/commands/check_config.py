@@ -21,7 +21,9 @@ ORDER = 5
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
     add_config_option(parser)
-    parser.add_argument("--offline", action="store_true", help="check the file only; do not connect")
+    parser.add_argument(
+        "--offline", action="store_true", help="check the file only; do not connect"
+    )
     parser.set_defaults(func=run)
     return parser
 

@@ -25,7 +25,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
     add_config_option(parser)
     add_ids_argument(parser)
-    parser.add_argument("--at", metavar="TIME", help="when you posted it (forum clock, e.g. 2026-12-02T20:15; default: now)")
+    parser.add_argument(
+        "--at",
+        metavar="TIME",
+        help="when you posted it (forum clock, e.g. 2026-12-02T20:15; default: now)",
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -44,7 +48,9 @@ def run(args: argparse.Namespace) -> int:
     now = service.clock()
     when = parse_when(args.at, tz) or now
     if when > now:
-        raise UserError(f"--at {fmt_time(when, tz)} 在未来（现在是 {fmt_time(now, tz)}）：请给出你发帖的时间")
+        raise UserError(
+            f"--at {fmt_time(when, tz)} 在未来（现在是 {fmt_time(now, tz)}）：请给出你发帖的时间"
+        )
     done, refused = [], []
     for ident in ids_of(args.ids):
         try:
@@ -63,7 +69,11 @@ def run(args: argparse.Namespace) -> int:
     for a in done:
         print(f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_name(a.kind)}）")
     if done:
-        gm_log(service, "published", " ".join(f"#{a.id}" for a in done) + f" 发布于 {fmt_time(when, tz)}")
+        gm_log(
+            service,
+            "published",
+            " ".join(f"#{a.id}" for a in done) + f" 发布于 {fmt_time(when, tz)}",
+        )
         print("下一阶段从发布时间算起；shenshi run 会继续推进（shenshi status 查看）")
     for line in refused:
         print(f"shenshi: error: {line}", file=sys.stderr)

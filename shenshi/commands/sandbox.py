@@ -43,27 +43,65 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_config_option(parser)
-    parser.add_argument("--engine", choices=("discuz", "phpwind"), default="discuz",
-                        help="which forum engine's wire format to speak (default: discuz)")
-    parser.add_argument("--port", type=int, default=0,
-                        help="port on 127.0.0.1 (default: an ephemeral port)")
-    parser.add_argument("--seed", choices=("none", "demo"), default="demo",
-                        help="'demo' creates the GM, ten players and the board 杀人游戏 (default)")
-    parser.add_argument("--charset", choices=("utf-8", "gbk"), default="utf-8",
-                        help="page charset; gbk only for phpwind (default: utf-8)")
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help="keep the forum's state in this SQLite file (default: memory)")
-    parser.add_argument("--clock-factor", type=float, default=1.0, metavar="X",
-                        help="run the forum clock X times faster than real time (default: 1)")
-    parser.add_argument("--clock-file", type=Path, default=None, metavar="PATH",
-                        help="share the clock through this file (default with --clock-factor: "
-                             "rehearsal-clock.json, in the --rehearsal directory if given)")
-    parser.add_argument("--rehearsal", type=Path, default=None, metavar="DIR",
-                        help="open a game's threads and write DIR/shenshi.toml for a rehearsal")
-    parser.add_argument("--ruleset", default="game6-10",
-                        help="the rehearsal's ruleset (default: game6-10)")
-    parser.add_argument("--session-ttl", type=float, default=None, metavar="MINUTES",
-                        help="end logins after this many forum minutes (default: cookie lifetime)")
+    parser.add_argument(
+        "--engine",
+        choices=("discuz", "phpwind"),
+        default="discuz",
+        help="which forum engine's wire format to speak (default: discuz)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral port)"
+    )
+    parser.add_argument(
+        "--seed",
+        choices=("none", "demo"),
+        default="demo",
+        help="'demo' creates the GM, ten players and the board 杀人游戏 (default)",
+    )
+    parser.add_argument(
+        "--charset",
+        choices=("utf-8", "gbk"),
+        default="utf-8",
+        help="page charset; gbk only for phpwind (default: utf-8)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="keep the forum's state in this SQLite file (default: memory)",
+    )
+    parser.add_argument(
+        "--clock-factor",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="run the forum clock X times faster than real time (default: 1)",
+    )
+    parser.add_argument(
+        "--clock-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="share the clock through this file (default with --clock-factor: "
+        "rehearsal-clock.json, in the --rehearsal directory if given)",
+    )
+    parser.add_argument(
+        "--rehearsal",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="open a game's threads and write DIR/shenshi.toml for a rehearsal",
+    )
+    parser.add_argument(
+        "--ruleset", default="game6-10", help="the rehearsal's ruleset (default: game6-10)"
+    )
+    parser.add_argument(
+        "--session-ttl",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="end logins after this many forum minutes (default: cookie lifetime)",
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -75,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.rehearsal import DEFAULT_FILE, RehearsalClock
 
     if args.charset == "gbk" and args.engine != "phpwind":
-        raise UserError("--charset gbk is only for --engine phpwind (Discuz X3.5 captures are UTF-8)")
+        raise UserError(
+            "--charset gbk is only for --engine phpwind (Discuz X3.5 captures are UTF-8)"
+        )
     if args.clock_factor <= 0:
         raise UserError(f"--clock-factor must be positive, got {args.clock_factor}")
     clock_file = args.clock_file
@@ -90,7 +130,9 @@ def run(args: argparse.Namespace) -> int:
         world, accounts = _rehearsal_world(args, clock)
         forum = world.forum
     else:
-        forum = SandboxForum(args.engine, clock=clock, charset=args.charset, db_path=args.db, session_ttl=ttl)
+        forum = SandboxForum(
+            args.engine, clock=clock, charset=args.charset, db_path=args.db, session_ttl=ttl
+        )
         accounts = seed_demo(forum) if args.seed == "demo" and not forum.users else []
     try:
         server = SandboxServer(forum, port=args.port)
@@ -128,11 +170,15 @@ def _rehearsal_world(args: argparse.Namespace, clock):  # type: ignore[no-untype
         raise UserError(f"no rehearsal table for ruleset {args.ruleset!r}") from None
     world = build_world(script, args.engine, clock, clock(), charset=args.charset)
     forum = world.forum
-    accounts = [(u.name, u.password, u.uid) for u in sorted(forum.users.values(), key=lambda u: u.uid)]
+    accounts = [
+        (u.name, u.password, u.uid) for u in sorted(forum.users.values(), key=lambda u: u.uid)
+    ]
     return world, accounts
 
 
-def _write_rehearsal_config(args: argparse.Namespace, world, base_url: str, clock_file: Path | None) -> None:  # type: ignore[no-untyped-def]
+def _write_rehearsal_config(
+    args: argparse.Namespace, world, base_url: str, clock_file: Path | None
+) -> None:  # type: ignore[no-untyped-def]
     """``DIR/shenshi.toml`` for the rehearsal (dry-run, roles to deal), mode 0600."""
     from shenshi.demo import tomlfile
     from shenshi.demo.world import PASSWORD_ENV, game_config
@@ -150,5 +196,8 @@ def _write_rehearsal_config(args: argparse.Namespace, world, base_url: str, cloc
     gm = world.forum.user(world.gm)
     print(f"  rehearsal: {path} (dry-run; vote thread {world.vote_thread}, discussion "
           f"{world.discussion}, chat {world.chat})")  # fmt: skip
-    print(f"  next, in another terminal: cd {folder} && export {PASSWORD_ENV}={gm.password} && "
-          "shenshi check-config && shenshi deal && shenshi run", flush=True)
+    print(
+        f"  next, in another terminal: cd {folder} && export {PASSWORD_ENV}={gm.password} && "
+        "shenshi check-config && shenshi deal && shenshi run",
+        flush=True,
+    )

@@ -117,7 +117,14 @@ def render(s: GameStatus, width: int) -> list[str]:
     if s.failed:
         out.append("")
         add(wrap("发送失败（会自动重试；shenshi review 查看）：", width))
-        add(table(("编号", "去向", "论坛的原因"), [(f"#{f.id}", f.where, f.error) for f in s.failed], width, names))
+        add(
+            table(
+                ("编号", "去向", "论坛的原因"),
+                [(f"#{f.id}", f.where, f.error) for f in s.failed],
+                width,
+                names,
+            )
+        )
     if s.activity:
         out.append("")
         activity = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
@@ -141,7 +148,8 @@ def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) ->
     rows = []
     for c in v.tally:
         voters = "、".join(
-            f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter for b in c.voters
+            f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
+            for b in c.voters
         )
         rows.append((c.name, _votes(c.votes), voters or "—"))
     lines += table(("候选人", "票数", "投票人（帖子）"), rows, width, names)
@@ -154,7 +162,10 @@ def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) ->
 
 def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -> list[str]:
     lines = wrap("夜间行动（保密，只给你看）：", width)
-    rows = [(a.words, _t(a.at, now), a.evidence.label.split(" → ")[-1] if a.evidence else "—") for a in n.submitted]
+    rows = [
+        (a.words, _t(a.at, now), a.evidence.label.split(" → ")[-1] if a.evidence else "—")
+        for a in n.submitted
+    ]
     lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]
     if n.not_acted:
         lines += listing("有能力但还没行动：", list(n.not_acted), width)

@@ -24,8 +24,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_config_option(parser)
     parser.add_argument("old", metavar="OLD", help="the player who leaves")
     parser.add_argument("new", metavar="NEW", help="the substitute's forum name")
-    parser.add_argument("--uid", help="the substitute's forum uid (default: looked up on the forum)")
-    parser.add_argument("--offline", action="store_true", help="do not look the account up on the forum")
+    parser.add_argument(
+        "--uid", help="the substitute's forum uid (default: looked up on the forum)"
+    )
+    parser.add_argument(
+        "--offline", action="store_true", help="do not look the account up on the forum"
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -51,7 +55,11 @@ def run(args: argparse.Namespace) -> int:
     if note:
         print(note)
     ids = proposed_ids(service, outcome)
-    gm_log(service, "substitute", f"{args.new} 接替 {args.old}（{when}）" + (f"；公告 {ids}" if ids else ""))
+    gm_log(
+        service,
+        "substitute",
+        f"{args.new} 接替 {args.old}（{when}）" + (f"；公告 {ids}" if ids else ""),
+    )
     if ids:
         print(f"已提出公告 {ids}：shenshi review 查看")
     return 0

@@ -64,7 +64,9 @@ class OutboxWatch:
         self.clock = clock
         self.last: datetime | None = None
 
-    def look(self, store: Store, game_id: int, find_sent_pm: Callable[[str, str, datetime], str | None]) -> list[Announcement]:
+    def look(
+        self, store: Store, game_id: int, find_sent_pm: Callable[[str, str, datetime], str | None]
+    ) -> list[Announcement]:
         """Check up to :data:`OUTBOX_AT_MOST` waiting PMs (at most every
         :data:`OUTBOX_SPACING`); returns the ones found sent and marks them published."""
         now = self.clock()

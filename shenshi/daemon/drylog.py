@@ -127,7 +127,11 @@ class DryRunLog:
             if isinstance(event, PhaseOpened):
                 name = gm_text.step_name(event.phase, event.n)
                 opened = event.params.get("opened_at")
-                since = f"（从 {opened.astimezone(self.tz):%m-%d %H:%M} 算起）" if isinstance(opened, datetime) else ""
+                since = (
+                    f"（从 {opened.astimezone(self.tz):%m-%d %H:%M} 算起）"
+                    if isinstance(opened, datetime)
+                    else ""
+                )
                 self.write(LogEntry(at, PHASE, "", f"{name} 开始{since}", PHASE))
             elif isinstance(event, Resolved):
                 if event.next_round:
@@ -142,4 +146,6 @@ class DryRunLog:
         """Every entry written so far (from the JSON lines)."""
         if not self.jsonl.exists():
             return []
-        return [json.loads(line) for line in self.jsonl.read_text(encoding="utf-8").splitlines() if line]
+        return [
+            json.loads(line) for line in self.jsonl.read_text(encoding="utf-8").splitlines() if line
+        ]

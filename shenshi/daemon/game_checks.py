@@ -34,11 +34,17 @@ def check_composition(config: Config) -> Iterator[Check]:
     except RulesetError:
         return  # the players check says what is wrong with the settings
     wanted = dict(g.rules.get("composition") or info.composition)
-    given = Counter((p.role, p.team or info.roles[p.role].team) for p in g.players if p.role and p.role in info.roles)
+    given = Counter(
+        (p.role, p.team or info.roles[p.role].team)
+        for p in g.players
+        if p.role and p.role in info.roles
+    )
     if info.composition_per_team:
         expected = Counter({(role, team): n for team in info.teams for role, n in wanted.items()})
     else:
-        expected = Counter({(role, info.roles[role].team): n for role, n in wanted.items() if role in info.roles})
+        expected = Counter(
+            {(role, info.roles[role].team): n for role, n in wanted.items() if role in info.roles}
+        )
     if given == expected:
         yield Check("role mix", True, f"{_mix(expected, info)} as {g.ruleset} deals")
         return
@@ -55,7 +61,9 @@ def _mix(counts: Counter[tuple[str, str]], info: RulesetInfo) -> str:
     teams = len({team for _, team in counts}) > 1 and info.composition_per_team
     return "、".join(
         f"{n}×{info.roles[role].chinese}{f'({team})' if teams else ''}"
-        for (role, team), n in sorted(counts.items(), key=lambda kv: list(info.roles).index(kv[0][0]))
+        for (role, team), n in sorted(
+            counts.items(), key=lambda kv: list(info.roles).index(kv[0][0])
+        )
     )
 
 
@@ -75,7 +83,9 @@ def check_thread(forum: ForumAdapter, what: str, tid: str) -> Check:
     except ForumError as exc:
         return Check(what, False, f"thread {tid}: {exc}")
     if delta.deleted or (not delta.posts and delta.subject is None):
-        return Check(what, False, f"thread {tid} does not exist (or was deleted): check the thread id")
+        return Check(
+            what, False, f"thread {tid} does not exist (or was deleted): check the thread id"
+        )
     subject = delta.subject or "(no subject)"
     return Check(what, True, f"thread {tid}: {subject}, {delta.cursor.floor} posts")
 

@@ -117,27 +117,18 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 
 # The rules core's decisions (``rule:<id>``; a round suffix ``_r1``/``_r2``/``_runoff`` is
-# dropped to find the words) and its verdicts.
+# dropped to find the words) where they differ from the alert of the same id, and its verdicts.
 RULE_NAMES: Mapping[str, str] = MappingProxyType({
     "pm_window": "私信不在提交时间内", "target_not_alive": "对象已死", "single_use": "一次性技能已用",
-    "dead_actor": "出局者的行动", "no_power": "没有此能力", "late_ballot": "截止后的投票",
-    "dead_voter": "出局者投票", "bad_target": "对象无效", "self_target": "不能对自己",
-    "not_a_candidate": "不是候选人", "invalid_ballot": "无效投票", "last_hour_change": "最后一小时改票",
-    "format": "投票格式不对", "change_limit": "改票次数用完", "vote_immutable": "改票（首票为准）",
-    "successor_out": "警徽继承人已出局", "silence_once": "已隔音过", "sheriff_default": "警长默认处理",
-    "sent_off": "已被罚下", "seer_locked": "占卜已答复后更改", "poison_failed": "毒药无效",
-    "pipe_no_effect": "吹笛无效", "phase_deadline": "过了本阶段截止", "overlap_lots": "重叠时抽签",
-    "off_duty_killer": "不是他的杀人夜", "not_summoned": "未被招魂", "not_now": "现在不能用",
-    "not_eligible": "今天不能投票", "not_drawn": "未被抽中额外占卜", "no_vote": "未投票",
-    "no_swaps_left": "抽将已用完", "mutual_overlap_later": "互相重叠（后者无效）",
-    "missing_ballot": "未投票", "lurking": "潜水", "lovers_exist": "已有情侣", "locked": "确定后更改",
-    "last_words_twice": "第二份遗言", "last_words_not_granted": "无遗言权", "last_words_long": "遗言太长",
-    "last_words_late": "遗言过时", "kill_post_short": "杀人帖太短", "joint_disagreement": "联合杀手意见不一",
-    "invalid_target": "对象无效", "invalid_platform": "炮架子无效", "heal_not_in_vision": "救药不在通灵名单",
-    "guard_once": "已守护过", "general_target": "不能对帅", "forced_default": "按默认处理",
-    "extra_divination_used": "额外占卜已用", "extra_divination_deadline": "额外占卜过时",
-    "delegation": "委托投票", "declaration_short": "杀人宣言太短", "declaration_missing": "缺杀人宣言",
-    "blade_no_effect": "孤刀无效", "blade_unusable": "孤刀不能使用", "wolf_camp_too_small": "狼人阵营人数不足",
+    "no_power": "没有此能力", "late_ballot": "截止后的投票", "dead_voter": "出局者投票", "bad_target": "对象无效",
+    "invalid_ballot": "无效投票", "format": "投票格式不对", "successor_out": "警徽继承人已出局",
+    "sheriff_default": "警长默认处理", "sent_off": "已被罚下", "poison_failed": "毒药无效",
+    "pipe_no_effect": "吹笛无效", "overlap_lots": "重叠时抽签", "not_summoned": "未被招魂", "not_now": "现在不能用",
+    "not_drawn": "未被抽中额外占卜", "no_vote": "未投票", "mutual_overlap_later": "互相重叠（后者无效）",
+    "missing_ballot": "未投票", "lurking": "潜水", "lovers_exist": "已有情侣", "last_words_twice": "第二份遗言",
+    "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "按默认处理",
+    "delegation": "委托投票", "blade_no_effect": "孤刀无效", "blade_unusable": "孤刀不能使用",
+    "wolf_camp_too_small": "狼人阵营人数不足",
 })  # fmt: skip
 VERDICTS: Mapping[str, str] = MappingProxyType({
     "rejected": "不计", "void": "作废", "flag": "请天神留意", "forfeit": "本次行动作废",
@@ -153,7 +144,7 @@ def rule_name(rule: str) -> str:
         if rule.endswith(suffix):
             rule = rule.removesuffix(suffix)
             break
-    return RULE_NAMES.get(rule, rule)
+    return RULE_NAMES.get(rule) or ALERT_NAMES.get(rule, rule)
 
 
 def alert_name(kind: str) -> str:
@@ -170,7 +161,9 @@ def verdict_name(verdict: str) -> str:
 
 # What the GM can do about an alert, by kind (``{who}``: its subject). Every alert ends with
 # ``shenshi ack ID`` once read.
-_BALLOT = "看原帖；玩家可重新发帖，或由天神在结果里更正（shenshi override execute/cancel-execution）"
+_BALLOT = (
+    "看原帖；玩家可重新发帖，或由天神在结果里更正（shenshi override execute/cancel-execution）"
+)
 _ACTION = "看原帖；如需作废已记下的行动：shenshi override void {who} 行动"
 HINTS: Mapping[str, str] = MappingProxyType({
     "unknown_name": _BALLOT, "ambiguous_name": _BALLOT, "missing_target": _BALLOT,

@@ -291,7 +291,9 @@ def _marks(referee: Referee, published: set[str]) -> tuple[Mark, ...]:
     n = state.number
     current = [referee.keys.public(step_label(phase, n, rnd))
                for phase in (Phase.NIGHT, Phase.DAY) for rnd in (None, 1, 2)]  # fmt: skip
-    reports: list[Report] = [referee.announced[k] for k in current if k in referee.announced and k in published]
+    reports: list[Report] = [
+        referee.announced[k] for k in current if k in referee.announced and k in published
+    ]
     sheriff = [
         r for k, r in referee.announced.items()
         if k in published and any(f.kind == "sheriff" for f in r.public_facts)
@@ -329,7 +331,10 @@ def _deadlines(
             found.append(("vote_closes", words["vote_closes"].format(round=name), closes))
         if times.closes != closes:
             found.append(("day_end", words["day_end"].format(n=state.number), times.closes))
-    out = [Deadline(what, label, at.astimezone(tz), (at - now).total_seconds()) for what, label, at in found]
+    out = [
+        Deadline(what, label, at.astimezone(tz), (at - now).total_seconds())
+        for what, label, at in found
+    ]
     upcoming = [d for d in out if d.seconds_left > 0]
     # A close that is due: the next cycle acts on it (an opening that passed is no deadline).
     passed = [d for d in out if d.seconds_left <= 0 and d.what != "vote_opens"][-1:]
@@ -397,7 +402,9 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
     )  # fmt: skip
     info = service.ruleset.info
     acted = {s.actor for s in subs}
-    not_acted = tuple(s.name for s in state.alive() if info.roles[s.role].powers and s.name not in acted)
+    not_acted = tuple(
+        s.name for s in state.alive() if info.roles[s.role].powers and s.name not in acted
+    )
     return NightActions(submitted, not_acted)
 
 
@@ -418,7 +425,9 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[W
 
 def _alerts(store: Store, game_id: int, alerts: Iterable[Any], tz: tzinfo) -> tuple[AlertView, ...]:
     alerts = list(alerts)
-    links = {link.id: link for link in evidence_links(store, game_id, [a.evidence_id for a in alerts])}
+    links = {
+        link.id: link for link in evidence_links(store, game_id, [a.evidence_id for a in alerts])
+    }
     return tuple(
         AlertView(a.id, a.kind, gm_text.alert_name(a.kind), a.message, a.subject,
                   a.created_at.astimezone(tz), links.get(a.evidence_id), gm_text.hint(a.kind, a.subject))
@@ -427,7 +436,11 @@ def _alerts(store: Store, game_id: int, alerts: Iterable[Any], tz: tzinfo) -> tu
 
 
 def _failed(a: Announcement) -> FailedSend:
-    where = f"帖子 {a.destination}" if a.destination_kind is DestinationKind.THREAD else f"私信 {a.destination}"
+    where = (
+        f"帖子 {a.destination}"
+        if a.destination_kind is DestinationKind.THREAD
+        else f"私信 {a.destination}"
+    )
     return FailedSend(a.id, a.kind, where, a.last_error or "", a.attempts)
 
 
@@ -439,12 +452,16 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
             service.game_id, now - ACTIVITY_WINDOW, now,
             sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
         )  # fmt: skip
-        ever = uow.evidence.activity(service.game_id, game.start, now, exclude_sources=list(game.uncounted_threads))
+        ever = uow.evidence.activity(
+            service.game_id, game.start, now, exclude_sources=list(game.uncounted_threads)
+        )
     posts = {names.get(a.author_uid, a.author): a.posts for a in day}
     last = {names.get(a.author_uid, a.author): a.last_at for a in ever}
     tz = service.config.forum.tz
     return tuple(
-        PlayerActivity(s.name, posts.get(s.name, 0), last[s.name].astimezone(tz) if s.name in last else None)
+        PlayerActivity(
+            s.name, posts.get(s.name, 0), last[s.name].astimezone(tz) if s.name in last else None
+        )
         for s in state.alive()
     )
 

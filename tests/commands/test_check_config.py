@@ -19,7 +19,10 @@ def test_roles_may_be_chinese_and_the_mix_is_the_rulesets(sandbox, capsys) -> No
     write_config(folder, url, tid, roles=CHINESE)
     code, out = check(capsys)
     assert code == 0, out
-    assert "ok   role mix: 2×杀手、1×占卜者、1×束魂者、1×诅咒者、1×庇佑者、4×庶民 as game6-10 deals" in out
+    assert (
+        "ok   role mix: 2×杀手、1×占卜者、1×束魂者、1×诅咒者、1×庇佑者、4×庶民 as game6-10 deals"
+        in out
+    )
 
 
 def test_a_role_mix_the_ruleset_does_not_deal_fails(sandbox, capsys) -> None:
@@ -43,7 +46,9 @@ def test_a_vote_thread_that_does_not_exist_fails(sandbox, capsys) -> None:
     write_config(folder, url, 999)
     code, out = check(capsys)
     assert code == 1
-    assert "FAIL vote thread: thread 999 does not exist (or was deleted): check the thread id" in out
+    assert (
+        "FAIL vote thread: thread 999 does not exist (or was deleted): check the thread id" in out
+    )
 
 
 def test_role_threads_that_do_not_exist_fail(sandbox, capsys) -> None:
@@ -71,17 +76,27 @@ def test_the_other_engine_is_named(sandbox, capsys) -> None:
     write_config(folder, url, tid, engine="discuz")
     code, out = check(capsys)
     assert code == 1
-    assert 'FAIL login: [forum] engine: this looks like a phpwind forum, not Discuz!: set engine = "phpwind"' in out
+    assert (
+        'FAIL login: [forum] engine: this looks like a phpwind forum, not Discuz!: set engine = "phpwind"'
+        in out
+    )
 
 
-def test_a_rejected_password_is_one_line_in_check_config_and_in_run(sandbox, capsys, monkeypatch) -> None:
+def test_a_rejected_password_is_one_line_in_check_config_and_in_run(
+    sandbox, capsys, monkeypatch
+) -> None:
     _, url, tid, folder = sandbox
     write_config(folder, url, tid)
     monkeypatch.setenv("SHENSHI_CHECK_TEST_PASSWORD", "not-the-password")
     code, out = check(capsys)
-    assert code == 1 and "FAIL login: [forum] password: the forum rejected the user name or password" in out
+    assert (
+        code == 1
+        and "FAIL login: [forum] password: the forum rejected the user name or password" in out
+    )
     assert "not-the-password" not in out
     code = main(["run", "--once"])
     out, err = capsys.readouterr()
-    assert code == 2 and err.startswith("shenshi: error: [forum] password:") and err.count("\n") == 1
+    assert (
+        code == 2 and err.startswith("shenshi: error: [forum] password:") and err.count("\n") == 1
+    )
     assert "Traceback" not in out + err and "not-the-password" not in out + err

@@ -44,20 +44,29 @@ def test_a_table_fits_the_width_and_keeps_names_whole(width: int) -> None:
     rows = [(f"#{i}", "20:15", "带条件的投票", f"{NAMES[i]} 投票给 {NAMES[-1]}，理由写得很长很长很长很长")
             for i in range(len(NAMES))]  # fmt: skip
     lines = table(("编号", "时间", "类型", "内容"), rows, width, NAMES)
-    assert all(cells(line) <= width for line in lines), [line for line in lines if cells(line) > width]
+    assert all(cells(line) <= width for line in lines), [
+        line for line in lines if cells(line) > width
+    ]
     joined = "\n".join(lines)
     assert joined.count(NAMES[-1]) == sum(row[-1].count(NAMES[-1]) for row in rows)  # never cut
 
 
 @pytest.mark.parametrize(
     ("given", "ids"),
-    [(["3"], [3]), (["3", "5-9"], [3, 5, 6, 7, 8, 9]), (["#12", "5-6,7"], [12, 5, 6, 7]), (["4", "4-5"], [4, 5])],
+    [
+        (["3"], [3]),
+        (["3", "5-9"], [3, 5, 6, 7, 8, 9]),
+        (["#12", "5-6,7"], [12, 5, 6, 7]),
+        (["4", "4-5"], [4, 5]),
+    ],
 )
 def test_ids_and_ranges(given: list[str], ids: list[int]) -> None:
     assert ids_of(given) == ids
 
 
-@pytest.mark.parametrize(("given", "says"), [("9-5", "backwards"), ("x", "expected an id"), ("1-9999", "at most")])
+@pytest.mark.parametrize(
+    ("given", "says"), [("9-5", "backwards"), ("x", "expected an id"), ("1-9999", "at most")]
+)
 def test_bad_ids_are_refused(given: str, says: str) -> None:
     with pytest.raises(UserError, match=says):
         ids_of([given])
@@ -105,7 +114,10 @@ def test_every_rule_id_the_rules_core_raises_has_words() -> None:
     found = set()
     for path in core.rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        found |= {m[0] for m in re.findall(r'note\(\s*[\w.]+,\s*f?"([a-z_]+)(\{\w+\})?",\s*"([a-z_]+)"', text)}
+        found |= {
+            m[0]
+            for m in re.findall(r'note\(\s*[\w.]+,\s*f?"([a-z_]+)(\{\w+\})?",\s*"([a-z_]+)"', text)
+        }
     assert found, "no rule ids found"
     missing = sorted(r for r in found if gm_text.rule_name(r) == r.removesuffix("_"))
     assert not missing, missing

@@ -19,11 +19,14 @@ def role_table() -> str:
     for ruleset in RULESETS:
         info = ruleset.info
         roles = ", ".join(
-            f"`{role.id}` {role.chinese} ×{info.composition.get(role.id, 0)}" for role in info.roles.values()
+            f"`{role.id}` {role.chinese} ×{info.composition.get(role.id, 0)}"
+            for role in info.roles.values()
         )
         per = " (each camp: " + ", ".join(info.teams) + ")" if info.composition_per_team else ""
         aliases = ", ".join(f"`{a}`" for a in getattr(ruleset, "aliases", ()))
-        lines.append(f"| `{ruleset.name}` {info.chinese}{f' ({aliases})' if aliases else ''} | {roles}{per} |")
+        lines.append(
+            f"| `{ruleset.name}` {info.chinese}{f' ({aliases})' if aliases else ''} | {roles}{per} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -35,5 +38,7 @@ def test_the_readme_lists_every_rulesets_role_ids() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     text = README.read_text(encoding="utf-8")
-    README.write_text(BLOCK.sub(lambda m: m.group(1) + role_table() + m.group(3), text), encoding="utf-8")
+    README.write_text(
+        BLOCK.sub(lambda m: m.group(1) + role_table() + m.group(3), text), encoding="utf-8"
+    )
     print(role_table(), end="")

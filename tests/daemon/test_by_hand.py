@@ -27,7 +27,9 @@ def test_a_pm_the_gm_sent_by_hand_is_recognised(tmp_path, monkeypatch, engine: s
     forum = SandboxForum(engine, clock)
     accounts = {name: uid for name, _, uid in seed_demo(forum)}
     names = {n: player_name(n, engine) for n in PLAYERS}
-    thread = forum.create_thread("神的使者", 3, "游戏者名单", "游戏者名单：" + "、".join(names.values()), at=START)
+    thread = forum.create_thread(
+        "神的使者", 3, "游戏者名单", "游戏者名单：" + "、".join(names.values()), at=START
+    )
     monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
     with serve(forum) as base_url:
         raw = {
@@ -38,7 +40,9 @@ def test_a_pm_the_gm_sent_by_hand_is_recognised(tmp_path, monkeypatch, engine: s
                      "players": [{"name": names[n], "uid": accounts[names[n]], "role": ROLES[n]} for n in PLAYERS]},
             "daemon": {"database": f"sqlite:///{tmp_path / 'g.sqlite3'}", "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
-        service = bootstrap(parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s))
+        service = bootstrap(
+            parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s)
+        )
         service.adapter.login()
         service.start()
         try:

@@ -24,7 +24,10 @@ def service_at(tmp_path, clock):
 def feed(svc, item) -> int:
     """Store a post or PM as the poll would, and process it."""
     with svc.store.transaction() as uow:
-        [result] = uow.evidence.record(svc.game_id, [(item, f"http://forum.example/{item.__class__.__name__}/{result_id(item)}")])
+        [result] = uow.evidence.record(
+            svc.game_id,
+            [(item, f"http://forum.example/{item.__class__.__name__}/{result_id(item)}")],
+        )
     if hasattr(item, "tid"):
         svc._process_post(item, result.evidence.id)
     else:
@@ -57,7 +60,11 @@ def test_a_night_shows_its_deadline_actions_and_who_has_not_acted(tmp_path) -> N
     words = [a.words for a in s.night.submitted]
     assert words == ["夜行者 杀 Rex", "小明 占卜 老王"]
     assert s.night.submitted[1].evidence.label.startswith("小明 占卜 老王 → PM ")
-    assert "夜行者" not in s.night.not_acted and "老王" in s.night.not_acted and "Rex" in s.night.not_acted
+    assert (
+        "夜行者" not in s.night.not_acted
+        and "老王" in s.night.not_acted
+        and "Rex" in s.night.not_acted
+    )
 
 
 def test_a_death_counts_for_the_players_from_its_publication(tmp_path) -> None:
@@ -75,7 +82,9 @@ def test_a_death_counts_for_the_players_from_its_publication(tmp_path) -> None:
     clock.set(at(24.7))
     svc.tick()
     s = build_status(svc)
-    assert s.phase == "day" and "Rex" in s.dead and "Rex" not in s.living and not s.unannounced_deaths
+    assert (
+        s.phase == "day" and "Rex" in s.dead and "Rex" not in s.living and not s.unannounced_deaths
+    )
     assert not [w for w in s.waiting if w.opens_next_step]
     assert s.deadline.what == "vote_opens"  # game6: the vote opens at the 13th hour of the day
     assert s.deadline.at == at(24.6) + timedelta(hours=12)  # from the publication, not the close
@@ -90,7 +99,11 @@ def test_the_vote_lists_each_candidates_voters_with_their_posts(tmp_path) -> Non
     feed(svc, post("神的使者", announcement(svc, svc.referee.gate_key()).text, 24.6))
     clock.set(at(37))
     svc.tick()
-    for voter, target, hours in (("小明", "老王", 37.1), ("月光", "老王", 37.2), ("老王", "小明", 37.3)):
+    for voter, target, hours in (
+        ("小明", "老王", 37.1),
+        ("月光", "老王", 37.2),
+        ("老王", "小明", 37.3),
+    ):
         feed(svc, post(voter, f"投票：{target}", hours))
     clock.set(at(38))
     s = build_status(svc)
@@ -112,7 +125,9 @@ def test_alerts_until_acknowledged_with_their_evidence_and_next_command(tmp_path
     feed(svc, pm("路人甲", "杀 小明", 0.3))  # not a player
     s = build_status(svc)
     [alert] = [a for a in s.alerts if a.kind == "not_a_player"]
-    assert alert.name == "非玩家的指令" and alert.hint and alert.at.utcoffset() == timedelta(hours=8)
+    assert (
+        alert.name == "非玩家的指令" and alert.hint and alert.at.utcoffset() == timedelta(hours=8)
+    )
     assert alert.evidence.label.startswith("路人甲：杀 小明 → PM ") and alert.evidence.url
     with svc.store.transaction() as uow:
         uow.alerts.acknowledge(svc.game_id, [alert.id])
@@ -151,7 +166,11 @@ def test_substitutions_and_exits_are_announced_where_the_ruleset_publishes_them(
     night_one(svc, clock)
     out = svc.substitute("阿杰", "替补甲", "99")
     [sub] = out.drafts
-    assert (sub.channel, sub.destination, sub.text.splitlines()[0]) == ("thread", "2", "阿杰 退出，由替补 替补甲 接替。")
+    assert (sub.channel, sub.destination, sub.text.splitlines()[0]) == (
+        "thread",
+        "2",
+        "阿杰 退出，由替补 替补甲 接替。",
+    )
     out = svc.gm(DeclareExit("kk_大侠", "lurking"))
     [notice] = out.drafts
     assert notice.text.startswith("kk_大侠 自动退出游戏。")
@@ -175,7 +194,11 @@ def test_a_failed_send_shows_the_forums_reason(tmp_path) -> None:
         uow.outbox.mark_sending(a.id)
         uow.outbox.mark_failed(a.id, "对不起，您两次发表间隔少于 15 秒")
     [failed] = build_status(svc).failed
-    assert (failed.id, failed.where, failed.error) == (a.id, "私信 小明", "对不起，您两次发表间隔少于 15 秒")
+    assert (failed.id, failed.where, failed.error) == (
+        a.id,
+        "私信 小明",
+        "对不起，您两次发表间隔少于 15 秒",
+    )
 
 
 def test_werewolf_night_phases_are_deadlines(tmp_path) -> None:

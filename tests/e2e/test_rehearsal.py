@@ -76,7 +76,9 @@ class Rehearsal:
     moves: list[Move] = field(default_factory=list)
     snapshots: dict[str, dict] = field(default_factory=dict)  # status --json at moments
     texts: dict[str, str] = field(default_factory=dict)  # status text at moments
-    said: list[tuple[tuple[str, ...], int, str, str]] = field(default_factory=list)  # the GM's commands
+    said: list[tuple[tuple[str, ...], int, str, str]] = field(
+        default_factory=list
+    )  # the GM's commands
     roles: dict[str, list[str]] = field(default_factory=dict)  # role → players
     marks: dict[str, datetime] = field(default_factory=dict)  # named moments
     evidence: dict[str, str] = field(default_factory=dict)  # named post / PM → forum id
@@ -124,7 +126,9 @@ class Rehearsal:
 
     def start_daemon(self) -> None:
         config = load_config(self.folder / "shenshi.toml")
-        self.service = bootstrap(config, clock=self.clock, sleep=lambda s: self.clock.advance(seconds=s))
+        self.service = bootstrap(
+            config, clock=self.clock, sleep=lambda s: self.clock.advance(seconds=s)
+        )
         self.service.adapter.login()
         self.service.start()
         self.game_id = self.service.game_id
@@ -153,6 +157,7 @@ class Rehearsal:
             made = self.forum.post(self.world.account(who), thread, text, at=self.clock())  # type: ignore[attr-defined]
             if key:
                 self.evidence[key] = str(made.pid)
+
         self.moves.append(Move(at, do, f"{who} posts {text[:20]!r}"))
 
     def talk(self, names, start: datetime) -> None:  # type: ignore[no-untyped-def]
@@ -172,7 +177,9 @@ class Rehearsal:
 
     def gm_posts(self, announcement_id: int, at: datetime) -> None:
         """The GM copies a proposed announcement into the vote thread by hand (dry-run)."""
-        self.moves.append(Move(at, lambda: self._gm_copy(announcement_id), f"GM posts #{announcement_id}"))
+        self.moves.append(
+            Move(at, lambda: self._gm_copy(announcement_id), f"GM posts #{announcement_id}")
+        )
 
     def _gm_copy(self, ident: int) -> None:
         with self._db().snapshot() as uow:
@@ -184,12 +191,16 @@ class Rehearsal:
 
     # -- time ----------------------------------------------------------------------------------------
 
-    def run(self, until: Callable[[], bool], what: str, limit: timedelta = timedelta(days=3)) -> datetime:
+    def run(
+        self, until: Callable[[], bool], what: str, limit: timedelta = timedelta(days=3)
+    ) -> datetime:
         """Let the players act and the daemon cycle until ``until()`` holds; returns when."""
         end = self.clock() + limit
         while self.clock() < end:
             now = self.clock()
-            for move in sorted((m for m in self.moves if not m.done and m.at <= now), key=lambda m: m.at):
+            for move in sorted(
+                (m for m in self.moves if not m.done and m.at <= now), key=lambda m: m.at
+            ):
                 move.do()
                 move.done = True
             if self.cycle is not None and self.daemon_due is not None and self.daemon_due <= now:
@@ -198,7 +209,10 @@ class Rehearsal:
             if until():
                 return self.clock()
             pending = [m.at for m in self.moves if not m.done]
-            nxt = min([*pending, *([self.daemon_due] if self.daemon_due else [])], default=now + timedelta(minutes=10))
+            nxt = min(
+                [*pending, *([self.daemon_due] if self.daemon_due else [])],
+                default=now + timedelta(minutes=10),
+            )
             self.clock.advance(max(nxt - self.clock(), timedelta(seconds=1)))
         outbox = [(a.id, a.kind, a.state.value, a.last_error) for a in self.announcements()[-8:]]
         state = self.service.referee.state if self.service else None  # type: ignore[union-attr]
@@ -237,7 +251,11 @@ class Rehearsal:
     def evidence_of(self, key: str):  # type: ignore[no-untyped-def]
         """The stored post named ``key`` (see :attr:`evidence`)."""
         forum_id = self.evidence[key]
-        return next(e for e in self._db().stream_evidence(self.game_id, kind="post") if e.forum_id == forum_id)
+        return next(
+            e
+            for e in self._db().stream_evidence(self.game_id, kind="post")
+            if e.forum_id == forum_id
+        )
 
     def one(self, role: str) -> str:
         return self.roles[role][0]
@@ -263,7 +281,9 @@ def ranges(ids: list[int]) -> list[str]:
 def play(folder: Path) -> Rehearsal:
     """The whole rehearsal: dry-run for night 1 and day 1, review mode to the end."""
     script = cast_for(load_script("game6-10"), "discuz")
-    clock = RehearsalClock.start(folder / "rehearsal-clock.json", FROZEN, at=START + timedelta(minutes=1))
+    clock = RehearsalClock.start(
+        folder / "rehearsal-clock.json", FROZEN, at=START + timedelta(minutes=1)
+    )
     world = build_world(script, "discuz", clock, START)
     os.environ[PASSWORD_ENV] = GM_PASSWORD
     with serve(world.forum) as url:
@@ -304,7 +324,10 @@ def _dry_run(r: Rehearsal) -> None:
         (blesser, f"庇佑 {seer}", 4), (c1, f"祈祷 {c2}", 6), (c2, f"祈祷 {c3}", 7),
         (c3, f"祈祷 {c4}", 8), (c4, f"今晚祈祷对象：{c1}🙏", 10),
     ])  # fmt: skip
-    r.run(lambda: all(m.done for m in r.moves) and bool(r.service.referee.state.submissions), "night 1 PMs")
+    r.run(
+        lambda: all(m.done for m in r.moves) and bool(r.service.referee.state.submissions),
+        "night 1 PMs",
+    )
     r.marks["night1_mid"] = r.clock()
     r.status("night1")
     # The night ends (early, or at its deadline); its result waits for the GM.
@@ -325,7 +348,12 @@ def _dry_run(r: Rehearsal) -> None:
     opens = day + timedelta(hours=12)
     r.marks["vote1_opens"] = opens
     r.post(seer, f"投票：{k1}", opens + timedelta(seconds=20), key="ballot_seer")
-    r.post(curser, f"投票：{k1}，理由：他是不是杀手大家心里有数", opens + timedelta(seconds=40), key="reason")
+    r.post(
+        curser,
+        f"投票：{k1}，理由：他是不是杀手大家心里有数",
+        opens + timedelta(seconds=40),
+        key="reason",
+    )
     r.post(binder, f"投 {k1}，昨天发言太飘了", opens + timedelta(minutes=2))
     r.post(blesser, f"票：{k1}", opens + timedelta(minutes=3), key="short")
     r.post(c2, f"我的一票投给{k1}", opens + timedelta(minutes=5), key="mine")
@@ -337,7 +365,9 @@ def _dry_run(r: Rehearsal) -> None:
     r.status("vote1_mid")
     # The GM reads the alerts and asks the players whose ballot was not read to vote plainly.
     unread = {a.subject for a in r.alerts() if a.kind in ("conditional_vote", "unknown_name")} | {
-        n for n in (curser, blesser, c2, k2) if n not in r.snapshots["vote1_mid"]["vote"]["electorate"]
+        n
+        for n in (curser, blesser, c2, k2)
+        if n not in r.snapshots["vote1_mid"]["vote"]["electorate"]
     }
     for n, target in ((curser, k1), (blesser, k1), (c2, k1), (k2, seer)):
         if n in unread or n not in _voters(r.snapshots["vote1_mid"]):
@@ -406,7 +436,11 @@ def _review(r: Rehearsal) -> None:
     r.talk([n for n in r.snapshots["night2"]["living"] if n != c2], day)
     opens = day + timedelta(hours=12)
     for i, who in enumerate((seer, binder, curser, blesser, c3, STRANGER)):
-        r.post(who, f"投票：{k2}", opens + timedelta(seconds=10 + 7 * i) if i < 3 else opens + timedelta(minutes=4 * i))
+        r.post(
+            who,
+            f"投票：{k2}",
+            opens + timedelta(seconds=10 + 7 * i) if i < 3 else opens + timedelta(minutes=4 * i),
+        )
     r.post(k2, f"投票：{seer}", opens + timedelta(minutes=30))
     r.run(lambda: r.result("day2") is not None, "the day-2 result proposed")
     r.status("dusk2")
@@ -444,7 +478,9 @@ def test_the_game_ends_as_the_players_meant_it(rehearsal: Rehearsal) -> None:
     assert over["winner"] == "civilians" and over["phase"] == "over"
     k1, k2 = r.roles["killer"]
     assert {k1, k2, r.roles["commoner"][0], r.roles["commoner"][1]} <= set(over["dead"])
-    posts = [p.text for p in r.forum.visible_posts(r.world.vote_thread) if p.author_uid == r.world.gm_uid]
+    posts = [
+        p.text for p in r.forum.visible_posts(r.world.vote_thread) if p.author_uid == r.world.gm_uid
+    ]
     assert any("【游戏结束】" in p for p in posts)
     assert len([p for p in posts if p.startswith("【第1夜结果】")]) == 1  # posted once, by hand
 
@@ -471,17 +507,28 @@ def test_a_night_shows_its_deadline_actions_and_who_has_not_acted(rehearsal: Reh
     words = [a["words"] for a in s["night"]["submitted"]]
     assert f"{k1} 杀 {rehearsal.roles['commoner'][0]}" in words
     kill = next(a for a in s["night"]["submitted"] if a["actor"] == k1)
-    assert re.fullmatch(rf"{k1} 杀 \S+ → PM \d+", kill["evidence"]["label"]) and kill["evidence"]["url"]
+    assert (
+        re.fullmatch(rf"{k1} 杀 \S+ → PM \d+", kill["evidence"]["label"])
+        and kill["evidence"]["url"]
+    )
     assert rehearsal.snapshots["night1"]["health"]["ok"]
 
 
-def test_the_result_waits_for_the_gm_and_deaths_count_from_publication(rehearsal: Rehearsal) -> None:
+def test_the_result_waits_for_the_gm_and_deaths_count_from_publication(
+    rehearsal: Rehearsal,
+) -> None:
     r = rehearsal
     victim = r.roles["commoner"][0]
     dawn = r.snapshots["dawn1"]
-    assert dawn["phase"] == "dawn" and victim in dawn["living"] and dawn["unannounced_deaths"] == [victim]
+    assert (
+        dawn["phase"] == "dawn"
+        and victim in dawn["living"]
+        and dawn["unannounced_deaths"] == [victim]
+    )
     [first] = [w for w in dawn["waiting"] if w["opens_next_step"]]
-    assert first["id"] == r.result("night1").id and f"shenshi published {first['id']}" in first["hint"]
+    assert (
+        first["id"] == r.result("night1").id and f"shenshi published {first['id']}" in first["hint"]
+    )
     assert f"等待你发布 #{first['id']}" in r.texts["dawn1"]
     day = r.snapshots["day1_before_vote"]
     assert victim in day["dead"] and victim not in day["living"] and not day["unannounced_deaths"]
@@ -516,34 +563,54 @@ def test_alerts_are_shown_with_evidence_and_acknowledged(rehearsal: Rehearsal) -
     for a in before:
         assert a["at"].endswith("+08:00") and a["name"] and "_" not in a["name"]
     assert all(a["evidence"]["url"] for a in before if a["evidence"])
-    assert not [a for a in r.snapshots["vote1_acked"]["alerts"] if a["id"] in {b["id"] for b in before}]
+    assert not [
+        a for a in r.snapshots["vote1_acked"]["alerts"] if a["id"] in {b["id"] for b in before}
+    ]
 
 
 def test_the_status_text_fits_sixty_columns_with_names_whole(rehearsal: Rehearsal) -> None:
     names = set(rehearsal.world.script.names) | {STRANGER}
     for moment, text in rehearsal.texts.items():
         for line in text.splitlines():
-            assert cells(line) <= 60 or line.strip().startswith("http"), (moment, line)  # a link stays whole
+            assert cells(line) <= 60 or line.strip().startswith("http"), (
+                moment,
+                line,
+            )  # a link stays whole
         unbroken = re.sub(r"\n\s*", "", text)
         for name in names:
             assert text.count(name) == unbroken.count(name), (moment, name)  # never cut in two
 
 
-def test_the_dry_run_log_is_on_the_forums_clock_with_labelled_evidence(rehearsal: Rehearsal) -> None:
+def test_the_dry_run_log_is_on_the_forums_clock_with_labelled_evidence(
+    rehearsal: Rehearsal,
+) -> None:
     r = rehearsal
     log = (r.folder / "shenshi-dryrun.log").read_text(encoding="utf-8")
-    entries = [json.loads(x) for x in (r.folder / "shenshi-dryrun.jsonl").read_text(encoding="utf-8").splitlines()]
+    entries = [
+        json.loads(x)
+        for x in (r.folder / "shenshi-dryrun.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     assert all(e["at"].endswith("+08:00") for e in entries)
     assert re.search(r"^2026-12-0\d \d\d:\d\d:\d\d\+0800 \[阶段\]", log, re.M)
     k1 = r.roles["killer"][0]
-    day1 = next(e for e in entries if e["id"] == str(r.result("day1").id) and e["state"] == "proposed")
+    day1 = next(
+        e for e in entries if e["id"] == str(r.result("day1").id) and e["state"] == "proposed"
+    )
     labels = [x["label"] for x in day1["evidence"]]
-    assert sum(1 for x in labels if f"投 {k1} → " in x) >= 6 and all(x["url"] for x in day1["evidence"])
+    assert sum(1 for x in labels if f"投 {k1} → " in x) >= 6 and all(
+        x["url"] for x in day1["evidence"]
+    )
     answer = next(a for a in r.announcements() if a.kind == "divination")
     entry = next(e for e in entries if e["id"] == str(answer.id) and e["state"] == "proposed")
     assert [x["label"].split(" → ")[0] for x in entry["evidence"]] == [f"{r.one('seer')} 占卜 {k1}"]
     commands = [e["text"].split("：")[0] for e in entries if e["state"] == "gm"]
-    for command in ("shenshi deal", "shenshi ack", "shenshi reject", "shenshi substitute", "shenshi approve"):
+    for command in (
+        "shenshi deal",
+        "shenshi ack",
+        "shenshi reject",
+        "shenshi substitute",
+        "shenshi approve",
+    ):
         assert command in commands, command
 
 
@@ -552,12 +619,16 @@ def test_the_substitution_is_checked_and_announced(rehearsal: Rehearsal) -> None
     c4 = r.roles["commoner"][3]
     misspelt = next(s for s in r.said if s[0][:3] == ("substitute", c4, "路人乙"))
     assert misspelt[1] == 2 and "论坛上没有名为 路人乙 的账号" in misspelt[3]
-    posts = [p.text for p in r.forum.visible_posts(r.world.vote_thread) if p.author_uid == r.world.gm_uid]
+    posts = [
+        p.text for p in r.forum.visible_posts(r.world.vote_thread) if p.author_uid == r.world.gm_uid
+    ]
     assert any(p.startswith(f"{c4} 退出，由替补 {STRANGER} 接替。") for p in posts)
     assert STRANGER in r.snapshots["over"]["living"]
 
 
-def test_review_mode_sends_what_was_approved_and_approve_in_dry_run_warns(rehearsal: Rehearsal) -> None:
+def test_review_mode_sends_what_was_approved_and_approve_in_dry_run_warns(
+    rehearsal: Rehearsal,
+) -> None:
     r = rehearsal
     approvals = [out for argv, code, out, _ in r.said if argv[0] == "approve"]
     assert approvals and all("不会发送" not in out for out in approvals)  # review mode
@@ -578,7 +649,9 @@ def test_the_health_check_fails_once_the_daemon_stops_polling(rehearsal: Rehears
 INTAKE = "issue 12: intake does not read this phrasing yet (the intake engineer's work)"
 
 
-@pytest.mark.xfail(strict=True, reason=INTAKE + ": ballots with a reason, 票：X, 我的一票投给X, 投票对象：X")
+@pytest.mark.xfail(
+    strict=True, reason=INTAKE + ": ballots with a reason, 票：X, 我的一票投给X, 投票对象：X"
+)
 def test_ballots_as_people_write_them_count_as_written(rehearsal: Rehearsal) -> None:
     r = rehearsal
     kinds = {a.kind for a in _alerts_on(r, ("reason", "short", "mine", "object"))}
@@ -586,7 +659,9 @@ def test_ballots_as_people_write_them_count_as_written(rehearsal: Rehearsal) -> 
     assert _counted(r, ("reason", "short", "mine", "object"))
 
 
-@pytest.mark.xfail(strict=True, reason=INTAKE + ": A-J3, the partner of the killer who wrote the declaration")
+@pytest.mark.xfail(
+    strict=True, reason=INTAKE + ": A-J3, the partner of the killer who wrote the declaration"
+)
 def test_a_joint_killer_is_not_told_his_declaration_is_missing(rehearsal: Rehearsal) -> None:
     k2 = rehearsal.roles["killer"][1]
     first_night = rehearsal.marks["day1"]
@@ -601,7 +676,9 @@ def test_a_prayer_with_an_emoji_is_read(rehearsal: Rehearsal) -> None:
     assert f"{c4} 祈祷 {c1}" in words
 
 
-@pytest.mark.xfail(strict=True, reason=INTAKE + ": PMs in the minute of the announcement that opened the night")
+@pytest.mark.xfail(
+    strict=True, reason=INTAKE + ": PMs in the minute of the announcement that opened the night"
+)
 def test_pms_in_the_minute_of_the_announcement_are_accepted(rehearsal: Rehearsal) -> None:
     """The day-1 result was posted at :25 and these PMs at :40 of the same minute, which the
     inbox shows to the minute (so :00): they belong to night 2 (issue 12, first bullet)."""
@@ -613,7 +690,9 @@ def test_pms_in_the_minute_of_the_announcement_are_accepted(rehearsal: Rehearsal
     refused = [a for a in r.alerts() if a.evidence_id in {e.id for e in pms}]
     assert not refused, [(a.kind, a.message) for a in refused]
     with r._db().snapshot() as uow:
-        events = [codec.decode(e.payload) for e in uow.events.of_evidence(r.game_id, [e.id for e in pms])]
+        events = [
+            codec.decode(e.payload) for e in uow.events.of_evidence(r.game_id, [e.id for e in pms])
+        ]
     assert len([e for e in events if type(e).__name__ == "PowerSubmitted"]) == 2
 
 

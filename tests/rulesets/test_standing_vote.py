@@ -30,7 +30,11 @@ def test_family_a_counts_the_first_ballot_and_agrees_with_the_close() -> None:
         ballot("Rex", "夜行者", 4),
     ])  # fmt: skip
     vote = rules.standing_vote(state)
-    assert {v: b.target for v, b in vote.counted.items()} == {"小明": "老王", "月光": "老王", "Rex": "夜行者"}
+    assert {v: b.target for v, b in vote.counted.items()} == {
+        "小明": "老王",
+        "月光": "老王",
+        "Rex": "夜行者",
+    }
     assert dict(vote.counts) == {"老王": 2, "夜行者": 1}
     assert set(vote.electorate) == {n for n, _ in GAME6_10}
     [resolved, *_] = rules.decide(state, CloseRound(T0 + timedelta(hours=1)))
@@ -45,7 +49,9 @@ def test_werewolf_counts_the_latest_ballot_of_characters_in_play() -> None:
              "villager", "villager", "villager", "villager"]  # fmt: skip
     specs = [PlayerSpec(n, r, rules.info.roles[r].team) for n, r in zip(names, roles, strict=True)]
     state, _ = apply_all(rules, rules.new_game(specs), [OpenDay(1, {"opened_at": T0})])
-    state, _ = apply_all(rules, state, [ballot("甲", "乙", 1), ballot("甲", "丙", 2), ballot("丁", "丙", 3)])
+    state, _ = apply_all(
+        rules, state, [ballot("甲", "乙", 1), ballot("甲", "丙", 2), ballot("丁", "丙", 3)]
+    )
     vote = rules.standing_vote(state)
     assert {v: b.target for v, b in vote.counted.items()} == {"甲": "丙", "丁": "丙"}  # RES-W6
     assert dict(vote.counts) == {"丙": 2}
