@@ -73,7 +73,13 @@ def render(s: GameStatus, width: int) -> list[str]:
     add(wrap(f"《{s.game}》 {s.ruleset_name} · {gm_text.MODE.get(s.mode, s.mode)}", width, names))
     add(wrap(f"现在 {s.now:%Y-%m-%d %H:%M}（{s.timezone}）  {s.step}", width, names))
     if s.winner:
-        add(wrap(f"游戏结束：{s.winner} 获胜", width, names))
+        add(
+            wrap(
+                f"游戏结束：{s.winner_name} 获胜" if s.winner != "draw" else "游戏结束：和棋",
+                width,
+                names,
+            )
+        )
     if s.deadline is not None:
         d = s.deadline
         add(wrap(f"下一个截止：{d.label} {_t(d.at)}（还有 {gm_text.left(d.seconds_left)}）", width))

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     except IllegalActionError as exc:
         raise UserError(f"{args.new} 接替 {args.old}：{refusal(str(exc))}；没有改动") from None
     now = any(isinstance(e, SeatTakenOver) for e in outcome.events)
-    when = "立即生效" if now else "本阶段结算时生效（本阶段按规则延长）"
+    when = "立即生效" if now else "本阶段结算时生效"
     print(f"{args.new} 接替 {args.old} 的座位，{when}")
     if note:
         print(note)

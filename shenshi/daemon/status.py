@@ -199,6 +199,7 @@ class GameStatus:
     deadline: Deadline | None  # the next one
     deadlines: tuple[Deadline, ...]  # every one of the open step still to come
     winner: str | None
+    winner_name: str | None  # 好人方, 楚方, 和棋…
     living: tuple[str, ...]  # as the players know it
     dead: tuple[str, ...]  # as the players know it
     unannounced_deaths: tuple[str, ...]  # dead, not yet published (GM only)
@@ -250,6 +251,9 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         deadline=later[0] if later else None,
         deadlines=deadlines,
         winner=state.winner,
+        winner_name=("和棋" if state.winner == "draw" else info.team_name(state.winner))
+        if state.winner
+        else None,
         living=tuple(s.name for s in state.seats if s.name not in dead_known),
         dead=tuple(s.name for s in state.seats if s.name in dead_known),
         unannounced_deaths=unannounced,

@@ -475,7 +475,12 @@ def rehearsal(tmp_path_factory) -> Rehearsal:
 def test_the_game_ends_as_the_players_meant_it(rehearsal: Rehearsal) -> None:
     r = rehearsal
     over = r.snapshots["over"]
-    assert over["winner"] == "civilians" and over["phase"] == "over"
+    assert (
+        over["winner"] == "civilians"
+        and over["phase"] == "over"
+        and over["winner_name"] == "好人方"
+    )
+    assert "游戏结束：好人方 获胜" in rehearsal.texts["over"]
     k1, k2 = r.roles["killer"]
     assert {k1, k2, r.roles["commoner"][0], r.roles["commoner"][1]} <= set(over["dead"])
     posts = [
