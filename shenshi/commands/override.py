@@ -82,7 +82,9 @@ def _command(args: argparse.Namespace, tz):
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.commands._common import open_service
+    """Record the correction; say in the GM's words what it did and what was proposed."""
+    from shenshi.commands._common import gm_log, open_service, proposed_ids
+    from shenshi.daemon.gm_text import refusal
     from shenshi.errors import UserError
     from shenshi.rulesets.base import IllegalActionError
 
@@ -91,6 +93,32 @@ def run(args: argparse.Namespace) -> int:
     try:
         outcome = service.gm(command)
     except IllegalActionError as exc:
-        raise UserError(str(exc)) from None
-    print(f"recorded: {type(command).__name__}; {len(outcome.drafts)} announcement(s) proposed")
+        raise UserError(f"{_words(args)}：{refusal(str(exc))}；没有改动") from None
+    said = _words(args)
+    ids = proposed_ids(service, outcome)
+    gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""))
+    print(f"已记录：{said}")
+    if ids:
+        print(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
     return 0
+
+
+def _words(args: argparse.Namespace) -> str:
+    """The correction in the GM's words (``作废 老王 的 杀``)."""
+    from shenshi.rulesets.catalog import ACTION_NAMES
+
+    a = args.args
+    why = f"（理由：{args.reason}）" if args.reason else ""
+    said = {
+        "void": lambda: f"作废 {a[0]} 本阶段的「{ACTION_NAMES.get(a[1], a[1])}」",
+        "execute": lambda: f"今天处决 {a[0]}（代替计票结果）",
+        "cancel-execution": lambda: "今天不处决任何人",
+        "exit": lambda: f"{a[0]} 自动退出游戏，没有替补（公布时出局）",
+        "answered": lambda: f"天神已答复 {a[0]} 的占卜（之后的更改不再受理）",
+        "penalty": lambda: f"{a[0]} 罚分 {a[1]}",
+        "send-off": lambda: f"{a[0]} 被罚下",
+        "sheriff": lambda: f"警徽交给 {a[0]}",
+        "extra-divination": lambda: f"抽中 {a[0]} 做额外占卜",
+        "ballot": lambda: f"{a[0]} 的选票改记为 {a[1]}（代替读不出的选票）",
+    }[args.what]()
+    return said + why

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from shenshi.commands import add_config_option
 
@@ -19,6 +20,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "-v", "--verbose", action="count", default=0,
         help="also show the libraries' logs (httpx, alembic, apscheduler…); -vv: everything at DEBUG",
     )
+    parser.add_argument(
+        "--clock-factor", type=float, default=None, metavar="X",
+        help="rehearsal on the sandbox: the forum's clock runs X times faster (shared through the "
+             "clock file, [daemon] clock_file, default ./rehearsal-clock.json)",
+    )  # fmt: skip
+    parser.add_argument("--clock-file", type=Path, default=None, metavar="PATH",
+                        help="rehearsal: read the forum's time from this clock file")
     parser.set_defaults(func=run)
     return parser
 

@@ -201,12 +201,16 @@ def _result_kind(label: str) -> str:
 _ROUND_WORDS = "一二三四五六七八九十"
 
 
+# A step's result whose key does not name the step (the GM's words without the number).
+_UNNUMBERED = {"night_result": "夜晚结果", "day_result": "投票结果", "round_result": "本轮投票结果"}
+
+
 def kind_words(t: Templates, kind: str, key: str) -> str:
     """What an announcement is, in the GM's words (``第1天第一轮结果``, ``回执``), from its kind
     and its key (which holds the step: ``g1:day1.r1:public``); an unknown kind stays as it is."""
     step = re.search(r":(night|day)(\d+)(?:\.r(\d+))?:", key)
-    if step is None and kind.endswith("_result"):
-        return kind  # a step's result whose key names no step
+    if step is None and kind in _UNNUMBERED:
+        return _UNNUMBERED[kind]  # a step's result whose key names no step
     values = {"n": step.group(2) if step else "", "round": ""}
     if step and step.group(3):
         r = int(step.group(3))

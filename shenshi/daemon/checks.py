@@ -72,12 +72,9 @@ def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
         yield Check("board", True, f"board {g.board}: {len(rows)} threads on the first page")
     except ForumError as exc:
         yield Check("board", False, f"board {g.board}: {exc}")
-    try:
-        delta = forum.read_thread(g.vote_thread)
-        subject = delta.subject or "(no subject)"
-        yield Check("vote thread", True, f"thread {g.vote_thread}: {subject}, {delta.cursor.floor} posts")
-    except ForumError as exc:
-        yield Check("vote thread", False, f"thread {g.vote_thread}: {exc}")
+    from shenshi.daemon.game_checks import check_thread
+
+    yield check_thread(forum, "vote thread", g.vote_thread)
     try:
         inbox = forum.read_pms()
         found = f"{len(inbox.conversations)} conversations" if inbox.conversations else "empty (no conversations yet)"

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 
 from shenshi.adapters.errors import ForumError
 from shenshi.daemon.service import GameService
+from shenshi.daemon.status import record_poll
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ class Cycle:
             try:
                 self.service.poll()
                 result.polled = True
+                record_poll(self.service.store, self.service.game_id, self.clock())
                 self.poll_backoff.failures = 0
             except ForumError as exc:
                 self.poll_backoff.failures += 1
@@ -133,9 +135,11 @@ def serve_forever(cycle: Cycle) -> None:  # pragma: no cover - exercised by `she
 
     scheduler = BlockingScheduler()
 
+    speed = float(getattr(cycle.clock, "factor", 1.0))  # a rehearsal clock runs faster
+
     def job() -> None:
         cycle.run()
-        delay = cycle.next_delay()
+        delay = cycle.next_delay() / speed
         scheduler.add_job(job, "date", run_date=datetime.now() + timedelta(seconds=delay), id="cycle", replace_existing=True)
         log.info("next cycle in %.0f s", delay)
 

@@ -26,8 +26,11 @@ from shenshi.config import Config
 from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
+from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
-from shenshi.daemon.drylog import DryRunLog, LogEntry
+from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.gm_text import hint
+from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.errors import UserError
 from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
@@ -98,7 +101,7 @@ class GameService:
         self.store = store
         self.adapter = adapter
         self.clock = clock
-        self.drylog = drylog or DryRunLog(config.daemon.log)
+        self.drylog = drylog or DryRunLog(config.daemon.log, config.forum.tz)
         self.sleep = sleep
         self.ruleset = find_ruleset(config.game.ruleset)
         self.templates = Templates(config.templates)
@@ -107,6 +110,7 @@ class GameService:
         self._last_sent: datetime | None = None
         self._last_reread: datetime | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
+        self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
 
     # -- start-up ------------------------------------------------------------------------------
 
@@ -242,6 +246,9 @@ class GameService:
         for first, revision, evidence_id in edits:
             self._process_edit(first, revision, evidence_id)
         revisions += self._reread_for_edits()
+        find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
+        if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
+            self.outbox_watch.look(self.store, self.game_id, find_sent_pm)
         return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
 
     def _reread_for_edits(self) -> int:
@@ -345,19 +352,9 @@ class GameService:
     def _url_post(self, post: Post) -> str | None:
         return self.adapter.post_url(post.tid, post.pid) if self.adapter is not None else None
 
-    def _evidence_links(self, ids: Iterable[str]) -> tuple[str, ...]:
-        """The links of the posts and PMs behind an announcement or alert (for the log)."""
-        links = []
-        with self.store.snapshot() as uow:
-            for ident in ids:
-                if not str(ident).isdigit():
-                    continue
-                try:
-                    e = uow.evidence.get(int(ident))
-                except LookupError:
-                    continue
-                links.append(e.url or f"{e.kind.value} {e.source}/{e.forum_id} by {e.author}")
-        return tuple(links)
+    def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
+        """The posts and PMs behind an announcement or alert, labelled (for the log)."""
+        return evidence_links(self.store, self.game_id, ids)
 
     def _process_post(self, post: Post, evidence_id: int) -> None:
         outcome = self.referee.read_post(post, str(evidence_id))
@@ -366,6 +363,8 @@ class GameService:
             self._mark_published(key, at, post.pid)
 
     def _process_pm(self, pm: PrivateMessage, evidence_id: int) -> None:
+        if pm.sender_uid == getattr(self.adapter, "own_uid", None) or pm.sender == self.config.forum.username:
+            recognise_sent_pm(self.store, self.game_id, pm)  # a PM the GM sent by hand
         self._commit(self.referee.read_pm(pm, str(evidence_id)), keys.evidence_batch(evidence_id), evidence_id)
 
     def _process_edit(self, first: Post, revision: Post, evidence_id: int) -> None:
@@ -438,7 +437,7 @@ class GameService:
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
             out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
-            out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
+            out.alerts.append(GmAlert(key, a.kind, text, a.name))  # the next command: gm_text.hint
         return out
 
     def _published_at(self, key: str) -> datetime | None:
@@ -484,6 +483,8 @@ class GameService:
                 also(uow)
             if outcome.events:
                 self._sync_players(uow)
+        if outcome.events and self.referee is not None:
+            self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for draft in outcome.drafts:
             self._log_draft(draft)
         for alert in outcome.alerts:
@@ -513,7 +514,7 @@ class GameService:
             return uow.events.last_seq(self.game_id)
 
     def _log_draft(self, d: Draft) -> None:
-        where = f"thread {d.destination}" if d.channel == "thread" else f"PM to {d.destination}"
+        where = where_to(d.channel == "thread", d.destination)
         with self.store.snapshot() as uow:
             stored = uow.outbox.by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
@@ -524,7 +525,11 @@ class GameService:
 
     def _log_alert(self, a: GmAlert) -> None:
         evidence = self._evidence_links((a.evidence,) if a.evidence else ())
-        self.drylog.write(LogEntry(self.clock(), a.kind, "GM", a.message, "alert", "", evidence, alert=True))
+        with self.store.snapshot() as uow:
+            stored = uow.alerts.by_key(self.game_id, a.key)
+        ident = str(stored.id) if stored else ""
+        self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
+                                   alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
 
     def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
         with self.store.transaction() as uow:
@@ -700,7 +705,7 @@ class GameService:
             uow.outbox.mark_sent(a.id, str(forum_id), at=now)
         self._last_sent = now
         self.referee.pending_public.pop(a.key, None)
-        where = f"thread {a.destination}" if a.destination_kind is DestinationKind.THREAD else f"PM to {a.destination}"
+        where = where_to(a.destination_kind is DestinationKind.THREAD, a.destination)
         self.drylog.write(LogEntry(now, a.kind, where, a.text, "sent", str(a.id), title=kind_words(self.templates, a.kind, a.key)))
         return True
 

@@ -149,6 +149,34 @@ class PhaseTimes:
 
 
 @dataclass(frozen=True)
+class StandingVote:
+    """The open voting round as it stands (``shenshi status``): the ballot that would count
+    for each voter if the round closed now, who must vote, and the votes per target as the
+    close would count them before curse and bless (which the GM announces with the tally).
+    """
+
+    counted: Mapping[str, Ballot]  # voter -> the ballot that counts
+    electorate: tuple[str, ...]  # who must vote in this round
+    counts: Mapping[str, float]  # target -> votes (weighted where the rules weigh ballots)
+
+
+def standing(
+    counted: Mapping[str, Ballot],
+    electorate: Sequence[str],
+    counts: Mapping[str, float] | None = None,
+) -> StandingVote:
+    """A :class:`StandingVote`; ``counts`` defaults to one vote per counted ballot (an
+    abstention counts for nobody)."""
+    if counts is None:
+        tally: dict[str, float] = {}
+        for b in counted.values():
+            if b.target != ABSTAIN:
+                tally[b.target] = tally.get(b.target, 0) + 1
+        counts = tally
+    return StandingVote(frozen_map(dict(counted)), tuple(electorate), frozen_map(dict(counts)))
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The end of a game: who won and why (never a bare string)."""
 
@@ -1110,6 +1138,15 @@ class Ruleset:
         """Why a submission cannot count as it stands, or ``None`` (intake uses it for
         receipts). Default: every submission counts until the resolution judges it."""
         return None
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """The open round as it stands, for the GM (:class:`StandingVote`). Default: each
+        voter's latest ballot of the round counts, every living player votes."""
+        latest: dict[str, Ballot] = {}
+        for b in sorted((b for b in state.ballots if b.round == state.round), key=Ballot.sort_key):
+            if state.is_alive(b.voter):
+                latest[b.voter] = b
+        return standing(latest, tuple(s.name for s in state.alive()))
 
     def speed_up_ready(self, state: GameState) -> bool:
         """Whether the open day may close at once because the players agreed (werewolf 加速,

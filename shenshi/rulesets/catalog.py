@@ -104,6 +104,20 @@ class RulesetInfo:
         found = self.roles.get(role)
         return found.chinese if found is not None else role
 
+    def role_id(self, name: str) -> str | None:
+        """The role id for ``name``: an id (``seer``) or its Chinese name (``占卜者``)."""
+        wanted = name.strip()
+        if wanted in self.roles:
+            return wanted
+        for role in self.roles.values():
+            if wanted in (role.chinese, role.id.replace("_", " ")) or wanted.casefold() == role.id:
+                return role.id
+        return None
+
+    def role_list(self) -> str:
+        """The roles as the GM writes them: ``killer 杀手, seer 占卜者, …``."""
+        return ", ".join(f"{r.id} {r.chinese}" for r in self.roles.values())
+
     @property
     def players(self) -> int:
         """Number of seats in the default composition."""

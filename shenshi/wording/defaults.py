@@ -137,6 +137,8 @@ _group(
     ("kind_role", "身份通知", "a role PM of the deal"),
     ("kind_signin", "未签到", "a player who did not sign in"),
     ("kind_lurk", "潜水", "a player who lurked too long"),
+    ("kind_substitution", "替补公告", "a substitute takes over a seat"),
+    ("kind_exit", "退出公告", "a player's exit"),
 )
 _group(
     "cause",
@@ -675,10 +677,11 @@ _group(
     ),
     (
         "alert_rule",
-        "${who}: ${rule} → ${verdict}${detail}",
-        "a decision of the rules core (rule:<id>)",
+        "${who}：${rule} ${verdict}${detail}",
+        "a decision of the rules core (rule:<id>; $rule and $verdict in the GM's words, "
+        "shenshi/daemon/gm_text.py)",
     ),
-    ("alert_rule_detail", " (${detail})", "the $detail of `alert_rule`, when there is one"),
+    ("alert_rule_detail", "（${detail}）", "the $detail of `alert_rule`, when there is one"),
 )
 _group(
     "forum",

@@ -1,88 +1,102 @@
-"""``shenshi check-config`` against a sandbox forum: what the real forums showed it must say.
-
-With two uids swapped in the players file it said "all good" and the daemon mixed the players
-up; a Discuz inbox with no messages was "FAIL inbox: no PM list"; on a GBK forum whose server
-says UTF-8 in the header, nobody could tell which charset was used.
-"""
+"""``shenshi check-config`` fails what would break the game, naming the option and the cause:
+a vote thread or role thread that does not exist, a role mix the ruleset does not deal, a
+forum that cannot be reached, the other engine, a rejected password (also in ``run``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
-from shenshi.adapters.sandbox import ManualClock, SandboxForum, seed_demo, serve
-from shenshi.adapters.sandbox.seed import GM_NAME, GM_PASSWORD, player_name
-from shenshi.bootstrap import make_forum
 from shenshi.cli import main
-from shenshi.config import parse_config
-from shenshi.daemon.checks import check_forum
-from shenshi.demo import tomlfile
-from tests.daemon.helpers import GAME6_10, START
-
-PASSWORD_ENV = "SHENSHI_CHECK_CONFIG_TEST_PASSWORD"
+from tests.commands.conftest import CHINESE, ROLES, write_config
 
 
-@pytest.fixture(params=[("discuz", "utf-8"), ("phpwind", "utf-8"), ("phpwind", "gbk")], ids=["discuz", "phpwind", "phpwind-gbk"])
-def forum(request, monkeypatch) -> Iterator[tuple[SandboxForum, str]]:  # type: ignore[no-untyped-def]
-    engine, charset = request.param
-    monkeypatch.setenv(PASSWORD_ENV, GM_PASSWORD)
-    sandbox = SandboxForum(engine, clock=ManualClock(START), charset=charset)
-    seed_demo(sandbox)
-    sandbox.create_thread(GM_NAME, 3, "【游戏】游戏者名单与投票帖", "游戏者名单")
-    with serve(sandbox) as base_url:
-        yield sandbox, base_url
+def check(capsys, *argv: str) -> tuple[int, str]:
+    code = main(["check-config", *argv])
+    out, err = capsys.readouterr()
+    return code, out + err
 
 
-def raw_config(sandbox: SandboxForum, base_url: str, tmp_path, swap: tuple[str, str] | None = None) -> dict:  # type: ignore[no-untyped-def]
-    uids = {n: str(sandbox.user(player_name(n, sandbox.engine)).uid) for n, _ in GAME6_10}
-    if swap:
-        a, b = swap
-        uids[a], uids[b] = uids[b], uids[a]
-    return {
-        "forum": {"engine": sandbox.engine, "base_url": base_url, "username": GM_NAME,
-                  "password_env": PASSWORD_ENV, "min_interval": 0, "timeout": 10},
-        "game": {"name": "check", "ruleset": "game6-10", "board": 3, "vote_thread": 1,
-                 "start": START.replace(tzinfo=None).isoformat(),
-                 "players": [{"name": n, "uid": uids[n], "role": r} for n, r in GAME6_10]},
-        "daemon": {"database": f"sqlite:///{tmp_path / 'game.sqlite3'}", "log": str(tmp_path / "dry.log")},
-    }  # fmt: skip
-
-
-def checks(sandbox: SandboxForum, base_url: str, tmp_path, **kwargs) -> dict[str, tuple[bool, str]]:  # type: ignore[no-untyped-def]
-    config = parse_config(raw_config(sandbox, base_url, tmp_path, **kwargs), tmp_path)
-    return {c.what: (c.ok, c.detail) for c in check_forum(config, make_forum(config))}
-
-
-def test_swapped_uids_fail_and_name_both_players(forum, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    sandbox, base_url = forum
-    found = checks(sandbox, base_url, tmp_path, swap=("小明", "阿杰"))
-    assert found["player 小明"] == (False, f"uid 4 is {player_name('阿杰', sandbox.engine)} on the forum, not 小明: fix the players file")
-    assert found["player 阿杰"][0] is False and "uid 3 is 小明" in found["player 阿杰"][1]
-    others = [what for what, (ok, _) in found.items() if what.startswith("player ") and ok]
-    assert len(others) == len(GAME6_10) - 2  # Tom_2 is tom_2 on phpwind: the same member
-
-
-def test_an_empty_inbox_is_fine_and_the_charset_is_reported(forum, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    sandbox, base_url = forum
-    found = checks(sandbox, base_url, tmp_path)
-    assert all(ok for ok, _ in found.values()), found
-    assert found["inbox"] == (True, "empty (no conversations yet)")
-    assert found["charset"][1].startswith(f"{sandbox.charset} (from the pages' own declaration)")
-
-
-def test_a_gbk_forum_whose_server_says_utf8_is_read_and_written_as_gbk(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    """Issue 16: login failed with 用户"绁炵殑浣胯��"不存在 and no hint; the page's meta decides."""
-    monkeypatch.setenv(PASSWORD_ENV, GM_PASSWORD)
-    sandbox = SandboxForum("phpwind", clock=ManualClock(START), charset="gbk")
-    seed_demo(sandbox)
-    sandbox.create_thread(GM_NAME, 3, "【游戏】投票帖", "投票")
-    sandbox.faults.header_charset = "UTF-8"
-    with serve(sandbox) as base_url:
-        raw = raw_config(sandbox, base_url, tmp_path)
-        (tmp_path / "shenshi.toml").write_text(tomlfile.dumps(raw), encoding="utf-8")
-        code = main(["check-config", "--config", str(tmp_path / "shenshi.toml")])
-    out = capsys.readouterr().out
+def test_roles_may_be_chinese_and_the_mix_is_the_rulesets(sandbox, capsys) -> None:
+    _, url, tid, folder = sandbox
+    write_config(folder, url, tid, roles=CHINESE)
+    code, out = check(capsys)
     assert code == 0, out
-    assert f"ok   login: logged in as {GM_NAME}" in out
-    assert "ok   charset: gbk (from the pages' own declaration); the HTTP header says utf-8, the pages win" in out
+    assert (
+        "ok   role mix: 2×杀手、1×占卜者、1×束魂者、1×诅咒者、1×庇佑者、4×庶民 as game6-10 deals"
+        in out
+    )
+
+
+def test_a_role_mix_the_ruleset_does_not_deal_fails(sandbox, capsys) -> None:
+    _, url, tid, folder = sandbox
+    write_config(folder, url, tid, roles=["seer", "seer", *ROLES[2:]])  # a seer instead of a killer
+    code, out = check(capsys, "--offline")
+    assert code == 1
+    assert "FAIL role mix: too many: 1×占卜者; missing: 1×杀手" in out
+
+
+def test_an_unknown_role_name_lists_the_rulesets_roles(sandbox, capsys) -> None:
+    _, url, tid, folder = sandbox
+    write_config(folder, url, tid, roles=["预言家", *ROLES[1:]])
+    code, out = check(capsys, "--offline")
+    assert code == 2 and out.count("\n") == 1
+    assert '"预言家" is not a game6-10 role' in out and "seer 占卜者" in out
+
+
+def test_a_vote_thread_that_does_not_exist_fails(sandbox, capsys) -> None:
+    _, url, _, folder = sandbox
+    write_config(folder, url, 999)
+    code, out = check(capsys)
+    assert code == 1
+    assert (
+        "FAIL vote thread: thread 999 does not exist (or was deleted): check the thread id" in out
+    )
+
+
+def test_role_threads_that_do_not_exist_fail(sandbox, capsys) -> None:
+    forum, url, tid, folder = sandbox
+    seer = forum.create_thread("神的使者", 3, "先知功能树洞", "技能请回复在本帖。")
+    write_config(folder, url, tid, roles=CHINESE,
+                 extra=f'role_threads = {{ "占卜者" = {seer.tid}, seer_b = 998 }}')  # fmt: skip
+    code, out = check(capsys)
+    assert code == 1, out
+    assert f"ok   [game] role_threads: seer 占卜者: thread {seer.tid}" in out
+    assert "FAIL [game] role_threads: seer_b: thread 998 does not exist" in out
+
+
+def test_a_forum_that_cannot_be_reached_names_the_option(sandbox, capsys) -> None:
+    _, _, tid, folder = sandbox
+    write_config(folder, "http://127.0.0.1:9/", tid)
+    code, out = check(capsys)
+    assert code == 1
+    assert "FAIL login: [forum] base_url: connection refused (http://127.0.0.1:9/)" in out
+    assert "Traceback" not in out
+
+
+def test_the_other_engine_is_named(sandbox, capsys) -> None:
+    _, url, tid, folder = sandbox
+    write_config(folder, url, tid, engine="discuz")
+    code, out = check(capsys)
+    assert code == 1
+    assert (
+        'FAIL login: [forum] engine: this looks like a phpwind forum, not Discuz!: set engine = "phpwind"'
+        in out
+    )
+
+
+def test_a_rejected_password_is_one_line_in_check_config_and_in_run(
+    sandbox, capsys, monkeypatch
+) -> None:
+    _, url, tid, folder = sandbox
+    write_config(folder, url, tid)
+    monkeypatch.setenv("SHENSHI_CHECK_TEST_PASSWORD", "not-the-password")
+    code, out = check(capsys)
+    assert (
+        code == 1
+        and "FAIL login: [forum] password: the forum rejected the user name or password" in out
+    )
+    assert "not-the-password" not in out
+    code = main(["run", "--once"])
+    out, err = capsys.readouterr()
+    assert (
+        code == 2 and err.startswith("shenshi: error: [forum] password:") and err.count("\n") == 1
+    )
+    assert "Traceback" not in out + err and "not-the-password" not in out + err

@@ -130,7 +130,7 @@ def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path)
         alerts = uow.alerts.raised(svc.game_id)
     assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
     log = (tmp_path / "dry.log").read_text(encoding="utf-8")
-    assert "!! ALERT" in log and "http://forum.example/pm/" in log
+    assert "!! 提醒" in log and "http://forum.example/pm/" in log
 
 
 

@@ -29,6 +29,7 @@ TABLES = {
     "alerts",
     "cursors",
 }
+HEAD = "0002"  # the latest migration
 
 
 def _mode(path) -> int:
@@ -40,7 +41,7 @@ def test_migrations_create_every_table_from_empty(empty_store_url):
     try:
         tables = set(inspect(store.engine).get_table_names())
         assert TABLES | {"alembic_version"} == tables
-        assert current_revision(store.engine) == "0001"
+        assert current_revision(store.engine) == HEAD
     finally:
         store.close()
 
@@ -61,7 +62,7 @@ def test_reopening_is_a_no_op_and_keeps_data(sqlite_url):
         uow.games.create("g", "game5")
     with open_store(sqlite_url, create=False) as store, store.snapshot() as uow:
         assert uow.games.find("g").ruleset == "game5"
-        assert current_revision(store.engine) == "0001"
+        assert current_revision(store.engine) == HEAD
 
 
 def test_downgrade_to_base_and_upgrade_again(sqlite_url):
@@ -190,8 +191,6 @@ def test_processes_opening_a_new_database_at_once(tmp_path):
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-                ("0001",)
-            ]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [(HEAD,)]
     finally:
         engine.dispose()

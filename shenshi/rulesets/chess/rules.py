@@ -29,8 +29,10 @@ from shenshi.rulesets.base import (
     Resolved,
     Ruleset,
     RulesetError,
+    StandingVote,
     Submission,
     Submit,
+    standing,
 )
 from shenshi.rulesets.catalog import CANNON_KILL, CHECK, CHESS32, KILL, SWAP_GENERAL
 from shenshi.rulesets.chess import clock, collect, day, night
@@ -113,6 +115,13 @@ class Chess32(Ruleset):
         return ChessMemory()
 
     # -- submissions ---------------------------------------------------------------------------
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """C-D4: each voter's ballot after at most one change; round 2 only for its candidates."""
+        mem: ChessMemory = state.memory
+        candidates = {state.by_number(n).name for n in mem.runoff} if state.round > 1 else None
+        counted, _ = day.counted_ballots(state, state.round, None, candidates)
+        return standing(counted, [s.name for s in state.alive()])
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
         """Swaps left per general (抽将, 2 per game)."""

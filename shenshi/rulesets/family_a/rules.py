@@ -32,9 +32,11 @@ from shenshi.rulesets.base import (
     Ruleset,
     RulesetError,
     RulingApplied,
+    StandingVote,
     Submission,
     Submit,
     frozen_map,
+    standing,
 )
 from shenshi.rulesets.catalog import (
     BIND,
@@ -132,6 +134,16 @@ class FamilyA(Ruleset):
             raise IllegalActionError(f"{command.name} is not a living civilian: the lot is drawn among them")
         memory = replace(state.memory, extra_divination_actor=seat.number)
         yield RulingApplied(command.kind, command.name, state.seats, memory, state.outcome)
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """D-E/D-I/D-D: the first posted ballot (or the delegation) of each voter; the bound
+        survivor does not vote; a runoff counts only ballots for its candidates; the summoned
+        victims vote in 招魂."""
+        mem: FamilyAMemory = state.memory
+        candidates = {state.by_number(n).name for n in mem.runoff} if state.round > 1 else None
+        counted, _ = day.counted_ballots(state, state.round, None, candidates)
+        electorate = [s.name for s in day.electorate(state)] if state.round < 3 else []
+        return standing(counted, electorate)
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
         """The bound survivor, the 8p on-duty killer, summoned victims, last-words grants and

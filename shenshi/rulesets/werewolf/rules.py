@@ -37,8 +37,10 @@ from shenshi.rulesets.base import (
     Ruleset,
     RulesetError,
     RulingApplied,
+    StandingVote,
     Submission,
     frozen_map,
+    standing,
 )
 from shenshi.rulesets.catalog import (
     HEAL,
@@ -139,6 +141,12 @@ class Werewolf(Ruleset):
     def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
         """Why a skill reply fails (W-D1..W-D3), or ``None``; intake uses it for receipts."""
         return submissions.check_submission(state, sub)
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """The latest valid ballot of each character in play (RES-W6), the sheriff's weighted."""
+        counted, _ = day.counted_ballots(state, None)
+        counts = {name: float(v) for name, v in day.tally(state, counted).items()}
+        return standing(counted, [s.name for s in day.electorate(state)], counts)
 
     def speed_up_ready(self, state: GameState) -> bool:
         """W-D7 (RES-W14): every character in play agreed to speed this day up and the
