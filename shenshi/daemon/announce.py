@@ -110,7 +110,7 @@ def private_text(
     """The PM text of one private result (``target``: whom the divination or check was about;
     ``roles``: the ruleset's roles, for the names of identities)."""
     v = result.value
-    name = target or ""
+    name = target or result.about or ""
 
     def identity(role: str) -> str:
         found = (roles or {}).get(role)

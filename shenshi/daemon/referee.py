@@ -59,7 +59,7 @@ from shenshi.rulesets.base import (
     Submit,
     frozen_map,
 )
-from shenshi.rulesets.catalog import CANNON_KILL, KILL
+from shenshi.rulesets.catalog import KILL
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
@@ -500,12 +500,11 @@ class Referee:
         drafts: list[Draft] = []
         for event in events:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
-                after = self.ruleset.evolve(before, event)
                 step = drafts_for_step(
                     self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
                     thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
-                    targets=_targets(after, event.report), roles=self.ruleset.info.roles,
+                    roles=self.ruleset.info.roles,
                 )  # fmt: skip
                 drafts += [d for d in step if d.channel == "pm"]
                 continue
@@ -513,7 +512,7 @@ class Referee:
                 continue
             label = self._label(before, event)
             title = self._title(before, event)
-            declarations = _declarations(before)
+            declarations = _declarations(before, event.report)
             evidence = tuple(sorted({s.evidence for s in before.submissions if s.evidence}))
             report = event.report
             if event.outcome is not None and not report.winner:
@@ -523,7 +522,7 @@ class Referee:
                 self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
                 report=report, declarations=declarations, evidence=evidence[:20],
                 runoff_template=self.profile.ballots.runoff_template,
-                targets=_targets(before, event.report), roles=self.ruleset.info.roles,
+                roles=self.ruleset.info.roles,
             )  # fmt: skip
             drafts += step
             for d in step:
@@ -575,35 +574,16 @@ def _note_alert(
     return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 
-_ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}
-
-
-def _targets(state: GameState, report: Report) -> dict[tuple[str, str], str]:
-    """Whom each answered divination or check was about (a joint unit shares one target)."""
-    out: dict[tuple[str, str], str] = {}
-    for r in report.private_results:
-        action = _ASKED.get(r.text_kind)
-        if action is None:
-            continue
-        role = state.seat(r.to).role if state.has_player(r.to) else None
-        asked = [
-            s for s in state.submissions
-            if s.action == action and s.target
-            and (s.actor == r.to or (role and state.has_player(s.actor) and state.seat(s.actor).role == role))
-            and bool(s.extra.get("extra_divination")) == (r.text_kind == "extra_divination")
-        ]  # fmt: skip
-        if asked:
-            out[(r.to, r.text_kind)] = max(asked, key=lambda s: s.sort_key()).target or ""
-    return out
-
-
-def _declarations(state: GameState) -> dict[str, str]:
-    """The kill declarations (chess: kill posts, cannons' too) by victim (published with a death)."""
+def _declarations(state: GameState, report: Report) -> dict[str, str]:
+    """The kill declarations (chess: kill posts) published with the deaths, by victim: the text
+    of the submission each fact names (the kill that succeeded, never another unit's)."""
+    by_seq = {s.seq: s for s in state.submissions}
     out: dict[str, str] = {}
-    for s in sorted(state.submissions, key=lambda s: s.sort_key()):
-        text = s.extra.get("declaration")
-        if s.action in (KILL, CANNON_KILL) and s.target and text:
-            out[s.target] = str(text)
+    for fact in report.public_facts:
+        sub = by_seq.get(fact.source) if fact.source is not None else None
+        text = sub.extra.get("declaration") if sub is not None else None
+        if fact.kind in ("kill_declaration", "kill_post") and text:
+            out[str(fact.get("victim"))] = str(text)
     return out
 
 

@@ -178,19 +178,35 @@ class Saved:
 
 @dataclass(frozen=True)
 class PrivateResult:
-    """A private message the GM sends (seer answers, chess identities, witch vision…)."""
+    """A private message the GM sends (seer answers, chess identities, witch vision…).
+
+    ``about`` names whom an answer is about (the divined, checked or 预言 target), taken from
+    the submission the answer was given for, so that a unit is only ever told about its own
+    submission; it is for the daemon's text and is not printed (FORMAT has no such key).
+    """
 
     to: str
     text_kind: str
     value: Any
+    about: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The FORMAT.md shape: ``{"to": …, "text_kind": …, "value": …}``."""
+        return {"to": self.to, "text_kind": self.text_kind, "value": _jsonable(self.value)}
 
 
 @dataclass(frozen=True)
 class PublicFact:
-    """One public announcement; ``fields`` are the kind's own keys (FORMAT.md table)."""
+    """One public announcement; ``fields`` are the kind's own keys (FORMAT.md table).
+
+    ``source`` is the ``seq`` of the submission whose text the fact publishes (the kill
+    declaration or 杀人帖 of the kill that succeeded); it is for the daemon's text and is not
+    printed.
+    """
 
     kind: str
     fields: tuple[tuple[str, Any], ...] = ()
+    source: int | None = None
 
     @classmethod
     def of(cls, kind: str, **fields: Any) -> PublicFact:
