@@ -175,9 +175,10 @@ class Referee:
         for event in events:
             self.state = self.ruleset.evolve(self.state, event)
 
-    def times(self) -> PhaseTimes | None:
-        """The clock of the open step, or ``None`` between steps."""
-        state = self.state
+    def times(self, state: GameState | None = None) -> PhaseTimes | None:
+        """The clock of the open step (of ``state``, default the game's), or ``None`` between
+        steps."""
+        state = state or self.state
         if state.phase not in (Phase.NIGHT, Phase.DAY):
             return None
         opened = state.params.get("opened_at")
@@ -186,14 +187,13 @@ class Referee:
         subs = len(state.pending_substitutions)
         times = self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
         if state.phase is Phase.DAY and state.round > 1 and state.round in times.rounds:
-            times = self._later_round(times)
+            times = self._later_round(times, state)
         return times
 
-    def _later_round(self, times: PhaseTimes) -> PhaseTimes:
+    def _later_round(self, times: PhaseTimes, state: GameState) -> PhaseTimes:
         """A runoff (生死投票, chess round 2) or 招魂 opens when the previous round's result is
         published, and lasts as long as the ruleset gives it: not at the scheduled close of the
         round before, which an early close (or a late approval) moves."""
-        state = self.state
         opens, closes = times.rounds[state.round]
         at = self.published.get(self._round_key(state.round - 1))
         if at is None:
@@ -204,12 +204,34 @@ class Referee:
     def _round_key(self, rnd: int) -> str:
         return self.keys.public(step_label(Phase.DAY, self.state.number, rnd))
 
-    def context(self, now: datetime):
-        """The intake view of the game at ``now``."""
+    def context(self, now: datetime, state: GameState | None = None):
+        """The intake view of the game (or of ``state``) at ``now``."""
+        state = state or self.state
         return build_context(
-            self.ruleset, self.state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz, templates=self.templates,
+            self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
+            gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
         )  # fmt: skip
+
+    def watched(self) -> set[str]:
+        """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and
+        submissions of the open step, or of the step just closed until the next one opens (an
+        early close leaves time to edit)."""
+        state = self.state
+        found = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
+        return {str(e) for e in found if e}
+
+    def _as_read(self, evidence: str) -> GameState:
+        """The game as it stood for the step a stored post was read in: an edit is compared
+        with its first-seen text in that step, even after an early close or a new round."""
+        state = self.state
+        ballot = next((b for b in state.ballots if b.evidence == evidence), None)
+        if ballot is not None and (state.phase is not Phase.DAY or ballot.round != state.round):
+            return replace(state, phase=Phase.DAY, round=ballot.round)
+        read = any(s.evidence == evidence for s in state.submissions)
+        finished = PHASE_GRAPH[state.phase].finished
+        if read and finished is not None:
+            return replace(state, phase=finished)
+        return state
 
     # -- inputs ------------------------------------------------------------------------------
 
@@ -229,7 +251,8 @@ class Referee:
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""
-        result = read_post_edit(self.context(revision.posted_at), first, revision)
+        context = self.context(revision.posted_at, self._as_read(evidence))
+        result = read_post_edit(context, first, revision)
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(

@@ -247,15 +247,14 @@ class GameService:
         hold the open step's ballots and tree-hole submissions (at most every
         :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
         first-seen text still counts."""
-        state = self.referee.state
         now = self.clock()
         pages_of = getattr(self.adapter, "pages_of", None)
-        if state.phase not in (Phase.NIGHT, Phase.DAY) or pages_of is None:
+        idents = self.referee.watched()  # after an early close too, until the next step
+        if not idents or pages_of is None:
             return 0
         if self._last_reread is not None and now - self._last_reread < REREAD_SPACING:
             return 0
         self._last_reread = now
-        idents = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
         pages: dict[str, set[int]] = {}
         seen_to: dict[str, int] = {}
         with self.store.snapshot() as uow:

@@ -123,3 +123,63 @@ def test_two_lurking_warnings_name_the_next_substitute(tmp_path) -> None:
     hint = ref._what_to_do(DaemonNote("小明", "lurking", "replaced"))
     assert "shenshi substitute 小明 替补甲" in hint and "override exit 小明" in hint
     assert ref._what_to_do(DaemonNote("小明", "lurking", "warning")) == ""
+
+
+def test_an_edited_ballot_after_an_early_close_is_shown_to_the_gm(tmp_path) -> None:
+    """Issue 13: the edit is read in the step its post was read in, not in the dusk after it."""
+    from dataclasses import replace as dc_replace
+
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.tick(at(24), published(keys))
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    first = None
+    for i, (name, _) in enumerate(GAME6_10):
+        ballot = post(name, "投票：老王" if name != "老王" else "投票：小明", 37 + i * 0.1)
+        first = first or ballot
+        assert ref.read_post(ballot, str(30 + i)).events, name
+    ref.tick(at(38), published(keys))
+    assert ref.state.phase is Phase.DUSK  # every ballot in: the round closed early
+    revision = dc_replace(first, text="投票：月光")
+    out = ref.read_edit(first, revision, "30")
+    assert [a.kind for a in out.alerts] == ["edited_vote"]
+    assert "老王" in out.alerts[0].message and "月光" in out.alerts[0].message
+    same = ref.read_edit(first, dc_replace(first, text="投票：老王 "), "30")
+    assert not same.alerts
+
+
+def test_an_edited_first_round_ballot_during_the_runoff_is_read_in_its_own_round(tmp_path) -> None:
+    from dataclasses import replace as dc_replace
+
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.tick(at(24), published(keys))
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    targets = ["老王", "小明", "Rex", "小明", "老王", "小明", "老王", "小明", "老王", "Tom_2"]
+    ballots = []
+    for i, ((name, _), target) in enumerate(zip(GAME6_10, targets, strict=True)):
+        target = "老王" if name == target else target
+        ballots.append(post(name, f"投票：{target}", 37 + i * 0.1))
+        assert ref.read_post(ballots[-1], str(60 + i)).events, name
+    ref.tick(at(48), published(keys))
+    assert ref.state.round == 2  # 老王 and 小明 tie: the runoff
+    rex = ballots[2]  # 小明 voted Rex in round 1: no candidate of the runoff
+    out = ref.read_edit(rex, dc_replace(rex, text="投票：Tom_2"), "62")
+    assert [a.kind for a in out.alerts] == ["edited_vote"]
+
+
+def test_the_closed_steps_ballots_stay_watched_for_edits_until_the_next_step(tmp_path) -> None:
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.read_pm(pm("小明", "占卜 老王", 1), "1")
+    assert ref.watched() == {"1"}
+    ref.tick(at(24), published(keys))
+    assert ref.state.phase is Phase.DAWN and ref.watched() == {"1"}
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    assert ref.watched() == set()

@@ -38,7 +38,12 @@ def dawn(ref: Referee, hours: float):
 def test_each_horse_pair_is_told_about_its_own_check(tmp_path) -> None:
     ref = chess_night(tmp_path)
     for i, (horse, target, hours) in enumerate(
-        [("Tom_2", "萧何", 26), ("白色的猫", "萧何", 26.5), ("樊哙", "小明", 27), ("张良", "小明", 27.5)]
+        [
+            ("Tom_2", "萧何", 26),
+            ("白色的猫", "萧何", 26.5),
+            ("樊哙", "小明", 27),
+            ("张良", "小明", 27.5),
+        ]
     ):
         assert ref.read_pm(pm(horse, f"查证 {target}", hours), f"c{i}").events
     out = dawn(ref, 49)
@@ -117,7 +122,11 @@ def test_two_werewolf_seers_each_hear_about_their_own_prophecy(tmp_path) -> None
     game = replace(cfg.game, start=WW_START, role_threads=threads)
     rules = find_ruleset("werewolf")
     teams = {s.name: s.team for s in script.seats}
-    composition = {**rules.info.composition, "seer": 2, "villager": rules.info.composition["villager"] - 1}
+    composition = {
+        **rules.info.composition,
+        "seer": 2,
+        "villager": rules.info.composition["villager"] - 1,
+    }
     state = rules.new_game(
         [PlayerSpec(n, r, teams[n]) for n, r in table], {"composition": composition}
     )
