@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
+from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text
 from shenshi.daemon.context import build_context
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
@@ -45,12 +46,14 @@ from shenshi.rulesets.base import (
     Event,
     GameState,
     IllegalActionError,
+    LastWordsRecorded,
     OpenDay,
     OpenNight,
     Phase,
     PhaseOpened,
     PhaseTimes,
     PowerSubmitted,
+    PrivateResult,
     RecordActivity,
     RecordLastWords,
     Report,
@@ -60,6 +63,7 @@ from shenshi.rulesets.base import (
     frozen_map,
 )
 from shenshi.rulesets.catalog import KILL
+from shenshi.rulesets.profile import LastWordsNotice
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
@@ -73,6 +77,32 @@ class GmAlert:
     message: str
     subject: str | None = None
     evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A time the phase clock acts at in the open step (:meth:`Referee.deadlines`).
+
+    ``what``: ``game_start``, ``night_phase`` (``detail``: its key, 夜晚1 = ``"1"``),
+    ``action_deadline``, ``night_settles``, ``night_end``, ``dawn_post`` (a settled night's
+    result, held until its announcement time), ``vote_opens``, ``vote_closes``, ``day_end``.
+    """
+
+    what: str
+    at: datetime
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class HeldDawn:
+    """A night settled before its close (werewolf: when 夜晚2 closes): its result post and
+    answers wait for the announcement ``at`` the night's close; ``later`` is what the step's
+    report gained in between (a sheriff named by the GM)."""
+
+    at: datetime
+    before: GameState
+    event: Resolved
+    later: Report = field(default_factory=Report)
 
 
 @dataclass(frozen=True)
@@ -158,6 +188,10 @@ class Referee:
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}
         self._phase_results_sent: set[tuple[int, str]] = set()
+        self._notices_sent: set[str] = set()  # the clock's notices proposed by this process
+        self._held: HeldDawn | None = None
+        # Last words written in private, to publish the next day: (game day, author, text).
+        self._last_words: list[tuple[int, str, str]] = []
 
     # -- state -------------------------------------------------------------------------------
 
@@ -166,6 +200,7 @@ class Referee:
         events = self.ruleset.decide(self.state, command)
         state = self.state
         for event in events:
+            self._remember(state, event)
             state = self.ruleset.evolve(state, event)
         self.state = state
         return events
@@ -173,7 +208,36 @@ class Referee:
     def replay(self, events: Iterable[Event]) -> None:
         """Fold stored events into the state (no rules are re-run)."""
         for event in events:
+            self._remember(self.state, event)
             self.state = self.ruleset.evolve(self.state, event)
+
+    def _remember(self, before: GameState, event: Event) -> None:
+        """What the announcements still to come need from ``event`` (kept in replay too): last
+        words to publish, a settled night whose result waits for its announcement time."""
+        lw = self.profile.last_words
+        if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
+            self._last_words.append((before.number, event.author, event.text))
+        if isinstance(event, PhaseOpened):
+            self._held = None
+        elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
+            at = self._announced_at(before)
+            self._held = HeldDawn(at, before, event) if at is not None else None
+        elif self._held is not None:
+            self._held = replace(self._held, later=self._held.later.merge(event.report))
+
+    def _settles_at(self, times: PhaseTimes) -> datetime:
+        """When the open night settles: its close, or where the ruleset says so, when its last
+        submission phase closes (werewolf: 夜晚2)."""
+        if self.profile.clock.settles_at_last_phase and times.phase_deadlines:
+            return min(max(times.phase_deadlines.values()), times.closes)
+        return times.closes
+
+    def _announced_at(self, night: GameState) -> datetime | None:
+        """When the result of ``night`` (still open) is announced, if later than it settles."""
+        times = self.times(night)
+        if times is None or self._settles_at(times) >= times.closes:
+            return None
+        return times.closes
 
     def times(self, state: GameState | None = None) -> PhaseTimes | None:
         """The clock of the open step (of ``state``, default the game's), or ``None`` between
@@ -309,7 +373,8 @@ class Referee:
                 return CastBallot(command.actor, command.target or "", at, "pm_delegate", True, None, evidence)
             case "last_words":
                 return RecordLastWords(command.actor, tuple(command.extra.get("accused") or ()), at,
-                                       command.extra.get("chars"), evidence)  # fmt: skip
+                                       command.extra.get("chars"), evidence,
+                                       str(command.extra.get("text") or ""))  # fmt: skip
             case "kill_declaration":
                 return self._declaration(command, evidence, at)
             case "sign_in" | "slow_down":
@@ -373,6 +438,10 @@ class Referee:
         """Do what the open phase awaits (:data:`PHASE_GRAPH`), if its time has come."""
         state = self.state
         row = PHASE_GRAPH[state.phase]
+        if self._held is not None:
+            self._release(now, out)
+            if self._held is not None:
+                return False  # the settled night is announced at its close
         if row.due is Due.START:
             if now < self.game.start:
                 return False
@@ -381,6 +450,8 @@ class Referee:
             assert row.finished is not None
             if self._nothing_to_announce():
                 at = self._closed_by(now)  # werewolf night 0: day 1 opens at 06:00, unannounced
+                if at is None:
+                    return False
             else:
                 published = self.published.get(self.gate_key())
                 if published is None or published > now:
@@ -393,11 +464,13 @@ class Referee:
             return False
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
-            if now >= times.closes or (self.early_close and self._night_complete()):
-                at = min(now, times.closes)
+            settles = self._settles_at(times)
+            if now >= settles or (self.early_close and self._night_complete()):
+                at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
             return False
+        self._vote_opening(now, times, out)
         at = self._round_due(now, times)
         if at is None:
             return False
@@ -435,14 +508,104 @@ class Referee:
         report = self.state.step_report
         return not (report.public_facts or report.vote_tally or report.winner)
 
-    def _closed_by(self, now: datetime) -> datetime:
-        """When the step just resolved closed, at the latest (its clock's close, or now)."""
+    def _closed_by(self, now: datetime) -> datetime | None:
+        """When the step just resolved (with nothing to announce) closes on its clock, once
+        ``now`` has reached it (``None`` before: the next step waits for it)."""
         state = self.state
         done = PHASE_GRAPH[state.phase].finished
         opened = state.params.get("opened_at")
         if opened is None or done is None:
             return now
-        return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
+        closes = self.ruleset.phase_times(state, done, state.number, opened).closes
+        return closes if now >= closes else None
+
+    def _release(self, now: datetime, out: Effects) -> None:
+        """Propose a settled night's result once its announcement time has come (unless it was
+        proposed before a restart: the shell refilled it, or it is published)."""
+        held = self._held
+        if held is None or now < held.at:
+            return
+        self._held = None
+        label = self._label(held.before, held.event)
+        key = self.keys.public(label)
+        if key in self.pending_public or key in self.published:
+            return
+        out.drafts += self._result_drafts(held.before, held.event, held.event.report.merge(held.later))
+
+    def _vote_opening(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
+        """The short post that the vote thread takes ballots from now on, where the first
+        round opens later than the day (game6: the 13th hour)."""
+        state = self.state
+        opens, closes = times.rounds.get(1, (times.opens, times.closes))
+        if state.round != 1 or opens <= times.opens or not opens <= now < closes:
+            return
+        key = self.keys.notice(step_label(Phase.DAY, state.number), "vote_open")
+        if key in self._notices_sent:
+            return
+        self._notices_sent.add(key)
+        text = notices.vote_opened(self.templates, state.number, closes, self.tz)
+        out.drafts.append(Draft(key, "vote_opened", "thread", self.game.vote_thread, text))
+
+    def _night_opening(self, times: PhaseTimes, out: Effects) -> None:
+        """A night's post with its phases' deadlines (werewolf: 夜晚1, 夜晚2, [WW:L183])."""
+        state = self.state
+        if not times.phase_deadlines:
+            return
+        key = self.keys.notice(step_label(Phase.NIGHT, state.number), "deadlines")
+        if key in self._notices_sent:
+            return
+        self._notices_sent.add(key)
+        skills = self.profile.skills
+        tonight = {  # night 0 has its own skills (金箭, 托孤), the later nights the others
+            action: phase
+            for action, phase in skills.night_phases.items()
+            if (action in skills.night0) == (state.number == 0)
+        }
+        deadlines = {k: at for k, at in times.phase_deadlines.items() if k in {str(p) for p in tonight.values()}}
+        text = notices.night_deadlines(
+            self.templates, state.number, deadlines, times.closes, tonight, self.ruleset.info, self.tz
+        )
+        out.drafts.append(Draft(key, "night_deadlines", "thread", self.game.vote_thread, text))
+
+    # -- what the clock waits for, for the scheduler and status -----------------------------------
+
+    def deadlines(self) -> tuple[Moment, ...]:
+        """Every time the phase clock acts at in the open step, in order: the start, each
+        night phase's deadline, the settlement and the announcement of a night, the vote's
+        opening and close, the day's end."""
+        state = self.state
+        found: list[Moment] = []
+        if state.phase is Phase.SETUP:
+            found.append(Moment("game_start", self.game.start))
+        if self._held is not None:
+            found.append(Moment("dawn_post", self._held.at))
+        times = self.times()
+        if times is not None and state.phase is Phase.NIGHT:
+            found += [Moment("night_phase", at, k) for k, at in sorted(times.phase_deadlines.items())]
+            if times.input_deadline is not None and times.input_deadline < times.closes:
+                found.append(Moment("action_deadline", times.input_deadline))
+            settles = self._settles_at(times)
+            if settles < times.closes:
+                found.append(Moment("night_settles", settles))
+            found.append(Moment("night_end", times.closes))
+        elif times is not None and state.phase is Phase.DAY:
+            opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
+            if opens < NOT_YET:
+                if opens > times.opens:
+                    found.append(Moment("vote_opens", opens, str(state.round)))
+                found.append(Moment("vote_closes", closes, str(state.round)))
+            if times.closes != closes:
+                found.append(Moment("day_end", times.closes))
+        return tuple(sorted(found, key=lambda m: m.at))
+
+    def next_deadline(self, now: datetime) -> datetime | None:
+        """The next time the phase clock has something to do: the first of :meth:`deadlines`
+        after ``now``, else the last one passed (it is due), else ``None``."""
+        moments = self.deadlines()
+        later = [m.at for m in moments if m.at > now]
+        if later:
+            return later[0]
+        return moments[-1].at if moments else None
 
     def _night_phases_closed(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
         """Private results due as each night phase closes (werewolf: the witch's 【通灵】 list
@@ -482,14 +645,16 @@ class Referee:
         out.events += events
         out.extend(self._notes(events, None))
         out.drafts += self.drafts_for(events, self.state)
+        if phase is Phase.NIGHT:
+            self._night_opening(times, out)
         return True
 
-    def _resolve(self, command: Command, out: Effects, at: datetime) -> None:  # noqa: ARG002
+    def _resolve(self, command: Command, out: Effects, at: datetime) -> None:
         before = self.state
         events = self.apply(command)
         out.events += events
         out.extend(self._notes(events, None))
-        out.drafts += self.drafts_for(events, before)
+        out.drafts += self.drafts_for(events, before, at)
 
     def _night_complete(self) -> bool:
         """Every living player with a night power has submitted something."""
@@ -517,9 +682,13 @@ class Referee:
         done = PHASE_GRAPH[self.state.phase].finished or Phase.DAY
         return self.keys.public(step_label(done, self.state.number))
 
-    def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
+    def drafts_for(self, events: list[Event], before: GameState, at: datetime | None = None) -> list[Draft]:
         """Announcements for ``events``: a resolution's post and PMs, and answers given at once
-        (the penalty divination is answered as soon as it is submitted, RES-A19)."""
+        (the penalty divination is answered as soon as it is submitted, RES-A19). ``at``: when
+        the resolution happened (the deadline of last words counts from it).
+
+        A night settled before its announcement time (werewolf) proposes only the last-words
+        notices now; its post and answers come at its close (:meth:`_release`)."""
         drafts: list[Draft] = []
         for event in events:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
@@ -533,25 +702,86 @@ class Referee:
                 continue
             if not isinstance(event, Resolved):
                 continue
-            label = self._label(before, event)
-            title = self._title(before, event)
-            declarations = _declarations(before, event.report)
-            evidence = tuple(sorted({s.evidence for s in before.submissions if s.evidence}))
-            report = event.report
-            if event.outcome is not None and not report.winner:
-                # The end of the game is announced with the resolution that decided it.
-                report = replace(report, winner=event.outcome.winner)
-            step = drafts_for_step(
-                self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
-                report=report, declarations=declarations, evidence=evidence[:20],
-                runoff_template=self.profile.ballots.runoff_template,
-                roles=self.ruleset.info.roles,
-            )  # fmt: skip
-            drafts += step
-            for d in step:
-                if d.channel == "thread":
-                    self.pending_public[d.key] = d.text
+            drafts += self._last_words_notices(before, event, at)
+            if self._held is not None and self._held.event is event:
+                continue  # announced at the night's close
+            drafts += self._result_drafts(before, event, event.report)
         return drafts
+
+    def _result_drafts(self, before: GameState, event: Resolved, report: Report) -> list[Draft]:
+        """The result post of a resolution and its private PMs (answers, madness notices)."""
+        label = self._label(before, event)
+        evidence = tuple(sorted({s.evidence for s in before.submissions if s.evidence}))
+        if event.outcome is not None and not report.winner:
+            # The end of the game is announced with the resolution that decided it.
+            report = replace(report, winner=event.outcome.winner)
+        report = replace(report, private_results=self._due_with_result(before, report))
+        step = drafts_for_step(
+            self.templates, game=self.keys.game, label=label, title=self._title(before, event),
+            thread=self.game.vote_thread, report=report, declarations=_declarations(before, event.report),
+            evidence=evidence[:20], runoff_template=self.profile.ballots.runoff_template,
+            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report),
+        )  # fmt: skip
+        maddened = self.ruleset.intake_facts(before).get("maddened") or ()
+        for name in notices.newly_maddened(report, maddened):
+            text = self.templates.render("maddened_notice")
+            key = self.keys.private(label, "maddened_notice", name, 0)
+            step.append(Draft(key, "maddened_notice", "pm", name, text))
+        for d in step:
+            if d.channel == "thread":
+                self.pending_public[d.key] = d.text
+        return step
+
+    def _due_with_result(self, before: GameState, report: Report) -> tuple[PrivateResult, ...]:
+        """The private results the result brings: not those already sent as a night phase
+        closed (werewolf: the 【通灵】 list goes to the witch when 夜晚1 closes, §5.5 step 7)."""
+        times = self.times(before) if before.phase is Phase.NIGHT else None
+        sent = {
+            (r.to, r.text_kind)
+            for key in (times.phase_deadlines if times else {})
+            for r in self.ruleset.night_phase_closed(before, key)
+        }
+        return tuple(r for r in report.private_results if (r.to, r.text_kind) not in sent)
+
+    def _extra_lines(self, before: GameState, report: Report) -> list[str]:
+        """What a result post adds to the report's facts: the voting record (werewolf §5.6),
+        who may post last words (chess32), last words written in private (werewolf §5.4)."""
+        t, profile = self.templates, self.profile
+        lines: list[str] = []
+        if profile.ballots.record_published and before.phase is Phase.DAY and report.vote_tally:
+            ballots = notices.counted_ballots(before, report)
+            lines.append(notices.vote_record(t, ballots, t.render("abstain_word")))
+        if profile.last_words.notice is LastWordsNotice.PUBLIC and report.last_words:
+            lines.append(notices.last_words_granted(t, report.last_words))
+        if profile.last_words.published and before.phase is Phase.NIGHT:
+            words = [(author, text) for n, author, text in self._last_words if n == before.number]
+            lines += notices.last_words_published(t, words)
+        return lines
+
+    def _last_words_notices(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
+        """Each character the resolution lets leave last words is told so, with the deadline
+        (werewolf §5.4, P6(g): notified before the night ends; void once the next day opens)."""
+        rules = self.profile.last_words
+        if rules.notice is not LastWordsNotice.PM or not event.report.last_words:
+            return []
+        deadline = self._next_day_opens(before, at)
+        label = self._label(before, event)
+        text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
+        return [
+            Draft(self.keys.private(label, "last_words_notice", name, 0), "last_words_notice", "pm", name, text)
+            for name in event.report.last_words
+        ]
+
+    def _next_day_opens(self, before: GameState, at: datetime | None) -> datetime:
+        """When the day after ``before``'s step opens on the clock: a night's close, or the
+        close of the night that follows a day (opened at its close, ``at``)."""
+        times = self.times(before)
+        assert times is not None, "a resolution closes an open step"
+        if before.phase is Phase.NIGHT:
+            return times.closes
+        opened = (at or times.closes).astimezone(self.tz)
+        night = replace(before, phase=Phase.NIGHT, params=frozen_map({"opened_at": opened}))
+        return self.ruleset.phase_times(night, Phase.NIGHT, before.number, opened).closes
 
     def _label(self, before: GameState, event: Resolved) -> str:
         """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""

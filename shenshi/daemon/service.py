@@ -534,14 +534,9 @@ class GameService:
     # -- status and GM corrections ----------------------------------------------------------------
 
     def next_deadline(self) -> datetime | None:
-        """The next time the phase clock has something to do (None between steps)."""
-        times = self.referee.times() if self.referee else None
-        if times is None:
-            return None
-        state = self.referee.state
-        if state.round and state.round in times.rounds:
-            return times.rounds[state.round][1]
-        return times.closes
+        """The next time the phase clock has something to do (the referee's deadlines: night
+        phases, the vote's opening and close, a held dawn post…; None when nothing is due)."""
+        return self.referee.next_deadline(self.clock()) if self.referee else None
 
     def status(self) -> StatusReport:
         """The game at a glance."""

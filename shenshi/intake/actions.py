@@ -15,6 +15,7 @@ from shenshi.intake.context import DAY, NIGHT, SIGNIN, GameContext, PlayerInfo
 from shenshi.intake.grammar import NameRef, Parsed
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
+from shenshi.rulesets.profile import LastWordsNotice
 
 
 def validate_action(out: Collector, p: Parsed) -> None:
@@ -326,8 +327,10 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
     assert sender is not None
     phase = ctx.phase
     body = p.declaration if text is None else text
+    # A ruleset that names who may leave last words (werewolf, chess32) grants nobody else.
+    named = ctx.profile.last_words.notice is not LastWordsNotice.NONE
     granted = sender.name in phase.last_words_granted or (
-        not phase.last_words_granted and not sender.alive
+        not named and not phase.last_words_granted and not sender.alive
     )
     if not granted:
         out.alert("last_words_not_granted", verb=receipts.verb(ctx, "last_words"))

@@ -201,6 +201,12 @@ def _role_thread_post(out: Collector, post: Post) -> None:
             continue
         validate_action(out, p)
     resolve_conflicts(out)
+    if sender.name in ctx.phase.maddened and not parsed:
+        # A maddened character's speech is restricted in his 功能树洞 too [WW:L129]; his skill
+        # replies are commands, not speech.
+        bad = maddened_violations(text, [])
+        if bad:
+            out.alert("maddened_speech", chars=bad[:20])
 
 
 def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> IntakeResult:

@@ -510,6 +510,7 @@ class RecordLastWords(Command):
     t: datetime | None = None
     chars: int | None = None
     evidence: str | None = None
+    text: str = ""  # what was written (werewolf: published with the next announcement)
 
 
 @dataclass(frozen=True)
@@ -639,6 +640,7 @@ class LastWordsRecorded(Event):
     accused: tuple[str, ...]
     t: datetime | None = None
     chars: int | None = None
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -966,7 +968,7 @@ class Ruleset:
     def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
         if not state.has_player(c.author):
             raise IllegalActionError(f"{c.author!r} is not a player of this game")
-        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars)
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, c.text)
 
     def _decide_RecordActivity(self, state: GameState, c: RecordActivity) -> Iterable[Event]:
         yield ActivityRecorded(frozen_map(c.post_counts))

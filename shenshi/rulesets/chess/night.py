@@ -171,6 +171,7 @@ def resolve(state: GameState) -> NightOutcome:
             PendingSwap(state.seat(g).number, state.seat(str(s.target)).number, state.number)
             for g, s in sorted(pending.items(), key=lambda kv: order[kv[0]])
         ),
+        last_words=mem.last_words + tuple(state.seat(n).number for n in dead),
         curse=_stored(state, got.of(CURSE), st, cursing=True),
         bless=_stored(state, got.of(BLESS), st, cursing=False),
     )

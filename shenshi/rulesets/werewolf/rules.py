@@ -51,7 +51,9 @@ from shenshi.rulesets.catalog import (
 )
 from shenshi.rulesets.common import note
 from shenshi.rulesets.profile import (
+    BallotRules,
     ClockRules,
+    LastWordsNotice,
     LastWordsRules,
     RulesetProfile,
     SkillChannel,
@@ -112,10 +114,19 @@ class Werewolf(Ruleset):
                 change_note="receipt_until_deadline_confirm",
             ),
             targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
-            last_words=LastWordsRules(max_chars=settings.last_words_chars),
+            last_words=LastWordsRules(
+                max_chars=settings.last_words_chars,
+                notice=LastWordsNotice.PM,
+                until_next_day=True,
+                published=True,
+            ),
+            ballots=BallotRules(record_published=True),
             speech=SpeechRules(dead_posts=True),
             clock=ClockRules(
-                speed_up=True, unannounced=frozenset({("night", 0)}), death_causes_public=False
+                speed_up=True,
+                unannounced=frozenset({("night", 0)}),
+                death_causes_public=False,
+                settles_at_last_phase=True,
             ),
             players=None,
         )
@@ -189,11 +200,16 @@ class Werewolf(Ruleset):
             if g.who != camps.WOLVES
             for m in g.members
         }
-        granted = frozenset(
+        waiting = [(n, day_n) for n, day_n in mem.last_words if n not in mem.last_words_received]
+        granted = frozenset(state.by_number(n).name for n, day_n in waiting if day_n == state.number)
+        # The next day has opened: last words of the day before are late from its opening
+        # (W-D6), and intake refuses them as such (not as never granted).
+        late = frozenset(
             state.by_number(n).name
-            for n, day_n in mem.last_words
-            if day_n == state.number and n not in mem.last_words_received
+            for n, day_n in waiting
+            if state.phase is Phase.DAY and day_n == state.number - 1
         )
+        deadline = state.params.get("opened_at") if late and not granted else None
         vision = None
         if state.phase is Phase.NIGHT and state.number > 0:
             vision = frozenset(submissions.vision(state))
@@ -206,7 +222,8 @@ class Werewolf(Ruleset):
             "witch_vision": vision,
             "locked": {actor: frozenset(actions) for actor, actions in locked.items()},
             "extra_powers": extra,
-            "last_words_granted": granted,
+            "last_words_granted": granted | (late if deadline is not None else frozenset()),
+            "last_words_deadline": deadline,
         }
 
     # -- resolution ----------------------------------------------------------------------------
@@ -330,7 +347,7 @@ class Werewolf(Ruleset):
             raise IllegalActionError(f"{c.author!r} is not a player of this game")
         problem = self.last_words_problem(state, c.author, c.chars)
         report = Report(daemon=(problem,)) if problem else Report()
-        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, report=report)
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, c.text, report=report)
 
     def last_words_problem(
         self, state: GameState, author: str, chars: int | None
