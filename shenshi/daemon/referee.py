@@ -333,6 +333,8 @@ class Referee:
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
+            if alert.kind == "no_vote_open" and alert.subject:
+                out.drafts += self._vote_not_open(alert.subject, evidence, at)
         for command in result.commands:
             core = self.translate(command, evidence, at)
             if core is None:
@@ -353,12 +355,43 @@ class Referee:
             out.events += events
             out.extend(self._notes(events, evidence))
             out.drafts += self.drafts_for(events, before)
+            out.alerts += self._words_after_post(events, evidence)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 out.drafts.append(
                     Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, receipt.text, (evidence,))
                 )
         return out
+
+    def _words_after_post(self, events: list[Event], evidence: str) -> list[GmAlert]:
+        """Last words that came in time but after the dawn post that publishes them was
+        proposed: the GM adds them to it (werewolf: between 06:00 and the day's opening)."""
+        state = self.state
+        key = self.keys.public(step_label(Phase.NIGHT, state.number))
+        if not self.profile.last_words.published or state.phase is not Phase.DAWN or self._held is not None:
+            return []
+        if key not in self.pending_public:
+            return []
+        return [
+            GmAlert(self.keys.reply(evidence, "last_words_after_post"), "last_words_after_post",
+                    self.templates.render("alert_last_words_after_post", player=e.author), e.author, evidence)
+            for e in events if isinstance(e, LastWordsRecorded) and not e.report.daemon
+        ]  # fmt: skip
+
+    def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
+        """A ballot posted before the vote thread opened is not counted: the voter is told when
+        it opens (game6: the 13th hour of the day)."""
+        times = self.times()
+        if times is None or self.state.phase is not Phase.DAY:
+            return []
+        opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
+        if not at < opens < NOT_YET:
+            return []
+        t = self.templates
+        text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
+                        opens=notices.clock_time(opens, self.tz))  # fmt: skip
+        key = self.keys.reply(evidence, "vote_not_open")
+        return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
 
     def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
         """An intake command as a rules-core command (``None``: nothing for the core)."""

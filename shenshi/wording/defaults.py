@@ -629,6 +629,14 @@ _group(
     ),
 )
 _group(
+    "alert",
+    (
+        "alert_last_words_after_post",
+        "${player} 的遗言在天亮公告提出之后才到（仍在期限内）：请用 shenshi edit 加进公告",
+        "werewolf: last words in time, after the dawn post was proposed",
+    ),
+)
+_group(
     "receipt",
     (
         "receipt_until_phase",

@@ -183,3 +183,27 @@ def test_the_closed_steps_ballots_stay_watched_for_edits_until_the_next_step(tmp
     keys["g1:night1:public"] = at(24)
     ref.tick(at(24), published(keys))
     assert ref.watched() == set()
+
+
+def test_the_vote_thread_opening_is_posted_and_an_early_ballot_is_answered(tmp_path) -> None:
+    """Issue 13: game6 opens the vote at the 13th hour of the day; a post says so, and a ballot
+    before it is not counted and its voter is told when to vote again."""
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.tick(at(24), published(keys))
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    assert [m.what for m in ref.deadlines()] == ["vote_opens", "vote_closes"]
+    assert ref.next_deadline(at(30)) == at(36)
+    early = ref.read_post(post("小明", "投票：老王", 30), "2")
+    assert not early.events and [a.kind for a in early.alerts] == ["no_vote_open"]
+    (reply,) = early.drafts
+    assert (reply.kind, reply.channel, reply.destination) == ("vote_not_open", "pm", "小明")
+    assert "2026-12-03 08:00 开放投票" in reply.text  # day 1 opened at 24 h; +12 h
+    assert not [d for d in ref.tick(at(35.9), published(keys)).drafts]
+    opened = ref.tick(at(36), published(keys)).drafts
+    assert [(d.kind, d.key, d.channel) for d in opened] == [("vote_opened", "g1:day1:vote_open", "thread")]
+    assert "【第1天】投票帖现在开放投票" in opened[0].text
+    assert not ref.tick(at(37), published(keys)).drafts  # once
+    assert ref.read_post(post("小明", "投票：老王", 37), "3").events

@@ -206,3 +206,14 @@ def test_the_day_result_publishes_the_full_voting_record_and_tells_the_voted_out
     assert record.count("→") == len(living)
     notice = next(d for d in out.drafts if d.kind == "last_words_notice")
     assert notice.destination == "老王" and "2026-12-12 06:00 前" in notice.text
+
+
+def test_last_words_after_the_dawn_post_was_proposed_reach_the_gm(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.to_night_1()
+    game.night_1()
+    game.tick(t(10, 3, 5))
+    game.tick(t(10, 6))  # the dawn post is proposed; the GM has not published it yet
+    words = game.reply("月光", "遗言：我是好人。", t(10, 6, 5))
+    assert words.events  # in time: the next day has not opened
+    assert [a.kind for a in words.alerts] == ["last_words_after_post"]
