@@ -755,6 +755,7 @@ class Referee:
             evidence=evidence[:20], runoff_template=self.profile.ballots.runoff_template,
             roles=self.ruleset.info.roles, extra=self._extra_lines(before, report),
         )  # fmt: skip
+        step += self._lurk_notices(label, before.number, report)
         maddened = self.ruleset.intake_facts(before).get("maddened") or ()
         for name in notices.newly_maddened(report, maddened):
             text = self.templates.render("maddened_notice")
@@ -764,6 +765,19 @@ class Referee:
             if d.channel == "thread":
                 self.pending_public[d.key] = d.text
         return step
+
+    def _lurk_notices(self, label: str, day: int, report: Report) -> list[Draft]:
+        """chess32 lurking (§4.8, C-D7): the player is told of each warning, and of the
+        replacement that the second one means (substitutions are not announced, [CH:L158])."""
+        warned = {n.who for n in report.daemon if n.rule == "lurking" and n.verdict == "warning"}
+        replaced = {n.who for n in report.daemon if n.rule == "lurking" and n.verdict == "replaced"}
+        counts = report.lurk_warnings if isinstance(report.lurk_warnings, Mapping) else {}
+        drafts = []
+        for who in sorted(warned | replaced):
+            kind = "lurk_replaced" if who in replaced else "lurk_warning"
+            text = self.templates.render(kind, n=day, count=counts.get(who, 1))
+            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text))
+        return drafts
 
     def _due_with_result(self, before: GameState, report: Report) -> tuple[PrivateResult, ...]:
         """The private results the result brings: not those already sent as a night phase

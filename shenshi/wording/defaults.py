@@ -623,6 +623,18 @@ _group(
         "werewolf: a character the piper maddened (§5.3)",
     ),
     (
+        "lurk_warning",
+        "你在第${n}天发言太少（不足5帖，且不足当天平均的20%），记潜水警告一次（累计 ${count} 次）；"
+        "累计两次将由替补接替。",
+        "chess32: a lurking day's warning (§4.8)",
+    ),
+    (
+        "lurk_replaced",
+        "你在第${n}天再次潜水，累计 ${count} 次警告：按规则将由替补接替你的位置（待天神确认）。"
+        "请继续为本局保密。",
+        "chess32: the second warning means replacement (§4.8); substitutions are not announced",
+    ),
+    (
         "vote_not_open_notice",
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
