@@ -341,7 +341,7 @@ class Referee:
                 continue
             before = self.state
             try:
-                events = self.apply(core)
+                events = self._apply_input(core)
             except IllegalActionError as exc:
                 out.alerts.append(
                     GmAlert(
@@ -377,6 +377,17 @@ class Referee:
                     self.templates.render("alert_last_words_after_post", player=e.author), e.author, evidence)
             for e in events if isinstance(e, LastWordsRecorded) and not e.report.daemon
         ]  # fmt: skip
+
+    def _apply_input(self, command: Command) -> list[Event]:
+        """A player's command; a skill used between steps goes as the ruleset makes it (a
+        werewolf sheriff's 【殉职】 after the night settled)."""
+        try:
+            return self.apply(command)
+        except IllegalActionError:
+            later = self.ruleset.between_steps(self.state, command) if isinstance(command, Submit) else None
+            if later is None:
+                raise
+            return self.apply(later)
 
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
@@ -809,12 +820,18 @@ class Referee:
         """Each character the resolution lets leave last words is told so, with the deadline
         (werewolf §5.4, P6(g): notified before the night ends; void once the next day opens)."""
         rules = self.profile.last_words
-        if rules.notice is not LastWordsNotice.PM or not event.report.last_words:
-            return []
-        deadline = self._next_day_opens(before, at)
         label = self._label(before, event)
+        drafts = []
+        if event.outcome is None:  # a sheriff put out without a successor: 【殉职】 now (RES-W21)
+            for who in sorted({n.who for n in event.report.daemon if n.rule == "sheriff_default"}):
+                key = self.keys.private(label, "successor_notice", who, 0)
+                text = self.templates.render("successor_notice")
+                drafts.append(Draft(key, "successor_notice", "pm", who, text))
+        if rules.notice is not LastWordsNotice.PM or not event.report.last_words:
+            return drafts
+        deadline = self._next_day_opens(before, at)
         text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
-        return [
+        return drafts + [
             Draft(self.keys.private(label, "last_words_notice", name, 0), "last_words_notice", "pm", name, text)
             for name in event.report.last_words
         ]

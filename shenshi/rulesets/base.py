@@ -1097,6 +1097,12 @@ class Ruleset:
         receipts). Default: every submission counts until the resolution judges it."""
         return None
 
+    def between_steps(self, state: GameState, command: Submit) -> Command | None:
+        """A skill used between two steps (no step is open), as the command the ruleset makes
+        of it (werewolf: the 【殉职】 of the sheriff put out by the night just settled, RES-W21);
+        ``None``: it has no effect now. Default: none."""
+        return None
+
     def speed_up_ready(self, state: GameState) -> bool:
         """Whether the open day may close at once because the players agreed (werewolf 加速,
         W-D7). Default: never."""

@@ -623,6 +623,11 @@ _group(
         "werewolf: a character the piper maddened (§5.3)",
     ),
     (
+        "successor_notice",
+        "你是出局的警长：请立即在功能树洞回复「【殉职】角色名」，指定一名未出局的角色继任警长。",
+        "werewolf: the sheriff put out, to name a successor (【殉职】, RES-W21)",
+    ),
+    (
         "lurk_warning",
         "你在第${n}天发言太少（不足5帖，且不足当天平均的20%），记潜水警告一次（累计 ${count} 次）；"
         "累计两次将由替补接替。",

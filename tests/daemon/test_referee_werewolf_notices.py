@@ -217,3 +217,20 @@ def test_last_words_after_the_dawn_post_was_proposed_reach_the_gm(tmp_path) -> N
     words = game.reply("月光", "遗言：我是好人。", t(10, 6, 5))
     assert words.events  # in time: the next day has not opened
     assert [a.kind for a in words.alerts] == ["last_words_after_post"]
+
+
+def test_a_sheriff_put_out_at_night_names_his_successor_before_the_dawn(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.to_night_1()  # 小明 is the sheriff
+    assert game.reply("老王", "【杀人】小明", t(9, 22)).events
+    settled = game.tick(t(10, 3, 5))
+    assert {d.kind for d in settled.drafts if d.destination == "小明"} == {
+        "successor_notice",
+        "last_words_notice",
+    }
+    named = game.reply("小明", "【殉职】阿杰", t(10, 4))
+    assert named.events and not named.alerts
+    dawn = game.tick(t(10, 6))
+    post = next(d for d in dawn.drafts if d.key == "g1:night1:public")
+    assert "小明 出局" in post.text and "阿杰 成为警长" in post.text
+    assert "sheriff" in game.ref.state.seat("阿杰").addons

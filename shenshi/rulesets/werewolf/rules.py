@@ -16,6 +16,7 @@ from typing import Any
 from shenshi.rulesets.base import (
     CloseNight,
     CloseRound,
+    Command,
     DaemonNote,
     Death,
     DeclareExit,
@@ -38,6 +39,7 @@ from shenshi.rulesets.base import (
     RulesetError,
     RulingApplied,
     Submission,
+    Submit,
     frozen_map,
 )
 from shenshi.rulesets.catalog import (
@@ -150,6 +152,24 @@ class Werewolf(Ruleset):
         """Why a skill reply fails (W-D1..W-D3), or ``None``; intake uses it for receipts."""
         return submissions.check_submission(state, sub)
 
+    def between_steps(self, state: GameState, command: Submit) -> Command | None:
+        """【殉职】 after the settlement that put the sheriff out (RES-W21: chosen in the night's
+        last-words phase, or at once by day): the sheriff who went out without naming a
+        successor hands the badge to a living character, as the host's ``sheriff`` ruling
+        would."""
+        lost = {n.who for n in state.step_report.daemon if n.rule == "sheriff_default"}
+        target = command.target or ""
+        if (
+            command.action != SHERIFF_SUCCESSOR
+            or state.phase not in (Phase.DAWN, Phase.DUSK)
+            or command.actor not in lost
+            or target == command.actor
+            or not state.is_alive(target)
+            or camps.sheriff(state) is not None
+        ):
+            return None
+        return GmRuling("sheriff", target, reason="殉职")
+
     def speed_up_ready(self, state: GameState) -> bool:
         """W-D7 (RES-W14): every character in play agreed to speed this day up and the
         outcome is already uniquely determined: the discussion may close at once."""
@@ -200,6 +220,10 @@ class Werewolf(Ruleset):
             if g.who != camps.WOLVES
             for m in g.members
         }
+        if state.phase in (Phase.DAWN, Phase.DUSK):  # the sheriff just put out: 【殉职】 now
+            for n in state.step_report.daemon:
+                if n.rule == "sheriff_default":
+                    extra[n.who] = extra.get(n.who, frozenset()) | {SHERIFF_SUCCESSOR}
         waiting = [(n, day_n) for n, day_n in mem.last_words if n not in mem.last_words_received]
         granted = frozenset(state.by_number(n).name for n, day_n in waiting if day_n == state.number)
         # The next day has opened: last words of the day before are late from its opening
