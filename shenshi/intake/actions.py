@@ -173,6 +173,10 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
     roles = {"role": _role_cn(out.ctx, sender), "target_role": _role_cn(out.ctx, target)}
     why = out.render(why_template, target=target.name, **roles)
     out.alert(kind, "alert_target", verb=p.verb, target=target.name, why=why, reason=why.lstrip("："))
+    if kind == "lone_killer_suicide":
+        # RES-A4: refused at once, yet it is his latest PM: it supersedes his earlier target
+        # (if it still stands at dawn there is no kill), so the rules core must see it.
+        out.commands.append(IntakeCommand(action, sender.name, target.name, out.base_extra()))
     return False
 
 

@@ -207,3 +207,20 @@ def test_the_vote_thread_opening_is_posted_and_an_early_ballot_is_answered(tmp_p
     assert "【第1天】投票帖现在开放投票" in opened[0].text
     assert not ref.tick(at(37), published(keys)).drafts  # once
     assert ref.read_post(post("小明", "投票：老王", 37), "3").events
+
+
+def test_the_last_killers_self_target_supersedes_his_earlier_kill(tmp_path) -> None:
+    """RES-A4: refused at once, yet his latest PM: at dawn there is no kill."""
+    cfg = config(tmp_path)
+    rules = find_ruleset("game6-10")
+    specs = [PlayerSpec(n, r, rules.info.roles[r].team, n != "老王") for n, r in GAME6_10]
+    state = rules.new_game(specs)
+    ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), uids=UIDS, gm_uid="2", tz=TZ)
+    ref.tick(at(0), published({}))
+    assert ref.read_pm(pm("夜行者", "杀 Rex\n" + DECLARATION, 1), "1").events
+    refused = ref.read_pm(pm("夜行者", "杀 夜行者\n" + DECLARATION, 2), "2")
+    assert [a.kind for a in refused.alerts] == ["lone_killer_suicide"]
+    assert "未受理" in next(d.text for d in refused.drafts if d.kind == "receipt")
+    out = ref.tick(at(24), published({}))
+    public = next(d for d in out.drafts if d.key == "g1:night1:public")
+    assert "Rex" not in public.text and "昨夜无人死亡" in public.text

@@ -81,5 +81,10 @@ def test_a_lurker_is_warned_and_told_of_his_replacement_at_the_second_warning(tm
     everyone_abstains(ref, 50)
     out = close_day(ref, (at(25), at(73)), "小明")
     (second,) = [d for d in out.drafts if d.kind.startswith("lurk_")]
-    assert (second.kind, second.destination) == ("lurk_replaced", "小明") and "累计 2 次" in second.text
-    assert any(a.kind == "rule:lurking" and "shenshi substitute 小明" in a.message for a in out.alerts)
+    assert (second.kind, second.destination) == (
+        "lurk_replaced",
+        "小明",
+    ) and "累计 2 次" in second.text
+    assert any(
+        a.kind == "rule:lurking" and "shenshi substitute 小明" in a.message for a in out.alerts
+    )
