@@ -22,6 +22,17 @@ def published(keys: dict) -> Clockwork:
     return Clockwork(published=keys)
 
 
+def day_one(tmp_path) -> tuple[Referee, dict]:
+    """A referee with night 1 over (nobody acted) and day 1 opened at 24 h."""
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.tick(at(24), published(keys))
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    return ref, keys
+
+
 def test_a_night_from_pms_to_the_dawn_post(tmp_path) -> None:
     ref = referee(tmp_path)
     keys: dict = {}
@@ -129,12 +140,7 @@ def test_an_edited_ballot_after_an_early_close_is_shown_to_the_gm(tmp_path) -> N
     """Issue 13: the edit is read in the step its post was read in, not in the dusk after it."""
     from dataclasses import replace as dc_replace
 
-    ref = referee(tmp_path)
-    keys: dict = {}
-    ref.tick(at(0), published(keys))
-    ref.tick(at(24), published(keys))
-    keys["g1:night1:public"] = at(24)
-    ref.tick(at(24), published(keys))
+    ref, keys = day_one(tmp_path)
     first = None
     for i, (name, _) in enumerate(GAME6_10):
         ballot = post(name, "投票：老王" if name != "老王" else "投票：小明", 37 + i * 0.1)
@@ -153,12 +159,7 @@ def test_an_edited_ballot_after_an_early_close_is_shown_to_the_gm(tmp_path) -> N
 def test_an_edited_first_round_ballot_during_the_runoff_is_read_in_its_own_round(tmp_path) -> None:
     from dataclasses import replace as dc_replace
 
-    ref = referee(tmp_path)
-    keys: dict = {}
-    ref.tick(at(0), published(keys))
-    ref.tick(at(24), published(keys))
-    keys["g1:night1:public"] = at(24)
-    ref.tick(at(24), published(keys))
+    ref, keys = day_one(tmp_path)
     targets = ["老王", "小明", "Rex", "小明", "老王", "小明", "老王", "小明", "老王", "Tom_2"]
     ballots = []
     for i, ((name, _), target) in enumerate(zip(GAME6_10, targets, strict=True)):
@@ -188,12 +189,7 @@ def test_the_closed_steps_ballots_stay_watched_for_edits_until_the_next_step(tmp
 def test_the_vote_thread_opening_is_posted_and_an_early_ballot_is_answered(tmp_path) -> None:
     """Issue 13: game6 opens the vote at the 13th hour of the day; a post says so, and a ballot
     before it is not counted and its voter is told when to vote again."""
-    ref = referee(tmp_path)
-    keys: dict = {}
-    ref.tick(at(0), published(keys))
-    ref.tick(at(24), published(keys))
-    keys["g1:night1:public"] = at(24)
-    ref.tick(at(24), published(keys))
+    ref, keys = day_one(tmp_path)
     assert [m.what for m in ref.deadlines()] == ["vote_opens", "vote_closes"]
     assert ref.next_deadline(at(30)) == at(36)
     early = ref.read_post(post("小明", "投票：老王", 30), "2")

@@ -76,6 +76,19 @@ class Game:
         assert self.reply("小明", "【预言】老王", t(9, 22, 30)).events
         assert self.reply("kk_大侠", "【吹笛】Rex", t(9, 23)).events
 
+    def settled_1(self) -> Effects:
+        """Night 1 played and settled as 夜晚2 closes (03:05); its post waits for 06:00."""
+        self.to_night_1()
+        self.night_1()
+        return self.tick(t(10, 3, 5))
+
+    def day_2(self) -> Effects:
+        """Night 1 announced at 06:00 (returned) and published at 06:10: day 2 is open."""
+        self.settled_1()
+        dawn = self.tick(t(10, 6))
+        self.publish("g1:night1:public", t(10, 6, 10))
+        return dawn
+
 
 def kinds(out: Effects) -> list[str]:
     return [d.kind for d in out.drafts]
@@ -152,11 +165,7 @@ def test_a_night_victim_is_told_and_her_last_words_are_published_at_dawn(tmp_pat
 
 def test_last_words_after_the_day_opened_are_refused_and_the_receipt_says_so(tmp_path) -> None:
     game = Game(tmp_path)
-    game.to_night_1()
-    game.night_1()
-    game.tick(t(10, 3, 5))
-    game.tick(t(10, 6))
-    game.publish("g1:night1:public", t(10, 6, 10))
+    game.day_2()
     late = game.reply("月光", "遗言：我是好人。", t(10, 7))
     assert not late.events and [a.kind for a in late.alerts] == ["last_words_late"]
     receipt = next(d.text for d in late.drafts if d.kind == "receipt")
@@ -165,22 +174,16 @@ def test_last_words_after_the_day_opened_are_refused_and_the_receipt_says_so(tmp
 
 def test_a_dead_character_without_last_words_is_refused(tmp_path) -> None:
     game = Game(tmp_path)
-    game.to_night_1()
-    game.night_1()
-    game.tick(t(10, 3, 5))
+    game.settled_1()
     words = game.reply("老王", "遗言：我不是狼。", t(10, 4))  # alive, and never granted
     assert not words.events and [a.kind for a in words.alerts] == ["last_words_not_granted"]
 
 
 def test_the_maddened_character_is_told_and_watched_in_his_own_thread(tmp_path) -> None:
     game = Game(tmp_path)
-    game.to_night_1()
-    game.night_1()
-    game.tick(t(10, 3, 5))
-    dawn = game.tick(t(10, 6))
+    dawn = game.day_2()
     notice = next(d for d in dawn.drafts if d.kind == "maddened_notice")
     assert notice.destination == "Rex" and "癫狂" in notice.text
-    game.publish("g1:night1:public", t(10, 6, 10))
     talk = game.reply("Rex", "我觉得老王很可疑", t(10, 8))
     assert [a.kind for a in talk.alerts] == ["maddened_speech"]
     sounds = game.reply("Rex", "喵喵 汪汪", t(10, 8, 30))
@@ -189,11 +192,7 @@ def test_the_maddened_character_is_told_and_watched_in_his_own_thread(tmp_path) 
 
 def test_the_day_result_publishes_the_full_voting_record_and_tells_the_voted_out(tmp_path) -> None:
     game = Game(tmp_path)
-    game.to_night_1()
-    game.night_1()
-    game.tick(t(10, 3, 5))
-    game.tick(t(10, 6))
-    game.publish("g1:night1:public", t(10, 6, 10))
+    game.day_2()
     living = [s.name for s in game.ref.state.alive()]
     for i, name in enumerate(living):
         target = "Lily99" if name == "老王" else "老王"
@@ -210,9 +209,7 @@ def test_the_day_result_publishes_the_full_voting_record_and_tells_the_voted_out
 
 def test_last_words_after_the_dawn_post_was_proposed_reach_the_gm(tmp_path) -> None:
     game = Game(tmp_path)
-    game.to_night_1()
-    game.night_1()
-    game.tick(t(10, 3, 5))
+    game.settled_1()
     game.tick(t(10, 6))  # the dawn post is proposed; the GM has not published it yet
     words = game.reply("月光", "遗言：我是好人。", t(10, 6, 5))
     assert words.events  # in time: the next day has not opened
