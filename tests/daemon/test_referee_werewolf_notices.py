@@ -38,18 +38,23 @@ class Game:
         state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats])
         self.ref = Referee(rules, game, state, game_key="g1", templates=Templates(), tz=TZ)
         self.published: dict[str, datetime] = {}
+        self.log: list = []  # every event, as the store would keep them
 
     def tick(self, at: datetime) -> Effects:
-        return self.ref.tick(at, Clockwork(dict(self.published)))
+        return self.kept(self.ref.tick(at, Clockwork(dict(self.published))))
 
     def reply(self, name: str, text: str, at: datetime) -> Effects:
         n = next(_pids)
         post = Post(self.threads[name], str(n), n, name, None, at, text)
-        return self.ref.read_post(post, str(n))
+        return self.kept(self.ref.read_post(post, str(n)))
 
     def vote(self, name: str, target: str, at: datetime) -> Effects:
         n = next(_pids)
-        return self.ref.read_post(Post("2", str(n), n, name, None, at, f"投票：{target}"), str(n))
+        return self.kept(self.ref.read_post(Post("2", str(n), n, name, None, at, f"投票：{target}"), str(n)))
+
+    def kept(self, out: Effects) -> Effects:
+        self.log += out.events
+        return out
 
     def publish(self, key: str, at: datetime) -> None:
         self.published[key] = at
@@ -231,3 +236,21 @@ def test_a_sheriff_put_out_at_night_names_his_successor_before_the_dawn(tmp_path
     post = next(d for d in dawn.drafts if d.key == "g1:night1:public")
     assert "小明 出局" in post.text and "阿杰 成为警长" in post.text
     assert "sheriff" in game.ref.state.seat("阿杰").addons
+
+
+def test_a_restart_between_the_settlement_and_06_00_still_announces_the_night(tmp_path) -> None:
+    """The held post is rebuilt from the stored events (the referee replays them)."""
+    game = Game(tmp_path)
+    game.settled_1()
+    game.reply("月光", "遗言：我是好人，请大家小心老王。", t(10, 4))
+    stored = list(game.log)
+    again = Game(tmp_path)
+    again.ref.replay(stored)
+    assert again.ref.state.phase is Phase.DAWN
+    dawn = again.ref.tick(t(10, 6, 1), Clockwork())
+    post = next(d for d in dawn.drafts if d.key == "g1:night1:public")
+    assert "月光 出局" in post.text and "小心老王" in post.text
+    proposed = Game(tmp_path)  # … but not twice, when the outbox had it before the crash
+    proposed.ref.replay(stored)
+    proposed.ref.pending_public["g1:night1:public"] = post.text
+    assert not [d for d in proposed.ref.tick(t(10, 6, 2), Clockwork()).drafts if d.channel == "thread"]
