@@ -10,6 +10,8 @@ propose again what it proposed before)::
     {game}:{step}:{kind}:{to}:{i}           a private result of a step (divination, check…)
     {game}:answer{seq}:{kind}:{to}:{i}      an answer given at once (the penalty divination)
     {game}:night{n}:{kind}:{to}             a result due when a night phase closes (【通灵】)
+    {game}:{step}:{what}                    a notice of the clock: day1:vote_open, night2:deadlines
+    {game}:reply:{evidence}:{what}          a notice or alert about one post (vote_not_open, …)
     {game}:receipt:{evidence}:{i}           a receipt for a post or PM
     {game}:intake:{evidence}:{i}            an alert intake raised on a post or PM
     {game}:edit:{evidence}:{i}              an alert on an edited post
@@ -67,6 +69,15 @@ class GameKeys:
     def night_phase_result(self, night: int, kind: str, to: str) -> str:
         """A private result due as a phase of night ``night`` closes."""
         return f"{self.game}:night{night}:{kind}:{to}"
+
+    def notice(self, label: str, what: str) -> str:
+        """A public notice of the phase clock (the vote opens, a night's deadlines)."""
+        return f"{self.game}:{label}:{what}"
+
+    def reply(self, evidence: str, what: str) -> str:
+        """A notice to a player about one of his posts (a ballot before the vote opened), or
+        an alert about it the referee raises (last words after the post that publishes them)."""
+        return f"{self.game}:reply:{evidence}:{what}"
 
     def receipt(self, evidence: str, i: int) -> str:
         """The ``i``-th receipt for a post or PM."""

@@ -256,15 +256,14 @@ class GameService:
         hold the open step's ballots and tree-hole submissions (at most every
         :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
         first-seen text still counts."""
-        state = self.referee.state
         now = self.clock()
         pages_of = getattr(self.adapter, "pages_of", None)
-        if state.phase not in (Phase.NIGHT, Phase.DAY) or pages_of is None:
+        idents = self.referee.watched()  # after an early close too, until the next step
+        if not idents or pages_of is None:
             return 0
         if self._last_reread is not None and now - self._last_reread < REREAD_SPACING:
             return 0
         self._last_reread = now
-        idents = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
         pages: dict[str, set[int]] = {}
         seen_to: dict[str, int] = {}
         with self.store.snapshot() as uow:
@@ -548,14 +547,9 @@ class GameService:
     # -- status and GM corrections ----------------------------------------------------------------
 
     def next_deadline(self) -> datetime | None:
-        """The next time the phase clock has something to do (None between steps)."""
-        times = self.referee.times() if self.referee else None
-        if times is None:
-            return None
-        state = self.referee.state
-        if state.round and state.round in times.rounds:
-            return times.rounds[state.round][1]
-        return times.closes
+        """The next time the phase clock has something to do (the referee's deadlines: night
+        phases, the vote's opening and close, a held dawn post…; None when nothing is due)."""
+        return self.referee.next_deadline(self.clock()) if self.referee else None
 
     def status(self) -> StatusReport:
         """The game at a glance."""

@@ -15,7 +15,7 @@ from shenshi.intake.context import DAY, NIGHT, SIGNIN, GameContext, PlayerInfo
 from shenshi.intake.grammar import NameRef, Parsed
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
-from shenshi.rulesets.profile import KillPost
+from shenshi.rulesets.profile import KillPost, LastWordsNotice
 
 
 def validate_action(out: Collector, p: Parsed) -> None:
@@ -191,6 +191,10 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
     roles = {"role": _role_cn(out.ctx, sender), "target_role": _role_cn(out.ctx, target)}
     why = out.render(why_template, target=target.name, **roles)
     out.alert(kind, "alert_target", verb=p.verb, target=target.name, why=why, reason=why.lstrip("："))
+    if kind == "lone_killer_suicide":
+        # RES-A4: refused at once, yet it is his latest PM: it supersedes his earlier target
+        # (if it still stands at dawn there is no kill), so the rules core must see it.
+        out.commands.append(IntakeCommand(action, sender.name, target.name, out.base_extra()))
     return False
 
 
@@ -379,8 +383,10 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
     assert sender is not None
     phase = ctx.phase
     body = p.declaration if text is None else text
+    # A ruleset that names who may leave last words (werewolf, chess32) grants nobody else.
+    named = ctx.profile.last_words.notice is not LastWordsNotice.NONE
     granted = sender.name in phase.last_words_granted or (
-        not phase.last_words_granted and not sender.alive
+        not named and not phase.last_words_granted and not sender.alive
     )
     if not granted:
         out.alert("last_words_not_granted", verb=receipts.verb(ctx, "last_words"))

@@ -252,6 +252,13 @@ def _role_thread_post(out: Collector, post: Post) -> None:
                 reason_template="reason_wrong_channel_thread",
             )  # fmt: skip
         return
+    if not parsed and sender.name in ctx.phase.maddened:
+        # A maddened character's speech is restricted in his 功能树洞 too [WW:L129]; his skill
+        # replies are commands, not speech. His allowed sounds are no note for the host.
+        bad = maddened_violations(text, [])
+        if bad:
+            out.alert("maddened_speech", chars=bad[:20])
+        return
     if not parsed and len(owners) <= 1:
         out.alert("not_a_command", text=_excerpt(text))
         return
