@@ -53,6 +53,6 @@ def bootstrap(
 ) -> GameService:
     """The game service for ``config``; ``forum=False`` works offline (status, review, replay)."""
     clock = clock or system_clock
-    store = store or open_store(config.daemon.database)
+    store = store or open_store(config.daemon.database, clock=clock)
     adapter = make_forum(config, client, clock, sleep) if forum else None
     return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log), sleep=sleep)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 
 from shenshi.commands import add_config_option
 
@@ -34,7 +35,8 @@ def _run(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from shenshi.commands._common import open_service
-    from shenshi.daemon.scheduler import Cycle, serve_forever
+    from shenshi.daemon.cycle import Cycle
+    from shenshi.daemon.scheduler import serve_forever
 
     service = open_service(args, forum=True)
     cycle = Cycle(service, service.clock)
@@ -48,5 +50,5 @@ def _run(args: argparse.Namespace) -> int:
         print(f"events: {result.events}, sent: {result.sent}; log: {service.config.daemon.log}")
         return 1 if result.errors else 0
     print(f"shenshi: {service.config.game.name} ({service.config.daemon.mode}); log: {service.config.daemon.log}")
-    serve_forever(cycle)
+    serve_forever(cycle, lambda seconds: time.sleep(seconds) or False)
     return 0

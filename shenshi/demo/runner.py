@@ -58,15 +58,14 @@ def arm(service: Any, crash: str) -> None:
 
             setattr(adapter, name, crashing)
     elif crash == "before_intake":
-        original = service._process_in_order
+        original = service.process
 
-        def crashing_intake(items: Any, _original: Callable[..., Any] = original) -> None:
-            items = list(items)
-            if items:
+        def crashing_process(_original: Callable[[], int] = original) -> int:
+            if next(iter(service.store.stream_evidence(service.game_id, unprocessed=True)), None):
                 _die()
-            _original(items)
+            return _original()
 
-        service._process_in_order = crashing_intake
+        service.process = crashing_process
     else:
         raise ValueError(f"unknown crash point {crash!r}")
 
@@ -74,7 +73,7 @@ def arm(service: Any, crash: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     from shenshi.bootstrap import bootstrap
     from shenshi.config import load_config
-    from shenshi.daemon.scheduler import Cycle
+    from shenshi.daemon.cycle import Cycle
     from shenshi.demo.clockfile import FileClock
     from shenshi.demo.director import approve_all, unsent
 
