@@ -1,9 +1,13 @@
-"""``shenshi run``: the daemon. Polls the forum, runs the phase clock, proposes announcements."""
+"""``shenshi run``: the daemon. Polls the forum, runs the phase clock, proposes announcements.
+
+It starts even when the forum cannot be reached: each cycle tries again, backed off, and tells
+the GM (``--once`` says so in one line). Ctrl-C or SIGTERM stop it at once, after the current
+write to the database; it says so and exits 0.
+"""
 
 from __future__ import annotations
 
 import argparse
-import time
 
 from shenshi.commands import add_config_option
 
@@ -32,23 +36,47 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.daemon.stopping import Stopped, StopSignal
+
+    service = bootstrap(config_from_args(args.config))  # the first cycle logs in
+    try:
+        with StopSignal(service.store) as stop:
+            try:
+                service.start()
+                return _cycles(args, service, stop)
+            except Stopped as exc:
+                print(f"shenshi: stopped ({exc.signal_name}); everything read so far is kept")
+                return 0
+    finally:
+        service.close()
+
+
+def _cycles(args: argparse.Namespace, service, stop) -> int:
     from rich.console import Console
 
-    from shenshi.commands._common import open_service
     from shenshi.daemon.cycle import Cycle
+    from shenshi.daemon.lease import RENEW_EVERY
     from shenshi.daemon.scheduler import serve_forever
 
-    service = open_service(args, forum=True)
     cycle = Cycle(service, service.clock)
     with Console(stderr=True).status("catching up with the forum…") as status:
         service.progress = lambda message: status.update(f"catching up: {message}")
         result = cycle.run()  # the first catch-up of a long thread can take a while
     service.progress = lambda message: None
-    for error in result.errors:
-        print(f"warning: {error}")
+    name, log = service.config.game.name, service.config.daemon.log
+    if result.held_by:
+        print(f"shenshi: {name} is run by another daemon ({result.held_by}); leaving it alone")
+    elif result.forum_down:
+        print(f"shenshi: the forum is unreachable: {result.errors[0].removeprefix('forum: ')}")
+    else:
+        for error in result.errors:
+            print(f"warning: {error}")
     if args.once:
-        print(f"events: {result.events}, sent: {result.sent}; log: {service.config.daemon.log}")
-        return 1 if result.errors else 0
-    print(f"shenshi: {service.config.game.name} ({service.config.daemon.mode}); log: {service.config.daemon.log}")
-    serve_forever(cycle, lambda seconds: time.sleep(seconds) or False)
+        if not (result.held_by or result.forum_down):
+            print(f"events: {result.events}, sent: {result.sent}; log: {log}")
+        return 1 if result.errors or result.held_by else 0
+    print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")
+    every = RENEW_EVERY.total_seconds()
+    serve_forever(cycle, lambda seconds: stop.wait(seconds, every=every, between=service.lease.keep))
     return 0

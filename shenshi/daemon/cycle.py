@@ -24,6 +24,7 @@ from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.scheduler import Backoff, next_delay
 from shenshi.daemon.service import GameService
 from shenshi.logs import redact
+from shenshi.store.errors import LeaseHeld
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +48,7 @@ class Cycle:
         self.service = service
         self.clock = clock
         self.backoff = Backoff(service.config.daemon.poll_interval)
+        self._held_by: str | None = None
 
     def run(self) -> CycleResult:
         """Poll, tick, publish. Whatever fails is logged, alerted and backed off; the daemon
@@ -64,6 +66,20 @@ class Cycle:
         return result
 
     def _work(self, result: CycleResult) -> None:
+        service = self.service
+        try:
+            if service.lease is not None:
+                service.lease.hold()
+            self._work_held(result)
+        except LeaseHeld as exc:  # another daemon runs this game: leave it alone
+            result.held_by = exc.lease.owner
+            if self._held_by != exc.lease.owner:
+                log.warning("%s: leaving this game alone", exc)
+            self._held_by = exc.lease.owner
+            return
+        self._held_by = None
+
+    def _work_held(self, result: CycleResult) -> None:
         service = self.service
         at = self.clock()
         if service.adapter is not None:
@@ -120,4 +136,9 @@ class Cycle:
         """Seconds until the next cycle: back-off after failures, faster near a deadline."""
         if self.backoff.failures:
             return self.backoff.delay()
-        return next_delay(self.service, self.clock())
+        now = self.clock()
+        delay = next_delay(self.service, now)
+        retry = self.service.next_retry()
+        if retry is not None:
+            delay = min(delay, max(1.0, (retry - now).total_seconds()))
+        return delay

@@ -36,6 +36,7 @@ from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
+from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.poller import Poller
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
@@ -96,6 +97,8 @@ class StatusReport:
     proposed: int
     alerts: tuple[str, ...]
     activity: tuple[tuple[str, int, datetime | None], ...]  # (name, posts in 24 h, last post)
+    # Sends that failed and are retried: (id, kind, the forum's reason, attempts, retry at).
+    failed: tuple[tuple[int, str, str, int, datetime | None], ...] = ()
 
 
 class GameService:
@@ -124,6 +127,9 @@ class GameService:
         self.poller: Poller | None = None
         self.publisher: Publisher | None = None
         self.clock_time: datetime | None = None  # the phase clock: it never moves backwards
+        self.last_poll: datetime | None = None  # when the last complete read of the forum began
+        self.owner = owner_name()  # this daemon, in the game's lease and the sends it claims
+        self.lease: GameLease | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
 
     @property
@@ -147,12 +153,14 @@ class GameService:
             game = self._create_game()
         self.game_id = game.id
         referee = self.rebuild()
+        self.lease = GameLease(self.store, self.game_id, self.clock, self.owner)
         if self.adapter is not None:
             self.poller = Poller(self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts)
             self.poller.progress = lambda message: self.progress(message)
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, drylog=self.drylog,
-                sleep=self.sleep, refresh=self.poll, sent=self._published_by_sending,
+                sleep=self.sleep, owner=self.owner, hold=self.lease.hold, refresh=self.poll,
+                polled_at=lambda: self.last_poll, sent=self._published_by_sending, alert=self.raise_alerts,
             )  # fmt: skip
         return referee
 
@@ -217,6 +225,7 @@ class GameService:
         one time-ordered stream, then show the GM what was edited."""
         assert self.poller is not None, "poll needs a forum adapter"
         reading = self.poller.read(self._watched())
+        self.last_poll = reading.started
         self.process()
         for edit in reading.edits:
             self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
@@ -475,7 +484,12 @@ class GameService:
         self.referee.pending_public.pop(key, None)
 
     def close(self) -> None:
-        """Release the forum connections and the database."""
+        """Give the game's lease up, release the forum connections and the database."""
+        if self.lease is not None and self.lease.held is not None:
+            try:
+                self.lease.release()
+            except Exception as exc:  # noqa: BLE001 - the lease then expires on its own
+                log.warning("could not give the game's lease up: %s", exc)
         if self.adapter is not None and hasattr(self.adapter, "close"):
             self.adapter.close()
         self.store.close()
@@ -501,6 +515,7 @@ class GameService:
             names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
             month = uow.evidence.activity(self.game_id, now - timedelta(days=60), now)
             proposed = uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED])
+            failed = uow.outbox.announcements(self.game_id, [AnnouncementState.FAILED])
             alerts = uow.alerts.raised(self.game_id, open_only=True)
         last = {names.get(a.author_uid, a.author): a.last_at for a in month}
         return StatusReport(
@@ -519,6 +534,7 @@ class GameService:
             proposed=len(proposed),
             alerts=tuple(f"#{a.id} {a.kind}: {a.message}" for a in alerts),
             activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
+            failed=tuple((a.id, a.kind, a.last_error or "", a.attempts, a.retry_at) for a in failed),
         )
 
     def gm(self, command: Command, also: Callable[[UnitOfWork], object] | None = None) -> Effects:
@@ -599,6 +615,10 @@ class GameService:
     def publish(self) -> int:
         """Send what the mode allows (review: approved; live: everything proposed). Returns sent."""
         return self.publisher.publish() if self.publisher is not None else 0
+
+    def next_retry(self) -> datetime | None:
+        """When a failed send is due to be tried again (the scheduler comes back then)."""
+        return self.publisher.next_retry() if self.publisher is not None else None
 
     def _published_by_sending(self, key: str) -> None:
         """An announcement is on the forum: the GM's posts no longer need matching against it."""

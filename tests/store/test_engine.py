@@ -28,7 +28,9 @@ TABLES = {
     "announcements",
     "alerts",
     "cursors",
+    "leases",
 }
+HEAD = "0002"
 
 
 def _mode(path) -> int:
@@ -40,7 +42,7 @@ def test_migrations_create_every_table_from_empty(empty_store_url):
     try:
         tables = set(inspect(store.engine).get_table_names())
         assert TABLES | {"alembic_version"} == tables
-        assert current_revision(store.engine) == "0001"
+        assert current_revision(store.engine) == HEAD
     finally:
         store.close()
 
@@ -61,7 +63,7 @@ def test_reopening_is_a_no_op_and_keeps_data(sqlite_url):
         uow.games.create("g", "game5")
     with open_store(sqlite_url, create=False) as store, store.snapshot() as uow:
         assert uow.games.find("g").ruleset == "game5"
-        assert current_revision(store.engine) == "0001"
+        assert current_revision(store.engine) == HEAD
 
 
 def test_downgrade_to_base_and_upgrade_again(sqlite_url):
@@ -191,7 +193,7 @@ def test_processes_opening_a_new_database_at_once(tmp_path):
     try:
         with engine.connect() as conn:
             assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-                ("0001",)
+                (HEAD,)
             ]
     finally:
         engine.dispose()
