@@ -49,9 +49,12 @@ def register_outbox_action(
 
 
 def _outbox_action(args: argparse.Namespace, action: str) -> int:
+    from shenshi.daemon.publisher import retry_note
+
     service = open_service(args)
     for ident in args.ids:
         with service.store.transaction() as uow:
             a = getattr(uow.outbox, action)(ident)
-        print(f"#{a.id} {a.state.value}")
+        note = retry_note(a, service.config.forum.tz) if action == "approve" else ""
+        print(f"#{a.id} {a.state.value}" + (f" ({a.last_error}): {note}" if note else ""))
     return 0

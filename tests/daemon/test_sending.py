@@ -11,10 +11,14 @@ import httpx
 import pytest
 
 from shenshi.adapters.errors import Rejected
-from shenshi.bootstrap import bootstrap
+from shenshi.bootstrap import bootstrap, config_from_args
+from shenshi.cli import main
+from shenshi.daemon.announce import Draft
 from shenshi.daemon.cycle import Cycle
 from shenshi.daemon.publisher import retry_note
+from shenshi.daemon.referee import Effects
 from shenshi.store.outbox import AnnouncementState
+from tests.commands.test_daemon_cli import cfg  # noqa: F401  (a configuration on disk)
 from tests.daemon.helpers import START, alerts, announcement, announcements
 from tests.daemon.test_service_sandbox import world  # noqa: F401  (the sandbox fixture)
 
@@ -148,3 +152,19 @@ def test_what_was_tried_is_looked_for_on_the_forum_first(world, state) -> None: 
     titles = [p for p in forum.visible_posts(tid) if p.text.startswith("【第1夜结果】")]
     assert len(titles) == 1
     assert announcement(service, dawn.key).state in (S.SENT, S.PUBLISHED)
+
+
+def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsys) -> None:  # noqa: F811
+    """issue 16: ``shenshi approve`` on a failed send explains, instead of refusing."""
+    service = bootstrap(config_from_args(None), forum=False)
+    service.start()
+    service._commit(Effects(drafts=[Draft("k1", "receipt", "pm", "小明", "已收到")]), "test", None)
+    retry = START + timedelta(days=1, hours=3, minutes=7)
+    with service.store.transaction() as uow:
+        uow.outbox.approve(1)
+        uow.outbox.mark_sending(1)
+        uow.outbox.mark_failed(1, "对方的消息数已满", retry_at=retry)
+    service.close()
+    assert main(["approve", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("#1 failed (对方的消息数已满)") and "会自动重试" in out and "12-02 23:07" in out
