@@ -15,7 +15,8 @@ stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goe
 * hands the response to the caller's ``check`` function, which turns forum message pages into
   typed errors; a :class:`FloodControl` is waited out (the stated time, else ``flood_wait``, the
   engine's flood interval) and the request retried;
-  a :class:`SessionExpired` triggers the registered re-login and one retry;
+  a :class:`SessionExpired` triggers the registered re-login and one retry; a page cut short
+  (:class:`IncompletePage`) is fetched again, like a 5xx;
 * logs method, path and status at DEBUG, never form values, cookies or tokens.
 """
 
@@ -134,12 +135,18 @@ class ForumHttp:
         re-login sends the fresh anti-CSRF token.
         """
         url = self.url(path, params)
-        floods = 0
+        floods = cuts = 0
         relogged = False
         while True:
             response = self._send(method, url, data)
             try:
                 return check(response)
+            except errors.IncompletePage:
+                cuts += 1
+                if method.upper() != "GET" or cuts >= self.retries:
+                    raise
+                log.warning("%s came cut short: fetching it again", redact(url))
+                self.sleep(self.backoff * cuts)
             except errors.FloodControl as exc:
                 if exc.wait_seconds is None:
                     exc.wait_seconds = self.flood_wait
