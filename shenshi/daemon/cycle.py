@@ -13,6 +13,7 @@ everything written before it could be read.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import traceback
 from collections.abc import Callable
@@ -49,6 +50,7 @@ class Cycle:
         self.clock = clock
         self.backoff = Backoff(service.config.daemon.poll_interval)
         self._held_by: str | None = None
+        self._rejected: str | None = None  # the hash of a password the forum rejected
 
     def run(self) -> CycleResult:
         """Poll, tick, publish. Whatever fails is logged, alerted and backed off; the daemon
@@ -84,7 +86,7 @@ class Cycle:
         at = self.clock()
         if service.adapter is not None:
             if getattr(service.adapter, "own_uid", None) is None:
-                service.adapter.login()
+                self._login()
             report = service.poll()
             result.polled = True
             at = report.started
@@ -92,14 +94,39 @@ class Cycle:
         result.events = len(outcome.events)
         result.sent = service.publish()
 
+    def _login(self) -> None:
+        """Log in, unless the forum rejected this very password before: forums lock an
+        account after 3–5 failures, so the same password is never sent twice. Once the
+        password source gives another one (``password_file`` edited; ``password_env`` and a
+        restart), the daemon logs in again."""
+        settings = self.service.config.forum
+        try:
+            password = settings.login_password()
+        except Exception:  # noqa: BLE001 - a missing source: the adapter's login says so
+            password = None
+        seen = hashlib.sha256((password or "").encode()).hexdigest()
+        if self._rejected is not None and seen == self._rejected:
+            raise LoginFailed("the forum rejected this password: waiting for a new one (password_file / password_env)")
+        try:
+            self.service.adapter.login()
+        except LoginFailed:
+            self._rejected = seen  # (only its hash, in memory)
+            raise
+        self._rejected = None
+
     def _forum_failed(self, result: CycleResult, exc: ForumError) -> None:
         """The forum could not be read (down, unreachable, the login refused): one line, an
         alert, and the back-off; the referee is rebuilt in case a part of the stream was read."""
         self.backoff.failures += 1
         result.forum_down = True
         kind = "login_failed" if isinstance(exc, LoginFailed | CaptchaRequired) else "forum_unreachable"
-        what = "登录被论坛拒绝" if kind == "login_failed" else "论坛暂时无法访问"
-        message = f"{what}：{exc}；shenshi 会自动重试"
+        if kind == "login_failed":
+            message = (
+                f"论坛拒绝了 GM 账号的登录：{exc}。shenshi 不会再用同一个密码登录（论坛连续失败会锁定账号）；"
+                "改好 password_file（或改 password_env 后重启）后会自动重新登录"
+            )
+        else:
+            message = f"论坛暂时无法访问：{exc}；shenshi 会自动重试"
         result.errors.append(f"forum: {exc}")
         log.warning("the forum could not be read (%s); retrying with back-off", exc)
         self._alert(kind, message)

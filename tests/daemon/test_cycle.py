@@ -5,10 +5,13 @@ And the lease: a daemon that cannot get its game's lease leaves the game alone."
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import timedelta
 
+import httpx
 import pytest
 
+from shenshi.adapters.sandbox.seed import GM_PASSWORD
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
 from shenshi.daemon.scheduler import serve_forever
@@ -163,3 +166,41 @@ def test_the_lease_is_taken_over_only_once_it_expired(world, expired: bool) -> N
     result = Cycle(other, clock).run()
     assert (result.held_by is None) is expired
     other.close()
+
+
+class CountingLogins(httpx.BaseTransport):
+    def __init__(self) -> None:
+        self.inner = httpx.HTTPTransport()
+        self.logins = 0
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "POST" and "logging" in str(request.url):
+            self.logins += 1
+        return self.inner.handle_request(request)
+
+
+def test_a_rejected_password_is_never_sent_again_until_it_changes(world, tmp_path, monkeypatch) -> None:  # noqa: F811
+    """Forums lock an account after 3–5 failures: one attempt, an alert, then nothing until the
+    password source gives another password."""
+    clock, forum, tid, service = world
+    service.close()
+    secret = tmp_path / "password"
+    secret.write_text("not the password", encoding="utf-8")
+    secret.chmod(0o600)
+    monkeypatch.delenv("SHENSHI_TEST_PASSWORD")
+    forum_settings = replace(service.config.forum, password_env=None, password_file=secret)
+    config = replace(service.config, forum=forum_settings)
+    transport = CountingLogins()
+    again = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s),
+                      client=httpx.Client(transport=transport, follow_redirects=False))  # fmt: skip
+    again.start()
+    cycle = Cycle(again, clock)
+    for _ in range(4):
+        result = cycle.run()
+        assert result.forum_down and not result.polled
+        clock.advance(hours=1)
+    assert transport.logins == 1
+    assert any(a.kind == "login_failed" and "不会再用同一个密码" in a.message for a in alerts(again))
+    secret.write_text(GM_PASSWORD, encoding="utf-8")  # the GM fixed the file
+    assert cycle.run().polled and transport.logins == 2
+    again.close()
