@@ -16,18 +16,16 @@ and the phase clock does not run past the start of the last complete one.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
-from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import UnexpectedPage
-from shenshi.config import Config
-from shenshi.daemon.keys import GameKeys, game_key
+from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
 from shenshi.store.records import EvidenceKind
-from shenshi.store.unit_of_work import Store
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +50,9 @@ class Edit:
 
 
 @dataclass
-class Reading:
-    """What one read of the forum stored (the poll's report, and the edits to show the GM)."""
+class PollReport:
+    """What one read of the forum stored (the status line, the tests), and the edits to show
+    the GM; ``started``: when the read began (the phase clock runs to it)."""
 
     started: datetime
     posts: int = 0
@@ -63,46 +62,32 @@ class Reading:
     edits: list[Edit] = field(default_factory=list)
 
 
-class Poller:
+class Poller(GameIO):
     """Reads one game's threads and the GM's inbox into the store."""
 
-    def __init__(
-        self,
-        config: Config,
-        store: Store,
-        adapter: ForumAdapter,
-        game_id: int,
-        clock: Callable[[], datetime],
-        alert: Callable[[Iterable[GmAlert]], None],
-    ) -> None:
-        self.config = config
-        self.store = store
-        self.adapter = adapter
-        self.game_id = game_id
-        self.clock = clock
-        self.alert = alert
-        self.keys = GameKeys(game_key(game_id))
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.progress: Callable[[str], None] = lambda message: None
         self._last_reread: datetime | None = None
 
-    def read(self, watched: Collection[str] = ()) -> Reading:
+    def read(self, watched: Collection[str] = ()) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
 
         ``watched``: evidence ids whose pages are re-read for edits (the open step's ballots
         and actions); empty outside a night or a day.
         """
-        reading = Reading(started=self.clock())
+        report = PollReport(started=self.clock())
         before = getattr(self.adapter, "requests", 0)
-        self._read_threads(reading)
-        self._read_inbox(reading)
+        self._read_threads(report)
+        self._read_inbox(report)
         if watched:
-            self._reread_for_edits(watched, reading)
-        reading.requests = getattr(self.adapter, "requests", 0) - before
-        return reading
+            self._reread_for_edits(watched, report)
+        report.requests = getattr(self.adapter, "requests", 0) - before
+        return report
 
     # -- threads ----------------------------------------------------------------------------------
 
-    def _read_threads(self, reading: Reading) -> None:
+    def _read_threads(self, report: PollReport) -> None:
         # Every thread read so far (the configured ones, and players' own analysis threads
         # found on the board), then the configured ones not read yet.
         with self.store.snapshot() as uow:
@@ -125,11 +110,11 @@ class Poller:
                 uow.evidence.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
-                    reading.posts += 1
+                    report.posts += 1
                     self._check_decoding(post.text, result.evidence.id, result.evidence.url)
                 elif result.changed:
-                    reading.revisions += 1
-                    reading.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
+                    report.revisions += 1
+                    report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
 
     def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
         """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
@@ -168,7 +153,7 @@ class Poller:
 
     # -- the inbox ---------------------------------------------------------------------------------
 
-    def _read_inbox(self, reading: Reading) -> None:
+    def _read_inbox(self, report: PollReport) -> None:
         with self.store.snapshot() as uow:
             stored = uow.evidence.cursor(self.game_id, INBOX)
         try:
@@ -182,14 +167,14 @@ class Poller:
             uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
         for pm, result in zip(inbox.messages, results, strict=True):
             if result.is_new:
-                reading.pms += 1
+                report.pms += 1
                 self._check_decoding(pm.text, result.evidence.id, result.evidence.url)
         if inbox.unread:
             self.adapter.mark_read(inbox.unread)  # only after storing
 
     # -- edits -------------------------------------------------------------------------------------
 
-    def _reread_for_edits(self, watched: Collection[str], reading: Reading) -> None:
+    def _reread_for_edits(self, watched: Collection[str], report: PollReport) -> None:
         """Edits change no reply count, so a thread poll never sees them: re-read the pages that
         hold the open step's ballots and tree-hole submissions (at most every
         :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
@@ -225,8 +210,8 @@ class Poller:
                     results = uow.evidence.record(self.game_id, [(p, self.post_url(p)) for p in known])
                 for post, result in zip(known, results, strict=True):
                     if result.changed:
-                        reading.revisions += 1
-                        reading.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
+                        report.revisions += 1
+                        report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
 
     # -- alerts and links --------------------------------------------------------------------------
 

@@ -21,10 +21,10 @@ Every failed send is a GM alert with the forum's reason, and is tried again at `
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from datetime import datetime, timedelta, tzinfo
+from typing import Any
 
-from shenshi.adapters.base import ForumAdapter
 from shenshi.adapters.errors import (
     CaptchaRequired,
     FloodControl,
@@ -34,14 +34,12 @@ from shenshi.adapters.errors import (
     NotLoggedIn,
     Rejected,
 )
-from shenshi.config import Config
 from shenshi.daemon.drylog import DryRunLog, LogEntry
-from shenshi.daemon.keys import GameKeys, game_key
+from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.store.errors import IllegalTransition
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
-from shenshi.store.unit_of_work import Store
 
 log = logging.getLogger(__name__)
 
@@ -52,17 +50,12 @@ REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaR
 WAITING = (AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED)
 
 
-class Publisher:
+class Publisher(GameIO):
     """Sends one game's announcements through the forum adapter."""
 
     def __init__(
         self,
-        config: Config,
-        store: Store,
-        adapter: ForumAdapter,
-        game_id: int,
-        clock: Callable[[], datetime],
-        *,
+        *args: Any,
         drylog: DryRunLog,
         sleep: Callable[[float], None] | None,
         owner: str,
@@ -70,13 +63,9 @@ class Publisher:
         refresh: Callable[[], object],
         polled_at: Callable[[], datetime | None],
         sent: Callable[[str], None],
-        alert: Callable[[Iterable[GmAlert]], None],
+        **kwargs: Any,
     ) -> None:
-        self.config = config
-        self.store = store
-        self.adapter = adapter
-        self.game_id = game_id
-        self.clock = clock
+        super().__init__(*args, **kwargs)
         self.drylog = drylog
         self.sleep = sleep
         self.owner = owner  # this daemon, as it marks what it sends
@@ -84,8 +73,6 @@ class Publisher:
         self.refresh = refresh  # read the forum (and process what is new) before looking on it
         self.polled_at = polled_at  # when the last poll began
         self.sent = sent  # an announcement's key, once it is on the forum
-        self.alert = alert
-        self.keys = GameKeys(game_key(game_id))
         self._last_sent: datetime | None = None
 
     def publish(self) -> int:

@@ -37,7 +37,7 @@ from shenshi.daemon.announce import CAMP, Draft, Templates
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry
 from shenshi.daemon.lease import GameLease, owner_name
-from shenshi.daemon.poller import Poller
+from shenshi.daemon.poller import Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.timeline import (
@@ -65,17 +65,6 @@ log = logging.getLogger(__name__)
 CLOCK = "clock"  # the cursor that keeps the phase clock's time across restarts
 # What the GM may be seen publishing by hand (not what is being sent, or was).
 PUBLISHABLE = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
-
-
-@dataclass(frozen=True)
-class PollReport:
-    """What one poll did (for the status line and the tests)."""
-
-    started: datetime
-    posts: int = 0
-    pms: int = 0
-    revisions: int = 0
-    requests: int = 0
 
 
 @dataclass(frozen=True)
@@ -158,9 +147,9 @@ class GameService:
             self.poller = Poller(self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts)
             self.poller.progress = lambda message: self.progress(message)
             self.publisher = Publisher(
-                self.config, self.store, self.adapter, self.game_id, self.clock, drylog=self.drylog,
-                sleep=self.sleep, owner=self.owner, hold=self.lease.hold, refresh=self.poll,
-                polled_at=lambda: self.last_poll, sent=self._published_by_sending, alert=self.raise_alerts,
+                self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
+                drylog=self.drylog, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
+                refresh=self.poll, polled_at=lambda: self.last_poll, sent=self._published_by_sending,
             )  # fmt: skip
         return referee
 
@@ -224,12 +213,12 @@ class GameService:
         """Read what changed on the forum (stored first), then process everything waiting in
         one time-ordered stream, then show the GM what was edited."""
         assert self.poller is not None, "poll needs a forum adapter"
-        reading = self.poller.read(self._watched())
-        self.last_poll = reading.started
+        report = self.poller.read(self._watched())
+        self.last_poll = report.started
         self.process()
-        for edit in reading.edits:
+        for edit in report.edits:
             self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
-        return PollReport(reading.started, reading.posts, reading.pms, reading.revisions, reading.requests)
+        return report
 
     def _watched(self) -> set[str]:
         """The evidence of the open step's ballots and actions (their pages are re-read for
