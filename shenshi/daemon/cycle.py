@@ -106,20 +106,28 @@ class Cycle:
             password = None
         seen = hashlib.sha256((password or "").encode()).hexdigest()
         if self._rejected is not None and seen == self._rejected:
-            raise LoginFailed("the forum rejected this password: waiting for a new one (password_file / password_env)")
+            raise LoginFailed(
+                "the forum rejected this password: waiting for a new one (password_file / password_env)"
+            )
         try:
             self.service.adapter.login()
         except LoginFailed:
             self._rejected = seen  # (only its hash, in memory)
             raise
         self._rejected = None
+        if self.service.referee is not None:  # the GM's own posts are known by uid from now on
+            self.service.referee.gm_uid = self.service.adapter.own_uid
 
     def _forum_failed(self, result: CycleResult, exc: ForumError) -> None:
         """The forum could not be read (down, unreachable, the login refused): one line, an
         alert, and the back-off; the referee is rebuilt in case a part of the stream was read."""
         self.backoff.failures += 1
         result.forum_down = True
-        kind = "login_failed" if isinstance(exc, LoginFailed | CaptchaRequired) else "forum_unreachable"
+        kind = (
+            "login_failed"
+            if isinstance(exc, LoginFailed | CaptchaRequired)
+            else "forum_unreachable"
+        )
         if kind == "login_failed":
             message = (
                 f"论坛拒绝了 GM 账号的登录：{exc}。shenshi 不会再用同一个密码登录（论坛连续失败会锁定账号）；"
@@ -140,7 +148,10 @@ class Cycle:
         log.warning("the cycle failed; the next one runs after a back-off", exc_info=exc)
         where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         place = f"（{where.filename.rsplit('/', 1)[-1]}:{where.lineno}）" if where else ""
-        self._alert("cycle_failed", redact(f"一轮工作失败：{type(exc).__name__}: {exc}{place}；已记录，稍后重试"))
+        self._alert(
+            "cycle_failed",
+            redact(f"一轮工作失败：{type(exc).__name__}: {exc}{place}；已记录，稍后重试"),
+        )
         self._rebuild()
 
     def _alert(self, kind: str, message: str) -> None:
@@ -149,7 +160,9 @@ class Cycle:
             return
         stamp = self.clock().strftime("%Y%m%d%H")
         try:
-            service.raise_alerts([GmAlert(service.referee.keys.daemon_trouble(kind, stamp), kind, message)])
+            service.raise_alerts(
+                [GmAlert(service.referee.keys.daemon_trouble(kind, stamp), kind, message)]
+            )
         except Exception as exc:  # noqa: BLE001 - the store may be what failed
             log.warning("could not store the GM alert (%s): %s", kind, exc)
 

@@ -74,7 +74,9 @@ class GameLease:
             self.held = None
             if not gone(exc.lease.owner):
                 raise
-            log.warning("the daemon %s that ran this game is gone: taking its lease", exc.lease.owner)
+            log.warning(
+                "the daemon %s that ran this game is gone: taking its lease", exc.lease.owner
+            )
             self.held = self._take(replacing=exc.lease.owner)
         return self.held
 
@@ -88,7 +90,9 @@ class GameLease:
 
     def _take(self, replacing: str | None = None) -> Lease:
         with self.store.transaction() as uow:
-            return uow.leases.take(self.game_id, self.owner, ttl=self.ttl, at=self.clock(), replacing=replacing)
+            return uow.leases.take(
+                self.game_id, self.owner, ttl=self.ttl, at=self.clock(), replacing=replacing
+            )
 
     def release(self) -> None:
         """Give the lease up (a clean stop: another daemon may take the game at once)."""

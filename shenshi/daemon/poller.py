@@ -106,8 +106,12 @@ class Poller(GameIO):
                 self.alert([GmAlert(key, "thread_changed", f"thread {delta.tid} {what}")])
             self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             with self.store.transaction() as uow:
-                results = uow.evidence.record(self.game_id, [(p, self.post_url(p)) for p in delta.posts])
-                uow.evidence.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
+                results = uow.evidence.record(
+                    self.game_id, [(p, self.post_url(p)) for p in delta.posts]
+                )
+                uow.evidence.set_cursor(
+                    self.game_id, thread_source(delta.tid), delta.cursor.to_json()
+                )
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
                     report.posts += 1
@@ -131,7 +135,9 @@ class Poller(GameIO):
         on_board = {tid: c for tid, c in cursors.items() if tid not in private}
         # With no counted threads configured, every thread on the board counts (family A:
         # any post on the game board), so players' new threads are read as they appear.
-        discover = None if game.counted_threads else (lambda row: row.tid not in game.uncounted_threads)
+        discover = (
+            None if game.counted_threads else (lambda row: row.tid not in game.uncounted_threads)
+        )
         try:
             return found | self.adapter.poll_board(game.board, on_board, discover)
         except UnexpectedPage:
@@ -163,7 +169,9 @@ class Poller(GameIO):
             return
         self.progress(f"inbox: {len(inbox.messages)} new messages")
         with self.store.transaction() as uow:
-            results = uow.evidence.record(self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages])
+            results = uow.evidence.record(
+                self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages]
+            )
             uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
         for pm, result in zip(inbox.messages, results, strict=True):
             if result.is_new:
@@ -194,7 +202,9 @@ class Poller(GameIO):
                     continue
                 evidence = uow.evidence.get(int(ident))
                 if evidence.kind is EvidenceKind.POST and evidence.floor:
-                    pages.setdefault(evidence.source, set()).update(pages_of(evidence.floor, evidence.floor))
+                    pages.setdefault(evidence.source, set()).update(
+                        pages_of(evidence.floor, evidence.floor)
+                    )
             for tid in pages:
                 stored = uow.evidence.cursor(self.game_id, thread_source(tid))
                 seen_to[tid] = ThreadCursor.from_json(stored.value).floor if stored else 0
@@ -205,13 +215,19 @@ class Poller(GameIO):
                 self.unparsable(f"thread {tid}", exc)
                 continue
             for page in reread:
-                known = [p for p in page.posts if p.floor <= seen_to[tid]]  # new posts: the next poll's
+                known = [
+                    p for p in page.posts if p.floor <= seen_to[tid]
+                ]  # new posts: the next poll's
                 with self.store.transaction() as uow:
-                    results = uow.evidence.record(self.game_id, [(p, self.post_url(p)) for p in known])
+                    results = uow.evidence.record(
+                        self.game_id, [(p, self.post_url(p)) for p in known]
+                    )
                 for post, result in zip(known, results, strict=True):
                     if result.changed:
                         report.revisions += 1
-                        report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
+                        report.edits.append(
+                            Edit(result.evidence.as_post(), post, result.evidence.id)
+                        )
 
     # -- alerts and links --------------------------------------------------------------------------
 

@@ -116,7 +116,9 @@ class Publisher(GameIO):
             return False
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                forum_id = self.adapter.post_reply(a.destination, self.adapter.fit_min_length(a.text))
+                forum_id = self.adapter.post_reply(
+                    a.destination, self.adapter.fit_min_length(a.text)
+                )
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
         except ForumError as exc:
@@ -139,7 +141,9 @@ class Publisher(GameIO):
             reason = f"flood control: wait {exc.wait_seconds:g} s"
             retry = now + timedelta(seconds=exc.wait_seconds)
         else:
-            unclear = "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
+            unclear = (
+                "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
+            )
             reason = f"{unclear}{exc}"
             retry = now + min(RETRY_MAX, RETRY_FIRST * 2 ** max(0, a.attempts - 1))
         with self.store.transaction() as uow:
@@ -162,13 +166,19 @@ class Publisher(GameIO):
         own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
-            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.id != a.id and x.forum_id}
+            claimed = {
+                x.forum_id
+                for x in uow.outbox.announcements(self.game_id)
+                if x.id != a.id and x.forum_id
+            }
         if a.state not in WAITING:
             return True  # meanwhile recognised as the GM's own post, or rejected: nothing to send
         thread = a.destination_kind is DestinationKind.THREAD
         kind = EvidenceKind.POST if thread else EvidenceKind.PM
         found: tuple[str, datetime] | None = None
-        for e in self.store.stream_evidence(self.game_id, kind=kind, sources=[a.destination] if thread else None):
+        for e in self.store.stream_evidence(
+            self.game_id, kind=kind, sources=[a.destination] if thread else None
+        ):
             if not (e.author_uid in own or e.author in own) or e.forum_id in claimed:
                 continue
             if not thread and (e.recipient or "").casefold() != a.destination.casefold():
@@ -216,7 +226,11 @@ def retry_note(a: Announcement, tz: tzinfo) -> str:
 
 def where(a: Announcement) -> str:
     """Where an announcement goes, for the log: ``thread 12`` or ``PM to 小明``."""
-    return f"thread {a.destination}" if a.destination_kind is DestinationKind.THREAD else f"PM to {a.destination}"
+    return (
+        f"thread {a.destination}"
+        if a.destination_kind is DestinationKind.THREAD
+        else f"PM to {a.destination}"
+    )
 
 
 def same_text(a: str, b: str) -> bool:

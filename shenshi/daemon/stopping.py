@@ -58,7 +58,13 @@ class StopSignal:
         if self.requested is not None:
             raise Stopped(self.requested)
 
-    def wait(self, seconds: float, *, every: float | None = None, between: Callable[[], object] | None = None) -> bool:
+    def wait(
+        self,
+        seconds: float,
+        *,
+        every: float | None = None,
+        between: Callable[[], object] | None = None,
+    ) -> bool:
         """Wait ``seconds`` (a signal ends the wait by raising :class:`Stopped`); ``between``
         runs at least every ``every`` seconds meanwhile (renewing the game's lease). Returns
         whether a stop was asked."""

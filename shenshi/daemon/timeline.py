@@ -129,7 +129,9 @@ def window_of(state: GameState, times: PhaseTimes | None) -> Window | None:
     if state.phase is Phase.DAY and state.round in times.rounds:
         opens, closes = times.rounds[state.round]
         return Window(opens, closes)
-    deadlines = tuple(d for d in (times.input_deadline, *times.phase_deadlines.values()) if d is not None)
+    deadlines = tuple(
+        d for d in (times.input_deadline, *times.phase_deadlines.values()) if d is not None
+    )
     return Window(times.opens, times.closes, tuple(sorted(deadlines)))
 
 

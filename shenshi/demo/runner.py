@@ -119,8 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     service = bootstrap(
         load_config(args.config), clock=clock, sleep=lambda s: clock.advance(seconds=s)
     )
-    service.adapter.login()
-    service.start()
+    service.start()  # the first cycle logs in (a forum that does not answer is a failed cycle)
     cycle = Cycle(service, clock)
     _answer({"ready": True, "game": service.game_id})
     for line in sys.stdin:

@@ -41,7 +41,12 @@ class LeaseRepository(Repository):
         game_row(s, game_id, lock=True)  # takers of one game queue here
         row = s.get(m.Lease, game_id)
         if row is None:
-            row = added(s, m.Lease(game_id=game_id, owner=owner, taken_at=now, renewed_at=now, expires_at=now + ttl))
+            row = added(
+                s,
+                m.Lease(
+                    game_id=game_id, owner=owner, taken_at=now, renewed_at=now, expires_at=now + ttl
+                ),
+            )
             return to_lease(row)
         if row.owner != owner:
             if row.expires_at > now and row.owner != replacing:

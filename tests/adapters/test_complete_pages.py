@@ -83,7 +83,9 @@ def test_no_cut_parses_as_a_valid_page_with_something_missing(path: Path, parse)
             continue
         if _listed(found) != _listed(whole):
             wrong.append(cut)
-    assert not wrong, f"{len(wrong)} cuts of {path.name} parse as valid but differ (first at byte {wrong[0]})"
+    assert not wrong, (
+        f"{len(wrong)} cuts of {path.name} parse as valid but differ (first at byte {wrong[0]})"
+    )
 
 
 def _listed(parsed):
@@ -97,9 +99,14 @@ def _listed(parsed):
 def test_a_page_cut_short_is_fetched_again() -> None:
     page = (FIXTURES / "discuz/x3.5/viewthread_p1.html").read_bytes()
     route = respx.get("http://forum.test/forum.php").mock(
-        side_effect=[httpx.Response(200, content=page[: len(page) // 2]), httpx.Response(200, content=page)]
+        side_effect=[
+            httpx.Response(200, content=page[: len(page) // 2]),
+            httpx.Response(200, content=page),
+        ]
     )
-    http = ForumHttp(base_url="http://forum.test/", user_agent="t", min_interval=0, sleep=lambda s: None)
+    http = ForumHttp(
+        base_url="http://forum.test/", user_agent="t", min_interval=0, sleep=lambda s: None
+    )
     check = lambda r: discuz_parse.parse_thread_page(r.content, tz=TZ, now=NOW)  # noqa: E731
     found = http.fetch("GET", "forum.php", check=check)
     assert route.call_count == 2 and found.posts
@@ -108,7 +115,15 @@ def test_a_page_cut_short_is_fetched_again() -> None:
 @respx.mock
 def test_a_page_always_cut_short_is_an_error_not_a_page() -> None:
     page = (FIXTURES / "phpwind/8.7/read_p1.html").read_bytes()
-    respx.get("http://forum.test/read.php").mock(return_value=httpx.Response(200, content=page[: len(page) // 2]))
-    http = ForumHttp(base_url="http://forum.test/", user_agent="t", min_interval=0, sleep=lambda s: None)
+    respx.get("http://forum.test/read.php").mock(
+        return_value=httpx.Response(200, content=page[: len(page) // 2])
+    )
+    http = ForumHttp(
+        base_url="http://forum.test/", user_agent="t", min_interval=0, sleep=lambda s: None
+    )
     with pytest.raises(IncompletePage):
-        http.fetch("GET", "read.php", check=lambda r: phpwind_parse.parse_thread_page(r.content, tz=TZ, now=NOW))
+        http.fetch(
+            "GET",
+            "read.php",
+            check=lambda r: phpwind_parse.parse_thread_page(r.content, tz=TZ, now=NOW),
+        )

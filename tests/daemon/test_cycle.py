@@ -18,8 +18,10 @@ from shenshi.daemon.scheduler import serve_forever
 from shenshi.rulesets.base import Phase
 from shenshi.store import Conflict
 from shenshi.store.events import EventRepository
+from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import START, alerts, announcements
-from tests.daemon.test_service_sandbox import world  # noqa: F401  (the sandbox fixture)
+
+world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 
 
 def _night(clock, service) -> Cycle:
@@ -30,7 +32,9 @@ def _night(clock, service) -> Cycle:
     return cycle
 
 
-def test_a_failing_cycle_is_logged_alerted_backed_off_and_the_next_one_runs(world, caplog, monkeypatch) -> None:  # noqa: F811
+def test_a_failing_cycle_is_logged_alerted_backed_off_and_the_next_one_runs(
+    world, caplog, monkeypatch
+) -> None:
     clock, forum, tid, service = world
     cycle = _night(clock, service)
     forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
@@ -58,7 +62,7 @@ def test_a_failing_cycle_is_logged_alerted_backed_off_and_the_next_one_runs(worl
     assert [(s.actor, s.action) for s in service.referee.state.submissions] == [("小明", "divine")]
 
 
-def test_the_referee_is_rebuilt_when_the_store_refused_an_outcome(world, monkeypatch) -> None:  # noqa: F811
+def test_the_referee_is_rebuilt_when_the_store_refused_an_outcome(world, monkeypatch) -> None:
     """The referee applied the PM, the store refused to keep it: its state was ahead of the
     store. The next cycle starts from the store and stores the PM's events once."""
     clock, forum, tid, service = world
@@ -80,7 +84,9 @@ def test_the_referee_is_rebuilt_when_the_store_refused_an_outcome(world, monkeyp
     assert types.count("PowerSubmitted") == 1
 
 
-def test_a_truncated_page_that_escapes_the_parser_does_not_stop_the_daemon(world, monkeypatch) -> None:  # noqa: F811
+def test_a_truncated_page_that_escapes_the_parser_does_not_stop_the_daemon(
+    world, monkeypatch
+) -> None:
     clock, forum, tid, service = world
     cycle = _night(clock, service)
 
@@ -97,7 +103,7 @@ def test_a_truncated_page_that_escapes_the_parser_does_not_stop_the_daemon(world
     assert [s.actor for s in service.referee.state.submissions] == ["月光"]
 
 
-def test_scheduling_goes_on_after_a_failed_cycle(world, monkeypatch) -> None:  # noqa: F811
+def test_scheduling_goes_on_after_a_failed_cycle(world, monkeypatch) -> None:
     clock, forum, tid, service = world
     cycle = _night(clock, service)
     runs = []
@@ -121,7 +127,7 @@ def test_scheduling_goes_on_after_a_failed_cycle(world, monkeypatch) -> None:  #
     assert len(runs) == 3 and len(waits) == 3
 
 
-def test_the_forum_down_is_one_line_an_alert_and_retries(world, caplog) -> None:  # noqa: F811
+def test_the_forum_down_is_one_line_an_alert_and_retries(world, caplog) -> None:
     clock, forum, tid, service = world
     cycle = _night(clock, service)
     forum.faults.maintenance(True)
@@ -135,10 +141,12 @@ def test_the_forum_down_is_one_line_an_alert_and_retries(world, caplog) -> None:
     assert cycle.run().polled
 
 
-def test_a_second_daemon_leaves_the_game_alone_and_says_who_holds_it(world, caplog) -> None:  # noqa: F811
+def test_a_second_daemon_leaves_the_game_alone_and_says_who_holds_it(world, caplog) -> None:
     clock, forum, tid, service = world
     first = _night(clock, service)
-    second_service = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    second_service = bootstrap(
+        service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s)
+    )
     second_service.adapter.login()
     second_service.start()
     second = Cycle(second_service, clock)
@@ -156,7 +164,7 @@ def test_a_second_daemon_leaves_the_game_alone_and_says_who_holds_it(world, capl
 
 
 @pytest.mark.parametrize("expired", [False, True])
-def test_the_lease_is_taken_over_only_once_it_expired(world, expired: bool) -> None:  # noqa: F811
+def test_the_lease_is_taken_over_only_once_it_expired(world, expired: bool) -> None:
     clock, forum, tid, service = world
     _night(clock, service)  # the first daemon holds the lease … and hangs
     other = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
@@ -179,7 +187,9 @@ class CountingLogins(httpx.BaseTransport):
         return self.inner.handle_request(request)
 
 
-def test_a_rejected_password_is_never_sent_again_until_it_changes(world, tmp_path, monkeypatch) -> None:  # noqa: F811
+def test_a_rejected_password_is_never_sent_again_until_it_changes(
+    world, tmp_path, monkeypatch
+) -> None:
     """Forums lock an account after 3–5 failures: one attempt, an alert, then nothing until the
     password source gives another password."""
     clock, forum, tid, service = world
@@ -200,7 +210,9 @@ def test_a_rejected_password_is_never_sent_again_until_it_changes(world, tmp_pat
         assert result.forum_down and not result.polled
         clock.advance(hours=1)
     assert transport.logins == 1
-    assert any(a.kind == "login_failed" and "不会再用同一个密码" in a.message for a in alerts(again))
+    assert any(
+        a.kind == "login_failed" and "不会再用同一个密码" in a.message for a in alerts(again)
+    )
     secret.write_text(GM_PASSWORD, encoding="utf-8")  # the GM fixed the file
     assert cycle.run().polled and transport.logins == 2
     again.close()

@@ -13,9 +13,11 @@ from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
+from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import START, alerts
 from tests.daemon.test_service_polls import night_one
-from tests.daemon.test_service_sandbox import world  # noqa: F401  (the sandbox fixture)
+
+world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 
 SPOILED = "今天天气不错".encode()
 
@@ -43,12 +45,14 @@ def _through(service, clock, rewrite):
     return again
 
 
-def test_a_utf8_page_with_one_bad_byte_loses_only_that_post(world) -> None:  # noqa: F811
+def test_a_utf8_page_with_one_bad_byte_loses_only_that_post(world) -> None:
     clock, forum, tid, service = world
     night_one(clock, forum, service)
     service.poll()
     assert service.referee.state.phase is Phase.DAY
-    service = _through(service, clock, lambda page: page.replace(SPOILED, SPOILED[:4] + b"\xff" + SPOILED[5:]))
+    service = _through(
+        service, clock, lambda page: page.replace(SPOILED, SPOILED[:4] + b"\xff" + SPOILED[5:])
+    )
     clock.advance(hours=13, minutes=5)
     forum.post("Tom_2", tid, "投票：阿杰", at=clock())
     spoiled = forum.post("白色的猫", tid, "今天天气不错，投票：老王", at=clock())
@@ -59,7 +63,11 @@ def test_a_utf8_page_with_one_bad_byte_loses_only_that_post(world) -> None:  # n
     assert {("Tom_2", "阿杰"), ("Rex", "阿杰"), ("白色的猫", "老王")} <= ballots  # not mojibake
     [alert] = [a for a in alerts(service) if a.kind == "undecodable_bytes"]
     assert f"pid={spoiled.pid}" in alert.message or str(spoiled.pid) in alert.message
-    stored = [e for e in service.store.stream_evidence(service.game_id, kind=EvidenceKind.POST) if "投票：老王" in e.text]
+    stored = [
+        e
+        for e in service.store.stream_evidence(service.game_id, kind=EvidenceKind.POST)
+        if "投票：老王" in e.text
+    ]
     assert "\ufffd" in stored[0].text  # the evidence keeps what the page showed
     service.close()
 
@@ -73,7 +81,7 @@ def test_decoding_replaces_bad_bytes_only() -> None:
     assert decode_page(gbk).startswith('<meta charset="gbk">祈禱 誠')
 
 
-def test_a_page_cut_short_is_fetched_again_and_never_stored(world) -> None:  # noqa: F811
+def test_a_page_cut_short_is_fetched_again_and_never_stored(world) -> None:
     clock, forum, tid, service = world
     cuts = []
 

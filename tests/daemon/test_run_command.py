@@ -62,9 +62,15 @@ def test_run_once_with_the_forum_down_says_so_in_one_line(tmp_path) -> None:
     done = subprocess.run(_shenshi("run", "--once", "--config", str(config)), capture_output=True,
                           text=True, env=_env(), timeout=120)  # fmt: skip
     assert done.returncode == 1
-    assert done.stdout.strip().splitlines() == [
-        line for line in done.stdout.strip().splitlines() if line.startswith("shenshi: the forum is unreachable")
-    ] and done.stdout.strip()
+    assert (
+        done.stdout.strip().splitlines()
+        == [
+            line
+            for line in done.stdout.strip().splitlines()
+            if line.startswith("shenshi: the forum is unreachable")
+        ]
+        and done.stdout.strip()
+    )
     assert "Traceback" not in done.stdout + done.stderr
 
 

@@ -18,9 +18,12 @@ from shenshi.daemon.cycle import Cycle
 from shenshi.daemon.publisher import retry_note
 from shenshi.daemon.referee import Effects
 from shenshi.store.outbox import AnnouncementState
-from tests.commands.test_daemon_cli import cfg  # noqa: F401  (a configuration on disk)
+from tests.commands import test_daemon_cli
+from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import START, alerts, announcement, announcements
-from tests.daemon.test_service_sandbox import world  # noqa: F401  (the sandbox fixture)
+
+world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
+cfg = test_daemon_cli.cfg  # the fixture: a configuration and players file on disk
 
 S = AnnouncementState
 
@@ -52,7 +55,7 @@ def _night_over(clock, service) -> None:
     service.tick()
 
 
-def test_a_reply_saved_then_answered_502_is_not_posted_twice(world) -> None:  # noqa: F811
+def test_a_reply_saved_then_answered_502_is_not_posted_twice(world) -> None:
     clock, forum, tid, service = world
     transport = SavedThen502()
     service.close()
@@ -79,7 +82,9 @@ def test_a_reply_saved_then_answered_502_is_not_posted_twice(world) -> None:  # 
     service.close()
 
 
-def test_a_full_mailbox_is_an_alert_with_the_forums_reason_and_is_retried(world, monkeypatch) -> None:  # noqa: F811
+def test_a_full_mailbox_is_an_alert_with_the_forums_reason_and_is_retried(
+    world, monkeypatch
+) -> None:
     clock, forum, tid, service = world
     clock.set(START + timedelta(minutes=5))
     service.tick()
@@ -96,11 +101,16 @@ def test_a_full_mailbox_is_an_alert_with_the_forums_reason_and_is_retried(world,
     assert receipt.last_error == "对方的消息数已满" and receipt.retry_at > clock()
     [alert] = [a for a in alerts(service) if a.kind == "send_failed"]
     assert "对方的消息数已满" in alert.message and f"#{receipt.id}" in alert.message
-    assert service.status().failed == ((receipt.id, "receipt", "对方的消息数已满", 1, receipt.retry_at),)
+    assert service.status().failed == (
+        (receipt.id, "receipt", "对方的消息数已满", 1, receipt.retry_at),
+    )
     with service.store.transaction() as uow:  # `shenshi approve` on it: a no-op, explained
         again = uow.outbox.approve(receipt.id)
     note = retry_note(again, service.config.forum.tz)
-    assert "会自动重试" in note and receipt.retry_at.astimezone(service.config.forum.tz).strftime("%H:%M") in note
+    assert (
+        "会自动重试" in note
+        and receipt.retry_at.astimezone(service.config.forum.tz).strftime("%H:%M") in note
+    )
     assert cycle.next_delay() <= (receipt.retry_at - clock()).total_seconds()
     monkeypatch.undo()
     clock.set(max(clock(), receipt.retry_at + timedelta(seconds=1)))
@@ -108,7 +118,7 @@ def test_a_full_mailbox_is_an_alert_with_the_forums_reason_and_is_retried(world,
     assert announcement(service, receipt.key).state is S.SENT
 
 
-def test_a_reject_during_the_flood_wait_is_not_sent_and_fails_nothing(world) -> None:  # noqa: F811
+def test_a_reject_during_the_flood_wait_is_not_sent_and_fails_nothing(world) -> None:
     """issue 11: ``shenshi reject`` while the daemon waits out the flood interval."""
     clock, forum, tid, service = world
     clock.set(START + timedelta(minutes=5))
@@ -136,7 +146,7 @@ def test_a_reject_during_the_flood_wait_is_not_sent_and_fails_nothing(world) -> 
 
 
 @pytest.mark.parametrize("state", [S.SENDING, S.FAILED])
-def test_what_was_tried_is_looked_for_on_the_forum_first(world, state) -> None:  # noqa: F811
+def test_what_was_tried_is_looked_for_on_the_forum_first(world, state) -> None:
     """Whatever its state, an announcement tried before is looked for before it is sent."""
     clock, forum, tid, service = world
     _night_over(clock, service)
@@ -154,7 +164,7 @@ def test_what_was_tried_is_looked_for_on_the_forum_first(world, state) -> None: 
     assert announcement(service, dawn.key).state in (S.SENT, S.PUBLISHED)
 
 
-def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsys) -> None:  # noqa: F811
+def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsys) -> None:
     """issue 16: ``shenshi approve`` on a failed send explains, instead of refusing."""
     service = bootstrap(config_from_args(None), forum=False)
     service.start()
@@ -167,4 +177,8 @@ def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsy
     service.close()
     assert main(["approve", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("#1 failed (对方的消息数已满)") and "会自动重试" in out and "12-02 23:07" in out
+    assert (
+        out.startswith("#1 failed (对方的消息数已满)")
+        and "会自动重试" in out
+        and "12-02 23:07" in out
+    )

@@ -13,9 +13,11 @@ from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
 from shenshi.records import Post
 from shenshi.rulesets.base import Phase
+from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import GAME6_10, START, alerts, announcement, config, pm, post
 from tests.daemon.test_service_polls import night_one
-from tests.daemon.test_service_sandbox import world  # noqa: F401  (the sandbox fixture)
+
+world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 
 
 class Killed(BaseException):
@@ -33,7 +35,7 @@ def _restart(service, clock):
     return again
 
 
-def test_a_restart_and_the_next_poll_are_one_time_ordered_stream(world, monkeypatch) -> None:  # noqa: F811
+def test_a_restart_and_the_next_poll_are_one_time_ordered_stream(world, monkeypatch) -> None:
     """issue 11: Rex's PM at T1, 老王's last ballot at T2 > T1; the daemon dies after storing the
     thread, before the inbox. The restart must not close the vote at T1 (老王's ballot was in
     time: he is not exited for a missing ballot)."""
@@ -59,7 +61,9 @@ def test_a_restart_and_the_next_poll_are_one_time_ordered_stream(world, monkeypa
     state = again.referee.state
     assert state.phase is not Phase.DAY  # closed early: every ballot is in
     assert state.is_alive("老王"), "老王's timely ballot was counted as missing"
-    assert not [a for a in alerts(again) if a.subject == "老王" and a.kind not in ("signin", "lurk")]
+    assert not [
+        a for a in alerts(again) if a.subject == "老王" and a.kind not in ("signin", "lurk")
+    ]
     again.close()
 
 
@@ -80,7 +84,10 @@ def _day_one_voted(tmp_path, clock):
     svc.tick()
     dawn = announcement(svc, "g1:night1:public")
     _fed(svc, post("神的使者", dawn.text, 24.05))
-    _fed(svc, *[post(n, "投票：阿杰" if n != "阿杰" else "投票：Rex", 24.05 + 13.1) for n, _ in GAME6_10])
+    _fed(
+        svc,
+        *[post(n, "投票：阿杰" if n != "阿杰" else "投票：Rex", 24.05 + 13.1) for n, _ in GAME6_10],
+    )
     clock.set(START + timedelta(hours=24.05 + 13.2))
     svc.tick()
     assert svc.referee.state.phase is Phase.DUSK
@@ -106,7 +113,10 @@ def test_pms_stamped_in_the_minute_the_night_opened_count(tmp_path) -> None:
     _fed(svc, gm_post, *actions)  # one poll saw the GM's post and the PMs
     state = svc.referee.state
     assert state.phase is Phase.NIGHT and state.number == 2
-    assert {(s.actor, s.action) for s in state.submissions} == {(killers[0], "kill"), ("小明", "divine")}
+    assert {(s.actor, s.action) for s in state.submissions} == {
+        (killers[0], "kill"),
+        ("小明", "divine"),
+    }
     raised = [a for a in alerts(svc) if a.kind == "order_uncertain"]
     assert {a.subject for a in raised} == {killers[0], "小明"}
     assert all("03:19:25" in a.message and "03:19（只显示到分钟）" in a.message for a in raised)

@@ -44,8 +44,12 @@ def test_one_daemon_runs_the_game_the_other_leaves_it_alone(tmp_path, database) 
         config.write_text(dumps(raw), encoding="utf-8")
         os.chmod(config, 0o600)
         env = {PASSWORD_ENV: GM_PASSWORD}
-        first = DaemonProcess(config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "a.err")
-        second = DaemonProcess(config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "b.err")
+        first = DaemonProcess(
+            config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "a.err"
+        )
+        second = DaemonProcess(
+            config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "b.err"
+        )
         try:
             assert first.cycle().polled and first.held_by is None  # the night opens
             assert not second.cycle().polled

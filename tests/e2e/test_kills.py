@@ -66,12 +66,14 @@ def _same_as_never_killed(run: GameRun, reference: GameRun) -> None:
 
 @pytest.mark.parametrize(("ruleset", "engine"), IN_CI)
 def test_random_kills_change_nothing(clean_run, tmp_path, ruleset: str, engine: str) -> None:
-    run = _killed_game(ruleset, engine, tmp_path, rate=0.4)
+    run = _killed_game(ruleset, engine, tmp_path, rate=0.5)
     _same_as_never_killed(run, clean_run(ruleset, engine))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "engine"), SLOW)
-def test_random_kills_change_nothing_in_any_game(clean_run, tmp_path, ruleset: str, engine: str) -> None:
-    run = _killed_game(ruleset, engine, tmp_path, rate=0.3)
+def test_random_kills_change_nothing_in_any_game(
+    clean_run, tmp_path, ruleset: str, engine: str
+) -> None:
+    run = _killed_game(ruleset, engine, tmp_path, rate=0.5)
     _same_as_never_killed(run, clean_run(ruleset, engine))

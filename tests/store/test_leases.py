@@ -23,7 +23,11 @@ def test_taken_renewed_held_and_taken_over(store, game, clock):
     clock.advance(minutes=3)
     with store.transaction() as uow:
         renewed = uow.leases.take(game.id, "host-a:1", ttl=TTL)
-    assert (renewed.taken_at, renewed.renewed_at, renewed.expires_at) == (T0, clock.now, clock.now + TTL)
+    assert (renewed.taken_at, renewed.renewed_at, renewed.expires_at) == (
+        T0,
+        clock.now,
+        clock.now + TTL,
+    )
     with pytest.raises(LeaseHeld, match="run by host-a:1") as held, store.transaction() as uow:
         uow.leases.take(game.id, "host-b:2", ttl=TTL)
     assert held.value.lease.owner == "host-a:1"

@@ -40,7 +40,9 @@ def test_0002_from_0001_keeps_the_outbox_and_adds_leases(empty_store_url):
         store = Store(engine, clock=lambda: T0)
         with store.transaction() as uow:
             a = uow.outbox.get(1)
-            assert a.state is AnnouncementState.SENDING and a.sending_owner is None and a.attempts == 1
+            assert (
+                a.state is AnnouncementState.SENDING and a.sending_owner is None and a.attempts == 1
+            )
             lease = uow.leases.take(1, "daemon-a", ttl=timedelta(minutes=10))
         assert lease.expires_at == T0 + timedelta(minutes=10)
         with store.transaction() as uow:  # the sending found by the migration: marked, retried
