@@ -1,11 +1,12 @@
-"""Each revision from the one before, with data in it, on SQLite and PostgreSQL: 0001 → 0002
-(leases; who is sending an announcement, when it was tried, when it is retried)."""
+"""The leases revision from the one before, with data in it, on SQLite and PostgreSQL (leases;
+who is sending an announcement, when it was tried, when it is retried), and back."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from alembic import command
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect
 
 from shenshi.store import AnnouncementState, open_store
@@ -13,6 +14,9 @@ from shenshi.store.engine import alembic_config, current_revision, make_engine, 
 from shenshi.store.unit_of_work import WRITE_OPTION, Store
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+SCRIPTS = ScriptDirectory.from_config(alembic_config())
+LEASES = next(r for r in SCRIPTS.walk_revisions() if (r.doc or "").startswith("Leases"))
+BEFORE, HEAD = LEASES.down_revision, SCRIPTS.get_current_head()
 
 
 def _at(engine, revision: str, verb=command.upgrade) -> None:
@@ -20,10 +24,10 @@ def _at(engine, revision: str, verb=command.upgrade) -> None:
         verb(alembic_config(conn), revision)
 
 
-def test_0002_from_0001_keeps_the_outbox_and_adds_leases(empty_store_url):
+def test_leases_from_the_revision_before_keep_the_outbox(empty_store_url):
     engine = make_engine(empty_store_url)
     try:
-        _at(engine, "0001")
+        _at(engine, BEFORE)
         assert "leases" not in inspect(engine).get_table_names()
         with engine.begin() as conn:
             conn.exec_driver_sql(
@@ -36,7 +40,7 @@ def test_0002_from_0001_keeps_the_outbox_and_adds_leases(empty_store_url):
                 "'night', 'thread', '2', '【第1夜结果】', '[]', 'sending', '2026-12-01 12:00:00', 1)"
             )
         upgrade(engine)
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == HEAD
         store = Store(engine, clock=lambda: T0)
         with store.transaction() as uow:
             a = uow.outbox.get(1)
@@ -52,23 +56,23 @@ def test_0002_from_0001_keeps_the_outbox_and_adds_leases(empty_store_url):
         engine.dispose()
 
 
-def test_0002_downgrades_to_0001(sqlite_url):
+def test_leases_downgrade_to_the_revision_before(sqlite_url):
     engine = make_engine(sqlite_url)
     try:
         upgrade(engine)
-        _at(engine, "0001", command.downgrade)
+        _at(engine, BEFORE, command.downgrade)
         assert "leases" not in inspect(engine).get_table_names()
         columns = {c["name"] for c in inspect(engine).get_columns("announcements")}
         assert not columns & {"sending_owner", "attempted_at", "retry_at"}
         upgrade(engine)
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == HEAD
     finally:
         engine.dispose()
 
 
-def test_a_new_database_is_at_0002(store_url):
+def test_a_new_database_is_at_the_head(store_url):
     store = open_store(store_url)
     try:
-        assert current_revision(store.engine) == "0002"
+        assert current_revision(store.engine) == HEAD
     finally:
         store.close()
