@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test demo e2e lint bench clean
+.PHONY: test test-real demo e2e lint bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,13 +17,18 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	touch $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto -m "not slow"
+	$(BIN)/python -m pytest -q -n auto -m "not slow and not real"
+
+# Whole games on the real forums the environment names (README "Real forums"); one at a time:
+# they share each forum's clock. Skips with the reason when none is named.
+test-real: $(STAMP)
+	$(BIN)/python -m pytest -q -m real tests/real $(REAL_ARGS)
 
 demo: $(STAMP)
 	$(BIN)/shenshi demo
 
 e2e: $(STAMP)
-	$(BIN)/python -m pytest -q -n auto -m "e2e or slow"
+	$(BIN)/python -m pytest -q -n auto -m "(e2e or slow) and not real"
 
 lint: $(STAMP)  # ruff, mypy on the rules core, the layer contracts (pyproject.toml)
 	$(BIN)/ruff check shenshi tests bench

@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 import httpx
+from sqlalchemy.engine import make_url
 
 from shenshi.adapters.base import ForumAdapter, make_adapter
 from shenshi.clock import system_clock
@@ -38,8 +39,20 @@ def make_forum(
     clock: Callable[[], datetime] | None = None,
     sleep: Callable[[float], None] | None = None,
 ) -> ForumAdapter:
-    """The forum adapter for the configuration's engine (``[forum]`` is its settings)."""
-    return make_adapter(config.forum, client=client, clock=clock, sleep=sleep)
+    """The forum adapter for the configuration's engine (``[forum]`` is its settings), with the
+    session kept beside the database and the players' uids from the players file."""
+    adapter = make_adapter(config.forum, client=client, clock=clock, sleep=sleep, session_file=session_path(config))
+    adapter.remember_uids({p.name: p.uid for p in config.game.players if p.uid})
+    return adapter
+
+
+def session_path(config: Config) -> Path:
+    """The forum session file (0600): in the state directory, beside an SQLite database (else
+    beside the dry-run log)."""
+    url = make_url(config.daemon.database)
+    database = url.database if url.get_backend_name() == "sqlite" else None
+    folder = Path(database).expanduser().resolve().parent if database and database != ":memory:" else config.daemon.log.parent
+    return folder / "shenshi-forum-session.json"
 
 
 def bootstrap(
@@ -55,4 +68,4 @@ def bootstrap(
     clock = clock or system_clock
     store = store or open_store(config.daemon.database, clock=clock)
     adapter = make_forum(config, client, clock, sleep) if forum else None
-    return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log), sleep=sleep)
+    return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz), sleep=sleep)

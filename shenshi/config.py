@@ -155,6 +155,30 @@ class GameConfig:
             raise problem("no players (give players_file or a players list)")
         return _players_named_once(players)
 
+    @model_validator(mode="after")
+    def _role_ids(self) -> GameConfig:
+        """Roles may be written by id or in Chinese (``seer`` or ``占卜者``); role threads may be
+        keyed by a role in Chinese too. Stored as ids."""
+        from dataclasses import replace
+
+        from shenshi.rulesets.registry import find_ruleset
+
+        info = find_ruleset(self.ruleset).info
+        players = []
+        for p in self.players:
+            role = info.role_id(p.role) if p.role else None
+            if p.role and role is None:
+                raise problem(
+                    f'player {p.name}: "{p.role}" is not a {self.ruleset} role '
+                    f"(roles: {info.role_list()})",
+                    at="players",
+                )
+            players.append(replace(p, role=role) if role != p.role else p)
+        threads = {info.role_id(owner) or owner: tid for owner, tid in self.role_threads.items()}
+        object.__setattr__(self, "players", tuple(players))
+        object.__setattr__(self, "role_threads", threads)
+        return self
+
     @field_validator("nicknames", mode="before")
     @classmethod
     def _alias_lists(cls, value: Any) -> Any:
@@ -182,6 +206,8 @@ class DaemonConfig:
     database: str = Field(default="sqlite:///shenshi.sqlite3", validate_default=True)
     log: ConfigPath = Field(default=Path("shenshi-dryrun.log"), validate_default=True)
     early_close: bool = Field(default=True, strict=True)
+    # rehearsals only: read the forum's time from this file (``shenshi sandbox --clock-factor``)
+    clock_file: ConfigPath | None = None
 
     @field_validator("database")
     @classmethod
@@ -219,12 +245,16 @@ class Config:
     @field_validator("templates")
     @classmethod
     def _known_templates(cls, templates: Mapping[str, str]) -> Mapping[str, str]:
-        from shenshi.daemon.announce import DEFAULT_TEMPLATES
+        from shenshi.wording import TEMPLATES, TemplateError, check_overrides
 
-        extra = sorted(set(templates) - set(DEFAULT_TEMPLATES))
+        extra = sorted(set(templates) - set(TEMPLATES))
         if extra:
-            listed = "known: " + ", ".join(sorted(DEFAULT_TEMPLATES))
-            raise problem(unknown("template", extra[0], DEFAULT_TEMPLATES, listed), at=extra[0])
+            listed = "known: see docs/templates.md"
+            raise problem(unknown("template", extra[0], TEMPLATES, listed), at=extra[0])
+        try:
+            check_overrides(templates)
+        except TemplateError as exc:
+            raise problem(exc.reason, at=exc.name) from None
         return dict(templates)
 
     @model_validator(mode="after")

@@ -202,3 +202,6 @@ class InboxDelta:
     cursor: InboxCursor
     requests: int = 0
     unread: tuple[str, ...] = field(default=())  # conversations to mark read after storing
+    # Conversations that could not be read this time (a page the parser does not understand):
+    # the others are read all the same, and these are tried again at the next poll.
+    failures: tuple[Exception, ...] = field(default=())

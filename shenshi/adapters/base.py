@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import ClassVar, Protocol, runtime_checkable
 
 import httpx
@@ -80,7 +81,7 @@ class ForumAdapter(Protocol):
     default_charset: ClassVar[str]  # the charset of a default install (``auto`` before a page says)
     time_precision: ClassVar[TimePrecision]
 
-    def fit_min_length(self, text: str) -> str: ...
+    def fit_min_length(self, text: str, padding: str = ...) -> str: ...
 
     def login(self) -> None: ...
 
@@ -97,7 +98,7 @@ class ForumAdapter(Protocol):
         discover: Callable[[BoardThread], bool] | None = None,
     ) -> dict[str, ThreadDelta]: ...
 
-    def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta: ...
+    def read_pms(self, cursor: InboxCursor | None = None, since: datetime | None = None) -> InboxDelta: ...
 
     def mark_read(self, conversation_ids: Sequence[str]) -> None: ...
 
@@ -106,6 +107,12 @@ class ForumAdapter(Protocol):
     def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None: ...
 
     def lookup_uid(self, username: str) -> str: ...
+
+    def remember_uids(self, uids: Mapping[str, str]) -> None: ...
+
+    def member_name(self, uid: str) -> str: ...
+
+    def send_wait(self, kind: str = "post") -> float: ...
 
     def post_url(self, tid: str, pid: str) -> str: ...
 
@@ -149,7 +156,11 @@ def make_adapter(
     client: httpx.Client | None = None,
     clock: Callable[[], datetime] | None = None,
     sleep: Callable[[float], None] | None = None,
+    session_file: Path | str | None = None,
 ) -> ForumAdapter:
-    """Build the adapter for ``settings.engine`` with an injected client, clock and sleep."""
-    adapter: ForumAdapter = find_adapter(settings.engine)(settings, client=client, clock=clock, sleep=sleep)
+    """Build the adapter for ``settings.engine`` with an injected client, clock and sleep;
+    ``session_file`` keeps the login between runs (:mod:`shenshi.adapters.session`)."""
+    adapter: ForumAdapter = find_adapter(settings.engine)(
+        settings, client=client, clock=clock, sleep=sleep, session_file=session_file
+    )
     return adapter

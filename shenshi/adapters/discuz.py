@@ -24,6 +24,8 @@ from shenshi.records import (
     BoardThread,
     ConversationMark,
     ConversationSummary,
+    InboxCursor,
+    InboxDelta,
     PrivateMessage,
     ThreadPage,
 )
@@ -57,12 +59,33 @@ class DiscuzAdapter(WebAdapter):
     def pm_url(self, pm: PrivateMessage) -> str:
         """A link to the conversation holding ``pm`` (as the GM sees it)."""
         partner = pm.recipient_uid if pm.sender_uid == self.own_uid else pm.sender_uid
-        return f"{self.settings.base_url}home.php?mod=space&do=pm&subop=view&touid={partner}#pm_{pm.id}"
+        return f"{self.settings.base_url}home.php?mod=space&do=pm&subop=view&touid={partner}#pmlist_{pm.id}"
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
         self.formhash: str | None = None
         self._api_ok: bool | None = {"yes": True, "no": False}.get(settings.use_mobile_api)
+        self._pm_received: datetime | None = None  # a poll found a PM someone sent us by then
+
+    def send_wait(self, kind: str = "post") -> float:
+        """As the engine, and for a PM also UCenter's own flood control (``pmfloodctrl``, 15 s):
+        it wants *more* than the interval since the last message in any of our conversations,
+        received ones included (``ispminterval``: ``time - lastupdate > interval``). A PM
+        received is dated by the poll that found it (its page shows only the minute)."""
+        wait = super().send_wait(kind)
+        if kind != "pm":
+            return wait
+        moments = [t for t in (self._last_sends.get("pm"), self._pm_received) if t is not None]
+        if moments:
+            wait = max(wait, (max(moments) - self.clock()).total_seconds() + self.flood_interval + 1)
+        return max(0.0, wait)
+
+    def read_pms(self, cursor: InboxCursor | None = None, since: datetime | None = None) -> InboxDelta:
+        """As the engine; a PM someone sent us starts UCenter's flood interval again."""
+        delta = super().read_pms(cursor, since)
+        if any(m.sender_uid != self.own_uid for m in delta.messages):
+            self._pm_received = self.clock()
+        return delta
 
     # ------------------------------------------------------------------ session
 
@@ -81,14 +104,8 @@ class DiscuzAdapter(WebAdapter):
             raise errors.NotFound("the forum answered 404", url=str(response.url))
         return text
 
-    def login(self) -> None:
-        """Log in with the cookies file if it still holds a session, else with the password."""
-        self.own_uid = None
-        if self._cookies_loaded and self._refresh_session():
-            return
-        password = self.settings.login_password()
-        if not password:
-            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+    def _send_password(self, password: str) -> None:
+        """The web login form (``member.php?mod=logging&action=login``)."""
         form_page = self._get("member.php", lambda text, r: text, params={"mod": "logging", "action": "login"}, relogin=False)
         if dz.login_has_captcha(form_page):
             raise errors.CaptchaRequired("login")
@@ -107,9 +124,7 @@ class DiscuzAdapter(WebAdapter):
             "answer": "",
             "cookietime": "2592000",
         }
-
         self._post(forms[0].get("action"), data, self._login_answer(dz.check_page, dz.login_has_captcha), relogin=False)
-        self._finish_login()
 
     def _refresh_session(self) -> bool:
         """GET the forum index: learn our uid, name and formhash; False when we are a guest."""
@@ -262,10 +277,10 @@ class DiscuzAdapter(WebAdapter):
             self._page(body, response)
             raise errors.UnexpectedPage("reply sent but no redirect to the new post", url=str(response.url), snippet=errors.snippet_of(body))
 
-        return self._post(
+        return self._paced("post", lambda: self._post(
             "forum.php", form, parse,
             params={"mod": "post", "action": "reply", "fid": fid, "tid": tid, "extra": "", "replysubmit": "yes"},
-        )
+        ))  # fmt: skip
 
     def lookup_uid(self, username: str) -> str:
         """The uid of a member by name (``home.php?mod=space&username=NAME``), cached."""
@@ -288,7 +303,8 @@ class DiscuzAdapter(WebAdapter):
         return uid
 
     def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None:
-        """PM a member by name; returns the new pmid. Discuz PMs have no subject: it is prepended."""
+        """PM a member by name (the uid from the players file, else looked up); returns the new
+        pmid. Discuz PMs have no subject: it is prepended."""
         uid = self.lookup_uid(username)
         message = f"{subject}\n{text}" if subject else text
 
@@ -307,9 +323,17 @@ class DiscuzAdapter(WebAdapter):
             result = dz.check_ajax(body, url=str(response.url))
             return result.values.get("pmid")
 
-        return self._post(
+        return self._paced("pm", lambda: self._post(
             "home.php", form, parse,
             params={"mod": "spacecp", "ac": "pm", "op": "send", "touid": uid, "inajax": "1"},
+        ))  # fmt: skip
+
+    def member_name(self, uid: str) -> str:
+        """The forum name of member ``uid`` (their profile page)."""
+        return self._get(
+            "home.php",
+            lambda text, r: dz.parse_member_name(self._page(text, r), str(uid)),
+            params={"mod": "space", "uid": str(uid), "do": "profile"},
         )
 
 

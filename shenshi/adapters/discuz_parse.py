@@ -8,6 +8,7 @@ Anything missing raises :class:`~shenshi.adapters.errors.UnexpectedPage`, never 
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -87,7 +88,8 @@ RULES = (
     rule(r"验证码", captcha("posting")),
     rule(r"非法字符|表单验证串不符|请求来路不正确", raise_as(errors.SessionExpired)),
     rule(r"尚未登录|请先登录|需要先登录|登录后才能", raise_as(errors.NotLoggedIn)),
-    rule(r"登录失败|密码错误|密码空或包含非法字符|尝试次数过多", raise_as(errors.LoginFailed)),
+    rule(r"密码错误次数过多|尝试次数过多", raise_as(errors.LoginFailed)),  # login_strike: locked
+    rule(r"登录失败|密码错误|密码空或包含非法字符", raise_as(errors.PasswordRejected)),
     rule(r"不存在|已被删除|正在被审核", raise_as(errors.NotFound)),
     rule(r"没有权限|无权", raise_as(errors.NoPermission)),
     rule(r"站点关闭|暂时关闭|站点维护|维护中|升级中|board_closed", raise_as(errors.ForumClosed)),
@@ -406,6 +408,9 @@ def parse_board(
 # --------------------------------------------------------------------------- PMs
 
 _COUNT = re.compile(r"共\s*(\d+)\s*条")
+# An empty inbox (a fresh account, or every conversation deleted) has no PM list and no
+# form#deletepmform: the main column says 当前没有相应的短消息 in a div.emp.
+_X_EMPTY_LIST = f"//div[@id='ct']//div[{has_class('mn')}]//div[{has_class('emp')}]"
 
 
 def parse_inbox(
@@ -421,6 +426,8 @@ def parse_inbox(
     rows = tree.xpath("//dl[starts-with(@id, 'pmlist_')]")
     if not rows and "deletepmform" not in text:
         check_page(text)
+        if tree.xpath(_X_EMPTY_LIST):  # 当前没有相应的短消息: no list at all, not even its form
+            return []
         raise errors.UnexpectedPage("no PM list (form#deletepmform) on this page", snippet=errors.snippet_of(text))
     conversations = []
     for row in rows:
@@ -547,6 +554,18 @@ def _page_number(hrefs: list[str]) -> int | None:
     return int(found) if found and found.isdigit() else None
 
 
+def parse_member_name(data: bytes | str, uid: str, *, charset: str | None = None) -> str:
+    """The name on member ``uid``'s profile page (``home.php?mod=space&uid=U&do=profile``)."""
+    text, tree = _load(data, charset)
+    heading = tree.xpath(
+        f"//div[{has_class('avt')}]/a[contains(@href, 'uid={uid}')]/../following-sibling::h2[1]"
+    )
+    if not heading:
+        check_page(text)
+        raise errors.UnexpectedPage(f"no name of uid {uid} on this profile page", snippet=errors.snippet_of(text))
+    return squash(heading[0].text_content())
+
+
 # --------------------------------------------------------------------------- mobile API
 
 
@@ -569,7 +588,8 @@ API_RULES = (
     rule(r"flood", flood()),
     rule(r"seccode|secqaa", captcha("posting")),
     rule(r"nonexistence|not_found|nonexist", raise_as(errors.NotFound)),
-    rule(r"login_invalid|login_strike", raise_as(errors.LoginFailed)),
+    rule(r"login_strike", raise_as(errors.LoginFailed)),
+    rule(r"login_invalid", raise_as(errors.PasswordRejected)),
     rule(r"to_login|nologin|not_login", raise_as(errors.NotLoggedIn)),
     rule(r"nopermission|noperm|no_privilege", raise_as(errors.NoPermission)),
     rule(r"closed", raise_as(errors.ForumClosed)),
@@ -588,6 +608,11 @@ def api_check(found: dict[str, Any], *, url: str | None = None) -> str | None:
     if API_SUCCESS.search(value):
         return value
     raise classify(value, API_RULES, url=url)
+
+
+def api_plain(value: Any) -> str:
+    """A plain-text field of an API answer (subject, names): escaped once by the forum, as stored."""
+    return html.unescape(str(value)) if value else ""
 
 
 def api_state(found: dict[str, Any]) -> PageState:
@@ -622,7 +647,7 @@ def parse_api_thread(
         page=page,
         pages=max(pages, page),
         posts=posts,
-        subject=thread.get("subject"),
+        subject=api_plain(thread.get("subject")) or None,
         fid=str(thread.get("fid") or variables.get("fid") or "") or None,
         per_page=ppp,
     )
@@ -634,13 +659,15 @@ def _api_post(row: dict[str, Any], *, tz: tzinfo, now: datetime) -> Post:
             posted_at = from_unix(row["dbdateline"], tz)
         else:
             posted_at = parse_forum_time(row.get("dateline"), tz=tz, now=now)
-        body = fragment_tree(row.get("message") or "")
+        # The API escapes a post's already escaped text again (mobile discuzcode.func.php:52,
+        # dhtmlspecialchars): undo that once and the message is the page's HTML.
+        body = fragment_tree(html.unescape(row.get("message") or ""))
         quotes = tuple(_quote(el) for el in _outermost(body, f"div[{has_class('reply_wrap')}] | .//div[{has_class('quote')}]"))
         return Post(
             tid=str(row["tid"]),
             pid=str(row["pid"]),
             floor=int(row.get("number") or row.get("position") or 0),
-            author=row.get("author") or "",
+            author=api_plain(row.get("author")),
             author_uid=str(row.get("authorid") or "0"),
             posted_at=posted_at,
             text=element_text(body),
@@ -661,11 +688,11 @@ def parse_api_board(data: bytes | str | dict[str, Any], *, tz: tzinfo, now: date
     return [
         BoardThread(
             tid=str(row["tid"]),
-            subject=row.get("subject") or "",
-            author=row.get("author"),
+            subject=api_plain(row.get("subject")),
+            author=api_plain(row.get("author")) or None,
             replies=int(row.get("replies") or 0),
             last_post_at=from_unix(row["dblastpost"], tz) if row.get("dblastpost") else None,
-            last_poster=row.get("lastposter"),
+            last_poster=api_plain(row.get("lastposter")) or None,
         )
         for row in rows
     ]
@@ -681,7 +708,7 @@ def parse_api_inbox(data: bytes | str | dict[str, Any], *, tz: tzinfo, now: date
     return [
         ConversationSummary(
             id=str(row["plid"]),
-            partner=row.get("tousername") or "",
+            partner=api_plain(row.get("tousername")),
             partner_uid=str(row.get("touid") or ""),
             unread=str(row.get("isnew") or "0") not in ("", "0"),
             last_at=parse_forum_time(row.get("vdateline"), tz=tz, now=now) if row.get("vdateline") else None,
@@ -704,7 +731,7 @@ def parse_api_conversation(
     me_uid = str(variables.get("member_uid") or "")
     me = variables.get("member_username") or ""
     partner = next((r for r in rows if str(r.get("msgfromid")) != me_uid), None)
-    partner_name = partner.get("msgfrom") if partner else ""
+    partner_name = api_plain(partner.get("msgfrom")) if partner else ""
     messages = []
     for row in rows:
         mine = str(row.get("msgfromid")) == me_uid
@@ -712,7 +739,7 @@ def parse_api_conversation(
             PrivateMessage(
                 id=str(row["pmid"]),
                 conversation=str(row.get("plid") or ""),
-                sender=row.get("msgfrom") or "",
+                sender=api_plain(row.get("msgfrom")),
                 sender_uid=str(row.get("msgfromid") or ""),
                 recipient=partner_name if mine else me,
                 recipient_uid=str(row.get("touid") or "") or None,

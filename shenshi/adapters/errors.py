@@ -10,7 +10,9 @@ Hierarchy::
     ├── FloodControl(wait_seconds)      灌水预防: the forum asks us to wait before posting again
     ├── NotLoggedIn                     the page rendered as a guest / "您尚未登录"
     │   └── SessionExpired              we were logged in and the forum forgot us (retry after login)
-    ├── LoginFailed                     wrong user name or password, account locked
+    ├── LoginFailed                     the login did not work (account locked, a guest page after it)
+    │   └── PasswordRejected            the forum says the name or password is wrong: never retried
+    │                                   with the same password (forums lock accounts after 3–5)
     ├── CaptchaRequired                 a captcha (验证码) stands between us and login or posting
     ├── NoPermission                    "您没有权限…", "您无权限…"
     ├── NotFound                        thread / board / user / post does not exist or was deleted
@@ -71,7 +73,16 @@ class SessionExpired(NotLoggedIn):
 
 
 class LoginFailed(ForumError):
-    """The forum rejected the user name or password."""
+    """The login did not work (the account is locked, the next page is still a guest's…)."""
+
+
+class PasswordRejected(LoginFailed):
+    """The forum says the user name or password is wrong.
+
+    The adapter does not send the same password again (forums lock an account after 3–5
+    failures): it logs in again once the password source (``password_env``/``password_file``)
+    gives another one.
+    """
 
 
 CAPTCHA_ADVICE = (

@@ -90,9 +90,11 @@ class ForumHttp:
         self._owns_client = client is None
         self.client.headers["User-Agent"] = user_agent
         self.charset = normalise_charset(charset) or normalise_charset(default_charset) or "utf-8"
-        # Not configured: the forum's pages say it (many phpwind 8.x sites are GBK); learnt from
-        # the first page that declares one, so later forms and queries are sent in it.
+        # Not configured: the forum's pages say it (many phpwind 8.x sites are GBK); learnt once,
+        # from the first page that declares one, so later forms and queries are sent in it.
         self.charset_known = normalise_charset(charset) is not None
+        self.charset_source = "configured" if self.charset_known else "default"
+        self.header_charset: str | None = None  # what the HTTP header said, where it disagreed
         self.min_interval = min_interval
         self.retries = max(1, retries)
         self.backoff = backoff
@@ -213,13 +215,18 @@ class ForumHttp:
         return response
 
     def _learn_charset(self, response: httpx.Response) -> None:
+        """Decide the forum's charset once, as a browser does: the page's own declaration (a
+        browser submits forms in the page's encoding), else the HTTP header."""
         kind = response.headers.get("content-type", "").lower()
         if "html" not in kind and "xml" not in kind:
             return  # JSON and scripts say nothing about the forum's charset
-        found = normalise_charset(response.charset_encoding) or declared_charset(response.content)
+        page, header = declared_charset(response.content), normalise_charset(response.charset_encoding)
+        found = page or header
         if found:
             self.charset, self.charset_known = found, True
-            log.debug("the forum's pages are %s", found)
+            self.charset_source = "page" if page else "header"
+            self.header_charset = header if header and header != found else None
+            log.debug("the forum's pages are %s (from the %s)", found, self.charset_source)
 
     def _pace(self) -> None:
         if self._last is None or self.min_interval <= 0:

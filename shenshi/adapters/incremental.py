@@ -136,25 +136,43 @@ def read_inbox_after(
     *,
     requests: int = 0,
     counter: Callable[[], int] | None = None,
+    since: datetime | None = None,
 ) -> InboxDelta:
     """New messages of every conversation whose inbox row changed since ``cursor``.
 
     The cursor (what was stored) decides, not the forum's unread flag: viewing a Discuz
     conversation marks it read, and a crash between reading and storing must not lose it.
+
+    A message is new once, whichever row shows it: a phpwind conversation answered with the
+    回复 button gets a new ``RE:`` inbox row that opens the same whole conversation. ``since``
+    (the game's start) is the horizon: a row whose last message is older is noted without
+    being opened, and older messages are never reported. A conversation whose page cannot be
+    read is left for the next poll (its mark unchanged) and reported in ``failures``; the
+    others are read all the same.
     """
     cursor = cursor or InboxCursor()
     rows = tuple(conversations)
     found: list[PrivateMessage] = []
     touched: list[str] = []
+    failures: list[Exception] = []
+    known = {ident for mark in cursor.marks for ident in mark.seen}
     updated = cursor
     for row in rows:
         mark = cursor.get(row.id)
         if mark is not None and mark.fingerprint == fingerprint(row):
             continue
-        messages = fetch(row, mark)
-        seen = set(mark.seen) if mark else set()
-        new = [m for m in messages if m.id not in seen]
-        found.extend(new)
+        if mark is None and since is not None and row.last_at is not None and row.last_at < since:
+            updated = updated.with_mark(ConversationMark(id=row.id, fingerprint=fingerprint(row)))
+            continue  # nothing in it since the game started: not worth a request
+        try:
+            messages = fetch(row, mark)
+        except errors.UnexpectedPage as exc:
+            failures.append(exc)
+            continue
+        new = [m for m in messages if m.id not in known]
+        known.update(m.id for m in new)
+        fresh = [m for m in new if since is None or m.sent_at >= since]
+        found.extend(fresh)
         if new:
             touched.append(row.id)
         ids = tuple(mark.seen if mark else ()) + tuple(m.id for m in new)
@@ -167,4 +185,5 @@ def read_inbox_after(
         cursor=updated,
         requests=counter() if counter else requests,
         unread=tuple(touched),
+        failures=tuple(failures),
     )

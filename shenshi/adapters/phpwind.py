@@ -54,16 +54,18 @@ class PhpwindAdapter(WebAdapter):
         return f"{self.settings.base_url}job.php?action=topost&tid={tid}&pid={pid}"
 
     def pm_url(self, pm: PrivateMessage) -> str:
-        """A link to the conversation holding ``pm`` (as the GM sees it)."""
+        """A link to the conversation holding ``pm`` (as the GM sees it: the inbox row's rid)."""
         mid = pm.id.split(".")[0]
+        rid = self._rids.get(pm.conversation, pm.conversation)
         return (
             f"{self.settings.base_url}message.php?type=sms&action=info&boxname=inbox&page=1"
-            f"&rid={pm.conversation}&itype=inbox&mid={mid}&redirect=1"
+            f"&rid={rid}&itype=inbox&mid={mid}&redirect=1"
         )
 
     def __init__(self, settings, **kwargs) -> None:  # type: ignore[no-untyped-def]
         super().__init__(settings, **kwargs)
         self.verify: str | None = None
+        self._rids: dict[str, str] = {}  # conversation (parentMid) → an inbox row (rid) opening it
 
     # ------------------------------------------------------------------ session
 
@@ -75,14 +77,8 @@ class PhpwindAdapter(WebAdapter):
             self.verify = state.verify
         return text
 
-    def login(self) -> None:
-        """Log in with the cookies file if it still holds a session, else with the password."""
-        self.own_uid = None
-        if self._cookies_loaded and self._refresh_session():
-            return
-        password = self.settings.login_password()
-        if not password:
-            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+    def _send_password(self, password: str) -> None:
+        """The login form (``login.php``, step 2)."""
         page = self._get("login.php", lambda text, r: text, relogin=False)
         if pw.login_has_captcha(page):
             raise errors.CaptchaRequired("login")
@@ -96,9 +92,7 @@ class PhpwindAdapter(WebAdapter):
             "hideid": "0",
             "cktime": "31536000",
         }
-
         self._post("login.php", data, self._login_answer(pw.check_page, pw.login_has_captcha), relogin=False)
-        self._finish_login()
 
     def _refresh_session(self) -> bool:
         state = self._get("index.php", lambda text, r: pw.page_state(text), relogin=False)
@@ -144,10 +138,13 @@ class PhpwindAdapter(WebAdapter):
             "message.php?type=sms&action=info&boxname=inbox&page=1"
             f"&rid={row.id}&itype=inbox&smstype=&redirect=1"
         )
-        return self._get(
+        messages = self._get(
             ref,
             lambda text, r: pw.parse_conversation(self._page(text, r), tz=self.tz, now=self.now(), conversation=row.id),
         )
+        for message in messages[:1]:
+            self._rids.setdefault(message.conversation, row.id)
+        return messages
 
     def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:
         def parse(text: str, response: httpx.Response) -> list[ConversationSummary]:
@@ -202,7 +199,7 @@ class PhpwindAdapter(WebAdapter):
             return {**fields, "atc_content": text, "ajax": "1", "verify": self._verify()}
 
         sent_at = self.now()
-        self._post("post.php", form, self._ajax, params={"fid": fid})
+        self._paced("post", lambda: self._post("post.php", form, self._ajax, params={"fid": fid}))
         last = self._thread_page_html(tid, "e")
         mine = [p for p in last.posts if p.author_uid == self.own_uid]
         wanted = squash(text)
@@ -243,5 +240,9 @@ class PhpwindAdapter(WebAdapter):
                 ("atc_content", text),
             ]
 
-        self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"})
+        self._paced("pm", lambda: self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"}))
         return None
+
+    def member_name(self, uid: str) -> str:
+        """The forum name of member ``uid`` (their space page ``u.php?uid=U``)."""
+        return self._get("u.php", lambda text, r: pw.parse_member_name(self._page(text, r), str(uid)), params={"uid": str(uid)})

@@ -8,6 +8,7 @@ counts replies). The first post's id is ``tpc``.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass, replace
@@ -85,7 +86,8 @@ RULES = (
     rule(r"验证码|认证码", captcha("posting")),
     rule(r"非法请求", raise_as(errors.SessionExpired)),
     rule(r"没有登录|还没有登录|请先登录", raise_as(errors.NotLoggedIn)),
-    rule(r"用户名或密码错误|密码错误|尝试次数过多|登录失败", raise_as(errors.LoginFailed)),
+    rule(r"连续\s*\d+\s*次密码输入错误|尝试次数过多", raise_as(errors.LoginFailed)),  # login_forbid
+    rule(r"用户名或密码错误|密码错误|安全问题错误|登录失败", raise_as(errors.PasswordRejected)),
     rule(r"帖子ID非法|数据已被删除|链接无效|空间不存在|不存在", raise_as(errors.NotFound)),
     rule(r"无权限|没有权限|等级不足|没有此管理权限", raise_as(errors.NoPermission)),
     rule(r"站点已关闭|论坛已关闭|站点关闭|暂时关闭|维护|升级中", raise_as(errors.ForumClosed)),
@@ -449,8 +451,13 @@ def parse_conversation(
 ) -> list[PrivateMessage]:
     """One conversation (``message.php?type=sms&action=info…``): ``table#smsListTable tr.tr3``.
 
-    Rows carry no ids: the first is the parent message (``parentMid``), replies get
-    ``{parentMid}.{n}`` in page order. ``conversation`` defaults to the page's ``rid``.
+    The first row is the conversation's first message (``parentMid``); each reply written with
+    the 回复 button inside the conversation comes as a pair of rows: ``tr#sms_0_N`` (collapsed,
+    its sender link in a plain ``td``) and ``tr#sms_1_N`` (expanded, ``td.name`` as usual, no
+    title). The collapsed twin is skipped. Rows carry no message ids the inbox shares: the first
+    is ``parentMid``, replies get ``{parentMid}.{n}`` in page order. The conversation is
+    ``parentMid`` (every inbox row of it, ``RE:`` rows included, opens the same page), else
+    ``conversation``, else the page's ``rid``.
     """
     page = data if isinstance(data, str) else decode_page(data, charset)
     require_complete(page, CONVERSATION_END, "conversation page", check_page)  # before parsing: a cut page is not read
@@ -463,36 +470,25 @@ def parse_conversation(
     me_uid, me = state.uid or "", state.username or ""
     rid = tree.xpath("//input[@name='rid']/@value")
     parent = tree.xpath("//input[@name='parentMid']/@value")
-    conversation = conversation or (rid[0] if rid else "")
-    parent_id = parent[0] if parent else conversation
+    parent_id = parent[0] if parent else (conversation or (rid[0] if rid else ""))
+    conversation = parent_id or conversation or ""
     people = [
         squash(a.text_content())
         for a in tree.xpath("//a[starts-with(@href, 'u.php?username=')]")
         if a.getparent() is not None and "参与者" in (a.getparent().text_content() or "")
     ]
     partner = next((p for p in people if p not in ("我", me)), "")
-    rows = table[0].xpath(f"./tr[{has_class('tr3')}] | ./tbody/tr[{has_class('tr3')}]")
-    senders = []
-    for row in rows:
-        who = row.xpath(f".//td[{has_class('name')}]//a[starts-with(@href, 'u.php?uid=')]")
-        if not who:
-            raise errors.UnexpectedPage("PM row without a sender link (td.name a[href^=u.php?uid=])")
-        senders.append((squash(who[0].text_content()), url_param(who[0].get("href"), "uid") or ""))
-    partner_uid = next((uid for name, uid in senders if uid != me_uid), None)
+    rows = [
+        row
+        for row in table[0].xpath(f"./tr[{has_class('tr3')}] | ./tbody/tr[{has_class('tr3')}]")
+        if not (row.get("id") or "").startswith("sms_0_")  # the collapsed twin of sms_1_N
+    ]
+    read = [_message_row(row, index) for index, row in enumerate(rows)]
+    partner_uid = next((uid for _, uid, _, _, _ in read if uid != me_uid), None)
     if not partner:
-        partner = next((name for name, uid in senders if uid != me_uid), "")
+        partner = next((name for name, uid, _, _, _ in read if uid != me_uid), "")
     messages = []
-    for index, (row, (sender, sender_uid)) in enumerate(zip(rows, senders, strict=True)):
-        stamp = row.xpath(f".//td[{has_class('name')}]//span[@title]")
-        if not stamp:
-            raise errors.UnexpectedPage("PM row without a time (span[title])")
-        box = row.xpath(f".//div[{has_class('textMes')}]")
-        if not box:
-            raise errors.UnexpectedPage("PM row without div.textMes")
-        heading = box[0].xpath("./h1")
-        subject = squash(heading[0].text_content()) if heading else None
-        for el in heading:
-            drop(el)
+    for index, (sender, sender_uid, stamp, body, subject) in enumerate(read):
         mine = sender_uid == me_uid
         messages.append(
             PrivateMessage(
@@ -502,9 +498,38 @@ def parse_conversation(
                 sender_uid=sender_uid,
                 recipient=partner if mine else me,
                 recipient_uid=partner_uid if mine else (me_uid or None),
-                sent_at=parse_forum_time(stamp[0].text_content(), title=stamp[0].get("title"), tz=tz, now=now),
-                text=element_text(box[0]),
+                sent_at=parse_forum_time(stamp.text_content(), title=stamp.get("title"), tz=tz, now=now),
+                text=element_text(body),
                 subject=subject,
             )
         )
     return messages
+
+
+def _message_row(row: Any, index: int) -> tuple[str, str, Any, Any, str | None]:
+    """``(sender, sender uid, time element, text element, subject)`` of one message row."""
+    where = f"PM row {index + 1} ({row.get('id') or 'the first message'})"
+    who = row.xpath(f".//td[{has_class('name')}]//a[starts-with(@href, 'u.php?uid=')]")
+    if not who:
+        raise errors.UnexpectedPage(f"{where}: no sender link (td.name a[href^=u.php?uid=])")
+    stamp = row.xpath(f".//td[{has_class('name')}]//span[@title]")
+    if not stamp:
+        raise errors.UnexpectedPage(f"{where}: no time (td.name span[title])")
+    box = row.xpath(f".//div[{has_class('textMes')}]")
+    if not box:
+        raise errors.UnexpectedPage(f"{where}: no div.textMes")
+    heading = box[0].xpath("./h1")
+    subject = squash(heading[0].text_content()) if heading else None
+    for el in heading:
+        drop(el)
+    return squash(who[0].text_content()), url_param(who[0].get("href"), "uid") or "", stamp[0], box[0], subject
+
+
+def parse_member_name(data: bytes | str, uid: str, *, charset: str | None = None) -> str:
+    """The name on member ``uid``'s space page (``u.php?uid=U``: ``Addtoie(URL, 'NAME的个人主页')``)."""
+    text, _ = _load(data, charset)
+    found = re.search(rf"Addtoie\('[^']*u\.php\?uid={re.escape(uid)}'\s*,\s*'(.+?)的个人主页'\)", text)
+    if not found:
+        check_page(text)
+        raise errors.UnexpectedPage(f"no name of uid {uid} on this space page", snippet=errors.snippet_of(text))
+    return html.unescape(found.group(1))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar
 
 import httpx
@@ -18,6 +19,13 @@ from shenshi.adapters import errors
 from shenshi.adapters.base import ForumSettings, TimePrecision
 from shenshi.adapters.http import UNENCODABLE, FormSource, ForumHttp, load_cookies, outgoing
 from shenshi.adapters.incremental import read_after, read_inbox_after
+from shenshi.adapters.session import (
+    SavedSession,
+    SessionFile,
+    cookies_of,
+    password_digest,
+    restore_cookies,
+)
 from shenshi.adapters.text import decode_page, zone
 from shenshi.clock import system_clock
 from shenshi.records import (
@@ -31,6 +39,7 @@ from shenshi.records import (
     ThreadDelta,
     ThreadPage,
 )
+from shenshi.wording.defaults import TEMPLATES
 
 log = logging.getLogger("shenshi.adapters")
 
@@ -40,7 +49,7 @@ T = TypeVar("T")
 FORUM_FACTS = (
     "flood_interval", "min_post_bytes", "max_post_bytes", "posts_per_page", "api_posts_per_page",
 )
-PADDING = "（神使）"  # added to a post shorter than the forum's minimum
+PADDING = TEMPLATES["padding"].default  # added to a post shorter than the forum's minimum
 
 
 class WebAdapter:
@@ -70,6 +79,7 @@ class WebAdapter:
         client: httpx.Client | None = None,
         clock: Callable[[], datetime] | None = None,
         sleep: Callable[[float], None] | None = None,
+        session_file: Path | str | None = None,
     ) -> None:
         self.settings = settings
         for fact in FORUM_FACTS:
@@ -97,26 +107,39 @@ class WebAdapter:
         self.http.relogin = self.login
         self.own_uid: str | None = None
         self.own_name: str | None = None
+        # Once we log in, a guest page means the session expired (log in again), however many
+        # logins failed in between: the uid may be unknown then, this stays true.
+        self.session_expected = False
         self._fids: dict[str, str] = {}
         self._uids: dict[str, str] = {}
+        self._last_sends: dict[str, datetime] = {}  # "post"/"pm" → when the forum accepted one
+        self._rejected: str | None = None  # digest of the password the forum rejected
+        self._saved: SavedSession | None = None  # a session from the session file, not yet tried
+        self._session_file = SessionFile(session_file, settings.base_url, settings.username) if session_file else None
         self._cookies_loaded = False
         cookies_file = settings.private_cookies_file()
         if cookies_file:
             count = load_cookies(self.http.client, cookies_file)
             self._cookies_loaded = count > 0
             log.info("loaded %d cookies from the cookies file", count)
+        if self._session_file is not None:
+            self._saved = self._session_file.load()
+            if self._saved is not None:
+                self._rejected = self._saved.rejected
+                restore_cookies(self.http.client, self._saved.cookies)
 
     # ------------------------------------------------------------------ helpers
 
-    def fit_min_length(self, text: str) -> str:
-        """``text``, padded until it is as long as the forum's minimum post.
+    def fit_min_length(self, text: str, padding: str = PADDING) -> str:
+        """``text``, padded with ``padding`` (the GM's ``padding`` template) until it is as long
+        as the forum's minimum post.
 
         The minimum counts bytes in the forum's charset as it is sent (``平安夜`` is 9 bytes in
         UTF-8, 6 in GBK), not characters.
         """
         codec = outgoing(self.http.charset)
         while len(text.strip().encode(codec, errors=UNENCODABLE)) < self.min_post_bytes:
-            text = text.rstrip() + PADDING
+            text = text.rstrip() + (padding or PADDING)
         return text
 
     @property
@@ -131,6 +154,19 @@ class WebAdapter:
     def text_of(self, response: httpx.Response) -> str:
         """A response body decoded by the page's own declaration, else the configured charset."""
         return decode_page(response.content, self.settings.charset or self.http.charset)
+
+    def charset_decision(self) -> str:
+        """Which charset the adapter reads and writes in, and where that came from."""
+        http = self.http
+        where = {
+            "configured": "configured", "page": "from the pages' own declaration",
+            "header": "from the HTTP header (the pages declare none)",
+            "default": f"the engine's default ({self.default_charset}; no page has said yet)",
+        }[http.charset_source]  # fmt: skip
+        text = f"{outgoing(http.charset)} ({where})"
+        if http.header_charset:
+            text += f"; the HTTP header says {http.header_charset}, the pages win (browsers submit forms in the page's charset)"
+        return text
 
     def _meaningful_5xx(self, response: httpx.Response) -> bool:
         return False
@@ -148,7 +184,7 @@ class WebAdapter:
             except errors.SessionExpired:
                 raise
             except errors.NotLoggedIn as exc:
-                if self.own_uid:  # we were logged in: the forum forgot us
+                if self.session_expected:  # we logged in: the forum forgot us
                     raise errors.SessionExpired(exc.message, url=str(response.url)) from exc
                 raise
             except errors.ForumError as exc:
@@ -163,7 +199,7 @@ class WebAdapter:
 
     def _guard_session(self, uid: str | None, url: str) -> None:
         """Raise ``SessionExpired`` when a page we expected as a member renders as a guest."""
-        if self.own_uid and uid is not None and uid in ("", "0"):
+        if self.session_expected and uid is not None and uid in ("", "0"):
             raise errors.SessionExpired("the page rendered as a guest: the session expired", url=url)
 
     def _remember(self, page: ThreadPage) -> ThreadPage:
@@ -199,7 +235,9 @@ class WebAdapter:
         return list(range(first, last + 1))
 
     def close(self) -> None:
-        """Release the HTTP connections."""
+        """Keep the session for the next run (the session file), release the connections."""
+        if self.own_uid and self.session_expected:
+            self._save_session()
         self.http.close()
 
     def poll_board(
@@ -226,6 +264,88 @@ class WebAdapter:
             found[str(tid)] = self.read_thread(str(tid), cursor)
         return found
 
+    # ------------------------------------------------------------------ session
+
+    def login(self) -> None:
+        """Log in: a session saved by an earlier run (trusted until a page renders as a
+        guest's), the cookies file, else the password.
+
+        A password the forum rejected raises :class:`~shenshi.adapters.errors.PasswordRejected`
+        and is never sent again: the next login waits for another password from the password
+        source. Transient failures (forum down, timeouts) leave everything as it was: the next
+        guest page logs in again.
+        """
+        self.session_expected = True
+        saved, self._saved = self._saved, None
+        if saved is not None and saved.uid and saved.cookies:
+            self.own_uid, self.own_name = saved.uid, saved.name
+            log.debug("using the session saved in the session file")
+            return
+        if self._cookies_loaded and self._refresh_session():
+            self._save_session()
+            return
+        password = self.settings.login_password()
+        if not password:
+            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+        digest = password_digest(self.settings.base_url, self.settings.username, password)
+        if digest == self._rejected:
+            raise errors.PasswordRejected(
+                f"the forum rejected the password of {self.settings.username}; shenshi will not send it "
+                "again (forums lock accounts after a few failures): correct the password source "
+                "(password_env / password_file) and shenshi logs in with the new one"
+            )
+        try:
+            self._send_password(password)
+        except errors.PasswordRejected:
+            self._rejected = digest
+            self._save_session()
+            raise
+        self._finish_login()
+        self._rejected = None
+        self._save_session()
+
+    def _send_password(self, password: str) -> None:  # pragma: no cover - engines override
+        """Fill in and send the engine's login form."""
+        raise NotImplementedError
+
+    def _save_session(self) -> None:
+        if self._session_file is None:
+            return
+        self._session_file.save(
+            SavedSession(self.own_uid, self.own_name, cookies_of(self.http.client), self._rejected)
+        )
+
+    def remember_uids(self, uids: Mapping[str, str]) -> None:
+        """Known uids by name (the players file): a PM to them needs no look-up."""
+        self._uids.update({name: str(uid) for name, uid in uids.items() if uid})
+
+    # ------------------------------------------------------------------ flood pacing
+
+    def send_wait(self, kind: str = "post") -> float:
+        """Seconds until the forum's flood control accepts our next post (``kind="pm"``: PM).
+
+        PMs share the posts' flood control where the engine says so (Discuz); the publisher
+        may ask before sending, and each send waits that long itself (pacing ahead of the
+        limit, instead of being refused and waiting after).
+        """
+        kinds = ("post", "pm") if self.flood_counts_pms else (kind,)
+        if kind == "pm" and not self.flood_counts_pms:
+            return 0.0
+        sent = [self._last_sends[k] for k in kinds if k in self._last_sends]
+        if not sent:
+            return 0.0
+        return max(0.0, (max(sent) - self.clock()).total_seconds() + self.flood_interval)
+
+    def _paced(self, kind: str, send: Callable[[], T]) -> T:
+        """Send after the flood interval has passed since our last send; note when it went."""
+        wait = self.send_wait(kind)
+        if wait > 0:
+            log.debug("pacing: %.1f s before the next %s", wait, kind)
+            self.http.sleep(wait)
+        result = send()
+        self._last_sends[kind] = self.clock()  # after the answer: the forum stamped it before
+        return result
+
     def _login_answer(
         self, check_page: Callable[..., str | None], has_captcha: Callable[[str], bool]
     ) -> Callable[[str, httpx.Response], str]:
@@ -235,6 +355,8 @@ class WebAdapter:
             url = str(response.url)
             try:
                 message = check_page(text, url=url)
+            except (errors.NotFound, errors.PasswordRejected) as exc:  # 用户"X"不存在: the name
+                raise errors.PasswordRejected(exc.message, url=url) from exc
             except errors.NotLoggedIn as exc:
                 raise errors.LoginFailed(exc.message, url=url) from exc
             if message is None:
@@ -271,18 +393,22 @@ class WebAdapter:
     def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:  # pragma: no cover
         raise NotImplementedError
 
-    def read_pms(self, cursor: InboxCursor | None = None) -> InboxDelta:
-        """New PMs in both directions since ``cursor``; only changed conversations are opened."""
+    def read_pms(self, cursor: InboxCursor | None = None, since: datetime | None = None) -> InboxDelta:
+        """New PMs in both directions since ``cursor``; only changed conversations are opened.
+
+        ``since`` (the game's start): conversations with nothing newer are not opened and older
+        messages are not reported, so that the first poll on a GM account with years of PMs
+        reads only this game's (times shown to the minute count from the minute's start).
+        """
         before = self.http.requests
-        rows = self._inbox(cursor)
+        horizon = since - self.time_precision.pm if since is not None else None
+        rows = self._inbox(cursor, horizon)
         return read_inbox_after(
-            cursor, rows, self._conversation, self.fingerprint, counter=lambda: self.http.requests - before
-        )
+            cursor, rows, self._conversation, self.fingerprint,
+            counter=lambda: self.http.requests - before, since=horizon,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ engine hooks
-
-    def login(self) -> None:  # pragma: no cover - engines override
-        raise NotImplementedError
 
     def list_board(self, fid: str, page: int = 1) -> list[BoardThread]:  # pragma: no cover
         raise NotImplementedError
@@ -293,12 +419,13 @@ class WebAdapter:
     def _thread_page_html(self, tid: str, page: int | str) -> ThreadPage:  # pragma: no cover
         raise NotImplementedError
 
-    def _inbox(self, cursor: InboxCursor | None = None) -> list[ConversationSummary]:
+    def _inbox(self, cursor: InboxCursor | None = None, since: datetime | None = None) -> list[ConversationSummary]:
         """Every inbox row that may have changed since ``cursor``, newest activity first.
 
         The inbox lists the latest activity first, so once a page shows a conversation exactly as
-        the cursor stored it, every later page is older and unchanged: paging stops there (a
-        quiet poll reads one inbox page, however many conversations the GM has).
+        the cursor stored it, or one older than ``since``, every later page is older and
+        unchanged: paging stops there (a quiet poll reads one inbox page, however many
+        conversations the GM has).
         """
         rows: list[ConversationSummary] = []
         page, pages = 1, 1
@@ -306,6 +433,8 @@ class WebAdapter:
             found, pages = self._inbox_page(page)
             rows.extend(r for r in found if r.id not in {x.id for x in rows})
             if cursor is not None and any(self._unchanged(r, cursor) for r in found):
+                break
+            if since is not None and any(r.last_at is not None and r.last_at < since for r in found):
                 break
             page += 1
         return rows

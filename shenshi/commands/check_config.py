@@ -1,5 +1,11 @@
 """``shenshi check-config``: read the configuration, connect, log in, find the threads and the
-inbox, and say plainly what is wrong."""
+inbox, and say plainly what is wrong.
+
+Offline: the password source, the players and their roles (ids or Chinese names, e.g. 占卜者)
+against the role mix the ruleset deals. With the forum: the address and the engine, the login,
+the board, the vote thread, the player-list and role threads, the inbox, the players' uids.
+Each problem names the option to fix (``[forum] base_url: connection refused``).
+"""
 
 from __future__ import annotations
 
@@ -15,7 +21,9 @@ ORDER = 5
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
     add_config_option(parser)
-    parser.add_argument("--offline", action="store_true", help="check the file only; do not connect")
+    parser.add_argument(
+        "--offline", action="store_true", help="check the file only; do not connect"
+    )
     parser.set_defaults(func=run)
     return parser
 
@@ -23,11 +31,17 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     from shenshi.bootstrap import config_from_args, make_forum
     from shenshi.daemon.checks import check_forum, check_offline
+    from shenshi.daemon.game_checks import check_composition, check_login, check_threads
 
     config = config_from_args(args.config)
-    results = list(check_offline(config))
+    results = list(check_offline(config)) + list(check_composition(config))
     if not args.offline and all(r.ok for r in results):
-        results += list(check_forum(config, make_forum(config)))
+        forum = make_forum(config)
+        login = check_login(config, forum)
+        if login.ok:
+            results += list(check_forum(config, forum)) + list(check_threads(config, forum))
+        else:
+            results.append(login)
     for r in results:
         print(f"{'ok  ' if r.ok else 'FAIL'} {r.what}: {r.detail}")
     failed = [r for r in results if not r.ok]

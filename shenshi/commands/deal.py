@@ -26,9 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.commands._common import rehearsal_clock
 
-    service = bootstrap(config_from_args(args.config), forum=False)
+    config = config_from_args(args.config)
+    service = bootstrap(config, forum=False, clock=rehearsal_clock(config))
     dealt = service.deal(args.seed)
-    print(f"dealt {len(dealt)} roles (seed kept in the database); {len(dealt)} role PMs proposed")
-    print("review them with: shenshi review")
+    service.drylog.gm(service.clock(), "deal", f"发身份：{len(dealt)} 人（种子保存在数据库里）")
+    print(f"已发 {len(dealt)} 个身份（种子保存在数据库里），提出 {len(dealt)} 条身份私信")
+    print("下一步：shenshi review 查看；演练模式下手动发私信，然后 shenshi published ID（如 1-10）")
     return 0

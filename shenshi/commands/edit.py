@@ -28,7 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.commands._common import open_service
+    from shenshi.commands._common import gm_log, open_service
+    from shenshi.daemon.gm_text import STATES, publish_hint
 
     service = open_service(args)
     with service.store.snapshot() as uow:
@@ -40,10 +41,12 @@ def run(args: argparse.Namespace) -> int:
     else:
         text = _with_editor(current.text)
     if not text.strip():
-        raise UserError("the new text is empty: nothing changed")
+        raise UserError("新内容是空的：没有改动")
     with service.store.transaction() as uow:
         a = uow.outbox.edit(args.id, text)
-    print(f"#{a.id} edited ({a.state.value})")
+    state = STATES.get(a.state.value, a.state.value)
+    gm_log(service, "edit", f"#{a.id} 改为：\n{text}")
+    print(f"#{a.id} 已修改（{state}）；{publish_hint(service.config.daemon.mode, a.id)}")
     return 0
 
 

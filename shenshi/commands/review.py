@@ -21,6 +21,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
+    from shenshi.daemon.announce import kind_words
+    from shenshi.daemon.drylog import where_to
+    from shenshi.daemon.gm_text import STATES, publish_hint
     from shenshi.store.outbox import AnnouncementState
 
     service = open_service(args)
@@ -29,13 +32,18 @@ def run(args: argparse.Namespace) -> int:
     with service.store.snapshot() as uow:
         items = uow.outbox.announcements(service.game_id, states)
     if not items:
-        print("nothing waiting for review")
+        print("没有待审的公告或私信")
     for a in items:
-        where = f"thread {a.destination}" if a.destination_kind.value == "thread" else f"PM to {a.destination}"
-        print(f"#{a.id} [{a.state.value}] {a.kind} → {where} ({fmt_time(a.created_at, tz)})")
+        where = where_to(a.destination_kind.value == "thread", a.destination)
+        state = STATES.get(a.state.value, a.state.value)
+        print(f"#{a.id} [{state}] {kind_words(service.templates, a.kind, a.key)} → {where}（{fmt_time(a.created_at, tz)}）")
         for line in a.text.splitlines():
             print(f"    {line}")
         if a.last_error:
-            print(f"    last error: {a.last_error}")
+            print(f"    论坛的原因：{a.last_error}")
         print()
+    if items:
+        mode = service.config.daemon.mode
+        first = items[0].id
+        print(f"下一步：{publish_hint(mode, first)}；不要的：shenshi reject ID；可一次给多个：{first} {first}-{items[-1].id}")
     return 0

@@ -8,6 +8,7 @@ write to the database; it says so and exits 0.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from shenshi.commands import add_config_option
 
@@ -24,6 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         "-v", "--verbose", action="count", default=0,
         help="also show the libraries' logs (httpx, alembic, apscheduler…); -vv: everything at DEBUG",
     )
+    parser.add_argument(
+        "--clock-factor", type=float, default=None, metavar="X",
+        help="rehearsal on the sandbox: the forum's clock runs X times faster (shared through the "
+             "clock file, [daemon] clock_file, default ./rehearsal-clock.json)",
+    )  # fmt: skip
+    parser.add_argument("--clock-file", type=Path, default=None, metavar="PATH",
+                        help="rehearsal: read the forum's time from this clock file")
     parser.set_defaults(func=run)
     return parser
 
@@ -37,9 +45,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.commands._common import rehearsal_clock
     from shenshi.daemon.stopping import Stopped, StopSignal
 
-    service = bootstrap(config_from_args(args.config))  # the first cycle logs in
+    config = config_from_args(args.config)
+    service = bootstrap(config, clock=rehearsal_clock(config, args))  # the first cycle logs in
     try:
         with StopSignal(service.store) as stop:
             try:
@@ -56,27 +66,32 @@ def _cycles(args: argparse.Namespace, service, stop) -> int:
     from rich.console import Console
 
     from shenshi.daemon.cycle import Cycle
+    from shenshi.daemon.forum_problems import explain
     from shenshi.daemon.lease import RENEW_EVERY
     from shenshi.daemon.scheduler import serve_forever
+    from shenshi.errors import UserError
 
-    cycle = Cycle(service, service.clock)
+    cycle = Cycle(service, service.clock, forum_warnings=not args.once)
     with Console(stderr=True).status("catching up with the forum…") as status:
         service.progress = lambda message: status.update(f"catching up: {message}")
         result = cycle.run()  # the first catch-up of a long thread can take a while
     service.progress = lambda message: None
     name, log = service.config.game.name, service.config.daemon.log
+    if result.forum_error is not None and args.once:
+        raise UserError(explain(service.config, result.forum_error))  # one line, no traceback
     if result.held_by:
         print(f"shenshi: {name} is run by another daemon ({result.held_by}); leaving it alone")
-    elif result.forum_down:
-        print(f"shenshi: the forum is unreachable: {result.errors[0].removeprefix('forum: ')}")
+    elif result.forum_error is not None:
+        print(f"shenshi: {explain(service.config, result.forum_error)}; trying again, backed off")
     else:
         for error in result.errors:
             print(f"warning: {error}")
     if args.once:
-        if not (result.held_by or result.forum_down):
+        if not result.held_by:
             print(f"events: {result.events}, sent: {result.sent}; log: {log}")
         return 1 if result.errors or result.held_by else 0
     print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")
     every = RENEW_EVERY.total_seconds()
-    serve_forever(cycle, lambda seconds: stop.wait(seconds, every=every, between=service.lease.keep))
+    speed = float(getattr(service.clock, "factor", 1.0))  # a rehearsal clock runs faster
+    serve_forever(cycle, lambda seconds: stop.wait(seconds, every=every, between=service.lease.keep), speed)
     return 0

@@ -1,54 +1,139 @@
-"""``shenshi sandbox``: serve a loopback Discuz! or phpwind forum for rehearsals (沙盒论坛)."""
+"""``shenshi sandbox``: serve a loopback Discuz! or phpwind forum for rehearsals (沙盒论坛).
+
+Rehearse a whole game in minutes (演练)::
+
+    shenshi sandbox --rehearsal rehearsal/ --clock-factor 120      # terminal 1: the forum
+    cd rehearsal && export SHENSHI_DEMO_PASSWORD=GmPass_2024       # terminal 2: you, the GM
+    shenshi check-config && shenshi deal && shenshi run             # dry-run: nothing is sent
+    shenshi status; shenshi review; shenshi published ID            # terminal 3, as you go
+
+``--rehearsal DIR`` opens the game's threads (player list and vote thread, discussion, chat;
+werewolf: one 功能树洞 per role) and writes ``DIR/shenshi.toml`` (dry-run mode, roles left to
+``shenshi deal``). ``--clock-factor X`` runs the forum's clock X times faster and keeps it in a
+clock file (``DIR/rehearsal-clock.json``, or ``--clock-file``) that the written configuration
+names (``[daemon] clock_file``), so ``shenshi run``, ``status``, ``published``… use the same time.
+
+Logging in as a player: open the printed URL in a browser and use the login link at the top
+(Discuz!: URL/member.php?mod=logging&action=login; phpwind: URL/login.php). The accounts:
+神的使者 (the GM) password GmPass_2024; the players 小明 阿杰 Tom_2 白色的猫 老王 Lily99 夜行者
+kk_大侠 月光 Rex with the passwords Player_pw1 … Player_pw10 in that order (phpwind keeps names
+in lower case: tom_2, lily99, rex); a spectator 路人甲 with Stranger_pw0 (--rehearsal); admin
+Admin_pw0. Players post in the game threads and send night actions as PMs to 神的使者 (werewolf:
+replies in their 功能树洞), as on a real forum. Use a private browser window per player, since
+a browser keeps one login per site.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 from datetime import timedelta
+from pathlib import Path
 
 from shenshi.commands import add_config_option
 from shenshi.errors import UserError
 
 NAME = "sandbox"
-HELP = "serve a loopback Discuz!/phpwind forum for rehearsals and the demo"
+HELP = "serve a loopback Discuz!/phpwind forum for rehearsals (see --help: accounts, logins)"
 ORDER = 80
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi sandbox`` to the CLI."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_config_option(parser)
-    parser.add_argument("--engine", choices=("discuz", "phpwind"), default="discuz",
-                        help="which forum engine's wire format to speak (default: discuz)")
-    parser.add_argument("--port", type=int, default=0,
-                        help="port on 127.0.0.1 (default: an ephemeral port)")
-    parser.add_argument("--seed", choices=("none", "demo"), default="demo",
-                        help="'demo' creates the GM, ten players and the board 杀人游戏 (default)")
-    parser.add_argument("--charset", choices=("utf-8", "gbk"), default="utf-8",
-                        help="page charset; gbk only for phpwind (default: utf-8)")
-    parser.add_argument("--db", default=None, metavar="PATH",
-                        help="keep the forum's state in this SQLite file (default: memory)")
-    parser.add_argument("--clock-factor", type=float, default=1.0, metavar="X",
-                        help="run the forum clock X times faster than real time (default: 1)")
-    parser.add_argument("--session-ttl", type=float, default=None, metavar="MINUTES",
-                        help="end logins after this many forum minutes (default: cookie lifetime)")
+    parser.add_argument(
+        "--engine",
+        choices=("discuz", "phpwind"),
+        default="discuz",
+        help="which forum engine's wire format to speak (default: discuz)",
+    )
+    parser.add_argument(
+        "--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral port)"
+    )
+    parser.add_argument(
+        "--seed",
+        choices=("none", "demo"),
+        default="demo",
+        help="'demo' creates the GM, ten players and the board 杀人游戏 (default)",
+    )
+    parser.add_argument(
+        "--charset",
+        choices=("utf-8", "gbk"),
+        default="utf-8",
+        help="page charset; gbk only for phpwind (default: utf-8)",
+    )
+    parser.add_argument(
+        "--db",
+        default=None,
+        metavar="PATH",
+        help="keep the forum's state in this SQLite file (default: memory)",
+    )
+    parser.add_argument(
+        "--clock-factor",
+        type=float,
+        default=1.0,
+        metavar="X",
+        help="run the forum clock X times faster than real time (default: 1)",
+    )
+    parser.add_argument(
+        "--clock-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="share the clock through this file (default with --clock-factor: "
+        "rehearsal-clock.json, in the --rehearsal directory if given)",
+    )
+    parser.add_argument(
+        "--rehearsal",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="open a game's threads and write DIR/shenshi.toml for a rehearsal",
+    )
+    parser.add_argument(
+        "--ruleset", default="game6-10", help="the rehearsal's ruleset (default: game6-10)"
+    )
+    parser.add_argument(
+        "--session-ttl",
+        type=float,
+        default=None,
+        metavar="MINUTES",
+        help="end logins after this many forum minutes (default: cookie lifetime)",
+    )
     parser.set_defaults(func=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
     """Start the sandbox, print its URL and accounts, serve until interrupted."""
-    from shenshi.adapters.sandbox import AcceleratedClock, SandboxForum, SandboxServer, seed_demo
+    from shenshi.adapters.sandbox import SandboxForum, SandboxServer, seed_demo
     from shenshi.clock import system_clock
+    from shenshi.rehearsal import DEFAULT_FILE, RehearsalClock
 
     if args.charset == "gbk" and args.engine != "phpwind":
-        raise UserError("--charset gbk is only for --engine phpwind (Discuz X3.5 captures are UTF-8)")
+        raise UserError(
+            "--charset gbk is only for --engine phpwind (Discuz X3.5 captures are UTF-8)"
+        )
     if args.clock_factor <= 0:
         raise UserError(f"--clock-factor must be positive, got {args.clock_factor}")
-    clock = system_clock if args.clock_factor == 1 else AcceleratedClock(system_clock(), args.clock_factor)
+    clock_file = args.clock_file
+    if clock_file is None and (args.clock_factor != 1 or args.rehearsal is not None):
+        clock_file = (args.rehearsal or Path()) / DEFAULT_FILE
+    clock = system_clock
+    if clock_file is not None:
+        clock_file.parent.mkdir(parents=True, exist_ok=True)
+        clock = RehearsalClock.start(clock_file, args.clock_factor)
     ttl = timedelta(minutes=args.session_ttl) if args.session_ttl else None
-    forum = SandboxForum(args.engine, clock=clock, charset=args.charset, db_path=args.db,
-                         session_ttl=ttl)
-    accounts = seed_demo(forum) if args.seed == "demo" and not forum.users else []
+    if args.rehearsal is not None:
+        world, accounts = _rehearsal_world(args, clock)
+        forum = world.forum
+    else:
+        forum = SandboxForum(
+            args.engine, clock=clock, charset=args.charset, db_path=args.db, session_ttl=ttl
+        )
+        accounts = seed_demo(forum) if args.seed == "demo" and not forum.users else []
     try:
         server = SandboxServer(forum, port=args.port)
     except OSError as exc:
@@ -57,7 +142,11 @@ def run(args: argparse.Namespace) -> int:
     for name, password, uid in accounts:
         print(f"  uid {uid:<3} {name}  password {password}")
     if accounts:
-        print("  board 杀人游戏 fid 3")
+        print("  board 杀人游戏 fid 3; log in with the link at the top of any page")
+    if clock_file is not None:
+        print(f"  {clock.describe()}; clock file {clock_file}", flush=True)  # type: ignore[attr-defined]
+    if args.rehearsal is not None:
+        _write_rehearsal_config(args, world, server.base_url, clock_file)
     print("Ctrl-C stops it.", flush=True)
     try:
         server.serve_forever()
@@ -66,3 +155,49 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     return 0
+
+
+def _rehearsal_world(args: argparse.Namespace, clock):  # type: ignore[no-untyped-def]
+    """The demo cast and a game's threads for ``--ruleset``, on ``clock``."""
+    from shenshi.demo.script import load_script
+    from shenshi.demo.world import build_world, cast_for
+    from shenshi.rulesets.registry import find_ruleset
+
+    try:
+        ruleset = find_ruleset(args.ruleset).name
+        script = cast_for(load_script(ruleset), args.engine)
+    except (KeyError, FileNotFoundError):
+        raise UserError(f"no rehearsal table for ruleset {args.ruleset!r}") from None
+    world = build_world(script, args.engine, clock, clock(), charset=args.charset)
+    forum = world.forum
+    accounts = [
+        (u.name, u.password, u.uid) for u in sorted(forum.users.values(), key=lambda u: u.uid)
+    ]
+    return world, accounts
+
+
+def _write_rehearsal_config(
+    args: argparse.Namespace, world, base_url: str, clock_file: Path | None
+) -> None:  # type: ignore[no-untyped-def]
+    """``DIR/shenshi.toml`` for the rehearsal (dry-run, roles to deal), mode 0600."""
+    from shenshi.demo import tomlfile
+    from shenshi.demo.world import PASSWORD_ENV, game_config
+
+    folder: Path = args.rehearsal.resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    raw = game_config(world, base_url, folder, mode="dry-run", roles=False,
+                      daemon={"poll_interval": 600, "fast_poll_interval": 120, "fast_poll_window": 3600})  # fmt: skip
+    raw["game"]["name"] = f"rehearsal {world.script.ruleset}"
+    if clock_file is not None:
+        raw["daemon"]["clock_file"] = str(clock_file.resolve())
+    path = folder / "shenshi.toml"
+    path.write_text(tomlfile.dumps(raw), encoding="utf-8")
+    os.chmod(path, 0o600)
+    gm = world.forum.user(world.gm)
+    print(f"  rehearsal: {path} (dry-run; vote thread {world.vote_thread}, discussion "
+          f"{world.discussion}, chat {world.chat})")  # fmt: skip
+    print(
+        f"  next, in another terminal: cd {folder} && export {PASSWORD_ENV}={gm.password} && "
+        "shenshi check-config && shenshi deal && shenshi run",
+        flush=True,
+    )

@@ -1,52 +1,182 @@
-"""``shenshi status``: phase, deadline, players, votes so far, pending actions, alerts, activity."""
+"""``shenshi status``: the game as the GM needs it, on the forum's clock.
+
+The next deadline and what it is for; the vote as it stands (each candidate's voters and the
+posts they voted in, who has not voted, how many votes decide); who has not acted at night;
+the announcement waiting for you to publish; the living as the players know them; the alerts
+you have not acknowledged (``shenshi ack ID…``); failed sends; activity; whether the daemon
+is polling. ``--json`` prints the same model for scripts and exits 1 when the daemon has not
+polled the forum successfully for three poll intervals (a health check).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+from datetime import datetime
+from typing import TYPE_CHECKING
 
 from shenshi.commands import add_config_option
+from shenshi.commands._layout import listing, table, terminal_width, wrap
+
+if TYPE_CHECKING:
+    from shenshi.daemon.status import GameStatus, NightActions, VoteStanding
 
 NAME = "status"
-HELP = "show the game: phase, deadline, votes, pending actions, alerts, activity"
+HELP = "show the game: next deadline, votes, who has not acted, what to publish, alerts"
 ORDER = 20
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    """Add ``shenshi status [--json]``."""
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_config_option(parser)
+    parser.add_argument("--json", action="store_true",
+                        help="print the status as JSON; exit 1 if the daemon is not polling")  # fmt: skip
     parser.set_defaults(func=run)
     return parser
 
 
 def run(args: argparse.Namespace) -> int:
-    from rich.console import Console
-    from rich.table import Table
-
-    from shenshi.commands._common import fmt_time, open_service
+    """Print the status (text, or JSON with the health check's exit code)."""
+    from shenshi.commands._common import open_service
+    from shenshi.daemon.status import build_status, to_json
 
     service = open_service(args)
-    tz = service.config.forum.tz
-    s = service.status()
-    console = Console()
-    step = f"{s.phase} {s.number}" + (f", round {s.round}" if s.round else "")
-    console.print(f"[bold]{s.game}[/bold] ({s.ruleset}, {s.mode}): {step}; next deadline {fmt_time(s.deadline, tz)}")
-    if s.winner:
-        console.print(f"[bold]winner: {s.winner}[/bold]")
-    console.print(f"living ({len(s.living)}): {'、'.join(s.living)}")
-    if s.dead:
-        console.print(f"dead ({len(s.dead)}): {'、'.join(s.dead)}")
-    if s.ballots:
-        console.print("ballots: " + "，".join(f"{v}→{t}" for v, t in s.ballots))
-    if s.pending:
-        console.print("pending actions (secret): " + "，".join(f"{a} {act} {t or ''}" for a, act, t in s.pending))
-    console.print(f"proposed announcements waiting: {s.proposed} (shenshi review)")
-    for alert in s.alerts:
-        console.print(f"[red]alert[/red] {alert}")
-    table = Table(title="activity (posts in the last 24 h)")
-    table.add_column("player")
-    table.add_column("posts", justify="right")
-    table.add_column("last post")
-    for name, posts, last in s.activity:
-        table.add_row(name, str(posts), fmt_time(last, tz))
-    console.print(table)
+    try:
+        status = build_status(service)
+    finally:
+        service.close()
+    if args.json:
+        print(json.dumps(to_json(status), ensure_ascii=False, indent=1))
+        return 0 if status.health.ok else 1
+    print("\n".join(render(status, terminal_width())))
     return 0
+
+
+def _t(at: datetime | None, now: datetime | None = None) -> str:
+    """A forum time: ``12-02 20:15``; within the same day as ``now``: ``20:15``."""
+    if at is None:
+        return "—"
+    if now is not None and at.date() == now.date():
+        return at.strftime("%H:%M")
+    return at.strftime("%m-%d %H:%M")
+
+
+def render(s: GameStatus, width: int) -> list[str]:
+    """The status as lines of at most ``width`` cells (names never split across lines)."""
+    from shenshi.daemon import gm_text
+
+    names = [*s.living, *s.dead]
+    out: list[str] = []
+    add = out.extend
+    add(wrap(f"《{s.game}》 {s.ruleset_name} · {gm_text.MODE.get(s.mode, s.mode)}", width, names))
+    add(wrap(f"现在 {s.now:%Y-%m-%d %H:%M}（{s.timezone}）  {s.step}", width, names))
+    if s.winner:
+        add(
+            wrap(
+                f"游戏结束：{s.winner_name} 获胜" if s.winner != "draw" else "游戏结束：和棋",
+                width,
+                names,
+            )
+        )
+    if s.deadline is not None:
+        d = s.deadline
+        add(wrap(f"下一个截止：{d.label} {_t(d.at)}（还有 {gm_text.left(d.seconds_left)}）", width))
+    for d in s.deadlines:
+        if d is not s.deadline and d.seconds_left <= 0:
+            add(wrap(f"已到期：{d.label} {_t(d.at)}（下次轮询时处理）", width))
+        elif d is not s.deadline:
+            add(wrap(f"  之后：{d.label} {_t(d.at)}（还有 {gm_text.left(d.seconds_left)}）", width))
+    for w in s.waiting:
+        lead = "等待你发布" if w.opens_next_step else "尚未发布"
+        what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
+        add(wrap(f"{lead} #{w.id}（{what}）：{w.hint}", width, names, "  "))
+    if s.proposed:
+        add(wrap(f"待审的公告/私信：{s.proposed} 条（shenshi review）", width))
+    out.append("")
+    add(listing(f"存活（{len(s.living)}，玩家所知）：", list(s.living), width))
+    if s.dead:
+        add(listing(f"出局（{len(s.dead)}）：", list(s.dead), width))
+    if s.unannounced_deaths:
+        add(listing("已结算、尚未公布的出局（只有你知道）：", list(s.unannounced_deaths), width))
+    if s.marks:
+        add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
+    if s.vote is not None:
+        out.append("")
+        out += _vote_lines(s.vote, s.now, width, names)
+    if s.night is not None:
+        out.append("")
+        out += _night_lines(s.night, s.now, width, names)
+    if s.alerts:
+        out.append("")
+        add(wrap(f"提醒（{len(s.alerts)} 条未确认；看完后 shenshi ack ID…）", width))
+        rows = []
+        for a in s.alerts:
+            text = a.message
+            if a.evidence is not None:
+                text += f"\n证据：{a.evidence}"
+            if a.hint:
+                text += f"\n下一步：{a.hint}"
+            rows.append((f"#{a.id}", _t(a.at, s.now), a.name, text))
+        add(table(("编号", "时间", "类型", "内容"), rows, width, names))
+    if s.failed:
+        out.append("")
+        add(wrap("发送失败（会自动重试；shenshi review 查看）：", width))
+        add(
+            table(
+                ("编号", "去向", "论坛的原因"),
+                [(f"#{f.id}", f.where, f.error) for f in s.failed],
+                width,
+                names,
+            )
+        )
+    if s.activity:
+        out.append("")
+        activity = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
+        add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
+    out.append("")
+    h = s.health
+    if h.ok:
+        add(wrap(f"守护进程：上次成功读取论坛 {_t(h.last_poll, s.now)}", width))
+    else:
+        add(wrap(f"!! 守护进程：{h.problem}", width))
+    return out
+
+
+def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:
+    voted = len(v.electorate) - len(v.not_voted)
+    when = f"{_t(v.opens)} 开始，{_t(v.closes)} 截止" if v.opens else "尚未开始"
+    head = f"{v.name}（{when}）：已投 {voted}/{len(v.electorate)}，{v.decisive} 票过半即可确定"
+    lines = wrap(head, width, names)
+    if v.decided:
+        lines += wrap(f"  {v.decided} 已无法被追上", width, names)
+    rows = []
+    for c in v.tally:
+        voters = "、".join(
+            f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
+            for b in c.voters
+        )
+        rows.append((c.name, _votes(c.votes), voters or "—"))
+    lines += table(("候选人", "票数", "投票人（帖子）"), rows, width, names)
+    if v.abstained:
+        lines += listing("弃权：", [b.voter for b in v.abstained], width)
+    if v.not_voted:
+        lines += listing("未投票：", list(v.not_voted), width)
+    return lines
+
+
+def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -> list[str]:
+    lines = wrap("夜间行动（保密，只给你看）：", width)
+    rows = [
+        (a.words, _t(a.at, now), a.evidence.label.split(" → ")[-1] if a.evidence else "—")
+        for a in n.submitted
+    ]
+    lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]
+    if n.not_acted:
+        lines += listing("有能力但还没行动：", list(n.not_acted), width)
+    return lines
+
+
+def _votes(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"

@@ -72,22 +72,32 @@ def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
         yield Check("board", True, f"board {g.board}: {len(rows)} threads on the first page")
     except ForumError as exc:
         yield Check("board", False, f"board {g.board}: {exc}")
-    try:
-        delta = forum.read_thread(g.vote_thread)
-        subject = delta.subject or "(no subject)"
-        yield Check("vote thread", True, f"thread {g.vote_thread}: {subject}, {delta.cursor.floor} posts")
-    except ForumError as exc:
-        yield Check("vote thread", False, f"thread {g.vote_thread}: {exc}")
+    from shenshi.daemon.game_checks import check_thread
+
+    yield check_thread(forum, "vote thread", g.vote_thread)
     try:
         inbox = forum.read_pms()
-        yield Check("inbox", True, f"{len(inbox.conversations)} conversations, {len(inbox.unread)} unread")
+        found = f"{len(inbox.conversations)} conversations" if inbox.conversations else "empty (no conversations yet)"
+        yield Check("inbox", True, found + (f", {len(inbox.failures)} unreadable" if inbox.failures else ""))
     except ForumError as exc:
         yield Check("inbox", False, str(exc))
+    charset = getattr(forum, "charset_decision", None)
+    if charset is not None:
+        yield Check("charset", True, charset())
     for p in g.players:
-        if p.uid:
-            continue
-        try:
-            uid = forum.lookup_uid(p.name)
-            yield Check(f"player {p.name}", True, f"uid {uid}")
-        except ForumError as exc:
-            yield Check(f"player {p.name}", False, f"not found on the forum: {exc}")
+        yield _check_player(forum, p.name, p.uid)
+
+
+def _check_player(forum: ForumAdapter, name: str, uid: str | None) -> Check:
+    """A player's uid: looked up by name, or (given in the players file) checked against the
+    name the forum shows for it, so that two swapped uids are caught before the game."""
+    try:
+        if not uid:
+            return Check(f"player {name}", True, f"uid {forum.lookup_uid(name)}")
+        shown = forum.member_name(uid)
+    except ForumError as exc:
+        where = f"uid {uid}" if uid else "the name"
+        return Check(f"player {name}", False, f"{where} not found on the forum: {exc}")
+    if shown.casefold() != name.casefold():  # phpwind keeps names in lower case
+        return Check(f"player {name}", False, f"uid {uid} is {shown} on the forum, not {name}: fix the players file")
+    return Check(f"player {name}", True, f"uid {uid} is {shown}")

@@ -4,6 +4,7 @@ rules core's state, the configuration and the forum uids."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
 
@@ -19,8 +20,10 @@ from shenshi.intake.context import (
     SIGNIN,
     SIGNIN_THREAD,
     VOTE_THREAD,
+    DeclaredKill,
 )
 from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
+from shenshi.wording import Templates
 
 
 def thread_kinds(game: GameConfig) -> dict[str, str]:
@@ -48,10 +51,21 @@ def build_context(
     times: PhaseTimes | None,
     now: datetime,
     tz: tzinfo,
+    templates: Templates | None = None,
 ) -> GameContext:
-    """Everything intake needs to read and validate one post or PM at ``now``."""
+    """Everything intake needs to read and validate one post or PM at ``now``.
+
+    The living are the living as the players know them: a death takes effect when the GM
+    publishes it, so between a resolution and its publication (dawn, dusk, a game just over) the
+    step's dead are still alive here, and no alert or receipt can reveal an unpublished death."""
+    unpublished = (
+        {d.name for d in state.step_report.deaths}
+        if state.phase in (Phase.DAWN, Phase.DUSK, Phase.OVER)
+        else set()
+    )
     players = tuple(
-        PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive, frozenset(s.addons))
+        PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive or s.name in unpublished,
+                   frozenset(s.addons))  # fmt: skip
         for s in state.seats
     )
     nicknames = {alias: name for name, aliases in game.nicknames.items() for alias in aliases}
@@ -72,6 +86,8 @@ def build_context(
         receipts=game.receipts,
         tz=tz,
         settings=state.config,
+        templates=templates or Templates(),
+        started=game.start,
     )
 
 
@@ -97,6 +113,7 @@ def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, no
         facts["candidates"] = _candidates(state)
     else:  # dawn or dusk: between steps nothing is open
         facts["kind"] = None
+    facts["declared"] = _declared(state)
     answered = params.get("gm_answered") or {}
     facts["seer_answered"] = frozenset(answered)
     facts.update(ruleset.intake_facts(state))  # bound survivor, swaps left, madness…
@@ -106,9 +123,27 @@ def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, no
 def _ballots(state: GameState) -> dict[str, tuple[IntakeBallot, ...]]:
     out: dict[str, list[IntakeBallot]] = {}
     for b in state.ballots:
-        if b.round == state.round and b.via == "post":
+        if b.round == state.round and b.via in ("post", "gm"):
             out.setdefault(b.voter, []).append(IntakeBallot(None if b.target == ABSTAIN else b.target, b.t))
     return {k: tuple(v) for k, v in out.items()}
+
+
+def _declared(state: GameState) -> dict[str, DeclaredKill]:
+    """Each killer's latest kill of the step that came with a declaration (A-J3, 宣言同上),
+    and whether it is still his latest kill."""
+    with_text: dict[str, tuple[int, DeclaredKill]] = {}
+    latest: dict[str, int] = {}
+    for s in sorted(state.submissions, key=lambda s: s.sort_key()):
+        if "declaration_chars" not in s.extra:
+            continue
+        latest[s.actor] = s.seq
+        if not s.extra.get("declaration_missing"):
+            chars = int(s.extra["declaration_chars"] or 0)
+            with_text[s.actor] = (s.seq, DeclaredKill(s.target, chars))
+    return {
+        actor: replace(kill, latest=seq == latest[actor])
+        for actor, (seq, kill) in with_text.items()
+    }
 
 
 def _candidates(state: GameState) -> frozenset[str]:

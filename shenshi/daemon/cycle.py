@@ -24,6 +24,7 @@ from shenshi.adapters.errors import CaptchaRequired, ForumError, LoginFailed
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.scheduler import Backoff, next_delay
 from shenshi.daemon.service import GameService
+from shenshi.daemon.status import record_poll
 from shenshi.logs import redact
 from shenshi.store.errors import LeaseHeld
 
@@ -39,15 +40,24 @@ class CycleResult:
     sent: int = 0
     errors: list[str] = field(default_factory=list)
     held_by: str | None = None  # another daemon holds the game's lease: nothing was done
-    forum_down: bool = False  # the forum could not be read at all
+    forum_error: ForumError | None = None  # the forum could not be read at all (down, login refused)
+
+    @property
+    def forum_down(self) -> bool:
+        """Whether the forum could not be read at all."""
+        return self.forum_error is not None
 
 
 class Cycle:
     """One round of the daemon's work, guarded as a whole."""
 
-    def __init__(self, service: GameService, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, service: GameService, clock: Callable[[], datetime], *, forum_warnings: bool = True
+    ) -> None:
         self.service = service
         self.clock = clock
+        # ``run --once`` says a forum failure in its own one line: the log keeps it at DEBUG then
+        self.forum_warnings = forum_warnings
         self.backoff = Backoff(service.config.daemon.poll_interval)
         self._held_by: str | None = None
         self._rejected: str | None = None  # the hash of a password the forum rejected
@@ -89,6 +99,7 @@ class Cycle:
                 self._login()
             report = service.poll()
             result.polled = True
+            record_poll(service.store, service.game_id, self.clock())
             at = report.started
         outcome = service.tick(at)
         result.events = len(outcome.events)
@@ -122,7 +133,7 @@ class Cycle:
         """The forum could not be read (down, unreachable, the login refused): one line, an
         alert, and the back-off; the referee is rebuilt in case a part of the stream was read."""
         self.backoff.failures += 1
-        result.forum_down = True
+        result.forum_error = exc
         kind = (
             "login_failed"
             if isinstance(exc, LoginFailed | CaptchaRequired)
@@ -136,7 +147,8 @@ class Cycle:
         else:
             message = f"论坛暂时无法访问：{exc}；shenshi 会自动重试"
         result.errors.append(f"forum: {exc}")
-        log.warning("the forum could not be read (%s); retrying with back-off", exc)
+        level = logging.WARNING if self.forum_warnings else logging.DEBUG
+        log.log(level, "the forum could not be read (%s); retrying with back-off", exc)
         self._alert(kind, message)
         self._rebuild()
 

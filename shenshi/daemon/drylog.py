@@ -1,21 +1,34 @@
-"""The dry-run log: what the daemon proposes and what it could not decide, for the GM to read.
+"""The dry-run log: everything that changes the game, for the GM to read, on the forum's clock.
 
 Two files side by side, both created with mode 0600 because they hold secrets (roles, night
 actions, kill declarations): a human-readable log (``shenshi-dryrun.log``) and its JSON-lines
-twin (``.jsonl``). Each entry says when, what kind, where it would go (a thread, or a PM to
-whom), the exact text, and the evidence it came from (links to the posts and PMs). GM alerts
-stand in the same log, marked ``!! ALERT``.
+twin (``.jsonl``). Entries:
+
+- ``[proposed]`` an announcement the daemon proposes (a post to a thread, or a PM to whom), its
+  exact text, and its evidence: each post and PM it came from, labelled with what it did
+  (``月光 杀 老王 → PM 3``; a vote result lists every ballot, ``老王 投 kk_大侠 → 12楼``);
+- ``[sent]`` what the daemon sent (review and live modes);
+- ``!! 提醒`` a GM alert, with its id (``shenshi ack ID``), evidence and next command;
+- ``[天神]`` a GM command (published, approve, reject, edit, override, substitute, ack);
+- ``[阶段]`` a phase change (a night or day opens, a step is resolved).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from pathlib import Path
 from typing import Any
+
+from shenshi.daemon import gm_text
+from shenshi.daemon.links import EvidenceLink
+from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
+
+PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
+HEADS = {GM: "[天神]", PHASE: "[阶段]"}
 
 
 def open_private(path: Path) -> int:
@@ -26,52 +39,76 @@ def open_private(path: Path) -> int:
     return fd
 
 
+def where_to(thread: bool, destination: str) -> str:
+    """Where an announcement goes, in the GM's words: ``帖子 2`` or ``私信给 小明``."""
+    return f"帖子 {destination}" if thread else f"私信给 {destination}"
+
+
 @dataclass(frozen=True)
 class LogEntry:
     """One entry of the dry-run log."""
 
     at: datetime
-    kind: str  # announcement kind, or "alert"
-    where: str  # "thread 2", "PM to 小明", or "GM"
+    kind: str  # announcement kind, alert kind, the GM's command, or "phase"
+    where: str  # "帖子 2", "私信给 小明", "天神"
     text: str
-    state: str = "proposed"
-    ident: str = ""  # announcement or alert id, for `shenshi approve ID`
-    evidence: Sequence[str] = field(default=())  # URLs of the posts and PMs
+    state: str = PROPOSED  # proposed | sent | alert | gm | phase (or an outbox state)
+    ident: str = ""  # announcement or alert id, for `shenshi approve ID` / `shenshi ack ID`
+    evidence: Sequence[EvidenceLink | str] = field(default=())  # labelled links to posts and PMs
     alert: bool = False
+    title: str = ""  # the kind in the GM's words (第1天第一轮结果), for the human-readable log
+    hint: str = ""  # the next command (alerts)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, tz: tzinfo = UTC) -> dict[str, Any]:
+        """The JSON-lines form (times with the forum's offset)."""
         return {
-            "at": self.at.isoformat(),
+            "at": self.at.astimezone(tz).isoformat(),
             "id": self.ident,
             "kind": self.kind,
             "alert": self.alert,
             "state": self.state,
             "where": self.where,
             "text": self.text,
-            "evidence": list(self.evidence),
+            "evidence": [_link_json(e) for e in self.evidence],
+            **({"hint": self.hint} if self.hint else {}),
         }
 
-    def to_text(self) -> str:
-        head = "!! ALERT" if self.alert else f"[{self.state}]"
+    def to_text(self, tz: tzinfo = UTC) -> str:
+        """The human-readable form, on the forum's clock."""
         ident = f" #{self.ident}" if self.ident else ""
-        lines = [f"{self.at:%Y-%m-%d %H:%M:%S%z} {head}{ident} {self.kind} → {self.where}"]
+        if self.alert:
+            head = f"!! 提醒{ident} {gm_text.alert_name(self.kind)} ({self.kind})"
+        else:
+            kind = "" if self.state in (GM, PHASE) else f" {self.title or self.kind} → {self.where}"
+            head = f"{HEADS.get(self.state, f'[{self.state}]')}{ident}{kind}"
+        lines = [f"{self.at.astimezone(tz):%Y-%m-%d %H:%M:%S%z} {head}"]
         lines += ["    " + line for line in self.text.splitlines() or [""]]
-        lines += [f"    evidence: {url}" for url in self.evidence]
+        lines += [f"    证据：{link}" for link in self.evidence]
+        if self.alert:
+            after = f"看完后 shenshi ack {self.ident}" if self.ident else ""
+            lines.append("    下一步：" + "；".join(x for x in (self.hint, after) if x))
         return "\n".join(lines) + "\n\n"
 
 
-class DryRunLog:
-    """Appends entries to the human-readable log and its JSON-lines twin."""
+def _link_json(link: EvidenceLink | str) -> dict[str, Any] | str:
+    if isinstance(link, EvidenceLink):
+        return {"id": link.id, "label": link.label, "url": link.url}
+    return link
 
-    def __init__(self, path: Path) -> None:
+
+class DryRunLog:
+    """Appends entries to the human-readable log and its JSON-lines twin (forum clock ``tz``)."""
+
+    def __init__(self, path: Path, tz: tzinfo = UTC) -> None:
         self.path = path
         self.jsonl = path.with_suffix(".jsonl")
+        self.tz = tz
 
     def write(self, entry: LogEntry) -> None:
         """Append one entry to both files (each write is one ``os.write``)."""
         for target, data in (
-            (self.path, entry.to_text()),
-            (self.jsonl, json.dumps(entry.to_json(), ensure_ascii=False) + "\n"),
+            (self.path, entry.to_text(self.tz)),
+            (self.jsonl, json.dumps(entry.to_json(self.tz), ensure_ascii=False) + "\n"),
         ):
             fd = open_private(target)
             try:
@@ -79,8 +116,37 @@ class DryRunLog:
             finally:
                 os.close(fd)
 
+    def gm(self, at: datetime, command: str, text: str) -> None:
+        """A GM command and what it did (``approve`` → ``#3 #5 已批准``)."""
+        self.write(LogEntry(at, command, "天神", f"shenshi {command}：{text}", GM))
+
+    def phases(
+        self, at: datetime, events: Iterable[Event], after: GameState, runoff: str = "生死投票"
+    ) -> None:
+        """The phase changes among ``events`` (``after``: the state once they applied)."""
+        for event in events:
+            if isinstance(event, PhaseOpened):
+                name = gm_text.step_name(event.phase, event.n)
+                opened = event.params.get("opened_at")
+                since = (
+                    f"（从 {opened.astimezone(self.tz):%m-%d %H:%M} 算起）"
+                    if isinstance(opened, datetime)
+                    else ""
+                )
+                self.write(LogEntry(at, PHASE, "", f"{name} 开始{since}", PHASE))
+            elif isinstance(event, Resolved):
+                if event.next_round:
+                    text = f"第{after.number}天 进入{gm_text.round_name(event.next_round, runoff)}（公布结果后开始）"
+                elif event.outcome is not None:
+                    text = "游戏结束（结果公布后）"
+                else:
+                    text = f"{gm_text.step_name(after.phase, after.number)}：等待公布结果，下一阶段从公布时算起"
+                self.write(LogEntry(at, PHASE, "", text, PHASE))
+
     def entries(self) -> list[dict[str, Any]]:
         """Every entry written so far (from the JSON lines)."""
         if not self.jsonl.exists():
             return []
-        return [json.loads(line) for line in self.jsonl.read_text(encoding="utf-8").splitlines() if line]
+        return [
+            json.loads(line) for line in self.jsonl.read_text(encoding="utf-8").splitlines() if line
+        ]

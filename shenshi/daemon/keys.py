@@ -23,6 +23,8 @@ propose again what it proposed before)::
     {game}:send:{announcement}:{attempt}    a send that failed
     {game}:{signin|lurk}:{name}:{minute}    a missed sign-in or a lurker
     {game}:deal:{name}                      a role PM of ``shenshi deal``
+    {game}:exit:{name}                      an exit without substitute (``override exit``)
+    {game}:substitution:{old}:{new}         a substitute taking over a seat (``substitute``)
 
     evidence:{id}, tick:{seq}, gm:{seq}:{command}, deal:{id}    the batches of commit_outcome
 """
@@ -121,6 +123,14 @@ class GameKeys:
     def role(self, name: str) -> str:
         """The role PM of ``shenshi deal``."""
         return f"{self.game}:deal:{name}"
+
+    def exit(self, name: str) -> str:
+        """The announcement of an exit without substitute (the seat dies when it is out)."""
+        return f"{self.game}:exit:{name}"
+
+    def substitution(self, old: str, new: str) -> str:
+        """The announcement of a substitute taking over ``old``'s seat."""
+        return f"{self.game}:substitution:{old}:{new}"
 
 
 def evidence_batch(evidence_id: int) -> str:

@@ -135,8 +135,11 @@ class Poller(GameIO):
         on_board = {tid: c for tid, c in cursors.items() if tid not in private}
         # With no counted threads configured, every thread on the board counts (family A:
         # any post on the game board), so players' new threads are read as they appear.
-        discover = (
-            None if game.counted_threads else (lambda row: row.tid not in game.uncounted_threads)
+        # Only this game's: a thread opened after its first configured thread (tids only grow),
+        # not the old games further down the same board.
+        oldest = min((int(t) for t in self.threads() if str(t).isdigit()), default=0)
+        discover = None if game.counted_threads else (
+            lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
         )
         try:
             return found | self.adapter.poll_board(game.board, on_board, discover)
@@ -163,10 +166,14 @@ class Poller(GameIO):
         with self.store.snapshot() as uow:
             stored = uow.evidence.cursor(self.game_id, INBOX)
         try:
-            inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None)
+            inbox = self.adapter.read_pms(
+                InboxCursor.from_json(stored.value) if stored else None, since=self.config.game.start
+            )
         except UnexpectedPage as exc:
             self.unparsable("inbox", exc)  # the posts already read are still stored
             return
+        for failure in inbox.failures:  # one conversation; the others were read
+            self.unparsable(f"conversation {getattr(failure, 'url', None) or ''}".rstrip(), failure)
         self.progress(f"inbox: {len(inbox.messages)} new messages")
         with self.store.transaction() as uow:
             results = uow.evidence.record(

@@ -34,7 +34,8 @@ from shenshi.adapters.errors import (
     NotLoggedIn,
     Rejected,
 )
-from shenshi.daemon.drylog import DryRunLog, LogEntry
+from shenshi.daemon.announce import Templates, kind_words
+from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.store.errors import IllegalTransition
@@ -57,6 +58,7 @@ class Publisher(GameIO):
         self,
         *args: Any,
         drylog: DryRunLog,
+        templates: Templates,
         sleep: Callable[[float], None] | None,
         owner: str,
         hold: Callable[[], object],
@@ -67,6 +69,7 @@ class Publisher(GameIO):
     ) -> None:
         super().__init__(*args, **kwargs)
         self.drylog = drylog
+        self.templates = templates
         self.sleep = sleep
         self.owner = owner  # this daemon, as it marks what it sends
         self.hold = hold  # renew the game's lease (LeaseHeld: another daemon took it over)
@@ -116,9 +119,8 @@ class Publisher(GameIO):
             return False
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                forum_id = self.adapter.post_reply(
-                    a.destination, self.adapter.fit_min_length(a.text)
-                )
+                padded = self.adapter.fit_min_length(a.text, self.templates.render("padding"))
+                forum_id = self.adapter.post_reply(a.destination, padded)
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
         except ForumError as exc:
@@ -130,7 +132,8 @@ class Publisher(GameIO):
             uow.outbox.mark_sent(a.id, str(forum_id), at=now)
         self._last_sent = now
         self.sent(a.key)
-        self.drylog.write(LogEntry(now, a.kind, where(a), a.text, "sent", str(a.id)))
+        title = kind_words(self.templates, a.kind, a.key)
+        self.drylog.write(LogEntry(now, a.kind, where(a), a.text, "sent", str(a.id), title=title))
         return True
 
     def _failed(self, a: Announcement, exc: ForumError) -> None:
@@ -225,12 +228,8 @@ def retry_note(a: Announcement, tz: tzinfo) -> str:
 
 
 def where(a: Announcement) -> str:
-    """Where an announcement goes, for the log: ``thread 12`` or ``PM to 小明``."""
-    return (
-        f"thread {a.destination}"
-        if a.destination_kind is DestinationKind.THREAD
-        else f"PM to {a.destination}"
-    )
+    """Where an announcement goes, in the GM's words (the log, the alerts)."""
+    return where_to(a.destination_kind is DestinationKind.THREAD, a.destination)
 
 
 def same_text(a: str, b: str) -> bool:

@@ -27,11 +27,13 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
-from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text
+from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
+from shenshi.daemon.gm_text import refusal, rule_name, verdict_name
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
+from shenshi.intake.receipts import rejected
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -43,6 +45,7 @@ from shenshi.rulesets.base import (
     DaemonNote,
     Due,
     Event,
+    ExitDeclared,
     GameState,
     IllegalActionError,
     OpenDay,
@@ -57,9 +60,10 @@ from shenshi.rulesets.base import (
     Resolved,
     Ruleset,
     Submit,
+    SubstitutionScheduled,
     frozen_map,
 )
-from shenshi.rulesets.catalog import CANNON_KILL, KILL
+from shenshi.rulesets.catalog import CANNON_KILL, KILL, RulesetInfo
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
@@ -158,6 +162,9 @@ class Referee:
         # against them in dry-run. The shell refills it from the outbox after a restart.
         self.pending_public: dict[str, str] = {}
         self._phase_results_sent: set[tuple[int, str]] = set()
+        # What each public announcement of a result, an exit or a substitution publishes (its
+        # deaths and facts), by key: the players know a death from its publication.
+        self.announced: dict[str, Report] = {}
 
     # -- state -------------------------------------------------------------------------------
 
@@ -166,6 +173,7 @@ class Referee:
         events = self.ruleset.decide(self.state, command)
         state = self.state
         for event in events:
+            self._remember_announced(state, event)
             state = self.ruleset.evolve(state, event)
         self.state = state
         return events
@@ -173,7 +181,18 @@ class Referee:
     def replay(self, events: Iterable[Event]) -> None:
         """Fold stored events into the state (no rules are re-run)."""
         for event in events:
+            self._remember_announced(self.state, event)
             self.state = self.ruleset.evolve(self.state, event)
+
+    def _remember_announced(self, before: GameState, event: Event) -> None:
+        """Note which announcement publishes what ``event`` reports (see :attr:`announced`)."""
+        if isinstance(event, Resolved):
+            key = self.keys.public(self._label(before, event))
+        elif isinstance(event, ExitDeclared):
+            key = self.keys.exit(event.name)
+        else:
+            return
+        self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
 
     def times(self) -> PhaseTimes | None:
         """The clock of the open step, or ``None`` between steps."""
@@ -208,7 +227,7 @@ class Referee:
         """The intake view of the game at ``now``."""
         return build_context(
             self.ruleset, self.state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz,
+            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz, templates=self.templates,
         )  # fmt: skip
 
     # -- inputs ------------------------------------------------------------------------------
@@ -246,7 +265,8 @@ class Referee:
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
-        for command in result.commands:
+        refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
+        for n, command in enumerate(result.commands):
             core = self.translate(command, evidence, at)
             if core is None:
                 continue
@@ -254,8 +274,15 @@ class Referee:
             try:
                 events = self.apply(core)
             except IllegalActionError as exc:
+                refused.add(n)
                 out.alerts.append(
-                    GmAlert(self.keys.refused(evidence, command.action), "not_in_phase", str(exc), command.actor, evidence)
+                    GmAlert(
+                        self.keys.refused(evidence, command.action), "not_in_phase",
+                        self.templates.render("alert_not_in_phase", player=command.actor,
+                                              verb=self.ruleset.info.action_name(command.action),
+                                              error=refusal(str(exc))),
+                        command.actor, evidence,
+                    )  # fmt: skip
                 )
                 continue
             out.events += events
@@ -263,9 +290,12 @@ class Referee:
             out.drafts += self.drafts_for(events, before)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
-                out.drafts.append(
-                    Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, receipt.text, (evidence,))
-                )
+                text = receipt.text
+                if receipt.command in refused:
+                    command = result.commands[receipt.command]
+                    verb = self.ruleset.info.action_name(command.action)
+                    text = rejected(self.templates, verb, command.target, self.templates.render("reason_not_in_phase"))
+                out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
         return out
 
     def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
@@ -286,7 +316,17 @@ class Referee:
                 return self._declaration(command, evidence, at)
             case "sign_in" | "slow_down":
                 return None  # recorded as evidence (sign-in checks; 减速 is for the host to read)
+        if extra.get("declaration_same"):  # 宣言同上: the declaration of his earlier kill stands
+            extra = {**self._earlier_declaration(command.actor), **extra}
         return Submit(command.actor, command.action, command.target, frozen_map(extra), at, evidence)
+
+    def _earlier_declaration(self, actor: str) -> dict[str, Any]:
+        """The declaration text (and story mark) of ``actor``'s latest kill that had one."""
+        kills = [s for s in self.state.submissions if s.actor == actor and s.extra.get("declaration")]
+        if not kills:
+            return {}
+        last = max(kills, key=lambda s: s.sort_key())
+        return {k: last.extra[k] for k in ("declaration", "story") if k in last.extra}
 
     def _declaration(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
         """A 杀人宣言 sent apart from its 杀 line joins the actor's latest kill."""
@@ -426,7 +466,7 @@ class Referee:
             self._phase_results_sent.add((n, phase))
             for result in self.ruleset.night_phase_closed(self.state, phase):
                 key = self.keys.night_phase_result(n, result.text_kind, result.to)
-                text = private_text(self.templates, result)
+                text = private_text(self.templates, result, roles=self.ruleset.info.roles)
                 out.drafts.append(Draft(key, result.text_kind, "pm", result.to, text))
 
     def _open(self, phase: Phase, n: int, at: datetime, out: Effects) -> bool:
@@ -500,31 +540,54 @@ class Referee:
                     self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
                     thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
-                    targets=_targets(after, event.report),
+                    targets=_targets(after, event.report), roles=self.ruleset.info.roles,
                 )  # fmt: skip
                 drafts += [d for d in step if d.channel == "pm"]
+                continue
+            if isinstance(event, (ExitDeclared, SubstitutionScheduled)):
+                drafts += self._notice(event)
                 continue
             if not isinstance(event, Resolved):
                 continue
             label = self._label(before, event)
             title = self._title(before, event)
             declarations = _declarations(before)
-            evidence = tuple(sorted({s.evidence for s in before.submissions if s.evidence}))
+            evidence = _step_evidence(before)
             report = event.report
             if event.outcome is not None and not report.winner:
                 # The end of the game is announced with the resolution that decided it.
                 report = replace(report, winner=event.outcome.winner)
             step = drafts_for_step(
                 self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
-                report=report, declarations=declarations, evidence=evidence[:20],
+                report=report, declarations=declarations, evidence=evidence,
                 runoff_template=self.profile.ballots.runoff_template,
-                targets=_targets(before, event.report),
+                targets=_targets(before, event.report), roles=self.ruleset.info.roles,
             )  # fmt: skip
+            # A private answer cites its recipient's own submissions only (the seer's PM).
+            info = self.ruleset.info
+            step = [replace(d, evidence=_own_evidence(before, d.destination, info)) if d.channel == "pm" else d
+                    for d in step]  # fmt: skip
             drafts += step
             for d in step:
                 if d.channel == "thread":
                     self.pending_public[d.key] = d.text
         return drafts
+
+    def _notice(self, event: ExitDeclared | SubstitutionScheduled) -> list[Draft]:
+        """The public post of an exit without substitute, or of a substitute taking over a seat
+        where the ruleset publishes substitutions (family A), proposed when the GM records it."""
+        if isinstance(event, ExitDeclared):
+            key, kind, report = self.keys.exit(event.name), "exit", event.report
+            if event.outcome is not None and not report.winner:
+                report = replace(report, winner=event.outcome.winner)
+        else:
+            key, kind = self.keys.substitution(event.old, event.new), "substitution"
+            report = self.ruleset.substitution_report(event.old, event.new)
+        if not (report.public_facts or report.winner):
+            return []
+        text = public_text(self.templates, "", report, {}).lstrip("\n")
+        self.pending_public[key] = text
+        return [Draft(key, kind, "thread", self.game.vote_thread, text)]
 
     def _label(self, before: GameState, event: Resolved) -> str:
         """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""
@@ -535,24 +598,43 @@ class Referee:
         return self.templates.render(name, n=before.number)
 
     def _notes(self, events: list[Event], evidence: str | None) -> Effects:
-        """Daemon decisions of the rules core, as GM alerts."""
+        """Daemon decisions of the rules core, as GM alerts (in the GM's words)."""
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                alert = _note_alert(self.keys, self.state, n, i, evidence or _evidence_of(event))
+                alert = _note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event))
                 hint = self._what_to_do(n)
                 if hint:
-                    alert = replace(alert, message=f"{alert.message}; {hint}")
+                    alert = replace(alert, message=f"{alert.message}；{hint}")
                 out.alerts.append(alert)
         return out
 
     def _what_to_do(self, n: DaemonNote) -> str:
         """What the GM can do about a decision that removes or replaces a player."""
         bench = [s for s in self.game.substitutes if not self.state.has_player(s)]
-        substitute = f"shenshi substitute {n.who} {bench[0] if bench else 'NEW'}"
         if (n.rule, n.verdict) == ("lurking", "replaced"):
-            return f"two lurking warnings: replace the player ({substitute}) or drown him (shenshi override exit {n.who})"
+            new = bench[0] if bench else "新玩家"
+            return f"两次潜水警告：换人（shenshi substitute {n.who} {new}）或淹死（shenshi override exit {n.who}）"
         return ""
+
+
+def _step_evidence(state: GameState) -> tuple[str, ...]:
+    """The posts and PMs behind a step's result: its submissions, and the closing round's
+    ballots (a vote result lists each ballot), in the order they were made."""
+    subs = sorted(state.submissions, key=lambda s: s.sort_key())
+    ballots = sorted((b for b in state.ballots if b.round == state.round), key=lambda b: b.sort_key())
+    found = [s.evidence for s in subs] + [b.evidence for b in ballots]
+    return tuple(dict.fromkeys(e for e in found if e))
+
+
+def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ...]:
+    """The submissions of ``to`` (or of his joint unit, which shares one answer) this step."""
+    unit = {to}
+    if state.has_player(to) and info.roles[state.seat(to).role].joint:
+        seat = state.seat(to)
+        unit |= {s.name for s in state.seats if s.role == seat.role and s.team == seat.team}
+    subs = sorted((s for s in state.submissions if s.actor in unit), key=lambda s: s.sort_key())
+    return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
 
 
 def _evidence_of(event: Event) -> str | None:
@@ -561,9 +643,12 @@ def _evidence_of(event: Event) -> str | None:
     return None
 
 
-def _note_alert(keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None) -> GmAlert:
+def _note_alert(
+    t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None
+) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
-    message = f"{n.who}: {n.rule} → {n.verdict}" + (f" ({n.detail})" if n.detail else "")
+    detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
+    message = t.render("alert_rule", who=n.who, rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 

@@ -84,8 +84,8 @@ def run_until(
     return cycles
 
 
-def serve_forever(cycle: Cycling, wait: Callable[[float], bool]) -> None:
-    """Run cycles until ``wait`` says to stop.
+def serve_forever(cycle: Cycling, wait: Callable[[float], bool], speed: float = 1.0) -> None:
+    """Run cycles until ``wait`` says to stop (``speed``: a rehearsal clock runs faster).
 
     ``wait(seconds)`` waits until the next cycle is due and returns ``True`` when the daemon
     was asked to stop meanwhile (:class:`~shenshi.daemon.stopping.StopSignal`). A cycle never
@@ -93,7 +93,7 @@ def serve_forever(cycle: Cycling, wait: Callable[[float], bool]) -> None:
     """
     while True:
         cycle.run()
-        delay = cycle.next_delay()
+        delay = cycle.next_delay() / speed
         log.info("next cycle in %.0f s", delay)
         if wait(delay):
             return

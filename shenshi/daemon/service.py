@@ -33,10 +33,13 @@ from shenshi.adapters.errors import ForumError
 from shenshi.config import Config
 from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
-from shenshi.daemon.announce import CAMP, Draft, Templates
+from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
+from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
-from shenshi.daemon.drylog import DryRunLog, LogEntry
+from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.gm_text import hint
 from shenshi.daemon.lease import GameLease, owner_name
+from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
@@ -107,7 +110,7 @@ class GameService:
         self.store = store
         self.adapter = adapter
         self.clock = clock
-        self.drylog = drylog or DryRunLog(config.daemon.log)
+        self.drylog = drylog or DryRunLog(config.daemon.log, config.forum.tz)
         self.sleep = sleep
         self.ruleset = find_ruleset(config.game.ruleset)
         self.templates = Templates(config.templates)
@@ -120,6 +123,7 @@ class GameService:
         self.owner = owner_name()  # this daemon, in the game's lease and the sends it claims
         self.lease: GameLease | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
+        self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
 
     @property
     def precision(self) -> TimePrecision:
@@ -148,7 +152,7 @@ class GameService:
             self.poller.progress = lambda message: self.progress(message)
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
-                drylog=self.drylog, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
+                drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
                 refresh=self.poll, polled_at=lambda: self.last_poll, sent=self._published_by_sending,
             )  # fmt: skip
         return referee
@@ -218,6 +222,9 @@ class GameService:
         self.process()
         for edit in report.edits:
             self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
+        find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
+        if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
+            self.outbox_watch.look(self.store, self.game_id, find_sent_pm)  # PMs the GM sent by hand
         return report
 
     def _watched(self) -> set[str]:
@@ -264,6 +271,8 @@ class GameService:
             outcome = referee.read_post(post, evidence)
             who = post.author
         else:
+            if item.by_gm:
+                recognise_sent_pm(self.store, self.game_id, item.record)  # a PM the GM sent by hand
             at = counted_at(item.moment, window)
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
@@ -283,19 +292,9 @@ class GameService:
             for key, at in outcome.published:
                 self._mark_published(key, at, item.record.pid)
 
-    def _evidence_links(self, ids: Iterable[str]) -> tuple[str, ...]:
-        """The links of the posts and PMs behind an announcement or alert (for the log)."""
-        links = []
-        with self.store.snapshot() as uow:
-            for ident in ids:
-                if not str(ident).isdigit():
-                    continue
-                try:
-                    e = uow.evidence.get(int(ident))
-                except LookupError:
-                    continue
-                links.append(e.url or f"{e.kind.value} {e.source}/{e.forum_id} by {e.author}")
-        return tuple(links)
+    def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
+        """The posts and PMs behind an announcement or alert, labelled (for the log)."""
+        return evidence_links(self.store, self.game_id, ids)
 
     # -- the clock ---------------------------------------------------------------------------------
 
@@ -374,7 +373,7 @@ class GameService:
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
             out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
-            out.alerts.append(GmAlert(key, a.kind, f"{a.name}: {text} (confirm: shenshi override exit {a.name}, or shenshi substitute)", a.name))
+            out.alerts.append(GmAlert(key, a.kind, text, a.name))  # the next command: gm_text.hint
         return out
 
     def _published_at(self, key: str) -> datetime | None:
@@ -422,6 +421,8 @@ class GameService:
                 self._sync_players(uow)
             if self.clock_time is not None:
                 uow.evidence.set_cursor(self.game_id, CLOCK, {"at": self.clock_time.isoformat()})
+        if outcome.events and self.referee is not None:
+            self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for draft in outcome.drafts:
             self._log_draft(draft)
         for alert in outcome.alerts:
@@ -452,17 +453,22 @@ class GameService:
             return uow.events.last_seq(self.game_id)
 
     def _log_draft(self, d: Draft) -> None:
-        where = f"thread {d.destination}" if d.channel == "thread" else f"PM to {d.destination}"
+        where = where_to(d.channel == "thread", d.destination)
         with self.store.snapshot() as uow:
             stored = uow.outbox.by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
         self.drylog.write(
-            LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence))
+            LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence),
+                     title=kind_words(self.templates, d.kind, d.key))  # fmt: skip
         )
 
     def _log_alert(self, a: GmAlert) -> None:
         evidence = self._evidence_links((a.evidence,) if a.evidence else ())
-        self.drylog.write(LogEntry(self.clock(), a.kind, "GM", a.message, "alert", "", evidence, alert=True))
+        with self.store.snapshot() as uow:
+            stored = uow.alerts.by_key(self.game_id, a.key)
+        ident = str(stored.id) if stored else ""
+        self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
+                                   alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
 
     def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
         with self.store.transaction() as uow:

@@ -44,6 +44,7 @@ from shenshi.demo.script import GameScript, load_script
 from shenshi.demo.world import PASSWORD_ENV, World, build_world, cast_for, game_config
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store.engine import open_store
+from shenshi.wording import Templates
 
 # Monday 20:00 on the forum clock: chess32 pauses on weekends, and its game ends by Thursday.
 START = datetime(2026, 12, 7, 20, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
@@ -142,7 +143,8 @@ def play(
                                    stderr=workdir / "daemon.stderr")  # fmt: skip
         else:
             daemon = InProcessDaemon(service, ticking)
-        players = ScriptedPlayers(world, played, seed, mistakes=tuple(mistakes))
+        templates = Templates(config.templates)
+        players = ScriptedPlayers(world, played, seed, mistakes=tuple(mistakes), templates=templates)
         director = Director(players, daemon, ticking, lambda s: ticking.advance(seconds=s),
                             limit=limit, hooks=list(hooks), before=list(before))  # fmt: skip
         try:
@@ -162,7 +164,7 @@ def play(
                if m.sender_uid == gm]  # fmt: skip
         run = GameRun(
             script=played, world=world, players=players, direction=direction,
-            forum_record=forum_outcome([(p.text, p.posted_at) for p in posts], played.names),
+            forum_record=forum_outcome([(p.text, p.posted_at) for p in posts], played.names, templates),
             stored_record=stored_outcome(store, game_id), tally=tally(store, game_id),
             events=event_signature(store, game_id), gm_posts=[p.text for p in posts], gm_pms=pms,
             workdir=workdir, config_path=config_path, log_path=config.daemon.log,

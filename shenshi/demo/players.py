@@ -38,26 +38,19 @@ from datetime import datetime, timedelta
 from shenshi.adapters.sandbox import bbcode
 from shenshi.adapters.sandbox.timefmt import discuz_absolute
 from shenshi.demo import texts
+from shenshi.demo.record import NEXT_ROUND, step_title
 from shenshi.demo.script import Act, GameScript, Step, Vote
 from shenshi.demo.world import World
+from shenshi.intake.lexicon import COMMAND_WORDS
 from shenshi.rulesets.base import Phase, PlayerSpec
 from shenshi.rulesets.profile import SkillChannel
 from shenshi.rulesets.registry import find_ruleset
+from shenshi.wording import Templates
 
 MISTAKES = ("typo", "fullwidth", "quote", "edit", "late_pm", "stranger")
 
 # The command words the players write (the forms in the rule posts).
-VERB = {
-    "kill": "杀", "divine": "占卜", "bind": "束魂", "curse": "诅咒", "bless": "庇佑", "pray": "祈祷",
-    "cannon_kill": "炮打", "imprison": "禁锢", "check": "查证", "protect": "救治",
-    "swap_general": "抽将", "guard": "【守护】", "silence_guard": "【隔音】", "heal": "【救药】",
-    "poison": "【毒药】", "pipe": "【吹笛】", "pair_lovers": "【金箭】", "lone_wolf": "【托孤】",
-    "lone_blade": "【孤刀】", "sheriff_successor": "【殉职】",
-}  # fmt: skip
-NIGHT_TITLE = "【第{n}夜结果】"
-DAY_TITLE = "【第{n}天投票结果】"
-GAME_OVER = "【游戏结束】"
-NEXT_ROUND = ("进入生死投票", "进入第二轮投票")
+VERB = COMMAND_WORDS
 
 
 @dataclass(frozen=True)
@@ -120,8 +113,10 @@ class ScriptedPlayers:
         *,
         mistakes: tuple[str, ...] = MISTAKES,
         pace: Pace | None = None,
+        templates: Templates | None = None,
     ) -> None:
         self.world = world
+        self.templates = templates or Templates()  # the GM's posts are read through them
         self.forum = world.forum
         self.script = script
         self.seed = seed
@@ -170,19 +165,20 @@ class ScriptedPlayers:
         step = self.step
         if step is None:
             return
-        title = (NIGHT_TITLE if step.phase == "night" else DAY_TITLE).format(n=step.n)
-        if not text.lstrip().startswith(title):
+        t = self.templates
+        if step_title(t, text.lstrip().split("\n", 1)[0]) != step.label:
             return
         self.alive -= {n for n in self.script.expected[step.label].deaths if n in text}
         if step.phase == "night":  # the bound survivor may not vote today (被束魂)
-            self.bound = {n for n in self.alive if f"{n} 被束魂" in text}
+            self.bound = {n for n in self.alive if t.search("bound", text, name=n) is not None}
         madness = self.script.expected[step.label].madness
         self.maddened = (self.maddened if madness is None else set(madness)) & self.alive  # 癫狂
-        if GAME_OVER in text:
+        if t.search("winner", text) is not None or t.search("draw", text) is not None:
             self.progress.finished = True
             self.log.append(f"{at:%m-%d %H:%M} game over seen")
             return
-        if step.phase == "day" and any(w in text for w in NEXT_ROUND + ("招魂",)):
+        next_round = NEXT_ROUND + ("final_tally",)  # a runoff, round 2, or 招魂
+        if step.phase == "day" and any(t.search(w, text) is not None for w in next_round):
             self.progress.round += 1
             self._schedule_round(step, at)
             return
@@ -190,8 +186,7 @@ class ScriptedPlayers:
             step.phase == "day"
             and self.progress.round < 3
             and step.summon_votes
-            and "被处决" not in text
-            and "无人被处决" not in text
+            and not any(t.search(w, text) is not None for w in ("executed", "executed_camp", "no_execution"))
         ):
             self.progress.round = 3
             self._schedule_round(step, at)

@@ -12,7 +12,6 @@ event lost or duplicated.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,18 +19,18 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from shenshi.daemon.announce import CAMP, CAUSE
 from shenshi.demo.script import GameScript
+from shenshi.rulesets.catalog import TEAM_NAMES
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import DestinationKind
 from shenshi.store.unit_of_work import Store
+from shenshi.wording import Templates
 
-_TITLE = re.compile(r"【第(\d+)(夜结果|天投票结果)】")
-_WINNER = re.compile(r"【游戏结束】(\S+?)获胜")
-_NEXT_ROUND = ("进入生死投票", "进入第二轮投票")
-_WINNERS = {text: team for team, text in CAMP.items()}
+_WINNERS = {text: team for team, text in TEAM_NAMES.items()}
+# The templates that announce another round of the day's vote (a runoff or chess round 2).
+NEXT_ROUND = ("runoff", "round2")
 
 
 @dataclass
@@ -80,50 +79,64 @@ def expected_outcome(script: GameScript, *, published: bool = False) -> GameReco
     return record
 
 
-def forum_outcome(texts: Iterable[tuple[str, datetime]], names: Iterable[str]) -> GameRecord:
-    """The outcome as the GM's posts publish it (``texts``: the posts, oldest first)."""
-    names = sorted(names, key=len, reverse=True)
+def forum_outcome(
+    texts: Iterable[tuple[str, datetime]], names: Iterable[str], templates: Templates | None = None
+) -> GameRecord:
+    """The outcome as the GM's posts publish it (``texts``: the posts, oldest first), read
+    through the announcement ``templates`` the daemon wrote them with."""
+    t = templates or Templates()
+    known = sorted(set(names))
     record = GameRecord()
     for text, at in texts:
-        m = _TITLE.search(text)
-        if m is None:
+        label = step_title(t, text)
+        if label is None:
             continue
-        label = ("night" if m.group(2) == "夜结果" else "day") + m.group(1)
         step = record.step(label)
         if step is None:
             step = StepRecord(label, published_at=at)
             record.steps.append(step)
-        if any(w in text for w in _NEXT_ROUND):
+        if any(t.search(name, text) is not None for name in NEXT_ROUND):
             step.runoff = True
         for line in text.splitlines():
-            _read_line(line, names, step)
-        w = _WINNER.search(text)
-        if w:
-            record.winner = _WINNERS.get(w.group(1), w.group(1))
-        elif "和棋" in text and "【游戏结束】" in text:
+            _read_line(t, line.strip(), known, step)
+        won = t.search("winner", text)
+        if won is not None:
+            record.winner = _WINNERS.get(won["camp"], won["camp"])
+        elif t.search("draw", text) is not None:
             record.winner = "draw"
     return record
 
 
-def _read_line(line: str, names: list[str], step: StepRecord) -> None:
-    line = line.strip()
-    name = next((n for n in names if line.startswith(n + " ")), None)
-    if name is None:
-        return
-    rest = line[len(name) + 1 :]
-    if rest.startswith("被处决"):
-        step.executed = name
-        step.deaths[name] = "execution"
-        return
-    if rest.startswith("死亡，所属阵营") or rest == "出局。":
-        step.deaths[name] = "death"
-        if rest == "出局。" and step.label.startswith("day") and step.executed is None:
-            step.executed = name  # werewolf: the day's first character out was voted out
-        return
-    for cause, words in CAUSE.items():
-        if rest == words + "。" and cause != "execution":
-            step.deaths[name] = cause
+def step_title(t: Templates, text: str) -> str | None:
+    """``night3`` / ``day2`` for a post titled as a step's result, else ``None``."""
+    for phase in ("night", "day"):
+        found = t.search(f"{phase}_title", text)
+        if found is not None and found["n"].isdigit():
+            return f"{phase}{found['n']}"
+    return None
+
+
+def _read_line(t: Templates, line: str, names: Iterable[str], step: StepRecord) -> None:
+    for name in sorted((n for n in names if n in line), key=len, reverse=True):
+        if any(t.fullmatch(w, line, name=name) is not None for w in ("executed", "executed_camp")):
+            step.executed = name
+            step.deaths[name] = "execution"
             return
+        if t.fullmatch("death_camp", line, name=name) is not None:
+            step.deaths[name] = "death"
+            return
+        if t.fullmatch("out", line, name=name) is not None:
+            step.deaths[name] = "death"
+            if step.label.startswith("day") and step.executed is None:
+                step.executed = name  # werewolf: the day's first character out was voted out
+            return
+        for template, spec in t.specs.items():
+            cause = template.removeprefix("cause_")
+            if spec.group != "cause" or cause == "execution":
+                continue
+            if t.fullmatch("death", line, name=name, cause=t.render(template)) is not None:
+                step.deaths[name] = cause
+                return
 
 
 def stored_outcome(store: Store, game_id: int) -> GameRecord:
@@ -236,7 +249,7 @@ def summary(
                 f"executed: {s.executed or 'nobody'}" + (" after a runoff" if s.runoff else "")
             )
         lines.append(f"  {s.label:<7} {title:<5} " + "; ".join(parts))
-    winner = CAMP.get(record.winner, record.winner) if record.winner else "not decided"
+    winner = TEAM_NAMES.get(record.winner, record.winner) if record.winner else "not decided"
     lines.append(f"  winner: {record.winner or '—'} ({winner})")
     lines.append(
         f"  announcements sent: {counts.public_posts} public posts, {counts.pms} PMs"

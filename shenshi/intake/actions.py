@@ -15,6 +15,7 @@ from shenshi.intake.context import DAY, NIGHT, SIGNIN, GameContext, PlayerInfo
 from shenshi.intake.grammar import NameRef, Parsed
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
+from shenshi.rulesets.profile import KillPost
 
 
 def validate_action(out: Collector, p: Parsed) -> None:
@@ -29,6 +30,10 @@ def validate_action(out: Collector, p: Parsed) -> None:
         "speed_up": _speed,
         "slow_down": _speed,
     }
+    if intent not in ("last_words", "kill_declaration", "speed_up", "slow_down") and not _certain(
+        out, p
+    ):
+        return
     if intent in special:
         special[intent](out, p)
         return
@@ -39,17 +44,13 @@ def validate_action(out: Collector, p: Parsed) -> None:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     if action is None:
-        out.alert(
-            "no_power",
-            f"{sender.name}（{_role_cn(ctx, sender)}）没有「{p.verb}」的能力",
-            verb=p.verb,
-        )
+        out.alert("no_power", verb=p.verb, role=_role_cn(ctx, sender))
         return
     if not sender.alive and action not in ctx.profile.skills.posthumous:
-        out.alert("dead_actor", f"{sender.name} 已出局，其「{p.verb}」无效", verb=p.verb)
+        out.alert("dead_actor", verb=p.verb)
         return
     if sender.name in ctx.phase.sent_off:
-        out.alert("sent_off", f"{sender.name} 已被罚下，不能使用技能", verb=p.verb)
+        out.alert("sent_off", verb=p.verb)
         return
     extra = out.base_extra()
     if not _timing_ok(out, p, action, extra):
@@ -63,31 +64,38 @@ def validate_action(out: Collector, p: Parsed) -> None:
         return
     if action == "pair_lovers":
         if p.target2 is None:
+            why = out.render("why_pair_lovers_one")
             out.alert(
-                "invalid_target",
-                f"{sender.name}：金箭需要两个对象",
-                verb=p.verb,
-                target=target.name,
-                reason="金箭需要两个对象",
-            )
+                "invalid_target", "alert_pair_lovers_one", verb=p.verb, target=target.name,
+                why=why, reason=why,
+            )  # fmt: skip
             return
         if out.name_problem(p.target2, p.verb, verb=p.verb):
             return
         extra["target2"] = out.player_of(p.target2).name
     if p.more_targets:
-        names = "、".join([p.target.written] + [r.written for r in p.more_targets])
-        out.alert(
-            "action_conflict",
-            f"{sender.name}：「{p.verb}」写了多个对象：{names}",
-            verb=p.verb,
-            target=names,
-        )
+        names = receipts.names(ctx, [p.target.written] + [r.written for r in p.more_targets])
+        out.alert("action_conflict", verb=p.verb, target=names, names=names)
         return
     notes = _flags(out, p, action, target, extra)
     if p.confirm:
         extra["confirm"] = True
     cmd = IntakeCommand(action, sender.name, target.name, extra)
     out.accept(cmd, notes)
+
+
+def _certain(out: Collector, p: Parsed) -> bool:
+    """A command qualified by a condition or a question, or naming alternatives, is not a
+    command the GM can count: an alert (and a receipt saying why), never the first name."""
+    if p.conditional:
+        out.alert("conditional_action", verb=p.verb, command=p.verb)
+        return False
+    if p.alternatives:
+        written = [r.written for r in (p.target, *p.more_targets, p.platform, *p.platforms) if r]
+        names = receipts.names(out.ctx, written)
+        out.alert("alternatives", verb=p.verb, names=names)
+        return False
+    return True
 
 
 def _role_cn(ctx: GameContext, player: PlayerInfo) -> str:
@@ -110,40 +118,34 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if _extra_divination(ctx, sender, action):
         return _extra_divination_ok(out, p, extra)
     if action in phase.locked.get(sender.name, frozenset()):
-        out.alert("locked", f"{sender.name} 已用「确定」锁定「{p.verb}」", verb=p.verb)
+        out.alert("locked", verb=p.verb)
         return False
     if not _in_step(ctx, action):
         refusal = skills.out_of_step
-        out.alert(refusal.alert, f"{sender.name} 的「{p.verb}」{refusal.reason}", verb=p.verb)
+        out.alert(refusal.alert, "alert_out_of_step", verb=p.verb, why=out.render(refusal.reason))
         return False
     if t is not None and skills.pm_window and (
         (phase.pm_window_open is not None and t < phase.pm_window_open)
         or (phase.pm_window_close is not None and t >= phase.pm_window_close)
     ):
-        out.alert("pm_window", f"{sender.name} 的「{p.verb}」不在提交时间内", verb=p.verb)
+        out.alert("pm_window", verb=p.verb)
         return False
     if t is not None and phase.deadline is not None and t > phase.deadline:
-        out.alert("after_deadline", f"{sender.name} 的「{p.verb}」晚于天亮前10分钟", verb=p.verb)
+        out.alert("after_deadline", verb=p.verb)
         return False
     which = skills.night_phases.get(action)
     deadline = phase.phase_deadlines.get(which) if which else None
     if deadline is not None and t is not None and t > deadline:
-        out.alert(
-            "phase_deadline", f"{sender.name} 的「{p.verb}」晚于夜晚{which}的截止时间", verb=p.verb
-        )
+        out.alert("phase_deadline", verb=p.verb, phase=which)
         return False
     if action in skills.answer_locks and sender.name in phase.seer_answered:
-        out.alert("seer_locked", f"{sender.name} 在天神答复后更改占卜", verb=p.verb)
+        out.alert("seer_locked", verb=p.verb)
         return False
     if action == "kill" and phase.on_duty_killer and phase.on_duty_killer != sender.name:
-        out.alert(
-            "off_duty_killer",
-            f"{sender.name} 不是今晚的执行杀手（今晚：{phase.on_duty_killer}）",
-            verb=p.verb,
-        )
+        out.alert("off_duty_killer", verb=p.verb, on_duty=phase.on_duty_killer)
         return False
     if action in skills.single_use and action in phase.used_skills:
-        out.alert("skill_used", f"{sender.name} 的「{p.verb}」已经用过", verb=p.verb)
+        out.alert("skill_used", verb=p.verb)
         return False
     return True
 
@@ -167,13 +169,13 @@ def _extra_divination_ok(out: Collector, p: Parsed, extra: dict) -> bool:
     assert sender is not None
     extra["extra_divination"] = True
     if phase.extra_divination_used:
-        out.alert("extra_divination_used", f"{sender.name} 的额外占卜已用过", verb=p.verb)
+        out.alert("extra_divination_used", verb=p.verb)
         return False
     deadline = phase.extra_divination_deadline
     if deadline is None and phase.vote_close is not None:
         deadline = phase.vote_close - timedelta(hours=1)
     if deadline is not None and t is not None and t > deadline:
-        out.alert("extra_divination_deadline", f"{sender.name} 的额外占卜晚于截止时间", verb=p.verb)
+        out.alert("extra_divination_deadline", verb=p.verb)
         return False
     return True
 
@@ -185,49 +187,42 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
     problem = _target_problem(out.ctx, sender, action, target)
     if problem is None:
         return True
-    kind, why = problem
-    out.alert(
-        kind,
-        f"{sender.name}：「{p.verb}」{why}",
-        verb=p.verb,
-        target=target.name,
-        reason=why.lstrip("："),
-    )
+    kind, why_template = problem
+    roles = {"role": _role_cn(out.ctx, sender), "target_role": _role_cn(out.ctx, target)}
+    why = out.render(why_template, target=target.name, **roles)
+    out.alert(kind, "alert_target", verb=p.verb, target=target.name, why=why, reason=why.lstrip("："))
     return False
 
 
 def _target_problem(
     ctx: GameContext, sender: PlayerInfo, action: str, target: PlayerInfo
 ) -> tuple[str, str] | None:
-    """The first target rule ``action`` on ``target`` breaks: ``(alert kind, why)``."""
+    """The first target rule ``action`` on ``target`` breaks: ``(alert kind, why template)``
+    (an ``alert_why_*`` template with ``$target``, ``$role`` and ``$target_role``)."""
     phase, rules = ctx.phase, ctx.profile.targets
     is_self = target.name == sender.name
     if not target.alive:
-        return "dead_target", f"的对象 {target.name} 已出局"
+        return "dead_target", "alert_why_dead_target"
     last_of = rules.last_of_team_not_self.get(action)
     wolves = [q for q in ctx.players if q.alive and q.team == "wolves"]
     vision = phase.witch_vision
     checks = (
-        (is_self and action in rules.no_self, "self_target", "不能以自己为对象"),
+        (is_self and action in rules.no_self, "self_target", "alert_why_self_target"),
         (is_self and last_of is not None
          and sum(1 for q in ctx.players if q.alive and q.team == last_of) <= 1,
-         "lone_killer_suicide", "：仅剩的杀手不能自杀"),
+         "lone_killer_suicide", "alert_why_lone_killer"),
         (action in rules.not_on_partner and target.role == sender.role and target.team == sender.team,
-         "self_target", f"：{_role_cn(ctx, sender)}不能查自己的搭档 {target.name}"),
-        (target.role in rules.not_on_roles.get(action, ()),
-         "general_target", f"不能对{_role_cn(ctx, target)} {target.name} 使用"),
+         "self_target", "alert_why_partner"),
+        (target.role in rules.not_on_roles.get(action, ()), "general_target", "alert_why_general"),
         (action == "swap_general" and phase.swaps_left.get(sender.name, 1) <= 0,
-         "no_swaps_left", "：两次抽将已用完"),
-        (action == "guard" and target.name in phase.guarded_before,
-         "guard_once", f"：{target.name} 已被守护过"),
+         "no_swaps_left", "alert_why_no_swaps"),
+        (action == "guard" and target.name in phase.guarded_before, "guard_once", "alert_why_guarded"),
         (action == "silence_guard" and target.name in phase.silenced_before,
-         "silence_once", f"：{target.name} 已被隔音过"),
+         "silence_once", "alert_why_silenced"),
         (action == "heal" and vision is not None and target.name not in vision,
-         "heal_not_in_vision", f"：{target.name} 不在通灵名单中"),
-        (action == "lone_wolf" and target.role != "werewolf",
-         "invalid_target", f"：{target.name} 不是狼人"),
-        (action == "lone_wolf" and len(wolves) <= 2,
-         "invalid_target", "：狼人阵营不超过2人，不能托孤"),
+         "heal_not_in_vision", "alert_why_not_in_vision"),
+        (action == "lone_wolf" and target.role != "werewolf", "invalid_target", "alert_why_not_werewolf"),
+        (action == "lone_wolf" and len(wolves) <= 2, "invalid_target", "alert_why_few_wolves"),
     )  # fmt: skip
     return next(((kind, why) for broken, kind, why in checks if broken), None)
 
@@ -238,71 +233,85 @@ def _platform_ok(out: Collector, p: Parsed, target: PlayerInfo, extra: dict) -> 
     assert sender is not None
     ref = p.platform
     if ref is None or not ref.written:
-        out.alert(
-            "invalid_platform",
-            f"{sender.name}：炮打 {target.name} 没有写炮架子（整次炮击作废）",
-            verb=p.verb,
-            target=target.name,
-            reason="没有写炮架子",
-        )
+        why = out.render("why_no_platform")
+        out.alert("invalid_platform", "alert_no_platform", verb=p.verb, target=target.name, reason=why)
         return False
-    if out.name_problem(ref, "炮架子", verb=p.verb):
+    word = out.render("platform_word")
+    if p.platforms:
+        names = receipts.names(out.ctx, [ref.written] + [r.written for r in p.platforms])
+        out.alert("action_conflict", verb=word, target=names, names=names)
+        return False
+    if out.name_problem(ref, word, verb=p.verb):
         return False
     platform = out.player_of(ref)
-    why = None
+    problem = None
     if not platform.alive:
-        why = f"{platform.name} 已出局"
+        problem = "why_platform_dead"
     elif platform.role == "general":
-        why = "帅不能做炮架子"
+        problem = "why_platform_general"
     elif platform.name == target.name:
-        why = "炮架子不能是炮打的对象"
+        problem = "why_platform_target"
     elif platform.name == sender.name:
-        why = "炮不能给自己做炮架子"
-    if why:
-        out.alert(
-            "invalid_platform",
-            f"{sender.name}：炮架子无效，{why}（整次炮击作废）",
-            verb=p.verb,
-            target=target.name,
-            reason=why,
-        )
+        problem = "why_platform_self"
+    if problem:
+        why = out.render(problem, platform=platform.name)
+        out.alert("invalid_platform", verb=p.verb, target=target.name, why=why, reason=why)
         return False
     extra["platform"] = platform.name
     return True
 
 
 def _flags(out: Collector, p: Parsed, action: str, target: PlayerInfo, extra: dict) -> list[str]:
-    """Accepted, but the GM should know: short or missing kill posts, a swap on an enemy."""
+    """Accepted, but the GM should know: short or missing kill posts, a swap on an enemy.
+    Returns the notes for the receipt."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     notes: list[str] = []
     post = ctx.profile.kill_post
     if post is not None and action in post.skills:
-        body = p.declaration or ""
-        chars = count_chars(body)
-        extra["declaration"] = body
-        extra["declaration_chars"] = chars
-        extra["declaration_missing"] = chars == 0
-        if p.story:
-            extra["story"] = True
-        if post.required and chars == 0:
-            out.alert(
-                "declaration_missing",
-                f"{sender.name} 杀 {target.name}，没有{post.label}（截止前未补交则本次杀人作废）",
-            )
-            notes.append(f"未收到{post.label}，请在截止前补交，否则本次杀人作废")
-        elif chars < post.minimum and not (p.story and post.story_exempt):
-            out.alert(
-                post.short_alert,
-                f"{sender.name} 的{post.label}只有 {chars} 字（不足 {post.minimum} 字）",
-            )
-            notes.append(f"{post.label}只有 {chars} 字，不足 {post.minimum} 字")
+        notes += _kill_post(out, p, target, post, extra)
     if action == "swap_general" and sender.team and target.team and sender.team != target.team:
-        out.alert(
-            "swap_enemy", f"{sender.name} 抽将 {target.name} 是对方的人：抽将会无效，帅仍会死"
-        )
-        notes.append(f"{target.name} 不是己方玩家，抽将将无效")
+        # The camp of a living player is secret (§4.1): only the GM hears of it.
+        out.alert("swap_enemy", target=target.name)
     return notes
+
+
+def _kill_post(out: Collector, p: Parsed, target: PlayerInfo, post: KillPost, extra: dict) -> list[str]:
+    """The declaration (杀人宣言 / 杀人帖) a kill comes with: its length for the rules core, and
+    an alert and a note when it is missing or short. 宣言同上 takes the sender's own earlier
+    declaration; a joint unit's kill has one when a partner's latest kill on the same target
+    carries one (A-J3, RES-A5), so the sender is not told his own is missing."""
+    ctx, sender = out.ctx, out.sender
+    assert sender is not None
+    earlier = ctx.phase.declared.get(sender.name)
+    body = "" if p.declaration_same else p.declaration or ""  # 宣言同上 is not a declaration
+    chars = count_chars(body)
+    if p.declaration_same and earlier is not None:
+        extra.update({"declaration_same": True, "declaration_chars": earlier.chars})
+        extra["declaration_missing"] = False
+        chars = earlier.chars
+    else:
+        extra.update({"declaration": body, "declaration_chars": chars})
+        extra["declaration_missing"] = chars == 0
+    if p.story:
+        extra["story"] = True
+    partner = next(
+        (q.name for q in ctx.partners_of(sender)
+         if (d := ctx.phase.declared.get(q.name)) is not None and d.latest
+         and d.target == target.name),
+        None,
+    )  # fmt: skip
+    if chars == 0 and partner is not None:
+        extra["declaration_by"] = partner
+        return []
+    if post.required and chars == 0:
+        out.alert("declaration_missing", target=target.name, label=post.label)
+        return [out.render("note_post_missing", label=post.label)]
+    if chars < post.minimum and not (p.story and post.story_exempt):
+        sizes = {"label": post.label, "chars": chars, "minimum": post.minimum}
+        out.alert(post.short_alert, "alert_post_short", **sizes)
+        return [out.render("note_post_short", **sizes)]
+    return []
 
 
 # -- special commands ---------------------------------------------------------------------------
@@ -310,55 +319,43 @@ def _delegate(out: Collector, p: Parsed) -> None:
     """委托投票 by PM (family A, D-D)."""
     ctx, sender, t = out.ctx, out.sender, out.t
     assert sender is not None
+    delegating = receipts.verb(ctx, "delegate_vote")
     phase = ctx.phase
     if not ctx.profile.ballots.delegated:
         out.alert(
-            "wrong_channel",
-            f"{sender.name} 用短消息投票；本规则的投票必须在投票帖发帖",
-            verb="投票",
-        )
+            "wrong_channel", "alert_wrong_channel_ballot_pm", verb=receipts.verb(ctx, "vote"),
+            reason_template="reason_wrong_channel_ballot",
+        )  # fmt: skip
         return
     if p.intents[0] == "delegate_abstain":
-        out.alert("abstain_not_allowed", f"{sender.name} 委托弃票；本规则不能弃权", verb="委托弃票")
+        out.alert("abstain_not_allowed", "alert_delegation_abstain", verb=delegating)
         return
     if not sender.alive:
-        out.alert("dead_actor", f"{sender.name} 已出局，不能委托投票", verb="委托投票")
+        out.alert("dead_actor", "alert_delegation_dead", verb=delegating)
         return
     if phase.kind == NIGHT or (
         phase.vote_close is not None and t is not None and t >= phase.vote_close
     ):
-        out.alert("vote_closed", f"{sender.name} 的委托投票不在投票时间内", verb="委托投票")
+        out.alert("vote_closed", verb=delegating)
         return
     if phase.bound == sender.name:
-        out.alert("not_eligible", f"{sender.name} 今天被束魂，不能投票", verb="委托投票")
+        out.alert("not_eligible", verb=delegating)
         return
     if sender.name in phase.delegations_published:
-        out.alert(
-            "delegation_published", f"{sender.name} 的委托投票已公布，不能更改", verb="委托投票"
-        )
+        out.alert("delegation_published", verb=delegating)
         return
     if phase.ballots.get(sender.name):
-        out.alert(
-            "delegation_overridden", f"{sender.name} 已在投票帖投票，委托无效", verb="委托投票"
-        )
+        out.alert("delegation_overridden", verb=delegating)
         return
-    if out.name_problem(p.target, p.verb, verb="委托投票"):
+    if out.name_problem(p.target, p.verb, verb=delegating):
         return
     target = out.player_of(p.target)
     if not target.alive:
-        out.alert(
-            "dead_target",
-            f"{sender.name} 委托投票给已出局的 {target.name}",
-            verb="委托投票",
-            target=target.name,
-        )
+        out.alert("dead_target", "alert_delegation_dead_target", verb=delegating, target=target.name)
         return
     if phase.candidates and target.name not in phase.candidates:
         out.alert(
-            "not_a_candidate",
-            f"{sender.name} 委托投票给非候选人 {target.name}",
-            verb="委托投票",
-            target=target.name,
+            "not_a_candidate", "alert_delegation_not_a_candidate", verb=delegating, target=target.name
         )
         return
     extra = out.base_extra()
@@ -373,11 +370,7 @@ def _delegate_to_player(out: Collector, p: Parsed) -> None:
     sender = out.sender
     assert sender is not None
     who = p.target.written if p.target else "?"
-    out.alert(
-        "delegation_to_player",
-        f"{sender.name} 想委托 {who} 代投：规则不允许委托其他玩家",
-        verb="委托投票",
-    )
+    out.alert("delegation_to_player", verb=receipts.verb(out.ctx, "delegate_vote"), delegate=who)
 
 
 def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
@@ -390,19 +383,18 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
         not phase.last_words_granted and not sender.alive
     )
     if not granted:
-        out.alert("last_words_not_granted", f"{sender.name} 没有遗言权", verb="遗言")
+        out.alert("last_words_not_granted", verb=receipts.verb(ctx, "last_words"))
         return
     if phase.last_words_deadline is not None and t is not None and t > phase.last_words_deadline:
-        out.alert("last_words_late", f"{sender.name} 的遗言晚于截止时间", verb="遗言")
+        out.alert("last_words_late", verb=receipts.verb(ctx, "last_words"))
         return
     chars = count_chars(body or "")
     rules = ctx.profile.last_words
     if rules.max_chars is not None and chars > rules.max_chars:
         out.alert(
-            "last_words_too_long",
-            f"{sender.name} 的遗言有 {chars} 字（上限 {rules.max_chars}）",
-            verb="遗言",
-        )
+            "last_words_too_long", verb=receipts.verb(ctx, "last_words"), chars=chars,
+            maximum=rules.max_chars,
+        )  # fmt: skip
         return
     accused: list[str] = []
     for ref in p.accused if rules.accusations else ():
@@ -428,17 +420,16 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
     """A 杀人宣言 sent without its 杀 line (for a kill sent earlier)."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
+    declaring = receipts.verb(ctx, "kill_declaration")
     powers = ctx.powers_of(sender)
     post = ctx.profile.kill_post
     if post is None or not powers & post.skills:
         out.alert(
-            "no_power",
-            f"{sender.name}（{_role_cn(ctx, sender)}）没有杀人能力，却发来杀人宣言",
-            verb="杀人宣言",
+            "no_power", "alert_no_power_declaration", verb=declaring, role=_role_cn(ctx, sender)
         )
         return
     if not sender.alive:
-        out.alert("dead_actor", f"{sender.name} 已出局，其杀人宣言无效", verb="杀人宣言")
+        out.alert("dead_actor", "alert_dead_actor_declaration", verb=declaring)
         return
     body = p.declaration or ""
     chars = count_chars(body)
@@ -450,59 +441,61 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
         extra["story"] = True
     notes = []
     if chars < post.minimum and not (p.story and post.story_exempt):
-        out.alert(
-            post.short_alert,
-            f"{sender.name} 的{post.label}只有 {chars} 字（不足 {post.minimum} 字）",
-        )
-        notes.append(f"只有 {chars} 字，不足 {post.minimum} 字")
+        sizes = {"label": post.label, "chars": chars, "minimum": post.minimum}
+        out.alert(post.short_alert, "alert_post_short", **sizes)
+        notes.append(out.render("note_declaration_short", **sizes))
     cmd = IntakeCommand("kill_declaration", sender.name, None, extra)
     out.accept(cmd, notes)
 
 
 def _speed(out: Collector, p: Parsed) -> None:
-    """同意第N天加速 / 减速 in a werewolf 功能树洞 (W-D7)."""
+    """同意第N天加速 / 减速 in a werewolf 功能树洞 (W-D7). 同意加速 without a day agrees to the
+    day in play (at night: the coming day), and the receipt names it."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     if not ctx.profile.clock.speed_up or not sender.alive:
         return
     extra = out.base_extra()
-    if p.number is not None:
-        extra["day"] = p.number
+    day = p.number
+    if day is None and ctx.phase.number is not None:
+        day = ctx.phase.number + (1 if ctx.phase.kind == NIGHT else 0)
+    if day is not None:
+        extra["day"] = day
     cmd = IntakeCommand(p.intents[0], sender.name, None, extra)
     out.accept(cmd)
 
 
 def resolve_conflicts(out: Collector) -> None:
-    """Two different targets for the same action in one text: an alert, neither counts."""
+    """Several commands for the same action in one text. Where the latest reply counts
+    (werewolf, W-D1), the last one stands, unless an earlier one was locked with 确定: then a
+    later, different one is refused (``locked``). Elsewhere two different targets are an
+    alert and neither counts; the same target twice is kept once."""
+    latest = out.ctx.profile.skills.latest_line_counts
     by_action: dict[str, list[IntakeCommand]] = {}
     for cmd in out.commands:
         by_action.setdefault(cmd.action, []).append(cmd)
     dropped: set[int] = set()
     for action, cmds in by_action.items():
-        if action in ("last_words", "speed_up", "slow_down", "kill_declaration"):
+        if action in ("last_words", "speed_up", "slow_down", "kill_declaration") or len(cmds) < 2:
             continue
-        targets = {(c.target, c.extra.get("platform"), c.extra.get("target2")) for c in cmds}
-        if len(targets) > 1:
-            names = "、".join(sorted({c.target or "" for c in cmds}))
-            verb = receipts.VERB_CN.get(action, action)
+        verb = receipts.verb(out.ctx, action)
+        key = [(c.target, c.extra.get("platform"), c.extra.get("target2")) for c in cmds]
+        locked = next((i for i, c in enumerate(cmds) if c.extra.get("confirm")), None)
+        if latest and locked is not None:
+            dropped.update(id(c) for c in cmds if c is not cmds[locked])
+            for c, k in zip(cmds[locked + 1 :], key[locked + 1 :], strict=True):
+                if k != key[locked]:
+                    out.alert("locked", verb=verb, target=c.target)
+        elif latest or len(set(key)) == 1:
+            dropped.update(id(c) for c in cmds[:-1])
+        else:
+            names = receipts.names(out.ctx, sorted({c.target or "" for c in cmds}))
             out.alert(
-                "action_conflict",
-                f"{cmds[0].actor}：同一条消息里「{verb}」写了不同的对象：{names}",
-                verb=verb,
-                target=names,
+                "action_conflict", "alert_action_conflict_lines", verb=verb, target=names, names=names
             )
             dropped.update(id(c) for c in cmds)
-        elif len(cmds) > 1:
-            dropped.update(id(c) for c in cmds[:-1])
     if dropped:
-        kept = [c for c in out.commands if id(c) not in dropped]
-        out.commands[:] = kept
-        accepted = {receipts.accepted(out.ctx, c) for c in kept}
-        out.receipts[:] = [
-            r
-            for r in out.receipts
-            if not r.text.startswith("已收到") or r.text.split("。提醒")[0] in accepted
-        ]
+        out.drop(dropped)
 
 
 def is_skill(p: Parsed) -> bool:

@@ -9,6 +9,7 @@ Re-posting the current target is not a change and yields nothing.
 
 from __future__ import annotations
 
+from shenshi.intake import receipts
 from shenshi.intake.collect import Collector
 from shenshi.intake.context import DAY
 from shenshi.intake.grammar import Parsed
@@ -20,6 +21,15 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
     ctx, sender, t = out.ctx, out.sender, out.t
     assert sender is not None
     phase = ctx.phase
+    qualified = next((b for b in ballots if b.conditional), None)
+    if qualified is not None and len(ballots) == 1:  # 如果…就投他: the condition says it all
+        out.alert("conditional_vote", ballot=qualified.verb)
+        return
+    either = next((b for b in ballots if b.alternatives), None)
+    if either is not None:
+        written = [r.written for r in (either.target, *either.more_targets) if r is not None]
+        out.alert("alternatives", verb=None, names=receipts.names(ctx, written))
+        return
     for b in ballots:
         if b.intents == ("vote",) and out.name_problem(b.target, b.verb):
             return
@@ -36,45 +46,44 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
             if name not in choices:
                 choices.append(name)
     if len(choices) > 1:
-        names = "、".join("弃权" if c is None else c for c in choices)
-        out.alert("vote_conflict", f"{sender.name} 的帖子里有不同的投票对象：{names}（不计票）")
+        abstain = out.render("abstain_word")
+        names = receipts.names(ctx, [abstain if c is None else c for c in choices])
+        out.alert("vote_conflict", names=names)
         return
-    if any(b.conditional for b in ballots):
-        out.alert(
-            "conditional_vote", f"{sender.name} 的投票带条件或是疑问句（不计票）：{ballots[0].verb}"
-        )
+    if qualified is not None:
+        out.alert("conditional_vote", ballot=qualified.verb)
         return
     choice = choices[0]
     if not sender.alive and sender.name not in phase.summoned:
-        out.alert("dead_actor", f"{sender.name} 已出局，其投票无效")
+        out.alert("dead_actor", "alert_dead_actor_ballot")
         return
     if sender.name in phase.sent_off:
-        out.alert("sent_off", f"{sender.name} 已被罚下，不能投票")
+        out.alert("sent_off", "alert_sent_off_ballot")
         return
     if phase.kind is not None and (phase.kind != DAY or phase.vote_round is None):
-        out.alert("no_vote_open", f"{sender.name} 在非投票时间投票")
+        out.alert("no_vote_open")
         return
     if phase.vote_close is not None and t is not None and t >= phase.vote_close:
-        out.alert("no_vote_open", f"{sender.name} 的投票晚于截票时间")
+        out.alert("no_vote_open", "alert_no_vote_open_late")
         return
     if phase.vote_open is not None and t is not None and t < phase.vote_open:
-        out.alert("no_vote_open", f"{sender.name} 的投票早于投票开始")
+        out.alert("no_vote_open", "alert_no_vote_open_early")
         return
     if phase.bound == sender.name:
-        out.alert("not_eligible", f"{sender.name} 今天被束魂，不能投票")
+        out.alert("not_eligible")
         return
     rules = ctx.profile.ballots
     if choice is None and not rules.abstain:
-        out.alert("abstain_not_allowed", f"{sender.name} 弃票；本规则不能弃权")
+        out.alert("abstain_not_allowed")
         return
     if choice is not None:
         target = ctx.player(choice)
         assert target is not None
         if not target.alive:
-            out.alert("dead_target", f"{sender.name} 投票给已出局的 {choice}")
+            out.alert("dead_target", "alert_dead_target_ballot", target=choice)
             return
         if phase.candidates and choice not in phase.candidates:
-            out.alert("not_a_candidate", f"{sender.name} 投票给非候选人 {choice}")
+            out.alert("not_a_candidate", target=choice)
             return
     extra = out.base_extra()
     if phase.vote_round:
@@ -86,17 +95,18 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
         current = earlier[-1].target
         if current == choice:
             return  # the same ballot again: not a change, nothing to count
-        shown = "弃权" if choice is None else choice
-        was = "弃权" if current is None else current
+        abstain = out.render("abstain_word")
+        shown = abstain if choice is None else choice
+        was = abstain if current is None else current
         if rules.changes == 0:
-            out.alert("vote_immutable", f"{sender.name} 改投 {shown}（原投 {was}）；首次投票为准")
+            out.alert("vote_immutable", target=shown, was=was)
             return
         if rules.changes is not None and len(earlier) > rules.changes:
-            out.alert("change_limit", f"{sender.name} 第二次改票为 {shown}（本轮只能改一次）")
+            out.alert("change_limit", target=shown)
             return
         freeze = rules.no_change_before_close
         if freeze and phase.vote_close is not None and t is not None and t >= phase.vote_close - freeze:
-            out.alert("last_hour_change", f"{sender.name} 在最后一小时改票为 {shown}（无效）")
+            out.alert("last_hour_change", target=shown)
             return
         extra["change"] = True
     action = VOTE if choice is not None else ABSTAIN

@@ -23,6 +23,7 @@ from shenshi.intake.context import (
     UNKNOWN_TIME,
     VOTE_THREAD,
     CountedBallot,
+    DeclaredKill,
     GameContext,
     PhaseFacts,
     PlayerInfo,
@@ -34,6 +35,7 @@ from shenshi.rulesets.base import RulesetError
 from shenshi.rulesets.registry import find_ruleset
 
 REQUIRED = ("id", "ruleset", "players", "roles", "dead", "channel", "from", "text")
+DECLARED_CHARS = 100  # a partner's declaration given by name only is long enough
 THREAD_KINDS = ("vote", "game", "discussion", "chat", "signin")
 CASE_TID = "case"
 
@@ -101,6 +103,34 @@ def _ballots(value: Any) -> Mapping[str, tuple[CountedBallot, ...]]:
     return out
 
 
+def _declared(value: Any) -> DeclaredKill:
+    """``"老王"`` (a kill on 老王 with a declaration long enough) or ``{"target", "chars"}``."""
+    if isinstance(value, str):
+        return DeclaredKill(value, DECLARED_CHARS)
+    if isinstance(value, dict) and isinstance(value.get("chars", DECLARED_CHARS), int):
+        return DeclaredKill(value.get("target"), value.get("chars", DECLARED_CHARS))
+    raise CaseError(f'declared: give a target name or {{"target", "chars"}}, got {value!r}')
+
+
+def _nicknames(value: Any, players: list[str]) -> dict[str, str]:
+    """``{nickname: name}``, or the configuration's shape ``{name: [nicknames]}``."""
+    out: dict[str, str] = {}
+    for key, names in _mapping(value, "nicknames").items():
+        if isinstance(names, str):
+            out[key] = names
+        elif isinstance(names, list) and all(isinstance(n, str) for n in names):
+            out.update({nick: key for nick in names})  # the configuration's shape
+        else:
+            raise CaseError(
+                f"nicknames must be {{nickname: name}} or, as in the configuration, "
+                f"{{name: [nicknames]}}; got {key!r}: {names!r}"
+            )
+    unknown = sorted({name for name in out.values() if name not in players})
+    if unknown:
+        raise CaseError(f"nicknames name someone who is not a player: {', '.join(unknown)}")
+    return out
+
+
 def build_context(case: Mapping[str, Any]) -> GameContext:
     """The :class:`GameContext` a case describes (the same one the daemon would build)."""
     try:
@@ -138,6 +168,9 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         for k, v in _mapping(case.get("phase_deadlines"), "phase_deadlines").items()
     }
     vision = case.get("witch_vision")
+    declared = {
+        name: _declared(value) for name, value in _mapping(case.get("declared"), "declared").items()
+    }
     phase = PhaseFacts(
         kind=kind,
         number=number,
@@ -155,6 +188,7 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         summoned=_names(case.get("summoned"), "summoned"),
         seer_answered=_names(case.get("seer_answered"), "seer_answered"),
         on_duty_killer=case.get("on_duty_killer"),
+        declared=declared,
         extra_divination_actor=xdiv.get("actor"),
         extra_divination_deadline=_time(xdiv.get("deadline"), "extra_divination.deadline"),
         extra_divination_used=bool(xdiv.get("used", False)),
@@ -198,13 +232,14 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
     return GameContext(
         ruleset=ruleset,
         players=tuple(players),
-        nicknames=dict(_mapping(case.get("nicknames"), "nicknames")),
+        nicknames=_nicknames(case.get("nicknames"), raw_players),
         gm_names=frozenset([gm] if isinstance(gm, str) else gm),
         phase=phase,
         threads=threads,
         role_threads=role_threads,
         receipts=bool(case.get("receipts", True)),
         settings=settings,
+        started=_time(case.get("started"), "started"),
     )
 
 

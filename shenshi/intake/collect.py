@@ -7,7 +7,6 @@ from datetime import datetime
 from functools import lru_cache
 
 from shenshi.intake import receipts
-from shenshi.intake.alerts import reason
 from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
 from shenshi.intake.grammar import SELF, NameRef
 from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
@@ -47,13 +46,19 @@ class Collector:
     commands: list[IntakeCommand] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
+    _receipt_of: dict[int, Receipt] = field(default_factory=dict)  # id(command) → its receipt
 
     def __post_init__(self) -> None:
         if self.t == UNKNOWN_TIME:
             self.t = None
 
     def result(self) -> IntakeResult:
-        return IntakeResult(tuple(self.commands), tuple(self.alerts), tuple(self.receipts))
+        """What was read: the commands, the alerts, and the receipts (each linked to the
+        command it acknowledges)."""
+        index = {id(self._receipt_of[id(c)]): i for i, c in enumerate(self.commands)
+                 if id(c) in self._receipt_of}  # fmt: skip
+        receipts = tuple(Receipt(r.to, r.text, index.get(id(r))) for r in self.receipts)
+        return IntakeResult(tuple(self.commands), tuple(self.alerts), receipts)
 
     def base_extra(self) -> dict:
         iso = self.ctx.local_iso(self.t)
@@ -64,64 +69,82 @@ class Collector:
         self.commands.append(cmd)
         if not self.receipts_on:
             return
-        text = receipts.accepted(self.ctx, cmd)
-        if notes:
-            text += "。" + receipts.warning("；".join(notes))
-        self.receipts.append(Receipt(cmd.actor, text))
+        text = receipts.with_notes(self.ctx, receipts.accepted(self.ctx, cmd), notes)
+        receipt = Receipt(cmd.actor, text)
+        self.receipts.append(receipt)
+        self._receipt_of[id(cmd)] = receipt
+
+    def drop(self, command_ids: set[int]) -> None:
+        """Forget the commands with these ``id()``s, and their receipts."""
+        gone = {id(self._receipt_of[i]) for i in command_ids if i in self._receipt_of}
+        self.commands[:] = [c for c in self.commands if id(c) not in command_ids]
+        self.receipts[:] = [r for r in self.receipts if id(r) not in gone]
+
+    def render(self, template: str, **values: object) -> str:
+        """One of the game's templates (:mod:`shenshi.wording`), filled in."""
+        return self.ctx.templates.render(template, **values)
 
     def alert(
         self,
         kind: str,
-        message: str,
+        template: str | None = None,
         *,
         suggestions: tuple[str, ...] = (),
         verb: str | None = None,
         target: str | None = None,
+        reason_template: str | None = None,
         **fields: object,
     ) -> None:
-        """Raise an alert; with ``verb`` given, also propose a rejection receipt."""
+        """Raise an alert whose message is ``template`` (default ``alert_<kind>``) filled with
+        the sender (``$player``), ``verb``, ``target`` and ``fields``; with ``verb`` given, also
+        propose a rejection receipt giving the reason ``reason_template`` (default
+        ``reason_<kind>``; a kind without one gives no receipt)."""
         subject = self.sender.name if self.sender else None
+        values = {"player": subject or "?", "verb": verb or "", "target": target or "", **fields}
+        message = self.render(template or f"alert_{kind}", **values)
         self.alerts.append(Alert(kind, message, subject, suggestions))
         if verb is None or not self.receipts_on or self.sender is None:
             return
-        why = reason(kind, target=target or "", verb=verb, **fields)
-        if why is not None:
-            self.receipts.append(
-                Receipt(self.sender.name, receipts.rejected(verb, target, why, suggestions))
-            )
+        reason = reason_template or f"reason_{kind}"
+        if reason in self.ctx.templates.specs:
+            hint = receipts.names(self.ctx, suggestions)
+            values["suggested"] = self.render("receipt_hint", names=hint) if suggestions else ""
+            why = self.render(reason, **values)
+            text = receipts.rejected(self.ctx.templates, verb, target, why)
+            self.receipts.append(Receipt(self.sender.name, text))
 
     def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
         """Alert when ``ref`` does not name exactly one player; True if it did not.
 
         ``自己`` (``SELF``) names the sender; callers read the player from :meth:`player_of`.
         """
-        who = self.sender.name if self.sender else "?"
         if ref is None or not ref.written:
-            self.alert("missing_target", f"{who}：「{what}」没有写对象", verb=verb)
+            self.alert("missing_target", verb=verb, what=what)
             return True
         if ref.ambiguous:
             self.alert(
                 "ambiguous_name",
-                f"{who}：「{what}」的对象「{ref.written}」可指 {'、'.join(ref.ambiguous)}",
                 suggestions=ref.ambiguous,
                 verb=verb,
                 target=ref.written,
+                what=what,
                 written=ref.written,
-                players="、".join(ref.ambiguous),
+                players=receipts.names(self.ctx, ref.ambiguous),
             )
             return True
         if ref.player == SELF:
             return self.sender is None
         if ref.player is None:
             hints = name_index(self.ctx).suggest(ref.written)
-            hint = f"（相近：{'、'.join(hints)}）" if hints else ""
+            names = receipts.names(self.ctx, hints)
             self.alert(
                 "unknown_name",
-                f"{who}：「{what}」的对象「{ref.written}」不是本局玩家{hint}",
                 suggestions=hints,
                 verb=verb,
                 target=ref.written,
+                what=what,
                 written=ref.written,
+                hint=self.render("alert_hint", names=names) if hints else "",
             )
             return True
         return False

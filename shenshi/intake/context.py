@@ -19,6 +19,7 @@ from zoneinfo import ZoneInfo
 from shenshi.rulesets.catalog import ADDON_POWERS, RulesetInfo
 from shenshi.rulesets.profile import RulesetProfile
 from shenshi.rulesets.registry import find_ruleset
+from shenshi.wording import Templates
 
 FORUM_TZ = ZoneInfo("Asia/Shanghai")
 # A record whose time is this instant has no known time (the batch tool without ``t``):
@@ -66,6 +67,18 @@ class CountedBallot:
 
 
 @dataclass(frozen=True)
+class DeclaredKill:
+    """A player's latest kill of this night that came with a declaration (杀人宣言).
+
+    ``latest``: it is also his latest kill (a later one came without a declaration: False).
+    """
+
+    target: str | None
+    chars: int
+    latest: bool = True
+
+
+@dataclass(frozen=True)
 class PhaseFacts:
     """Facts of the current phase. ``kind`` ``None`` means unknown: phase checks are skipped."""
 
@@ -90,6 +103,9 @@ class PhaseFacts:
     summoned: frozenset[str] = frozenset()  # 招魂: dead victims who may cast one ballot
     seer_answered: frozenset[str] = frozenset()  # A-S2: the GM already answered these seers
     on_duty_killer: str | None = None  # game6-8 alternation (RES-A1)
+    # killer -> his latest kill tonight that carries a declaration (A-J3: a partner's counts;
+    # 宣言同上: one's own earlier one)
+    declared: Mapping[str, DeclaredKill] = field(default_factory=_no_map)
     extra_divination_actor: str | None = None  # RES-A19 penalty divination
     extra_divination_deadline: datetime | None = None
     extra_divination_used: bool = False
@@ -133,6 +149,9 @@ class GameContext:
     receipts: bool = True  # a game can switch receipts off
     tz: tzinfo = FORUM_TZ
     settings: Mapping[str, Any] = field(default_factory=_no_map)  # the ruleset's settings
+    templates: Templates = field(default_factory=Templates)  # receipts' and alerts' texts
+    # The game's start: a PM sent before it belongs to no game of this GM account (an old one).
+    started: datetime | None = None
 
     @property
     def info(self) -> RulesetInfo:
@@ -179,6 +198,16 @@ class GameContext:
             powers.update(ADDON_POWERS.get(addon, ()))
         powers.update(self.phase.extra_powers.get(player.name, ()))
         return frozenset(powers)
+
+    def partners_of(self, player: PlayerInfo) -> tuple[PlayerInfo, ...]:
+        """The other members of ``player``'s joint unit (the killers of game5, the horse pair…)."""
+        role = self.info.roles.get(player.role or "")
+        if role is None or not role.joint:
+            return ()
+        return tuple(
+            p for p in self.players
+            if p.name != player.name and p.role == player.role and p.team == player.team
+        )  # fmt: skip
 
     def alive_names(self) -> frozenset[str]:
         """Canonical names of the living players."""

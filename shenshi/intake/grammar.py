@@ -1,21 +1,30 @@
 """The Chinese command grammar: where a command starts, what it says, which names it names.
 
-Reading happens on the folded text (:mod:`shenshi.intake.text`). A command word counts only
-at the start of a clause (the start of a line, or after 。！？；，), optionally after a few
-filler words (我, 今晚, 就 …): "昨天投白色的猫很奇怪" is talk, "我投白色的猫，理由：…" is a
-ballot. Questions (？, 吗, 请问 …) are never commands. A command word followed by something
-that is not a player's name is talk, unless it is plainly meant as a command (a separator
-such as ``：`` or a space follows the word, or the text looks like a misspelt name): then it
-is an unresolved name for an alert.
+Built from the words of :mod:`shenshi.intake.lexicon`. Reading happens on the folded text
+(:mod:`shenshi.intake.text`). A command word counts only at the start of a clause (the start of
+a line, or after 。！？；，, or after 就 in a sentence with a condition), optionally after a few
+filler words (我, 今晚, 天神 …): "昨天投白色的猫很奇怪" is talk, "我投白色的猫，理由：…" is a
+ballot. A command word followed by something that is not a player's name is talk, unless it is
+plainly meant as a command (a separator such as ``：`` or a space follows the word, or the text
+looks like a misspelt name): then it is an unresolved name for an alert.
 
-This module only reads; :mod:`shenshi.intake.validate` decides what the game allows.
+Only the command itself can make it conditional: a condition before it in its sentence (如果…
+就投X), a question around it (请问投X可以吗, 投X？), or alternatives (X或者Y). A reason after it
+(投票：X，理由：他是不是杀手大家心里有数) is not read. A name followed by characters that could
+extend it is read whole (``老王王`` is not ``老王``), unless what follows is plainly not part of
+a name (a reason marker, 一票, a particle before a break …).
+
+This module only reads; :mod:`shenshi.intake.actions` and ``ballots`` decide what the game allows.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
 
+from shenshi.intake import lexicon
 from shenshi.intake.names import NameIndex
 from shenshi.intake.text import Folded
 
@@ -26,95 +35,106 @@ SELF = "\x00self"  # NameRef.player for 自己 / 我自己: the sender, filled i
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
 _SEP = re.compile(r"[ \t:=\-—>→~・·]*(?:一下|下)?[ \t:]*")
-_SELF = re.compile(r"(?:我自己|自己|本人)(?!人)")
 _OPEN = {"「": "」", "『": "』", "【": "】", "“": "”", '"': '"', "'": "'", "‘": "’", "《": "》",
          "(": ")", "<": ">", "[": "]", "〈": "〉", "〔": "〕"}  # fmt: skip
-_TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…]")
-_LIST_SEP = re.compile(r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|或者?|还有|[ \t])[ \t]*")
-_QUESTION = re.compile(
-    r"[?]|吗|么|呢$|请问|想问|问一下|能不能|可不可以|可以吗|能否|是否|是不是|怎么|为什么|为啥|什么时候|多久"
-)
-_CONDITION = re.compile(r"如果|假如|要是|若是|倘若|万一|除非|的话")
-_FILLER = (
-    r"(?:(?:今晚|今夜|今天|今日|本轮|这轮|这一?夜|今晚上|第[一二三四五六七八九十\d]+[夜晚天轮]|"
-    r"我们|我|要|想|选择|选|决定|请|帮我|麻烦|那么|那|就|还是|最终|最后|再|继续|仍然|依然|也|先|"
-    r"改为|改成|换成)[ \t]*)*"
-)
+_TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…\ufffd]")
 
-# Vote words (thread posts). Longer alternatives first.
+
+def _alt(words: Iterable[str]) -> str:
+    """A regex alternation of ``words``, longest first (a space matches any spacing)."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in ordered) + ")"
+
+
+_ALTERNATIVE = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_WORDS) + r"[ \t]*")
+_LIST_SEP = re.compile(
+    r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|还有|" + _alt(lexicon.ALTERNATIVE_WORDS) + r"|[ \t])[ \t]*"
+)
+_SELF = re.compile(_alt(lexicon.SELF_WORDS) + "(?!人)")
+_PRONOUN = re.compile(_alt(lexicon.PRONOUNS) + r"(?=$|[\s。.!?;,~、…)\]】」』]|一票)")
+_QUESTION = re.compile(_alt(lexicon.QUESTION_MARKERS) + "|" + _alt(lexicon.QUESTION_FINAL) + "$")
+_CONDITION = re.compile(_alt(lexicon.CONDITION_MARKERS))
+_CONSEQUENT = re.compile(_alt(lexicon.CONDITION_CONSEQUENTS))
+_TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
+_FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
+_PARTICLE = re.compile(
+    "[" + lexicon.NAME_PARTICLES + r"]+(?=$|[\s。.!?;,~、…)\]】」』\ufffd])"
+)
+_FILLER = (
+    r"(?:(?:" + _alt(lexicon.FILLER_WORDS)
+    + r"|第[一二三四五六七八九十\d]+[" + lexicon.FILLER_ORDINAL_UNITS + r"])[ \t]*)*"
+)  # fmt: skip
+_OBJECT = _alt(lexicon.OBJECT_SUFFIXES) + "?"
+
+# Vote words (thread posts).
 _VOTE_CHANGE = re.compile(
-    _FILLER + r"(?:更改投票|修改投票|改票|改投|换票|换投|票改)(?:为|成|给|到)?"
+    _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
 _VOTE_STRONG = re.compile(
     _FILLER
-    + r"(?:【投票】|\[投票\]|(?:生死|第二轮|二轮|决胜|复)?投票(?:给|为)?|票投给|票投|投给|我的票给|vote\s*for|vote)"
+    + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + re.escape(lexicon.VOTE_WORD)
+    + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")" + _OBJECT
+)  # fmt: skip
+_VOTE_WEAK = re.compile(
+    _FILLER + re.escape(lexicon.VOTE_WEAK) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])"
 )
-_VOTE_WEAK = re.compile(_FILLER + r"投(?![票诉入资降了过的着])")
 _ABSTAIN = re.compile(
     _FILLER
-    + r"(?:委托)?(?:投票[ \t:]*|投)?(?:弃权票?|弃票|abstain)(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
-)
-
-# PM verbs: folded text -> intents (resolved against the sender's powers by validate).
-# Single-character verbs are "weak": they need a name or a separator right after them.
-_VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("委托投票给", ("delegate_vote",)), ("委托投票", ("delegate_vote",)),
-    ("委托投", ("delegate_vote",)), ("帮我投", ("delegate_vote",)), ("代我投", ("delegate_vote",)),
-    ("【预言】", ("divine",)), ("【守护】", ("guard",)), ("【隔音】", ("silence_guard",)),
-    ("【救药】", ("heal",)), ("【毒药】", ("poison",)), ("【杀人】", ("kill",)),
-    ("【吹笛】", ("pipe",)), ("【金箭】", ("pair_lovers",)), ("【托孤】", ("lone_wolf",)),
-    ("【孤刀】", ("lone_blade",)), ("【殉职】", ("sheriff_successor",)),
-    ("占卜", ("divine",)), ("预言", ("divine",)), ("查验", ("divine", "check")),
-    ("查证", ("check", "divine")), ("束魂", ("bind",)), ("诅咒", ("curse",)),
-    ("庇佑", ("bless",)), ("保佑", ("bless",)), ("祈祷", ("pray",)), ("祈福", ("pray",)),
-    ("炮打", ("cannon_kill",)), ("炮轰", ("cannon_kill",)), ("炮击", ("cannon_kill",)),
-    ("开炮打", ("cannon_kill",)), ("开炮", ("cannon_kill",)),
-    ("禁锢", ("imprison",)), ("救治", ("protect",)), ("保护", ("protect", "guard")),
-    ("救药", ("heal",)), ("毒药", ("poison",)), ("毒杀", ("poison",)), ("抽将", ("swap_general",)),
-    ("守护", ("guard",)), ("隔音", ("silence_guard",)), ("吹笛", ("pipe",)),
-    ("金箭", ("pair_lovers",)), ("托孤", ("lone_wolf",)), ("孤刀", ("lone_blade",)),
-    ("殉职", ("sheriff_successor",)), ("警徽移交给", ("sheriff_successor",)),
-    ("警徽移交", ("sheriff_successor",)), ("警徽给", ("sheriff_successor",)),
-    ("移交警徽给", ("sheriff_successor",)), ("移交警徽", ("sheriff_successor",)),
-    ("杀人", ("kill", "cannon_kill")), ("击杀", ("kill", "cannon_kill")),
-    ("刺杀", ("kill", "cannon_kill")),
-    # weak (one character)
-    ("杀", ("kill", "cannon_kill")), ("刀", ("kill",)), ("砍", ("kill",)),
-    ("查", ("divine", "check")), ("验", ("divine", "check")), ("救", ("protect", "heal")),
-    ("毒", ("poison",)), ("守", ("guard",)), ("吹", ("pipe",)), ("关", ("imprison",)),
-    ("炮", ("cannon_kill",)),
+    + _alt(lexicon.ABSTAIN_LEADS) + "?"
+    + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
+    + _alt(lexicon.ABSTAIN_WORDS)
+    + r"(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
 )  # fmt: skip
-_VERB_RE = re.compile(_FILLER + "(" + "|".join(re.escape(v) for v, _ in _VERBS) + ")")
-_VERB_INTENTS = dict(_VERBS)
-_PRAY_FOR = re.compile(_FILLER + r"(?:为|给|替|帮)")  # 为X祈祷
-_PRAY_AFTER = re.compile(r"[ \t]*(?:祈祷|祈福|祷告)")
-_PLATFORM = re.compile(r"(?:炮架子|炮架|架子|炮台|架)[ \t]*(?:是|为|用|选)?")
-_DECLARATION = re.compile(r"(?:杀人宣言|杀人剧情|杀人帖|宣言|剧情)[ \t]*(?:如下)?[ \t:]*")
-_LAST_WORDS = re.compile(_FILLER + r"(?:【遗言】|遗言)[ \t:]*")
-_ACCUSE = re.compile(r"(?:我)?(?:指控|指认)[ \t:]*")
-_DELEGATE_TO = re.compile(_FILLER + r"(?:委托|让|请|拜托)")
-_DELEGATE_TO_AFTER = re.compile(r"[ \t]*(?:帮我|替我|代我|帮忙|代)[ \t]*投")
-_CONFIRM = re.compile(r"^[ \t]*(?:确定|确认|锁定|confirm)[ \t。.!]*$")
-_SPEED_UP = re.compile(r"同意(?:第([一二三四五六七八九十\d]+)[天日])?加速")
-_SLOW_DOWN = re.compile(r"(?:申请|请求|要求)?减速")
-_CN_DIGITS = {
-    "一": 1,
-    "二": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "十": 10,
-}
+
+# PM verbs: folded text -> intents (resolved against the sender's powers by validation).
+# Single-character verbs are "weak": they need a name or a separator right after them.
+_VERBS_ALT = _alt(w for w, _ in lexicon.VERBS)
+# A command word as written, or any command word in 【】 (【占卜】老王).
+_VERB_RE = re.compile(_FILLER + "(?:(" + _VERBS_ALT + ")|【(" + _VERBS_ALT + ")】)" + _OBJECT)
+_VERB_INTENTS = dict(lexicon.VERBS)
+_VERB_PARTICLE = re.compile(_alt(lexicon.VERB_PARTICLES))
+_NAME_FIRST = tuple(
+    (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
+    for leads, tails, intents in lexicon.NAME_FIRST
+)
+_PLATFORM = re.compile(
+    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*" + _alt(lexicon.PLATFORM_LINKS) + "?"
+)
+_PLATFORM_LEAD = re.compile(
+    _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_WORDS) + r"[ \t:]*"
+)
+_PLATFORM_AS_AFTER = re.compile(
+    r"[ \t]*" + _alt(lexicon.PLATFORM_AS_LINKS) + r"[ \t]*" + _alt(lexicon.PLATFORM_AS_WORDS)
+)
+_PLATFORM_ACROSS = re.compile(_alt(lexicon.PLATFORM_ACROSS) + r"[ \t]*")
+_DECLARATION = re.compile(
+    _alt(lexicon.DECLARATION_WORDS) + r"[ \t]*" + _alt(lexicon.DECLARATION_LEADS) + r"?[ \t:]*"
+)
+_DECLARATION_SAME = re.compile(_alt(lexicon.DECLARATION_SAME))
+_LAST_WORDS = re.compile(_FILLER + _alt(lexicon.LAST_WORDS) + r"[ \t:]*")
+_ACCUSE = re.compile(r"(?:我)?" + _alt(lexicon.ACCUSE_WORDS) + r"[ \t:]*")
+_DELEGATE_TO = re.compile(_FILLER + _alt(lexicon.DELEGATE_TO_LEADS))
+_DELEGATE_TO_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.DELEGATE_TO_WORDS) + r"[ \t]*投")
+_CONFIRM = re.compile(r"^[ \t]*" + _alt(lexicon.CONFIRM_WORDS) + r"[ \t。.!]*$")
+_SPEED_UP = re.compile(
+    re.escape(lexicon.SPEED_UP[0])
+    + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
+    + re.escape(lexicon.SPEED_UP[1])
+)  # fmt: skip
+_SLOW_DOWN = re.compile(_alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN))
+_CN_DIGITS = lexicon.CN_DIGITS
+_KILLS = ("kill", "cannon_kill")
 
 
 def _after_sep(text: str, pos: int) -> int:
     """The position after the separators (spaces, colons, arrows, 一下) at ``pos``."""
     m = _SEP.match(text, pos)
     return m.end() if m else pos
+
+
+def _extends_a_name(ch: str) -> bool:
+    """Whether ``ch`` could be part of a name (a CJK character, a letter or a digit)."""
+    return ch.isalnum() or unicodedata.category(ch) == "Lo"
 
 
 @dataclass(frozen=True)
@@ -144,10 +164,13 @@ class Parsed:
     target: NameRef | None = None
     more_targets: tuple[NameRef, ...] = ()  # further names listed after the first
     platform: NameRef | None = None
+    platforms: tuple[NameRef, ...] = ()  # further, different platforms named in the text
     target2: NameRef | None = None
     change: bool = False
-    conditional: bool = False
-    declaration: str | None = None  # kills: the rest of the PM; last words: their text
+    conditional: bool = False  # a condition or a question qualifies the command itself
+    alternatives: bool = False  # X或者Y: the names are alternatives, not a list
+    declaration: str | None = None  # kills: their declaration; last words: their text
+    declaration_same: bool = False  # 宣言同上: the declaration of the sender's earlier kill PM
     story: bool = False
     confirm: bool = False
     accused: tuple[NameRef, ...] = ()
@@ -158,7 +181,6 @@ class Parsed:
 class _Reader:
     folded: Folded
     index: NameIndex
-    found: list[Parsed] = field(default_factory=list)
 
     @property
     def text(self) -> str:
@@ -166,6 +188,7 @@ class _Reader:
 
     # -- positions ---------------------------------------------------------------------------
     def clause_starts(self, start: int = 0, end: int | None = None) -> list[int]:
+        """Where clauses start: after a clause break, and after 就 following a condition."""
         stop = len(self.text) if end is None else end
         starts = []
         at_start = True
@@ -177,7 +200,11 @@ class _Reader:
             if at_start and not ch.isspace():
                 starts.append(i)
                 at_start = False
-        return starts
+        for m in _CONSEQUENT.finditer(self.text, start, stop):
+            begin = self.sentence_bounds(m.start())[0]
+            if _CONDITION.search(self.text, begin, m.start()) and m.end() < stop:
+                starts.append(m.end())
+        return sorted(set(starts))
 
     def line_bounds(self, pos: int) -> tuple[int, int]:
         begin = self.text.rfind("\n", 0, pos) + 1
@@ -189,21 +216,54 @@ class _Reader:
         ends = [i for i in (self.text.find(c, pos) for c in "。!?\n") if i >= 0]
         return begin, min(ends) if ends else len(self.text)
 
-    def sentence(self, pos: int) -> str:
-        begin, end = self.sentence_bounds(pos)
-        return self.text[begin:end]
+    def clause_end(self, pos: int) -> int:
+        """The end of the clause holding ``pos`` (its break, or the end of the text)."""
+        for i in range(pos, len(self.text)):
+            if self.text[i] in _CLAUSE_BREAK:
+                return i
+        return len(self.text)
 
-    def is_question(self, pos: int) -> bool:
-        """True when the sentence holding ``pos`` asks something."""
-        begin, end = self.sentence_bounds(pos)
-        return bool(_QUESTION.search(self.text[begin:end])) or self.text[end : end + 1] == "?"
+    def qualified(self, pos: int, end: int, conditions: bool = True) -> bool:
+        """Whether the command written in ``[pos, end)`` is qualified: a condition before it or
+        in it (if ``conditions``), a question before it in its sentence, or its clause asking
+        (a ? or 吗 at its end). Reasons and remarks in later clauses do not count."""
+        begin = self.sentence_bounds(pos)[0]
+        text = self.text
+        if conditions and _CONDITION.search(text, begin, end):
+            return True
+        if _QUESTION.search(text[begin:pos]):
+            return True
+        stop = self.clause_end(end)
+        rest = _TARGET_QUESTION.sub("", text[end:stop]).rstrip()
+        return text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))
 
     # -- names ------------------------------------------------------------------------------
-    def read_name(self, pos: int, strict: bool) -> tuple[NameRef | None, int]:
+    def _whole_token(self, pos: int) -> int:
+        tok = _TOKEN_END.search(self.text, pos)
+        return min(tok.start() if tok else len(self.text), pos + MAX_TOKEN)
+
+    def name_continues(self, end: int) -> bool:
+        """Whether the characters at ``end`` would extend a name just read (老王|王)."""
+        text = self.text
+        if end >= len(text) or not _extends_a_name(text[end]) or not _extends_a_name(text[end - 1]):
+            return False
+        if text[end - 1].isascii() and text[end].isascii():
+            return False  # the name index already wants a word boundary there
+        return not (
+            _FOLLOWER.match(text, end)
+            or _PARTICLE.match(text, end)
+            or _TARGET_QUESTION.match(text, end)
+            or (text[end - 1].isascii() != text[end].isascii() and not text[end].isdigit())
+        )
+
+    def read_name(
+        self, pos: int, strict: bool, pronouns: bool = False
+    ) -> tuple[NameRef | None, int]:
         """Read one name at ``pos`` (after separators, ``@`` and an opening bracket).
 
         Returns ``(None, pos)`` when nothing there is meant as a name. ``strict`` says the
         command word was followed by a separator: then any token is meant as a name.
+        ``pronouns``: 他/她 there is an unresolved name (a ballot for 他 names nobody).
         """
         text = self.text
         after = _after_sep(text, pos)
@@ -225,13 +285,19 @@ class _Reader:
                     return NameRef(inner), end + 1
         match = self.index.match_at(self.folded, pos)
         if match is not None:
+            if self.name_continues(match.end):
+                end = self._whole_token(pos)
+                return NameRef(self.folded.original_slice(pos, end)), end
             written = self.folded.original_slice(pos, match.end)
             return NameRef(written, match.player, match.ambiguous), match.end
         me = _SELF.match(text, pos)
         if me:
             return NameRef(self.folded.original_slice(pos, me.end()), SELF), me.end()
-        tok = _TOKEN_END.search(text, pos)
-        tok_end = min(tok.start() if tok else len(text), pos + MAX_TOKEN)
+        if pronouns:
+            mp = _PRONOUN.match(text, pos)
+            if mp:
+                return NameRef(self.folded.original_slice(pos, mp.end())), mp.end()
+        tok_end = self._whole_token(pos)
         written = self.folded.original_slice(pos, tok_end).strip()
         if not written:
             return (NameRef("") if had_sep else None), pos
@@ -239,32 +305,41 @@ class _Reader:
             return NameRef(written), tok_end
         return None, pos
 
-    def read_more_names(self, pos: int) -> tuple[list[NameRef], int]:
-        """Names listed right after a first one (``阿杰、小明``, ``阿杰 和 小明``)."""
+    def read_more_names(self, pos: int) -> tuple[list[NameRef], int, bool]:
+        """Names listed right after a first one (``阿杰、小明``, ``阿杰 和 小明``), where the list
+        ends, and whether they were alternatives (``阿杰或者小明``)."""
         more: list[NameRef] = []
+        alternatives = False
         while True:
             m = _LIST_SEP.match(self.text, pos)
             if not m or m.end() == pos:
-                return more, pos
+                return more, pos, alternatives
             nxt = m.end()
             if nxt < len(self.text) and self.text[nxt] in _OPEN:
                 if not m.group(0).strip():
-                    return more, pos  # "花间（昨天发言太水）": a reason in brackets, not a name
+                    # "花间（昨天发言太水）": a reason in brackets, not a name
+                    return more, pos, alternatives
                 ref, end = self.read_name(nxt, strict=False)
             else:
                 match = self.index.match_at(self.folded, nxt)
                 if match is None:
-                    return more, pos
+                    return more, pos, alternatives
                 written = self.folded.original_slice(nxt, match.end)
                 ref, end = NameRef(written, match.player, match.ambiguous), match.end
             if ref is None:
-                return more, pos
+                return more, pos, alternatives
+            nxt_sep = _LIST_SEP.match(self.text, end)
+            alternative = bool(_ALTERNATIVE.fullmatch(m.group(0)))
             if (
-                m.group(0).strip() == ""
+                not alternative  # 老王或者小明都行: alternatives, whatever follows
                 and end < len(self.text)
                 and self.text[end] not in _CLAUSE_BREAK + " \t、"
+                and (m.group(0).strip() == "" or _extends_a_name(self.text[end]))
+                and not (nxt_sep and nxt_sep.end() > end)
             ):
-                return more, pos  # "投 阿杰 老王也可疑": a space then a sentence, not a list
+                # "投 阿杰 老王也可疑", "投票：老王，小明也可疑": a sentence, not a list
+                return more, pos, alternatives
+            alternatives = alternatives or alternative
             more.append(ref)
             pos = end
 
@@ -285,10 +360,11 @@ def _line_starts(text: str) -> list[int]:
 
 # -- thread posts ------------------------------------------------------------------------------
 def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -> list[Parsed]:
-    """Every ballot written in a post's own text (quotes already removed).
+    """Every ballot written in a post's own text (quotes and BBCode already removed).
 
     Each item has intents ``("vote",)`` or ``("abstain",)``; ``change`` marks 改票;
-    ``conditional`` a ballot inside an if-sentence; ``more_targets`` further listed names.
+    ``conditional`` a ballot qualified by a condition or a question; ``more_targets`` further
+    listed names (``alternatives``: written as alternatives).
     """
     reader = _Reader(Folded.of(text), index)
     text_f = reader.text
@@ -301,24 +377,15 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
     for pos in starts:
         parsed = _read_ballot(reader, pos)
         if parsed is not None:
-            # A ballot asked as a question ("投阿杰？") is not a ballot the GM can count.
-            found.append(_with(parsed, conditional=True) if reader.is_question(pos) else parsed)
+            found.append(parsed)
     return found
 
 
-def _abstention(
-    reader: _Reader, pos: int, end: int, conditional: bool, change: bool = False
-) -> Parsed:
-    verb = reader.folded.original_slice(pos, end)
-    return Parsed(("abstain",), verb, pos, change=change, conditional=conditional)
-
-
-def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
+def _read_ballot(reader: _Reader, pos: int, conditions: bool = True) -> Parsed | None:
     text = reader.text
-    conditional = bool(_CONDITION.search(reader.sentence(pos)))
     m = _ABSTAIN.match(text, pos)
     if m:
-        return _abstention(reader, pos, m.end(), conditional)
+        return _abstention(reader, pos, m.end(), conditions)
     change = False
     m = _VOTE_CHANGE.match(text, pos)
     if m:
@@ -326,7 +393,7 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         after = _after_sep(text, m.end())
         inner = _ABSTAIN.match(text, after)
         if inner:
-            return _abstention(reader, pos, inner.end(), conditional, change=True)
+            return _abstention(reader, pos, inner.end(), conditions, change=True)
         inner = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
         end = inner.end() if inner else m.end()
         strict = True
@@ -336,37 +403,54 @@ def _read_ballot(reader: _Reader, pos: int) -> Parsed | None:
         if m:
             inner = _ABSTAIN.match(text, _after_sep(text, m.end()))
             if inner:
-                return _abstention(reader, pos, inner.end(), conditional)
+                return _abstention(reader, pos, inner.end(), conditions)
         m = m or _VOTE_WEAK.match(text, pos)
         if not m:
             return None
         end = m.end()
     verb = reader.folded.original_slice(pos, end)
-    ref, after = reader.read_name(end, strict=False)
+    ref, after = reader.read_name(end, strict=False, pronouns=True)
+    rest = text[end:].split("\n", 1)[0]
+    if (ref is None or not ref.written) and strict and not rest.strip(" \t:："):
+        # "投票：" ends its line: the name may stand alone on the next one, else it is missing.
+        nxt = end + len(rest) + 1
+        match = reader.index.match_at(reader.folded, _first_non_space(text, nxt)) if nxt < len(text) else None
+        if match is None:
+            return Parsed(("vote",), verb, pos, NameRef(""), change=change)
+        ref, after = reader.read_name(_first_non_space(text, nxt), strict=False)
     if ref is None:
-        # A strong word with nothing after it on its clause ("投票：") is a vote missing its name.
-        rest = text[end:].split("\n", 1)[0]
-        if strict and not rest.strip(" \t:："):
-            return Parsed(("vote",), verb, pos, NameRef(""), change=change, conditional=conditional)
         return None
-    more, _ = reader.read_more_names(after) if ref.written else ([], after)
-    return Parsed(("vote",), verb, pos, ref, tuple(more), change=change, conditional=conditional)
+    more, after, alternatives = reader.read_more_names(after) if ref.written else ([], after, False)
+    return Parsed(
+        ("vote",), verb, pos, ref, tuple(more), change=change, alternatives=alternatives,
+        conditional=reader.qualified(pos, after, conditions),
+    )  # fmt: skip
+
+
+def _abstention(
+    reader: _Reader, pos: int, end: int, conditions: bool, change: bool = False
+) -> Parsed:
+    verb = reader.folded.original_slice(pos, end)
+    conditional = reader.qualified(pos, end, conditions)
+    return Parsed(("abstain",), verb, pos, change=change, conditional=conditional)
 
 
 # -- PMs and werewolf skill replies ------------------------------------------------------------
-def read_actions(text: str, index: NameIndex) -> list[Parsed]:
+def read_actions(text: str, index: NameIndex, kill_posts: bool = True) -> list[Parsed]:
     """Every command written in a PM (or a 功能树洞 reply), in order.
 
-    After a kill line everything that follows is its declaration. A line "确定" locks the
-    command before it (``confirm``). Vote words in a PM are delegated votes.
+    With ``kill_posts`` (the ruleset's kills come with a declaration), a kill's declaration is
+    the text after a declaration marker (杀人宣言：…), else the lines after the kill (and a long
+    remark on its own line); a declaration block *before* the kill line counts too. A line
+    "确定" locks the command before it (``confirm``). Vote words in a PM are delegated votes. A
+    cannon's platform may be written anywhere in the commands (炮架子：Y, 以Y为炮架, 隔着Y打X).
     """
     reader = _Reader(Folded.of(text), index)
     text_f = reader.text
     found: list[Parsed] = []
     decl_before: tuple[int, int, int] | None = None  # marker, body start, body end
-    pos_list = reader.clause_starts()
     consumed_to = 0
-    for pos in pos_list:
+    for pos in reader.clause_starts():
         if pos < consumed_to:
             continue
         line_begin, line_end = reader.line_bounds(pos)
@@ -376,14 +460,12 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
             if found:
                 found[-1] = _with(found[-1], confirm=True)
             continue
-        if reader.is_question(pos):
-            continue
         m = _LAST_WORDS.match(text_f, pos)
         if m:
             found.append(_read_last_words(reader, pos, m.end()))
             break
         m = _DECLARATION.match(text_f, pos)
-        if m and pos == _first_non_space(text_f, line_begin):
+        if kill_posts and m and pos == _first_non_space(text_f, line_begin):
             nxt_kill = _find_kill_after(reader, m.end())
             stop = nxt_kill if nxt_kill is not None else len(text_f)
             decl_before = (pos, m.end(), stop)
@@ -395,7 +477,7 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
                         reader.folded.original_slice(pos, m.end()),
                         pos,
                         declaration=body,
-                        story="剧情" in text_f[pos : m.end()],
+                        story=lexicon.STORY_WORD in text_f[pos : m.end()],
                     )
                 )
                 break
@@ -403,45 +485,58 @@ def read_actions(text: str, index: NameIndex) -> list[Parsed]:
             continue
         speed = _SPEED_UP.match(text_f, pos)
         if speed:
+            number = _cn_number(speed.group(1))
             found.append(
-                Parsed(
-                    ("speed_up",),
-                    reader.folded.original_slice(pos, speed.end()),
-                    pos,
-                    number=_cn_number(speed.group(1)),
-                )
+                Parsed(("speed_up",), reader.folded.original_slice(pos, speed.end()), pos, number=number)
             )
             continue
         slow = _SLOW_DOWN.match(text_f, pos)
         if slow:
             found.append(Parsed(("slow_down",), reader.folded.original_slice(pos, slow.end()), pos))
             continue
-        hit = (
-            _read_delegate_to(reader, pos)
-            or _read_pray_for(reader, pos)
-            or _read_verb(reader, pos)
-            or _read_pm_vote(reader, pos)
-        )
+        hit = _read_command(reader, _after_platform(reader, pos))
         if hit is None:
             continue
         parsed, end = hit
-        if "kill" in parsed.intents or "cannon_kill" in parsed.intents:
-            parsed, end = _attach_platform(reader, parsed, end)
+        if kill_posts and set(parsed.intents) & set(_KILLS):
+            region, body_start, story = _declaration_start(reader, end)
             if decl_before is not None:
-                marker, body_start, body_end = decl_before
-                body = reader.folded.original_slice(body_start, body_end).strip()
-                story = "剧情" in text_f[marker:body_start]
+                marker, start, stop = decl_before
+                body = reader.folded.original_slice(start, stop).strip()
+                story = lexicon.STORY_WORD in text_f[marker:start]
+                region = len(text_f)
             else:
-                body, story = _declaration_after(reader, end)
-            found.append(_with(parsed, declaration=body, story=story))
-            # The declaration may still hold a 确定 line at its very end (werewolf).
+                body = _declaration_body(reader, body_start, end, marked=story is not None)
+            same = bool(_DECLARATION_SAME.search(text_f, end, reader.line_bounds(end)[1]))
+            parsed = _with(parsed, declaration=body, story=bool(story), declaration_same=same)
+            found.append(_with_platform(reader, parsed, region))
+            # The declaration may still hold a 确定 line at its very end.
             tail_lines = text_f[end:].rstrip().split("\n")
             if len(tail_lines) > 1 and _CONFIRM.match(tail_lines[-1]):
                 found[-1] = _with(found[-1], confirm=True)
             break
+        if "cannon_kill" in parsed.intents:
+            parsed = _with_platform(reader, parsed, len(text_f))
         found.append(parsed)
         consumed_to = end
     return found
+
+
+def _read_command(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+    """The command starting at ``pos``, and where it ends."""
+    hit = (
+        _read_delegate_to(reader, pos)
+        or _read_name_first(reader, pos)
+        or _read_verb(reader, pos)
+        or _read_pm_vote(reader, pos)
+    )
+    if hit is None:
+        return None
+    parsed, end = hit
+    delegated = parsed.intents[0].startswith("delegate")
+    # A delegation is conditional by nature (如果我明天没上线就帮我投X): only a question counts.
+    conditional = parsed.conditional or reader.qualified(pos, end, conditions=not delegated)
+    return _with(parsed, conditional=conditional), end
 
 
 def _first_non_space(text: str, begin: int) -> int:
@@ -472,50 +567,56 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     m = _VERB_RE.match(text, pos)
     if not m:
         return None
-    word = m.group(1)
+    word = m.group(1) or m.group(2)
     intents = _VERB_INTENTS[word]
     verb = reader.folded.original_slice(pos, m.end())
-    weak = len(word) == 1
+    bracketed = m.group(2) is not None or word.startswith("【")
+    weak = len(word) == 1 and not bracketed
     start = m.end()
-    if text.startswith(("了", "掉"), start) and not word.startswith("【"):
-        start += 1  # 杀了老王 / 杀掉老王
-    ref, end = reader.read_name(start, strict=not weak and word.startswith("【"))
+    particle = _VERB_PARTICLE.match(text, start)
+    if particle and not word.startswith("【"):
+        start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
+    ref, end = reader.read_name(start, strict=bracketed)
     if ref is None:
         rest = text[m.end() :].split("\n", 1)[0]
         if not weak and not rest.strip(" \t:"):
             return Parsed(intents, verb, pos, NameRef("")), m.end()  # "占卜：" and nothing
         return None
     if "pair_lovers" in intents:
-        more, end2 = reader.read_more_names(end)
+        more, end2, _ = reader.read_more_names(end)
         if not more:
             ref2, end2b = reader.read_name(end, strict=False)
             if ref2 is not None:
                 more, end2 = [ref2], end2b
         target2 = more[0] if more else None
         return Parsed(intents, verb, pos, ref, tuple(more[1:]), target2=target2), end2
-    more, end = (
-        reader.read_more_names(end) if ref.written and "delegate_vote" not in intents else ([], end)
-    )
-    return Parsed(intents, verb, pos, ref, tuple(more)), end
+    more: list[NameRef] = []
+    alternatives = False
+    if ref.written:
+        more, end, alternatives = reader.read_more_names(end)
+    if "delegate_vote" in intents and more and not alternatives:
+        more = []
+    return Parsed(intents, verb, pos, ref, tuple(more), alternatives=alternatives), end
 
 
-def _read_pray_for(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
-    """为X祈祷 / 给X祈祷."""
-    m = _PRAY_FOR.match(reader.text, pos)
-    if not m:
-        return None
-    match = reader.index.match_at(reader.folded, _after_sep(reader.text, m.end()))
-    if match is None:
-        return None
-    after = _PRAY_AFTER.match(reader.text, match.end)
-    if not after:
-        return None
-    start = _after_sep(reader.text, m.end())
-    written = reader.folded.original_slice(start, match.end)
-    verb = reader.folded.original_slice(pos, after.end())
-    return Parsed(
-        ("pray",), verb, pos, NameRef(written, match.player, match.ambiguous)
-    ), after.end()
+def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+    """Commands written name first: 为X祈祷, 抓X替我抽将 (lexicon ``NAME_FIRST``)."""
+    for lead, tail, intents in _NAME_FIRST:
+        m = lead.match(reader.text, pos)
+        if not m:
+            continue
+        start = _after_sep(reader.text, m.end())
+        match = reader.index.match_at(reader.folded, start)
+        if match is None:
+            continue
+        after = tail.match(reader.text, match.end)
+        if not after:
+            continue
+        written = reader.folded.original_slice(start, match.end)
+        verb = reader.folded.original_slice(pos, after.end())
+        ref = NameRef(written, match.player, match.ambiguous)
+        return Parsed(intents, verb, pos, ref), after.end()
+    return None
 
 
 def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
@@ -544,7 +645,7 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
 
 
 def _read_pm_vote(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
-    parsed = _read_ballot(reader, pos)
+    parsed = _read_ballot(reader, pos, conditions=False)
     if parsed is None:
         return None
     end = pos + len(parsed.verb)
@@ -552,59 +653,99 @@ def _read_pm_vote(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     return _with(parsed, intents=intents), reader.line_bounds(pos)[1] if parsed.target else end
 
 
-_PLATFORM_AS = re.compile(r"(?:以|用|拿|让)[ \t]*")
-_PLATFORM_AS_AFTER = re.compile(r"[ \t]*(?:为|做|当|作为?)[ \t]*(?:炮架子|炮架|架子)")
+# -- cannon platforms --------------------------------------------------------------------------
+def _after_platform(reader: _Reader, pos: int) -> int:
+    """Where the command of a clause starts when the clause opens with its platform: 隔着Y打X,
+    架 Y 打 X, 用Y当炮架子打X (else ``pos``)."""
+    m = _PLATFORM_LEAD.match(reader.text, pos)
+    if not m:
+        return pos
+    match = reader.index.match_at(reader.folded, m.end())
+    if match is None:
+        return pos
+    end = match.end
+    as_word = _PLATFORM_AS_AFTER.match(reader.text, end)
+    if as_word:
+        end = as_word.end()
+    nxt = _after_sep(reader.text, end)
+    return nxt if _VERB_RE.match(reader.text, nxt) else pos
 
 
-def _attach_platform(reader: _Reader, parsed: Parsed, end: int) -> tuple[Parsed, int]:
-    """炮打X，炮架子：Y / 炮 X 架 Y / 以Y为炮架 / a next line "炮架子 Y"."""
+def _platform_mentions(reader: _Reader, stop: int) -> list[tuple[NameRef, bool]]:
+    """Every platform named before ``stop``, each with whether alternatives follow it."""
     text = reader.text
-    line_end = reader.line_bounds(end)[1] if end < len(text) else end
-    search_end = line_end
-    nxt_end = text.find("\n", line_end + 1)
-    nxt_end = len(text) if nxt_end < 0 else nxt_end
-    if line_end < len(text):
-        nxt_first = _first_non_space(text, line_end + 1)
-        if _PLATFORM.match(text, nxt_first):
-            search_end = nxt_end
-    pos = end
-    while pos < search_end:
-        m = _PLATFORM_AS.match(text, pos)
-        if m and "cannon_kill" in parsed.intents:
-            match = reader.index.match_at(reader.folded, m.end())
-            after = _PLATFORM_AS_AFTER.match(text, match.end) if match else None
-            if match is not None and after is not None:
-                written = reader.folded.original_slice(m.end(), match.end)
-                ref = NameRef(written, match.player, match.ambiguous)
-                intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
-                return _with(parsed, platform=ref, intents=intents), after.end()
-        m = _PLATFORM.match(text, pos)
-        if m and (pos == end or text[pos - 1] in _CLAUSE_BREAK + " \t:"):
-            ref, ref_end = reader.read_name(m.end(), strict=True)
-            if ref is not None:
-                if "cannon_kill" not in parsed.intents:
-                    return parsed, end
-                intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
-                return _with(parsed, platform=ref, intents=intents), ref_end
-        pos += 1
-    return parsed, end
+    found: list[tuple[int, NameRef, bool]] = []
+    for pos in range(stop):
+        if pos > 0 and text[pos - 1] not in _CLAUSE_BREAK + " \t:(（[【以用拿让":
+            continue
+        m = _PLATFORM.match(text, pos) or _PLATFORM_ACROSS.match(text, pos)
+        if m and m.end() < stop:
+            ref, end = reader.read_name(m.end(), strict=bool(_PLATFORM.match(text, pos)))
+            if ref is not None and (ref.resolved or ref.written):
+                _, _, alternatives = reader.read_more_names(end)
+                found.append((pos, ref, alternatives))
+    for pos, match in reader.index.find_all(reader.folded, 0, stop):
+        if _PLATFORM_AS_AFTER.match(text, match.end):
+            written = reader.folded.original_slice(pos, match.end)
+            found.append((pos, NameRef(written, match.player, match.ambiguous), False))
+    return [(ref, alternatives) for _, ref, alternatives in sorted(found, key=lambda f: f[0])]
 
 
-def _declaration_after(reader: _Reader, end: int) -> tuple[str, bool]:
+def _with_platform(reader: _Reader, parsed: Parsed, stop: int) -> Parsed:
+    """The cannon's platform (and any other, different platform named), from the commands."""
+    mentions = _platform_mentions(reader, stop)
+    if not mentions:
+        return parsed
+    intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
+    first, alternatives = mentions[0]
+    others = tuple(ref for ref, _ in mentions[1:] if ref.written != first.written)
+    return _with(
+        parsed, intents=intents, platform=first, platforms=others,
+        alternatives=parsed.alternatives or alternatives,
+    )  # fmt: skip
+
+
+# -- declarations ------------------------------------------------------------------------------
+def _declaration_start(reader: _Reader, end: int) -> tuple[int, int, bool | None]:
+    """Where the commands of a kill written up to ``end`` stop, where its declaration text
+    begins, and whether it is a story (``None``: no marker): after a marker (杀人宣言：) opening
+    a later clause, else the lines after the kill's (a platform line is still a command)."""
     text = reader.text
-    pos = end
-    while pos < len(text) and (text[pos] in _CLAUSE_BREAK + " \t:)】」』”" or text[pos] == "\n"):
-        pos += 1
-    m = _DECLARATION.match(text, pos)
-    story = False
-    if m:
-        story = "剧情" in text[pos : m.end()]
-        pos = m.end()
-    body = reader.folded.original_from(pos).strip()
+    for pos in reader.clause_starts(end):
+        m = _DECLARATION.match(text, pos)
+        if m:
+            return pos, m.end(), lexicon.STORY_WORD in text[pos : m.end()]
+    stop = reader.line_bounds(end)[1] if end < len(text) else len(text)
+    while stop < len(text):  # platform lines right after the kill line are commands too
+        nxt = reader.line_bounds(stop + 1)[1]
+        if not _is_platform_line(reader.folded.original_slice(stop + 1, nxt)):
+            break
+        stop = nxt
+    return stop, min(stop + 1, len(text)), None
+
+
+def _declaration_body(reader: _Reader, start: int, end: int, marked: bool) -> str:
+    """The declaration from ``start`` on (a 确定 line at its end left out); without a marker,
+    a remark on the kill's own line counts only if it is long (not …炮架子：Y。明天见)."""
+    text = reader.text
+    body = reader.folded.original_from(start).strip()
     lines = body.split("\n")
     if len(lines) > 1 and _CONFIRM.match(lines[-1]):
         body = "\n".join(lines[:-1]).rstrip()
-    return body, story
+    line_end = reader.line_bounds(end)[1] if end < len(text) else len(text)
+    if not marked:  # no marker: the kill's own line may carry the declaration
+        platform = _PLATFORM.search(text, end, line_end)
+        tail = reader.folded.original_slice(end, line_end).strip(" \t。.,，:：!！")
+        if platform is None and sum(1 for c in tail if not c.isspace()) >= lexicon.DECLARATION_TAIL_MIN:
+            body = (tail + "\n" + body).strip()
+        lines = [ln for ln in body.split("\n") if not _is_platform_line(ln)]
+        body = "\n".join(lines).strip()
+    return body
+
+
+def _is_platform_line(line: str) -> bool:
+    folded = Folded.of(line.strip()).text
+    return bool(_PLATFORM.match(folded)) and len(folded) <= 16
 
 
 def _find_kill_after(reader: _Reader, pos: int) -> int | None:
@@ -613,9 +754,7 @@ def _find_kill_after(reader: _Reader, pos: int) -> int | None:
             continue
         first = _first_non_space(reader.text, start)
         m = _VERB_RE.match(reader.text, first)
-        if m and (
-            "kill" in _VERB_INTENTS[m.group(1)] or "cannon_kill" in _VERB_INTENTS[m.group(1)]
-        ):
+        if m and set(_VERB_INTENTS[m.group(1) or m.group(2)]) & set(_KILLS):
             ref, _ = reader.read_name(m.end(), strict=False)
             if ref is not None:
                 return first
@@ -630,7 +769,7 @@ def _read_last_words(reader: _Reader, pos: int, body_start: int) -> Parsed:
         if ref is None or not ref.written:
             continue
         accused.append(ref)
-        more, _ = reader.read_more_names(after)
+        more, _, _ = reader.read_more_names(after)
         accused.extend(more)
     body = reader.folded.original_from(body_start).strip()
     return Parsed(
@@ -648,6 +787,23 @@ def read_accusations(text: str, index: NameIndex) -> tuple[NameRef, ...]:
     return _read_last_words(reader, 0, 0).accused
 
 
+def read_lone_name(text: str, index: NameIndex) -> NameRef | None:
+    """The one player a text names when it holds nothing else (a PM of only ``老王``, with
+    punctuation and emoticons around it), else ``None``."""
+    folded = Folded.of(text)
+    found = index.find_all(folded)
+    if len(found) != 1:
+        return None
+    pos, match = found[0]
+    rest = folded.text[:pos] + folded.text[match.end :]
+    if any(_extends_a_name(c) for c in rest):
+        return None
+    return NameRef(folded.original_slice(pos, match.end), match.player, match.ambiguous)
+
+
 def has_vote_words(text: str) -> bool:
     """True when a PM mentions voting at all (used to tell chess/werewolf players to post)."""
-    return bool(re.search(r"投票|弃票|弃权|改票", Folded.of(text).text))
+    return bool(_VOTE_MENTION.search(Folded.of(text).text))
+
+
+_VOTE_MENTION = re.compile(_alt(lexicon.VOTE_MENTIONS))

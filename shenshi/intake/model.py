@@ -70,10 +70,15 @@ class Alert:
 
 @dataclass(frozen=True)
 class Receipt:
-    """A proposed PM (回执) to a player: what was understood, or why it was refused."""
+    """A proposed PM (回执) to a player: what was understood, or why it was refused.
+
+    ``command`` is the index in ``IntakeResult.commands`` of the command it acknowledges
+    (``None`` for a refusal): if the rules core refuses that command, the receipt is not sent.
+    """
 
     to: str
     text: str
+    command: int | None = None
 
 
 @dataclass(frozen=True)
@@ -85,10 +90,13 @@ class IntakeResult:
     receipts: tuple[Receipt, ...] = ()
 
     def __add__(self, other: IntakeResult) -> IntakeResult:
+        shift = len(self.commands)
+        moved = tuple(
+            r if r.command is None else Receipt(r.to, r.text, r.command + shift)
+            for r in other.receipts
+        )
         return IntakeResult(
-            self.commands + other.commands,
-            self.alerts + other.alerts,
-            self.receipts + other.receipts,
+            self.commands + other.commands, self.alerts + other.alerts, self.receipts + moved
         )
 
     @property

@@ -7,6 +7,9 @@ otherwise (the batch tool).
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
+from shenshi.intake import receipts
 from shenshi.intake.actions import (
     is_skill,
     last_words_from_post,
@@ -19,14 +22,16 @@ from shenshi.intake.context import (
     CHAT_THREAD,
     DISCUSSION_THREAD,
     GAME_THREAD,
+    NIGHT,
     ROLE_THREAD,
     SIGNIN,
     SIGNIN_THREAD,
+    UNKNOWN_TIME,
     VOTE_THREAD,
     GameContext,
     PlayerInfo,
 )
-from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_votes
+from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_lone_name, read_votes
 from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
 from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
 from shenshi.intake.text import Folded, fold, strip_bbcode
@@ -37,34 +42,75 @@ from shenshi.rulesets.profile import LastWordsPost, SkillChannel
 def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
     """Read one PM to the GM: night actions, kill declarations, delegated votes, last words.
 
-    Greetings and questions yield nothing. A PM from someone who is not a player yields a
-    ``not_a_player`` alert only if it holds a command.
+    A PM sent before the game started belongs to no game of this GM account and yields nothing.
+    A player's PM that holds no command (a question, thanks, a remark) is an alert for the GM
+    to read (``not_a_command``); at night a PM of only a player's name is the action of a role
+    with one power. A PM from someone who is not a player yields a ``not_a_player`` alert only
+    if it holds a command.
     """
-    if ctx.is_gm(pm.sender, pm.sender_uid):
+    if ctx.is_gm(pm.sender, pm.sender_uid) or _before_the_game(ctx, pm.sent_at):
         return IntakeResult()
     text, _quotes = strip_bbcode(pm.text)
-    parsed = read_actions(text, name_index(ctx))
-    if not parsed:
-        return IntakeResult()
+    parsed = read_actions(text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None)
     sender = identify(ctx, pm.sender, pm.sender_uid)
     out = Collector(ctx, sender, pm.sent_at, receipts_on=ctx.receipts)
     if sender is None:
-        out.alert(
-            "not_a_player",
-            f"{pm.sender}（uid {pm.sender_uid}）不是本局玩家，却发来「{parsed[0].verb}」",
-        )
+        if parsed:
+            out.alert(
+                "not_a_player", "alert_not_a_player_pm", author=pm.sender, uid=pm.sender_uid,
+                command=parsed[0].verb,
+            )  # fmt: skip
+        return out.result()
+    if not parsed:
+        parsed = _lone_name(ctx, sender, text)
+    if not parsed:
+        out.alert("not_a_command", text=_excerpt(text))
         return out.result()
     for p in parsed:
-        if ctx.profile.skills.channel is not SkillChannel.PM and is_skill(p):
+        if (
+            ctx.profile.skills.channel is not SkillChannel.PM
+            and is_skill(p)
+            and set(p.intents) & ctx.powers_of(sender)
+        ):
             out.alert(
-                "wrong_channel",
-                f"{sender.name} 用短消息提交「{p.verb}」；技能须回复在功能树洞",
-                verb=p.verb,
-            )
+                "wrong_channel", "alert_wrong_channel_pm", verb=p.verb,
+                reason_template="reason_wrong_channel_pm",
+            )  # fmt: skip
             continue
         validate_action(out, p)
     resolve_conflicts(out)
     return out.result()
+
+
+def _before_the_game(ctx: GameContext, t: datetime) -> bool:
+    """Whether a PM stamped ``t`` was sent before the game started: its whole minute lies before
+    the start (PM times are shown to the minute; the player gets the benefit of the doubt)."""
+    if ctx.started is None or t == UNKNOWN_TIME:
+        return False
+    return t + timedelta(minutes=1) <= ctx.started
+
+
+def _lone_name(ctx: GameContext, sender: PlayerInfo, text: str) -> list[Parsed]:
+    """A PM holding only a player's name, at night, from a role with one power: that power."""
+    if ctx.phase.kind not in (NIGHT, SIGNIN) or ctx.profile.skills.channel is not SkillChannel.PM:
+        return []
+    powers = sorted(ctx.powers_of(sender) - ctx.profile.skills.night0 - ctx.profile.skills.day)
+    ref = read_lone_name(text, name_index(ctx))
+    if ref is None or len(powers) != 1:
+        return []
+    word = ctx.info.action_name(powers[0])
+    declaration = "" if powers[0] in _kill_skills(ctx) else None
+    return [Parsed((powers[0],), word, 0, ref, declaration=declaration)]
+
+
+def _kill_skills(ctx: GameContext) -> frozenset[str]:
+    post = ctx.profile.kill_post
+    return post.skills if post is not None else frozenset()
+
+
+def _excerpt(text: str, limit: int = 60) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
 def _thread_kind(ctx: GameContext, post: Post) -> str:
@@ -95,14 +141,14 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if kind == ROLE_THREAD:
         _role_thread_post(out, post)
         return out.result()
-    ballots = read_votes(post.text, name_index(ctx), _author_keys(ctx, sender, post.author))
+    # A forum with BBCode switched off shows the tags raw; quotes never count, at any depth.
+    own_text, _ = strip_bbcode(post.text)
+    ballots = read_votes(own_text, name_index(ctx), _author_keys(ctx, sender, post.author))
     if sender is None:
         if ballots:
-            out.alert("not_a_player", f"{post.author} 不是本局玩家，却在帖子里投票")
+            out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
         elif ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
-            out.alert(
-                "spectator_post", f"非玩家 {post.author} 在游戏区发帖（旁观者请到旁观灌水帖）"
-            )
+            out.alert("spectator_post", author=post.author)
         return out.result()
     if kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:
         if sender.alive:
@@ -114,9 +160,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if not ballots:
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
-        out.alert(
-            "vote_wrong_thread", f"{sender.name} 在投票帖以外投票：「{ballots[0].verb}」（不计票）"
-        )
+        out.alert("vote_wrong_thread", ballot=ballots[0].verb)
         return out.result()
     validate_ballots(out, ballots)
     return out.result()
@@ -143,24 +187,21 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
                 last_words_from_post(out, found[0])
             return
         if profile.speech.dead_posts and kind != CHAT_THREAD:
-            out.alert("dead_post", f"已出局的 {sender.name} 在游戏区发帖")
+            out.alert("dead_post")
         return
     if sender.name in ctx.phase.sent_off and not ballots:
-        out.alert("sent_off", f"已被罚下的 {sender.name} 仍在发言")
+        out.alert("sent_off", "alert_sent_off_post")
         return
     if sender.name in ctx.phase.maddened:
         bad = maddened_violations(post.text, _ballot_spans(post.text, ballots))
         if bad:
-            out.alert("maddened_speech", f"癫狂的 {sender.name} 写了不允许的字：{bad[:20]}")
+            out.alert("maddened_speech", chars=bad[:20])
     if profile.speech.content and kind not in (CHAT_THREAD,):
         if not ballots and is_content_free(post.text, bool(post.quotes)):
-            out.alert(
-                "content_free_post",
-                f"{sender.name} 的帖子没有实际内容（只有引用、表情、数字或“路过”）",
-            )
+            out.alert("content_free_post")
         lengths = long_quotes(tuple(q.text for q in post.quotes))
         if lengths:
-            out.alert("long_quote", f"{sender.name} 大段引用他人帖子（{max(lengths)} 字）")
+            out.alert("long_quote", chars=max(lengths))
 
 
 def _ballot_spans(text: str, ballots: list[Parsed]) -> list[tuple[int, int]]:
@@ -193,24 +234,34 @@ def _maddened_ballot(ctx: GameContext, text: str) -> list[Parsed]:
 
 
 def _role_thread_post(out: Collector, post: Post) -> None:
-    """A reply in a werewolf 功能树洞: skills (with 确定), last words, speed-up."""
+    """A reply in a werewolf 功能树洞: skills (with 确定), last words, speed-up. A reply with no
+    command in one's own (one-owner) tree-hole is a note for the host (``not_a_command``); in a
+    shared one (the wolves') it is the team's talk."""
     ctx, sender = out.ctx, out.sender
-    if sender is None:
-        return
     owners = ctx.role_threads.get(post.tid, frozenset())
     text, _ = strip_bbcode(post.text)
-    parsed = read_actions(text, name_index(ctx))
+    parsed = read_actions(text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None)
+    if sender is None:
+        if parsed:
+            out.alert("not_a_player", "alert_not_a_player_thread", author=post.author, command=parsed[0].verb)
+        return
     if owners and sender.name not in owners:
         if parsed:
             out.alert(
-                "wrong_channel",
-                f"{sender.name} 在别人的功能树洞提交「{parsed[0].verb}」",
-                verb=parsed[0].verb,
-            )
+                "wrong_channel", "alert_wrong_channel_thread", verb=parsed[0].verb,
+                reason_template="reason_wrong_channel_thread",
+            )  # fmt: skip
+        return
+    if not parsed and len(owners) <= 1:
+        out.alert("not_a_command", text=_excerpt(text))
         return
     for p in parsed:
         if p.intents[0] in ("delegate_vote", "delegate_abstain"):
-            out.alert("wrong_channel", f"{sender.name} 在功能树洞投票；投票须在投票帖", verb="投票")
+            vote = receipts.verb(ctx, "vote")
+            out.alert(
+                "wrong_channel", "alert_wrong_channel_ballot_thread", verb=vote,
+                reason_template="reason_wrong_channel_ballot",
+            )  # fmt: skip
             continue
         validate_action(out, p)
     resolve_conflicts(out)
@@ -233,8 +284,5 @@ def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> Intake
     out = Collector(ctx, sender, revision.edited.at if revision.edited else revision.posted_at)
     old = first_seen.text.strip().replace("\n", " ⏎ ")
     new = revision.text.strip().replace("\n", " ⏎ ")
-    out.alert(
-        "edited_vote",
-        f"{revision.author} 编辑了帖子 {revision.pid}，改变了投票/行动（以首次所见为准）：原文「{old}」→ 新文「{new}」",
-    )
+    out.alert("edited_vote", author=revision.author, pid=revision.pid, old=old, new=new)
     return out.result()

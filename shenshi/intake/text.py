@@ -1,9 +1,12 @@
 """Text as intake reads it: BBCode stripped, folded for matching, mapped back to the original.
 
 Players write full-width letters (Ｌｉｌｙ９９), traditional characters (棄票, 白色的貓), any case,
-and typed BBCode in PMs. Matching happens on a *folded* copy (NFKC, traditional to
-simplified, case-folded); :class:`Folded` keeps, for every folded character, the index of the
-original character it came from, so that a declaration or last words are returned as written.
+and typed BBCode (in PMs, and in posts on a forum with BBCode switched off). Matching happens on
+a *folded* copy (NFKC, traditional to simplified, case-folded, invisible format characters
+such as U+200B or bidi controls removed, a run of ``????`` that stands for characters a
+utf8mb3 forum could not store read as one unknown character); :class:`Folded` keeps, for every
+folded character, the index of the original character it came from, so that a declaration or
+last words are returned as written. The evidence keeps the original text.
 """
 
 from __future__ import annotations
@@ -27,27 +30,62 @@ _BBCODE_TAG = re.compile(
 _BBCODE_DROP = re.compile(
     r"\[(img|attach|attachimg|media|flash|audio)(?:=[^\]]*)?\].*?\[/\1\]", re.IGNORECASE | re.S
 )
-_BBCODE_QUOTE = re.compile(r"\[quote(?:=[^\]]*)?\].*?\[/quote\]", re.IGNORECASE | re.S)
+# The innermost quote (no [quote inside it); removed repeatedly, nested quotes go whole.
+_BBCODE_QUOTE = re.compile(
+    r"\[quote(?:=[^\]]*)?\](?:(?!\[quote[\]=]).)*?\[/quote\]", re.IGNORECASE | re.S
+)
+_QUOTE_TAG = re.compile(r"\[/?quote(?:=[^\]]*)?\]", re.IGNORECASE)
 _SMILEY = re.compile(r"\[s:\d+\]|\[em\d+\]|\{:\d+_\d+:\}", re.IGNORECASE)
 
 
 def strip_bbcode(text: str) -> tuple[str, tuple[str, ...]]:
     """Remove typed BBCode from ``text``; return the plain text and the quoted passages.
 
-    Quotes are taken out whole (a vote inside a quote never counts); images and media are
-    dropped; formatting tags are removed and their content kept.
+    Quotes are taken out whole, at any depth (a vote inside a quote never counts); an
+    unclosed ``[quote]`` hides everything after it. Images and media are dropped; formatting
+    tags are removed and their content kept.
     """
-    quotes = tuple(m.group(0) for m in _BBCODE_QUOTE.finditer(text))
-    text = _BBCODE_QUOTE.sub("\n", text)
+    quotes: list[str] = []
+    while True:
+        found = list(_BBCODE_QUOTE.finditer(text))
+        if not found:
+            break
+        quotes += [m.group(0) for m in found]
+        text = _BBCODE_QUOTE.sub("\n", text)
+    opened = _QUOTE_TAG.search(text)
+    if opened is not None and not opened.group(0).startswith("[/"):
+        quotes.append(text[opened.start() :])
+        text = text[: opened.start()]
+    text = _QUOTE_TAG.sub("", text)
     text = _BBCODE_DROP.sub("", text)
     text = _SMILEY.sub(" ", text)
     text = _BBCODE_TAG.sub("", text)
-    return text, quotes
+    return text, tuple(quotes)
+
+
+# Characters that show nothing, or only steer the display: zero-width spaces and joiners, the
+# soft hyphen, the combining grapheme joiner, the Mongolian vowel separator, bidi controls, the
+# byte-order mark, variation selectors. Folding drops them, so 小明\u200b明 reads as 小明明.
+_INVISIBLE = frozenset("\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u3164\ufeff\uffa0")
+REPLACED = "\ufffd"  # what a run of ???? (characters a utf8mb3 forum could not store) folds to
+_REPLACED_RUN = re.compile(r"(?:\?{4})+")
+
+
+def is_invisible(ch: str) -> bool:
+    """True for a format or invisible character (U+200B, U+200D, U+2060, U+FEFF, U+00AD,
+    U+034F, U+180E, bidi controls, variation selectors …)."""
+    if ch in _INVISIBLE:
+        return True
+    cat = unicodedata.category(ch)
+    return cat == "Cf" or (cat == "Mn" and ("\ufe00" <= ch <= "\ufe0f" or ch >= "\U000e0100"))
 
 
 @lru_cache(maxsize=8192)
 def fold_char(ch: str) -> str:
-    """One character folded for matching: NFKC, traditional to simplified, case-folded."""
+    """One character folded for matching: NFKC, traditional to simplified, case-folded;
+    invisible characters fold to nothing."""
+    if is_invisible(ch):
+        return ""
     s = unicodedata.normalize("NFKC", ch)
     if any(ord(c) > 0x2E7F for c in s):
         s = _T2S.convert(s)
@@ -72,10 +110,18 @@ class Folded:
         """Fold ``original`` and remember where each folded character came from."""
         parts: list[str] = []
         origin: list[int] = []
-        for i, ch in enumerate(original):
-            f = fold_char(ch)
+        runs = {m.start(): m.end() for m in _REPLACED_RUN.finditer(original)}
+        i = 0
+        while i < len(original):
+            if i in runs:  # ????: characters the forum replaced, not question marks
+                parts.append(REPLACED)
+                origin.append(i)
+                i = runs[i]
+                continue
+            f = fold_char(original[i])
             parts.append(f)
             origin.extend([i] * len(f))
+            i += 1
         return cls(original, "".join(parts), tuple(origin))
 
     def original_from(self, pos: int) -> str:

@@ -149,6 +149,34 @@ class PhaseTimes:
 
 
 @dataclass(frozen=True)
+class StandingVote:
+    """The open voting round as it stands (``shenshi status``): the ballot that would count
+    for each voter if the round closed now, who must vote, and the votes per target as the
+    close would count them before curse and bless (which the GM announces with the tally).
+    """
+
+    counted: Mapping[str, Ballot]  # voter -> the ballot that counts
+    electorate: tuple[str, ...]  # who must vote in this round
+    counts: Mapping[str, float]  # target -> votes (weighted where the rules weigh ballots)
+
+
+def standing(
+    counted: Mapping[str, Ballot],
+    electorate: Sequence[str],
+    counts: Mapping[str, float] | None = None,
+) -> StandingVote:
+    """A :class:`StandingVote`; ``counts`` defaults to one vote per counted ballot (an
+    abstention counts for nobody)."""
+    if counts is None:
+        tally: dict[str, float] = {}
+        for b in counted.values():
+            if b.target != ABSTAIN:
+                tally[b.target] = tally.get(b.target, 0) + 1
+        counts = tally
+    return StandingVote(frozen_map(dict(counted)), tuple(electorate), frozen_map(dict(counts)))
+
+
+@dataclass(frozen=True)
 class Outcome:
     """The end of a game: who won and why (never a bare string)."""
 
@@ -550,6 +578,19 @@ class ForceExecution(Command):
 
 
 @dataclass(frozen=True)
+class OverrideBallot(Command):
+    """GM correction: ``voter``'s ballot of the open round is ``target`` (a player, or
+    :data:`ABSTAIN` where abstaining is allowed), whatever he posted or delegated: for a ballot
+    intake could not read (``shenshi override ballot VOTER TARGET``). It replaces his ballots
+    of the round; its validity is judged at the close like any ballot."""
+
+    gm: ClassVar[bool] = True
+    voter: str
+    target: str
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class DeclareExit(Command):
     """GM: an automatic exit (sign-in, lurking, drowning) with no substitute: the seat dies."""
 
@@ -613,6 +654,15 @@ class BallotCast(Event):
     """A ballot was recorded (its validity is judged at the close)."""
 
     ballot: Ballot
+
+
+@dataclass(frozen=True)
+class BallotOverridden(Event):
+    """The GM set a voter's ballot of the round (:class:`OverrideBallot`): it replaces the
+    ballots he cast in that round."""
+
+    ballot: Ballot
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -724,7 +774,7 @@ TRANSITIONS: Mapping[Phase, frozenset[type[Command]]] = MappingProxyType(
         Phase.DAY: frozenset(
             {
                 Submit, CastBallot, RecordLastWords, RecordActivity, CloseRound, Substitute,
-                VoidAction, ForceExecution, DeclareExit, GmRuling,
+                VoidAction, ForceExecution, DeclareExit, GmRuling, OverrideBallot,
             }
         ),  # fmt: skip
         Phase.DUSK: _BETWEEN_STEPS | {ForceExecution},
@@ -947,6 +997,16 @@ class Ruleset:
         ballot = Ballot(c.voter, c.target, rnd, c.t, c.via, c.format_ok, state.seq + 1, c.evidence)
         yield BallotCast(ballot)
 
+    def _decide_OverrideBallot(self, state: GameState, c: OverrideBallot) -> Iterable[Event]:
+        if not state.round:
+            raise IllegalActionError(f"no voting round is open on day {state.number}")
+        if not state.has_player(c.voter):
+            raise IllegalActionError(f"{c.voter!r} is not a player of this game")
+        if c.target != ABSTAIN and not state.has_player(c.target):
+            raise IllegalActionError(f"{c.target!r} is not a player of this game")
+        ballot = Ballot(c.voter, c.target, state.round, None, "gm", True, state.seq + 1)
+        yield BallotOverridden(ballot, c.reason)
+
     def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
         if not state.has_player(c.author):
             raise IllegalActionError(f"{c.author!r} is not a player of this game")
@@ -1079,6 +1139,15 @@ class Ruleset:
         receipts). Default: every submission counts until the resolution judges it."""
         return None
 
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """The open round as it stands, for the GM (:class:`StandingVote`). Default: each
+        voter's latest ballot of the round counts, every living player votes."""
+        latest: dict[str, Ballot] = {}
+        for b in sorted((b for b in state.ballots if b.round == state.round), key=Ballot.sort_key):
+            if state.is_alive(b.voter):
+                latest[b.voter] = b
+        return standing(latest, tuple(s.name for s in state.alive()))
+
     def speed_up_ready(self, state: GameState) -> bool:
         """Whether the open day may close at once because the players agreed (werewolf 加速,
         W-D7). Default: never."""
@@ -1153,6 +1222,9 @@ class Ruleset:
                 return replace(state, params=params, step_report=step)
             case BallotCast(ballot=b):
                 return replace(state, ballots=state.ballots + (b,), seq=b.seq, step_report=step)
+            case BallotOverridden(ballot=b):
+                kept = tuple(x for x in state.ballots if (x.voter, x.round) != (b.voter, b.round))
+                return replace(state, ballots=kept + (b,), seq=b.seq, step_report=step)
             case LastWordsRecorded() | ActivityRecorded():
                 return replace(state, memory=self.remember(state, event), step_report=step)
             case Resolved(seats=seats, memory=memory, outcome=outcome, next_round=nxt):

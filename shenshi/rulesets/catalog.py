@@ -34,6 +34,23 @@ LONE_BLADE = "lone_blade"  # 【孤刀】
 SHERIFF_SUCCESSOR = "sheriff_successor"  # 【殉职】
 SPEED_UP = "speed_up"  # werewolf: 同意第N天加速 (W-D7), every character in play may agree
 
+# The Chinese name of each action, as receipts and alerts write it (a ruleset may rename some:
+# ``RulesetInfo.action_names``). Intake's own actions are named here too.
+ACTION_NAMES: Mapping[str, str] = MappingProxyType({
+    KILL: "杀", DIVINE: "占卜", BIND: "束魂", CURSE: "诅咒", BLESS: "庇佑", PRAY: "祈祷",
+    CANNON_KILL: "炮打", IMPRISON: "禁锢", CHECK: "查证", PROTECT: "救治", SWAP_GENERAL: "抽将",
+    GUARD: "守护", SILENCE_GUARD: "隔音", HEAL: "救药", POISON: "毒药", PIPE: "吹笛",
+    PAIR_LOVERS: "金箭", LONE_WOLF: "托孤", LONE_BLADE: "孤刀", SHERIFF_SUCCESSOR: "移交警徽给",
+    SPEED_UP: "同意加速", "slow_down": "减速", "vote": "投票", "abstain": "弃权",
+    "delegate_vote": "委托投票", "last_words": "遗言", "kill_declaration": "杀人宣言",
+})  # fmt: skip
+
+# The Chinese name of each team (camp, 阵营) of every ruleset.
+TEAM_NAMES: Mapping[str, str] = MappingProxyType({
+    "killers": "杀手方", "civilians": "好人方", "chu": "楚方", "han": "汉方",
+    "village": "村民阵营", "wolves": "狼人阵营", "lovers": "情侣阵营", "piper": "吹笛阵营",
+})  # fmt: skip
+
 ALL_ACTIONS = frozenset(
     {
         KILL, DIVINE, BIND, CURSE, BLESS, PRAY, CANNON_KILL, IMPRISON, CHECK, PROTECT,
@@ -72,6 +89,34 @@ class RulesetInfo:
     substitutes: int = 2
     addons: tuple[str, ...] = field(default=())
     composition_per_team: bool = False  # chess32: each camp (楚/汉) has the whole composition
+    action_names: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+
+    def action_name(self, action: str) -> str:
+        """The Chinese name of ``action`` in this ruleset (its own word, else the common one)."""
+        return self.action_names.get(action) or ACTION_NAMES.get(action, action)
+
+    def team_name(self, team: str) -> str:
+        """The Chinese name of ``team`` (楚方, 杀手方, 村民阵营 …)."""
+        return TEAM_NAMES.get(team, team)
+
+    def role_name(self, role: str) -> str:
+        """The Chinese name of ``role`` in this ruleset (the id itself if it has none)."""
+        found = self.roles.get(role)
+        return found.chinese if found is not None else role
+
+    def role_id(self, name: str) -> str | None:
+        """The role id for ``name``: an id (``seer``) or its Chinese name (``占卜者``)."""
+        wanted = name.strip()
+        if wanted in self.roles:
+            return wanted
+        for role in self.roles.values():
+            if wanted in (role.chinese, role.id.replace("_", " ")) or wanted.casefold() == role.id:
+                return role.id
+        return None
+
+    def role_list(self) -> str:
+        """The roles as the GM writes them: ``killer 杀手, seer 占卜者, …``."""
+        return ", ".join(f"{r.id} {r.chinese}" for r in self.roles.values())
 
     @property
     def players(self) -> int:
@@ -140,6 +185,7 @@ CHESS32 = RulesetInfo(
         "left_advisor": 1, "right_advisor": 1, "soldier": 5,
     }),
     composition_per_team=True,
+    action_names=MappingProxyType({"kill_declaration": "杀人帖"}),
 )  # fmt: skip
 WEREWOLF = RulesetInfo(
     "werewolf", "狼人",
@@ -159,6 +205,7 @@ WEREWOLF = RulesetInfo(
     }),
     substitutes=0,
     addons=("lover", "sheriff", "lone_wolf"),
+    action_names=MappingProxyType({DIVINE: "预言", KILL: "杀人"}),
 )  # fmt: skip
 
 # Add-on powers (werewolf): the add-on grants the power to whoever carries it.

@@ -58,7 +58,7 @@ class Refusal:
     """An alert for a command refused at this time, and the reason the GM reads."""
 
     alert: str  # an intake alert kind (``pm_window``, ``wrong_phase``…)
-    reason: str  # a Chinese phrase: 不在夜间提交时间内
+    reason: str  # the template of the reason the GM reads (shenshi.wording: ``alert_why_*``)
 
 
 @dataclass(frozen=True)
@@ -80,8 +80,12 @@ class SkillRules:
     pm_window: bool = False  # night PMs count only inside the night's PM window (A-S1)
     answer_locks: frozenset[str] = frozenset()  # no change once the GM answered (A-S2: 占卜)
     # A night skill used by day (or a skill out of its step): the alert and its reason.
-    out_of_step: Refusal = Refusal("wrong_phase", "不能在现在使用")
-    change_note: str = "截止前可更改"  # the receipt's note: until when a skill may change
+    out_of_step: Refusal = Refusal("wrong_phase", "alert_why_not_now")
+    # The receipt's note on until when a skill may change (a shenshi.wording template).
+    change_note: str = "receipt_until_deadline"
+    # Several lines for one skill in one reply: the last counts (werewolf W-D1) rather than
+    # being a conflict that voids them all.
+    latest_line_counts: bool = False
 
     def second_phase(self) -> frozenset[str]:
         """Skills kept for a later night phase than the first (werewolf 夜晚2: the witch)."""

@@ -3,11 +3,13 @@ changes a vote…), each raised once per key."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 
 from sqlalchemy import select
 
 from shenshi.store import models as m
+from shenshi.store.errors import NotFound
 from shenshi.store.records import Alert
 from shenshi.store.rows import Repository, added, evidence_row, game_row, to_alert
 
@@ -45,9 +47,37 @@ class AlertRepository(Repository):
         )  # fmt: skip
         return to_alert(row), True
 
-    def raised(self, game_id: int, *, open_only: bool = False) -> list[Alert]:
-        """The game's alerts, oldest first (``open_only``: not resolved yet)."""
+    def by_key(self, game_id: int, key: str) -> Alert | None:
+        """The alert raised under ``key``, if any."""
+        row = self.session.scalar(select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.key == key))
+        return to_alert(row) if row is not None else None
+
+    def raised(
+        self, game_id: int, *, open_only: bool = False, unacknowledged: bool = False
+    ) -> list[Alert]:
+        """The game's alerts, oldest first (``open_only``: not resolved yet;
+        ``unacknowledged``: not acknowledged by the GM yet)."""
         q = select(m.Alert).where(m.Alert.game_id == game_id)
         if open_only:
             q = q.where(m.Alert.resolved_at.is_(None))
+        if unacknowledged:
+            q = q.where(m.Alert.acknowledged_at.is_(None))
         return [to_alert(r) for r in self.session.scalars(q.order_by(m.Alert.id))]
+
+    def acknowledge(
+        self, game_id: int, ids: Iterable[int], *, at: datetime | None = None
+    ) -> list[Alert]:
+        """The GM has seen these alerts (``shenshi ack``). Acknowledging twice keeps the first
+        time; an id that is not one of this game's alerts raises :class:`NotFound` and
+        acknowledges nothing."""
+        when = self._now(at, "at")
+        wanted = list(dict.fromkeys(ids))
+        q = select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.id.in_(wanted))
+        rows = {r.id: r for r in self.session.scalars(q)}
+        missing = [i for i in wanted if i not in rows]
+        if missing:
+            raise NotFound(f"no alert {', '.join(f'#{i}' for i in missing)} in this game")
+        for row in rows.values():
+            if row.acknowledged_at is None:
+                row.acknowledged_at = when
+        return [to_alert(rows[i]) for i in wanted]

@@ -7,11 +7,11 @@ skip. Payloads are the codec's JSON (:mod:`shenshi.store.codec`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Select, select
 
 from shenshi.store import models as m
 from shenshi.store.records import StoredEvent
@@ -68,20 +68,32 @@ class EventRepository(Repository):
 
     def page(self, game_id: int, *, after_seq: int = 0, limit: int) -> list[StoredEvent]:
         """Up to ``limit`` events of the game after ``after_seq``, in order."""
-        q = (
-            select(
-                m.Event.seq, m.Event.type, m.Event.payload, m.Event.evidence_id,
-                m.Event.batch_key, m.Event.recorded_at,
-            )
-            .where(m.Event.game_id == game_id, m.Event.seq > after_seq)
-            .order_by(m.Event.seq)
-            .limit(limit)
-        )  # fmt: skip
-        return [StoredEvent(game_id, *tuple(row)) for row in self.session.execute(q)]
+        q = _selected().where(m.Event.game_id == game_id, m.Event.seq > after_seq)
+        return self._stored(game_id, q.order_by(m.Event.seq).limit(limit))
+
+    def of_evidence(self, game_id: int, evidence_ids: Iterable[int]) -> list[StoredEvent]:
+        """The events that came from these posts and PMs, in order (the dry-run log labels
+        each piece of evidence with what it did: a ballot, an action)."""
+        wanted = sorted(set(evidence_ids))
+        if not wanted:
+            return []
+        q = _selected().where(m.Event.game_id == game_id, m.Event.evidence_id.in_(wanted))
+        return self._stored(game_id, q.order_by(m.Event.seq))
+
+    def _stored(self, game_id: int, query: Select[Any]) -> list[StoredEvent]:
+        return [StoredEvent(game_id, *tuple(row)) for row in self.session.execute(query)]
 
     def last_seq(self, game_id: int) -> int:
         """The seq of the game's latest event (0 before the first)."""
         return game_row(self.session, game_id).last_seq
+
+
+def _selected() -> Select[Any]:
+    """The columns of a :class:`StoredEvent`."""
+    return select(
+        m.Event.seq, m.Event.type, m.Event.payload, m.Event.evidence_id,
+        m.Event.batch_key, m.Event.recorded_at,
+    )  # fmt: skip
 
 
 def _event_type(payload: Mapping[str, Any]) -> str:

@@ -245,6 +245,7 @@ class Alert(Base):
     evidence_id: Mapped[int | None] = mapped_column(ForeignKey("evidence.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # `shenshi ack`
 
 
 class Cursor(Base):

@@ -206,7 +206,8 @@ class Lease:
 
 @dataclass(frozen=True)
 class Alert:
-    """A GM alert; open until ``resolved_at`` is set."""
+    """A GM alert; open until ``resolved_at`` is set, new to the GM until he acknowledges it
+    (``acknowledged_at``, ``shenshi ack``)."""
 
     id: int
     game_id: int
@@ -217,6 +218,7 @@ class Alert:
     evidence_id: int | None
     created_at: datetime
     resolved_at: datetime | None
+    acknowledged_at: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ TAGS: Mapping[str, type] = MappingProxyType(
         "PowerSubmitted": base.PowerSubmitted,
         "GmAnswerRecorded": base.GmAnswerRecorded,
         "BallotCast": base.BallotCast,
+        "BallotOverridden": base.BallotOverridden,
         "LastWordsRecorded": base.LastWordsRecorded,
         "ActivityRecorded": base.ActivityRecorded,
         "Resolved": base.Resolved,

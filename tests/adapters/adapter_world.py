@@ -94,17 +94,17 @@ class World:
             return flow_response(self.engine, other) if other else flow_response(self.engine, flow, body=item)
         return item
 
-    def adapter(self, **overrides: Any):  # type: ignore[no-untyped-def]
+    def adapter(self, session_file: Any = None, **overrides: Any):  # type: ignore[no-untyped-def]
         settings = ForumSettings(
             engine=self.engine,
             base_url=BASE_URLS[self.engine],
             username="神的使者",
-            password=PASSWORD,
+            password=overrides.pop("password", PASSWORD),
             min_interval=overrides.pop("min_interval", 0.0),
             use_mobile_api=overrides.pop("use_mobile_api", "no"),
             **overrides,
         )
-        return make_adapter(settings, client=httpx.Client(), clock=self.clock, sleep=self.clock.sleep)
+        return make_adapter(settings, client=httpx.Client(), clock=self.clock, sleep=self.clock.sleep, session_file=session_file)
 
 
 LOGIN_FLOWS = {

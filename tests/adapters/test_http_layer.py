@@ -107,3 +107,23 @@ def test_secrets_are_not_logged(caplog: pytest.LogCaptureFixture) -> None:
     clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
     make(clock, min_interval=0).fetch("POST", "login.php", data={"pwuser": "gm", "pwpwd": "TopSecret!"}, check=lambda r: r.text)
     assert "TopSecret!" not in caplog.text and "SECRETCOOKIE" not in caplog.text
+
+
+@respx.mock
+def test_a_gbk_page_served_with_a_utf8_header_decides_gbk_both_ways() -> None:
+    """Issue 16: the header said UTF-8, the page GBK; the login form went out in UTF-8 and the
+    forum answered 用户"绁炵殑浣胯��"不存在. The page decides (browsers submit forms in the
+    page's encoding), once, both ways."""
+    page = '<html><head><meta charset="gbk" /></head><body>登录</body></html>'
+    respx.get(BASE + "login.php").mock(return_value=httpx.Response(
+        200, content=page.encode("gbk"), headers={"Content-Type": "text/html; charset=UTF-8"}))
+    route = respx.post(BASE + "login.php").mock(return_value=httpx.Response(200, text="ok"))
+    clock = FakeClock(datetime(2026, 11, 29, tzinfo=UTC))
+    http = make(clock, min_interval=0)
+    text = http.fetch("GET", "login.php", check=lambda r: r.content)
+    http.fetch("POST", "login.php", data={"pwuser": "神的使者"}, check=lambda r: r.text)
+    assert route.calls.last.request.content == b"pwuser=" + quote_plus("神的使者", encoding="gbk").encode("ascii")
+    assert (http.charset, http.charset_source, http.header_charset) == ("gb18030", "page", "utf-8")
+    from shenshi.adapters.text import decode_page
+
+    assert "登录" in decode_page(text, http.charset)

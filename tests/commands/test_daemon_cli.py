@@ -50,7 +50,7 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:
     code, out, _ = run(capsys, "status")
     assert code == 0
-    assert "cli game" in out and "game6-10" in out and "setup" in out
+    assert "《cli game》 游戏六（10人）" in out and "开局前" in out
     assert "夜行者" in out
     mode = stat.S_IMODE(os.stat(cfg / "game.sqlite3").st_mode)
     assert mode == 0o600
@@ -59,9 +59,10 @@ def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:
 def test_override_and_substitute_are_events_and_replay_agrees(cfg, capsys) -> None:
     code, out, err = run(capsys, "substitute", "Rex", "替补甲", "--uid", "99")
     assert code == 0, err
-    assert "替补甲 takes over Rex's seat now" in out
+    assert "替补甲 接替 Rex 的座位，立即生效" in out
     code, out, _ = run(capsys, "status")
-    assert "替补甲" in out and "Rex" not in out.split("living")[1].split("\n")[0]
+    living = out.split("存活")[1].split("\n\n")[0]
+    assert "替补甲" in living and "Rex" not in living
     code, out, _ = run(capsys, "replay")
     assert code == 0 and "no difference" in out
 
@@ -88,10 +89,11 @@ def stored_events(cfg) -> list[str]:
 @pytest.mark.parametrize(
     ("argv", "says"),
     [
-        (("override", "execute", "老王"), "ForceExecution is not allowed during the setup"),
-        (("override", "void", "老王", "kill"), "VoidAction is not allowed during the setup"),
-        (("override", "exit", "Rex"), "'Rex' is not a living player"),  # 替补甲 has the seat
-        (("substitute", "老王", "替补甲"), "'替补甲' already plays in this game"),
+        (("override", "execute", "老王"), "今天处决 老王（代替计票结果）：开局前不能这样做；没有改动"),
+        (("override", "void", "老王", "kill"), "作废 老王 本阶段的「杀」：开局前不能这样做；没有改动"),
+        (("override", "exit", "Rex"), "Rex 自动退出游戏，没有替补（公布时出局）：Rex 不是存活的玩家；没有改动"),
+        (("substitute", "老王", "替补甲", "--offline"), "替补甲 接替 老王：替补甲 已经在本局中；没有改动"),
+        (("override", "ballot", "老王", "小明"), "老王 的选票改记为 小明（代替读不出的选票）：开局前不能这样做；没有改动"),
     ],
 )
 def test_an_illegal_correction_leaves_the_stored_game_as_it_was(cfg, capsys, argv, says) -> None:
@@ -114,15 +116,23 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
     drafts = [Draft("k1", "night_result", "thread", "2", "【第1夜结果】\n昨夜无人死亡。"), Draft("k2", "receipt", "pm", "小明", "已收到")]
     service._commit(Effects(drafts=drafts), "test", None)
     code, out, _ = run(capsys, "review")
-    assert code == 0 and "#1 [proposed] night_result → thread 2" in out and "PM to 小明" in out
-    assert run(capsys, "approve", "1")[1].strip() == "#1 approved"
-    assert run(capsys, "reject", "2")[1].strip() == "#2 rejected"
+    assert code == 0 and "#1 [待审] 夜晚结果 → 帖子 2" in out and "私信给 小明" in out
+    code, out, _ = run(capsys, "approve", "1")
+    assert out.startswith("#1 已批准（夜晚结果）\n") and "不会发送" in out  # dry-run
+    assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（回执）"
     code, _, err = run(capsys, "approve", "2")
     assert code == 2 and "rejected" in err
-    code, out, _ = run(capsys, "published", "1", "--at", "2026-12-02T20:15")
-    assert code == 0 and "published at 2026-12-02 20:15" in out
+    code, _, err = run(capsys, "published", "1", "--at", "2999-01-01T20:15")
+    assert code == 2 and "在未来" in err
+    code, out, _ = run(capsys, "published", "1")
+    assert code == 0 and out.startswith("#1 已记为发布于")
+    code, _, err = run(capsys, "published", "1")
+    assert code == 2 and "#1：已在" in err and "没有改动" in err
     entries = [json.loads(line) for line in (cfg / "dry.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert [e["kind"] for e in entries] == ["night_result", "receipt"]
+    assert [e["kind"] for e in entries if e["state"] != "gm"] == ["night_result", "receipt"]
+    assert [e["text"].split("：")[0] for e in entries if e["state"] == "gm"] == [
+        "shenshi approve", "shenshi reject", "shenshi published"
+    ]
 
 
 def test_check_config_offline_names_the_missing_password(cfg, capsys, monkeypatch) -> None:

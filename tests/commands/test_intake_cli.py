@@ -51,7 +51,7 @@ def test_batch_outputs_one_line_per_case(tmp_path: Path, capsys) -> None:
         "alerts": [],
     }
     assert out[1]["commands"] == [{"action": "divine", "target": "夜行者", "extra": {}}]
-    assert out[2] == {"id": 3, "commands": [], "alerts": []}
+    assert (out[2]["commands"], [a["kind"] for a in out[2]["alerts"]]) == ([], ["not_a_command"])
     kill = out[3]["commands"][0]
     assert (kill["action"], kill["target"], kill["extra"]["declaration"], kill["extra"]["declaration_chars"]) == (
         "kill", "阿杰", "短", 1,
@@ -79,6 +79,23 @@ def test_malformed_lines_do_not_stop_the_others(tmp_path: Path, capsys) -> None:
     assert len(err.splitlines()) == 5 and all(
         line.startswith("shenshi intake: line ") for line in err.splitlines()
     )
+
+
+def test_nicknames_in_the_configuration_s_shape_are_read_and_bad_ones_reported(
+    tmp_path: Path, capsys
+) -> None:
+    lines = [
+        _case(id=1, channel="post", **{"from": "阿杰"}, text="投票：光光", nicknames={"月光": ["光光"]}),
+        _case(id=2, channel="post", **{"from": "阿杰"}, text="投票：光光", nicknames={"光光": "月光"}),
+        _case(id=3, channel="post", **{"from": "阿杰"}, text="投票：光光", nicknames={"月光": 7}),
+        _case(id=4, channel="post", **{"from": "阿杰"}, text="投票：光光", nicknames={"光光": "老张"}),
+    ]
+    code, out, err = _run(tmp_path, lines, capsys=capsys)
+    assert code == 1
+    assert [c["target"] for c in out[0]["commands"]] == ["月光"] == [c["target"] for c in out[1]["commands"]]
+    assert out[2]["error"].startswith("line 3: nicknames must be") and "{name: [nicknames]}" in out[2]["error"]
+    assert "not a player: 老张" in out[3]["error"]
+    assert len(err.splitlines()) == 2
 
 
 def test_receipts_flag_adds_receipts(tmp_path: Path, capsys) -> None:

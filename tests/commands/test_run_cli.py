@@ -3,54 +3,21 @@
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+import re
 
 import pytest
 
-from shenshi.adapters.sandbox import SandboxForum, serve
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.adapters.sandbox.seed import GM_PASSWORD
 from shenshi.cli import main
-
-ROLES = ["seer", "killer", "commoner", "commoner", "killer", "blesser", "curser", "commoner", "binder", "commoner"]
+from tests.commands.conftest import write_config
 
 
 @pytest.fixture
-def forum_config(tmp_path, monkeypatch):
-    now = datetime.now(UTC).replace(microsecond=0)
-    forum = SandboxForum("phpwind", ManualClock(now))
-    seed_demo(forum)
-    thread = forum.create_thread("神的使者", 3, "游戏者名单", "游戏者名单：" + "、".join(PLAYERS), at=now - timedelta(hours=1))
-    monkeypatch.setenv("SHENSHI_RUN_TEST_PASSWORD", GM_PASSWORD)
-    monkeypatch.chdir(tmp_path)
-    with serve(forum) as base_url:
-        players = "".join(f'[[player]]\nname = "{n}"\nrole = "{r}"\n\n' for n, r in zip(PLAYERS, ROLES, strict=True))
-        (tmp_path / "players.toml").write_text(players, encoding="utf-8")
-        (tmp_path / "shenshi.toml").write_text(
-            f"""
-[forum]
-engine = "phpwind"
-base_url = "{base_url}"
-username = "神的使者"
-password_env = "SHENSHI_RUN_TEST_PASSWORD"
-min_interval = 0
-timezone = "UTC"
-
-[game]
-name = "run once"
-ruleset = "game6-10"
-board = 3
-vote_thread = {thread.tid}
-start = "{(now - timedelta(minutes=30)).replace(tzinfo=None).isoformat()}"
-players_file = "players.toml"
-
-[daemon]
-database = "sqlite:///g.sqlite3"
-log = "dry.log"
-""",
-            encoding="utf-8",
-        )
-        yield forum, tmp_path
+def forum_config(sandbox):
+    """The sandbox with a game6-10 configuration written for it (roles given)."""
+    forum, base_url, tid, folder = sandbox
+    write_config(folder, base_url, tid)
+    return forum, folder
 
 
 def test_check_config_against_the_forum(forum_config, capsys) -> None:
@@ -69,7 +36,7 @@ def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
     assert code == 0, out + err
     code = main(["status"])
     out, _ = capsys.readouterr()
-    assert "night 1" in out
+    assert "第1夜" in out and "下一个截止：第1夜结束" in out
     for name in ("dry.log", "dry.jsonl", "g.sqlite3"):
         path = tmp_path / name
         assert not path.exists() or GM_PASSWORD.encode() not in path.read_bytes()
@@ -82,3 +49,26 @@ def test_run_keeps_the_libraries_quiet_unless_asked(forum_config, caplog, flags,
     below_warning = {r.name.split(".")[0] for r in caplog.records if r.levelno < logging.WARNING}
     assert ("httpx" in below_warning) is libraries_shown
     assert logging.getLogger("httpx").level == logging.NOTSET  # put back when the command ends
+
+
+def test_run_with_a_clock_factor_keeps_the_rehearsal_clock_in_a_file(forum_config, capsys) -> None:
+    from shenshi.rehearsal import RehearsalClock
+
+    _, tmp_path = forum_config
+    assert main(["run", "--once", "--clock-factor", "60"]) == 0
+    out, _ = capsys.readouterr()
+    assert "60 倍速" in out and "clock_file" in out  # the other commands need it in the config
+    assert RehearsalClock.open(tmp_path / "rehearsal-clock.json").factor == 60
+    assert main(["run", "--once", "--clock-factor", "60"]) == 0  # joins the same clock
+    assert main(["run", "--once", "--clock-factor", "30"]) == 2
+    assert "runs 60×" in capsys.readouterr().err
+
+
+def test_a_clock_factor_is_refused_on_a_real_forum(forum_config, capsys) -> None:
+    _, tmp_path = forum_config
+    path = tmp_path / "shenshi.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(re.sub(r'base_url = "[^"]+"', 'base_url = "https://bbs.example.com/"', text), encoding="utf-8")
+    assert main(["run", "--once", "--clock-factor", "60"]) == 2
+    assert "for rehearsals on the sandbox" in capsys.readouterr().err
+    assert not (tmp_path / "rehearsal-clock.json").exists()

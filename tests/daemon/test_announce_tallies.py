@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shenshi.daemon.announce import Templates, public_text
+from shenshi.daemon.announce import Templates, drafts_for_step, kind_words, public_text
 from shenshi.rulesets.base import PublicFact, Report
 
 
@@ -16,7 +16,39 @@ def test_a_tied_runoff_decided_by_last_words_shows_the_count() -> None:
     lines = public_text(Templates(), "【第2天投票结果】", report, {}).splitlines()
     assert lines[:4] == [
         "【第2天投票结果】",
-        "生死投票/第二轮：夜行者 3 票，阿杰 3 票",
+        "生死投票：夜行者 3 票，阿杰 3 票",
         "计入遗言与招魂后：阿杰 4 票，夜行者 3 票",
         "阿杰 被处决，身份：杀手。",
     ]
+
+
+def test_chess_speaks_of_round_2_and_kill_posts() -> None:
+    """Issue 16: chess32's second round is 第二轮 (not 生死投票), its kill posts 杀人帖."""
+    day = Report(runoff_tally={"项伯": 5, "项庄": 2}, executed="项伯",
+                 public_facts=(PublicFact.of("executed", name="项伯", camp="chu"),))  # fmt: skip
+    lines = public_text(Templates(), "【第2天投票结果】", day, {}, runoff_template="round2").splitlines()
+    assert lines[1] == "第二轮：项伯 5 票，项庄 2 票"
+    night = Report(public_facts=(PublicFact.of("death", name="项伯", camp="chu"),
+                                 PublicFact.of("kill_post", victim="项伯")))  # fmt: skip
+    text = public_text(Templates(), "【第2夜结果】", night, {"项伯": "子时三刻……"}, "round2")
+    assert "杀人帖（项伯）：\n｜子时三刻……" in text and "宣言" not in text
+    text = public_text(Templates(), "【第2夜结果】", night, {}, "round2")
+    assert "杀人帖待法官补充" in text and "宣言" not in text
+
+
+def test_announcement_kinds_are_words_for_the_gm() -> None:
+    t = Templates()
+    assert kind_words(t, "round_result", "g1:day1.r1:public") == "第1天第一轮结果"
+    assert kind_words(t, "day_result", "g1:day1:public") == "第1天投票结果"
+    assert kind_words(t, "night_result", "g1:night2:public") == "第2夜结果"
+    assert kind_words(t, "receipt", "g1:receipt:7:0") == "回执"
+    assert kind_words(t, "check", "g1:night1:check:张良:0") == "查证结果"
+    assert kind_words(t, "something_new", "g1:x") == "something_new"
+
+
+def test_a_round_that_leads_to_another_is_a_round_result() -> None:
+    report = Report(vote_tally={"项伯": 3, "项庄": 3},
+                    public_facts=(PublicFact.of("runoff", candidates=["项伯", "项庄"]),))  # fmt: skip
+    [draft] = drafts_for_step(Templates(), game="g1", label="day1.r1", title="【第1天投票结果】",
+                              thread="2", report=report, runoff_template="round2")  # fmt: skip
+    assert draft.kind == "round_result" and "第二轮投票" in draft.text

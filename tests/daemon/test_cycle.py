@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from shenshi.adapters.sandbox.seed import GM_PASSWORD
-from shenshi.bootstrap import bootstrap
+from shenshi.bootstrap import bootstrap, session_path
 from shenshi.daemon.cycle import Cycle
 from shenshi.daemon.scheduler import serve_forever
 from shenshi.rulesets.base import Phase
@@ -200,6 +200,7 @@ def test_a_rejected_password_is_never_sent_again_until_it_changes(
     monkeypatch.delenv("SHENSHI_TEST_PASSWORD")
     forum_settings = replace(service.config.forum, password_env=None, password_file=secret)
     config = replace(service.config, forum=forum_settings)
+    session_path(config).unlink(missing_ok=True)  # no session kept from the fixture's login
     transport = CountingLogins()
     again = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s),
                       client=httpx.Client(transport=transport, follow_redirects=False))  # fmt: skip

@@ -40,8 +40,9 @@ def test_a_night_from_pms_to_the_dawn_post(tmp_path) -> None:
         if i < 5:
             assert out.events, message.text
             assert [d.kind for d in out.drafts] == ["receipt"]
-        else:
-            assert not out.events and not out.alerts and not out.drafts
+        else:  # a question is for the GM to read
+            assert not out.events and not out.drafts
+            assert [a.kind for a in out.alerts] == ["not_a_command"]
     out = ref.tick(at(23), published(keys))
     assert not out.events  # the night is not over yet
     out = ref.tick(at(24), published(keys))

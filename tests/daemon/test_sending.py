@@ -177,8 +177,4 @@ def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsy
     service.close()
     assert main(["approve", "1"]) == 0
     out = capsys.readouterr().out
-    assert (
-        out.startswith("#1 failed (对方的消息数已满)")
-        and "会自动重试" in out
-        and "12-02 23:07" in out
-    )
+    assert "上次发送失败（对方的消息数已满）" in out and "会自动重试" in out and "12-02 23:07" in out

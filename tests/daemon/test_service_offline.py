@@ -110,7 +110,7 @@ class _BrokenForum:
     def poll_board(self, fid, cursors, discover=None):
         raise UnexpectedPage("no post container found", url="http://forum.example/t/2", snippet="<html>")
 
-    def read_pms(self, cursor=None):
+    def read_pms(self, cursor=None, since=None):
         return InboxDelta((pm("小明", "占卜 老王", 1),), (), InboxCursor(), 1)
 
     def mark_read(self, ids):
@@ -135,7 +135,7 @@ def test_a_page_that_cannot_be_parsed_is_an_alert_and_the_poll_goes_on(tmp_path)
         alerts = uow.alerts.raised(svc.game_id)
     assert any(a.kind == "unparsable_page" and "http://forum.example/t/2" in a.message for a in alerts)
     log = (tmp_path / "dry.log").read_text(encoding="utf-8")
-    assert "!! ALERT" in log and "http://forum.example/pm/" in log
+    assert "!! 提醒" in log and "http://forum.example/pm/" in log
 
 
 

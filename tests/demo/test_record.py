@@ -18,7 +18,8 @@ def post(
     return public_text(Templates(), title, report, declarations or {}, runoff_template), AT
 
 
-def test_deaths_runoffs_executions_and_the_winner_as_published() -> None:
+def a_family_a_game() -> tuple[Report, Report, Report]:
+    """A night with two deaths, a tied first round, and a runoff that executes a killer."""
     night = Report(
         public_facts=(
             PublicFact.of("death", name="Rex", cause="killer"),
@@ -35,6 +36,11 @@ def test_deaths_runoffs_executions_and_the_winner_as_published() -> None:
         public_facts=(PublicFact.of("executed", name="阿杰", value="杀手"),),
         winner="civilians",
     )
+    return night, runoff, final
+
+
+def test_deaths_runoffs_executions_and_the_winner_as_published() -> None:
+    night, runoff, final = a_family_a_game()
     record = forum_outcome(
         [post("【第1夜结果】", night, {"Rex": "老王 小明 阿杰 被杀手杀害。"}), post("【第1天投票结果】", runoff),
          post("【第1天投票结果】", final)],

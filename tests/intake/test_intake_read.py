@@ -79,13 +79,25 @@ def test_short_declaration_is_accepted_and_flagged_in_the_receipt() -> None:
     assert "提醒" in result.receipts[0].text
 
 
-def test_questions_and_greetings_yield_nothing() -> None:
-    for text in ("GM 你好！", "请问今晚还能改占卜吗？", "谢谢天神", "我今晚可以占卜自己吗？"):
-        assert read_pm(CTX, pm(text)).empty, text
+def test_questions_and_greetings_are_for_the_gm_to_read() -> None:
+    for text in ("GM 你好！", "请问今晚还能改占卜吗？", "谢谢天神"):
+        result = read_pm(CTX, pm(text))
+        assert (result.commands, result.receipts) == ((), ()), text
+        assert [a.kind for a in result.alerts] == ["not_a_command"], text
+        assert text in result.alerts[0].message
+
+
+def test_a_command_asked_as_a_question_is_not_taken() -> None:
+    result = read_pm(CTX, pm("占卜 阿杰？"))
+    assert result.commands == ()
+    assert [a.kind for a in result.alerts] == ["conditional_action"]
+    assert "不能受理" in result.receipts[0].text
 
 
 def test_vote_in_quote_block_of_a_pm_is_ignored() -> None:
-    assert read_pm(CTX, pm("[quote]杀 阿杰[/quote]\n谢谢", sender="Lily99", uid="8")).empty
+    result = read_pm(CTX, pm("[quote]杀 阿杰[/quote]\n谢谢", sender="Lily99", uid="8"))
+    assert result.commands == () and [a.kind for a in result.alerts] == ["not_a_command"]
+    assert "阿杰" not in result.alerts[0].message
 
 
 def test_signin_thread_reply_is_a_sign_in() -> None:

@@ -114,8 +114,8 @@ def referee_at_dawn(tmp_path) -> Referee:
 @pytest.mark.parametrize(
     ("read", "message", "refused"),
     [
-        ("read_pm", pm("小明", "占卜 老王", 24.5), "Submit is not allowed during the dawn 1"),
-        ("read_post", post("小明", "投票：老王", 24.5), "CastBallot is not allowed during the dawn 1"),
+        ("read_pm", pm("小明", "占卜 老王", 24.5), "夜晚结算后（待公布）不能这样做"),  # Submit…
+        ("read_post", post("小明", "投票：老王", 24.5), "夜晚结算后（待公布）不能这样做"),  # CastBallot…
     ],
     ids=["skill by PM", "ballot post"],
 )

@@ -268,11 +268,20 @@ def _ordered(moment: datetime, rank: int) -> datetime:
     return moment + timedelta(microseconds=999_999 - rank) if moment.microsecond == 0 else moment
 
 
+def later_install() -> set[str]:
+    """The pages captured from the installs of 2026-12-01 (fixtures/REALFORUM.md): other uids."""
+    table = (FIXTURES / "REALFORUM.md").read_text(encoding="utf-8")
+    return set(re.findall(r"^\| `([^`]+)`", table, re.M))
+
+
 def cast(engine: str) -> dict[str, str]:
-    """Every member name → uid that the captured thread pages and PM pages of ``engine`` show."""
+    """Every member name → uid that the captured thread pages and PM pages of ``engine`` show
+    (the first captures; the later install numbered its members differently)."""
     names: dict[str, str] = {GM_NAME: str(GM_UID)}
     pattern = re.compile(r'(?:mod=space&(?:amp;)?uid=|u\.php\?uid=)(\d+)"[^>]*>([^<]+)</a>')
-    for path in sorted(p for p in ENGINE_DIRS[engine].glob("*.html") if "_gbk" not in p.name):
+    later = later_install()
+    pages = ENGINE_DIRS[engine].glob("*.html")
+    for path in sorted(p for p in pages if "_gbk" not in p.name and p.name not in later):
         for uid, name in pattern.findall(path.read_text(encoding="utf-8")):
             if name.strip() and not name.strip().isdigit():
                 names.setdefault(name.strip(), uid)

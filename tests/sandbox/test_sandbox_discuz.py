@@ -224,7 +224,7 @@ def test_mobile_api_modules_keep_the_captured_shapes(
     assert sent.json()["Variables"]["pid"] == str(discuz.last_post(tid).pid)
     flood = http.post(f"{api}sendreply&tid={tid}&replysubmit=yes", data={"formhash": formhash, "message": "第二条回复，应该触发灌水限制。"})
     assert flood.json()["Message"]["messageval"] == "post_flood_ctrl" and flood.json()["Variables"]["pid"] == "0"
-    clock.advance(seconds=15)
+    clock.advance(seconds=16)  # UCenter: more than 15 s since the last PM in his conversations (月光's)
     pm = http.post(f"{api}sendpm&touid=11&pmsubmit=yes", data={"formhash": formhash, "message": "收到：占卜结果【好人】"})
     assert pm.json()["Message"]["messageval"] == "do_success" and pm.json()["Variables"]["pmid"].isdigit()
 

@@ -72,3 +72,28 @@ def test_cursors_belong_to_their_game(store, game):
         assert uow.evidence.cursor(other.id, "inbox") is None
     with pytest.raises(NotFound), store.transaction() as uow:
         uow.evidence.set_cursor(999, "inbox", 1)
+
+
+def test_alerts_are_acknowledged_once_and_by_id(store, game, clock):
+    with store.transaction() as uow:
+        first, _ = uow.alerts.add(game.id, "a", "unknown_name", "「某某」不是玩家")
+        second, _ = uow.alerts.add(game.id, "b", "pm_window", "窗口外")
+    acked_at = clock.now
+    with store.transaction() as uow:
+        [acked] = uow.alerts.acknowledge(game.id, [first.id])
+    assert acked.acknowledged_at == acked_at
+    clock.advance(minutes=5)
+    with store.transaction() as uow:
+        again = uow.alerts.acknowledge(game.id, [first.id, first.id])
+    assert [a.acknowledged_at for a in again] == [acked_at]  # the first time stays
+    with store.snapshot() as uow:
+        assert [a.id for a in uow.alerts.raised(game.id, unacknowledged=True)] == [second.id]
+
+
+def test_acknowledging_an_unknown_alert_changes_nothing(store, game):
+    with store.transaction() as uow:
+        alert, _ = uow.alerts.add(game.id, "a", "unknown_name", "「某某」不是玩家")
+    with pytest.raises(NotFound, match="#99"), store.transaction() as uow:
+        uow.alerts.acknowledge(game.id, [alert.id, 99])
+    with store.snapshot() as uow:
+        assert [a.id for a in uow.alerts.raised(game.id, unacknowledged=True)] == [alert.id]

@@ -193,8 +193,6 @@ def test_processes_opening_a_new_database_at_once(tmp_path):
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
-            assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [
-                (HEAD,)
-            ]
+            assert conn.execute(text("SELECT version_num FROM alembic_version")).all() == [(HEAD,)]
     finally:
         engine.dispose()

@@ -72,15 +72,19 @@ _MOBILE_QUOTE_HEAD = re.compile(
 _EDIT_MARK = re.compile(r"\[i=s\].*?\[/i\]\s*", re.S | re.I)
 
 
-def discuz_mobile_html(bbcode: str, site_url: str) -> str:
+def discuz_mobile_html(bbcode: str, site_url: str, *, twice: bool = False) -> str:
     """The mobile JSON API's ``message``: quotes become ``div.reply_wrap``; no edit mark.
 
     The captured API answer for an edited post (pid 96 of ``api_viewthread_ppp20_p2.json``) starts
     with the author's text: the API drops the ``[i=s]`` 本帖最后由 … 编辑 mark and the blank line after it.
+    ``twice``: a post's text, which the API escapes a second time before rendering its BBCode
+    (mobile ``discuzcode.func.php:52`` runs ``dhtmlspecialchars`` on the stored, already escaped
+    message): ``(>_<)`` arrives as ``(&amp;gt;_&amp;lt;)``, a quote's link as ``&amp;amp;goto``.
+    A PM's text is escaped once, as on the page.
     """
-    s = discuz_html(_EDIT_MARK.sub("", bbcode), site_url)
-    s = _MOBILE_QUOTE_HEAD.sub(lambda m: f'<a href="{m.group(1).replace("&amp;", "&amp;amp;")}">'
-                               f"{m.group(2)}</a>", s)
+    source = _EDIT_MARK.sub("", bbcode)
+    s = discuz_html(escape(source) if twice else source, site_url)
+    s = _MOBILE_QUOTE_HEAD.sub(lambda m: f'<a href="{m.group(1)}">{m.group(2)}</a>', s)
     return s.replace('<div class="quote"><blockquote>', '<div class="reply_wrap">').replace(
         "</blockquote></div>", "</div>"
     )

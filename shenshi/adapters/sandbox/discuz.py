@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
 import secrets
 from collections import Counter
 from datetime import datetime, timedelta
@@ -368,7 +369,10 @@ class DiscuzSite:
                 return self._submit_thread(ctx)
             if ctx.me is None:
                 return self._message(ctx, MESSAGES["login_post"], kind="info")
-            return self._message(ctx, "请使用快速发帖", kind="info")
+            board = self.forum.boards.get(req.int_arg("fid"))
+            if board is None:
+                return self._message(ctx, MESSAGES["no_board"])
+            return self._post_page(ctx, board, "发表帖子", f"forum.php?mod=post&action=newthread&fid={board.fid}&extra=&topicsubmit=yes")
         if action == "edit":
             return self._edit(ctx)
         return self._message(ctx, "抱歉，您访问的页面不存在", status=404)
@@ -472,7 +476,19 @@ class DiscuzSite:
             self.forum.edit_post(pid, req.arg("message"), by=ctx.me)
             page = self.forum.page_of(pid)
             return Response().redirect(f"forum.php?mod=viewthread&tid={post.tid}&page={page}#pid{pid}", 301)
-        return self._message(ctx, "请直接提交 editsubmit", kind="info")
+        thread = self.forum.thread(post.tid)
+        text = re.sub(r"^\[i=s\][^\[]*\[/i\]\n*", "", post.text)  # the edit mark is not the author's
+        return self._post_page(ctx, self.forum.boards[thread.fid], "编辑帖子",
+                               "forum.php?mod=post&action=edit&extra=&editsubmit=yes",
+                               thread=thread, post=post, message=text, page=self.forum.page_of(pid),
+                               subject=post.subject)
+
+    def _post_page(self, ctx: _Ctx, board: Any, heading: str, action_url: str, **values: Any) -> Response:
+        """The full new-thread or edit page (``form#postform``, as the real X3.5 serves it)."""
+        return self._page(ctx, "post_form.html", heading, board=board, heading=heading, action_url=action_url,
+                          captcha=self.forum.faults.captcha_post, seccode_hash=_token(8), css="forum_post",
+                          pg="post", fid=board.fid, **{"thread": None, "post": None, "message": "",
+                                                       "subject": "", **values})
 
     # ------------------------------------------------------------------ private messages
     def _conversation_rows(self, ctx: _Ctx, only_new: bool) -> list[dict[str, Any]]:
@@ -642,7 +658,7 @@ class DiscuzSite:
             "pid": str(post.pid), "tid": str(post.tid), "first": "1" if post.first else "0",
             "author": author.name, "authorid": str(author.uid),
             "dateline": discuz_time_text(post.posted_at, now, seconds=SHOWS_SECONDS("post")),
-            "message": bbcode.discuz_mobile_html(post.text, self.forum.base_url),
+            "message": bbcode.discuz_mobile_html(post.text, self.forum.base_url, twice=True),
             "anonymous": "0", "attachment": "0", "status": "0", "replycredit": "0",
             "position": str(post.position), "username": author.name, "adminid": "0",
             "groupid": "10", "memberstatus": "0", "number": str(post.position),
@@ -672,7 +688,7 @@ class DiscuzSite:
         replies = str(len(posts) - 1)
         info = {
             "tid": str(thread.tid), "fid": str(thread.fid), "author": author.name,
-            "authorid": str(author.uid), "subject": thread.subject,
+            "authorid": str(author.uid), "subject": bbcode.escape(thread.subject),
             "dateline": str(int(thread.created_at.timestamp())),
             "lastpost": discuz_absolute(last.posted_at, seconds=SHOWS_SECONDS("board")),
             "lastposter": self.forum.users[last.author_uid].name, "views": str(thread.views),
@@ -698,7 +714,7 @@ class DiscuzSite:
             author = self.forum.users[thread.author_uid]
             listing.append({
                 "tid": str(thread.tid), "typeid": "0", "readperm": "0", "price": "0",
-                "author": author.name, "authorid": str(author.uid), "subject": thread.subject,
+                "author": author.name, "authorid": str(author.uid), "subject": bbcode.escape(thread.subject),
                 "dateline": discuz_time_text(thread.created_at, now, seconds=SHOWS_SECONDS("board")),
                 "lastpost": discuz_time_text(last.posted_at, now, seconds=SHOWS_SECONDS("board")),
                 "lastposter": self.forum.users[last.author_uid].name, "views": str(thread.views),
@@ -707,7 +723,7 @@ class DiscuzSite:
                 "dbdateline": str(int(thread.created_at.timestamp())),
                 "dblastpost": str(int(last.posted_at.timestamp())), "rushreply": "0",
                 "attachmentImageNumber": "0",
-                "message": bbcode.strip_bbcode(posts[0].text)[:200], "recommend": "0",
+                "message": bbcode.escape(bbcode.strip_bbcode(posts[0].text)[:200]), "recommend": "0",
             })
         total_posts = sum(len(self.forum.visible_posts(t.tid)) for t in threads)
         return self._json(ctx, {
@@ -734,7 +750,7 @@ class DiscuzSite:
                 shown, page, _ = _newest_pages(messages, PM_VIEW_PER_PAGE_MOBILE, ctx.req.int_arg("page"))
                 for message in shown:
                     items.append({
-                        "plid": str(conversation.cid), "subject": conversation.subject,
+                        "plid": str(conversation.cid), "subject": bbcode.escape(conversation.subject),
                         "pmid": str(message.mid), "message": bbcode.discuz_mobile_html(message.text, self.forum.base_url),
                         "touid": str(message.recipient_uid), "msgfromid": str(message.sender_uid),
                         "msgfrom": self.forum.users[message.sender_uid].name,
@@ -748,9 +764,9 @@ class DiscuzSite:
             last = row["last"]
             items.append({
                 "plid": str(row["plid"]), "isnew": "1" if row["unread"] else "0",
-                "subject": row["subject"], "touid": str(row["partner"].uid), "pmid": str(last.mid),
+                "subject": bbcode.escape(row["subject"]), "touid": str(row["partner"].uid), "pmid": str(last.mid),
                 "msgfromid": str(last.sender_uid), "msgfrom": self.forum.users[last.sender_uid].name,
-                "message": bbcode.strip_bbcode(last.text), "tousername": row["partner"].name,
+                "message": bbcode.escape(bbcode.strip_bbcode(last.text)), "tousername": row["partner"].name,
                 "vdateline": discuz_time_text(last.sent_at, now, seconds=SHOWS_SECONDS("pm")),
             })
         return self._json(ctx, {"list": items, "count": str(len(items)), "perpage": str(PMS_PER_PAGE), "page": "1"})

@@ -9,6 +9,8 @@ Tests, the demo and the scripted players switch them on and off in-process::
     forum.faults.captcha(True, login=True, post=True)
     forum.faults.expire_sessions()           # every logged-in cookie stops working
     forum.faults.expire_before_next("POST")  # ... just before the next POST arrives
+    forum.faults.header_charset = "UTF-8"    # HTML pages say charset=UTF-8 in the header
+                                             # whatever they are (a misconfigured server)
 
 ``slow`` waits in *real* seconds (it exists to exercise HTTP time-outs); everything else that
 involves time reads the forum's injected clock.
@@ -31,6 +33,7 @@ class Faults:
     captcha_login: bool = False
     captcha_post: bool = False
     captcha_answer: str = "8R3K"
+    header_charset: str | None = None  # the charset HTML pages claim in their HTTP header
     _expire_hook: object = None
     _expire_before: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)

@@ -123,10 +123,12 @@ class PhpwindSite:
     # ------------------------------------------------------------------ rendering helpers
     def _page(self, ctx: _Ctx, template: str, title: str, **values: Any) -> Response:
         html = self.env.get_template(f"phpwind/{template}").render({**ctx.common(title), **values})
-        return Response(html, 200, f"text/html; charset={self._charset_label()}")
+        return Response(html, 200, self._html_type())
 
-    def _charset_label(self) -> str:
-        return "UTF-8" if self.charset == "utf-8" else "GBK"
+    def _html_type(self) -> str:
+        """The HTML Content-Type: ``charset=UTF-8`` on a UTF-8 forum; a GBK forum names no
+        charset in the header (its pages say ``<meta charset="gbk" />``), as the real GBK 8.7."""
+        return "text/html; charset=UTF-8" if self.charset == "utf-8" else "text/html"
 
     def _message(self, ctx: _Ctx, text: str, *, kind: str = "error", location: str = "",
                  refresh: str = "", reasons: list[str] | None = None) -> Response:
@@ -135,7 +137,7 @@ class PhpwindSite:
             **ctx.common("提示信息"), message=text, kind=kind, location=location, refresh=refresh,
             reasons=reasons or [],
         )
-        return Response(html, 200, f"text/html; charset={self._charset_label()}")
+        return Response(html, 200, self._html_type())
 
     def _ajax(self, text: str) -> Response:
         label = "utf-8" if self.charset == "utf-8" else "gbk"
@@ -413,27 +415,34 @@ class PhpwindSite:
         return self._pm_list(ctx, box, only_unread=action == "unread")
 
     def _pm_rows(self, ctx: _Ctx, box: str, only_unread: bool = False) -> list[dict[str, Any]]:
+        """The inbox (or outbox) rows, newest first: one per relation, as phpwind keeps them.
+
+        A conversation's own row shows its first message; a reply written inside it (回复) is a
+        row of its own in the recipient's inbox, "RE:" + the subject, showing that reply. Each
+        row opens the whole conversation.
+        """
         assert ctx.me is not None
         me = ctx.me
         now = self.forum.now()
         rows = []
         for conversation in self.forum.conversations_of(me):
-            messages = self.forum.conversation_messages(conversation.cid)
-            received = [m for m in messages if m.recipient_uid == me.uid]
-            if (box == "inbox" and not received) or (box == "outbox" and messages[0].sender_uid != me.uid):
-                continue
-            unread = box == "inbox" and me.uid in conversation.unread
-            if only_unread and not unread:
-                continue
-            last = messages[-1]
-            rows.append({
-                "rid": conversation.rids[me.uid], "mid": messages[0].mid,
-                "partner": self.forum.users[conversation.partner_of(me.uid)],
-                "unread": unread, "subject": conversation.subject,
-                "preview": bbcode.strip_bbcode(last.text)[:100],
-                "time_title": phpwind_absolute(last.sent_at, seconds=SHOWS_SECONDS("pm")),
-                "time_text": phpwind_relative(last.sent_at, now), "at": last.sent_at,
-            })
+            messages = {m.mid: m for m in self.forum.conversation_messages(conversation.cid)}
+            for rid, mid in conversation.rows_of(me.uid):
+                message = messages[mid]
+                first = mid == conversation.mids[0]
+                if (box == "outbox") != (message.sender_uid == me.uid) or (box == "outbox" and not first):
+                    continue
+                unread = box == "inbox" and rid in conversation.unread_rows
+                if only_unread and not unread:
+                    continue
+                rows.append({
+                    "rid": rid, "mid": mid, "partner": self.forum.users[conversation.partner_of(me.uid)],
+                    "unread": unread, "subject": conversation.subject if first else f"RE:{conversation.subject}",
+                    "preview": bbcode.strip_bbcode(message.text)[:100],
+                    "time_title": phpwind_absolute(message.sent_at, seconds=SHOWS_SECONDS("pm")),
+                    "time_text": phpwind_relative(message.sent_at, now), "at": message.sent_at,
+                })
+        rows.sort(key=lambda r: (r["at"], r["rid"]), reverse=True)
         return rows
 
     def _pm_list(self, ctx: _Ctx, box: str, only_unread: bool) -> Response:
@@ -454,24 +463,29 @@ class PhpwindSite:
                           pages_html=numofpage(f"message.php?type=sms&action={action}&", page, pages))
 
     def _pm_view(self, ctx: _Ctx) -> Response:
+        """A conversation, opened from any of its inbox rows (which alone is then read): the first
+        message as a full row, each reply as the pair ``tr#sms_0_N`` (collapsed) and
+        ``tr#sms_1_N`` (expanded), as the real 8.7 renders replies written with 回复."""
         assert ctx.me is not None
-        found = self.forum.conversation_by_rid(ctx.req.int_arg("rid"))
+        rid = ctx.req.int_arg("rid")
+        found = self.forum.conversation_by_rid(rid)
         if found is None or found[1] != ctx.me.uid:
             return self._message(ctx, MESSAGES["missing"])
         conversation, _ = found
-        self.forum.mark_read(ctx.me, conversation.cid)  # opening it marks it read
+        self.forum.mark_row_read(rid)
         now = self.forum.now()
         rows = []
         for message in self.forum.conversation_messages(conversation.cid):
+            html = bbcode.phpwind_html(message.text, self._site_root())
             rows.append({
-                "sender": self.forum.users[message.sender_uid],
+                "mid": message.mid, "sender": self.forum.users[message.sender_uid],
+                "from_me": message.sender_uid == ctx.me.uid,
                 "time_title": phpwind_absolute(message.sent_at, seconds=SHOWS_SECONDS("pm")),
-                "time_text": phpwind_relative(message.sent_at, now),
-                "html": bbcode.phpwind_html(message.text, self._site_root()),
+                "time_text": phpwind_relative(message.sent_at, now), "html": html,
+                "preview": bbcode.strip_bbcode(message.text)[:100],
             })
         return self._page(ctx, "pm_view.html", "消息中心", rows=rows, subject=conversation.subject,
-                          partner=self.forum.users[conversation.partner_of(ctx.me.uid)],
-                          rid=conversation.rids[ctx.me.uid],
+                          partner=self.forum.users[conversation.partner_of(ctx.me.uid)], rid=rid,
                           parent_mid=conversation.mids[0], total=len(self._pm_rows(ctx, "inbox")))
 
     def _pm_ajax(self, ctx: _Ctx, action: str) -> Response:
@@ -484,7 +498,7 @@ class PhpwindSite:
             for rid in req.form.get("rids[]", []) + req.query.get("rids[]", []):
                 found = self.forum.conversation_by_rid(int(rid)) if rid.isdigit() else None
                 if found and found[1] == ctx.me.uid:
-                    self.forum.mark_read(ctx.me, found[0].cid)
+                    self.forum.mark_row_read(int(rid))
             return self._ajax("标记已读操作成功!")
         if action == "postReply":
             found = self.forum.conversation_by_rid(req.int_arg("rid"))

@@ -222,7 +222,10 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
             if isinstance(body, str):
                 body = body.encode(site.charset, errors="xmlcharrefreplace")
             self.send_response(response.status)
-            self.send_header("Content-Type", response.content_type)
+            content_type = response.content_type
+            if forum.faults.header_charset and content_type.startswith("text/html"):
+                content_type = f"text/html; charset={forum.faults.header_charset}"
+            self.send_header("Content-Type", content_type)
             self.send_header("Content-Length", str(len(body)))
             for name, value in response.headers:
                 self.send_header(name, value)

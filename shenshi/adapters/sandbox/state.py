@@ -40,6 +40,7 @@ from shenshi.adapters.sandbox.faults import Faults
 FORUM_TZ = timezone(timedelta(hours=8))  # both captured forums show UTC+8
 
 GROUP_TITLES = {"admin": "管理员", "member": "新手上路", "newbie": "等待验证会员"}
+EDIT_MARK_AFTER = timedelta(seconds=60)  # an edit sooner than this after the post shows no mark
 
 
 class ForumRefusal(Exception):
@@ -141,6 +142,15 @@ class Conversation:
     unread: set[int] = field(default_factory=set)
     rids: dict[int, int] = field(default_factory=dict)
     last_at: datetime | None = None
+    # phpwind: a reply inside the conversation (回复) gives its recipient an inbox row of its
+    # own ("RE:" + subject), rid → (uid, mid); which rows are unread (each row is read alone).
+    reply_rows: dict[int, tuple[int, int]] = field(default_factory=dict)
+    unread_rows: set[int] = field(default_factory=set)
+
+    def rows_of(self, uid: int) -> list[tuple[int, int]]:
+        """The (rid, mid) inbox rows of member ``uid``: the conversation's own, then replies'."""
+        own = [(self.rids[uid], self.mids[0])] if uid in self.rids and self.mids else []
+        return own + [(rid, mid) for rid, (owner, mid) in self.reply_rows.items() if owner == uid]
 
     def partner_of(self, uid: int) -> int:
         a, b = self.members
@@ -356,21 +366,25 @@ class SandboxForum:
         """Replace a post's text, keeping the old one in ``revisions`` and setting the edit mark.
 
         Discuz writes its mark into the text (``[i=s] 本帖最后由 X 于 T 编辑 [/i]``), as the real
-        engine does; phpwind shows ``div#alert_{pid}`` from ``edited_at``/``edited_by``.
+        engine does; phpwind shows ``div#alert_{pid}`` from ``edited_at``/``edited_by``. Neither
+        marks an edit made within :data:`EDIT_MARK_AFTER` of the post (Discuz
+        ``model_forum_post.php``: ``TIMESTAMP - dateline > 60``; phpwind ``db_postedittime`` 1
+        minute), nor an administrator's.
         """
         with self._change():
             post = self.get_post(pid)
             editor = self.user(by) if by is not None else self.users[post.author_uid]
             moment = at or self.now()
             text = self._storable(text)
-            if self.engine == "discuz":
+            marked = moment - post.posted_at > EDIT_MARK_AFTER and not editor.is_admin
+            if self.engine == "discuz" and marked:
                 from shenshi.adapters.sandbox.timefmt import discuz_absolute
 
                 stamp = discuz_absolute(moment, seconds=False)
                 text = f"[i=s] 本帖最后由 {editor.name} 于 {stamp} 编辑 [/i]\n\n{text}"
             post.text = text
-            post.edited_at = moment
-            post.edited_by = editor.uid
+            post.edited_at = moment if marked else post.edited_at
+            post.edited_by = editor.uid if marked else post.edited_by
             post.revisions.append(Revision(text, moment, editor.uid))
             return post
 
@@ -505,6 +519,12 @@ class SandboxForum:
         mid = self._next("mid", mid)
         message = Message(mid, conversation.cid, sender.uid, recipient.uid, self._storable(text), moment)
         self.messages[mid] = message
+        if self.engine == "phpwind" and conversation.mids:
+            row = self._next_rid(None)  # a reply: a row of its own in the recipient's inbox
+            conversation.reply_rows[row] = (recipient.uid, mid)
+            conversation.unread_rows.add(row)
+        elif recipient.uid in conversation.rids:
+            conversation.unread_rows.add(conversation.rids[recipient.uid])
         conversation.mids.append(mid)
         conversation.unread.add(recipient.uid)
         conversation.unread.discard(sender.uid)
@@ -529,24 +549,45 @@ class SandboxForum:
         return self._pair_conversation(self.user(user), self.user(partner))
 
     def conversation_by_rid(self, rid: int) -> tuple[Conversation, int] | None:
-        """The (phpwind) conversation owning relation ``rid`` and the uid it belongs to."""
+        """The (phpwind) conversation owning relation ``rid`` (its own row or a reply's "RE:"
+        row) and the uid it belongs to."""
         with self._lock:
             for conversation in self.conversations.values():
                 for uid, own in conversation.rids.items():
                     if own == rid:
                         return conversation, uid
+                if rid in conversation.reply_rows:
+                    return conversation, conversation.reply_rows[rid][0]
         return None
 
     def mark_read(self, user: UserRef, cid: int) -> None:
-        """Mark conversation ``cid`` read for ``user``."""
+        """Mark conversation ``cid`` read for ``user`` (every inbox row of it)."""
         uid = self.user(user).uid
         with self._change():
-            self.conversations[cid].unread.discard(uid)
+            conversation = self.conversations[cid]
+            conversation.unread.discard(uid)
+            conversation.unread_rows -= {rid for rid, _ in conversation.rows_of(uid)}
+
+    def mark_row_read(self, rid: int) -> None:
+        """phpwind: opening (or marking) one inbox row reads that row only."""
+        with self._change():
+            found = self.conversation_by_rid(rid)
+            if found is None:
+                return
+            conversation, uid = found
+            conversation.unread_rows.discard(rid)
+            if not conversation.unread_rows & {r for r, _ in conversation.rows_of(uid)}:
+                conversation.unread.discard(uid)
 
     def unread_count(self, user: UserRef) -> int:
-        """How many of the user's conversations hold unread messages."""
+        """Discuz: the user's conversations holding unread messages; phpwind: unread inbox rows
+        (the header's 消息(N))."""
         uid = self.user(user).uid
         with self._lock:
+            if self.engine == "phpwind":
+                return sum(
+                    1 for c in self.conversations.values() for rid, _ in c.rows_of(uid) if rid in c.unread_rows
+                )
             return sum(1 for c in self.conversations.values() if uid in c.unread)
 
     # ------------------------------------------------------------------ engine rules
@@ -569,8 +610,20 @@ class SandboxForum:
             raise ForumRefusal("flood")
 
     def check_pm_allowed(self, user: User) -> None:
-        """Raise ``ForumRefusal("pm_flood")`` where the engine's flood control counts PMs."""
-        if self.facts.flood_counts_pms and self._flooding(user, self.now(), include_pms=True):
+        """Raise ``ForumRefusal("pm_flood")`` where the engine's flood control counts PMs.
+
+        Discuz's UCenter wants *more* than the interval since the last message in any of the
+        sender's conversations, the ones received included (``ispminterval``).
+        """
+        if not self.facts.flood_counts_pms:
+            return
+        now = self.now()
+        if self._flooding(user, now, include_pms=True):
+            raise ForumRefusal("pm_flood")
+        with self._lock:
+            last = max((c.last_at for c in self.conversations.values() if user.uid in c.members and c.last_at),
+                       default=None)
+        if last is not None and not user.is_admin and int(now.timestamp()) - int(last.timestamp()) <= self.facts.flood_interval:
             raise ForumRefusal("pm_flood")
 
     def _flooding(self, user: User, now: datetime, include_pms: bool) -> bool:
@@ -631,6 +684,8 @@ class SandboxForum:
             data = asdict(c)
             data["unread"] = sorted(c.unread)
             data["rids"] = {str(k): v for k, v in c.rids.items()}
+            data["reply_rows"] = {str(k): list(v) for k, v in c.reply_rows.items()}
+            data["unread_rows"] = sorted(c.unread_rows)
             return data
 
         return {
@@ -677,6 +732,8 @@ class SandboxForum:
             c["members"] = tuple(c["members"])
             c["unread"] = set(c["unread"])
             c["rids"] = {int(k): v for k, v in c["rids"].items()}
+            c["reply_rows"] = {int(k): (v[0], v[1]) for k, v in c.get("reply_rows", {}).items()}
+            c["unread_rows"] = set(c.get("unread_rows", ()))
             self.conversations[c["cid"]] = Conversation(**c)
 
 

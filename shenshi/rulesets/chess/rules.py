@@ -29,8 +29,10 @@ from shenshi.rulesets.base import (
     Resolved,
     Ruleset,
     RulesetError,
+    StandingVote,
     Submission,
     Submit,
+    standing,
 )
 from shenshi.rulesets.catalog import CANNON_KILL, CHECK, CHESS32, KILL, SWAP_GENERAL
 from shenshi.rulesets.chess import clock, collect, day, night
@@ -72,8 +74,8 @@ class Chess32(Ruleset):
         return RulesetProfile(
             self.name,
             skills=SkillRules(
-                out_of_step=Refusal("pm_window", "白天提交，特权只能在夜间使用"),
-                change_note="天亮前10分钟内可更改",
+                out_of_step=Refusal("pm_window", "alert_why_day_privilege"),
+                change_note="receipt_until_dawn_10",
             ),
             targets=TargetRules(
                 no_self=collect.NO_SELF_TARGET | {SWAP_GENERAL},
@@ -113,6 +115,13 @@ class Chess32(Ruleset):
         return ChessMemory()
 
     # -- submissions ---------------------------------------------------------------------------
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """C-D4: each voter's ballot after at most one change; round 2 only for its candidates."""
+        mem: ChessMemory = state.memory
+        candidates = {state.by_number(n).name for n in mem.runoff} if state.round > 1 else None
+        counted, _ = day.counted_ballots(state, state.round, None, candidates)
+        return standing(counted, [s.name for s in state.alive()])
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
         """Swaps left per general (抽将, 2 per game)."""

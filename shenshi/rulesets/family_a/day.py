@@ -91,7 +91,7 @@ def counted_ballots(
     return counted, notes
 
 
-def _electorate(state: GameState) -> list[Seat]:
+def electorate(state: GameState) -> list[Seat]:
     """D-E: every living player except this morning's bound survivor (round 1 and runoff)."""
     mem: FamilyAMemory = state.memory
     return [s for s in state.alive() if s.number != mem.bound]
@@ -103,7 +103,7 @@ def _missed(state: GameState, counted: dict[str, Ballot]) -> tuple[FamilyAMemory
     mem: FamilyAMemory = state.memory
     missed = list(mem.missed_ballot)
     notes = []
-    for seat in _electorate(state):
+    for seat in electorate(state):
         if seat.name not in counted and seat.number not in missed:
             missed.append(seat.number)
             notes.append(note(seat.name, "no_vote", "exit"))

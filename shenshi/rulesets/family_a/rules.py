@@ -32,9 +32,11 @@ from shenshi.rulesets.base import (
     Ruleset,
     RulesetError,
     RulingApplied,
+    StandingVote,
     Submission,
     Submit,
     frozen_map,
+    standing,
 )
 from shenshi.rulesets.catalog import (
     BIND,
@@ -93,8 +95,8 @@ class FamilyA(Ruleset):
             skills=SkillRules(
                 pm_window=True,
                 answer_locks=frozenset({DIVINE}),
-                out_of_step=Refusal("pm_window", "白天提交，不在夜间提交时间内"),
-                change_note="天亮前可更改",
+                out_of_step=Refusal("pm_window", "alert_why_day_not_night"),
+                change_note="receipt_until_dawn",
             ),
             targets=TargetRules(last_of_team_not_self=frozen_map(lone)),
             kill_post=KillPost(
@@ -132,6 +134,16 @@ class FamilyA(Ruleset):
             raise IllegalActionError(f"{command.name} is not a living civilian: the lot is drawn among them")
         memory = replace(state.memory, extra_divination_actor=seat.number)
         yield RulingApplied(command.kind, command.name, state.seats, memory, state.outcome)
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """D-E/D-I/D-D: the first posted ballot (or the delegation) of each voter; the bound
+        survivor does not vote; a runoff counts only ballots for its candidates; the summoned
+        victims vote in 招魂."""
+        mem: FamilyAMemory = state.memory
+        candidates = {state.by_number(n).name for n in mem.runoff} if state.round > 1 else None
+        counted, _ = day.counted_ballots(state, state.round, None, candidates)
+        electorate = [s.name for s in day.electorate(state)] if state.round < 3 else []
+        return standing(counted, electorate)
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
         """The bound survivor, the 8p on-duty killer, summoned victims, last-words grants and

@@ -37,8 +37,10 @@ from shenshi.rulesets.base import (
     Ruleset,
     RulesetError,
     RulingApplied,
+    StandingVote,
     Submission,
     frozen_map,
+    standing,
 )
 from shenshi.rulesets.catalog import (
     HEAL,
@@ -109,7 +111,8 @@ class Werewolf(Ruleset):
                 posthumous=frozenset({SHERIFF_SUCCESSOR}),
                 single_use=SINGLE_USE,
                 night_phases=MappingProxyType(phases),
-                change_note="截止前可更改，另起一行写「确定」可锁定",
+                change_note="receipt_until_deadline_confirm",
+                latest_line_counts=True,
             ),
             targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
             last_words=LastWordsRules(max_chars=settings.last_words_chars),
@@ -138,6 +141,12 @@ class Werewolf(Ruleset):
     def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
         """Why a skill reply fails (W-D1..W-D3), or ``None``; intake uses it for receipts."""
         return submissions.check_submission(state, sub)
+
+    def standing_vote(self, state: GameState) -> StandingVote:
+        """The latest valid ballot of each character in play (RES-W6), the sheriff's weighted."""
+        counted, _ = day.counted_ballots(state, None)
+        counts = {name: float(v) for name, v in day.tally(state, counted).items()}
+        return standing(counted, [s.name for s in day.electorate(state)], counts)
 
     def speed_up_ready(self, state: GameState) -> bool:
         """W-D7 (RES-W14): every character in play agreed to speed this day up and the

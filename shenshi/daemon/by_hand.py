@@ -1,0 +1,90 @@
+"""PMs the GM sent by hand (dry-run): recognised like his posts, so that ``shenshi published``
+is needed only for what the daemon cannot match.
+
+A PM the GM sent shows in the inbox poll where the engine lists both directions of a
+conversation (Discuz!); elsewhere (phpwind lists it only in the outbox until the player
+answers) the daemon looks in the GM's outbox for the PMs it proposed, now and then. A PM
+matches a proposed one to the same player with the same text (whitespace aside), oldest first,
+that no other announcement already records.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from shenshi.adapters.errors import ForumError
+from shenshi.records import PrivateMessage
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import Announcement, DestinationKind
+from shenshi.store.unit_of_work import Store
+
+log = logging.getLogger(__name__)
+
+WAITING = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
+OUTBOX_SPACING = timedelta(minutes=10)  # the GM's outbox is read at most this often
+OUTBOX_LOOK_BACK = timedelta(hours=48)  # … for PMs proposed this recently
+OUTBOX_AT_MOST = 10  # … and at most this many each time
+
+
+def _same_text(a: str, b: str) -> bool:
+    return "".join(a.split()) == "".join(b.split())
+
+
+def _waiting_pms(store: Store, game_id: int) -> tuple[list[Announcement], set[str]]:
+    """PM announcements not out yet, oldest first, and the forum ids already recorded."""
+    with store.snapshot() as uow:
+        every = uow.outbox.announcements(game_id)
+    claimed = {a.forum_id for a in every if a.forum_id}
+    waiting = [
+        a for a in every
+        if a.state in WAITING and a.destination_kind is DestinationKind.USER
+        and a.published_at is None and a.sent_at is None
+    ]  # fmt: skip
+    return waiting, claimed
+
+
+def recognise_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> Announcement | None:
+    """Mark the proposed PM that ``pm`` (sent by the GM) publishes, if one matches."""
+    waiting, claimed = _waiting_pms(store, game_id)
+    if pm.id in claimed:
+        return None
+    for a in waiting:
+        if a.destination.casefold() == pm.recipient.casefold() and _same_text(a.text, pm.text):
+            with store.transaction() as uow:
+                return uow.outbox.mark_published(a.id, pm.sent_at, forum_id=pm.id)
+    return None
+
+
+class OutboxWatch:
+    """Looks for proposed PMs in the GM's outbox (engines whose inbox does not list them)."""
+
+    def __init__(self, clock: Callable[[], datetime]) -> None:
+        self.clock = clock
+        self.last: datetime | None = None
+
+    def look(
+        self, store: Store, game_id: int, find_sent_pm: Callable[[str, str, datetime], str | None]
+    ) -> list[Announcement]:
+        """Check up to :data:`OUTBOX_AT_MOST` waiting PMs (at most every
+        :data:`OUTBOX_SPACING`); returns the ones found sent and marks them published."""
+        now = self.clock()
+        if self.last is not None and now - self.last < OUTBOX_SPACING:
+            return []
+        self.last = now
+        waiting, claimed = _waiting_pms(store, game_id)
+        recent = [a for a in waiting if now - a.created_at <= OUTBOX_LOOK_BACK][:OUTBOX_AT_MOST]
+        found = []
+        for a in recent:
+            try:
+                forum_id = find_sent_pm(a.destination, a.text, a.created_at)
+            except ForumError as exc:
+                log.warning("could not read the GM's sent PMs: %s", exc)
+                break
+            if forum_id is None or forum_id in claimed:
+                continue
+            claimed.add(forum_id)
+            with store.transaction() as uow:
+                found.append(uow.outbox.mark_published(a.id, now, forum_id=forum_id))
+        return found

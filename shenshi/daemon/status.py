@@ -1,0 +1,517 @@
+"""The game as the GM needs to see it: one typed status model, built from the store and the
+referee, rendered by ``shenshi status`` (text), ``shenshi status --json`` (scripts, health
+checks) and the web console.
+
+It answers the GM's questions: what the next deadline is for and how long is left (on the
+forum's clock); the vote as it stands, with each candidate's voters and the posts they voted
+in, who has not voted and how many votes decide; who has not acted at night; which
+announcement waits for the GM to publish it; the living as the players know them (a death
+counts from its publication) and the marks they know (束魂, 诅咒, 庇佑, 警长); the alerts the GM
+has not acknowledged, each with its time, evidence and next command; failed sends with the
+forum's reason; activity; and whether the daemon is polling (the health check).
+
+Map::
+
+    build_status(service) → GameStatus      everything below, at the service's clock
+      Deadline, VoteStanding(CandidateVotes, BallotView), NightActions(ActionView),
+      Waiting, AlertView, FailedSend, Mark, PlayerActivity, Health
+    record_poll(store, game_id, at)          the daemon's last successful poll (health)
+    to_json(status)                          plain JSON (times ISO 8601 on the forum's clock)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, tzinfo
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+from shenshi.daemon import gm_text
+from shenshi.daemon.announce import kind_words
+from shenshi.daemon.keys import step_label
+from shenshi.daemon.links import EvidenceLink, evidence_links
+from shenshi.daemon.referee import NOT_YET, Referee
+from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import Announcement, DestinationKind
+from shenshi.store.unit_of_work import Store
+
+if TYPE_CHECKING:
+    from shenshi.daemon.service import GameService
+
+LAST_POLL = "poll"  # the cursor source that holds the last successful poll
+STALE_AFTER = 3  # poll intervals without a successful poll: the daemon is unhealthy
+ACTIVITY_WINDOW = timedelta(hours=24)
+MARK_KINDS = {"bound": "被束魂（今天不能投票）", "curse_applied": "诅咒（+1票）",
+              "bless_applied": "庇佑（-1票）", "sheriff": "警长"}  # fmt: skip
+
+
+# -- the model ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Deadline:
+    """A moment the phase clock acts at: what for (``night_end``, ``vote_opens``,
+    ``vote_closes``, ``night_phase``, ``action_deadline``, ``day_end``, ``game_start``)."""
+
+    what: str
+    label: str  # 第1夜结束, 投票截止, 夜晚1截止…
+    at: datetime  # on the forum's clock
+    seconds_left: float  # negative once passed
+
+
+@dataclass(frozen=True)
+class BallotView:
+    """One counted ballot: who, whom, when, how, and the post (or PM) it was cast in."""
+
+    voter: str
+    target: str  # ABSTAIN for an abstention
+    at: datetime | None
+    via: str  # post | pm_delegate | summon
+    evidence: EvidenceLink | None = None
+
+
+@dataclass(frozen=True)
+class CandidateVotes:
+    """A candidate's votes as the close would count them (before curse and bless)."""
+
+    name: str
+    votes: float
+    voters: tuple[BallotView, ...]
+
+
+@dataclass(frozen=True)
+class VoteStanding:
+    """The open voting round as it stands."""
+
+    round: int
+    name: str  # 投票, 生死投票, 第二轮投票, 招魂
+    opens: datetime | None
+    closes: datetime | None
+    open: bool
+    electorate: tuple[str, ...]
+    decisive: int  # votes that decide it whatever the others vote (more than half)
+    tally: tuple[CandidateVotes, ...]  # most votes first
+    abstained: tuple[BallotView, ...]
+    not_voted: tuple[str, ...]
+    decided: str | None  # the candidate nobody can catch any more, if there is one
+
+
+@dataclass(frozen=True)
+class ActionView:
+    """A night (or day) submission, secret: for the GM only."""
+
+    actor: str
+    action: str  # the action id (kill, divine…)
+    words: str  # 月光 杀 老王
+    at: datetime | None
+    evidence: EvidenceLink | None = None
+
+
+@dataclass(frozen=True)
+class NightActions:
+    """What the open night has received, and who with a power has sent nothing yet."""
+
+    submitted: tuple[ActionView, ...]
+    not_acted: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A public announcement the players have not seen yet (the one that opens the next step
+    first): the GM publishes it by hand (dry-run) or approves it (review)."""
+
+    id: int
+    kind: str
+    what: str  # the kind in the GM's words (第1天投票结果)
+    state: str
+    opens_next_step: bool
+    hint: str
+
+
+@dataclass(frozen=True)
+class AlertView:
+    """An alert the GM has not acknowledged (``shenshi ack ID``)."""
+
+    id: int
+    kind: str
+    name: str  # the kind in the GM's words
+    message: str
+    subject: str | None
+    at: datetime
+    evidence: EvidenceLink | None
+    hint: str
+
+
+@dataclass(frozen=True)
+class FailedSend:
+    """An announcement the forum refused, with the forum's reason (retried by the daemon)."""
+
+    id: int
+    kind: str
+    where: str
+    error: str
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A mark the players know from a published announcement (束魂, 诅咒, 庇佑, 警长)."""
+
+    name: str
+    kind: str
+    words: str
+
+
+@dataclass(frozen=True)
+class PlayerActivity:
+    """Posts of a living player in the last 24 h, and his last post (lurking)."""
+
+    name: str
+    posts: int
+    last_post: datetime | None
+
+
+@dataclass(frozen=True)
+class Health:
+    """Whether the daemon is polling: its last successful poll, and if that is too long ago."""
+
+    last_poll: datetime | None
+    poll_interval: float
+    ok: bool
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class GameStatus:
+    """Everything ``shenshi status`` shows (roles and night actions included: it is the GM's)."""
+
+    game: str
+    ruleset: str
+    ruleset_name: str  # 游戏六（10人）
+    mode: str
+    now: datetime
+    timezone: str
+    phase: str
+    number: int
+    round: int
+    step: str  # 第2天 生死投票
+    deadline: Deadline | None  # the next one
+    deadlines: tuple[Deadline, ...]  # every one of the open step still to come
+    winner: str | None
+    winner_name: str | None  # 好人方, 楚方, 和棋…
+    living: tuple[str, ...]  # as the players know it
+    dead: tuple[str, ...]  # as the players know it
+    unannounced_deaths: tuple[str, ...]  # dead, not yet published (GM only)
+    marks: tuple[Mark, ...]
+    vote: VoteStanding | None
+    night: NightActions | None
+    waiting: tuple[Waiting, ...]
+    proposed: int  # announcements waiting for review (approve / reject / edit)
+    alerts: tuple[AlertView, ...]
+    failed: tuple[FailedSend, ...]
+    activity: tuple[PlayerActivity, ...]
+    health: Health
+    roles: Mapping[str, str] = field(default_factory=dict)  # name → role in Chinese (secret)
+
+
+# -- building it ------------------------------------------------------------------------------------
+
+
+def build_status(service: GameService, now: datetime | None = None) -> GameStatus:
+    """The status of ``service``'s game at ``now`` (default: the service's clock)."""
+    referee = service.referee
+    assert referee is not None, "start the service first"
+    tz = service.config.forum.tz
+    now = (now or service.clock()).astimezone(tz)
+    state = referee.state
+    store, game_id = service.store, service.game_id
+    mode = service.config.daemon.mode
+    with store.snapshot() as uow:
+        outbox = uow.outbox.announcements(game_id)
+        alerts = uow.alerts.raised(game_id, unacknowledged=True)
+        poll = uow.evidence.cursor(game_id, LAST_POLL)
+    published = {a.key for a in outbox if a.published_at or a.sent_at}
+    dead_known, unannounced = _deaths(referee, published)
+    runoff = "生死投票" if referee.profile.ballots.runoff_template == "runoff" else "第二轮投票"
+    deadlines = _deadlines(referee, state, now, tz, runoff)
+    later = tuple(d for d in deadlines if d.seconds_left > 0)
+    info = service.ruleset.info
+    return GameStatus(
+        game=service.config.game.name,
+        ruleset=state.ruleset,
+        ruleset_name=info.chinese,
+        mode=mode,
+        now=now,
+        timezone=str(tz),
+        phase=state.phase.value,
+        number=state.number,
+        round=state.round,
+        step=gm_text.step_name(state.phase, state.number, state.round, runoff),
+        deadline=later[0] if later else None,
+        deadlines=deadlines,
+        winner=state.winner,
+        winner_name=("和棋" if state.winner == "draw" else info.team_name(state.winner))
+        if state.winner
+        else None,
+        living=tuple(s.name for s in state.seats if s.name not in dead_known),
+        dead=tuple(s.name for s in state.seats if s.name in dead_known),
+        unannounced_deaths=unannounced,
+        marks=_marks(referee, published),
+        vote=_vote(service, referee, state, now, tz, runoff),
+        night=_night(service, state, tz),
+        waiting=_waiting(referee, outbox, mode),
+        proposed=sum(1 for a in outbox if a.state is AnnouncementState.PROPOSED),
+        alerts=_alerts(store, game_id, alerts, tz),
+        failed=tuple(_failed(a) for a in outbox if a.state is AnnouncementState.FAILED),
+        activity=_activity(service, state, now),
+        health=_health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now),
+        roles={s.name: info.roles[s.role].chinese for s in state.seats if s.role in info.roles},
+    )
+
+
+def record_poll(store: Store, game_id: int, at: datetime) -> None:
+    """Note a successful poll at ``at`` (the daemon's clock): the health check reads it."""
+    with store.transaction() as uow:
+        uow.evidence.set_cursor(game_id, LAST_POLL, {"ok": True}, at=at)
+
+
+def _deaths(referee: Referee, published: set[str]) -> tuple[set[str], tuple[str, ...]]:
+    """Who the players know to be dead, and who died without the announcement out yet."""
+    state = referee.state
+    unpublished: set[str] = set()
+    for key, report in referee.announced.items():
+        if key not in published:
+            unpublished |= {d.name for d in report.deaths}
+    dead = {s.name for s in state.seats if not s.alive}
+    hidden = dead & unpublished
+    return dead - hidden, tuple(s.name for s in state.seats if s.name in hidden)
+
+
+def _marks(referee: Referee, published: set[str]) -> tuple[Mark, ...]:
+    """Marks from the published results of the current step number (the night's 束魂, the
+    day's curse and bless), and the latest published sheriff."""
+    state = referee.state
+    n = state.number
+    current = [referee.keys.public(step_label(phase, n, rnd))
+               for phase in (Phase.NIGHT, Phase.DAY) for rnd in (None, 1, 2)]  # fmt: skip
+    reports: list[Report] = [
+        referee.announced[k] for k in current if k in referee.announced and k in published
+    ]
+    sheriff = [
+        r for k, r in referee.announced.items()
+        if k in published and any(f.kind == "sheriff" for f in r.public_facts)
+    ]  # fmt: skip
+    marks: dict[tuple[str, str], Mark] = {}
+    for report in [*sheriff[-1:], *reports]:
+        for fact in report.public_facts:
+            name = fact.get("name")
+            if fact.kind in MARK_KINDS and name and state.is_alive(name):
+                marks[(name, fact.kind)] = Mark(name, fact.kind, MARK_KINDS[fact.kind])
+    return tuple(marks.values())
+
+
+def _deadlines(
+    referee: Referee, state: GameState, now: datetime, tz: tzinfo, runoff: str
+) -> tuple[Deadline, ...]:
+    """The open step's deadlines still to come (and the one just passed, until it acts)."""
+    words = gm_text.DEADLINES
+    found: list[tuple[str, str, datetime]] = []
+    if state.phase is Phase.SETUP:
+        found.append(("game_start", words["game_start"], referee.game.start))
+    times: PhaseTimes | None = referee.times()
+    if times is not None and state.phase is Phase.NIGHT:
+        for k, at in sorted(times.phase_deadlines.items()):
+            found.append(("night_phase", words["night_phase"].format(k=k), at))
+        if times.input_deadline is not None and times.input_deadline != times.closes:
+            found.append(("action_deadline", words["action_deadline"], times.input_deadline))
+        found.append(("night_end", words["night_end"].format(n=state.number), times.closes))
+    elif times is not None and state.phase is Phase.DAY:
+        opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
+        name = gm_text.round_name(state.round, runoff)
+        if opens < NOT_YET:
+            if opens > times.opens:
+                found.append(("vote_opens", words["vote_opens"].format(round=name), opens))
+            found.append(("vote_closes", words["vote_closes"].format(round=name), closes))
+        if times.closes != closes:
+            found.append(("day_end", words["day_end"].format(n=state.number), times.closes))
+    out = [
+        Deadline(what, label, at.astimezone(tz), (at - now).total_seconds())
+        for what, label, at in found
+    ]
+    upcoming = [d for d in out if d.seconds_left > 0]
+    # A close that is due: the next cycle acts on it (an opening that passed is no deadline).
+    passed = [d for d in out if d.seconds_left <= 0 and d.what != "vote_opens"][-1:]
+    return tuple(sorted(passed + upcoming, key=lambda d: d.at))
+
+
+def _vote(
+    service: GameService, referee: Referee, state: GameState, now: datetime, tz: tzinfo, runoff: str
+) -> VoteStanding | None:
+    if state.phase is not Phase.DAY or not state.round:
+        return None
+    times = referee.times()
+    opens = closes = None
+    if times is not None:
+        o, c = times.rounds.get(state.round, (times.opens, times.closes))
+        opens, closes = (o.astimezone(tz), c.astimezone(tz)) if o < NOT_YET else (None, None)
+    standing = service.ruleset.standing_vote(state)
+    links = _links_by_id(service, [b.evidence for b in standing.counted.values()])
+    views = {
+        voter: BallotView(voter, b.target, b.t.astimezone(tz) if b.t else None, b.via, links.get(str(b.evidence)))
+        for voter, b in standing.counted.items()
+    }  # fmt: skip
+    by_target: dict[str, list[BallotView]] = {}
+    for view in sorted(views.values(), key=lambda v: (v.at is None, v.at or now)):
+        by_target.setdefault(view.target, []).append(view)
+    candidates = set(standing.counts) | {t for t in by_target if t != ABSTAIN}
+    tally = sorted(
+        (CandidateVotes(name, float(standing.counts.get(name, 0)), tuple(by_target.get(name, ())))
+         for name in candidates),
+        key=lambda c: (-c.votes, c.name),
+    )  # fmt: skip
+    not_voted = tuple(n for n in standing.electorate if n not in standing.counted)
+    return VoteStanding(
+        round=state.round,
+        name=gm_text.round_name(state.round, runoff),
+        opens=opens,
+        closes=closes,
+        open=opens is not None and opens <= now,
+        electorate=standing.electorate,
+        decisive=len(standing.electorate) // 2 + 1,
+        tally=tuple(tally),
+        abstained=tuple(by_target.get(ABSTAIN, ())),
+        not_voted=not_voted,
+        decided=_decided(tally, len(not_voted)),
+    )
+
+
+def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
+    """The leader whom the ballots still to come cannot catch (one vote each), if any."""
+    if not tally:
+        return None
+    second = tally[1].votes if len(tally) > 1 else 0
+    return tally[0].name if tally[0].votes > second + remaining else None
+
+
+def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions | None:
+    if state.phase is not Phase.NIGHT:
+        return None
+    subs = sorted(state.submissions, key=lambda s: s.sort_key())
+    links = _links_by_id(service, [s.evidence for s in subs])
+    submitted = tuple(
+        ActionView(s.actor, s.action, gm_text.describe_submission(s),
+                   s.t.astimezone(tz) if s.t else None, links.get(str(s.evidence)))
+        for s in subs
+    )  # fmt: skip
+    info = service.ruleset.info
+    acted = {s.actor for s in subs}
+    not_acted = tuple(
+        s.name for s in state.alive() if info.roles[s.role].powers and s.name not in acted
+    )
+    return NightActions(submitted, not_acted)
+
+
+def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[Waiting, ...]:
+    """Public announcements not yet out, the one the next step waits for first."""
+    gate = referee.gate_key() if PHASE_GRAPH[referee.state.phase].due is Due.PUBLICATION else None
+    pending = [
+        a for a in outbox
+        if a.destination_kind is DestinationKind.THREAD and not (a.published_at or a.sent_at)
+        and a.state not in (AnnouncementState.REJECTED,)
+    ]  # fmt: skip
+    pending.sort(key=lambda a: (a.key != gate, a.id))
+    return tuple(
+        Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
+                a.key == gate, gm_text.publish_hint(mode, a.id))
+        for a in pending
+    )
+
+
+def _alerts(store: Store, game_id: int, alerts: Iterable[Any], tz: tzinfo) -> tuple[AlertView, ...]:
+    alerts = list(alerts)
+    links = {
+        link.id: link for link in evidence_links(store, game_id, [a.evidence_id for a in alerts])
+    }
+    return tuple(
+        AlertView(a.id, a.kind, gm_text.alert_name(a.kind), a.message, a.subject,
+                  a.created_at.astimezone(tz), links.get(a.evidence_id), gm_text.hint(a.kind, a.subject))
+        for a in alerts
+    )  # fmt: skip
+
+
+def _failed(a: Announcement) -> FailedSend:
+    where = (
+        f"帖子 {a.destination}"
+        if a.destination_kind is DestinationKind.THREAD
+        else f"私信 {a.destination}"
+    )
+    return FailedSend(a.id, a.kind, where, a.last_error or "", a.attempts)
+
+
+def _activity(service: GameService, state: GameState, now: datetime) -> tuple[PlayerActivity, ...]:
+    game = service.config.game
+    with service.store.snapshot() as uow:
+        names = {p.uid: p.name for p in uow.games.players(service.game_id) if p.uid}
+        day = uow.evidence.activity(
+            service.game_id, now - ACTIVITY_WINDOW, now,
+            sources=list(game.counted_threads) or None, exclude_sources=list(game.uncounted_threads),
+        )  # fmt: skip
+        ever = uow.evidence.activity(
+            service.game_id, game.start, now, exclude_sources=list(game.uncounted_threads)
+        )
+    posts = {names.get(a.author_uid, a.author): a.posts for a in day}
+    last = {names.get(a.author_uid, a.author): a.last_at for a in ever}
+    tz = service.config.forum.tz
+    return tuple(
+        PlayerActivity(
+            s.name, posts.get(s.name, 0), last[s.name].astimezone(tz) if s.name in last else None
+        )
+        for s in state.alive()
+    )
+
+
+def _health(last: datetime | None, interval: float, now: datetime) -> Health:
+    if last is None:
+        return Health(None, interval, False, "守护进程还没有成功读取过论坛（shenshi run）")
+    age = (now - last).total_seconds()
+    if age > STALE_AFTER * interval:
+        return Health(last.astimezone(now.tzinfo), interval, False,
+                      f"上次成功读取论坛是 {gm_text.left(age).removeprefix('已过 ')}前（超过 {STALE_AFTER} 个轮询间隔）")  # fmt: skip
+    return Health(last.astimezone(now.tzinfo), interval, True)
+
+
+def _links_by_id(service: GameService, ids: Iterable[str | None]) -> dict[str, EvidenceLink]:
+    found = evidence_links(service.store, service.game_id, [i for i in ids if i])
+    return {str(link.id): link for link in found}
+
+
+# -- JSON ---------------------------------------------------------------------------------------------
+
+
+def to_json(status: GameStatus) -> dict[str, Any]:
+    """The status as plain JSON values (times ISO 8601 with the forum's offset)."""
+    return _plain(status)
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, Enum):
+        return value.value
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+__all__ = [
+    "ActionView", "AlertView", "BallotView", "CandidateVotes", "Deadline", "FailedSend",
+    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "VoteStanding", "Waiting",
+    "build_status", "record_poll", "to_json",
+]  # fmt: skip

@@ -1,0 +1,191 @@
+"""The lexicon: the words players write, as data. :mod:`shenshi.intake.grammar` is built from it.
+
+Every word is written folded (simplified, half-width, lower case: :func:`shenshi.intake.text.fold`),
+since reading happens on the folded text. Adding a way of saying something is adding a word
+here; a test reads every word of every list through the grammar.
+
+* ``VERBS`` — PM and 功能树洞 command words and the actions they may mean, best first (the
+  sender's powers pick one: ``查`` is a seer's ``divine`` and a horse's ``check``). A
+  one-character word is *weak*: it needs a name or a separator right after it.
+* ``VOTE_WORDS`` / ``VOTE_WEAK`` / ``VOTE_CHANGE_WORDS`` / ``ABSTAIN_WORDS`` — ballots in posts.
+* ``FILLER_WORDS`` — words that may stand before a command word (我, 今晚, 就 …).
+* ``QUESTION_MARKERS`` / ``CONDITION_MARKERS`` — a sentence holding one is not a command.
+* ``PLATFORM_WORDS``, ``DECLARATION_WORDS``, ``LAST_WORDS``, ``ACCUSE_WORDS``,
+  ``CONFIRM_WORDS``, ``SPEED_UP`` / ``SLOW_DOWN`` — the parts of special commands.
+* ``COMMAND_WORDS`` — the form each action is written in the rule posts (the demo's players
+  write these).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+# -- ballots (thread posts) ---------------------------------------------------------------------
+VOTE_WORD = "投票"  # also with a round before it and a link after it: 生死投票给 X
+VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复")
+VOTE_LINKS: tuple[str, ...] = ("给", "为")
+VOTE_WORDS: tuple[str, ...] = (
+    "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
+    "这一票投给", "这一票给", "这票投给", "一票投给", "票给", "票", "vote for", "vote",
+)  # fmt: skip
+# 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
+VOTE_WEAK = "投"
+VOTE_WEAK_NOT_BEFORE = "票诉入资降了过的着"
+VOTE_CHANGE_WORDS: tuple[str, ...] = (
+    "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改",
+)  # fmt: skip
+VOTE_CHANGE_LINKS: tuple[str, ...] = ("为", "成", "给", "到")  # 改票为 X, 改投给 X
+ABSTAIN_WORDS: tuple[str, ...] = ("弃权票", "弃权", "弃票", "abstain")
+# Words that may stand between a ballot word and 弃权 (委托投票：弃权, 投弃权票).
+ABSTAIN_LEADS: tuple[str, ...] = ("委托",)
+ABSTAIN_VOTE_LEADS: tuple[str, ...] = ("投票", "投")  # 投票：弃权, 投弃权票
+
+# -- what a clause may start with before its command word ---------------------------------------
+FILLER_WORDS: tuple[str, ...] = (
+    "今晚上", "今晚", "今夜", "今天", "今日", "本轮", "这轮", "这一夜", "这夜", "我们", "我",
+    "要", "想", "选择", "选", "决定", "请", "帮我", "麻烦", "那么", "那", "就", "还是", "最终",
+    "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
+    "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的",
+)  # fmt: skip
+# After a condition (如果…就…), these start the clause that holds the command.
+CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
+# 第N夜 / 第N晚 / 第N天 / 第N轮 before a command word
+FILLER_ORDINAL_UNITS = "夜晚天轮"
+
+# -- sentences that are not commands --------------------------------------------------------------
+QUESTION_MARKERS: tuple[str, ...] = (
+    "?", "吗", "请问", "想问", "问一下", "能不能", "可不可以", "可以吗", "能否", "是否",
+    "是不是", "怎么", "为什么", "为啥", "什么时候", "多久",
+)  # fmt: skip
+QUESTION_FINAL: tuple[str, ...] = ("呢", "么")  # a question only at the end of its sentence
+CONDITION_MARKERS: tuple[str, ...] = (
+    "如果",
+    "假如",
+    "要是",
+    "若是",
+    "倘若",
+    "万一",
+    "除非",
+    "的话",
+)
+
+# -- PM and 功能树洞 commands -----------------------------------------------------------------------
+# What 目标：X means: the one power of the sender (a general's 目标 is his kill, not 抽将).
+TARGET_INTENTS: tuple[str, ...] = (
+    "kill", "cannon_kill", "divine", "bind", "curse", "bless", "pray", "imprison", "check",
+    "protect", "guard", "pipe",
+)  # fmt: skip
+VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("委托投票给", ("delegate_vote",)), ("委托投票", ("delegate_vote",)),
+    ("委托投", ("delegate_vote",)), ("帮我投", ("delegate_vote",)), ("代我投", ("delegate_vote",)),
+    ("【预言】", ("divine",)), ("【守护】", ("guard",)), ("【隔音】", ("silence_guard",)),
+    ("【救药】", ("heal",)), ("【毒药】", ("poison",)), ("【杀人】", ("kill",)),
+    ("【吹笛】", ("pipe",)), ("【金箭】", ("pair_lovers",)), ("【托孤】", ("lone_wolf",)),
+    ("【孤刀】", ("lone_blade",)), ("【殉职】", ("sheriff_successor",)),
+    ("占卜", ("divine",)), ("额外占卜", ("divine",)), ("预言", ("divine",)), ("查验", ("divine", "check")),
+    ("查证", ("check", "divine")), ("束魂", ("bind",)), ("诅咒", ("curse",)),
+    ("庇佑", ("bless",)), ("保佑", ("bless",)), ("祈祷", ("pray",)), ("祈福", ("pray",)),
+    ("炮打", ("cannon_kill",)), ("炮轰", ("cannon_kill",)), ("炮击", ("cannon_kill",)),
+    ("开炮打", ("cannon_kill",)), ("开炮", ("cannon_kill",)),
+    ("禁锢", ("imprison",)), ("救治", ("protect",)), ("保护", ("protect", "guard")),
+    ("救药", ("heal",)), ("毒药", ("poison",)), ("毒杀", ("poison",)), ("抽将", ("swap_general",)),
+    ("守护", ("guard",)), ("隔音", ("silence_guard",)), ("吹笛", ("pipe",)),
+    ("金箭", ("pair_lovers",)), ("托孤", ("lone_wolf",)), ("孤刀", ("lone_blade",)),
+    ("殉职", ("sheriff_successor",)), ("警徽移交给", ("sheriff_successor",)),
+    ("警徽移交", ("sheriff_successor",)), ("警徽给", ("sheriff_successor",)),
+    ("移交警徽给", ("sheriff_successor",)), ("移交警徽", ("sheriff_successor",)),
+    ("杀人", ("kill", "cannon_kill")), ("击杀", ("kill", "cannon_kill")),
+    ("刺杀", ("kill", "cannon_kill")),
+    # weak (one character)
+    ("杀", ("kill", "cannon_kill")), ("刀", ("kill",)), ("砍", ("kill",)),
+    ("查", ("divine", "check")), ("验", ("divine", "check")), ("救", ("protect", "heal")),
+    ("毒", ("poison",)), ("守", ("guard",)), ("吹", ("pipe",)), ("关", ("imprison",)),
+    ("炮", ("cannon_kill",)), ("打", ("cannon_kill",)), ("抽", ("swap_general",)),
+    # the target of whatever power the sender has (目标：X, a cannon's platform on the next line)
+    ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS), ("代投", ("delegate_vote",)),
+    ("委托", ("delegate_vote",)),
+)  # fmt: skip
+# After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
+VERB_PARTICLES: tuple[str, ...] = (
+    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "了", "掉", "给",
+)  # fmt: skip
+OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
+
+# Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
+NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
+    (("为", "给", "替", "帮"), ("祈祷", "祈福", "祷告"), ("pray",)),
+    (("抓", "抽", "拉"), ("替我抽将", "帮我抽将", "来抽将", "抽将", "替死"), ("swap_general",)),
+)
+
+# What may follow a name without being part of it (投票：老王，理由 …, 投老王一票, 占卜老王是不是杀手).
+# Any other character that could extend a name makes the whole token the name (老王王 is not 老王).
+NAME_FOLLOWERS: tuple[str, ...] = (
+    "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我",
+    "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
+    "还是", "和", "与", "跟", "以及", "及", "还有",
+)  # fmt: skip
+# Sentence particles after a name, when the clause ends right after them (投老王吧).
+NAME_PARTICLES = "吧啊呀哦了啦嘛吗呢么哈"
+# The question a divination asks, after its target: not a question to the GM.
+TARGET_QUESTIONS: tuple[str, ...] = (
+    "是不是杀手", "是否是杀手", "是否杀手", "是杀手吗", "是不是好人", "是好人吗", "是不是狼人",
+    "是不是狼", "是不是坏人", "的身份", "是什么身份",
+)  # fmt: skip
+# Separators of alternatives (A或者B): no target is certain.
+ALTERNATIVE_WORDS: tuple[str, ...] = ("或者", "或是", "或", "还是")
+# A ballot for 他/她 names nobody for certain.
+PRONOUNS: tuple[str, ...] = ("他", "她", "它", "ta")
+
+# A cannon's platform: 炮架子：Y; 以Y为炮架
+PLATFORM_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "炮台", "架")
+PLATFORM_LINKS: tuple[str, ...] = ("是", "为", "用", "选")  # 炮架子是Y
+PLATFORM_AS_LEADS: tuple[str, ...] = ("以", "用", "拿", "让")
+PLATFORM_AS_LINKS: tuple[str, ...] = ("作为", "作", "为", "做", "当")
+PLATFORM_AS_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "架")
+PLATFORM_ACROSS: tuple[str, ...] = ("隔着", "隔")  # 隔着Y打X
+
+# Kill declarations (family A 杀人宣言, chess 杀人帖) and stories (杀人剧情)
+DECLARATION_WORDS: tuple[str, ...] = ("杀人宣言", "杀人剧情", "杀人帖", "宣言", "剧情")
+STORY_WORD = "剧情"
+DECLARATION_LEADS: tuple[str, ...] = ("如下",)
+# The declaration of one's own earlier kill PM still stands (改杀 X，宣言同上一条).
+DECLARATION_SAME: tuple[str, ...] = (
+    "宣言同上一条", "宣言同上", "宣言不变", "宣言照旧", "宣言沿用", "宣言同前", "宣言和上次一样",
+    "宣言和之前一样", "宣言跟之前一样", "宣言跟上次一样", "宣言用上一条", "宣言用之前的",
+    "同上一条", "同上",
+)  # fmt: skip  # fmt: skip
+# A remark on a command's own line shorter than this is not its declaration (…炮架子：Y。明天见).
+DECLARATION_TAIL_MIN = 20
+
+LAST_WORDS: tuple[str, ...] = ("【遗言】", "遗言")
+ACCUSE_WORDS: tuple[str, ...] = ("指控", "指认")
+
+# 委托阿杰帮我投: delegating to a player (D-D forbids it)
+DELEGATE_TO_LEADS: tuple[str, ...] = ("委托", "让", "请", "拜托")
+DELEGATE_TO_WORDS: tuple[str, ...] = ("帮我", "替我", "代我", "帮忙", "代")
+
+CONFIRM_WORDS: tuple[str, ...] = ("确定", "确认", "锁定", "confirm")
+SPEED_UP = ("同意", "加速")  # 同意第N天加速
+SLOW_DOWN_LEADS: tuple[str, ...] = ("申请", "请求", "要求")
+SLOW_DOWN = "减速"
+DAY_UNITS = "天日"  # 第N天 / 第N日
+
+# 自己 / 我自己 / 本人 name the sender
+SELF_WORDS: tuple[str, ...] = ("我自己", "自己", "本人")
+
+# Mentions of voting in a PM (a chess or werewolf player is told to post instead)
+VOTE_MENTIONS: tuple[str, ...] = ("投票", "弃票", "弃权", "改票")
+
+CN_DIGITS: Mapping[str, int] = MappingProxyType(
+    {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9, "十": 10}
+)
+
+# -- how each action is written in the rule posts -----------------------------------------------
+COMMAND_WORDS: Mapping[str, str] = MappingProxyType({
+    "kill": "杀", "divine": "占卜", "bind": "束魂", "curse": "诅咒", "bless": "庇佑", "pray": "祈祷",
+    "cannon_kill": "炮打", "imprison": "禁锢", "check": "查证", "protect": "救治",
+    "swap_general": "抽将", "guard": "【守护】", "silence_guard": "【隔音】", "heal": "【救药】",
+    "poison": "【毒药】", "pipe": "【吹笛】", "pair_lovers": "【金箭】", "lone_wolf": "【托孤】",
+    "lone_blade": "【孤刀】", "sheriff_successor": "【殉职】",
+})  # fmt: skip

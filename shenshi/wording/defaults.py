@@ -1,0 +1,697 @@
+"""The default text of every template, with what it is for (the table ``docs/templates.md`` is
+generated from, by ``python -m shenshi.wording``).
+
+Groups, by reader:
+
+* ``announcement`` — the GM's public posts (night and day results, the winner);
+* ``kind`` — what each announcement is, as the GM's review and dry-run log name it;
+* ``cause`` — how a death is announced (``$cause`` of ``death``);
+* ``answer`` — private results by PM (divination, checks, identities, 【通灵】);
+* ``role`` — the role PMs of the deal;
+* ``receipt`` — receipts (回执) to a player for a PM or a 功能树洞 reply;
+* ``reason`` — why a command was refused, in a receipt (``reason_<alert kind>``);
+* ``alert`` — GM alerts (``alert_<alert kind>`` and variants);
+* ``forum`` — what is added to a post for the forum's sake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+
+from shenshi.wording.templates import TemplateSpec
+
+GROUPS = {
+    "announcement": "Public posts of the GM",
+    "kind": "What each announcement is, in the GM's review and dry-run log",
+    "cause": "Causes of death (the $cause of `death`)",
+    "answer": "Private results (PMs)",
+    "role": "Role PMs",
+    "receipt": "Receipts to players (回执)",
+    "reason": "Why a command was refused (in a receipt)",
+    "alert": "GM alerts",
+    "forum": "Forum",
+}
+
+_SPECS: list[TemplateSpec] = []
+
+
+def _group(group: str, *rows: tuple[str, str, str] | tuple[str, str, str, tuple[str, ...]]) -> None:
+    for row in rows:
+        name, default, doc = row[:3]
+        extra = row[3] if len(row) > 3 else ()
+        _SPECS.append(TemplateSpec(name, group, default, doc, extra))  # type: ignore[arg-type]
+
+
+_group(
+    "announcement",
+    ("night_title", "【第${n}夜结果】", "title of a night's result post ($n: the night)"),
+    ("day_title", "【第${n}天投票结果】", "title of a day's vote result post ($n: the day)"),
+    ("death", "${name} ${cause}。", "a night death with its cause (a `cause_*` text)"),
+    (
+        "death_camp",
+        "${name} 死亡，所属阵营：${camp}。",
+        "a death announced with the camp (chess32)",
+    ),
+    (
+        "kill_declaration",
+        "杀人宣言（${victim}）：\n${text}",
+        "a kill declaration published with its death",
+    ),
+    (
+        "kill_declaration_missing",
+        "（${victim} 的杀人宣言待天神补充）",
+        "a death whose declaration is not on record",
+    ),
+    (
+        "quoted_line",
+        "｜${line}",
+        "each line of a player's text a GM post repeats (kill declarations): never the GM's own",
+    ),
+    ("no_death", "昨夜无人死亡。", "nobody died in the night"),
+    ("kill_failed", "杀手杀人失败。", "game5: a bind success (with `bound`)"),
+    ("bound", "${name} 被束魂，今日可以发言，但不能投票。", "the bound survivor of the night"),
+    ("tally_line", "${name}：${votes} 票", "one line of the first-round tally"),
+    ("curse_applied", "${name} 获得诅咒附加的一票。", "a curse that counted in the tally"),
+    ("bless_applied", "${name} 因庇佑减少一票。", "a bless that counted in the tally"),
+    (
+        "runoff",
+        "${names} 平票，进入生死投票（只能投给以上玩家）。",
+        "a tie leading to the runoff (生死投票)",
+    ),
+    (
+        "round2",
+        "${names} 平票且达到30%，进入第二轮投票（只能投给以上玩家或弃权）。",
+        "chess32: a tie leading to round 2",
+    ),
+    (
+        "runoff_tally",
+        "生死投票：${tally}",
+        "the runoff's tally ($tally: `tally_item`s joined by `list_separator`)",
+    ),
+    ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
+    ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
+    ("kill_post_missing", "（${victim} 的杀人帖待法官补充）", "chess32: a death whose kill post is not on record"),
+    ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
+    ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
+    ("list_separator", "，", "between the items of a tally"),
+    (
+        "executed",
+        "${name} 被处决，身份：${value}。",
+        "an execution with the published identity (杀手/平民)",
+    ),
+    ("executed_camp", "${name} 被处决，所属阵营：${camp}。", "chess32: an execution with the camp"),
+    ("no_execution", "本日无人被处决，直接进入黑夜。", "a day without an execution"),
+    ("exit", "${name} 自动退出游戏。", "an automatic exit"),
+    ("substitution", "${out} 退出，由替补 ${in} 接替。", "a substitute takes over a seat"),
+    ("out", "${name} 出局。", "werewolf: a character goes out"),
+    ("sheriff", "${name} 成为警长。", "werewolf: the new sheriff"),
+    ("madness_lifted", "吹笛者出局，所有癫狂状态解除。", "werewolf: the piper went out"),
+    ("winner", "【游戏结束】${camp}获胜！", "the end of the game and the winning camp"),
+    ("draw", "【游戏结束】双方帅同时阵亡，和棋。", "chess32: both generals died the same night"),
+    ("signature", "\n\n—— 神的使者", "added at the end of every public post"),
+    (
+        "signin_missed",
+        "${name} 未在游戏者名单公布后24小时内签到，视为自动退出游戏（待天神确认）。",
+        "a player who did not sign in",
+    ),
+    (
+        "lurking",
+        "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏（待天神确认）。",
+        "a player who lurked too long",
+    ),
+)
+_group(
+    "kind",
+    ("kind_night_result", "第${n}夜结果", "a night's result post"),
+    ("kind_day_result", "第${n}天投票结果", "a day's (last) vote result post"),
+    ("kind_round_result", "第${n}天第${round}轮结果", "the result of a day's round that leads to another"),
+    ("kind_receipt", "回执", "a receipt"),
+    ("kind_divination", "占卜答复", "the seer's answer"),
+    ("kind_extra_divination", "额外占卜答复", "the penalty divination's answer"),
+    ("kind_check", "查证结果", "chess32: the horses' check"),
+    ("kind_death_identity", "阵亡者身份", "chess32: a dead player's identity, to his general"),
+    ("kind_prophecy", "预言结果", "werewolf: the seer's 【预言】"),
+    ("kind_witch_vision", "通灵名单", "werewolf: the witch's 【通灵】 list"),
+    ("kind_lover_partner", "情侣告知", "werewolf: each lover's partner"),
+    ("kind_role", "身份通知", "a role PM of the deal"),
+    ("kind_signin", "未签到", "a player who did not sign in"),
+    ("kind_lurk", "潜水", "a player who lurked too long"),
+    ("kind_substitution", "替补公告", "a substitute takes over a seat"),
+    ("kind_exit", "退出公告", "a player's exit"),
+)
+_group(
+    "cause",
+    ("cause_killer", "被杀手杀害", "family A: killed by the killers"),
+    ("cause_bind_failure", "束魂失败，死于束魂者之手", "family A: a two-night bind failure"),
+    ("cause_execution", "被处决", "executed"),
+    ("cause_auto_exit", "自动退出游戏", "an automatic exit"),
+    ("cause_general", "被帅所杀", "chess32: killed by a general"),
+    ("cause_cannon", "被炮击杀", "chess32: killed by a cannon"),
+    ("cause_mine", "兑子同归于尽", "chess32: died with the MINE player he killed"),
+    ("cause_swap", "被抽将", "chess32: grabbed by the general's swap"),
+    ("cause_kill", "被杀", "werewolf: 【杀人】"),
+    ("cause_poison", "被毒杀", "werewolf: 【毒药】"),
+    ("cause_lovers_suicide", "殉情", "werewolf: the lover's partner went out"),
+    ("cause_vote_out", "被投票出局", "werewolf: voted out"),
+    ("cause_lone_blade", "被孤刀带走", "werewolf: 【孤刀】"),
+    ("cause_unknown", "死亡", "a cause with no text of its own"),
+)
+_group(
+    "answer",
+    (
+        "divination",
+        "天神答复：你占卜的对象 ${name} ${value}杀手。",
+        "the seer's answer ($value: 是/不是)",
+    ),
+    (
+        "extra_divination",
+        "天神答复（额外占卜）：你占卜的对象 ${name} ${value}杀手。",
+        "the penalty divination's answer",
+    ),
+    ("check", "查证结果：${name} 是 ${camp}的${identity}。", "chess32: the horses' check"),
+    (
+        "death_identity",
+        "你方阵亡的 ${name} 的身份是：${identity}。",
+        "chess32: a dead player's identity, to his general",
+    ),
+    ("prophecy", "【预言】结果：${name} 属于${value}。", "werewolf: the seer's 【预言】"),
+    (
+        "witch_vision",
+        "【通灵】今夜被【杀人】选中的角色：${names}",
+        "werewolf: the witch's 【通灵】 list",
+    ),
+    ("witch_vision_empty", "（无）", "an empty 【通灵】 list"),
+    ("lover_partner", "你的情侣是：${name}。", "werewolf: each lover's partner"),
+)
+_group(
+    "role",
+    (
+        "role",
+        "你在《${game}》中的身份是：${role}（${team}）。请妥善保密。",
+        "the role PM of the deal",
+    ),
+    ("partners", "你的同伴：${names}。", "added to the role PM of a joint unit or pack"),
+)
+_group(
+    "receipt",
+    (
+        "receipt_accepted",
+        "已收到：${what}，${note}",
+        "an accepted command ($what: a `receipt_what*` text, $note: until when it may change)",
+    ),
+    (
+        "receipt_notes",
+        "${text}。提醒：${notes}",
+        "an accepted command the GM will still look at ($notes joined by `receipt_note_separator`)",
+    ),
+    ("receipt_note_separator", "；", "between notes"),
+    ("receipt_tonight", "今晚", "$when of a night command"),
+    ("receipt_today", "今天", "$when of a day command"),
+    ("receipt_what", "${when}${verb} ${target}", "what was accepted"),
+    (
+        "receipt_what_untimed",
+        "${verb} ${target}",
+        "what was accepted, for a skill not bound to tonight (殉职, 孤刀, 托孤)",
+    ),
+    ("receipt_what_pray", "${when}为 ${target} 祈祷", "a prayer"),
+    (
+        "receipt_what_cannon",
+        "${when}${verb} ${target}，炮架子 ${platform}",
+        "a cannon's kill and platform",
+    ),
+    ("receipt_what_lovers", "${verb} ${target} 与 ${target2}", "werewolf 【金箭】"),
+    (
+        "receipt_post_chars",
+        "（${label} ${chars} 字）",
+        "after a kill: the length of its declaration",
+    ),
+    ("receipt_post_missing", "（未收到${label}）", "after a kill: no declaration yet"),
+    (
+        "receipt_post_partner",
+        "（${label}已由 ${partner} 提交）",
+        "after a joint unit's kill: the partner sent the declaration (A-J3)",
+    ),
+    (
+        "receipt_post_same",
+        "（${label}同上一条，${chars} 字）",
+        "after a kill: the declaration of the sender's earlier kill PM stands (宣言同上)",
+    ),
+    ("receipt_until_locked", "已锁定，不能再更改", "a command locked with 确定"),
+    (
+        "receipt_until_first",
+        "额外占卜以第一次为准，不能更改",
+        "the penalty divination (only the first counts)",
+    ),
+    ("receipt_until_answer", "天神答复前可更改", "the seer (until the GM answers)"),
+    ("receipt_until_time", "${deadline} 前可更改", "a command that may change until a known time"),
+    ("receipt_until_dawn", "天亮前可更改", "family A: until dawn"),
+    ("receipt_until_dawn_10", "天亮前10分钟内可更改", "chess32: until dawn − 10 min"),
+    ("receipt_until_deadline", "截止前可更改", "until the deadline"),
+    (
+        "receipt_until_deadline_confirm",
+        "截止前可更改，另起一行写「确定」可锁定",
+        "werewolf: until the phase's deadline, or 确定",
+    ),
+    (
+        "receipt_delegation",
+        "已收到：${verb} ${target}，天神公布前可更改；你本人在投票帖投票则委托作废",
+        "an accepted delegated ballot",
+    ),
+    ("receipt_last_words", "已收到遗言（${chars} 字）${accused}", "accepted last words"),
+    ("receipt_accused", "，指控：${names}", "the $accused of `receipt_last_words`"),
+    (
+        "receipt_declaration",
+        "已收到${label}（${chars} 字）",
+        "a kill declaration sent apart from its kill",
+    ),
+    ("receipt_plain", "已收到：${verb}", "an accepted 减速 (or 加速 with no day known)"),
+    (
+        "receipt_speed_up",
+        "已收到：同意第${day}天加速",
+        "werewolf: an accepted 同意加速, with its day",
+    ),
+    (
+        "receipt_rejected",
+        "未受理：${what}——${why}。",
+        "a refused command ($why: a `reason_*` text, which says what the player can still do)",
+    ),
+    ("receipt_hint", "（是否指：${names}？）", "name suggestions in a refusal"),
+    ("receipt_name_separator", "、", "between names in a receipt or an alert"),
+    (
+        "note_post_missing",
+        "请在截止前补交${label}，否则本次杀人作废",
+        "a kill without its declaration",
+    ),
+    (
+        "note_post_short",
+        "${label}只有 ${chars} 字，不足 ${minimum} 字",
+        "a kill with a short declaration",
+    ),
+    (
+        "note_declaration_short",
+        "只有 ${chars} 字，不足 ${minimum} 字",
+        "a declaration sent apart that is short",
+    ),
+)
+_group(
+    "reason",
+    (
+        "reason_unknown_name",
+        "没有找到玩家「${written}」${suggested}，请写对名字后重新发送",
+        "no player of that name ($suggested: `receipt_hint` or empty)",
+    ),
+    (
+        "reason_ambiguous_name",
+        "「${written}」可能指多名玩家：${players}，请写全名后重新发送",
+        "a name that fits several players",
+    ),
+    ("reason_missing_target", "没有写明对象，请写上玩家名后重新发送", "a command without a name"),
+    ("reason_dead_actor", "你已出局，不能再行动", "a dead player's command"),
+    ("reason_no_power", "你的身份不能使用「${verb}」", "a power the role does not have"),
+    ("reason_sent_off", "你已被罚下，不能发言、投票或使用技能", "werewolf: a sent-off character"),
+    ("reason_not_eligible", "你今天不能投票", "the bound survivor"),
+    ("reason_pm_window", "不在提交时间内，本次提交无效", "outside the PM window"),
+    (
+        "reason_after_deadline",
+        "已过天亮前10分钟的截止时间，本次提交无效",
+        "chess32: after dawn − 10 min",
+    ),
+    (
+        "reason_phase_deadline",
+        "已过本阶段的截止时间，本次提交无效",
+        "werewolf: after the night phase's deadline",
+    ),
+    ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
+    (
+        "reason_not_in_phase",
+        "天神正在结算或公布结果，现在不能提交；请在下一阶段开始后重新发送",
+        "a command between two steps (the rules core refused it)",
+    ),
+    (
+        "reason_extra_divination_deadline",
+        "已过额外占卜的截止时间",
+        "the penalty divination came late",
+    ),
+    ("reason_extra_divination_used", "额外占卜机会已经用过", "the penalty divination was used"),
+    ("reason_seer_locked", "天神已答复今晚的占卜，不能再更改", "the seer after the GM's answer"),
+    ("reason_locked", "目标已用「确定」锁定，不能再更改", "werewolf: after 确定"),
+    ("reason_wrong_channel", "请在规定的地方提交", "a command sent where it does not count"),
+    ("reason_wrong_channel_pm", "技能请回复在你的功能树洞，短消息不算", "werewolf: a skill by PM"),
+    (
+        "reason_wrong_channel_thread",
+        "请回复在你自己的功能树洞",
+        "werewolf: a skill in another's 功能树洞",
+    ),
+    (
+        "reason_wrong_channel_ballot",
+        "投票请在投票帖发帖",
+        "a ballot by PM or in a 功能树洞 (chess32, werewolf)",
+    ),
+    (
+        "reason_action_conflict",
+        "同一条消息里「${verb}」写了不同的对象，请只写一个后重新发送",
+        "different targets in one PM",
+    ),
+    (
+        "reason_alternatives",
+        "「${verb}」写了几个备选对象（${names}），请只写一个后重新发送",
+        "alternatives (X或者Y)",
+    ),
+    (
+        "reason_conditional_action",
+        "带条件或疑问的「${verb}」不能受理；如要行动，请直接写明对象重新发送（你的问题天神会看到）",
+        "a command written as a condition or a question",
+    ),
+    ("reason_dead_target", "${target} 已出局，请换一个对象", "a dead target"),
+    ("reason_self_target", "不能以自己为对象，请换一个对象", "a self-target the rules forbid"),
+    ("reason_general_target", "不能对帅使用该能力，请换一个对象", "chess32: a power on a general"),
+    (
+        "reason_invalid_platform",
+        "炮架子无效：${reason}，请重新发送炮打的对象和炮架子",
+        "chess32: an invalid platform",
+    ),
+    ("reason_invalid_target", "对象无效：${reason}", "a target the skill cannot take"),
+    (
+        "reason_lone_killer_suicide",
+        "杀手仅剩一人时不能自杀，请换一个对象",
+        "the last killer on himself",
+    ),
+    ("reason_off_duty_killer", "今晚不是你的杀人夜", "game6-8: the off-duty killer"),
+    ("reason_no_swaps_left", "抽将次数已用完", "chess32: no swap left"),
+    ("reason_guard_once", "${target} 已被守护过，请换一个对象", "werewolf: guarded before"),
+    ("reason_silence_once", "${target} 已被隔音过，请换一个对象", "werewolf: silenced before"),
+    (
+        "reason_heal_not_in_vision",
+        "${target} 不在今晚的通灵名单中",
+        "werewolf: not on the 【通灵】 list",
+    ),
+    ("reason_skill_used", "该技能已经用过", "werewolf: a single-use skill spent"),
+    ("reason_last_words_not_granted", "你没有遗言权", "last words not granted"),
+    ("reason_last_words_late", "已过遗言截止时间", "last words too late"),
+    (
+        "reason_last_words_too_long",
+        "遗言超过${maximum}字，请删减后重新发送",
+        "werewolf: last words too long",
+    ),
+    ("reason_no_vote_open", "现在不是投票时间", "no vote open"),
+    (
+        "reason_abstain_not_allowed",
+        "本局不能弃票，请写明投给谁",
+        "an abstention where none is allowed",
+    ),
+    (
+        "reason_not_a_candidate",
+        "${target} 不是本轮候选人，请投给候选人",
+        "a runoff ballot for a non-candidate",
+    ),
+    (
+        "reason_delegation_overridden",
+        "你已在投票帖投票，委托无效",
+        "a delegation after a posted ballot",
+    ),
+    (
+        "reason_delegation_published",
+        "委托投票已公布，不能再更改",
+        "a delegation changed after its publication",
+    ),
+    (
+        "reason_delegation_to_player",
+        "不能委托其他玩家代投，请直接把要投的人发给天神",
+        "a delegation to a player",
+    ),
+    ("reason_vote_closed", "投票已经截止", "a delegation after the close"),
+)
+_group(
+    "alert",
+    # names
+    (
+        "alert_missing_target",
+        "${player}：「${what}」没有写对象",
+        "missing_target ($what: the command word)",
+    ),
+    (
+        "alert_ambiguous_name",
+        "${player}：「${what}」的对象「${written}」可指 ${players}",
+        "ambiguous_name",
+    ),
+    (
+        "alert_unknown_name",
+        "${player}：「${what}」的对象「${written}」不是本局玩家${hint}",
+        "unknown_name ($hint: `alert_hint` or empty)",
+    ),
+    ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
+    # who may act
+    (
+        "alert_not_a_player_pm",
+        "${author}（uid ${uid}）不是本局玩家，却发来「${command}」",
+        "not_a_player (a PM)",
+    ),
+    (
+        "alert_not_a_player_post",
+        "${author} 不是本局玩家，却在帖子里投票",
+        "not_a_player (a ballot)",
+    ),
+    (
+        "alert_spectator_post",
+        "非玩家 ${author} 在游戏区发帖（旁观者请到旁观灌水帖）",
+        "spectator_post",
+    ),
+    ("alert_dead_actor", "${player} 已出局，其「${verb}」无效", "dead_actor (a command)"),
+    ("alert_dead_actor_ballot", "${player} 已出局，其投票无效", "dead_actor (a ballot)"),
+    ("alert_no_power", "${player}（${role}）没有「${verb}」的能力", "no_power"),
+    ("alert_sent_off", "${player} 已被罚下，不能使用技能", "sent_off (a skill)"),
+    ("alert_sent_off_ballot", "${player} 已被罚下，不能投票", "sent_off (a ballot)"),
+    ("alert_sent_off_post", "已被罚下的 ${player} 仍在发言", "sent_off (a post)"),
+    ("alert_not_eligible", "${player} 今天被束魂，不能投票", "not_eligible"),
+    # when
+    (
+        "alert_out_of_step",
+        "${player} 的「${verb}」${why}",
+        "a skill out of its step ($why: the ruleset's `alert_why_*` text)",
+    ),
+    ("alert_why_not_now", "不能在现在使用", "why a skill is out of its step (default)"),
+    ("alert_why_day_not_night", "白天提交，不在夜间提交时间内", "family A: a night power by day"),
+    ("alert_why_day_privilege", "白天提交，特权只能在夜间使用", "chess32: a privilege by day"),
+    ("alert_pm_window", "${player} 的「${verb}」不在提交时间内", "pm_window"),
+    ("alert_after_deadline", "${player} 的「${verb}」晚于天亮前10分钟", "after_deadline"),
+    ("alert_phase_deadline", "${player} 的「${verb}」晚于夜晚${phase}的截止时间", "phase_deadline"),
+    ("alert_seer_locked", "${player} 在天神答复后更改占卜", "seer_locked"),
+    ("alert_locked", "${player} 已用「确定」锁定「${verb}」", "locked"),
+    (
+        "alert_off_duty_killer",
+        "${player} 不是今晚的执行杀手（今晚：${on_duty}）",
+        "off_duty_killer",
+    ),
+    ("alert_skill_used", "${player} 的「${verb}」已经用过", "skill_used"),
+    ("alert_extra_divination_used", "${player} 的额外占卜已用过", "extra_divination_used"),
+    (
+        "alert_extra_divination_deadline",
+        "${player} 的额外占卜晚于截止时间",
+        "extra_divination_deadline",
+    ),
+    (
+        "alert_wrong_channel_pm",
+        "${player} 用短消息提交「${verb}」；技能须回复在功能树洞",
+        "wrong_channel (a skill by PM)",
+    ),
+    (
+        "alert_wrong_channel_ballot_pm",
+        "${player} 用短消息投票；本规则的投票必须在投票帖发帖",
+        "wrong_channel (a ballot by PM)",
+    ),
+    (
+        "alert_wrong_channel_thread",
+        "${player} 在别人的功能树洞提交「${verb}」",
+        "wrong_channel (another's 功能树洞)",
+    ),
+    (
+        "alert_wrong_channel_ballot_thread",
+        "${player} 在功能树洞投票；投票须在投票帖",
+        "wrong_channel (a ballot in a 功能树洞)",
+    ),
+    (
+        "alert_action_conflict",
+        "${player}：「${verb}」写了多个对象：${names}",
+        "action_conflict (a list)",
+    ),
+    (
+        "alert_action_conflict_lines",
+        "${player}：同一条消息里「${verb}」写了不同的对象：${names}",
+        "action_conflict (several lines)",
+    ),
+    # targets
+    (
+        "alert_target",
+        "${player}：「${verb}」${why}",
+        "a target rule broken ($why: an `alert_why_*` text)",
+    ),
+    ("alert_why_dead_target", "的对象 ${target} 已出局", "dead_target"),
+    ("alert_why_self_target", "不能以自己为对象", "self_target"),
+    ("alert_why_lone_killer", "：仅剩的杀手不能自杀", "lone_killer_suicide"),
+    ("alert_why_partner", "：${role}不能查自己的搭档 ${target}", "self_target (the partner horse)"),
+    ("alert_why_general", "不能对${target_role} ${target} 使用", "general_target"),
+    ("alert_why_no_swaps", "：两次抽将已用完", "no_swaps_left"),
+    ("alert_why_guarded", "：${target} 已被守护过", "guard_once"),
+    ("alert_why_silenced", "：${target} 已被隔音过", "silence_once"),
+    ("alert_why_not_in_vision", "：${target} 不在通灵名单中", "heal_not_in_vision"),
+    ("alert_why_not_werewolf", "：${target} 不是狼人", "invalid_target (托孤)"),
+    ("alert_why_few_wolves", "：狼人阵营不超过2人，不能托孤", "invalid_target (托孤)"),
+    ("alert_pair_lovers_one", "${player}：${why}", "invalid_target (金箭 with one name)"),
+    ("why_pair_lovers_one", "金箭需要两个对象", "why 金箭 needs two names"),
+    (
+        "alert_no_platform",
+        "${player}：炮打 ${target} 没有写炮架子（整次炮击作废）",
+        "invalid_platform (none)",
+    ),
+    ("why_no_platform", "没有写炮架子", "why: no platform"),
+    ("alert_invalid_platform", "${player}：炮架子无效，${why}（整次炮击作废）", "invalid_platform"),
+    ("why_platform_dead", "${platform} 已出局", "a dead platform"),
+    ("why_platform_general", "帅不能做炮架子", "a general as platform"),
+    ("why_platform_target", "炮架子不能是炮打的对象", "the target as platform"),
+    ("why_platform_self", "炮不能给自己做炮架子", "the cannon as its own platform"),
+    ("alert_swap_enemy", "${player} 抽将 ${target} 是对方的人：抽将会无效，帅仍会死", "swap_enemy"),
+    # declarations and texts
+    (
+        "alert_declaration_missing",
+        "${player} 杀 ${target}，没有${label}（截止前未补交则本次杀人作废）",
+        "declaration_missing",
+    ),
+    (
+        "alert_post_short",
+        "${player} 的${label}只有 ${chars} 字（不足 ${minimum} 字）",
+        "declaration_short / kill_post_short",
+    ),
+    (
+        "alert_no_power_declaration",
+        "${player}（${role}）没有杀人能力，却发来杀人宣言",
+        "no_power (a declaration)",
+    ),
+    (
+        "alert_dead_actor_declaration",
+        "${player} 已出局，其杀人宣言无效",
+        "dead_actor (a declaration)",
+    ),
+    ("alert_last_words_not_granted", "${player} 没有遗言权", "last_words_not_granted"),
+    ("alert_last_words_late", "${player} 的遗言晚于截止时间", "last_words_late"),
+    (
+        "alert_last_words_too_long",
+        "${player} 的遗言有 ${chars} 字（上限 ${maximum}）",
+        "last_words_too_long",
+    ),
+    # ballots
+    ("alert_no_vote_open", "${player} 在非投票时间投票", "no_vote_open"),
+    ("alert_no_vote_open_late", "${player} 的投票晚于截票时间", "no_vote_open (after the close)"),
+    (
+        "alert_no_vote_open_early",
+        "${player} 的投票早于投票开始",
+        "no_vote_open (before the opening)",
+    ),
+    (
+        "alert_vote_wrong_thread",
+        "${player} 在投票帖以外投票：「${ballot}」（不计票）",
+        "vote_wrong_thread",
+    ),
+    (
+        "alert_vote_conflict",
+        "${player} 的帖子里有不同的投票对象：${names}（不计票）",
+        "vote_conflict",
+    ),
+    (
+        "alert_conditional_vote",
+        "${player} 的投票带条件或是疑问句（不计票）：${ballot}",
+        "conditional_vote",
+    ),
+    ("alert_abstain_not_allowed", "${player} 弃票；本规则不能弃权", "abstain_not_allowed"),
+    ("alert_dead_target_ballot", "${player} 投票给已出局的 ${target}", "dead_target (a ballot)"),
+    ("alert_not_a_candidate", "${player} 投票给非候选人 ${target}", "not_a_candidate"),
+    (
+        "alert_vote_immutable",
+        "${player} 改投 ${target}（原投 ${was}）；首次投票为准",
+        "vote_immutable",
+    ),
+    ("alert_change_limit", "${player} 第二次改票为 ${target}（本轮只能改一次）", "change_limit"),
+    (
+        "alert_last_hour_change",
+        "${player} 在最后一小时改票为 ${target}（无效）",
+        "last_hour_change",
+    ),
+    ("abstain_word", "弃权", "an abstention in a GM alert"),
+    (
+        "alert_delegation_abstain",
+        "${player} 委托弃票；本规则不能弃权",
+        "abstain_not_allowed (by PM)",
+    ),
+    ("alert_delegation_dead", "${player} 已出局，不能委托投票", "dead_actor (a delegation)"),
+    ("alert_vote_closed", "${player} 的委托投票不在投票时间内", "vote_closed"),
+    ("alert_delegation_published", "${player} 的委托投票已公布，不能更改", "delegation_published"),
+    ("alert_delegation_overridden", "${player} 已在投票帖投票，委托无效", "delegation_overridden"),
+    (
+        "alert_delegation_dead_target",
+        "${player} 委托投票给已出局的 ${target}",
+        "dead_target (a delegation)",
+    ),
+    (
+        "alert_delegation_not_a_candidate",
+        "${player} 委托投票给非候选人 ${target}",
+        "not_a_candidate (a delegation)",
+    ),
+    (
+        "alert_delegation_to_player",
+        "${player} 想委托 ${delegate} 代投：规则不允许委托其他玩家",
+        "delegation_to_player",
+    ),
+    # speech
+    ("alert_dead_post", "已出局的 ${player} 在游戏区发帖", "dead_post"),
+    ("alert_maddened_speech", "癫狂的 ${player} 写了不允许的字：${chars}", "maddened_speech"),
+    (
+        "alert_content_free_post",
+        "${player} 的帖子没有实际内容（只有引用、表情、数字或“路过”）",
+        "content_free_post",
+    ),
+    ("alert_long_quote", "${player} 大段引用他人帖子（${chars} 字）", "long_quote"),
+    (
+        "alert_edited_vote",
+        "${author} 编辑了帖子 ${pid}，改变了投票/行动（以首次所见为准）：原文「${old}」→ 新文「${new}」",
+        "edited_vote",
+    ),
+    (
+        "alert_conditional_action",
+        "${player} 的「${command}」带条件或是疑问句（不受理）",
+        "conditional_action",
+    ),
+    ("alert_alternatives", "${player} 写了几个备选对象：${names}（不受理）", "alternatives"),
+    ("alert_not_a_command", "${player} 发来的不是指令，请天神阅读：「${text}」", "not_a_command"),
+    (
+        "alert_not_a_player_thread",
+        "${author} 不是本局玩家，却在功能树洞提交「${command}」",
+        "not_a_player (a 功能树洞 reply)",
+    ),
+    ("platform_word", "炮架子", "what a cannon's platform is called in alerts"),
+    # the referee's alerts
+    (
+        "alert_not_in_phase",
+        "${error}",
+        "a command the rules core refused in this phase ($error: its reason)",
+        ("player", "verb"),
+    ),
+    (
+        "alert_rule",
+        "${who}：${rule} ${verdict}${detail}",
+        "a decision of the rules core (rule:<id>; $rule and $verdict in the GM's words, "
+        "shenshi/daemon/gm_text.py)",
+    ),
+    ("alert_rule_detail", "（${detail}）", "the $detail of `alert_rule`, when there is one"),
+)
+_group(
+    "forum",
+    (
+        "padding",
+        "（神使）",
+        "added to a post shorter than the forum's minimum until it is long enough",
+    ),
+)
+
+TEMPLATES: Mapping[str, TemplateSpec] = MappingProxyType({s.name: s for s in _SPECS})
+if len(TEMPLATES) != len(_SPECS):  # pragma: no cover - a name given twice is a typo here
+    raise RuntimeError("a template name is defined twice in shenshi/wording/defaults.py")

@@ -1,0 +1,123 @@
+"""Hostile or odd text (issue 11, issue 13): invisible characters, names that run on, quotes at
+any depth, ???? from a utf8mb3 forum. Each is read as a person sees it, never guessed."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shenshi.intake import GameContext, PhaseFacts, PlayerInfo, read_pm, read_post
+from shenshi.records import Post, PrivateMessage
+
+T = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+PLAYERS = (
+    PlayerInfo("小明", None, "seer"), PlayerInfo("老王", None, "commoner"),
+    PlayerInfo("阿杰", None, "commoner"), PlayerInfo("Lily99", None, "killer"),
+    PlayerInfo("夜行者", None, "killer"), PlayerInfo("月光", None, "binder"),
+)  # fmt: skip
+DAY = GameContext("game6-10", PLAYERS, phase=PhaseFacts(kind="day", number=2, vote_round=1))
+NIGHT = GameContext("game6-10", PLAYERS, phase=PhaseFacts(kind="night", number=2))
+# Format and invisible characters: zero-width space, non-joiner, joiner, word joiner, BOM, soft
+# hyphen, combining grapheme joiner, Mongolian vowel separator, bidi marks, embeddings,
+# overrides and isolates, the Arabic letter mark, a variation selector.
+INVISIBLE = [
+    "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u034f", "\u180e", "\u200e",
+    "\u200f", "\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068",
+    "\u2069", "\u061c", "\ufe0f",
+]  # fmt: skip
+
+
+def ballot(text: str, ctx: GameContext = DAY) -> tuple[list, list]:
+    result = read_post(ctx, Post("t", "1", 2, "阿杰", "", T, text))
+    return [(c.action, c.target) for c in result.commands], [a.kind for a in result.alerts]
+
+
+def action(text: str, sender: str = "小明") -> tuple[list, list]:
+    result = read_pm(NIGHT, PrivateMessage("m", "c", sender, "", "GM", None, T, text))
+    return [(c.action, c.target) for c in result.commands], [a.kind for a in result.alerts]
+
+
+@pytest.mark.parametrize("mark", INVISIBLE, ids=[f"U+{ord(c):04X}" for c in INVISIBLE])
+def test_an_invisible_character_changes_nothing_a_person_sees(mark: str) -> None:
+    assert ballot(f"投{mark}票：老王") == ([("vote", "老王")], [])
+    assert ballot(f"投票：{mark}老王{mark}") == ([("vote", "老王")], [])
+    assert ballot(f"投票：小明{mark}明") == ([], ["unknown_name"])  # it shows as 小明明
+    assert action(f"占{mark}卜 老王") == ([("divine", "老王")], [])
+    assert action(f"占卜 老{mark}王王") == ([], ["unknown_name"])
+
+
+@given(
+    st.sampled_from(["投票：老王", "我投老王一票", "投票：老王，理由：他是不是杀手？"]),
+    st.lists(st.tuples(st.integers(0, 40), st.sampled_from(INVISIBLE)), max_size=6),
+)
+def test_invisible_characters_anywhere_read_as_without_them(text: str, marks: list) -> None:
+    marked = text
+    for pos, mark in marks:
+        at = pos % (len(marked) + 1)
+        marked = marked[:at] + mark + marked[at:]
+    assert ballot(marked) == ballot(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("投票：老王王", ([], ["unknown_name"])),
+        ("投票：小明明", ([], ["unknown_name"])),
+        ("投票：老王他最可疑", ([], ["unknown_name"])),
+        ("投票：老王2", ([], ["unknown_name"])),
+        ("投票：老王，他最可疑", ([("vote", "老王")], [])),
+        ("投票：老王 他最可疑", ([("vote", "老王")], [])),
+        ("投票：老王因为他乱跳", ([("vote", "老王")], [])),
+        ("投老王一票", ([("vote", "老王")], [])),
+        ("投老王吧", ([("vote", "老王")], [])),
+        ("投票：Lily99了", ([("vote", "Lily99")], [])),
+        ("投票：老王或者阿杰", ([], ["alternatives"])),
+    ],
+)
+def test_a_name_that_runs_on_is_read_whole(text: str, expected: tuple) -> None:
+    assert ballot(text) == expected
+
+
+def test_the_whole_token_comes_with_suggestions() -> None:
+    result = read_pm(NIGHT, PrivateMessage("m", "c", "小明", "", "GM", None, T, "占卜 小明明"))
+    assert result.alerts[0].suggestions[:1] == ("小明",)
+    assert "小明明" in result.alerts[0].message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[quote][quote]投票：小明[/quote]投票：月光[/quote]投票：老王",
+        "[quote=阿杰][quote][quote]投票：小明[/quote][/quote]投票：月光[/quote]\n投票：老王",
+        "[QUOTE]投票：小明[/QUOTE]投票：老王",
+    ],
+)
+def test_quoted_text_never_counts_at_any_depth(text: str) -> None:
+    assert ballot(text) == ([("vote", "老王")], [])
+
+
+def test_an_unclosed_quote_hides_what_follows() -> None:
+    assert ballot("投票：老王\n[quote]投票：小明") == ([("vote", "老王")], [])
+    assert action("[quote][quote]占卜 老王[/quote]占卜 月光[/quote]") == ([], ["not_a_command"])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("投票：老王????", ([("vote", "老王")], [])),  # an emoji a utf8mb3 forum could not store
+        ("投票：老王????????", ([("vote", "老王")], [])),
+        ("投票：老王????？", ([], ["conditional_vote"])),  # an emoji, then a question
+        ("投票：老王???", ([], ["conditional_vote"])),  # three real question marks
+        ("投票：老王?", ([], ["conditional_vote"])),
+    ],
+)
+def test_question_marks_that_replaced_characters_are_not_a_question(text: str, expected) -> None:
+    assert ballot(text) == expected
+
+
+def test_the_original_text_is_what_the_gm_is_shown() -> None:
+    result = read_pm(NIGHT, PrivateMessage("m", "c", "小明", "", "GM", None, T, "占卜 小明\u200b明"))
+    assert "小明\u200b明" in result.alerts[0].message  # the evidence as written, mark included

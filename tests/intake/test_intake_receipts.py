@@ -1,0 +1,107 @@
+"""Receipts say exactly what happened and what the player can still do (issue 12), and only
+what the player may know (issue 16): checked over every corpus case, and case by case."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from shenshi.intake.batch import run_case
+from shenshi.rulesets.catalog import TEAM_NAMES
+from tests.intake.phrasings import GAMES, NIGHT, cases
+
+CORPUS = Path(__file__).parent / "corpus"
+ALL = [
+    json.loads(line)
+    for name in ("captured.jsonl", "written.jsonl")
+    for line in (CORPUS / name).read_text(encoding="utf-8").splitlines()
+    if line.strip()
+] + cases()
+PMS = [c for c in ALL if c["channel"] == "pm" or c.get("role_thread")]
+
+
+@pytest.mark.parametrize("case", PMS, ids=[c["id"] for c in PMS])
+def test_every_receipt_says_what_happened(case: dict) -> None:
+    result = run_case(case)
+    acknowledged = [r.command for r in result.receipts if r.command is not None]
+    assert sorted(acknowledged) == list(range(len(result.commands))), "one receipt per command"
+    for r in result.receipts:
+        assert r.to == case["from"]
+        if r.command is None:
+            assert r.text.startswith("未受理") and "已收到" not in r.text, r.text
+        else:
+            assert r.text.startswith("已收到") and "未受理" not in r.text, r.text
+        assert "如需更改请重新发送" not in r.text and "规定的帖子" not in r.text, r.text
+        # Only what the player may know: never a camp (§4.1: camps are secret while alive).
+        assert not any(name in r.text for name in TEAM_NAMES.values()), r.text
+        assert "己方" not in r.text and "对方" not in r.text, r.text
+
+
+def _night(ruleset: str, sender: str, text: str, **facts) -> dict:
+    return {**GAMES[ruleset], **NIGHT, "id": "r", "from": sender, "text": text, **facts}
+
+
+def receipts(case: dict) -> list[str]:
+    return [r.text for r in run_case(case).receipts]
+
+
+def test_a_dead_player_is_not_invited_to_change_anything() -> None:
+    [text] = receipts(_night("game6-10", "阿杰", "祈祷 老王", dead=["阿杰"]))
+    assert "你已出局，不能再行动" in text and "更改" not in text
+
+
+def test_a_locked_target_is_not_said_to_be_changeable() -> None:
+    case = {
+        **GAMES["werewolf"], **NIGHT, "channel": "post", "role_thread": "werewolf", "id": "w",
+        "from": "阿狼", "text": "【杀人】稻草", "locked": {"阿狼": ["kill"]},
+    }  # fmt: skip
+    [text] = receipts(case)
+    assert text.startswith("未受理") and "锁定" in text and "重新发送" not in text
+
+
+def test_a_villager_without_the_skill_is_told_so_not_where_to_post() -> None:
+    case = {**GAMES["werewolf"], **NIGHT, "id": "w", "from": "小麦", "text": "【预言】阿狼"}
+    result = run_case(case)
+    assert [a.kind for a in result.alerts] == ["no_power"]
+    assert "不能使用" in result.receipts[0].text
+    seer = run_case({**case, "from": "星星"})
+    assert [a.kind for a in seer.alerts] == ["wrong_channel"]
+    assert "功能树洞" in seer.receipts[0].text
+
+
+def test_speed_up_names_the_day() -> None:
+    base = {**GAMES["werewolf"], "channel": "post", "role_thread": True, "id": "w", "from": "小麦"}
+    assert receipts({**base, "phase": "day3", "text": "同意加速"}) == ["已收到：同意第3天加速"]
+    assert receipts({**base, "phase": "night3", "text": "同意加速"}) == ["已收到：同意第4天加速"]
+    assert receipts({**base, "phase": "day3", "text": "同意第2天加速"}) == ["已收到：同意第2天加速"]
+
+
+def test_a_swap_on_an_enemy_does_not_tell_the_general_the_camp() -> None:
+    result = run_case(_night("chess32", "刘邦", "抽将：项伯"))
+    assert [a.kind for a in result.alerts] == ["swap_enemy"]  # the GM knows
+    [text] = [r.text for r in result.receipts]
+    assert text.startswith("已收到：今晚抽将 项伯") and "提醒" not in text
+    assert text == receipts(_night("chess32", "刘邦", "抽将：彭越"))[0].replace("彭越", "项伯")
+
+
+def test_a_refused_name_suggests_the_player_and_what_to_do() -> None:
+    [text] = receipts(_night("game6-10", "月光", "占卜 老王王"))
+    assert text.startswith("未受理：占卜 老王王") and "是否指：老王" in text and "重新发送" in text
+
+
+def test_conflicting_lines_leave_no_received_receipt() -> None:
+    result = run_case(_night("game6-10", "阿杰", "祈祷：老王\n祈祷：小明"))
+    assert result.commands == ()
+    assert [r.text[:3] for r in result.receipts] == ["未受理"]
+
+
+def test_chess_receipts_use_chess_words() -> None:
+    setup = {**GAMES["chess32"], "phase": "signin", "channel": "pm", "id": "c", "from": "韩信"}
+    [text] = receipts({**setup, "text": "禁锢：项伯"})
+    assert "天亮前10分钟" not in text
+    [text] = receipts(_night("chess32", "刘邦", "杀人帖：月黑风高"))
+    assert text.startswith("已收到杀人帖") and "宣言" not in text
+    [text] = receipts(_night("chess32", "樊哙", "炮打项伯，炮架：彭越"))
+    assert "杀人帖" in text and "宣言" not in text
