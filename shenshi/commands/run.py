@@ -67,8 +67,8 @@ def _cycles(args: argparse.Namespace, service, stop) -> int:
     name, log = service.config.game.name, service.config.daemon.log
     if result.held_by:
         print(f"shenshi: {name} is run by another daemon ({result.held_by}); leaving it alone")
-    elif result.forum_down:
-        print(f"shenshi: the forum is unreachable: {result.errors[0].removeprefix('forum: ')}")
+    elif result.forum_error is not None:
+        print(f"shenshi: the forum is unreachable: {result.forum_error}")
     else:
         for error in result.errors:
             print(f"warning: {error}")

@@ -39,7 +39,12 @@ class CycleResult:
     sent: int = 0
     errors: list[str] = field(default_factory=list)
     held_by: str | None = None  # another daemon holds the game's lease: nothing was done
-    forum_down: bool = False  # the forum could not be read at all
+    forum_error: ForumError | None = None  # the forum could not be read at all (down, login refused)
+
+    @property
+    def forum_down(self) -> bool:
+        """Whether the forum could not be read at all."""
+        return self.forum_error is not None
 
 
 class Cycle:
@@ -122,7 +127,7 @@ class Cycle:
         """The forum could not be read (down, unreachable, the login refused): one line, an
         alert, and the back-off; the referee is rebuilt in case a part of the stream was read."""
         self.backoff.failures += 1
-        result.forum_down = True
+        result.forum_error = exc
         kind = (
             "login_failed"
             if isinstance(exc, LoginFailed | CaptchaRequired)
