@@ -58,13 +58,16 @@ def _cycles(args: argparse.Namespace, service, stop) -> int:
     from shenshi.daemon.cycle import Cycle
     from shenshi.daemon.lease import RENEW_EVERY
     from shenshi.daemon.scheduler import serve_forever
+    from shenshi.errors import UserError
 
-    cycle = Cycle(service, service.clock)
+    cycle = Cycle(service, service.clock, forum_warnings=not args.once)
     with Console(stderr=True).status("catching up with the forum…") as status:
         service.progress = lambda message: status.update(f"catching up: {message}")
         result = cycle.run()  # the first catch-up of a long thread can take a while
     service.progress = lambda message: None
     name, log = service.config.game.name, service.config.daemon.log
+    if result.forum_error is not None and args.once:
+        raise UserError(f"the forum is unreachable: {result.forum_error}")  # one line, no traceback
     if result.held_by:
         print(f"shenshi: {name} is run by another daemon ({result.held_by}); leaving it alone")
     elif result.forum_error is not None:
@@ -73,7 +76,7 @@ def _cycles(args: argparse.Namespace, service, stop) -> int:
         for error in result.errors:
             print(f"warning: {error}")
     if args.once:
-        if not (result.held_by or result.forum_down):
+        if not result.held_by:
             print(f"events: {result.events}, sent: {result.sent}; log: {log}")
         return 1 if result.errors or result.held_by else 0
     print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")

@@ -39,7 +39,9 @@ class CycleResult:
     sent: int = 0
     errors: list[str] = field(default_factory=list)
     held_by: str | None = None  # another daemon holds the game's lease: nothing was done
-    forum_error: ForumError | None = None  # the forum could not be read at all (down, login refused)
+    forum_error: ForumError | None = (
+        None  # the forum could not be read at all (down, login refused)
+    )
 
     @property
     def forum_down(self) -> bool:
@@ -50,9 +52,13 @@ class CycleResult:
 class Cycle:
     """One round of the daemon's work, guarded as a whole."""
 
-    def __init__(self, service: GameService, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, service: GameService, clock: Callable[[], datetime], *, forum_warnings: bool = True
+    ) -> None:
         self.service = service
         self.clock = clock
+        # ``run --once`` says a forum failure in its own one line: the log keeps it at DEBUG then
+        self.forum_warnings = forum_warnings
         self.backoff = Backoff(service.config.daemon.poll_interval)
         self._held_by: str | None = None
         self._rejected: str | None = None  # the hash of a password the forum rejected
@@ -141,7 +147,8 @@ class Cycle:
         else:
             message = f"论坛暂时无法访问：{exc}；shenshi 会自动重试"
         result.errors.append(f"forum: {exc}")
-        log.warning("the forum could not be read (%s); retrying with back-off", exc)
+        level = logging.WARNING if self.forum_warnings else logging.DEBUG
+        log.log(level, "the forum could not be read (%s); retrying with back-off", exc)
         self._alert(kind, message)
         self._rebuild()
 
