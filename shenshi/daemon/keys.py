@@ -19,6 +19,10 @@ propose again what it proposed before)::
     {game}:rule:{phase}{n}.r{round}:{who}:{rule}:{evidence or i}   a rules-core decision
     {game}:thread:{tid}:{what}:{floor}      a thread deleted, moved or shrunk
     {game}:unparsable:{what}:{hour}         a page shenshi cannot read
+    {game}:undecodable:{evidence}           a post or PM with bytes its page's charset cannot decode
+    {game}:order:{evidence}                 a PM counted though its order with a boundary is unknown
+    {game}:daemon:{kind}:{hour}             the daemon's own trouble (a failed cycle, the forum down)
+    {game}:send:{announcement}:{attempt}    a send that failed
     {game}:{signin|lurk}:{name}:{minute}    a missed sign-in or a lurker
     {game}:deal:{name}                      a role PM of ``shenshi deal``
     {game}:exit:{name}                      an exit without substitute (``override exit``)
@@ -106,6 +110,22 @@ class GameKeys:
     def unparsable(self, what: str, hour: str) -> str:
         """A page shenshi cannot read (``hour``: ``YYYYMMDDHH``, one alert an hour)."""
         return f"{self.game}:unparsable:{what}:{hour}"
+
+    def undecodable(self, evidence: str) -> str:
+        """A post or PM with bytes its page's charset cannot decode."""
+        return f"{self.game}:undecodable:{evidence}"
+
+    def order_uncertain(self, evidence: str) -> str:
+        """A PM counted although its order with a boundary of the step cannot be known."""
+        return f"{self.game}:order:{evidence}"
+
+    def daemon_trouble(self, kind: str, hour: str) -> str:
+        """The daemon's own trouble (``hour``: ``YYYYMMDDHH``, one alert an hour)."""
+        return f"{self.game}:daemon:{kind}:{hour}"
+
+    def send_failed(self, announcement: int, attempt: int) -> str:
+        """The ``attempt``-th failed send of an announcement."""
+        return f"{self.game}:send:{announcement}:{attempt}"
 
     def absence(self, kind: str, name: str, minute: str) -> str:
         """A missed sign-in or a lurker (``minute``: ``YYYYMMDDHHMM`` of the last post)."""
