@@ -161,6 +161,19 @@ def test_phpwind_replies_add_re_rows_to_the_inbox_and_the_header_counts_unread_r
     assert xpath(board, header) == ["消息(4)"]
 
 
+def test_phpwind_a_re_row_opens_the_whole_conversation_like_the_real_one() -> None:
+    """Opening a "RE:" inbox row (a reply written with 回复) shows the whole conversation."""
+    replay, _ = _replay_reply_rows("pm_conversation_with_reply_rows.html", "utf-8")
+    (inbox,) = replay.fetch("message.php?type=sms")
+    re_rows = [r for r in pw.parse_inbox(inbox, tz=TZ, now=replay.clock()) if r.ref and r.id != "3"]
+    assert re_rows, "the sandbox inbox shows no RE row"
+    name = "pm_conversation_opened_from_re_row.html"
+    want = pw.parse_conversation(captured("phpwind", name), tz=TZ, now=captured_now("phpwind", name))
+    for row in re_rows:
+        (served,) = replay.fetch(str(row.ref))
+        assert pw.parse_conversation(served, tz=TZ, now=replay.clock()) == want
+
+
 # --------------------------------------------------------------------------- both engines
 
 
