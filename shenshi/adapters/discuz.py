@@ -107,6 +107,8 @@ class DiscuzAdapter(WebAdapter):
     def _send_password(self, password: str) -> None:
         """The web login form (``member.php?mod=logging&action=login``)."""
         form_page = self._get("member.php", lambda text, r: text, params={"mod": "logging", "action": "login"}, relogin=False)
+        if dz.page_state(form_page).logged_in:
+            return  # the session is alive: a member opening the login page is welcomed back
         if dz.login_has_captcha(form_page):
             raise errors.CaptchaRequired("login")
         tree = html_tree(form_page)

@@ -62,7 +62,8 @@ def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
     """Log in, list the board, find the vote thread, open the inbox, look up the players."""
     g = config.game
     try:
-        forum.login()
+        if not forum.own_uid:  # check-config logged in already (check_login): not twice
+            forum.login()
         yield Check("login", True, f"logged in as {config.forum.username} (uid {forum.own_uid})")
     except ForumError as exc:
         yield Check("login", False, str(exc))

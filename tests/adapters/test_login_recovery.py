@@ -85,3 +85,15 @@ def test_a_locked_account_is_a_login_failure_not_a_rejected_password() -> None:
     with pytest.raises(errors.LoginFailed) as pw:
         phpwind_parse.check_page(locked)
     assert not isinstance(pw.value, errors.PasswordRejected)
+
+
+def test_discuz_login_page_that_welcomes_us_back_sends_no_password(make_world) -> None:  # type: ignore[no-untyped-def]
+    """Real Discuz answers a member's login page with "欢迎您回来" and no form (check-config logs
+    in twice): the session is alive, so no password is sent and the login succeeds."""
+    world = make_world("discuz")
+    world.route("login_page.html", body="login_page_member_welcomed_back.html")
+    post = world.route("login_post_response.html")
+    world.route("forum_index.html")
+    adapter = world.adapter()
+    adapter.login()
+    assert post.call_count == 0 and adapter.own_uid == "2"

@@ -164,8 +164,8 @@ def test_what_was_tried_is_looked_for_on_the_forum_first(world, state) -> None:
     assert announcement(service, dawn.key).state in (S.SENT, S.PUBLISHED)
 
 
-def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsys) -> None:
-    """issue 16: ``shenshi approve`` on a failed send explains, instead of refusing."""
+def _a_failed_receipt() -> None:
+    """Receipt #1 to 小明, failed because his PM box is full, retried a day later."""
     service = bootstrap(config_from_args(None), forum=False)
     service.start()
     service._commit(Effects(drafts=[Draft("k1", "receipt", "pm", "小明", "已收到")]), "test", None)
@@ -175,6 +175,22 @@ def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsy
         uow.outbox.mark_sending(1)
         uow.outbox.mark_failed(1, "对方的消息数已满", retry_at=retry)
     service.close()
+
+
+def test_a_failed_send_shows_in_status_and_review_with_the_forums_reason(cfg, capsys) -> None:
+    """issue 16: ``status`` said "0 waiting" for a receipt a full PM box refused."""
+    _a_failed_receipt()
+    assert main(["status"]) == 0
+    status = capsys.readouterr().out
+    assert "发送失败" in status and "对方的消息数已满" in status and "#1" in status
+    assert main(["review"]) == 0
+    review = capsys.readouterr().out
+    assert "#1 [" in review and "论坛的原因：对方的消息数已满" in review
+
+
+def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsys) -> None:
+    """issue 16: ``shenshi approve`` on a failed send explains, instead of refusing."""
+    _a_failed_receipt()
     assert main(["approve", "1"]) == 0
     out = capsys.readouterr().out
     assert "上次发送失败（对方的消息数已满）" in out and "会自动重试" in out and "12-02 23:07" in out

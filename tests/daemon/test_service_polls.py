@@ -138,3 +138,23 @@ def test_a_post_made_just_before_a_crash_is_not_made_again(world) -> None:
     after = announcement(again, dawn.key)
     again.close()
     assert after.state is AnnouncementState.SENT and after.forum_id == str(titles[0].pid)
+
+
+
+def test_the_first_poll_on_a_board_of_older_games_reads_only_this_games_threads(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 13: the first poll on a board with old games read every page of every thread."""
+    old: list[int] = []
+
+    def older_game(forum) -> None:  # type: ignore[no-untyped-def]
+        thread = forum.create_thread("神的使者", 3, "【上一局】投票帖", "上一局的游戏者名单", at=START - timedelta(days=30))
+        for n in range(25):  # three pages, and a player's post there a minute before this game
+            forum.post("小明", thread.tid, f"上一局的第 {n + 1} 条分析", at=START - timedelta(minutes=25 - n))
+        old.append(thread.tid)
+
+    with test_service_sandbox.sandbox_game(tmp_path, monkeypatch, older_game) as (clock, forum, tid, service):
+        mark = len(forum.requests)
+        clock.set(START + timedelta(minutes=5))
+        service.poll()
+        paths = [path for _, path in forum.requests[mark:]]
+    assert not [p for p in paths if f"tid={old[0]}&" in p or p.endswith(f"tid={old[0]}")]
+    assert any(f"tid={tid}&" in p for p in paths)  # this game's vote thread was read

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -23,9 +25,19 @@ DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留
 
 @pytest.fixture
 def world(tmp_path, monkeypatch):
+    with sandbox_game(tmp_path, monkeypatch) as found:
+        yield found
+
+
+@contextmanager
+def sandbox_game(tmp_path, monkeypatch, before: Callable[[SandboxForum], object] | None = None):  # type: ignore[no-untyped-def]
+    """A game6-10 game on the sandbox in live mode: (clock, forum, vote tid, service);
+    ``before`` fills the board first (older games: smaller tids)."""
     clock = ManualClock(START - timedelta(hours=1))
     forum = SandboxForum("discuz", clock)
     accounts = {name: uid for name, _, uid in seed_demo(forum)}
+    if before is not None:
+        before(forum)
     thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单：" + "、".join(PLAYERS), at=START)
     monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
     with serve(forum) as base_url:

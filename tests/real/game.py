@@ -264,7 +264,8 @@ def evidence_links(service) -> list[str]:  # type: ignore[no-untyped-def]
     text = path.read_text(encoding="utf-8") if path.exists() else ""
     links: Counter[str] = Counter()
     for line in text.splitlines():
-        for link in json.loads(line).get("evidence") or ():
+        for item in json.loads(line).get("evidence") or ():
+            link = (item.get("url") or "") if isinstance(item, dict) else item  # {id, label, url}
             if "do=pm" in link or "message.php" in link:
                 links[link] += 1
     return sorted(links)

@@ -145,3 +145,23 @@ def test_check_config_on_the_real_forum(real_forum: RealForumSpec, tmp_path, mon
     out = capsys.readouterr().out
     assert f"FAIL player {names[0]}: uid {uids[names[1]]} is {names[1]} on the forum, not {names[0]}" in out, out
     assert f"FAIL player {names[1]}:" in out and "2 problem(s)" in out
+
+
+@pytest.mark.engines("phpwind")
+def test_a_full_pm_box_refuses_the_gms_pm_with_the_forums_reason(real_forum: RealForumSpec) -> None:
+    """Issue 16: a player's full PM box (phpwind's 新手上路 box holds 10) refused a receipt; the
+    adapter raises the refusal with the forum's own words (the publisher alerts the GM with it)."""
+    clock = OffsetClock(real_forum.clock_file)
+    forum = RealForum(real_forum, clock)
+    adapter = gm_adapter(real_forum, clock, Flaky())
+    adapter.login()
+    stranger = real_forum.stranger
+    forum.empty_pm_box(stranger)
+    try:
+        with pytest.raises(errors.Rejected) as refused:
+            for n in range(30):
+                adapter.send_pm(stranger, f"第 {n + 1} 条测试私信（{clock():%H%M%S}）")
+        assert "消息数已满" in str(refused.value), refused.value
+        assert n >= 1  # some went through before the box was full
+    finally:
+        forum.empty_pm_box(stranger)

@@ -28,7 +28,7 @@ from sandbox_helpers import client, discuz_login, phpwind_login
 from shenshi.adapters import discuz_parse, phpwind_parse
 from shenshi.adapters.sandbox import ManualClock, SandboxForum, serve
 from shenshi.adapters.sandbox.seed import BOARD_FID, BOARD_NAME, GM_NAME, GM_PASSWORD
-from shenshi.adapters.text import html_tree, zone
+from shenshi.adapters.text import decode_page, html_tree, zone
 from shenshi.records import (
     BoardThread,
     EditMark,
@@ -129,7 +129,7 @@ def site_of(page: bytes) -> str:
 def html_bodies(engine: str, page: bytes) -> dict[str, str]:
     """pid → BBCode of every post body on a captured HTML thread page."""
     site = site_of(page)
-    tree = html_tree(page.decode("utf-8"))
+    tree = html_tree(decode_page(page))
     if engine == "discuz":
         cells = tree.xpath("//td[starts-with(@id, 'postmessage_')]")
         return {c.get("id")[len("postmessage_"):]: bbcode_of(c, site) for c in cells}
@@ -304,5 +304,5 @@ def rendered_at(engine: str, name: str) -> datetime:
     found = _SECONDS_AGO.search(captured(engine, name).decode("utf-8", "replace"))
     if found is None:
         return captured_now(engine, name)
-    shown = datetime.fromisoformat(found.group(1).replace(" ", "T")).replace(tzinfo=TZ)
+    shown = datetime.strptime(found.group(1), "%Y-%m-%d %H:%M:%S").replace(tzinfo=TZ)  # 2026-12-1 23:08:57
     return shown + timedelta(seconds=int(found.group(2)))

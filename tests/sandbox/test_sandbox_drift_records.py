@@ -52,10 +52,13 @@ DISCUZ_GAME_PAGES = [f"viewthread_p{n}.html" for n in range(1, 8)]
 DISCUZ_THREAD_PAGES = DISCUZ_GAME_PAGES + [
     "viewthread_analysis_thread_tid3.html",
     "viewthread_p1_guest.html",
+    "viewthread_entities.html",  # the real install of 2026-12-01 (fixtures/REALFORUM.md)
 ]
 PHPWIND_THREAD_PAGES = [f"read_p{n}.html" for n in (1, 2, 3, 4, 7)] + [
     "read_analysis_thread_tid3.html",
     "read_p1_guest.html",
+    "read_entities.html",  # the real installs of 2026-12-01 (fixtures/REALFORUM.md)
+    "read_p1_gbk.html",
 ]
 
 
@@ -167,6 +170,9 @@ BOARDS = [
     ("discuz", "forumdisplay_fid3.html", "forum.php?mod=forumdisplay&fid=3", dz.parse_board),
     ("discuz", "api_forumdisplay_fid3.json", "api/mobile/index.php?version=4&module=forumdisplay&fid=3", dz.parse_api_board),
     ("phpwind", "thread_list_fid3.html", "thread.php?fid=3", pw.parse_board),
+    ("discuz", "api_forumdisplay_fresh_board.json", "api/mobile/index.php?version=4&module=forumdisplay&fid=3", dz.parse_api_board),
+    ("phpwind", "thread_list_unread_messages_count.html", "thread.php?fid=3", pw.parse_board),
+    ("phpwind", "thread_list_gbk.html", "thread.php?fid=3", pw.parse_board),
 ]
 
 
@@ -190,6 +196,9 @@ INBOXES = [
     ("phpwind", "pm_inbox_unread.html", "message.php?type=sms", pw.parse_inbox),
     ("phpwind", "pm_inbox_after_reading.html", "message.php?type=sms", pw.parse_inbox),
     ("phpwind", "pm_inbox_filter_unread.html", "message.php?type=sms&action=unread", pw.parse_inbox),
+    ("discuz", "pm_inbox_minute_times.html", "home.php?mod=space&do=pm", dz.parse_inbox),
+    ("discuz", "api_mypm_empty.json", "api/mobile/index.php?version=4&module=mypm", dz.parse_api_inbox),
+    ("phpwind", "pm_inbox_gbk.html", "message.php?type=sms", pw.parse_inbox),
 ]
 
 
@@ -230,6 +239,8 @@ CONVERSATIONS = [
     ("discuz", "pm_conversation_view_touid9_yexingzhe_unread.html"),
     ("phpwind", "pm_conversation_view.html"),
     ("phpwind", "pm_conversation_view_2.html"),
+    ("discuz", "pm_conversation_entities_touid11.html"),
+    ("phpwind", "pm_conversation_entities.html"),
 ]
 
 
@@ -345,6 +356,17 @@ def _stale(ajax: bool) -> Scenario:
         token = v.token(tid)
         v.forum.expire_sessions()
         return v.reply(tid, "会话过期以后的回复", ajax=ajax, token=token)
+
+    return provoke
+
+
+def _expired(then: Callable[[Visitor, int], bytes]) -> Scenario:
+    """Logged in, then the forum forgot the session (the capture dropped the session cookie)."""
+
+    def provoke(v: Visitor, tid: int) -> bytes:
+        v.login()
+        v.forum.expire_sessions()
+        return then(v, tid)
 
     return provoke
 
@@ -481,6 +503,9 @@ MESSAGE_PAGES: list[tuple[str, str, Scenario]] = [
     ("phpwind", "pm_mark_read_response.xml", _mark_read),
     ("phpwind", "pm_reply_in_conversation_response.xml", _pm_reply),
     ("phpwind", "login_expired_pm_send_ajax.xml", _guest_pm),
+    # the real installs of 2026-12-01 (fixtures/REALFORUM.md): the session cookie dropped
+    ("phpwind", "not_logged_in_pm_inbox_expired_session.html", _expired(lambda v, t: v.get("message.php?type=sms"))),
+    ("phpwind", "expired_session_send_pm_ajax.xml", _expired(lambda v, t: _guest_pm(v, t))),
 ]
 
 
@@ -525,6 +550,9 @@ FORMS = [
     ("discuz", "reply_form_with_quote.html", "forum.php?mod=post&action=reply&fid=3&tid={tid}&repquote={pid}", "//form[@id='postform']", True),
     ("phpwind", "reply_form.html", "post.php?action=reply&fid=3&tid={tid}", "//form[@name='FORM']", True),
     ("phpwind", "reply_form_with_quote.html", "post.php?action=quote&fid=3&tid={tid}&pid={pid}&article=1", "//form[@name='FORM']", True),
+    # the real installs of 2026-12-01 (fixtures/REALFORUM.md)
+    ("discuz", "reply_form_full_page.html", "forum.php?mod=post&action=reply&fid=3&tid={tid}", "//form[@id='postform']", True),
+    ("phpwind", "pm_compose_form_real_install.html", "message.php?type=post&username=小明", "//form[@name='FORM']", True),
 ]
 # Values that depend on the thread, the member or the moment; every other value must be the capture's.
 VARYING = {"formhash", "verify", "_hexie", "posttime", "atc_title", "tid", "pid", "article", "reppid", "reppost", "noticeauthor",

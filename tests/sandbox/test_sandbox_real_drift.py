@@ -16,11 +16,13 @@ from datetime import timedelta
 
 import pytest
 from lxml import html as lxml_html
-from replay import TZ, Replay, captured, captured_now
+from replay import GM_UID, TZ, Replay, captured, captured_now
+from sandbox_helpers import client, phpwind_login
 
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import phpwind_parse as pw
-from shenshi.adapters.sandbox.seed import GM_NAME
+from shenshi.adapters.sandbox import serve
+from shenshi.adapters.sandbox.seed import GM_NAME, GM_PASSWORD
 
 DZ_MINUTE = r"\d{4}-\d{1,2}-\d{1,2} \d{1,2}:\d{2}"
 PW_MINUTE = r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}"
@@ -93,7 +95,8 @@ def test_discuz_mobile_api_escapes_posts_twice_and_subjects_once() -> None:
 
 
 def _form_fields(page: bytes, form_id: str) -> tuple[str, list[str]]:
-    form = lxml_html.fromstring(page).xpath(f"//form[@id='{form_id}']")[0]
+    inajax = re.search(rb"<!\[CDATA\[(.*)\]\]>", page, re.S)  # the inajax popup: HTML inside the XML
+    form = lxml_html.fromstring(inajax.group(1) if inajax else page).xpath(f"//form[@id='{form_id}']")[0]
     names = []
     for el in form.iter("input", "textarea", "select", "button"):
         kind = (el.get("type") or "").lower()
@@ -105,9 +108,12 @@ def _form_fields(page: bytes, form_id: str) -> tuple[str, list[str]]:
 @pytest.mark.parametrize(("name", "url", "form_id"), [
     ("newthread_form_full_page.html", "forum.php?mod=post&action=newthread&fid=3", "postform"),
     ("pm_send_form_full_page.html", "home.php?mod=spacecp&ac=pm", "pmform_0"),
+    ("pm_send_form_popup_touid3.xml", "home.php?mod=spacecp&ac=pm&op=showmsg&touid=3&inajax=1", "pmform_3"),
 ])
 def test_discuz_new_thread_and_pm_forms_submit_what_the_real_ones_do(name: str, url: str, form_id: str) -> None:
-    (served,) = Replay.at("discuz", captured_now("discuz", "pm_inbox_empty.html")).fetch(url)
+    replay = Replay.at("discuz", captured_now("discuz", "pm_inbox_empty.html"))
+    replay.user("小明", 3)
+    (served,) = replay.fetch(url)
     assert _form_fields(served, form_id) == _form_fields(captured("discuz", name), form_id)
 
 
@@ -155,6 +161,19 @@ def test_phpwind_replies_add_re_rows_to_the_inbox_and_the_header_counts_unread_r
     assert xpath(board, header) == ["消息(4)"]
 
 
+def test_phpwind_a_re_row_opens_the_whole_conversation_like_the_real_one() -> None:
+    """Opening a "RE:" inbox row (a reply written with 回复) shows the whole conversation."""
+    replay, _ = _replay_reply_rows("pm_conversation_with_reply_rows.html", "utf-8")
+    (inbox,) = replay.fetch("message.php?type=sms")
+    re_rows = [r for r in pw.parse_inbox(inbox, tz=TZ, now=replay.clock()) if r.ref and r.id != "3"]
+    assert re_rows, "the sandbox inbox shows no RE row"
+    name = "pm_conversation_opened_from_re_row.html"
+    want = pw.parse_conversation(captured("phpwind", name), tz=TZ, now=captured_now("phpwind", name))
+    for row in re_rows:
+        (served,) = replay.fetch(str(row.ref))
+        assert pw.parse_conversation(served, tz=TZ, now=replay.clock()) == want
+
+
 # --------------------------------------------------------------------------- both engines
 
 
@@ -178,3 +197,25 @@ def test_no_edit_mark_within_a_minute_of_the_post(engine: str) -> None:
     assert posts[str(quick.pid)].edited is None and posts[str(quick.pid)].text == "投票：月光"
     assert posts[str(late.pid)].edited is not None
 
+
+
+def test_discuz_login_page_of_a_member_welcomes_him_back() -> None:
+    """A member opening the login page gets "欢迎您回来" and no login form (check-config logs in
+    twice; the adapter must see that the session is alive)."""
+    name = "login_page_member_welcomed_back.html"
+    (served,) = Replay.at("discuz", captured_now("discuz", "pm_inbox_empty.html")).fetch("member.php?mod=logging&action=login")
+    real = captured("discuz", name)
+    for page in (real, served):
+        assert not xpath(page, "//form[@name='login']/@id")
+        assert dz.page_state(page.decode("utf-8")).uid == str(GM_UID)
+    same_shape(real, served, "//div[@id='messagetext' and @class='alert_right']/p[1]/text()", rf"欢迎您回来，\S+ {GM_NAME}，现在将转入登录前页面")
+    same_shape(real, served, "//div[@id='messagetext']/p[1]/script", r"""(setTimeout\("window\.location\.href ='[^']+';", 2000\);){2}""")
+
+
+def test_phpwind_login_page_of_a_member_sends_him_to_the_index() -> None:
+    """Real phpwind 8.7 (GET login.php with a live session, 2026-12-01): 302 to index.php."""
+    replay = Replay.at("phpwind", captured_now("phpwind", "pm_inbox_gbk.html"))
+    with serve(replay.forum) as base_url, client(base_url) as http:
+        phpwind_login(http, GM_NAME, GM_PASSWORD, replay.forum.charset)
+        answer = http.get("login.php")
+    assert answer.status_code == 302 and answer.headers["location"].endswith("/index.php")

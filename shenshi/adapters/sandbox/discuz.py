@@ -115,6 +115,8 @@ class DiscuzSite:
                 return self._logout(ctx)
             if req.arg("loginsubmit") == "yes" and req.method == "POST":
                 return self._login(ctx)
+            if ctx.me is not None:  # the real site: a member opening the login page is welcomed back
+                return self._message(ctx, self._welcome(ctx.me), kind="welcome", location=self.forum.base_url + "./")
             return self._page(ctx, "login.html", "登录", loginhash=_token(5),
                               captcha=self.forum.faults.captcha_login, seccode_hash=_token(8))
         if path in ("forum.php", "", "index.php"):
@@ -229,8 +231,11 @@ class DiscuzSite:
         referer = req.arg("referer") or self.forum.base_url + "forum.php"
         if quick:
             return _xml(f"<script type=\"text/javascript\" reload=\"1\">window.location.href='{self.forum.base_url}./';</script>")
-        welcome = f"欢迎您回来，{GROUP_TITLES[user.group]} {user.name}，现在将转入登录前页面"
-        return self._message(ctx, welcome, kind="right", location=referer)
+        return self._message(ctx, self._welcome(user), kind="right", location=referer)
+
+    @staticmethod
+    def _welcome(user: User) -> str:
+        return f"欢迎您回来，{GROUP_TITLES[user.group]} {user.name}，现在将转入登录前页面"
 
     def _logout(self, ctx: _Ctx) -> Response:
         self.forum.logout(ctx.token)

@@ -87,6 +87,8 @@ class PhpwindSite:
                 return self._logout(ctx)
             if req.method == "POST" and req.arg("step") == "2":
                 return self._login(ctx)
+            if ctx.me is not None:  # the real site sends a member back to the index
+                return Response().redirect(f"{self.forum.base_url}index.php", 302)
             return self._page(ctx, "login.html", "登录", captcha=self.forum.faults.captcha_login)
         if path in ("", "index.php"):
             return self._page(ctx, "index.html", "首页",
