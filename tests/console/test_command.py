@@ -84,3 +84,14 @@ def test_a_port_in_use_is_one_clear_line(game) -> None:
         with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}"):
             _prepare([game], "127.0.0.1", port)
 
+
+
+def test_the_package_ships_every_template_and_static_file() -> None:
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    shipped = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = shipped["tool"]["setuptools"]["package-data"]["*"]
+    files = [p for d in ("templates", "static") for p in (root / "shenshi" / "console" / d).iterdir()]
+    assert files and all(any(p.match(pattern) for pattern in patterns) for p in files)
