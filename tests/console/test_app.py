@@ -51,6 +51,8 @@ def test_now_renders_the_status_model(client) -> None:
     html = client.get("/g/1/").text
     assert "等待你发布" in html and "第1夜结果" in html
     assert "已结算、尚未公布的出局（只有你知道）：Rex" in html
+    assert '<meta http-equiv="refresh" content="60">' in html  # it follows the game by itself
+    assert "http-equiv" not in client.get("/g/1/review").text  # never under the GM's typing
 
 
 def test_the_review_queue_shows_destination_text_and_evidence_first_seen_and_edited(client, game) -> None:
