@@ -6,7 +6,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test test-real demo e2e lint bench clean
+.PHONY: test test-real demo e2e lint bench screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,11 @@ lint: $(STAMP)  # ruff, mypy on the rules core, the layer contracts (pyproject.t
 	$(BIN)/ruff check shenshi tests bench
 	$(BIN)/mypy shenshi/rulesets
 	$(BIN)/lint-imports
+
+# The console's pages in headless Chromium, as PNGs for the README (docs/console/); never
+# written by the tests.
+screenshots: $(STAMP)
+	$(BIN)/python -m tests.console.screenshots docs/console
 
 bench: $(STAMP)
 	for f in bench/bench_*.py; do $(BIN)/python $$f || exit 1; done

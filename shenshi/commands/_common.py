@@ -8,16 +8,28 @@ import argparse
 import re
 import sys
 from collections.abc import Iterable
-from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from shenshi.errors import UserError
 
 if TYPE_CHECKING:
     from shenshi.config import Config
-    from shenshi.daemon.referee import Effects
+    from shenshi.daemon.gm_commands import Said
     from shenshi.daemon.service import GameService
     from shenshi.rehearsal import RehearsalClock
+
+# The GM's commands' helpers live with the operations (shenshi.daemon.gm_commands, shared with
+# the console); the commands import them from here, loaded when first used.
+_SHARED = ("fmt_time", "gm_log", "parse_when", "proposed_ids")
+
+
+def __getattr__(name: str) -> object:
+    if name in _SHARED:
+        from shenshi.daemon import gm_commands
+
+        return getattr(gm_commands, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 _RANGE = re.compile(r"#?(\d+)(?:\s*[-–~]\s*#?(\d+))?")
 MAX_RANGE = 500  # ids in one range: a typo such as 3-90000 is refused
@@ -101,36 +113,6 @@ def ids_of(values: Iterable[str]) -> list[int]:
     return list(dict.fromkeys(out))
 
 
-def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
-    """``--at TIME``: an ISO time on the forum's clock (or with its own offset)."""
-    if text is None:
-        return None
-    try:
-        when = datetime.fromisoformat(text.strip().replace("/", "-"))
-    except ValueError:
-        raise UserError(
-            f'--at: expected an ISO time like "2026-12-02T20:15", got "{text}"'
-        ) from None
-    return when if when.tzinfo else when.replace(tzinfo=tz)
-
-
-def fmt_time(t: datetime | None, tz: tzinfo) -> str:
-    """A time on the forum's clock, for people."""
-    return t.astimezone(tz).strftime("%Y-%m-%d %H:%M") if t else "—"
-
-
-def gm_log(service: GameService, command: str, text: str) -> None:
-    """Record a GM command and what it did in the dry-run log."""
-    service.drylog.gm(service.clock(), command, text)
-
-
-def proposed_ids(service: GameService, outcome: Effects) -> str:
-    """The ids of the announcements an outcome proposed (``#12 #13``)."""
-    with service.store.snapshot() as uow:
-        found = [uow.outbox.by_key(service.game_id, d.key) for d in outcome.drafts]
-    return " ".join(f"#{a.id}" for a in found if a is not None)
-
-
 def register_outbox_action(
     subparsers: argparse._SubParsersAction,
     module_name: str,
@@ -151,36 +133,15 @@ def register_outbox_action(
 def _outbox_action(args: argparse.Namespace, action: str) -> int:
     """Apply ``action`` to every id; an id that cannot take it is reported and the others
     still go through (exit 2 if any could not)."""
-    from shenshi.daemon.announce import kind_words
-    from shenshi.daemon.gm_text import STATES
-    from shenshi.daemon.publisher import retry_note
-    from shenshi.store.errors import StoreError
+    from shenshi.daemon.gm_commands import outbox_action
 
-    service = open_service(args)
-    done, refused = [], []
-    for ident in ids_of(args.ids):
-        try:
-            with service.store.transaction() as uow:
-                a = getattr(uow.outbox, action)(ident)
-        except StoreError as exc:
-            refused.append(f"#{ident}：{exc}")
-            continue
-        done.append(a)
-    for a in done:
-        print(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
-        if action == "approve" and a.last_error and (note := retry_note(a, service.config.forum.tz)):
-            print(f"  上次发送失败（{a.last_error}）：{note}")
-    if done:
-        gm_log(
-            service,
-            action,
-            " ".join(f"#{a.id}" for a in done) + f" {STATES.get(done[0].state.value, '')}",
-        )
-    if action == "approve" and done and service.config.daemon.mode == "dry-run":
-        print("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信，"
-              "然后 shenshi published ID；或在配置里把 [daemon] mode 改为 review。")  # fmt: skip
-    elif action == "approve" and done:
-        print("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
-    for line in refused:
+    return print_said(outbox_action(open_service(args), action, ids_of(args.ids)))
+
+
+def print_said(said: Said) -> int:
+    """Print what a GM command did (refusals on stderr); exit 2 if it refused any id."""
+    for line in said.lines:
+        print(line)
+    for line in said.refused:
         print(f"shenshi: error: {line}", file=sys.stderr)
-    return 2 if refused else 0
+    return 2 if said.refused else 0

@@ -29,23 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Acknowledge the alerts and say how many are left."""
-    from shenshi.commands._common import gm_log, ids_of, open_service
+    from shenshi.commands._common import ids_of, open_service, print_said
+    from shenshi.daemon.gm_commands import acknowledge
     from shenshi.errors import UserError
 
     if not args.ids and not args.all:
         raise UserError("ack: give alert ids (as shenshi status shows them), or --all")
     service = open_service(args)
-    with service.store.transaction() as uow:
-        wanted = (
-            ids_of(args.ids)
-            if args.ids
-            else [a.id for a in uow.alerts.raised(service.game_id, unacknowledged=True)]
-        )
-        done = uow.alerts.acknowledge(service.game_id, wanted, at=service.clock())
-        left = len(uow.alerts.raised(service.game_id, unacknowledged=True))
-    shown = " ".join(f"#{a.id}" for a in done)
-    gm_log(service, "ack", f"已确认提醒 {shown}" if done else "没有未确认的提醒")
-    print(
-        f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认（shenshi status）"
-    )
-    return 0
+    return print_said(acknowledge(service, ids_of(args.ids) if args.ids else None))

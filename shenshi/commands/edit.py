@@ -28,8 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.commands._common import gm_log, open_service
-    from shenshi.daemon.gm_text import STATES, publish_hint
+    from shenshi.commands._common import open_service, print_said
+    from shenshi.daemon.gm_commands import edit_text
 
     service = open_service(args)
     with service.store.snapshot() as uow:
@@ -40,14 +40,7 @@ def run(args: argparse.Namespace) -> int:
         text = args.file.read_text(encoding="utf-8")
     else:
         text = _with_editor(current.text)
-    if not text.strip():
-        raise UserError("新内容是空的：没有改动")
-    with service.store.transaction() as uow:
-        a = uow.outbox.edit(args.id, text)
-    state = STATES.get(a.state.value, a.state.value)
-    gm_log(service, "edit", f"#{a.id} 改为：\n{text}")
-    print(f"#{a.id} 已修改（{state}）；{publish_hint(service.config.daemon.mode, a.id)}")
-    return 0
+    return print_said(edit_text(service, args.id, text))
 
 
 def _with_editor(text: str) -> str:

@@ -36,62 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Mark each announcement published; refuse the ones that cannot be (exit 2 if any)."""
-    import sys
-
-    from shenshi.commands._common import fmt_time, gm_log, ids_of, open_service, parse_when
-    from shenshi.daemon.announce import kind_words
-    from shenshi.errors import UserError
-    from shenshi.store.errors import StoreError
+    from shenshi.commands._common import ids_of, open_service, print_said
+    from shenshi.daemon.gm_commands import mark_published, parse_when
 
     service = open_service(args)
-    tz = service.config.forum.tz
-    now = service.clock()
-    when = parse_when(args.at, tz) or now
-    if when > now:
-        raise UserError(
-            f"--at {fmt_time(when, tz)} 在未来（现在是 {fmt_time(now, tz)}）：请给出你发帖的时间"
-        )
-    done, refused = [], []
-    for ident in ids_of(args.ids):
-        try:
-            with service.store.transaction() as uow:
-                a = uow.outbox.get(ident)
-                reason = _refusal(a, when, tz)
-                if reason is None:
-                    a = uow.outbox.mark_published(ident, when)
-        except StoreError as exc:
-            reason = str(exc)
-        if reason:
-            refused.append(f"#{ident}：{reason}")
-            continue
-        service.referee.pending_public.pop(a.key, None)
-        done.append(a)
-    for a in done:
-        print(f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）")
-    if done:
-        gm_log(
-            service,
-            "published",
-            " ".join(f"#{a.id}" for a in done) + f" 发布于 {fmt_time(when, tz)}",
-        )
-        print("下一阶段从发布时间算起；shenshi run 会继续推进（shenshi status 查看）")
-    for line in refused:
-        print(f"shenshi: error: {line}", file=sys.stderr)
-    return 2 if refused else 0
-
-
-def _refusal(a, when, tz) -> str | None:  # type: ignore[no-untyped-def]
-    """Why ``a`` cannot be marked published at ``when`` (``None``: it can)."""
-    from shenshi.commands._common import fmt_time
-
-    if a.published_at is not None:
-        return f"已在 {fmt_time(a.published_at, tz)} 记为发布，没有改动"
-    if a.sent_at is not None:
-        return f"守护进程已在 {fmt_time(a.sent_at, tz)} 发出，没有改动"
-    if a.state.value == "rejected":
-        return "已放弃（shenshi reject），不能记为发布"
-    if a.state.value == "sending":
-        return "正在发送中：等守护进程确认，或查看论坛"
-    if when < a.created_at:
-        return f"它在 {fmt_time(a.created_at, tz)} 才提出，不可能更早发布：检查 --at"
-    return None
+    when = parse_when(args.at, service.config.forum.tz)
+    return print_said(mark_published(service, ids_of(args.ids), when))

@@ -11,6 +11,7 @@ import argparse
 from pathlib import Path
 
 from shenshi.commands import add_config_option
+from shenshi.commands.console import add_address_options
 
 NAME = "run"
 HELP = "run the daemon beside the forum (dry-run by default: nothing is sent)"
@@ -32,6 +33,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )  # fmt: skip
     parser.add_argument("--clock-file", type=Path, default=None, metavar="PATH",
                         help="rehearsal: read the forum's time from this clock file")
+    parser.add_argument("--console", action="store_true",
+                        help="also serve the GM console (see shenshi console --help)")  # fmt: skip
+    add_address_options(parser, "console-")
     parser.set_defaults(func=run)
     return parser
 
@@ -46,18 +50,24 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     from shenshi.bootstrap import bootstrap, config_from_args
     from shenshi.commands._common import rehearsal_clock
+    from shenshi.commands.console import start_beside_daemon
     from shenshi.daemon.stopping import Stopped, StopSignal
 
     config = config_from_args(args.config)
     service = bootstrap(config, clock=rehearsal_clock(config, args))  # the first cycle logs in
     try:
         with StopSignal(service.store) as stop:
+            console = None
             try:
                 service.start()
+                console = start_beside_daemon(args, service)
                 return _cycles(args, service, stop)
             except Stopped as exc:
                 print(f"shenshi: stopped ({exc.signal_name}); everything read so far is kept")
                 return 0
+            finally:
+                if console is not None:
+                    console.stop()
     finally:
         service.close()
 

@@ -36,54 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Check the account, record the substitution, say what was proposed."""
-    from shenshi.commands._common import gm_log, open_service, proposed_ids
-    from shenshi.daemon.gm_text import refusal
-    from shenshi.errors import UserError
-    from shenshi.rulesets.base import IllegalActionError, SeatTakenOver
+    from shenshi.commands._common import open_service, print_said
+    from shenshi.daemon.gm_commands import substitute
 
     service = open_service(args)
-    uid, note = args.uid, ""
-    if uid is None:
-        uid, note = _look_up(service, args.new, offline=args.offline)
-    try:
-        outcome = service.substitute(args.old, args.new, uid)
-    except IllegalActionError as exc:
-        raise UserError(f"{args.new} 接替 {args.old}：{refusal(str(exc))}；没有改动") from None
-    now = any(isinstance(e, SeatTakenOver) for e in outcome.events)
-    when = "立即生效" if now else "本阶段结算时生效"
-    print(f"{args.new} 接替 {args.old} 的座位，{when}")
-    if note:
-        print(note)
-    ids = proposed_ids(service, outcome)
-    gm_log(
-        service,
-        "substitute",
-        f"{args.new} 接替 {args.old}（{when}）" + (f"；公告 {ids}" if ids else ""),
-    )
-    if ids:
-        print(f"已提出公告 {ids}：shenshi review 查看")
-    return 0
-
-
-def _look_up(service, name: str, *, offline: bool) -> tuple[str | None, str]:  # type: ignore[no-untyped-def]
-    """The newcomer's uid from the forum; a name the forum does not know is refused."""
-    from shenshi.adapters.errors import ForumError, NotFound
-    from shenshi.bootstrap import make_forum
-    from shenshi.daemon.forum_problems import explain
-    from shenshi.errors import UserError
-
-    later = "守护进程运行时会再查找他的 uid"
-    if offline:
-        return None, f"没有检查论坛账号（--offline）；{later}"
-    forum = make_forum(service.config)
-    try:
-        forum.login()
-        return forum.lookup_uid(name), ""
-    except NotFound:
-        raise UserError(f"论坛上没有名为 {name} 的账号：检查拼写，或让他先注册；没有改动") from None
-    except ForumError as exc:
-        return None, f"无法检查论坛账号：{explain(service.config, exc)}；{later}"
-    finally:
-        close = getattr(forum, "close", None)
-        if close is not None:
-            close()
+    return print_said(substitute(service, args.old, args.new, args.uid, offline=args.offline))

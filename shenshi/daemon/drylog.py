@@ -116,9 +116,11 @@ class DryRunLog:
             finally:
                 os.close(fd)
 
-    def gm(self, at: datetime, command: str, text: str) -> None:
-        """A GM command and what it did (``approve`` → ``#3 #5 已批准``)."""
-        self.write(LogEntry(at, command, "天神", f"shenshi {command}：{text}", GM))
+    def gm(self, at: datetime, command: str, text: str, by: str = "") -> None:
+        """A GM command and what it did (``approve`` → ``#3 #5 已批准``); ``by``: where the GM
+        gave it when not on the command line (``控制台``)."""
+        via = f"（{by}）" if by else ""
+        self.write(LogEntry(at, command, f"天神{via}", f"shenshi {command}{via}：{text}", GM))
 
     def phases(
         self, at: datetime, events: Iterable[Event], after: GameState, runoff: str = "生死投票"

@@ -16,7 +16,14 @@ from sqlalchemy import func, select
 
 from shenshi.records import EditMark, Post, PrivateMessage, Quote
 from shenshi.store import models as m
-from shenshi.store.records import Activity, Cursor, Evidence, EvidenceKind, RecordResult
+from shenshi.store.records import (
+    Activity,
+    Cursor,
+    Evidence,
+    EvidenceKind,
+    RecordResult,
+    Revision,
+)
 from shenshi.store.rows import (
     Repository,
     added,
@@ -109,6 +116,11 @@ class EvidenceRepository(Repository):
     def get(self, evidence_id: int) -> Evidence:
         """The evidence with this id (:class:`~shenshi.store.errors.NotFound` if none)."""
         return to_evidence(evidence_row(self.session, evidence_id))
+
+    def revisions(self, evidence_id: int) -> list[Revision]:
+        """The later versions of a post or PM (its edits), in the order seen."""
+        q = select(m.EvidenceRevision).where(m.EvidenceRevision.evidence_id == evidence_id)
+        return [to_revision(r) for r in self.session.scalars(q.order_by(m.EvidenceRevision.number))]
 
     def page(
         self,

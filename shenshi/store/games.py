@@ -64,6 +64,10 @@ class GameRepository(Repository):
         row = self.session.scalar(select(m.Game).where(m.Game.name == name))
         return to_game(row) if row else None
 
+    def listing(self) -> list[Game]:
+        """Every game of the store, oldest first."""
+        return [to_game(r) for r in self.session.scalars(select(m.Game).order_by(m.Game.id))]
+
     def set_deal(self, game_id: int, seed: str, result: Any, *, replace: bool = False) -> Game:
         """Keep the deal (random role assignment): its seed and result. Secret: never logged.
 

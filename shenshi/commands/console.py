@@ -1,0 +1,117 @@
+"""``shenshi console``: the GM console, a local web page beside the daemon.
+
+It shows the game as ``shenshi status`` does (phase, deadlines, the vote with its ballots,
+who has not acted), the review queue with each announcement's text and evidence, the alerts,
+the players with their activity, the timeline, and takes every decision the CLI takes
+(approve, edit, reject, published, ack, substitute, override): the same operations, written to
+the dry-run log as given in the console. It reads the store ``shenshi run`` writes, while the
+daemon runs; it never reads the forum itself.
+
+It listens on 127.0.0.1 (``--host`` to change it: anyone who can reach the port and has the
+token can act as the GM). The token is kept in ``shenshi-console-token`` beside the database
+(mode 0600); on a terminal the address with the token is shown once; a browser keeps a cookie
+after its first visit. Several ``--config`` serve several games; the page lists every game
+of the store.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+NAME = "console"
+HELP = "the GM console: a local web page to follow the game and take decisions"
+ORDER = 22
+
+
+def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``shenshi console [--config PATH]… [--host H] [--port P]``."""
+    from pathlib import Path
+
+    from shenshi.config import DEFAULT_CONFIG
+
+    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--config", type=Path, action="append", default=None, metavar="PATH",
+                        help=f"a game's configuration (default: ./{DEFAULT_CONFIG}); repeat it "
+                             "for several games")  # fmt: skip
+    add_address_options(parser)
+    parser.set_defaults(func=run)
+    return parser
+
+
+def add_address_options(parser: argparse.ArgumentParser, prefix: str = "") -> None:
+    """``--host`` and ``--port`` of the console (``prefix``: ``console-`` for ``shenshi run``)."""
+    from shenshi.console.server import DEFAULT_HOST, DEFAULT_PORT
+
+    parser.add_argument(f"--{prefix}host", default=DEFAULT_HOST, metavar="HOST",
+                        help=f"the console's address (default {DEFAULT_HOST}: this machine only)")  # fmt: skip
+    parser.add_argument(f"--{prefix}port", type=int, default=DEFAULT_PORT, metavar="PORT",
+                        help=f"the console's port (default {DEFAULT_PORT}; 0: any free port)")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the games, serve the console until Ctrl-C."""
+    from shenshi.commands._common import open_service
+
+    services = []
+    try:
+        for path in args.config or [None]:
+            services.append(open_service(argparse.Namespace(config=path)))
+        console, sock = _prepare(services, args.host, args.port)
+        announce(console)
+        from shenshi.console.server import serve
+
+        serve(console, sock)
+    finally:
+        for service in services:
+            service.close()
+    print("shenshi: console stopped")
+    return 0
+
+
+def _prepare(services, host: str, port: int):  # type: ignore[no-untyped-def]
+    from shenshi.console.server import prepare
+    from shenshi.errors import UserError
+
+    try:
+        return prepare(services, host, port)
+    except OSError as exc:
+        raise UserError(f"the console cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def announce(console) -> None:  # type: ignore[no-untyped-def]
+    """Say where the console is: with the token on an interactive terminal (shown once per
+    start, never to a log), else where the token is kept."""
+    import sys
+
+    from shenshi.console.server import is_loopback
+
+    print(f"shenshi: 控制台 {console.url}/（Ctrl-C 停止）")
+    if sys.stdout.isatty():
+        print(f"在浏览器中打开：{console.url}/?token={console.key.token}")
+        print("（这个地址只显示这一次；之后浏览器会记住登录）")
+    else:
+        print(f"令牌在 {console.key_file}（只有你能读）：用 {console.url}/?token=<令牌> 打开")
+    if not is_loopback(console.url.split("//")[1].rsplit(":", 1)[0].strip("[]")):
+        print("注意：控制台监听的不是本机地址，能连上这个端口并有令牌的人都能以天神身份操作")
+
+
+def start_beside_daemon(args: argparse.Namespace, daemon) -> object:  # type: ignore[no-untyped-def]
+    """``shenshi run --console``: the console of the daemon's game on a thread, on its own
+    offline service over the daemon's store and clock; ``None`` without ``--console``."""
+    from shenshi.bootstrap import bootstrap
+    from shenshi.console.server import serve_in_background
+
+    if not getattr(args, "console", False):
+        return None
+    service = bootstrap(daemon.config, store=daemon.store, clock=daemon.clock, forum=False)
+    service.start()
+    try:
+        console = serve_in_background([service], args.console_host, args.console_port)
+    except OSError as exc:
+        from shenshi.errors import UserError
+
+        raise UserError(f"the console cannot listen on {args.console_host}:{args.console_port}: "
+                        f"{exc.strerror or exc}") from None  # fmt: skip
+    announce(console)
+    return console

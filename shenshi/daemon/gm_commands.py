@@ -1,0 +1,348 @@
+"""The GM's commands as operations on a started :class:`~shenshi.daemon.service.GameService`:
+one function each, shared by the CLI commands (``shenshi approve`` …) and the web console, so
+the two never disagree.
+
+Each operation applies the same outbox transition or event as the CLI always did, writes the
+GM's command to the dry-run log with who gave it (``by``: empty for the command line,
+``控制台`` for the console), and returns what it did as a :class:`Said`: the lines the CLI
+prints (``lines``) and the ids it refused with the reason (``refused``). A command refused as a
+whole raises :class:`~shenshi.errors.UserError` and changes nothing.
+
+Map::
+
+    outbox_action(service, "approve"|"reject", ids, by)    the outbox (review mode)
+    edit_text(service, ident, text, by)                    an announcement's new text
+    mark_published(service, ids, when, by)                 posted by hand (dry-run)
+    acknowledge(service, ids | None, by)                   alerts read (None: every one)
+    correct(service, what, args, reason, at, by)           ``shenshi override …``
+    substitute(service, old, new, uid, offline, by)        替补
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from typing import TYPE_CHECKING
+
+from shenshi.daemon.announce import kind_words
+from shenshi.daemon.gm_text import STATES, publish_hint, refusal
+from shenshi.errors import UserError
+from shenshi.rulesets import base
+from shenshi.store.errors import StoreError
+from shenshi.store.records import Announcement
+
+if TYPE_CHECKING:
+    from shenshi.daemon.referee import Effects
+    from shenshi.daemon.service import GameService
+
+CONSOLE = "控制台"  # ``by`` for the web console's actions
+OUTBOX_ACTIONS = ("approve", "reject")
+# ``shenshi override WHAT ARG…``: how many arguments each correction takes.
+CORRECTIONS = {
+    "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
+    "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2,
+}  # fmt: skip
+ABSTAIN_WORDS = ("弃权", "弃票", "abstain", base.ABSTAIN)
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a GM command did: lines for the GM, and the ids it refused with the reason."""
+
+    lines: tuple[str, ...] = ()
+    refused: tuple[str, ...] = ()
+    ids: tuple[int, ...] = field(default=())  # the announcements or alerts it changed
+
+
+def gm_log(service: GameService, command: str, text: str, by: str = "") -> None:
+    """Record a GM command and what it did in the dry-run log (``by``: who, if not the CLI)."""
+    service.drylog.gm(service.clock(), command, text, by=by)
+
+
+def fmt_time(t: datetime | None, tz: tzinfo) -> str:
+    """A time on the forum's clock, for people."""
+    return t.astimezone(tz).strftime("%Y-%m-%d %H:%M") if t else "—"
+
+
+def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
+    """``--at TIME``: an ISO time on the forum's clock (or with its own offset)."""
+    if text is None or not text.strip():
+        return None
+    try:
+        when = datetime.fromisoformat(text.strip().replace("/", "-"))
+    except ValueError:
+        raise UserError(
+            f'--at: expected an ISO time like "2026-12-02T20:15", got "{text}"'
+        ) from None
+    return when if when.tzinfo else when.replace(tzinfo=tz)
+
+
+def proposed_ids(service: GameService, outcome: Effects) -> str:
+    """The ids of the announcements an outcome proposed (``#12 #13``)."""
+    with service.store.snapshot() as uow:
+        found = [uow.outbox.by_key(service.game_id, d.key) for d in outcome.drafts]
+    return " ".join(f"#{a.id}" for a in found if a is not None)
+
+
+# -- the outbox ---------------------------------------------------------------------------------
+
+
+def outbox_action(service: GameService, action: str, ids: Sequence[int], by: str = "") -> Said:
+    """Apply ``action`` (approve, reject) to every id; an id that cannot take it is refused
+    with the reason and the others still go through."""
+    from shenshi.daemon.publisher import retry_note
+
+    if action not in OUTBOX_ACTIONS:
+        raise UserError(f"unknown outbox action {action!r} (expected {', '.join(OUTBOX_ACTIONS)})")
+    done: list[Announcement] = []
+    refused: list[str] = []
+    for ident in ids:
+        try:
+            with service.store.transaction() as uow:
+                a = getattr(uow.outbox, action)(ident)
+        except StoreError as exc:
+            refused.append(f"#{ident}：{exc}")
+            continue
+        done.append(a)
+    lines = []
+    for a in done:
+        lines.append(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
+        if action == "approve" and a.last_error and (note := retry_note(a, service.config.forum.tz)):
+            lines.append(f"  上次发送失败（{a.last_error}）：{note}")
+    if done:
+        shown = " ".join(f"#{a.id}" for a in done)
+        gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
+    if action == "approve" and done and service.config.daemon.mode == "dry-run":
+        lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信，"
+                     "然后 shenshi published ID；或在配置里把 [daemon] mode 改为 review。")  # fmt: skip
+    elif action == "approve" and done:
+        lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
+    return Said(tuple(lines), tuple(refused), tuple(a.id for a in done))
+
+
+def edit_text(service: GameService, ident: int, text: str, by: str = "") -> Said:
+    """Replace announcement ``ident``'s text (an empty text is refused)."""
+    if not text.strip():
+        raise UserError("新内容是空的：没有改动")
+    try:
+        with service.store.transaction() as uow:
+            a = uow.outbox.edit(ident, text)
+    except StoreError as exc:
+        raise UserError(f"#{ident}：{exc}") from None
+    state = STATES.get(a.state.value, a.state.value)
+    gm_log(service, "edit", f"#{a.id} 改为：\n{text}", by)
+    return Said((f"#{a.id} 已修改（{state}）；{publish_hint(service.config.daemon.mode, a.id)}",), ids=(a.id,))
+
+
+def mark_published(
+    service: GameService, ids: Sequence[int], when: datetime | None = None, by: str = ""
+) -> Said:
+    """The GM posted these announcements by hand at ``when`` (default: now). A time in the
+    future is refused; so is, id by id, an announcement already out, rejected, being sent, or
+    proposed after ``when``."""
+    tz = service.config.forum.tz
+    now = service.clock()
+    when = when or now
+    if when > now:
+        raise UserError(
+            f"--at {fmt_time(when, tz)} 在未来（现在是 {fmt_time(now, tz)}）：请给出你发帖的时间"
+        )
+    done: list[Announcement] = []
+    refused: list[str] = []
+    for ident in ids:
+        try:
+            with service.store.transaction() as uow:
+                a = uow.outbox.get(ident)
+                reason = _not_publishable(a, when, tz)
+                if reason is None:
+                    a = uow.outbox.mark_published(ident, when)
+        except StoreError as exc:
+            reason = str(exc)
+        if reason:
+            refused.append(f"#{ident}：{reason}")
+            continue
+        service.referee.pending_public.pop(a.key, None)
+        done.append(a)
+    lines = [
+        f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）"
+        for a in done
+    ]  # fmt: skip
+    if done:
+        shown = " ".join(f"#{a.id}" for a in done)
+        gm_log(service, "published", f"{shown} 发布于 {fmt_time(when, tz)}", by)
+        lines.append("下一阶段从发布时间算起；shenshi run 会继续推进（shenshi status 查看）")
+    return Said(tuple(lines), tuple(refused), tuple(a.id for a in done))
+
+
+def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
+    """Why ``a`` cannot be marked published at ``when`` (``None``: it can)."""
+    if a.published_at is not None:
+        return f"已在 {fmt_time(a.published_at, tz)} 记为发布，没有改动"
+    if a.sent_at is not None:
+        return f"守护进程已在 {fmt_time(a.sent_at, tz)} 发出，没有改动"
+    if a.state.value == "rejected":
+        return "已放弃（shenshi reject），不能记为发布"
+    if a.state.value == "sending":
+        return "正在发送中：等守护进程确认，或查看论坛"
+    if when < a.created_at:
+        return f"它在 {fmt_time(a.created_at, tz)} 才提出，不可能更早发布：检查 --at"
+    return None
+
+
+# -- alerts -----------------------------------------------------------------------------------------
+
+
+def acknowledge(service: GameService, ids: Sequence[int] | None, by: str = "") -> Said:
+    """The GM has read these alerts (``None``: every unacknowledged one)."""
+    with service.store.transaction() as uow:
+        wanted = (
+            list(ids)
+            if ids is not None
+            else [a.id for a in uow.alerts.raised(service.game_id, unacknowledged=True)]
+        )
+        done = uow.alerts.acknowledge(service.game_id, wanted, at=service.clock())
+        left = len(uow.alerts.raised(service.game_id, unacknowledged=True))
+    shown = " ".join(f"#{a.id}" for a in done)
+    gm_log(service, "ack", f"已确认提醒 {shown}" if done else "没有未确认的提醒", by)
+    line = f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认（shenshi status）"
+    return Said((line,), ids=tuple(a.id for a in done))
+
+
+# -- corrections ------------------------------------------------------------------------------------
+
+
+def correction(
+    what: str, args: Sequence[str], reason: str = "", at: str | None = None, tz: tzinfo | None = None
+) -> base.Command:
+    """The rules core's command for ``shenshi override WHAT ARG…`` (the arguments checked)."""
+    if what not in CORRECTIONS:
+        raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
+    need = CORRECTIONS[what]
+    if len(args) != need:
+        raise UserError(f"override {what} takes {need} argument(s), got {len(args)}")
+    a = [x.strip() for x in args]
+    if any(not x for x in a):
+        raise UserError(f"override {what}: an argument is empty")
+    match what:
+        case "void":
+            return base.VoidAction(a[0], a[1], reason)
+        case "execute":
+            return base.ForceExecution(a[0], reason)
+        case "cancel-execution":
+            return base.ForceExecution(None, reason)
+        case "exit":
+            return base.DeclareExit(a[0], reason)
+        case "penalty":
+            if not a[1].isdigit():
+                raise UserError(f"override penalty: POINTS must be a whole number, got {a[1]!r}")
+            return base.GmRuling("penalty", a[0], base.frozen_map({"points": int(a[1])}), reason)
+        case "send-off":
+            return base.GmRuling("send_off", a[0], reason=reason)
+        case "sheriff":
+            return base.GmRuling("sheriff", a[0], reason=reason)
+        case "extra-divination":
+            return base.GmRuling("extra_divination", a[0], reason=reason)
+        case "ballot":
+            target = base.ABSTAIN if a[1] in ABSTAIN_WORDS else a[1]
+            return base.OverrideBallot(a[0], target, reason)
+    return base.GmAnswered(a[0], parse_when(at, tz) if tz is not None else None)
+
+
+def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
+    """The correction in the GM's words (``作废 老王 本阶段的「杀」``)."""
+    from shenshi.rulesets.catalog import ACTION_NAMES
+
+    a = list(args)
+    why = f"（理由：{reason}）" if reason else ""
+    said = {
+        "void": lambda: f"作废 {a[0]} 本阶段的「{ACTION_NAMES.get(a[1], a[1])}」",
+        "execute": lambda: f"今天处决 {a[0]}（代替计票结果）",
+        "cancel-execution": lambda: "今天不处决任何人",
+        "exit": lambda: f"{a[0]} 自动退出游戏，没有替补（公布时出局）",
+        "answered": lambda: f"天神已答复 {a[0]} 的占卜（之后的更改不再受理）",
+        "penalty": lambda: f"{a[0]} 罚分 {a[1]}",
+        "send-off": lambda: f"{a[0]} 被罚下",
+        "sheriff": lambda: f"警徽交给 {a[0]}",
+        "extra-divination": lambda: f"抽中 {a[0]} 做额外占卜",
+        "ballot": lambda: f"{a[0]} 的选票改记为 {a[1]}（代替读不出的选票）",
+    }[what]()
+    return said + why
+
+
+def correct(
+    service: GameService,
+    what: str,
+    args: Sequence[str],
+    reason: str = "",
+    at: str | None = None,
+    by: str = "",
+) -> Said:
+    """Record a GM correction (an event like any other) and what it proposed; a correction
+    the rules refuse changes nothing (:class:`UserError` with the rules' reason)."""
+    command = correction(what, args, reason, at, service.config.forum.tz)
+    said = correction_words(what, args, reason)
+    try:
+        outcome = service.gm(command)
+    except base.IllegalActionError as exc:
+        raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
+    ids = proposed_ids(service, outcome)
+    gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
+    lines = [f"已记录：{said}"]
+    if ids:
+        lines.append(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
+    return Said(tuple(lines))
+
+
+def substitute(
+    service: GameService,
+    old: str,
+    new: str,
+    uid: str | None = None,
+    *,
+    offline: bool = False,
+    by: str = "",
+) -> Said:
+    """替补: ``new`` takes over ``old``'s seat, his forum account looked up first (unless
+    ``uid`` is given, or ``offline``); a name the forum does not know is refused."""
+    old, new = old.strip(), new.strip()
+    if not old or not new:
+        raise UserError("substitute: give the player who leaves and the substitute's forum name")
+    note = ""
+    if uid is None:
+        uid, note = _look_up(service, new, offline=offline)
+    try:
+        outcome = service.substitute(old, new, uid)
+    except base.IllegalActionError as exc:
+        raise UserError(f"{new} 接替 {old}：{refusal(str(exc))}；没有改动") from None
+    now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
+    when = "立即生效" if now else "本阶段结算时生效"
+    lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
+    ids = proposed_ids(service, outcome)
+    gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
+    if ids:
+        lines.append(f"已提出公告 {ids}：shenshi review 查看")
+    return Said(tuple(lines))
+
+
+def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | None, str]:
+    """The newcomer's uid from the forum; a name the forum does not know is refused."""
+    from shenshi.adapters.errors import ForumError, NotFound
+    from shenshi.bootstrap import make_forum
+    from shenshi.daemon.forum_problems import explain
+
+    later = "守护进程运行时会再查找他的 uid"
+    if offline:
+        return None, f"没有检查论坛账号（--offline）；{later}"
+    forum = make_forum(service.config)
+    try:
+        forum.login()
+        return forum.lookup_uid(name), ""
+    except NotFound:
+        raise UserError(f"论坛上没有名为 {name} 的账号：检查拼写，或让他先注册；没有改动") from None
+    except ForumError as exc:
+        return None, f"无法检查论坛账号：{explain(service.config, exc)}；{later}"
+    finally:
+        close = getattr(forum, "close", None)
+        if close is not None:
+            close()

@@ -1,0 +1,139 @@
+"""Who may use the console: the token, the cookie, CSRF on every action, the Origin and Host
+of requests, the token file, and secrets (the token, roles, the forum password) kept out of
+pages and logs."""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+
+import httpx
+import pytest
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from shenshi.console.app import create_app
+from shenshi.console.auth import COOKIE, CSRF_FIELD, LOOPBACK_HOSTS, ConsoleKey, load_or_create_key
+from shenshi.store.outbox import AnnouncementState
+from tests.console.conftest import TOKEN
+from tests.console.serving import served
+from tests.daemon.helpers import announcements
+
+GETS = ["/", "/g/1/", "/g/1/review", "/g/1/alerts", "/g/1/players", "/g/1/timeline",
+        "/g/1/corrections", "/g/1/players/1/role"]  # fmt: skip
+
+
+def post_routes(client) -> list[str]:
+    """Every POST route of the application, with its parameters filled in."""
+    app = client.app.app  # behind the Gate
+    paths = [r.path for r in app.routes if isinstance(r, Route) and "POST" in (r.methods or ())]
+    assert len(paths) == 5
+    return [p.replace("{game:int}", "1").replace("{ident:int}", "1").replace("{what}", w)
+            for p in paths for w in (("approve", "reject", "edit", "published") if "{what}" in p else ("",))]  # fmt: skip
+
+
+def states(game) -> list:
+    return [(a.id, a.state, a.text, a.published_at) for a in announcements(game)]
+
+
+@pytest.mark.parametrize("path", GETS)
+def test_without_the_token_or_the_cookie_nothing_is_shown(stranger, path) -> None:
+    r = stranger.get(path)
+    assert r.status_code == 401 and "shenshi console" in r.text and "test game" not in r.text
+
+
+def test_a_wrong_cookie_or_token_is_refused(stranger, key) -> None:
+    stranger.cookies.set(COOKIE, key.csrf)  # another derived value is not the cookie
+    assert stranger.get("/g/1/").status_code == 401
+    assert stranger.get("/g/1/?token=" + "x" * 40).status_code == 401
+    assert stranger.get("/g/1/", headers={"Authorization": "Bearer " + "x" * 40}).status_code == 401
+
+
+def test_the_first_visit_sets_the_cookie_and_drops_the_token_from_the_address(stranger, key) -> None:
+    r = stranger.get(f"/g/1/review?all=1&token={TOKEN}")
+    assert r.status_code == 303 and r.headers["location"] == "/g/1/review?all=1"
+    cookie = r.headers["set-cookie"]
+    assert f"{COOKIE}={key.cookie}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert TOKEN not in cookie
+    assert stranger.get("/g/1/review").status_code == 200  # the cookie signs in from now on
+
+
+def test_a_script_may_use_the_token_as_a_bearer(stranger) -> None:
+    assert stranger.get("/g/1/", headers={"Authorization": f"Bearer {TOKEN}"}).status_code == 200
+
+
+def test_every_action_needs_the_csrf_token(client, key, game) -> None:
+    before = states(game)
+    for path in post_routes(client):
+        for data in ({}, {CSRF_FIELD: "wrong"}, {CSRF_FIELD: key.cookie}):
+            r = client.post(path, data={**data, "all": "1", "text": "x", "what": "exit", "arg0": "Rex"})
+            assert r.status_code == 403, path
+    assert states(game) == before
+    a = next(a for a in announcements(game) if a.state is AnnouncementState.PROPOSED)
+    r = client.post(f"/g/1/announcements/{a.id}/approve", headers={"X-CSRF-Token": key.csrf})
+    assert r.status_code == 303  # the header works too (scripts)
+
+
+def test_an_action_from_another_site_is_refused(client, key, game) -> None:
+    a = next(a for a in announcements(game) if a.state is AnnouncementState.PROPOSED)
+    r = client.post(f"/g/1/announcements/{a.id}/approve", data={CSRF_FIELD: key.csrf},
+                    headers={"Origin": "http://evil.example"})  # fmt: skip
+    assert r.status_code == 403
+    assert next(x for x in announcements(game) if x.id == a.id).state is AnnouncementState.PROPOSED
+
+
+def test_other_methods_are_refused_and_pages_carry_the_security_headers(client) -> None:
+    assert client.put("/g/1/").status_code == 405
+    headers = client.get("/g/1/").headers
+    assert "default-src 'self'" in headers["content-security-policy"]
+    assert headers["x-frame-options"] == "DENY" and headers["referrer-policy"] == "same-origin"
+
+
+def test_a_loopback_console_answers_only_its_own_host_names(desk, key) -> None:
+    app = create_app(desk, key, LOOPBACK_HOSTS)
+    with TestClient(app, base_url="http://127.0.0.1:8737", follow_redirects=False) as c:
+        c.cookies.set(COOKIE, key.cookie)
+        assert c.get("/g/1/").status_code == 200
+        assert c.get("/g/1/", headers={"Host": "localhost:8737"}).status_code == 200
+        assert c.get("/g/1/", headers={"Host": "rebound.example:8737"}).status_code == 421
+
+
+def test_the_token_file_is_private_and_kept(tmp_path) -> None:
+    path = tmp_path / "state" / "shenshi-console-token"
+    key, new = load_or_create_key(path)
+    assert new and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    os.chmod(path, 0o644)
+    again, new = load_or_create_key(path)
+    assert not new and again.token == key.token and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert key.token not in repr(key)
+    with pytest.raises(ValueError):
+        ConsoleKey("short")
+
+
+def test_served_for_real_the_token_and_roles_never_reach_a_log(game, caplog, capfd, monkeypatch) -> None:
+    monkeypatch.setenv("SHENSHI_TEST_FORUM_PASSWORD", "Secret_pw_123")
+    caplog.set_level(logging.DEBUG)
+    with served([game]) as console:
+        assert console.url.startswith("http://127.0.0.1:")
+        with httpx.Client(base_url=console.url, follow_redirects=True) as c:
+            first = c.get(f"/g/1/?token={console.key.token}")
+            assert first.status_code == 200 and first.url.query == b""
+            pages = [c.get(p).text for p in GETS[1:-1]]
+            assert c.get("/g/1/players/2/role").json()["role"] == "杀手"
+            assert c.get("/g/1/", headers={"Host": "evil.example"}).status_code == 421
+    out, err = capfd.readouterr()
+    # the server's side: every logger but the test's own HTTP client's
+    server = [r.getMessage() for r in caplog.records if not r.name.startswith(("httpx", "httpcore"))]
+    logged = "\n".join(server) + out + err
+    assert console.key.token not in logged and console.key.cookie not in logged
+    for role in ("杀手", "占卜者", "束魂者"):
+        assert role not in logged
+    shown = "".join(pages)
+    assert "Secret_pw_123" not in shown and console.key.token not in shown
+    dry = game.config.daemon.log
+    for path in (dry, dry.with_suffix(".jsonl")):
+        if path.exists():
+            assert console.key.token not in path.read_text(encoding="utf-8")
+    assert stat.S_IMODE(os.stat(console.key_file).st_mode) == 0o600
+    assert console.key_file.parent == game.config.daemon.log.parent  # beside the database

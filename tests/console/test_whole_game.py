@@ -1,0 +1,158 @@
+"""A whole sandbox game in which the GM makes every decision in the console, in Chromium.
+
+The demo's game6-10 plays on the sandbox forum (scripted players, the daemon in review mode in
+this process, as :func:`shenshi.demo.game.play` runs it); where the demo's GM approves every
+proposal by itself (``approve_all``), here the GM works the console served over the daemon's
+store: he edits one PM, rejects one, marks one published by hand, approves the rest (one by
+one and all at once), acknowledges the alerts, and puts a substitute in a survivor's seat at a
+dawn. The daemon sends what he approved to the sandbox; the game ends as the script says.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from shenshi.bootstrap import bootstrap
+from shenshi.demo import director
+from shenshi.demo.game import play
+from shenshi.demo.world import STRANGER
+from shenshi.rulesets.base import Phase
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import DestinationKind
+from tests.console.browser import chromium, skip_without_browser
+from tests.console.serving import served, signed_in_url
+
+pytestmark = pytest.mark.e2e
+EDITED = "\n（天神在控制台审核过）"
+
+
+class ConsoleGM:
+    """The GM in the browser: :meth:`decide` replaces the demo's ``approve_all``."""
+
+    def __init__(self, stack) -> None:  # type: ignore[no-untyped-def]
+        self.stack = stack  # closes the console and the browser at the end
+        self.world = None
+        self.page = None
+        self.console = None
+        self.done: dict[str, int] = {}  # decision → announcement id
+        self.acked = 0
+        self.substituted: str | None = None
+        self.clicks = 0
+
+    def setup(self, world) -> None:  # type: ignore[no-untyped-def]
+        self.world = world
+
+    def _open(self, daemon) -> None:  # type: ignore[no-untyped-def]
+        service = bootstrap(daemon.config, store=daemon.store, clock=daemon.clock, forum=False)
+        service.start()
+        self.console = self.stack.enter_context(served([service]))
+        context = self.stack.enter_context(chromium())
+        self.page = context.new_page()
+        self.page.goto(signed_in_url(self.console))
+
+    def go(self, path: str) -> None:
+        self.page.goto(f"{self.console.url}/g/1/{path}")
+
+    def click(self, selector: str) -> None:
+        self.page.locator(selector).click()
+        self.clicks += 1
+
+    def decide(self, daemon) -> int:  # type: ignore[no-untyped-def]
+        """The GM's turn after a daemon cycle; how many he approved."""
+        if self.page is None:
+            self._open(daemon)
+        if self.substituted is None and daemon.referee.state.phase is Phase.DAWN:
+            self._substitute(daemon)
+        approved = self._review(daemon)
+        self._alerts(daemon)
+        return approved
+
+    def _proposed(self, daemon) -> list:  # type: ignore[no-untyped-def]
+        with daemon.store.snapshot() as uow:
+            return uow.outbox.announcements(daemon.game_id, [AnnouncementState.PROPOSED])
+
+    def _review(self, daemon) -> int:  # type: ignore[no-untyped-def]
+        proposed = self._proposed(daemon)
+        if not proposed:
+            return 0
+        self.go("review")
+        pms = [a for a in proposed if a.destination_kind is DestinationKind.USER]
+        for decision in ("edit", "reject", "published"):
+            if decision in self.done or not pms:
+                continue
+            a = pms.pop(0)
+            box = f"#a{a.id}"
+            if decision == "edit":
+                self.click(f"{box} details.edit summary")
+                self.page.locator(f"{box} textarea[name=text]").fill(a.text + EDITED)
+                self.click(f"{box} button.save")
+                self.click(f"{box} button.approve")
+            elif decision == "reject":
+                self.page.once("dialog", lambda dialog: dialog.accept())
+                self.click(f"{box} button.reject")
+            else:
+                self.click(f"{box} button.published")
+            assert "没有执行" not in self.page.locator(".note").inner_text()
+            self.done[decision] = a.id
+        left = self._proposed(daemon)
+        if len(left) > 1:
+            self.click("form.approve-all button")
+        elif left:
+            self.click(f"#a{left[0].id} button.approve")
+        assert not self._proposed(daemon)
+        return len(proposed)
+
+    def _alerts(self, daemon) -> None:  # type: ignore[no-untyped-def]
+        with daemon.store.snapshot() as uow:
+            waiting = uow.alerts.raised(daemon.game_id, unacknowledged=True)
+        if not waiting:
+            return
+        self.go("alerts")
+        if len(waiting) > 1:
+            self.click("article.alert-item >> nth=0 >> button.ack")
+            self.acked += 1
+        self.click("form button.ack-all" if len(waiting) > 1 else "button.ack")
+        self.acked += len(waiting) - (1 if len(waiting) > 1 else 0)
+        assert self.page.locator("#alert-count").count() == 0
+
+    def _substitute(self, daemon) -> None:  # type: ignore[no-untyped-def]
+        """A survivor of the whole script leaves at a dawn; the spectator takes his seat."""
+        script = self.world.script
+        dead = {n for e in script.expected.values() for n in e.deaths}
+        leaving = next(n for n in script.names if n not in dead)
+        self.go("corrections")
+        form = "form.substitute"
+        self.page.locator(f"{form} input[name=old]").fill(leaving)
+        self.page.locator(f"{form} input[name=new]").fill(STRANGER)
+        self.page.locator(f"{form} input[name=uid]").fill(str(self.world.forum.user(STRANGER).uid))
+        self.click(f"{form} button")
+        assert f"{STRANGER} 接替 {leaving} 的座位，立即生效" in self.page.locator(".note").inner_text()
+        self.substituted = leaving
+        account = self.world.account  # from now on the spectator plays the seat
+        self.world.account = lambda name: STRANGER if name == leaving else account(name)
+        daemon.rebuild()  # the daemon restarted after the correction, as the README asks
+
+
+def test_a_whole_game_decided_in_the_console(tmp_path, monkeypatch) -> None:
+    skip_without_browser()
+    from contextlib import ExitStack
+
+    with ExitStack() as stack:
+        gm = ConsoleGM(stack)
+        monkeypatch.setattr(director, "approve_all", gm.decide)
+        run = play("game6-10", "discuz", seed=3, workdir=tmp_path, setup=gm.setup)
+    assert run.direction.finished and run.forum_record.winner == run.script.winner
+    assert set(gm.done) == {"edit", "reject", "published"} and gm.substituted and gm.acked
+    sent = {text for _, text in run.gm_pms}
+    assert any(text.endswith(EDITED) for text in sent)  # the edited PM, as edited
+    log = [e for e in _entries(run.log_path) if e["state"] == "gm"]
+    by = {e["kind"] for e in log if e["where"] == "天神（控制台）"}
+    assert {"approve", "edit", "reject", "published", "ack", "substitute"} <= by
+    assert all(e["where"] == "天神（控制台）" for e in log if e["kind"] != "deal")
+
+
+def _entries(path) -> list[dict]:  # type: ignore[no-untyped-def]
+    import json
+
+    jsonl = path.with_suffix(".jsonl")
+    return [json.loads(line) for line in jsonl.read_text(encoding="utf-8").splitlines() if line]
