@@ -21,17 +21,17 @@ from datetime import datetime, timedelta
 from math import ceil
 from typing import Any
 
-from tests.rulesets.reference_family_a import in_time_order
+from tests.rulesets.reference_family_a import (
+    Roster,
+    entry_time,
+    in_time_order,
+    played_steps,
+)
 
 ABSTAIN = "ABSTAIN"
 NO_SELF = ("kill", "swap_general", "cannon_kill", "imprison", "check")  # §4.3
 NOT_ON_GENERALS = ("imprison", "protect", "pray")  # §4.3: forbidden targets
 CAUSE_ORDER = ("general", "cannon", "mine", "swap")  # RES-C35
-
-
-def _time(entry: Mapping[str, Any]) -> datetime | None:
-    t = (entry.get("extra") or {}).get("t")
-    return datetime.fromisoformat(t) if t else None
 
 
 @dataclass
@@ -43,7 +43,7 @@ class Seat:
 
 
 @dataclass
-class Board:
+class Board(Roster):
     """The game as the reference keeps it."""
 
     seats: list[Seat]
@@ -52,16 +52,6 @@ class Board:
     curses: list[int] = field(default_factory=list)
     blesses: list[int] = field(default_factory=list)
     winner: str | None = None
-
-    def index(self, name: Any) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s.name == name:
-                return i
-        return None
-
-    def alive(self, name: Any) -> bool:
-        i = self.index(name)
-        return i is not None and self.seats[i].alive
 
     def of(self, camp: str, *roles: str) -> list[int]:
         """Living seats of ``camp`` with one of ``roles``."""
@@ -84,10 +74,7 @@ def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     board = Board([Seat(p["name"], p["role"], p["team"], p.get("alive", True))
                    for p in document["players"]])  # fmt: skip
     out: dict[str, dict[str, Any]] = {}
-    for step in document["steps"]:
-        if step["phase"] not in ("night", "day"):
-            continue
-        label = step.get("label") or f"{step['phase']}{step['n']}"
+    for label, step in played_steps(document):
         result = _night(board, step) if step["phase"] == "night" else _day(board, step)
         result["winner"] = board.winner
         out[label] = result
@@ -128,7 +115,7 @@ def _collect(
         if actor is None or not board.seats[actor].alive:
             note(entry["actor"], "dead_actor", "rejected")
             continue
-        t = _time(entry)
+        t = entry_time(entry)
         if deadline is not None and t is not None and t > deadline:
             note(actor, "pm_window", "rejected")  # RES-C32
             continue
@@ -476,7 +463,7 @@ def _ballots(
         voter = board.index(entry["voter"])
         if voter is None or not board.seats[voter].alive:
             continue
-        t = _time(entry)
+        t = entry_time(entry)
         target = entry["target"]
         if close is not None and t is not None and t >= close:
             continue  # decision: after the close nothing counts

@@ -23,7 +23,12 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
-from tests.rulesets.reference_family_a import in_time_order
+from tests.rulesets.reference_family_a import (
+    Roster,
+    entry_time,
+    in_time_order,
+    played_steps,
+)
 
 VILLAGE_ANSWER, OTHER_ANSWER = "村民阵营", "非村民阵营"
 PHASE = {"guard": "1", "silence_guard": "1", "kill": "1", "divine": "1", "pipe": "1",
@@ -37,11 +42,6 @@ class Unsupported(Exception):
     """The game reached a rule the reference leaves out: stop comparing here."""
 
 
-def _time(entry: Mapping[str, Any]) -> datetime | None:
-    t = (entry.get("extra") or {}).get("t")
-    return datetime.fromisoformat(t) if t else None
-
-
 @dataclass
 class Char:
     name: str
@@ -53,7 +53,7 @@ class Char:
 
 
 @dataclass
-class Village:
+class Village(Roster):
     chars: list[Char]
     lovers: list[int] = field(default_factory=list)
     same_type_lovers: bool = False
@@ -66,15 +66,9 @@ class Village:
     camps_at_start: set[str] = field(default_factory=set)
     winner: str | None = None
 
-    def index(self, name: Any) -> int | None:
-        for i, c in enumerate(self.chars):
-            if c.name == name:
-                return i
-        return None
-
-    def alive(self, name: Any) -> bool:
-        i = self.index(name)
-        return i is not None and self.chars[i].alive
+    @property
+    def seats(self) -> list[Char]:  # type: ignore[override]
+        return self.chars
 
     def living(self) -> list[int]:
         return [i for i, c in enumerate(self.chars) if c.alive]
@@ -90,10 +84,7 @@ def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     v = Village(chars, camps_at_start={c.camp for c in chars if c.alive})
     v.lovers = [i for i, c in enumerate(chars) if "lover" in c.addons]
     out: dict[str, dict[str, Any]] = {}
-    for step in document["steps"]:
-        if step["phase"] not in ("night", "day"):
-            continue
-        label = step.get("label") or f"{step['phase']}{step['n']}"
+    for label, step in played_steps(document):
         try:
             if step.get("gm_rulings"):
                 raise Unsupported  # penalty points and what the GM rules by hand
@@ -221,7 +212,7 @@ def _night(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
 
     def fails(e: Mapping[str, Any]) -> bool:
         """W-D1: the actor, the skill, its phase's validity period, a living target."""
-        actor, action, t = v.index(e["actor"]), e["action"], _time(e)
+        actor, action, t = v.index(e["actor"]), e["action"], entry_time(e)
         if actor not in start:
             notes.append({"who": e["actor"], "rule": "dead_actor", "verdict": "rejected"})
             return True
@@ -396,7 +387,7 @@ def _day(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
     close = datetime.fromisoformat(step["round1_close"]) if step.get("round1_close") else None
     counted: dict[int, tuple[int, Mapping[str, Any]]] = {}  # voter -> (order, ballot)
     for k, b in enumerate(in_time_order(step.get("votes") or ())):
-        voter, t = v.index(b["voter"]), _time(b)
+        voter, t = v.index(b["voter"]), entry_time(b)
         if voter is None or not chars[voter].alive:
             continue
         if close is not None and t is not None and t > close:
