@@ -138,6 +138,10 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if deadline is not None and t is not None and t > deadline:
         out.alert("phase_deadline", verb=p.verb, phase=which)
         return False
+    opens = phase.phase_deadlines.get(which - 1) if which else None  # 夜晚2 opens as 夜晚1 closes
+    if opens is not None and t is not None and t < opens:
+        out.alert("phase_not_open", verb=p.verb, phase=which)
+        return False
     if action in skills.answer_locks and sender.name in phase.seer_answered:
         out.alert("seer_locked", verb=p.verb)
         return False

@@ -29,6 +29,7 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "pm_window": "a PM action outside its window (A-S1), or at the wrong time of day",
     "after_deadline": "chess32: an action after dawn − 10 min (RES-C32)",
     "phase_deadline": "werewolf: a skill reply after its night phase's deadline",
+    "phase_not_open": "werewolf: a witch's reply before 夜晚2 opens (before 夜晚1 closes, RES-W3)",
     "wrong_phase": "a skill of another phase (night 0 only, day only, …)",
     "extra_divination_deadline": "the penalty divination came after its deadline (RES-A19)",
     "extra_divination_used": "the penalty divination was already used (only the first is answered)",

@@ -323,6 +323,11 @@ _group(
         "已过本阶段的截止时间，本次提交无效",
         "werewolf: after the night phase's deadline",
     ),
+    (
+        "reason_phase_not_open",
+        "夜晚${phase}尚未开始（夜晚1截止、收到通灵名单后开始），本次提交无效",
+        "werewolf: a witch's reply before 夜晚2 opens",
+    ),
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
     (
         "reason_not_in_phase",
@@ -477,6 +482,7 @@ _group(
     ("alert_pm_window", "${player} 的「${verb}」不在提交时间内", "pm_window"),
     ("alert_after_deadline", "${player} 的「${verb}」晚于天亮前10分钟", "after_deadline"),
     ("alert_phase_deadline", "${player} 的「${verb}」晚于夜晚${phase}的截止时间", "phase_deadline"),
+    ("alert_phase_not_open", "${player} 的「${verb}」早于夜晚${phase}开始", "phase_not_open"),
     ("alert_seer_locked", "${player} 在天神答复后更改占卜", "seer_locked"),
     ("alert_locked", "${player} 已用「确定」锁定「${verb}」", "locked"),
     (

@@ -16,7 +16,7 @@ bug on one side or a decision to settle.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from math import ceil
@@ -30,7 +30,8 @@ POWERS = {
 PENALTY_LEAD = timedelta(hours=1)  # RES-A19: by default 1 h before the vote closes
 
 
-def _time(entry: Mapping[str, Any]) -> datetime | None:
+def entry_time(entry: Mapping[str, Any]) -> datetime | None:
+    """An entry's ``extra.t``, if it has one."""
     t = (entry.get("extra") or {}).get("t")
     return datetime.fromisoformat(t) if t else None
 
@@ -38,9 +39,32 @@ def _time(entry: Mapping[str, Any]) -> datetime | None:
 def in_time_order(entries: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """FORMAT "Time stamps": untimed entries first (list order), then the timed ones by time."""
     listed = list(entries)
-    untimed = [e for e in listed if _time(e) is None]
-    timed = sorted((e for e in listed if _time(e) is not None), key=lambda e: _time(e))  # type: ignore[arg-type,return-value]
+    untimed = [e for e in listed if entry_time(e) is None]
+    timed = sorted((e for e in listed if entry_time(e) is not None), key=lambda e: entry_time(e))  # type: ignore[arg-type,return-value]
     return untimed + timed
+
+
+def played_steps(document: Mapping[str, Any]) -> Iterator[tuple[str, Mapping[str, Any]]]:
+    """The night and day steps of ``document``, each with its label (FORMAT "Step objects")."""
+    for step in document["steps"]:
+        if step["phase"] in ("night", "day"):
+            yield step.get("label") or f"{step['phase']}{step['n']}", step
+
+
+class Roster:
+    """Players looked up by name in ``seats`` (each has ``name`` and ``alive``)."""
+
+    seats: list[Any]
+
+    def index(self, name: Any) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.name == name:
+                return i
+        return None
+
+    def alive(self, name: Any) -> bool:
+        i = self.index(name) if isinstance(name, str) else None
+        return i is not None and self.seats[i].alive
 
 
 @dataclass
@@ -52,7 +76,7 @@ class Seat:
 
 
 @dataclass
-class Table:
+class Table(Roster):
     """The game as the reference keeps it."""
 
     ruleset: str
@@ -66,16 +90,6 @@ class Table:
     accusations: list[tuple[int, list[str]]] = field(default_factory=list)
     final_day: bool = False
     winner: str | None = None
-
-    def index(self, name: str) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s.name == name:
-                return i
-        return None
-
-    def alive(self, name: Any) -> bool:
-        i = self.index(name) if isinstance(name, str) else None
-        return i is not None and self.seats[i].alive
 
     def living(self, *roles: str) -> list[int]:
         return [i for i, s in enumerate(self.seats) if s.alive and (not roles or s.role in roles)]
@@ -99,10 +113,7 @@ def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         names = order or [s.name for s in seats if s.role == "killer"]  # RES-A1: seat order
         table.killer_order = [table.index(n) for n in names]  # type: ignore[misc]
     out: dict[str, dict[str, Any]] = {}
-    for step in document["steps"]:
-        if step["phase"] not in ("night", "day"):
-            continue
-        label = step.get("label") or f"{step['phase']}{step['n']}"
+    for label, step in played_steps(document):
         result = _night(table, step) if step["phase"] == "night" else _day(table, step)
         result["winner"] = table.winner
         out[label] = result
@@ -151,7 +162,7 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     for entry in in_time_order(step.get("actions") or ()):
         actor = table.index(entry["actor"])
         extra = entry.get("extra") or {}
-        t = _time(entry)
+        t = entry_time(entry)
 
         def reject(rule: str, who: str = entry["actor"]) -> None:
             notes.append({"who": who, "rule": rule, "verdict": "rejected"})
@@ -393,7 +404,7 @@ def _ballots(
     for entry in in_time_order(entries):
         voter = table.index(entry["voter"])
         via = (entry.get("extra") or {}).get("via", "post")
-        t = _time(entry)
+        t = entry_time(entry)
         if voter is None or not table.seats[voter].alive:
             continue  # decision: a dead player's ballot is ignored (no FORMAT entry)
         if voter == table.bound:
@@ -464,7 +475,7 @@ def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
         deadline = close1 - PENALTY_LEAD
     for entry in in_time_order(step.get("actions") or ()):
         extra = entry.get("extra") or {}
-        t = _time(entry)
+        t = entry_time(entry)
         if not (entry["action"] == "divine" and extra.get("extra_divination")):
             notes.append({"who": entry["actor"], "rule": "pm_window", "verdict": "rejected"})
             continue

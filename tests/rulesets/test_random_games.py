@@ -1,8 +1,9 @@
 """Random legal games of all six rulesets through ``run_scenario`` (issue 10).
 
 * every game keeps the invariants of :mod:`tests.rulesets.game_invariants`;
-* family A games give what the independent reference resolver
-  (:mod:`tests.rulesets.reference_family_a`, written from RULES.md) gives;
+* every game gives what the independent reference resolver of its ruleset gives
+  (:mod:`tests.rulesets.reference_family_a`, :mod:`tests.rulesets.reference_chess`,
+  :mod:`tests.rulesets.reference_werewolf`, each written from RULES.md alone);
 * the generator itself is deterministic and makes legal games that reach the interesting cases.
 
 ``make test`` runs a few seeds per ruleset; ``make e2e`` runs many more (marker ``slow``).
@@ -11,11 +12,13 @@ A failing seed is reproduced with ``random_game(ruleset, seed)``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from shenshi.rulesets.checking import mismatches
 from shenshi.rulesets.scenario import run_scenario
-from tests.rulesets import reference_family_a
+from tests.rulesets import reference_chess, reference_family_a, reference_werewolf
 from tests.rulesets.game_invariants import check_all, one_verdict_each
 from tests.rulesets.random_games import FAMILY_A, RULESETS, random_game
 
@@ -23,12 +26,23 @@ FEW = range(6)  # per ruleset in `make test` (a few seconds in all)
 MANY = range(6, 206)  # per ruleset in `make e2e`
 
 
-def check(ruleset: str, seed: int) -> None:
-    document = random_game(ruleset, seed)
-    problems = check_all(document)
-    if ruleset in FAMILY_A:
-        expected = reference_family_a.resolve(document)
-        problems += [f"reference: {p}" for p in mismatches(expected, run_scenario(document))]
+REFERENCE = {
+    **{ruleset: reference_family_a.resolve for ruleset in FAMILY_A},
+    "chess32": reference_chess.resolve,
+    "werewolf": reference_werewolf.resolve,
+}
+LONG = {"chess32": 16, "werewolf": 20}  # steps of the longer games (to the winner, mostly)
+
+
+def reference_mismatches(document: dict) -> list[str]:
+    """Where ``run_scenario`` and the ruleset's reference resolver disagree on ``document``."""
+    expected = REFERENCE[document["ruleset"]](document)
+    return [f"reference: {p}" for p in mismatches(expected, run_scenario(document))]
+
+
+def check(ruleset: str, seed: int, steps: int = 8) -> None:
+    document = random_game(ruleset, seed, steps=steps)
+    problems = check_all(document) + reference_mismatches(document)
     assert not problems, f"random_game({ruleset!r}, {seed}):\n" + "\n".join(problems)
 
 
@@ -43,6 +57,41 @@ def test_random_games(ruleset: str, seed: int) -> None:
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_many_random_games(ruleset: str, seed: int) -> None:
     check(ruleset, seed)
+
+
+@pytest.mark.parametrize("ruleset", sorted(LONG))
+def test_longer_games_against_the_reference(ruleset: str) -> None:
+    """Chess and werewolf games rarely end in 8 steps: a few longer ones reach the winner."""
+    for seed in range(3):
+        document = random_game(ruleset, seed, steps=LONG[ruleset])
+        assert not reference_mismatches(document), (ruleset, seed)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", sorted(LONG))
+def test_many_longer_games_against_the_reference(ruleset: str) -> None:
+    for seed in range(3, 400):
+        check(ruleset, seed, LONG[ruleset])
+
+
+def test_the_references_catch_a_core_that_strays(monkeypatch) -> None:
+    """The werewolf and chess references can fail: a core that lets the witch reply before
+    夜晚2 opens (as it did) and one that forgets the protection are both caught."""
+    from shenshi.rulesets.chess import night as chess_night
+    from shenshi.rulesets.werewolf import submissions
+
+    monkeypatch.setattr(submissions, "phase_opens", lambda deadlines, key: None)
+    assert reference_mismatches(random_game("werewolf", 21))
+    monkeypatch.undo()
+    assert not reference_mismatches(random_game("werewolf", 21))
+    real = chess_night.derived
+
+    def unprotected(*args):
+        found = real(*args)
+        return replace(found, protected=frozenset())
+
+    monkeypatch.setattr(chess_night, "derived", unprotected)
+    assert reference_mismatches(random_game("chess32", 3))  # a game with a silent save
 
 
 def test_the_generator_is_deterministic_and_legal() -> None:

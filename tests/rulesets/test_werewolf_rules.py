@@ -341,15 +341,33 @@ def test_both_potions_in_one_night() -> None:
     assert mem.heal_used == mem.poison_used == {state.seat("Witch").number}
 
 
-def test_witch_replies_count_only_before_the_second_deadline() -> None:
+def test_witch_replies_count_only_within_her_phase() -> None:
+    """夜晚2 opens when 夜晚1 closes (§5.4, RES-W3): a reply before it fails like a late one."""
     deadlines = {"1": T0.replace(hour=23), "2": T0.replace(hour=23, minute=59)}
-    early = act("Witch", "poison", "W1", T0.replace(hour=22))  # before her phase opens: accepted
+    early = act("Witch", "poison", "W1", T0.replace(hour=22))  # before her phase opens
     late = act("Witch", "heal", "V1", datetime(2024, 3, 6, 0, 30))
-    _, report = night(
+    state, report = night(
         game(), 1, [act("W1", "kill", "V1", T0.replace(hour=22)), early, late], deadlines
     )
     assert visible_rules(report) == {("Witch", "phase_deadline")}
-    assert names(report) == ["V1", "W1"]
+    assert ("Witch", "phase_not_open") in {(n.who, n.rule) for n in report.daemon}
+    assert names(report) == ["V1"]
+    assert not camps.memory(state).poison_used  # a failed reply spends nothing
+
+
+def test_a_heal_before_the_vision_is_sent_fails_even_on_a_listed_target() -> None:
+    """The 【通灵】 list is sent when 夜晚1 closes; a 【救药】 sent before it (here on the
+    character who ends up on the list) is outside 夜晚2 and fails; one at the opening counts."""
+    deadlines = {"1": T0.replace(hour=23), "2": datetime(2024, 3, 6, 2)}
+    kills = [act("W1", "kill", "V2", T0.replace(hour=21, minute=30)),
+             act("W2", "kill", "V1", T0.replace(hour=22, minute=30))]  # fmt: skip
+    early = act("Witch", "heal", "V1", T0.replace(hour=22, minute=45))
+    state, report = night(game(), 1, [*kills, early], deadlines)
+    assert names(report) == ["V1"] and report.saved == ()
+    assert not camps.memory(state).heal_used
+    at_opening = act("Witch", "heal", "V1", T0.replace(hour=23))
+    _, report = night(game(), 1, [*kills, early, at_opening], deadlines)
+    assert names(report) == [] and names(report, "saved") == ["V1"]
 
 
 # -- P4 seer, P5 piper -----------------------------------------------------------------------------
@@ -366,6 +384,17 @@ def test_seer_answers_by_current_camp() -> None:
 def test_a_seer_killed_tonight_still_gets_the_answer() -> None:
     _, report = night(game(), 1, [act("Seer", "divine", "W1"), act("W1", "kill", "Seer")])
     assert names(report) == ["Seer"] and private(report, "prophecy") == {"Seer": "非村民阵营"}
+
+
+def test_the_seer_checks_only_the_living() -> None:
+    """P4: a character out at the start of the night gets no answer; one who goes out this
+    night was alive when checked and is answered."""
+    cast = [(n, r, t) for n, r, t in CAST]
+    state = WW.new_game([PlayerSpec(n, r, t, alive=n != "V3") for n, r, t in cast])
+    _, report = night(state, 1, [act("Seer", "divine", "V3")])
+    assert private(report, "prophecy") == {}
+    _, report = night(state, 1, [act("Seer", "divine", "W2"), act("W1", "kill", "W2")])
+    assert names(report) == ["W2"] and private(report, "prophecy") == {"Seer": "非村民阵营"}
 
 
 @pytest.mark.parametrize("target", ["V1", "V2", "Piper", "V3"])
@@ -479,6 +508,25 @@ def test_sheriff_tie_goes_to_whoever_reached_the_top_first() -> None:
     state, report = run(game(), [*commands, CloseRound()])
     assert camps.sheriff(state).name == "W1"  # W1's second ballot at 10:00, V2's at 11:00
     assert report.public_facts[0].get("name") == "W1"
+
+
+def test_a_repeated_sheriff_ballot_stands_from_its_first_post() -> None:
+    """Re-posting the ballot that stands is no new ballot (RES-W6): V2 reached the top count
+    at 09:00 and keeps it, though V1 posts the same ballot again at 12:00."""
+    t = [T0.replace(hour=h) for h in range(8, 14)]
+    commands: list[Command] = [OpenDay(1)]
+    for voter, target, when in [
+        ("V1", "V2", t[1]),
+        ("V3", "W1", t[2]),
+        ("V1", "V2", t[4]),  # the same ballot again
+    ]:
+        commands.append(CastBallot(voter, target, when))
+    state, report = run(game(), [*commands, CloseRound()])
+    assert camps.sheriff(state).name == "V2"
+    assert report.vote_tally == {"V2": 1, "W1": 1}
+    changed_back = [CastBallot("V1", "W1", t[3]), CastBallot("V1", "V2", t[4])]
+    state, _ = run(game(), [*commands[:3], *changed_back, CloseRound()])
+    assert camps.sheriff(state).name == "W1"  # V1's vote for V2 stands only from 12:00
 
 
 def test_latest_ballot_before_the_close_counts() -> None:

@@ -58,8 +58,11 @@ def counted_ballots(
             notes.append(
                 note(b.voter, "invalid_ballot", "rejected", b.target, log_only=True, seq=b.seq)
             )
-        else:
-            counted[b.voter] = b  # ascending order: the latest valid ballot stays
+        elif b.voter not in counted or counted[b.voter].target != b.target:
+            # Ascending order: the latest valid ballot stays. Re-posting the ballot that
+            # stands is no new ballot: the vote stands from when it was first cast, which
+            # the day-1 tie-break reads ("reached the top count earliest in time", RES-W6).
+            counted[b.voter] = b
     for seat in electorate(state):
         if seat.name not in counted:
             notes.append(note(seat.name, "missing_ballot", "flag", log_only=True))

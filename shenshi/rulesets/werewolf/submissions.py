@@ -3,21 +3,24 @@
 Map::
 
     check_submission()   why one reply fails (dead, sent off, no such skill, wrong night, late,
-                         target, once-per-character, single-use, not on the 【通灵】 list)
+                         before its phase opens, target, once-per-character, single-use, not on the 【通灵】 list)
     choose()             among one actor's (or one group's) valid replies: the first locked by
                          "确定", else the latest (RES-W7)
     valid()              every submission of some actions that passes the checks, plus notes
     kill_choices()       P2's input: one effective 【杀人】 per kill group
     vision()             the 【通灵】 list: every 【杀人】 target of the night (RES-W9)
 
+A reply before its phase opens (the witch's, before 夜晚1 closes) fails like a late one
+(``phase_not_open``, a note for the GM's log: the scenario format has no id for it).
 Only lateness, the once-per-character guards and the 【通灵】 list have daemon rule ids in the
 scenario format; every other rejection is a note for the GM's log.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from shenshi.rulesets.base import DaemonNote, GameState, Phase, Submission
 from shenshi.rulesets.catalog import (
@@ -87,10 +90,23 @@ def _timing(state: GameState, sub: Submission) -> DaemonNote | None:
     if sub.action not in allowed:
         return note(sub.actor, "not_now", "rejected", sub.action, log_only=True)
     key = camps.settings(state).night_phase.get(sub.action)
-    deadline = (state.params.get("phase_deadlines") or {}).get(key) if key else None
+    deadlines = state.params.get("phase_deadlines") or {}
+    deadline = deadlines.get(key) if key else None
     if deadline is not None and sub.t is not None and sub.t > deadline:
         return note(sub.actor, "phase_deadline", "rejected", f"phase {key}")
+    opens = phase_opens(deadlines, key)
+    if opens is not None and sub.t is not None and sub.t < opens:
+        # A reply must come within its phase's validity period [WW:L183]: 夜晚2 opens when
+        # 夜晚1 closes and the witch has her 【通灵】 list (§5.4, RES-W3), not before.
+        return note(sub.actor, "phase_not_open", "rejected", f"phase {key}", log_only=True)
     return None
+
+
+def phase_opens(deadlines: Mapping[str, datetime], key: str | None) -> datetime | None:
+    """When night phase ``key`` opens: when the phase before it closes (夜晚1: with the night)."""
+    if key is None or not key.isdigit():
+        return None
+    return deadlines.get(str(int(key) - 1))
 
 
 def _target(state: GameState, sub: Submission) -> DaemonNote | None:
