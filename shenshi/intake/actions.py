@@ -8,7 +8,7 @@ a flag for the GM, such as a short declaration) or one alert with a rejection re
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from shenshi.intake import receipts
 from shenshi.intake.collect import Collector
@@ -131,7 +131,7 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
         out.alert(refusal.alert, "alert_out_of_step", verb=p.verb, why=out.render(refusal.reason))
         return False
     if t is not None and skills.pm_window and (
-        (phase.pm_window_open is not None and t < phase.pm_window_open)
+        (phase.pm_window_open is not None and _surely_before(t, phase.pm_window_open))
         or (phase.pm_window_close is not None and t >= phase.pm_window_close)
     ):
         out.alert("pm_window", verb=p.verb)
@@ -156,6 +156,16 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
         out.alert("skill_used", verb=p.verb)
         return False
     return True
+
+
+def _surely_before(t: datetime, opening: datetime) -> bool:
+    """Whether a PM stamped ``t`` was surely sent before ``opening``. A time on a whole minute
+    is a time shown to the minute (the inbox): the PM may have been sent at any second of it,
+    and the player gets the benefit of the doubt (a PM at :40 of the minute of an announcement
+    posted at :25 belongs to the window it opened)."""
+    if t.second == 0 and t.microsecond == 0:
+        return t + timedelta(minutes=1) <= opening
+    return t < opening
 
 
 def _off_duty(ctx: GameContext, sender: PlayerInfo) -> bool:

@@ -49,7 +49,7 @@ COMMAND_LINE_SLACK = 2
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
 _SENTENCE_BREAK = "。!?\n"
-_SEP = re.compile(r"[ \t:=\-—>→~・·]*(?:一下|下)?[ \t:]*")
+_SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|下)?[ \t:*]*")
 # Pictographs and arrows between a command word and its name (占卜👉老王): skipped, but they do
 # not make a weak word a command the way a separator does.
 _DECOR = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2190-\u21FF\ufffd\ufe0f]+")
@@ -77,10 +77,10 @@ def _alt_bounded(words: Iterable[str]) -> str:
     ) + ")"
 
 
-_ALTERNATIVE = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_WORDS) + r"[ \t]*")
+_ALTERNATIVE = re.compile(r"[ \t]*" + _alt_bounded(lexicon.ALTERNATIVE_WORDS) + r"[ \t]*")
 _LIST_SEP = re.compile(
-    r"[ \t]*(?:" + _alt_bounded(lexicon.LIST_WORDS) + "|" + _alt(lexicon.ALTERNATIVE_WORDS)
-    + r"|[ \t])[ \t]*"
+    r"[ \t]*(?:" + _alt_bounded(lexicon.LIST_WORDS) + "|"
+    + _alt_bounded(lexicon.ALTERNATIVE_WORDS) + r"|[ \t])[ \t]*"
 )  # fmt: skip
 _SELF = re.compile(_alt(lexicon.SELF_WORDS) + "(?!人)")
 _PRONOUN = re.compile(_alt(lexicon.PRONOUNS) + r"(?=$|[\s。.!?;,~、…)\]】」』]|一票)")
@@ -90,7 +90,8 @@ _CONDITION_OPENS = re.compile(_alt(w for w in lexicon.CONDITION_MARKERS if w != 
 _CONSEQUENT = re.compile(_alt(lexicon.CONDITION_CONSEQUENTS))
 _IF_ENDS = "的话"  # …的话 ends a condition: what follows in its clause is qualified
 _TAIL_QUALIFIER = re.compile(_alt_bounded(lexicon.TAIL_QUALIFIERS))
-_AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n]?[ \t]*")
+_THIRD_PERSON = re.compile(_alt(lexicon.THIRD_PERSON))
+_AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
 _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
 _PARTICLE = re.compile(
@@ -112,12 +113,13 @@ _VOTE_CHANGE = re.compile(
 _VOTE_STRONG = re.compile(
     _FILLER
     + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + _VOTE_WORD
-    + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS)
-    + "|" + _VOTE_HEADER + ")" + _OBJECT
+    + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")" + _OBJECT
 )  # fmt: skip
+# Weak: a player's name must follow (跟投X; 【今日投票】X, not 【第2天投票结果】).
 _VOTE_WEAK = re.compile(
-    _FILLER + _alt(lexicon.VOTE_WEAK_WORDS) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])"
-)
+    _FILLER + "(?:" + _alt(lexicon.VOTE_WEAK_WORDS) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])|"
+    + _VOTE_HEADER + "[ \t:]*)"
+)  # fmt: skip
 _ABSTAIN = re.compile(
     _FILLER
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
@@ -181,6 +183,8 @@ _CORRECTION = re.compile(
 _LEADS = (
     re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
     re.compile(_NUMERAL + r"[ \t]*[、)][ \t]*"),
+    re.compile(r"[a-h][)、][ \t]*"),  # a) b) c)
+    re.compile(r"\d{1,3}[ \t]*"),  # ① (folded: 1), #2
     re.compile(r"\([ \t]*" + _NUMERAL + r"[ \t]*\)[ \t]*"),
     re.compile(r"第" + _NUMERAL + r"[条点项][ \t:、]*"),
     re.compile(r"@[^\s:@]{1,24}(?:[ \t]+|:[ \t]*)"),
@@ -193,7 +197,7 @@ _LEADS = (
 _MAX_LEADS = 8
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
 _BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS))
-_REASON_AFTER_NAME = re.compile(r"[ \t]*(?:[,;:。.(]|" + _alt(("理由", "因为", "原因")) + ")")
+_REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
 
@@ -304,6 +308,7 @@ class _Reader:
     _names: list[tuple[int, int]] = field(default_factory=list)  # names read, sorted
     # Starts inside a condition's clause (如果他不解释投X): only a command naming a player there
     weak_starts: set[int] = field(default_factory=set)
+    _probing: bool = False  # reading ahead for _command_inside: no further look-ahead
 
     @property
     def text(self) -> str:
@@ -433,7 +438,7 @@ class _Reader:
             return True
         if pos > begin and text[pos - 1] in lexicon.QUESTION_FINAL:
             return True
-        if conditions and self._qualified_after(end):
+        if conditions and not self._probing and self._qualified_after(end):
             return True
         stop = self.clause_end(end)
         tail = text[max(end, stop - 40) : stop]
@@ -442,7 +447,9 @@ class _Reader:
 
     def _qualified_after(self, end: int) -> bool:
         """A clause right after the command that qualifies it: 除非…, 前提是…, 看情况, if …; or
-        a condition with no consequent of its own (，如果他不解释的话)."""
+        a condition with no consequent of its own: one ending in 的话 (，如果他不解释的话), or one
+        about a third person that ends its sentence (，要是他不解释). A remark about the writer
+        or the others (，如果我错了请原谅; 如果大家有意见可以讨论; 如果他是好人我道歉) is not."""
         text = self.text
         at = _AFTER_COMMAND.match(text, end)
         pos = at.end() if at else end
@@ -452,11 +459,32 @@ class _Reader:
         if cond is None or self._in_a_name(cond.start(), cond.end()):
             return False
         stop = self.clause_end(cond.end())
-        if any(
-            p.search(text, cond.end(), stop) for p in (_COMMAND_WORD, _CONSEQUENT, _CORRECTION)
-        ):
+        if _CONSEQUENT.search(text, cond.end(), stop) or self._command_inside(cond.start(), stop):
             return False  # a conditional command of its own (如果来得及的话改成X), read apart
-        return text.endswith(_IF_ENDS, 0, stop) or stop >= self.sentence_bounds(pos)[1]
+        if text.endswith(_IF_ENDS, 0, stop):
+            return True
+        about = _after_sep(text, cond.end())
+        third = _THIRD_PERSON.match(text, about) or self.index.match_at(self.folded, about)
+        return (
+            third is not None and lexicon.FIRST_PERSON not in text[about:stop]
+            and stop >= self.sentence_bounds(pos)[1]
+        )  # fmt: skip
+
+    def _command_inside(self, begin: int, stop: int) -> bool:
+        """Whether a command naming a player starts inside a condition's clause."""
+        starts = [w.start() for w in _COMMAND_WORD.finditer(self.text, begin, stop)]
+        ends = self.text.find(_IF_ENDS, begin, stop)
+        if ends >= 0:
+            starts.append(_first_non_space(self.text, ends + len(_IF_ENDS)))
+        self._probing = True
+        try:
+            for at in starts[:_MAX_LEADS]:
+                hit = _read_correction_or_command(self, at)
+                if hit is not None and hit[0].names_players:
+                    return True
+            return False
+        finally:
+            self._probing = False
 
     # -- names ------------------------------------------------------------------------------
     def _whole_token(self, pos: int) -> int:
@@ -806,11 +834,14 @@ def read_possible_ballot(text: str, index: NameIndex) -> str | None:
     words = "".join(c for c in body if _extends_a_name(c) or c == "+")
     if _ECHO.fullmatch(words) or (_ECHO.match(words) and len(words) <= 6):
         return "echo"
-    if read_lone_name(text, index) is not None:
-        return "name"
     names = index.find_all(folded)
-    if len({m.player for _, m in names}) != 1:
+    if len({m.player for _, m in names}) != 1 or names[0][1].player is None:
         return None
+    named = set()
+    for at, m in names:
+        named.update(range(at, m.end))
+    if not any(_extends_a_name(c) for i, c in enumerate(folded.text) if i not in named):
+        return "name"  # 老王 / 老王！ / 老王 老王 老王
     pos, match = names[0]
     if pos == start and _REASON_AFTER_NAME.match(folded.text, match.end):
         return "name"
@@ -952,7 +983,8 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
     """The commands that stand once every correction replaced the command it corrects: the
     latest target counts. A correction naming only a player takes the command before it; one
     with nothing before it is dropped; a conditional correction replaces nothing (it is
-    refused on its own, and the command before it stands)."""
+    refused on its own, and the command before it stands), nor does any correction replace a
+    command locked with 确定 (the lock decides, W-D1)."""
     out: list[Parsed] = []
     for p in found:
         if p.correction and not p.intents:
@@ -961,11 +993,11 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 continue
             p = _with(
                 before, verb=p.verb, pos=p.pos, target=p.target, more_targets=p.more_targets,
-                alternatives=p.alternatives, conditional=p.conditional, confirm=False,
+                alternatives=p.alternatives, conditional=p.conditional, confirm=p.confirm,
                 correction=True, change=False,
             )  # fmt: skip
-        if p.correction and not p.conditional:
-            out = [q for q in out if not set(q.intents) & set(p.intents)]
+        if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
+            out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
     return out
 

@@ -51,7 +51,7 @@ FILLER_WORDS: tuple[str, ...] = (
     "要", "想", "选择", "选", "决定", "请", "帮我", "麻烦", "那么", "那", "就", "还是", "最终",
     "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
     "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的", "这次", "这回",
-    "本次", "暂时", "暂且", "暂", "用", "使用", "拿",
+    "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
 )  # fmt: skip
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
@@ -71,8 +71,8 @@ CONDITION_MARKERS: tuple[str, ...] = (
 # A clause after it that opens with a CONDITION_MARKERS word qualifies it too when the condition
 # has no consequent of its own (投票：X，如果他不解释的话), not when it has (投票：X。如果他是好人，我认了).
 TAIL_QUALIFIERS: tuple[str, ...] = (
-    "除非", "前提是", "前提", "只要", "看情况", "视情况", "看具体情况", "取决于", "unless", "if",
-    "only if", "provided",
+    "除非", "前提是", "前提", "只要", "看情况", "视情况", "看具体情况", "取决于", "待定", "未定",
+    "再议", "再看看", "unless", "if", "only if", "provided",
 )  # fmt: skip
 
 # -- a change of mind in the same text ------------------------------------------------------------
@@ -85,7 +85,8 @@ CORRECTION_WORDS: tuple[str, ...] = (
     "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
-    "重选", "重来", "sorry", "抱歉",
+    "重选", "重来", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
+    "修正", "订正",
 )  # fmt: skip
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
 CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿杰
@@ -165,7 +166,8 @@ NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
 # What may follow a name without being part of it (投票：老王，理由 …, 投老王一票, 占卜老王是不是杀手).
 # Any other character that could extend a name makes the whole token the name (老王王 is not 老王).
 NAME_FOLLOWERS: tuple[str, ...] = (
-    "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我",
+    "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我", "也行",
+    "也可以", "都行", "都可以",
     "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
     "还是", "和", "与", "跟", "以及", "及", "还有", "平安", "好运", "顺利", "活过", "度过", "挺过",
 )  # fmt: skip
@@ -177,7 +179,11 @@ TARGET_QUESTIONS: tuple[str, ...] = (
     "是不是狼", "是不是坏人", "的身份", "是什么身份",
 )  # fmt: skip
 # Separators of alternatives (A或者B): no target is certain.
-ALTERNATIVE_WORDS: tuple[str, ...] = ("或者", "或是", "或", "还是")
+ALTERNATIVE_WORDS: tuple[str, ...] = ("或者", "或是", "或", "还是", "or")
+# Who a condition after a command is about: a third person qualifies the command (，要是他不解释);
+# one holding the writer (我) is a remark (，如果我错了请原谅 / 如果他是好人我道歉).
+THIRD_PERSON: tuple[str, ...] = ("他", "她", "它", "ta", "对方", "此人", "这人")
+FIRST_PERSON = "我"
 # A ballot for 他/她 names nobody for certain.
 PRONOUNS: tuple[str, ...] = ("他", "她", "它", "ta", "你")
 # Separators of a list of names (投票：A、B / A vs B / A+B): two targets where one is meant.

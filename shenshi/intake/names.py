@@ -24,7 +24,11 @@ MAX_SUGGESTIONS = 3
 
 _BRACKET_SWAP = str.maketrans("【】[]", "[]【】")
 # What may stand inside a name as written without being part of it (Mia 2, 小鱼(儿)).
-_INNER_GAPS = frozenset(" \t()[]【】「」")
+_INNER_GAPS = frozenset(" \t()[]【】「」-_.·・")
+
+
+def _squeeze(key: str) -> str:
+    return "".join(c for c in key if c not in _INNER_GAPS)
 
 
 def _is_word_char(ch: str) -> bool:
@@ -70,6 +74,11 @@ class NameIndex:
         for key in self._ordered:
             self._by_first.setdefault(key[0], []).append(key)
         self._longest = len(self._ordered[0]) if self._ordered else 0
+        self._by_squeezed: dict[str, list[tuple[str, str]]] = {}
+        for key in self._ordered:
+            sq = _squeeze(key)
+            if sq:
+                self._by_squeezed.setdefault(sq[0], []).append((sq, key))
 
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
         """The name written at folded position ``pos``, or ``None`` if no name starts there."""
@@ -99,9 +108,10 @@ class NameIndex:
         return NameMatch(None, end, tuple(sorted(players)))
 
     def longer_across(self, folded: Folded, pos: int, match: NameMatch) -> tuple[tuple[str, ...], int]:
-        """Players whose longer name is written at ``pos`` with a space or brackets inside it
-        (``Mia 2`` for Mia2, ``小鱼(儿)`` for 小鱼儿, when ``match`` read Mia / 小鱼), and the
-        folded position where that writing ends; ``((), pos)`` when there is none."""
+        """Players whose longer name is written at ``pos`` with a space, a dash or brackets
+        inside it (``Mia 2`` or ``Mia-2`` for Mia2, ``小鱼(儿)`` for 小鱼儿, ``Tom-2`` for Tom_2,
+        when ``match`` read Mia / 小鱼 / Tom), and the folded position where that writing ends;
+        ``((), pos)`` when there is none. Names are compared without those gaps."""
         text = folded.text
         squeezed: list[str] = []
         ends: list[int] = []
@@ -112,18 +122,20 @@ class NameIndex:
                 ends.append(i + 1)
             i += 1
         written = "".join(squeezed)
-        shorter = match.end - pos
+        shorter = len(_squeeze(text[pos : match.end]))
+        mine = set(match.ambiguous or (match.player,))
         found: set[str] = set()
         end = pos
-        for key in self._by_first.get(text[pos], ()) if pos < len(text) else ():
-            if len(key) <= shorter or not written.startswith(key):
+        for sq, key in self._by_squeezed.get(written[:1], ()):
+            if len(sq) <= shorter or not written.startswith(sq) or self._keys[key] <= mine:
                 continue
-            stop = ends[len(key) - 1]
-            if _is_word_char(key[-1]) and stop < len(text) and _is_word_char(text[stop]):
+            stop = ends[len(sq) - 1]
+            if _is_word_char(sq[-1]) and stop < len(text) and _is_word_char(text[stop]):
                 continue
             found.update(self._keys[key])
             end = max(end, stop)
-        return tuple(sorted(found)), end
+        others = found - mine
+        return (tuple(sorted(others)), end) if others else ((), pos)
 
     def resolve(self, token: str) -> NameMatch | None:
         """A whole token (already stripped of ``@`` and brackets) read as one name."""

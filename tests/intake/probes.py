@@ -64,6 +64,7 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game5", "阿杰", "为Rex祈祷\n发错了，为月光祈祷", "pray 月光"),
         ("game6-10", "月光", "占卜 老王\n如果来得及的话改成Rex", "divine 老王 & !conditional_action"),
         ("game6-10", "月光", "占卜 老王 说错了 占卜Rex", "divine Rex"),
+        ("game6-10", "月光", "占卜 老王\n我改主意了，占卜Rex", "divine Rex"),
         ("game6-10", "Lily99", f"杀 小明\n{DECL}\n更正：杀阿杰", f"kill 阿杰 {ok}"),
     ]:
         yield game, NIGHT, actor, text, expect, none
@@ -72,6 +73,8 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("铁卫", "【守护】小麦\n改成稻草", "guard 稻草", {}),
         ("笛手", "【吹笛】小麦\n更正为阿土", "pipe 阿土", {}),
         ("巫婆婆", "【毒药】阿狼\n不对，毒灰狼", "poison 灰狼", {}),
+        ("星星", "【预言】阿狼\n确定\n改成灰狼", "divine 阿狼 confirm=true & !locked", {}),
+        ("星星", "【预言】阿狼\n改成灰狼\n确定", "divine 灰狼 confirm=true", {}),
     ]:
         yield ww, TREEHOLE, actor, text, expect, {**own, **facts}
     # --- B: the lines after a kill -----------------------------------------------------------
@@ -84,6 +87,7 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("樊哙", f"炮打项伯，炮架：彭越\n{POST}\n炮架改成郦食其", "cannon_kill 项伯 platform=郦食其"),
         ("樊哙", f"炮打项伯，炮架：彭越\n{POST}\n炮架：郦食其", "!action_conflict"),
         ("樊哙", f"砲轟项伯，砲架：彭越\n{POST}", f"cannon_kill 项伯 {pf}"),
+        ("刘邦", f"杀 项伯\n{POST}\n另外今晚抽将彭越", "kill 项伯 & swap_general 彭越"),
     ]:
         yield c, NIGHT, actor, text, expect, none
     for game, actor, text, expect, facts in [
@@ -110,6 +114,7 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game6-10", "[del]投票：Rex[/del] 投票：老王", "!vote_conflict"),
         ("game5", "投票：老王\n\n（修改：改投Rex）", "!vote_conflict"),
         ("game5", "投票：老王\nedit: 改投Rex", "!vote_conflict"),
+        ("game6-10", "投票：老王 or Rex", "!alternatives"),
     ]:
         sender = {"werewolf": "小麦", "chess32": "郦食其", "game6-8": "木头人"}.get(game, "阿杰")
         yield game, DAY, sender, text, expect, none
@@ -137,6 +142,9 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game5", "阿杰", "✅投票：Rex", "Rex"),
         ("game5", "阿杰", "Re: 投票：Rex", "Rex"),
         ("game5", "阿杰", "投票：\n\n\nRex", "Rex"),
+        ("game6-10", "阿杰", "①投票：老王", "老王"),
+        ("game6-10", "阿杰", "a) 投票：老王", "老王"),
+        ("game6-10", "阿杰", "投票：**老王**", "老王"),
     ]:
         yield game, DAY, sender, text, f"vote {target}", none
     for game, actor, text, expect in [
@@ -157,6 +165,8 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game6-10", "阿杰", "支持 老王", "!possible_ballot", none),
         ("game5", "阿杰", "老王（理由：发言矛盾）", "!possible_ballot", none),
         ("game6-10", "阿杰", "老王和小明都很可疑", "", none),
+        ("game6-10", "阿杰", "老王 老王 老王", "!possible_ballot", none),
+        ("game6-10", "阿杰", "老王，你为什么不说话", "", none),
         ("game6-10", "阿杰", "我选择相信老王", "", none),
         ("game6-10", "阿杰", "老王", "", {"vote": None}),
     ]:
@@ -169,6 +179,7 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game6-10", "月光", "占卜 老王 unless he dies", "!conditional_action"),
         ("game6-13", "孙八", "要是冯二今晚被杀，束魂陈三", "!conditional_action"),
         ("game6-10", "月光", "占卜 老王，谢谢，辛苦了", "divine 老王"),
+        ("game6-10", "月光", "占卜 老王。如果他是杀手请告诉我", "divine 老王"),
     ]:
         yield game, NIGHT, actor, text, expect, none
     for game, sender, text, expect in [
@@ -178,6 +189,11 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game6-10", "阿杰", "投票：老王。如果他是好人，我道歉。", "vote 老王"),
         ("game5", "阿杰", "投票：老王\n理由：除非他能解释昨晚的事，否则他最可疑", "vote 老王"),
         ("game6-10", "阿杰", "投票：老王，暂定", "vote 老王"),
+        ("game6-10", "阿杰", "投票：老王，假如我错了请大家原谅", "vote 老王"),
+        ("game6-10", "阿杰", "投票：老王\n如果大家有不同意见可以讨论", "vote 老王"),
+        ("game6-10", "阿杰", "投票：老王，如果大家都同意的话", "!conditional_vote"),
+        ("game6-10", "阿杰", "投票：老王（如果他明天还不跳的话）", "!conditional_vote"),
+        ("game6-10", "阿杰", "投票：老王，待定", "!conditional_vote"),
         ("chess32", "郦食其", "投票：项伯，视情况改票", "!conditional_vote"),
     ]:
         yield game, DAY, sender, text, expect, none
@@ -198,6 +214,8 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("投票：除非", "vote 除非"),
         ("投票：ZOË", "vote Zoë"),
         ("投票：小安", "!ambiguous_name"),
+        ("投票：Ann-3", "!ambiguous_name"),
+        ("投票：大白·兔", "!ambiguous_name"),
     ]:
         yield n, DAY, "Ann3", text, expect, none
     for text, expect in [
@@ -229,6 +247,10 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
     yield "game6-8", NIGHT, "大熊", DECL, "!off_duty_killer", none
     yield "game6-8", NIGHT, "大熊", f"杀 糖糖\n{DECL}", f"kill 糖糖 {ok}", {"dead": ["阿狸"]}
     yield "game6-13", NIGHT, "钱七", "占卜 王五", "!seer_locked", {"seer_answered": ["赵六"]}
+    window = {"window": {"open": "2026-03-02T20:00:25", "close": "2026-03-03T20:00:00"}}
+    yield "game6-10", NIGHT, "阿杰", "祈祷 老王", "pray 老王", {**window, "t": "2026-03-02T20:00:00"}
+    yield "game6-10", NIGHT, "阿杰", "祈祷 老王", "!pm_window", {**window, "t": "2026-03-02T19:59:00"}
+    yield "game6-10", NIGHT, "阿杰", "祈祷 老王", "!pm_window", {**window, "t": "2026-03-02T20:00:10"}
     yield "game6-10", DAY_PM, "小明", "遗言：我是好人", "!last_words_not_granted", {
         "dead": ["小明"], "last_words": {"granted": []},
     }
