@@ -37,7 +37,7 @@ from functools import cached_property
 
 from shenshi.intake import lexicon
 from shenshi.intake.names import NameIndex
-from shenshi.intake.text import Folded
+from shenshi.intake.text import Folded, fold
 
 # A name that is not a player's is still treated as meant when it scores this close to one.
 MEANT_SCORE = 75
@@ -167,18 +167,33 @@ _DELEGATE_TO = re.compile(_FILLER + _alt(lexicon.DELEGATE_TO_LEADS))
 _DELEGATE_TO_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.DELEGATE_TO_WORDS) + r"[ \t]*投")
 _CONFIRM = re.compile(r"[ \t]*[【\[]?" + _alt(lexicon.CONFIRM_WORDS) + r"[】\]]?[ \t。.!]*")
 _SPEED_UP = re.compile(
-    re.escape(lexicon.SPEED_UP[0])
+    _FILLER + re.escape(lexicon.SPEED_UP[0])
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
     + re.escape(lexicon.SPEED_UP[1])
 )  # fmt: skip
-_SLOW_DOWN = re.compile(_alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN))
+_SLOW_DOWN = re.compile(
+    _FILLER + _alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN)
+)
 # What may follow a whole-clause command such as 同意加速 (a particle, 了, 吧, emoticons).
 _CLAUSE_TAIL = re.compile("[ \t" + lexicon.NAME_PARTICLES + r"\W]*")
 # A change of mind: 不对，改成X / 算了还是X吧 / 更正：X / 不，是X (atomic: no backtracking).
-_CORRECTION = re.compile(
-    r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + re.escape(lexicon.CORRECTION_NO)
-    + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+" + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
+_POINTING = (
+    re.escape(lexicon.CORRECTION_POINTING[0]) + r"[^,.!?;。\n]{1,8}?"
+    + re.escape(lexicon.CORRECTION_POINTING[1])
 )  # fmt: skip
+_CORRECTION = re.compile(
+    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
+    + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
+    + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+"
+    + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
+)  # fmt: skip
+# What may follow a correction word that names nobody: 取消占卜, 算了不占卜了
+_CANCELLED = re.compile(
+    r"[ \t,]*(?:" + _alt(lexicon.CANCEL_NEGATIONS) + ")?(?:" + _VERBS_ALT + ")?"
+)  # fmt: skip
+_ANY_VERB = re.compile(_VERBS_ALT)
+_ALTERNATIVE_LEAD = re.compile(_alt(lexicon.ALTERNATIVE_LEADS) + r"[ \t,:]*")
+_ALTERNATIVE_FOLLOWER = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_FOLLOWERS))
 # What may stand before a command word at the start of a clause (see lexicon.LEAD_WORDS).
 _LEADS = (
     re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
@@ -288,6 +303,7 @@ class Parsed:
     accused: tuple[NameRef, ...] = ()
     number: int | None = None  # speed-up day
     correction: bool = False  # 改成X / 不对，是X: replaces the command before it
+    offered: bool = False  # 或者X after a command: another target offered, alternatives
 
     @property
     def names_players(self) -> bool:
@@ -600,13 +616,18 @@ class _Reader:
         alternatives = False
         while True:
             m = _LIST_SEP.match(self.text, pos)
+            nxt = m.end() if m else pos
+            if nxt < len(self.text) and self.text[nxt] in _OPEN and not (m and m.group(0).strip()):
+                # "花间（昨天发言太水）": a reason in brackets, not a name; "项伯(项庄也行)":
+                # another name offered
+                offered = self._offered_in_brackets(nxt)
+                if offered is not None:
+                    more.append(offered[0])
+                    return more, offered[1], True
+                return more, pos, alternatives
             if not m or m.end() == pos:
                 return more, pos, alternatives
-            nxt = m.end()
-            if nxt < len(self.text) and self.text[nxt] in _OPEN:
-                if not m.group(0).strip():
-                    # "花间（昨天发言太水）": a reason in brackets, not a name
-                    return more, pos, alternatives
+            if nxt < len(self.text) and self.text[nxt] in _OPEN:  # 阿杰、【小明】
                 ref, end = self.read_name(nxt, strict=False)
             else:
                 match = self.index.match_at(self.folded, nxt)
@@ -619,6 +640,10 @@ class _Reader:
                 return more, pos, alternatives
             nxt_sep = _LIST_SEP.match(self.text, end)
             alternative = bool(_ALTERNATIVE.fullmatch(m.group(0)))
+            offered = _ALTERNATIVE_FOLLOWER.match(self.text, end)
+            if offered:  # 阿狼 灰狼二选一, 阿狼、灰狼都行
+                more.append(ref)
+                return more, offered.end(), True
             if (
                 not alternative  # 老王或者小明都行: alternatives, whatever follows
                 and end < len(self.text)
@@ -631,6 +656,25 @@ class _Reader:
             alternatives = alternatives or alternative
             more.append(ref)
             pos = end
+
+    def _offered_in_brackets(self, pos: int) -> tuple[NameRef, int] | None:
+        """A player offered in brackets after a name: (项庄也行) / (或者项庄) / (项庄) — the name
+        and where the brackets end; ``None`` for a reason in brackets."""
+        close = _OPEN[self.text[pos]]
+        end = self.text.find(close, pos + 1, pos + 30)
+        if end < 0:
+            return None
+        start = pos + 1
+        lead = _ALTERNATIVE_LEAD.match(self.text, start)
+        at = lead.end() if lead else start
+        match = self.index.match_at(self.folded, at)
+        if match is None or match.player is None:
+            return None
+        rest = self.text[match.end : end]
+        if not (lead or _ALTERNATIVE_FOLLOWER.match(self.text, match.end) or not rest.strip()):
+            return None
+        ref = NameRef(self.folded.original_slice(at, match.end), match.player, match.ambiguous)
+        return ref, end + 1
 
     def lone_name_lines(self, pos: int) -> tuple[list[NameRef], int]:
         """Lines from ``pos`` on that hold nothing but one player's name (a ballot's name on the
@@ -713,6 +757,15 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         hit = _read_ballot(reader, pos)
         if hit is None and found:
             hit = _read_ballot_correction(reader, pos)
+        if hit is None and found:
+            alt = _ALTERNATIVE_LEAD.match(reader.text, pos)  # 投X，或者投Y: alternatives
+            offered = _read_ballot(reader, alt.end()) if alt and alt.end() > pos else None
+            if offered is not None and offered[0].target is not None:
+                q = found[-1]
+                names = (offered[0].target, *offered[0].more_targets)
+                found[-1] = _with(q, more_targets=q.more_targets + names, alternatives=True)
+                consumed = offered[1]
+                continue
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
             and hit[0].intents == ("vote",) and not hit[0].names_players
@@ -724,7 +777,18 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
             if nxt not in second:
                 second.add(nxt)
                 insort(starts, nxt, lo=i)
-    return found
+    return [_one_choice(p) for p in found]
+
+
+def _one_choice(p: Parsed) -> Parsed:
+    """Alternatives that all name the same player are that player: a nickname in brackets
+    (``白色的猫（猫猫）``) or a name offered twice (``老王或者老王``)."""
+    if not p.alternatives or p.platforms or p.target is None:
+        return p
+    players = {r.player for r in (p.target, *p.more_targets)}
+    if len(players) != 1 or None in players:
+        return p
+    return _with(p, more_targets=(), alternatives=False)
 
 
 def _read_ballot(
@@ -916,9 +980,10 @@ def read_actions(
             found.append(special)
             consumed_to = reader.clause_end(pos)
             continue
-        hit = _read_correction_or_command(reader, _after_platform(reader, pos))
+        hit = _read_correction_or_command(reader, _after_platform(reader, pos), bool(found))
         if hit is None or (
-            (pos in second or pos in reader.weak_starts) and not hit[0].names_players
+            (pos in second or pos in reader.weak_starts)
+            and not (hit[0].names_players or _cancels_a_command(hit[0]))
         ):
             continue
         parsed, end = hit
@@ -936,7 +1001,7 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
-    return apply_corrections(found)
+    return [_one_choice(p) for p in apply_corrections(found)]
 
 
 def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
@@ -957,20 +1022,37 @@ def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
     return None
 
 
-def _read_correction_or_command(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+def _read_correction_or_command(
+    reader: _Reader, pos: int, after_command: bool = False
+) -> tuple[Parsed, int] | None:
     """A command at ``pos``, or a correction there (改成X, 不对，改杀X, 更正：X, 还是阿杰吧)
     marked ``correction`` (with no intents when only a name follows: the command before it is
-    meant)."""
-    m = _CORRECTION.match(reader.text, pos)
+    meant; with no target either when nothing follows: 算了, 以第一条为准). After a command
+    (``after_command``), a clause offering another target (或者占卜X) is marked ``offered``."""
+    text = reader.text
+    if after_command:
+        alt = _ALTERNATIVE_LEAD.match(text, pos)
+        if alt and alt.end() > pos:
+            hit = _read_correction_or_command(reader, alt.end())
+            if hit is not None and hit[0].target is not None:
+                return _with(hit[0], offered=True, correction=False), hit[1]
+    m = _CORRECTION.match(text, pos)
     if m and m.end() > pos:
-        for after in lead_positions(reader.text, m.end()):
+        verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
+        stop = reader.clause_end(m.end())
+        cancelled = _CANCELLED.match(text, m.end(), stop)
+        if after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0:
+            # 算了 / 以第一条为准 / 取消占卜 / 算了不占卜了: the target is no longer certain
+            conditional = reader.qualified(pos, stop)
+            verb = reader.folded.original_slice(pos, cancelled.end()).strip(" \t,，:：")
+            return Parsed((), verb, pos, correction=True, conditional=conditional), stop
+        for after in lead_positions(text, m.end()):
             hit = _read_command(reader, _after_platform(reader, after))
             if hit is not None:
                 return _with(hit[0], correction=True), hit[1]
         ref, end = reader.read_name(m.end(), strict=False)
         if ref is not None and ref.written:
             more, end, alternatives = reader.read_more_names(end)
-            verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
             conditional = reader.qualified(pos, end)
             return Parsed(
                 (), verb, pos, ref, tuple(more), alternatives=alternatives,
@@ -982,24 +1064,56 @@ def _read_correction_or_command(reader: _Reader, pos: int) -> tuple[Parsed, int]
 def apply_corrections(found: list[Parsed]) -> list[Parsed]:
     """The commands that stand once every correction replaced the command it corrects: the
     latest target counts. A correction naming only a player takes the command before it; one
-    with nothing before it is dropped; a conditional correction replaces nothing (it is
-    refused on its own, and the command before it stands), nor does any correction replace a
-    command locked with 确定 (the lock decides, W-D1)."""
+    with nothing before it is dropped; one naming nobody (算了, 以第一条为准) leaves the command
+    before it uncertain (conditional: the GM is told). A conditional correction replaces
+    nothing (it is refused on its own, and the command before it stands), nor does any
+    correction replace a command locked with 确定 (the lock decides, W-D1). A target offered
+    after a command (或者X) makes it alternatives."""
     out: list[Parsed] = []
     for p in found:
+        before_at = next(
+            (k for k in range(len(out) - 1, -1, -1) if out[k].intents and is_targeted(out[k])),
+            None,
+        )
         if p.correction and not p.intents:
-            before = next((q for q in reversed(out) if q.intents and is_targeted(q)), None)
-            if before is None:
+            if before_at is None:
+                continue
+            before = out[before_at]
+            if p.target is None:  # a bare 算了 / 以第一条为准: what stands is no longer certain
+                if not p.conditional:  # (如果X死了就算了: it stands)
+                    out = [_with(q, conditional=True) if _uncertain_now(q) else q for q in out]
                 continue
             p = _with(
                 before, verb=p.verb, pos=p.pos, target=p.target, more_targets=p.more_targets,
                 alternatives=p.alternatives, conditional=p.conditional, confirm=p.confirm,
                 correction=True, change=False,
             )  # fmt: skip
+        if p.offered:
+            same = next(
+                (k for k in range(len(out) - 1, -1, -1) if set(out[k].intents) & set(p.intents)),
+                None,
+            )
+            if same is not None:
+                q = out[same]
+                offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
+                out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
+                continue
         if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
     return out
+
+
+def _cancels_a_command(p: Parsed) -> bool:
+    """A correction naming nobody that names a command (取消占卜, 算了不占卜了): it counts on the
+    command's own line too (a bare 算了 there may be talk)."""
+    return p.correction and p.target is None and bool(_ANY_VERB.search(fold(p.verb)))
+
+
+def _uncertain_now(p: Parsed) -> bool:
+    """Whether a bare 算了 / 以第一条为准 after ``p`` makes it uncertain: a command with a
+    target, not locked with 确定."""
+    return bool(p.intents) and is_targeted(p) and not p.confirm
 
 
 def is_targeted(p: Parsed) -> bool:
@@ -1247,8 +1361,10 @@ def _kill_and_after(
     parsed = found[at]
     region, body_start, story = _declaration_start(reader, end)
     after: list[Parsed] = []
+    body_at = body_start  # where the declaration begins
     if decl_before is not None:
         marker, start, stop = decl_before
+        body_at = start
         body = reader.folded.original_slice(start, stop).strip()
         story = lexicon.STORY_WORD in text[marker:start]
         region = len(text)
@@ -1273,7 +1389,9 @@ def _kill_and_after(
     for p in after:
         if set(p.intents) & set(_KILLS):
             line_begin, line_end = reader.line_bounds(p.pos)
-            same_p = bool(_DECLARATION_SAME.search(text, p.pos, line_end))
+            # 改杀X，宣言同上 after a declaration in this PM means that one
+            above = bool(body.strip()) and body_at < line_begin
+            same_p = not above and bool(_DECLARATION_SAME.search(text, p.pos, line_end))
             p = _with(p, declaration=body, story=bool(story), declaration_same=same_p)
             if "cannon_kill" in p.intents:
                 p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
@@ -1289,7 +1407,7 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
     for pos in reader.command_starts():
         if pos < consumed or pos < start or pos >= stop:
             continue
-        hit = _read_correction_or_command(reader, pos)
+        hit = _read_correction_or_command(reader, pos, after_command=True)
         if hit is not None and hit[0].names_players:
             out.append(hit[0])
             consumed = hit[1]
@@ -1397,7 +1515,7 @@ def _command_line(reader: _Reader, begin: int, end: int, loose: bool) -> list[Pa
             if platform is not None and platform.names[0].names_someone:
                 cover(pos, platform.end)
                 break
-            hit = _read_correction_or_command(reader, _after_platform(reader, s))
+            hit = _read_correction_or_command(reader, _after_platform(reader, s), True)
             if hit is None or not hit[0].names_players:
                 continue
             p, stop = hit
@@ -1413,6 +1531,8 @@ def _command_line(reader: _Reader, begin: int, end: int, loose: bool) -> list[Pa
         )
         return _word_chars(_CORRECTION.sub("", rest))
 
+    for same in _DECLARATION_SAME.finditer(text, begin, end):  # 改杀X，宣言同上
+        cover(same.start(), same.end())
     last_end = max(stop for _, stop in hits)
     if uncovered(last_end) > COMMAND_LINE_SLACK or (
         not loose and uncovered(begin) > COMMAND_LINE_SLACK

@@ -52,6 +52,7 @@ FILLER_WORDS: tuple[str, ...] = (
     "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
     "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的", "这次", "这回",
     "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
+    "哦", "噢", "嗯", "呃", "诶", "哎",
 )  # fmt: skip
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
@@ -86,8 +87,20 @@ CORRECTION_WORDS: tuple[str, ...] = (
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
     "重选", "重来", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
-    "修正", "订正",
+    "修正", "订正", "手滑了", "手滑", "更新", "update", "编辑", "edit", "取消", "不要了", "撤回", "收回",
 )  # fmt: skip
+# 以第一条为准 / 以最后一条为准: a correction pointing somewhere (with no name after it, the
+# commands before it are no longer certain)
+CORRECTION_POINTING = ("以", "为准")
+# What may stand before a correction word: 哦对了改…, 我要改：X, 那就改成X
+CORRECTION_LEADS: tuple[str, ...] = (
+    "哦", "噢", "喔", "啊", "嗯", "呃", "额", "诶", "欸", "唉", "哎", "对了", "我要", "我想", "我",
+    "那就", "那",
+)  # fmt: skip
+# A clause opening with one of these offers another target (投X，或者投Y): alternatives.
+ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
+# After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.
+CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
 CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿杰
 
@@ -110,6 +123,7 @@ ECHO_WORDS: tuple[str, ...] = (
 BALLOT_HINTS: tuple[str, ...] = (
     "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
 )  # fmt: skip
+BALLOT_HINT_TAIL = "了吧啊"  # 就他了：X
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------
 # What 目标：X means: the one power of the sender (a general's 目标 is his kill, not 抽将).
@@ -149,10 +163,13 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )  # fmt: skip
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
 VERB_PARTICLES: tuple[str, ...] = (
-    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "带走", "了", "掉", "给",
+    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
+    "更改为", "更改成", "更正为", "变更为", "带走", "了", "掉", "给",
 )  # fmt: skip
 # Particles that change the target of the command before (占卜改成X): a correction.
-CHANGE_PARTICLES: tuple[str, ...] = ("改成", "改为", "换成")
+CHANGE_PARTICLES: tuple[str, ...] = (
+    "改成", "改为", "换成", "换为", "修改为", "修改成", "更改为", "更改成", "更正为", "变更为",
+)  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 
 # Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
@@ -163,11 +180,15 @@ NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
     (("抓", "抽", "拉"), ("替我抽将", "帮我抽将", "来抽将", "抽将", "替死"), ("swap_general",)),
 )
 
+# After a second name, these make the names alternatives (投票：A B二选一, (B也行)).
+ALTERNATIVE_FOLLOWERS: tuple[str, ...] = (
+    "也行", "也可以", "都行", "都可以", "二选一", "选一个", "随便", "皆可",
+)  # fmt: skip
 # What may follow a name without being part of it (投票：老王，理由 …, 投老王一票, 占卜老王是不是杀手).
 # Any other character that could extend a name makes the whole token the name (老王王 is not 老王).
 NAME_FOLLOWERS: tuple[str, ...] = (
-    "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我", "也行",
-    "也可以", "都行", "都可以",
+    "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我",
+    *ALTERNATIVE_FOLLOWERS,
     "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
     "还是", "和", "与", "跟", "以及", "及", "还有", "平安", "好运", "顺利", "活过", "度过", "挺过",
 )  # fmt: skip
@@ -189,7 +210,7 @@ PRONOUNS: tuple[str, ...] = ("他", "她", "它", "ta", "你")
 # Separators of a list of names (投票：A、B / A vs B / A+B): two targets where one is meant.
 LIST_WORDS: tuple[str, ...] = (
     "、", ",", "/", "&", "+", "|", "\\", "vs.", "vs", "v.s.", "and", "和", "与", "跟", "及", "以及",
-    "还有",
+    "还有", "→", "->", "=>", "⇒", "-->",
 )  # fmt: skip
 
 # A cannon's platform: 炮架子：Y; 以Y为炮架

@@ -66,6 +66,20 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game6-10", "月光", "占卜 老王 说错了 占卜Rex", "divine Rex"),
         ("game6-10", "月光", "占卜 老王\n我改主意了，占卜Rex", "divine Rex"),
         ("game6-10", "Lily99", f"杀 小明\n{DECL}\n更正：杀阿杰", f"kill 阿杰 {ok}"),
+        ("game6-10", "Lily99", f"杀 小明\n{DECL}\n改杀阿杰，宣言同上", f"kill 阿杰 {ok}"),
+        ("game6-10", "月光", "占卜 老王\n手滑了，占卜Rex", "divine Rex"),
+        ("game6-10", "月光", "占卜 老王\n哦对了改成Rex", "divine Rex"),
+        ("game6-10", "月光", "占卜 老王\n我要改：Rex", "divine Rex"),
+        ("game6-13", "赵六", "占卜 王五\n占卜修改为张三", "divine 张三"),
+        # a change of mind naming nobody: what stood is no longer certain (the GM is told)
+        ("game6-10", "月光", "占卜 老王\n算了", "!conditional_action"),
+        ("game6-10", "月光", "占卜 老王，取消占卜", "!conditional_action"),
+        ("chess32", "韩信", "禁锢 项伯\n算了，不禁锢了", "!conditional_action"),
+        ("game6-10", "月光", "占卜 老王\n占卜Rex\n以第一条为准",
+         "!conditional_action & !conditional_action"),
+        ("game6-10", "月光", "占卜 老王\n如果老王死了就算了", "divine 老王"),
+        ("game6-10", "月光", "占卜 老王\n确定\n算了", "divine 老王 confirm=true"),
+        ("game6-10", "月光", "占卜 老王，抱歉", "divine 老王"),
     ]:
         yield game, NIGHT, actor, text, expect, none
     yield "game6-10", DAY_PM, "阿杰", "委托投票：Rex\n之前的作废，改成老王", "delegate_vote 老王", none
@@ -115,6 +129,16 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game5", "投票：老王\n\n（修改：改投Rex）", "!vote_conflict"),
         ("game5", "投票：老王\nedit: 改投Rex", "!vote_conflict"),
         ("game6-10", "投票：老王 or Rex", "!alternatives"),
+        ("game6-10", "投老王，或者投Rex", "!alternatives"),
+        ("game6-10", "投票：老王 Rex二选一", "!alternatives"),
+        ("game6-10", "投票：老王、Rex都行", "!alternatives"),
+        ("game6-10", "投票：老王（Rex也行）", "!alternatives"),
+        ("game6-10", "投票：老王（或者Rex）", "!alternatives"),
+        ("game6-10", "投票：老王（理由：Rex说他划水）", "vote 老王"),
+        ("game6-10", "投票：白色的猫（猫猫）", "vote 白色的猫"),
+        ("game6-10", "投票：老王或者老王", "vote 老王"),
+        ("game6-10", "投票：老王 → Rex", "!vote_conflict"),
+        ("game6-10", "嗯 投票：老王", "vote 老王"),
     ]:
         sender = {"werewolf": "小麦", "chess32": "郦食其", "game6-8": "木头人"}.get(game, "阿杰")
         yield game, DAY, sender, text, expect, none
@@ -123,8 +147,12 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         ("game6-13", "孙八", "束魂 冯二 束魂 陈三", "!action_conflict"),
         ("chess32", "韩信", "禁锢 项伯 禁锢 项庄", "!action_conflict"),
         ("game6-10", "月光", "占卜 老王\nRex", "!action_conflict"),
+        ("game6-10", "月光", "占卜老王，或者占卜Rex", "!alternatives"),
+        ("chess32", "韩信", "禁锢 项伯(项庄也行)", "!alternatives"),
+        ("chess32", "韩信", "禁锢 项伯（项庄昨天跳了）", "imprison 项伯"),
     ]:
         yield game, NIGHT, actor, text, expect, none
+    yield ww, TREEHOLE, "星星", "【预言】阿狼 灰狼二选一", "!alternatives", own
     yield ww, TREEHOLE, "铁卫", "【守护】小麦 【守护】稻草", "guard 稻草", own
     yield ww, NIGHT0, "丘比", "【金箭】小麦、小麦", "!invalid_target", own
     # --- D: lead-ins and separators -------------------------------------------------------------
@@ -199,8 +227,9 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
         yield game, DAY, sender, text, expect, none
     yield ww, TREEHOLE, "星星", "【预言】阿狼，视情况而定", "!conditional_action", own
     yield ww, TREEHOLE, "小麦", "同意第3天加速吗", "!conditional_action", own
-    yield ww, TREEHOLE, "小麦", "大家都同意加速的话我也同意加速", "!not_a_command", own
+    yield ww, TREEHOLE, "小麦", "大家都同意加速的话我也同意加速", "!conditional_action", own
     yield ww, TREEHOLE, "小麦", "同意加速！", "speed_up day=3", own
+    yield ww, TREEHOLE, "小麦", "嗯，我也同意加速", "speed_up day=3", own
     # --- G/H: names ---------------------------------------------------------------------------
     n = "names"
     for text, expect in [
