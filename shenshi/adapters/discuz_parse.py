@@ -29,6 +29,7 @@ from shenshi.adapters.text import (
     has_class,
     load_page,
     parse_forum_time,
+    require_complete,
     squash,
     url_param,
 )
@@ -189,11 +190,19 @@ def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
     return load_page(unwrap_ajax(text))
 
 
+# What Discuz always prints after each list: a page without it was cut short (fetched again).
+THREAD_END = ('id="postlistreply"', "]]></root>")  # a full page; the viewpid ajax answer
+INBOX_END = ("addBlockLink('deletepmform'", '<div class="emp">')  # the list's form; "no PMs"
+CONVERSATION_END = ('id="pm_append"',)
+
+
 def parse_thread_page(
     data: bytes | str, *, tz: tzinfo, now: datetime, tid: str | None = None, charset: str | None = None
 ) -> ThreadPage:
     """One thread page (``forum.php?mod=viewthread``, also the ``viewpid`` ajax XML)."""
-    text, tree = _load(data, charset)
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, THREAD_END, "thread page", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     tables = tree.xpath(f"//table[starts-with(@id, 'pid') and {has_class('plhin')}]")
     if not tables:
         check_page(text)
@@ -411,7 +420,9 @@ def parse_inbox(
 
     ``unread`` comes from the ``newpm`` class of the ``<dl>`` (every row has a ``newpm_avt`` div).
     """
-    text, tree = _load(data, charset)
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, INBOX_END, "PM list", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     rows = tree.xpath("//dl[starts-with(@id, 'pmlist_')]")
     if not rows and "deletepmform" not in text:
         check_page(text)
@@ -461,7 +472,9 @@ def parse_conversation(
     The GM's own messages show "您" instead of a link: they get the logged-in member's name and
     uid. ``conversation`` defaults to the partner's uid (the inbox's plid is not on this page).
     """
-    text, tree = _load(data, charset)
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, CONVERSATION_END, "conversation page", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     box = tree.xpath("//div[@id='pm_ul']")
     if not box:
         check_page(text)
@@ -563,6 +576,8 @@ def api_load(data: bytes | str) -> dict[str, Any]:
         found = json.loads(text)
     except ValueError as exc:
         check_page(text)
+        if text.lstrip().startswith("{"):  # it began as JSON and did not end: cut short
+            raise errors.IncompletePage("mobile API JSON cut short", snippet=errors.snippet_of(text[-200:])) from exc
         raise errors.UnexpectedPage("expected mobile API JSON", snippet=errors.snippet_of(text)) from exc
     if not isinstance(found, dict) or not isinstance(found.get("Variables"), dict):
         raise errors.UnexpectedPage("mobile API JSON without Variables", snippet=errors.snippet_of(text))

@@ -19,6 +19,7 @@ Hierarchy::
     ├── ForumClosed                     the site is closed or under maintenance (站点关闭/维护)
     ├── Rejected                        the forum refused what we sent (too short, unknown user…)
     ├── UnexpectedPage(url, snippet)    markup we do not understand
+    │   └── IncompletePage              a page cut short (its closing structure missing): fetched again
     └── TransportError                  network failure / 5xx after the retries were exhausted
 """
 
@@ -126,6 +127,12 @@ class UnexpectedPage(ForumError):
     def __str__(self) -> str:
         base = super().__str__()
         return f"{base}; page starts: {self.snippet!r}" if self.snippet else base
+
+
+class IncompletePage(UnexpectedPage):
+    """A page that stopped before the structure its engine always prints after its list (a
+    connection cut mid-page): what it shows may lack posts or end inside one, so it is fetched
+    again and never stored."""
 
 
 class TransportError(ForumError):

@@ -5,12 +5,18 @@ stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goe
 :meth:`ForumHttp.fetch`, which
 
 * waits so that two requests are at least ``min_interval`` seconds apart (injected clock/sleep);
-* retries connection errors, timeouts and 5xx with exponential back-off and jitter (tenacity),
-  then raises :class:`~shenshi.adapters.errors.TransportError`;
+* retries connection errors, timeouts and 5xx of a GET with exponential back-off and jitter
+  (tenacity), then raises :class:`~shenshi.adapters.errors.TransportError`. A POST is never
+  repeated after such an unclear answer: the forum may have saved the reply and answered late
+  (or with a 502), and a second POST would post it twice. It raises ``TransportError`` at once
+  and the caller finds out from the forum itself (the daemon's publisher looks for what it
+  sent before sending again). A refusal the forum states (flood control, an expired session)
+  is clear: nothing was created, and that POST is sent again;
 * hands the response to the caller's ``check`` function, which turns forum message pages into
   typed errors; a :class:`FloodControl` is waited out (the stated time, else ``flood_wait``, the
   engine's flood interval) and the request retried;
-  a :class:`SessionExpired` triggers the registered re-login and one retry;
+  a :class:`SessionExpired` triggers the registered re-login and one retry; a page cut short
+  (:class:`IncompletePage`) is fetched again, like a 5xx;
 * logs method, path and status at DEBUG, never form values, cookies or tokens.
 """
 
@@ -131,12 +137,18 @@ class ForumHttp:
         re-login sends the fresh anti-CSRF token.
         """
         url = self.url(path, params)
-        floods = 0
+        floods = cuts = 0
         relogged = False
         while True:
             response = self._send(method, url, data)
             try:
                 return check(response)
+            except errors.IncompletePage:
+                cuts += 1
+                if method.upper() != "GET" or cuts >= self.retries:
+                    raise
+                log.warning("%s came cut short: fetching it again", redact(url))
+                self.sleep(self.backoff * cuts)
             except errors.FloodControl as exc:
                 if exc.wait_seconds is None:
                     exc.wait_seconds = self.flood_wait
@@ -155,8 +167,9 @@ class ForumHttp:
     # ------------------------------------------------------------------ internals
 
     def _send(self, method: str, url: str, data: FormSource | None) -> httpx.Response:
+        attempts = self.retries if method.upper() == "GET" else 1  # never re-POST blindly
         retrying = Retrying(
-            stop=stop_after_attempt(self.retries),
+            stop=stop_after_attempt(attempts),
             wait=wait_exponential_jitter(initial=self.backoff, max=60.0, jitter=self.backoff),
             retry=retry_if_exception_type(_Transient),
             sleep=self.sleep,
@@ -167,8 +180,12 @@ class ForumHttp:
                 with attempt:
                     return self._once(method, url, data)
         except _Transient as exc:
+            if method.upper() != "GET":
+                raise errors.TransportError(
+                    f"{method}: {exc.reason}; not repeated (it may have reached the forum)", url=redact(url)
+                ) from exc
             raise errors.TransportError(
-                f"{method} {redact(url)} failed after {self.retries} attempts: {exc.reason}", url=redact(url)
+                f"{method} failed after {attempts} attempts: {exc.reason}", url=redact(url)
             ) from exc
         raise AssertionError("unreachable")  # pragma: no cover
 

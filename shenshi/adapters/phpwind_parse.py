@@ -25,6 +25,7 @@ from shenshi.adapters.text import (
     html_tree,
     load_page,
     parse_forum_time,
+    require_complete,
     squash,
     url_param,
 )
@@ -210,6 +211,12 @@ _EDIT = re.compile(r"此帖被\s*(.+?)\s*在\s*(\d{4}-\d{1,2}-\d{1,2}\s+\d{1,2}:
 _TID = re.compile(r"[?&]tid=(\d+)")
 
 
+# What phpwind always prints after each list: a page without it was cut short (fetched again).
+THREAD_END = ("<!--发帖回复-->", 'id="checkurl"')  # the reply bar; the link warning box
+INBOX_END = ('id="showmessage"',)  # after the conversations' table
+CONVERSATION_END = ('name="atc_content"',)  # the reply form, after the ids of the messages
+
+
 def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
     return load_page(data, charset)
 
@@ -218,7 +225,9 @@ def parse_thread_page(
     data: bytes | str, *, tz: tzinfo, now: datetime, tid: str | None = None, charset: str | None = None
 ) -> ThreadPage:
     """One thread page (``read.php?tid=T&page=N``): ``div.read_t#readfloor_{pid}`` per post."""
-    text, tree = _load(data, charset)
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, THREAD_END, "thread page", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     floors = tree.xpath(f"//div[starts-with(@id, 'readfloor_') and {has_class('read_t')}]")
     if not floors:
         check_page(text)
@@ -398,7 +407,9 @@ def parse_inbox(
 
     ``ref`` holds the row's link (it carries ``rid`` and ``mid``) to open the conversation.
     """
-    text, tree = _load(data, charset)
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, INBOX_END, "PM list", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     rows = tree.xpath(f"//tr[starts-with(@id, 'sms_') and {has_class('tr3')}]")
     if not rows and "message.php?type=sms" not in text:
         check_page(text)
@@ -448,7 +459,9 @@ def parse_conversation(
     ``parentMid`` (every inbox row of it, ``RE:`` rows included, opens the same page), else
     ``conversation``, else the page's ``rid``.
     """
-    text, tree = _load(data, charset)
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, CONVERSATION_END, "conversation page", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     table = tree.xpath("//table[@id='smsListTable']")
     if not table:
         check_page(text)

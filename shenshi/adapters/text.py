@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
@@ -48,18 +49,36 @@ def declared_charset(data: bytes) -> str | None:
 def decode_page(data: bytes, fallback: str | None = None) -> str:
     """Decode a page by its own declaration; else ``fallback``; else UTF-8, then GB18030.
 
-    Never assumes UTF-8 when the page says otherwise: many phpwind 8.x sites are GBK.
+    Never assumes UTF-8 when the page says otherwise: many phpwind 8.x sites are GBK. A byte
+    the charset cannot decode becomes U+FFFD where it stands, and the rest of the page is read
+    as declared (decoding the whole page by another charset would turn every post into
+    mojibake); the daemon tells the GM which post holds such bytes.
     """
     for candidate in (declared_charset(data), normalise_charset(fallback)):
         if candidate:
-            try:
-                return data.decode(candidate)
-            except UnicodeDecodeError:
-                continue
+            return data.decode(candidate, errors="replace")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return data.decode("gb18030", errors="replace")
+
+
+def is_complete(text: str, markers: Sequence[str]) -> bool:
+    """Whether a page holds one of ``markers``: the closing structure its engine always prints
+    after the list (of posts, of conversations, of messages)."""
+    return any(marker in text for marker in markers)
+
+
+def require_complete(text: str, markers: Sequence[str], what: str, says: Callable[[str], object]) -> None:
+    """Raise :class:`~shenshi.adapters.errors.IncompletePage` unless the page holds one of
+    ``markers``; a message page (not logged in, no permission…) raises its own error first
+    (``says``: the engine's ``check_page``)."""
+    if is_complete(text, markers):
+        return
+    says(text)
+    raise errors.IncompletePage(
+        f"{what} cut short: no {markers[0]} after the list", snippet=errors.snippet_of(text[-200:])
+    )
 
 
 _XML_DECL = re.compile(r"^\s*<\?xml[^>]*\?>", re.IGNORECASE)

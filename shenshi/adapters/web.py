@@ -190,6 +190,10 @@ class WebAdapter:
             except errors.ForumError as exc:
                 exc.url = exc.url or str(response.url)
                 raise
+            except (ValueError, LookupError, AttributeError) as exc:  # markup a parser did not expect
+                raise errors.UnexpectedPage(
+                    f"{type(exc).__name__}: {exc}", url=str(response.url), snippet=errors.snippet_of(response.content)
+                ) from exc
 
         return check
 

@@ -153,6 +153,7 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
     still go through (exit 2 if any could not)."""
     from shenshi.daemon.announce import kind_words
     from shenshi.daemon.gm_text import STATES
+    from shenshi.daemon.publisher import retry_note
     from shenshi.store.errors import StoreError
 
     service = open_service(args)
@@ -167,6 +168,8 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
         done.append(a)
     for a in done:
         print(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
+        if action == "approve" and a.last_error and (note := retry_note(a, service.config.forum.tz)):
+            print(f"  上次发送失败（{a.last_error}）：{note}")
     if done:
         gm_log(
             service,

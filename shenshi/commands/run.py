@@ -1,4 +1,9 @@
-"""``shenshi run``: the daemon. Polls the forum, runs the phase clock, proposes announcements."""
+"""``shenshi run``: the daemon. Polls the forum, runs the phase clock, proposes announcements.
+
+It starts even when the forum cannot be reached: each cycle tries again, backed off, and tells
+the GM (``--once`` says so in one line). Ctrl-C or SIGTERM stop it at once, after the current
+write to the database; it says so and exits 0.
+"""
 
 from __future__ import annotations
 
@@ -39,22 +44,54 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.commands._common import rehearsal_clock
+    from shenshi.daemon.stopping import Stopped, StopSignal
+
+    config = config_from_args(args.config)
+    service = bootstrap(config, clock=rehearsal_clock(config, args))  # the first cycle logs in
+    try:
+        with StopSignal(service.store) as stop:
+            try:
+                service.start()
+                return _cycles(args, service, stop)
+            except Stopped as exc:
+                print(f"shenshi: stopped ({exc.signal_name}); everything read so far is kept")
+                return 0
+    finally:
+        service.close()
+
+
+def _cycles(args: argparse.Namespace, service, stop) -> int:
     from rich.console import Console
 
-    from shenshi.commands._common import open_service
-    from shenshi.daemon.scheduler import Cycle, serve_forever
+    from shenshi.daemon.cycle import Cycle
+    from shenshi.daemon.forum_problems import explain
+    from shenshi.daemon.lease import RENEW_EVERY
+    from shenshi.daemon.scheduler import serve_forever
+    from shenshi.errors import UserError
 
-    service = open_service(args, forum=True)
-    cycle = Cycle(service, service.clock)
+    cycle = Cycle(service, service.clock, forum_warnings=not args.once)
     with Console(stderr=True).status("catching up with the forum…") as status:
         service.progress = lambda message: status.update(f"catching up: {message}")
         result = cycle.run()  # the first catch-up of a long thread can take a while
     service.progress = lambda message: None
-    for error in result.errors:
-        print(f"warning: {error}")
+    name, log = service.config.game.name, service.config.daemon.log
+    if result.forum_error is not None and args.once:
+        raise UserError(explain(service.config, result.forum_error))  # one line, no traceback
+    if result.held_by:
+        print(f"shenshi: {name} is run by another daemon ({result.held_by}); leaving it alone")
+    elif result.forum_error is not None:
+        print(f"shenshi: {explain(service.config, result.forum_error)}; trying again, backed off")
+    else:
+        for error in result.errors:
+            print(f"warning: {error}")
     if args.once:
-        print(f"events: {result.events}, sent: {result.sent}; log: {service.config.daemon.log}")
-        return 1 if result.errors else 0
-    print(f"shenshi: {service.config.game.name} ({service.config.daemon.mode}); log: {service.config.daemon.log}")
-    serve_forever(cycle)
+        if not result.held_by:
+            print(f"events: {result.events}, sent: {result.sent}; log: {log}")
+        return 1 if result.errors or result.held_by else 0
+    print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")
+    every = RENEW_EVERY.total_seconds()
+    speed = float(getattr(service.clock, "factor", 1.0))  # a rehearsal clock runs faster
+    serve_forever(cycle, lambda seconds: stop.wait(seconds, every=every, between=service.lease.keep), speed)
     return 0

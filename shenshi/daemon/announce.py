@@ -93,8 +93,10 @@ def public_text(
     report: Report,
     declarations: Mapping[str, str],
     runoff_template: str = "runoff",
+    extra: Sequence[str] = (),
 ) -> str:
-    """The public post for one step: title, tallies, facts in order, the winner.
+    """The public post for one step: title, tallies, facts in order, ``extra`` lines (the
+    voting record, who may leave last words, last words published), the winner.
 
     ``runoff_template`` names how the ruleset announces a runoff (its profile's
     ``ballots.runoff_template``: 生死投票, or chess32's round 2)."""
@@ -112,6 +114,7 @@ def public_text(
         line = _fact_line(t, fact, declarations)
         if line:
             lines.append(line)
+    lines += extra
     if report.winner:
         lines.append(t.render("draw") if report.winner == "draw" else t.render("winner", camp=_camp(report.winner)))
     return "\n".join(lines) + t.render("signature")
@@ -126,7 +129,7 @@ def private_text(
     """The PM text of one private result (``target``: whom the divination or check was about;
     ``roles``: the ruleset's roles, for the names of identities)."""
     v = result.value
-    name = target or ""
+    name = target or result.about or ""
 
     def identity(role: str) -> str:
         found = (roles or {}).get(role)
@@ -161,8 +164,10 @@ def drafts_for_step(
     evidence: Sequence[str] = (),
     targets: Mapping[tuple[str, str], str] | None = None,
     roles: Mapping[str, Role] | None = None,
+    extra: Sequence[str] = (),
 ) -> list[Draft]:
-    """Every announcement a resolved step proposes: one public post and its private PMs."""
+    """Every announcement a resolved step proposes: one public post (with ``extra`` lines)
+    and its private PMs."""
     drafts: list[Draft] = []
     keys = GameKeys(game)
     if report.public_facts or report.vote_tally or report.winner:
@@ -172,7 +177,7 @@ def drafts_for_step(
                 _result_kind(label),
                 "thread",
                 thread,
-                public_text(t, title, report, declarations or {}, runoff_template),
+                public_text(t, title, report, declarations or {}, runoff_template, extra),
                 tuple(evidence),
             )
         )

@@ -111,7 +111,7 @@ def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, no
             if opens <= now:
                 facts.update(vote_round=state.round, vote_open=opens, vote_close=closes)
         facts["ballots"] = _ballots(state)
-        facts["candidates"] = _candidates(state)
+        facts["candidates"] = _candidates(state) if state.round > 1 else frozenset()
     else:  # dawn or dusk: between steps nothing is open
         facts["kind"] = None
     facts["declared"] = _declared(state)

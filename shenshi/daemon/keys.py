@@ -10,6 +10,8 @@ propose again what it proposed before)::
     {game}:{step}:{kind}:{to}:{i}           a private result of a step (divination, check…)
     {game}:answer{seq}:{kind}:{to}:{i}      an answer given at once (the penalty divination)
     {game}:night{n}:{kind}:{to}             a result due when a night phase closes (【通灵】)
+    {game}:{step}:{what}                    a notice of the clock: day1:vote_open, night2:deadlines
+    {game}:reply:{evidence}:{what}          a notice or alert about one post (vote_not_open, …)
     {game}:receipt:{evidence}:{i}           a receipt for a post or PM
     {game}:intake:{evidence}:{i}            an alert intake raised on a post or PM
     {game}:edit:{evidence}:{i}              an alert on an edited post
@@ -17,6 +19,10 @@ propose again what it proposed before)::
     {game}:rule:{phase}{n}.r{round}:{who}:{rule}:{evidence or i}   a rules-core decision
     {game}:thread:{tid}:{what}:{floor}      a thread deleted, moved or shrunk
     {game}:unparsable:{what}:{hour}         a page shenshi cannot read
+    {game}:undecodable:{evidence}           a post or PM with bytes its page's charset cannot decode
+    {game}:order:{evidence}                 a PM counted though its order with a boundary is unknown
+    {game}:daemon:{kind}:{hour}             the daemon's own trouble (a failed cycle, the forum down)
+    {game}:send:{announcement}:{attempt}    a send that failed
     {game}:{signin|lurk}:{name}:{minute}    a missed sign-in or a lurker
     {game}:deal:{name}                      a role PM of ``shenshi deal``
     {game}:exit:{name}                      an exit without substitute (``override exit``)
@@ -68,6 +74,15 @@ class GameKeys:
         """A private result due as a phase of night ``night`` closes."""
         return f"{self.game}:night{night}:{kind}:{to}"
 
+    def notice(self, label: str, what: str) -> str:
+        """A public notice of the phase clock (the vote opens, a night's deadlines)."""
+        return f"{self.game}:{label}:{what}"
+
+    def reply(self, evidence: str, what: str) -> str:
+        """A notice to a player about one of his posts (a ballot before the vote opened), or
+        an alert about it the referee raises (last words after the post that publishes them)."""
+        return f"{self.game}:reply:{evidence}:{what}"
+
     def receipt(self, evidence: str, i: int) -> str:
         """The ``i``-th receipt for a post or PM."""
         return f"{self.game}:receipt:{evidence}:{i}"
@@ -95,6 +110,22 @@ class GameKeys:
     def unparsable(self, what: str, hour: str) -> str:
         """A page shenshi cannot read (``hour``: ``YYYYMMDDHH``, one alert an hour)."""
         return f"{self.game}:unparsable:{what}:{hour}"
+
+    def undecodable(self, evidence: str) -> str:
+        """A post or PM with bytes its page's charset cannot decode."""
+        return f"{self.game}:undecodable:{evidence}"
+
+    def order_uncertain(self, evidence: str) -> str:
+        """A PM counted although its order with a boundary of the step cannot be known."""
+        return f"{self.game}:order:{evidence}"
+
+    def daemon_trouble(self, kind: str, hour: str) -> str:
+        """The daemon's own trouble (``hour``: ``YYYYMMDDHH``, one alert an hour)."""
+        return f"{self.game}:daemon:{kind}:{hour}"
+
+    def send_failed(self, announcement: int, attempt: int) -> str:
+        """The ``attempt``-th failed send of an announcement."""
+        return f"{self.game}:send:{announcement}:{attempt}"
 
     def absence(self, kind: str, name: str, minute: str) -> str:
         """A missed sign-in or a lurker (``minute``: ``YYYYMMDDHHMM`` of the last post)."""

@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
+from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import refusal, rule_name, verdict_name
@@ -48,12 +49,14 @@ from shenshi.rulesets.base import (
     ExitDeclared,
     GameState,
     IllegalActionError,
+    LastWordsRecorded,
     OpenDay,
     OpenNight,
     Phase,
     PhaseOpened,
     PhaseTimes,
     PowerSubmitted,
+    PrivateResult,
     RecordActivity,
     RecordLastWords,
     Report,
@@ -63,7 +66,8 @@ from shenshi.rulesets.base import (
     SubstitutionScheduled,
     frozen_map,
 )
-from shenshi.rulesets.catalog import CANNON_KILL, KILL, RulesetInfo
+from shenshi.rulesets.catalog import KILL, RulesetInfo
+from shenshi.rulesets.profile import LastWordsNotice
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
@@ -77,6 +81,32 @@ class GmAlert:
     message: str
     subject: str | None = None
     evidence: str | None = None
+
+
+@dataclass(frozen=True)
+class Moment:
+    """A time the phase clock acts at in the open step (:meth:`Referee.deadlines`).
+
+    ``what``: ``game_start``, ``night_phase`` (``detail``: its key, 夜晚1 = ``"1"``),
+    ``action_deadline``, ``night_settles``, ``night_end``, ``dawn_post`` (a settled night's
+    result, held until its announcement time), ``vote_opens``, ``vote_closes``, ``day_end``.
+    """
+
+    what: str
+    at: datetime
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class HeldDawn:
+    """A night settled before its close (werewolf: when 夜晚2 closes): its result post and
+    answers wait for the announcement ``at`` the night's close; ``later`` is what the step's
+    report gained in between (a sheriff named by the GM)."""
+
+    at: datetime
+    before: GameState
+    event: Resolved
+    later: Report = field(default_factory=Report)
 
 
 @dataclass(frozen=True)
@@ -165,6 +195,10 @@ class Referee:
         # What each public announcement of a result, an exit or a substitution publishes (its
         # deaths and facts), by key: the players know a death from its publication.
         self.announced: dict[str, Report] = {}
+        self._notices_sent: set[str] = set()  # the clock's notices proposed by this process
+        self._held: HeldDawn | None = None
+        # Last words written in private, to publish the next day: (game day, author, text).
+        self._last_words: list[tuple[int, str, str]] = []
 
     # -- state -------------------------------------------------------------------------------
 
@@ -173,7 +207,7 @@ class Referee:
         events = self.ruleset.decide(self.state, command)
         state = self.state
         for event in events:
-            self._remember_announced(state, event)
+            self._remember(state, event)
             state = self.ruleset.evolve(state, event)
         self.state = state
         return events
@@ -181,8 +215,24 @@ class Referee:
     def replay(self, events: Iterable[Event]) -> None:
         """Fold stored events into the state (no rules are re-run)."""
         for event in events:
-            self._remember_announced(self.state, event)
+            self._remember(self.state, event)
             self.state = self.ruleset.evolve(self.state, event)
+
+    def _remember(self, before: GameState, event: Event) -> None:
+        """What the announcements still to come need from ``event`` (kept in replay too): what
+        each announcement publishes, last words to publish, a settled night whose result waits
+        for its announcement time."""
+        self._remember_announced(before, event)
+        lw = self.profile.last_words
+        if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
+            self._last_words.append((before.number, event.author, event.text))
+        if isinstance(event, PhaseOpened):
+            self._held = None
+        elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
+            at = self._announced_at(before)
+            self._held = HeldDawn(at, before, event) if at is not None else None
+        elif self._held is not None:
+            self._held = replace(self._held, later=self._held.later.merge(event.report))
 
     def _remember_announced(self, before: GameState, event: Event) -> None:
         """Note which announcement publishes what ``event`` reports (see :attr:`announced`)."""
@@ -194,9 +244,24 @@ class Referee:
             return
         self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
 
-    def times(self) -> PhaseTimes | None:
-        """The clock of the open step, or ``None`` between steps."""
-        state = self.state
+    def _settles_at(self, times: PhaseTimes) -> datetime:
+        """When the open night settles: its close, or where the ruleset says so, when its last
+        submission phase closes (werewolf: 夜晚2)."""
+        if self.profile.clock.settles_at_last_phase and times.phase_deadlines:
+            return min(max(times.phase_deadlines.values()), times.closes)
+        return times.closes
+
+    def _announced_at(self, night: GameState) -> datetime | None:
+        """When the result of ``night`` (still open) is announced, if later than it settles."""
+        times = self.times(night)
+        if times is None or self._settles_at(times) >= times.closes:
+            return None
+        return times.closes
+
+    def times(self, state: GameState | None = None) -> PhaseTimes | None:
+        """The clock of the open step (of ``state``, default the game's), or ``None`` between
+        steps."""
+        state = state or self.state
         if state.phase not in (Phase.NIGHT, Phase.DAY):
             return None
         opened = state.params.get("opened_at")
@@ -205,14 +270,13 @@ class Referee:
         subs = len(state.pending_substitutions)
         times = self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
         if state.phase is Phase.DAY and state.round > 1 and state.round in times.rounds:
-            times = self._later_round(times)
+            times = self._later_round(times, state)
         return times
 
-    def _later_round(self, times: PhaseTimes) -> PhaseTimes:
+    def _later_round(self, times: PhaseTimes, state: GameState) -> PhaseTimes:
         """A runoff (生死投票, chess round 2) or 招魂 opens when the previous round's result is
         published, and lasts as long as the ruleset gives it: not at the scheduled close of the
         round before, which an early close (or a late approval) moves."""
-        state = self.state
         opens, closes = times.rounds[state.round]
         at = self.published.get(self._round_key(state.round - 1))
         if at is None:
@@ -223,12 +287,34 @@ class Referee:
     def _round_key(self, rnd: int) -> str:
         return self.keys.public(step_label(Phase.DAY, self.state.number, rnd))
 
-    def context(self, now: datetime):
-        """The intake view of the game at ``now``."""
+    def context(self, now: datetime, state: GameState | None = None):
+        """The intake view of the game (or of ``state``) at ``now``."""
+        state = state or self.state
         return build_context(
-            self.ruleset, self.state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.times(), now=now, tz=self.tz, templates=self.templates,
+            self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
+            gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
         )  # fmt: skip
+
+    def watched(self) -> set[str]:
+        """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and
+        submissions of the open step, or of the step just closed until the next one opens (an
+        early close leaves time to edit)."""
+        state = self.state
+        found = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
+        return {str(e) for e in found if e}
+
+    def _as_read(self, evidence: str) -> GameState:
+        """The game as it stood for the step a stored post was read in: an edit is compared
+        with its first-seen text in that step, even after an early close or a new round."""
+        state = self.state
+        ballot = next((b for b in state.ballots if b.evidence == evidence), None)
+        if ballot is not None and (state.phase is not Phase.DAY or ballot.round != state.round):
+            return replace(state, phase=Phase.DAY, round=ballot.round)
+        read = any(s.evidence == evidence for s in state.submissions)
+        finished = PHASE_GRAPH[state.phase].finished
+        if read and finished is not None:
+            return replace(state, phase=finished)
+        return state
 
     # -- inputs ------------------------------------------------------------------------------
 
@@ -248,7 +334,8 @@ class Referee:
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""
-        result = read_post_edit(self.context(revision.posted_at), first, revision)
+        context = self.context(revision.posted_at, self._as_read(evidence))
+        result = read_post_edit(context, first, revision)
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
@@ -265,6 +352,8 @@ class Referee:
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
             )
+            if alert.kind == "no_vote_open" and alert.subject:
+                out.drafts += self._vote_not_open(alert.subject, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
         for n, command in enumerate(result.commands):
             core = self.translate(command, evidence, at)
@@ -272,7 +361,7 @@ class Referee:
                 continue
             before = self.state
             try:
-                events = self.apply(core)
+                events = self._apply_input(core)
             except IllegalActionError as exc:
                 refused.add(n)
                 out.alerts.append(
@@ -288,6 +377,7 @@ class Referee:
             out.events += events
             out.extend(self._notes(events, evidence))
             out.drafts += self.drafts_for(events, before)
+            out.alerts += self._words_after_post(events, evidence)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 text = receipt.text
@@ -297,6 +387,47 @@ class Referee:
                     text = rejected(self.templates, verb, command.target, self.templates.render("reason_not_in_phase"))
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
         return out
+
+    def _words_after_post(self, events: list[Event], evidence: str) -> list[GmAlert]:
+        """Last words that came in time but after the dawn post that publishes them was
+        proposed: the GM adds them to it (werewolf: between 06:00 and the day's opening)."""
+        state = self.state
+        key = self.keys.public(step_label(Phase.NIGHT, state.number))
+        if not self.profile.last_words.published or state.phase is not Phase.DAWN or self._held is not None:
+            return []
+        if key not in self.pending_public:
+            return []
+        return [
+            GmAlert(self.keys.reply(evidence, "last_words_after_post"), "last_words_after_post",
+                    self.templates.render("alert_last_words_after_post", player=e.author), e.author, evidence)
+            for e in events if isinstance(e, LastWordsRecorded) and not e.report.daemon
+        ]  # fmt: skip
+
+    def _apply_input(self, command: Command) -> list[Event]:
+        """A player's command; a skill used between steps goes as the ruleset makes it (a
+        werewolf sheriff's 【殉职】 after the night settled)."""
+        try:
+            return self.apply(command)
+        except IllegalActionError:
+            later = self.ruleset.between_steps(self.state, command) if isinstance(command, Submit) else None
+            if later is None:
+                raise
+            return self.apply(later)
+
+    def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
+        """A ballot posted before the vote thread opened is not counted: the voter is told when
+        it opens (game6: the 13th hour of the day)."""
+        times = self.times()
+        if times is None or self.state.phase is not Phase.DAY:
+            return []
+        opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
+        if not at < opens < NOT_YET:
+            return []
+        t = self.templates
+        text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
+                        opens=notices.clock_time(opens, self.tz))  # fmt: skip
+        key = self.keys.reply(evidence, "vote_not_open")
+        return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
 
     def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
         """An intake command as a rules-core command (``None``: nothing for the core)."""
@@ -311,7 +442,8 @@ class Referee:
                 return CastBallot(command.actor, command.target or "", at, "pm_delegate", True, None, evidence)
             case "last_words":
                 return RecordLastWords(command.actor, tuple(command.extra.get("accused") or ()), at,
-                                       command.extra.get("chars"), evidence)  # fmt: skip
+                                       command.extra.get("chars"), evidence,
+                                       str(command.extra.get("text") or ""))  # fmt: skip
             case "kill_declaration":
                 return self._declaration(command, evidence, at)
             case "sign_in" | "slow_down":
@@ -385,6 +517,10 @@ class Referee:
         """Do what the open phase awaits (:data:`PHASE_GRAPH`), if its time has come."""
         state = self.state
         row = PHASE_GRAPH[state.phase]
+        if self._held is not None:
+            self._release(now, out)
+            if self._held is not None:
+                return False  # the settled night is announced at its close
         if row.due is Due.START:
             if now < self.game.start:
                 return False
@@ -393,6 +529,8 @@ class Referee:
             assert row.finished is not None
             if self._nothing_to_announce():
                 at = self._closed_by(now)  # werewolf night 0: day 1 opens at 06:00, unannounced
+                if at is None:
+                    return False
             else:
                 published = self.published.get(self.gate_key())
                 if published is None or published > now:
@@ -405,11 +543,13 @@ class Referee:
             return False
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
-            if now >= times.closes or (self.early_close and self._night_complete()):
-                at = min(now, times.closes)
+            settles = self._settles_at(times)
+            if now >= settles or (self.early_close and self._night_complete()):
+                at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
             return False
+        self._vote_opening(now, times, out)
         at = self._round_due(now, times)
         if at is None:
             return False
@@ -447,14 +587,104 @@ class Referee:
         report = self.state.step_report
         return not (report.public_facts or report.vote_tally or report.winner)
 
-    def _closed_by(self, now: datetime) -> datetime:
-        """When the step just resolved closed, at the latest (its clock's close, or now)."""
+    def _closed_by(self, now: datetime) -> datetime | None:
+        """When the step just resolved (with nothing to announce) closes on its clock, once
+        ``now`` has reached it (``None`` before: the next step waits for it)."""
         state = self.state
         done = PHASE_GRAPH[state.phase].finished
         opened = state.params.get("opened_at")
         if opened is None or done is None:
             return now
-        return min(now, self.ruleset.phase_times(state, done, state.number, opened).closes)
+        closes = self.ruleset.phase_times(state, done, state.number, opened).closes
+        return closes if now >= closes else None
+
+    def _release(self, now: datetime, out: Effects) -> None:
+        """Propose a settled night's result once its announcement time has come (unless it was
+        proposed before a restart: the shell refilled it, or it is published)."""
+        held = self._held
+        if held is None or now < held.at:
+            return
+        self._held = None
+        label = self._label(held.before, held.event)
+        key = self.keys.public(label)
+        if key in self.pending_public or key in self.published:
+            return
+        out.drafts += self._result_drafts(held.before, held.event, held.event.report.merge(held.later))
+
+    def _vote_opening(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
+        """The short post that the vote thread takes ballots from now on, where the first
+        round opens later than the day (game6: the 13th hour)."""
+        state = self.state
+        opens, closes = times.rounds.get(1, (times.opens, times.closes))
+        if state.round != 1 or opens <= times.opens or not opens <= now < closes:
+            return
+        key = self.keys.notice(step_label(Phase.DAY, state.number), "vote_open")
+        if key in self._notices_sent:
+            return
+        self._notices_sent.add(key)
+        text = notices.vote_opened(self.templates, state.number, closes, self.tz)
+        out.drafts.append(Draft(key, "vote_opened", "thread", self.game.vote_thread, text))
+
+    def _night_opening(self, times: PhaseTimes, out: Effects) -> None:
+        """A night's post with its phases' deadlines (werewolf: 夜晚1, 夜晚2, [WW:L183])."""
+        state = self.state
+        if not times.phase_deadlines:
+            return
+        key = self.keys.notice(step_label(Phase.NIGHT, state.number), "deadlines")
+        if key in self._notices_sent:
+            return
+        self._notices_sent.add(key)
+        skills = self.profile.skills
+        tonight = {  # night 0 has its own skills (金箭, 托孤), the later nights the others
+            action: phase
+            for action, phase in skills.night_phases.items()
+            if (action in skills.night0) == (state.number == 0)
+        }
+        deadlines = {k: at for k, at in times.phase_deadlines.items() if k in {str(p) for p in tonight.values()}}
+        text = notices.night_deadlines(
+            self.templates, state.number, deadlines, times.closes, tonight, self.ruleset.info, self.tz
+        )
+        out.drafts.append(Draft(key, "night_deadlines", "thread", self.game.vote_thread, text))
+
+    # -- what the clock waits for, for the scheduler and status -----------------------------------
+
+    def deadlines(self) -> tuple[Moment, ...]:
+        """Every time the phase clock acts at in the open step, in order: the start, each
+        night phase's deadline, the settlement and the announcement of a night, the vote's
+        opening and close, the day's end."""
+        state = self.state
+        found: list[Moment] = []
+        if state.phase is Phase.SETUP:
+            found.append(Moment("game_start", self.game.start))
+        if self._held is not None:
+            found.append(Moment("dawn_post", self._held.at))
+        times = self.times()
+        if times is not None and state.phase is Phase.NIGHT:
+            found += [Moment("night_phase", at, k) for k, at in sorted(times.phase_deadlines.items())]
+            if times.input_deadline is not None and times.input_deadline < times.closes:
+                found.append(Moment("action_deadline", times.input_deadline))
+            settles = self._settles_at(times)
+            if settles < times.closes:
+                found.append(Moment("night_settles", settles))
+            found.append(Moment("night_end", times.closes))
+        elif times is not None and state.phase is Phase.DAY:
+            opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
+            if opens < NOT_YET:
+                if opens > times.opens:
+                    found.append(Moment("vote_opens", opens, str(state.round)))
+                found.append(Moment("vote_closes", closes, str(state.round)))
+            if times.closes != closes:
+                found.append(Moment("day_end", times.closes))
+        return tuple(sorted(found, key=lambda m: m.at))
+
+    def next_deadline(self, now: datetime) -> datetime | None:
+        """The next time the phase clock has something to do: the first of :meth:`deadlines`
+        after ``now``, else the last one passed (it is due), else ``None``."""
+        moments = self.deadlines()
+        later = [m.at for m in moments if m.at > now]
+        if later:
+            return later[0]
+        return moments[-1].at if moments else None
 
     def _night_phases_closed(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
         """Private results due as each night phase closes (werewolf: the witch's 【通灵】 list
@@ -494,14 +724,16 @@ class Referee:
         out.events += events
         out.extend(self._notes(events, None))
         out.drafts += self.drafts_for(events, self.state)
+        if phase is Phase.NIGHT:
+            self._night_opening(times, out)
         return True
 
-    def _resolve(self, command: Command, out: Effects, at: datetime) -> None:  # noqa: ARG002
+    def _resolve(self, command: Command, out: Effects, at: datetime) -> None:
         before = self.state
         events = self.apply(command)
         out.events += events
         out.extend(self._notes(events, None))
-        out.drafts += self.drafts_for(events, before)
+        out.drafts += self.drafts_for(events, before, at)
 
     def _night_complete(self) -> bool:
         """Every living player with a night power has submitted something."""
@@ -529,18 +761,21 @@ class Referee:
         done = PHASE_GRAPH[self.state.phase].finished or Phase.DAY
         return self.keys.public(step_label(done, self.state.number))
 
-    def drafts_for(self, events: list[Event], before: GameState) -> list[Draft]:
+    def drafts_for(self, events: list[Event], before: GameState, at: datetime | None = None) -> list[Draft]:
         """Announcements for ``events``: a resolution's post and PMs, and answers given at once
-        (the penalty divination is answered as soon as it is submitted, RES-A19)."""
+        (the penalty divination is answered as soon as it is submitted, RES-A19). ``at``: when
+        the resolution happened (the deadline of last words counts from it).
+
+        A night settled before its announcement time (werewolf) proposes only the last-words
+        notices now; its post and answers come at its close (:meth:`_release`)."""
         drafts: list[Draft] = []
         for event in events:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
-                after = self.ruleset.evolve(before, event)
                 step = drafts_for_step(
                     self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
                     thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
-                    targets=_targets(after, event.report), roles=self.ruleset.info.roles,
+                    roles=self.ruleset.info.roles,
                 )  # fmt: skip
                 drafts += [d for d in step if d.channel == "pm"]
                 continue
@@ -549,29 +784,110 @@ class Referee:
                 continue
             if not isinstance(event, Resolved):
                 continue
-            label = self._label(before, event)
-            title = self._title(before, event)
-            declarations = _declarations(before)
-            evidence = _step_evidence(before)
-            report = event.report
-            if event.outcome is not None and not report.winner:
-                # The end of the game is announced with the resolution that decided it.
-                report = replace(report, winner=event.outcome.winner)
-            step = drafts_for_step(
-                self.templates, game=self.keys.game, label=label, title=title, thread=self.game.vote_thread,
-                report=report, declarations=declarations, evidence=evidence,
-                runoff_template=self.profile.ballots.runoff_template,
-                targets=_targets(before, event.report), roles=self.ruleset.info.roles,
-            )  # fmt: skip
-            # A private answer cites its recipient's own submissions only (the seer's PM).
-            info = self.ruleset.info
-            step = [replace(d, evidence=_own_evidence(before, d.destination, info)) if d.channel == "pm" else d
-                    for d in step]  # fmt: skip
-            drafts += step
-            for d in step:
-                if d.channel == "thread":
-                    self.pending_public[d.key] = d.text
+            drafts += self._last_words_notices(before, event, at)
+            if self._held is not None and self._held.event is event:
+                continue  # announced at the night's close
+            drafts += self._result_drafts(before, event, event.report)
         return drafts
+
+    def _result_drafts(self, before: GameState, event: Resolved, report: Report) -> list[Draft]:
+        """The result post of a resolution and its private PMs (answers, madness notices)."""
+        label = self._label(before, event)
+        evidence = _step_evidence(before)
+        if event.outcome is not None and not report.winner:
+            # The end of the game is announced with the resolution that decided it.
+            report = replace(report, winner=event.outcome.winner)
+        report = replace(report, private_results=self._due_with_result(before, report))
+        step = drafts_for_step(
+            self.templates, game=self.keys.game, label=label, title=self._title(before, event),
+            thread=self.game.vote_thread, report=report, declarations=_declarations(before, event.report),
+            evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
+            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report),
+        )  # fmt: skip
+        # A private answer cites its recipient's own submissions only (the seer's PM).
+        info = self.ruleset.info
+        step = [replace(d, evidence=_own_evidence(before, d.destination, info)) if d.channel == "pm" else d
+                for d in step]  # fmt: skip
+        step += self._lurk_notices(label, before.number, report)
+        maddened = self.ruleset.intake_facts(before).get("maddened") or ()
+        for name in notices.newly_maddened(report, maddened):
+            text = self.templates.render("maddened_notice")
+            key = self.keys.private(label, "maddened_notice", name, 0)
+            step.append(Draft(key, "maddened_notice", "pm", name, text))
+        for d in step:
+            if d.channel == "thread":
+                self.pending_public[d.key] = d.text
+        return step
+
+    def _lurk_notices(self, label: str, day: int, report: Report) -> list[Draft]:
+        """chess32 lurking (§4.8, C-D7): the player is told of each warning, and of the
+        replacement that the second one means (substitutions are not announced, [CH:L158])."""
+        warned = {n.who for n in report.daemon if n.rule == "lurking" and n.verdict == "warning"}
+        replaced = {n.who for n in report.daemon if n.rule == "lurking" and n.verdict == "replaced"}
+        counts = report.lurk_warnings if isinstance(report.lurk_warnings, Mapping) else {}
+        drafts = []
+        for who in sorted(warned | replaced):
+            kind = "lurk_replaced" if who in replaced else "lurk_warning"
+            text = self.templates.render(kind, n=day, count=counts.get(who, 1))
+            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text))
+        return drafts
+
+    def _due_with_result(self, before: GameState, report: Report) -> tuple[PrivateResult, ...]:
+        """The private results the result brings: not those already sent as a night phase
+        closed (werewolf: the 【通灵】 list goes to the witch when 夜晚1 closes, §5.5 step 7)."""
+        times = self.times(before) if before.phase is Phase.NIGHT else None
+        sent = {
+            (r.to, r.text_kind)
+            for key in (times.phase_deadlines if times else {})
+            for r in self.ruleset.night_phase_closed(before, key)
+        }
+        return tuple(r for r in report.private_results if (r.to, r.text_kind) not in sent)
+
+    def _extra_lines(self, before: GameState, report: Report) -> list[str]:
+        """What a result post adds to the report's facts: the voting record (werewolf §5.6),
+        who may post last words (chess32), last words written in private (werewolf §5.4)."""
+        t, profile = self.templates, self.profile
+        lines: list[str] = []
+        if profile.ballots.record_published and before.phase is Phase.DAY and report.vote_tally:
+            ballots = notices.counted_ballots(before, report)
+            lines.append(notices.vote_record(t, ballots, t.render("abstain_word")))
+        if profile.last_words.notice is LastWordsNotice.PUBLIC and report.last_words:
+            lines.append(notices.last_words_granted(t, report.last_words))
+        if profile.last_words.published and before.phase is Phase.NIGHT:
+            words = [(author, text) for n, author, text in self._last_words if n == before.number]
+            lines += notices.last_words_published(t, words)
+        return lines
+
+    def _last_words_notices(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
+        """Each character the resolution lets leave last words is told so, with the deadline
+        (werewolf §5.4, P6(g): notified before the night ends; void once the next day opens)."""
+        rules = self.profile.last_words
+        label = self._label(before, event)
+        drafts = []
+        if event.outcome is None:  # a sheriff put out without a successor: 【殉职】 now (RES-W21)
+            for who in sorted({n.who for n in event.report.daemon if n.rule == "sheriff_default"}):
+                key = self.keys.private(label, "successor_notice", who, 0)
+                text = self.templates.render("successor_notice")
+                drafts.append(Draft(key, "successor_notice", "pm", who, text))
+        if rules.notice is not LastWordsNotice.PM or not event.report.last_words:
+            return drafts
+        deadline = self._next_day_opens(before, at)
+        text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
+        return drafts + [
+            Draft(self.keys.private(label, "last_words_notice", name, 0), "last_words_notice", "pm", name, text)
+            for name in event.report.last_words
+        ]
+
+    def _next_day_opens(self, before: GameState, at: datetime | None) -> datetime:
+        """When the day after ``before``'s step opens on the clock: a night's close, or the
+        close of the night that follows a day (opened at its close, ``at``)."""
+        times = self.times(before)
+        assert times is not None, "a resolution closes an open step"
+        if before.phase is Phase.NIGHT:
+            return times.closes
+        opened = (at or times.closes).astimezone(self.tz)
+        night = replace(before, phase=Phase.NIGHT, params=frozen_map({"opened_at": opened}))
+        return self.ruleset.phase_times(night, Phase.NIGHT, before.number, opened).closes
 
     def _notice(self, event: ExitDeclared | SubstitutionScheduled) -> list[Draft]:
         """The public post of an exit without substitute, or of a substitute taking over a seat
@@ -652,35 +968,16 @@ def _note_alert(
     return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 
-_ASKED = {"divination": "divine", "extra_divination": "divine", "prophecy": "divine", "check": "check"}
-
-
-def _targets(state: GameState, report: Report) -> dict[tuple[str, str], str]:
-    """Whom each answered divination or check was about (a joint unit shares one target)."""
-    out: dict[tuple[str, str], str] = {}
-    for r in report.private_results:
-        action = _ASKED.get(r.text_kind)
-        if action is None:
-            continue
-        role = state.seat(r.to).role if state.has_player(r.to) else None
-        asked = [
-            s for s in state.submissions
-            if s.action == action and s.target
-            and (s.actor == r.to or (role and state.has_player(s.actor) and state.seat(s.actor).role == role))
-            and bool(s.extra.get("extra_divination")) == (r.text_kind == "extra_divination")
-        ]  # fmt: skip
-        if asked:
-            out[(r.to, r.text_kind)] = max(asked, key=lambda s: s.sort_key()).target or ""
-    return out
-
-
-def _declarations(state: GameState) -> dict[str, str]:
-    """The kill declarations (chess: kill posts, cannons' too) by victim (published with a death)."""
+def _declarations(state: GameState, report: Report) -> dict[str, str]:
+    """The kill declarations (chess: kill posts) published with the deaths, by victim: the text
+    of the submission each fact names (the kill that succeeded, never another unit's)."""
+    by_seq = {s.seq: s for s in state.submissions}
     out: dict[str, str] = {}
-    for s in sorted(state.submissions, key=lambda s: s.sort_key()):
-        text = s.extra.get("declaration")
-        if s.action in (KILL, CANNON_KILL) and s.target and text:
-            out[s.target] = str(text)
+    for fact in report.public_facts:
+        sub = by_seq.get(fact.source) if fact.source is not None else None
+        text = sub.extra.get("declaration") if sub is not None else None
+        if fact.kind in ("kill_declaration", "kill_post") and text:
+            out[str(fact.get("victim"))] = str(text)
     return out
 
 

@@ -1,12 +1,10 @@
-"""When the daemon works: polls, the phase clock and publishing, paced by the deadlines.
+"""When the daemon works: cycles paced by the deadlines, backed off after failures.
 
-:class:`Cycle` is one round of work (poll the forum, run the phase clock, send what may be
-sent), each part guarded: a failing part logs a WARNING, backs off with jitter and never stops
-the daemon (errbot ``serve_forever`` style). :func:`next_delay` polls faster near a deadline.
-
-``shenshi run`` drives cycles with APScheduler 3 (a job that reschedules itself after each
-run); the demo and the end-to-end tests drive them with :func:`run_until` on an injected,
-accelerated clock. Everything is restart-safe: all times come from the store.
+A :class:`~shenshi.daemon.cycle.Cycle` is one round of work; :func:`next_delay` says when the
+next one is due (faster near a deadline), :class:`Backoff` how long to wait after failures.
+``shenshi run`` drives cycles with :func:`serve_forever`; the demo and the end-to-end tests
+drive them with :func:`run_until` on an injected, accelerated clock. Everything is
+restart-safe: all times come from the store.
 """
 
 from __future__ import annotations
@@ -16,10 +14,10 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Protocol
 
-from shenshi.adapters.errors import ForumError
-from shenshi.daemon.service import GameService
-from shenshi.daemon.status import record_poll
+if TYPE_CHECKING:
+    from shenshi.daemon.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -42,57 +40,6 @@ class Backoff:
         return raw * (0.5 + self.rng.random() / 2)
 
 
-@dataclass
-class CycleResult:
-    """What one cycle did."""
-
-    polled: bool = False
-    events: int = 0
-    sent: int = 0
-    errors: list[str] = field(default_factory=list)
-
-
-class Cycle:
-    """One round of the daemon's work, with each part guarded."""
-
-    def __init__(self, service: GameService, clock: Callable[[], datetime]) -> None:
-        self.service = service
-        self.clock = clock
-        self.poll_backoff = Backoff(service.config.daemon.poll_interval)
-
-    def run(self) -> CycleResult:
-        """Poll, tick, publish; a failure in one part does not stop the others."""
-        result = CycleResult()
-        if self.service.adapter is not None:
-            try:
-                self.service.poll()
-                result.polled = True
-                record_poll(self.service.store, self.service.game_id, self.clock())
-                self.poll_backoff.failures = 0
-            except ForumError as exc:
-                self.poll_backoff.failures += 1
-                result.errors.append(f"poll: {exc}")
-                log.warning("poll failed (%s); retrying with back-off", exc)
-        try:
-            outcome = self.service.tick()
-            result.events = len(outcome.events)
-        except Exception as exc:  # a bug in one tick must not stop the daemon
-            result.errors.append(f"tick: {exc}")
-            log.exception("the phase clock failed")
-        try:
-            result.sent = self.service.publish()
-        except ForumError as exc:
-            result.errors.append(f"publish: {exc}")
-            log.warning("publishing failed (%s); will retry", exc)
-        return result
-
-    def next_delay(self) -> float:
-        """Seconds until the next cycle: back-off after failures, faster near a deadline."""
-        if self.poll_backoff.failures:
-            return self.poll_backoff.delay()
-        return next_delay(self.service, self.clock())
-
-
 def next_delay(service: GameService, now: datetime) -> float:
     """The poll interval, or the fast one within ``fast_poll_window`` of a deadline."""
     daemon = service.config.daemon
@@ -107,8 +54,16 @@ def next_delay(service: GameService, now: datetime) -> float:
     return min(daemon.poll_interval, until + 1)
 
 
+class Cycling(Protocol):
+    """What the scheduler drives: a cycle and when the next one is due."""
+
+    def run(self) -> object: ...
+
+    def next_delay(self) -> float: ...
+
+
 def run_until(
-    cycle: Cycle,
+    cycle: Cycling,
     clock: Callable[[], datetime],
     advance: Callable[[float], None],
     stop: Callable[[], bool],
@@ -129,22 +84,16 @@ def run_until(
     return cycles
 
 
-def serve_forever(cycle: Cycle) -> None:  # pragma: no cover - exercised by `shenshi run`
-    """Run cycles under APScheduler until interrupted (Ctrl-C)."""
-    from apscheduler.schedulers.blocking import BlockingScheduler
+def serve_forever(cycle: Cycling, wait: Callable[[float], bool], speed: float = 1.0) -> None:
+    """Run cycles until ``wait`` says to stop (``speed``: a rehearsal clock runs faster).
 
-    scheduler = BlockingScheduler()
-
-    speed = float(getattr(cycle.clock, "factor", 1.0))  # a rehearsal clock runs faster
-
-    def job() -> None:
+    ``wait(seconds)`` waits until the next cycle is due and returns ``True`` when the daemon
+    was asked to stop meanwhile (:class:`~shenshi.daemon.stopping.StopSignal`). A cycle never
+    raises (it guards itself), so scheduling never ends but by a stop.
+    """
+    while True:
         cycle.run()
         delay = cycle.next_delay() / speed
-        scheduler.add_job(job, "date", run_date=datetime.now() + timedelta(seconds=delay), id="cycle", replace_existing=True)
         log.info("next cycle in %.0f s", delay)
-
-    scheduler.add_job(job, "date", run_date=datetime.now(), id="cycle")
-    try:
-        scheduler.start()
-    except (KeyboardInterrupt, SystemExit):
-        scheduler.shutdown(wait=False)
+        if wait(delay):
+            return

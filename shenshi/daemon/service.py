@@ -1,16 +1,24 @@
-"""The game service: the shell around the referee (forum, store, outbox, dry-run log).
+"""The game service: the shell around the referee (store, dry-run log, the forum's poller and
+publisher).
 
-One :class:`GameService` runs one game. Each poll reads what changed on the forum, stores it as
-evidence first, then lets the referee turn it into events and proposals, and commits both in one
-transaction together with the "processed" mark, so that a crash at any point loses nothing and
-repeats nothing. ``tick`` runs the phase clock; ``publish`` sends what the mode allows.
+One :class:`GameService` runs one game. The :class:`~shenshi.daemon.poller.Poller` stores what
+the forum shows as evidence; the service then reads everything stored and not yet processed,
+whenever it was read, in one time-ordered stream (:mod:`shenshi.daemon.timeline`), the phase
+clock caught up to each item first, and commits each item's events and proposals together with
+its "processed" mark, so that a crash at any point loses nothing and repeats nothing. ``tick``
+runs the phase clock; the :class:`~shenshi.daemon.publisher.Publisher` sends what the mode
+allows. :class:`~shenshi.daemon.cycle.Cycle` wires the three with the lease and the back-off.
 
 Map::
 
-    start()      load or create the game, replay the events, re-run unprocessed evidence
-    poll()       board → threads → posts; inbox → PMs (cursors stored after the evidence)
-    tick()       deadlines, resolutions, phase openings (published announcements gate them)
+    start()      load or create the game, rebuild the referee from the stored events
+    poll()       read (poller) then process() the stream
+    process()    everything unprocessed, in order, the clock caught up to each item
+    tick(now)    deadlines, resolutions, phase openings (published announcements gate them)
     publish()    review/live: send approved announcements, paced; never twice after a crash
+
+The phase clock never moves backwards: it is caught up to ``max(item's moment, clock)``, and
+that time is stored with each outcome (the ``clock`` cursor).
 """
 
 from __future__ import annotations
@@ -20,8 +28,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from shenshi.adapters.base import ForumAdapter
-from shenshi.adapters.errors import FloodControl, ForumError, UnexpectedPage
+from shenshi.adapters.base import ForumAdapter, TimePrecision, find_adapter
+from shenshi.adapters.errors import ForumError
 from shenshi.config import Config
 from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
@@ -30,37 +38,36 @@ from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gm_text import hint
+from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
+from shenshi.daemon.poller import Poller, PollReport
+from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
+from shenshi.daemon.timeline import (
+    WINDOW_ALERTS,
+    Item,
+    counted_at,
+    in_order,
+    moment_of,
+    uncertain,
+    uncertain_message,
+    window_of,
+    window_text,
+)
 from shenshi.errors import UserError
-from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
+from shenshi.records import Post
 from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
+from shenshi.store.records import DestinationKind, Evidence, EvidenceKind
 from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
 
-INBOX = "inbox"
-REREAD_SPACING = timedelta(minutes=10)  # re-reading pages for edits, at most this often
-MAX_REREAD_PAGES = 5  # … and at most this many pages of a thread each time
-
-
-def thread_source(tid: str) -> str:
-    """The cursor name of a thread."""
-    return f"thread:{tid}"
-
-
-@dataclass(frozen=True)
-class PollReport:
-    """What one poll did (for the status line and the tests)."""
-
-    posts: int = 0
-    pms: int = 0
-    revisions: int = 0
-    requests: int = 0
+CLOCK = "clock"  # the cursor that keeps the phase clock's time across restarts
+# What the GM may be seen publishing by hand (not what is being sent, or was).
+PUBLISHABLE = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,8 @@ class StatusReport:
     proposed: int
     alerts: tuple[str, ...]
     activity: tuple[tuple[str, int, datetime | None], ...]  # (name, posts in 24 h, last post)
+    # Sends that failed and are retried: (id, kind, the forum's reason, attempts, retry at).
+    failed: tuple[tuple[int, str, str, int, datetime | None], ...] = ()
 
 
 class GameService:
@@ -107,23 +116,55 @@ class GameService:
         self.templates = Templates(config.templates)
         self.game_id = 0
         self.referee: Referee | None = None
-        self._last_sent: datetime | None = None
-        self._last_reread: datetime | None = None
+        self.poller: Poller | None = None
+        self.publisher: Publisher | None = None
+        self.clock_time: datetime | None = None  # the phase clock: it never moves backwards
+        self.last_poll: datetime | None = None  # when the last complete read of the forum began
+        self.owner = owner_name()  # this daemon, in the game's lease and the sends it claims
+        self.lease: GameLease | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
         self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
+
+    @property
+    def precision(self) -> TimePrecision:
+        """How finely the forum shows times (an engine fact of the adapter)."""
+        if self.adapter is not None:
+            return self.adapter.time_precision
+        return find_adapter(self.config.forum.engine).time_precision
 
     # -- start-up ------------------------------------------------------------------------------
 
     def start(self) -> Referee:
-        """Load (or create) the game, rebuild its state, and finish any interrupted work."""
+        """Load (or create) the game and rebuild its state from the stored events.
+
+        Evidence stored before a crash and never processed waits for the next poll: it is read
+        in one time-ordered stream with what that poll finds (:meth:`process`).
+        """
         with self.store.snapshot() as uow:
             game = uow.games.find(self.config.game.name)
         if game is None:
             game = self._create_game()
         self.game_id = game.id
+        referee = self.rebuild()
+        self.lease = GameLease(self.store, self.game_id, self.clock, self.owner)
+        if self.adapter is not None:
+            self.poller = Poller(self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts)
+            self.poller.progress = lambda message: self.progress(message)
+            self.publisher = Publisher(
+                self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
+                drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
+                refresh=self.poll, polled_at=lambda: self.last_poll, sent=self._published_by_sending,
+            )  # fmt: skip
+        return referee
+
+    def rebuild(self) -> Referee:
+        """The referee rebuilt from the store: the seats' first holders, every stored event
+        replayed, the publication times and the public drafts still waiting. After a failed
+        cycle the in-memory state may be ahead of the store: this puts it back."""
         # The game starts from each seat's first holder; substitutions are replayed as events.
         with self.store.snapshot() as uow:
             players = uow.games.players(self.game_id, current_only=False)
+            clock = uow.evidence.cursor(self.game_id, CLOCK)
         first: dict[int, object] = {}
         for p in sorted(players, key=lambda p: (p.seat, p.joined_at, p.id)):
             first.setdefault(p.seat, p)
@@ -144,7 +185,7 @@ class GameService:
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
         self.referee = referee
-        self._reprocess()
+        self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
         return referee
 
     def _create_game(self):
@@ -170,222 +211,112 @@ class GameService:
                 uow.games.add_player(game.id, seat, p.name, p.role, team, uid=uids[p.name], addons=p.addons)
         return game
 
-    def _reprocess(self) -> None:
-        """Evidence stored before a crash but never processed goes through intake now."""
-        items: list[tuple[datetime, int, Post | PrivateMessage]] = []
-        for evidence in self.store.stream_evidence(self.game_id, unprocessed=True):
-            record = evidence.as_post() if evidence.kind is EvidenceKind.POST else evidence.as_pm()
-            at = record.posted_at if isinstance(record, Post) else record.sent_at
-            items.append((at, evidence.id, record))
-        self._process_in_order(items)
-
-    # -- polling --------------------------------------------------------------------------------
+    # -- reading the forum ---------------------------------------------------------------------
 
     def poll(self) -> PollReport:
-        """Read what changed on the forum and process it (evidence first, then events).
-
-        Everything new is stored before anything is processed; then posts and PMs go through
-        intake in the order they were written, the phase clock caught up to each one first
-        (a PM written after the dawn post belongs to the day, even if this poll is the first
-        to see both).
-        """
-        assert self.adapter is not None, "poll needs a forum adapter"
-        before = getattr(self.adapter, "requests", 0)
-        posts = pms = revisions = 0
-        game = self.config.game
-        # Every thread read so far (the configured ones, and players' own analysis threads
-        # found on the board), then the configured ones not read yet.
-        with self.store.snapshot() as uow:
-            stored_cursors = uow.evidence.cursors(self.game_id)
-        cursors: dict[str, ThreadCursor] = {
-            c.source.removeprefix("thread:"): ThreadCursor.from_json(c.value)
-            for c in stored_cursors
-            if c.source.startswith("thread:")
-        }
-        for tid in self._threads():
-            cursors.setdefault(tid, ThreadCursor(tid, fid=game.board))
-        new: list[tuple[datetime, int, Post | PrivateMessage]] = []
-        edits: list[tuple[Post, Post, int]] = []
-        for delta in self._poll_threads(cursors).values():
-            if delta.shrunk or delta.deleted or delta.moved:
-                what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
-                self._alerts([GmAlert(self.referee.keys.thread_changed(delta.tid, what, delta.cursor.floor),
-                                      "thread_changed", f"thread {delta.tid} {what}")])  # fmt: skip
-            self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
-            with self.store.transaction() as uow:
-                results = uow.evidence.record(self.game_id, [(p, self._url_post(p)) for p in delta.posts])
-                uow.evidence.set_cursor(self.game_id, thread_source(delta.tid), delta.cursor.to_json())
-            for post, result in zip(delta.posts, results, strict=True):
-                if result.is_new:
-                    posts += 1
-                    new.append((post.posted_at, result.evidence.id, post))
-                elif result.changed:
-                    revisions += 1
-                    edits.append((result.evidence.as_post(), post, result.evidence.id))
-        with self.store.snapshot() as uow:
-            stored = uow.evidence.cursor(self.game_id, INBOX)
-        try:
-            inbox = self.adapter.read_pms(InboxCursor.from_json(stored.value) if stored else None, since=game.start)
-        except UnexpectedPage as exc:
-            self._unparsable("inbox", exc)  # the posts already read are still processed
-            inbox = None
-        if inbox is not None:
-            for failure in inbox.failures:  # one conversation; the others were read
-                self._unparsable(f"conversation {getattr(failure, 'url', None) or ''}".rstrip(), failure)
-            self.progress(f"inbox: {len(inbox.messages)} new messages")
-            with self.store.transaction() as uow:
-                results = uow.evidence.record(self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages])
-                uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
-            for pm, result in zip(inbox.messages, results, strict=True):
-                if result.is_new:
-                    pms += 1
-                    new.append((pm.sent_at, result.evidence.id, pm))
-            if inbox.unread:
-                self.adapter.mark_read(inbox.unread)  # only after storing
-        self._process_in_order(new)
-        for first, revision, evidence_id in edits:
-            self._process_edit(first, revision, evidence_id)
-        revisions += self._reread_for_edits()
+        """Read what changed on the forum (stored first), then process everything waiting in
+        one time-ordered stream, then show the GM what was edited."""
+        assert self.poller is not None, "poll needs a forum adapter"
+        report = self.poller.read(self._watched())
+        self.last_poll = report.started
+        self.process()
+        for edit in report.edits:
+            self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
         find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
-            self.outbox_watch.look(self.store, self.game_id, find_sent_pm)
-        return PollReport(posts, pms, revisions, getattr(self.adapter, "requests", 0) - before)
+            self.outbox_watch.look(self.store, self.game_id, find_sent_pm)  # PMs the GM sent by hand
+        return report
 
-    def _reread_for_edits(self) -> int:
-        """Edits change no reply count, so a thread poll never sees them: re-read the pages that
-        hold the open step's ballots and tree-hole submissions (at most every
-        :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
-        first-seen text still counts."""
-        state = self.referee.state
-        now = self.clock()
-        pages_of = getattr(self.adapter, "pages_of", None)
-        if state.phase not in (Phase.NIGHT, Phase.DAY) or pages_of is None:
-            return 0
-        if self._last_reread is not None and now - self._last_reread < REREAD_SPACING:
-            return 0
-        self._last_reread = now
-        idents = {b.evidence for b in state.ballots} | {s.evidence for s in state.submissions}
-        pages: dict[str, set[int]] = {}
-        seen_to: dict[str, int] = {}
-        with self.store.snapshot() as uow:
-            for ident in idents:
-                if not ident or not str(ident).isdigit():
-                    continue
-                evidence = uow.evidence.get(int(ident))
-                if evidence.kind is EvidenceKind.POST and evidence.floor:
-                    pages.setdefault(evidence.source, set()).update(pages_of(evidence.floor, evidence.floor))
-            for tid in pages:
-                stored = uow.evidence.cursor(self.game_id, thread_source(tid))
-                seen_to[tid] = ThreadCursor.from_json(stored.value).floor if stored else 0
-        revisions = 0
-        for tid, numbers in pages.items():
-            try:
-                reread = self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:])
-            except UnexpectedPage as exc:
-                self._unparsable(f"thread {tid}", exc)
-                continue
-            for page in reread:
-                known = [p for p in page.posts if p.floor <= seen_to[tid]]  # new posts: the next poll's
-                with self.store.transaction() as uow:
-                    results = uow.evidence.record(self.game_id, [(p, self._url_post(p)) for p in known])
-                for post, result in zip(known, results, strict=True):
-                    if result.changed:
-                        revisions += 1
-                        self._process_edit(result.evidence.as_post(), post, result.evidence.id)
-        return revisions
+    def _watched(self) -> set[str]:
+        """The evidence of the open step's ballots and actions, or of the step just closed
+        until the next one opens (their pages are re-read for edits)."""
+        return self.referee.watched()
 
-    def _process_in_order(self, items: Iterable[tuple[datetime, int, Post | PrivateMessage]]) -> None:
-        """Intake in the order things were written, the phase clock caught up to each."""
-        for at, evidence_id, record in sorted(items, key=lambda item: (item[0], item[1])):
+    def process(self) -> int:
+        """Read every stored post and PM not yet processed, in one time-ordered stream (the
+        restart's leftovers and the last poll's finds together): the phase clock is caught up
+        to each item's moment first (a PM written after the dawn post belongs to the day, even
+        if one poll saw both). Returns how many were read."""
+        gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
+        items = [self._item(e, gm) for e in self.store.stream_evidence(self.game_id, unprocessed=True)]
+        for at, item in in_order(items):
             self._catch_up(at)
-            if isinstance(record, Post):
-                self._process_post(record, evidence_id)
-            else:
-                self._process_pm(record, evidence_id)
+            self._read(item)
+        return len(items)
 
-    def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
-        """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
-        and the other threads are still read."""
-        board = self.config.game.board
-        # Werewolf 功能树洞 threads usually live on a private board: read them directly.
-        private = {t for t in self.config.game.role_threads.values() if t in cursors}
-        found: dict[str, ThreadDelta] = {}
-        for tid in sorted(private):
-            try:
-                found[tid] = self.adapter.read_thread(tid, cursors[tid])
-            except UnexpectedPage as exc:
-                self._unparsable(f"thread {tid}", exc)
-        on_board = {tid: c for tid, c in cursors.items() if tid not in private}
-        game = self.config.game
-        # With no counted threads configured, every thread on the board counts (family A:
-        # any post on the game board), so players' new threads are read as they appear.
-        # Only this game's: a thread opened after its first configured thread (tids only grow),
-        # not the old games further down the same board.
-        oldest = min((int(t) for t in self._threads() if str(t).isdigit()), default=0)
-        discover = None if game.counted_threads else (
-            lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
-        )
-        try:
-            return found | self.adapter.poll_board(board, on_board, discover)
-        except UnexpectedPage:
-            pass
-        for tid, cursor in on_board.items():
-            try:
-                found.update(self.adapter.poll_board(board, {tid: cursor}))
-            except UnexpectedPage as exc:
-                self._unparsable(f"thread {tid}", exc)
-        return found
+    def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
+        precision = self.precision
+        if evidence.kind is EvidenceKind.POST:
+            record: Post | object = evidence.as_post()
+            moment = moment_of(evidence.posted_at, precision.post, evidence.first_seen_at)
+        else:
+            record = evidence.as_pm()
+            moment = moment_of(evidence.posted_at, precision.pm, evidence.first_seen_at)
+        by_gm = evidence.author_uid in gm or evidence.author in gm
+        return Item(evidence.id, record, moment, by_gm)  # type: ignore[arg-type]
 
-    def _unparsable(self, what: str, exc: UnexpectedPage) -> None:
-        stamp = self.clock().strftime("%Y%m%d%H")
-        message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
-        self._alerts([GmAlert(self.referee.keys.unparsable(what, stamp), "unparsable_page", message)])
-        log.warning("%s", message)
-
-    def _threads(self) -> list[str]:
-        game = self.config.game
-        tids = [game.vote_thread, *game.counted_threads, *game.role_threads.values()]
-        if game.player_list_thread:
-            tids.append(game.player_list_thread)
-        return list(dict.fromkeys(t for t in tids if t not in game.uncounted_threads))
-
-    def _url_post(self, post: Post) -> str | None:
-        return self.adapter.post_url(post.tid, post.pid) if self.adapter is not None else None
+    def _read(self, item: Item) -> None:
+        """One post or PM through the referee, at the time it counts at, with what the GM must
+        be told about its time."""
+        referee = self.referee
+        window = window_of(referee.state, referee.times())
+        evidence = str(item.evidence_id)
+        if isinstance(item.record, Post):
+            post = item.record
+            outcome = referee.read_post(post, evidence)
+            who = post.author
+        else:
+            if item.by_gm:
+                recognise_sent_pm(self.store, self.game_id, item.record)  # a PM the GM sent by hand
+            at = counted_at(item.moment, window)
+            message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
+            outcome = referee.read_pm(message, evidence)
+            who = message.sender
+            if outcome.events and uncertain(item.moment, window):
+                text = uncertain_message(who, item.moment, window, self.config.forum.tz)
+                outcome.alerts.append(GmAlert(referee.keys.order_uncertain(evidence), "order_uncertain", text, who, evidence))
+        tz = self.config.forum.tz
+        outcome.alerts = [
+            replace(a, message=a.message + window_text(window, item.moment, tz))
+            if a.evidence == evidence and a.kind.removeprefix("rule:") in WINDOW_ALERTS
+            else a
+            for a in outcome.alerts
+        ]
+        self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id)
+        if isinstance(item.record, Post):
+            for key, at in outcome.published:
+                self._mark_published(key, at, item.record.pid)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
         return evidence_links(self.store, self.game_id, ids)
 
-    def _process_post(self, post: Post, evidence_id: int) -> None:
-        outcome = self.referee.read_post(post, str(evidence_id))
-        self._commit(outcome, keys.evidence_batch(evidence_id), evidence_id)
-        for key, at in outcome.published:
-            self._mark_published(key, at, post.pid)
-
-    def _process_pm(self, pm: PrivateMessage, evidence_id: int) -> None:
-        if pm.sender_uid == getattr(self.adapter, "own_uid", None) or pm.sender == self.config.forum.username:
-            recognise_sent_pm(self.store, self.game_id, pm)  # a PM the GM sent by hand
-        self._commit(self.referee.read_pm(pm, str(evidence_id)), keys.evidence_batch(evidence_id), evidence_id)
-
-    def _process_edit(self, first: Post, revision: Post, evidence_id: int) -> None:
-        outcome = self.referee.read_edit(first, revision, str(evidence_id))
-        self._alerts(outcome.alerts)
-
     # -- the clock ---------------------------------------------------------------------------------
 
-    def tick(self) -> Effects:
-        """Run the phase clock at the current time, then the sign-in and lurking checks."""
-        now = self.clock()
+    def tick(self, now: datetime | None = None) -> Effects:
+        """Run the phase clock at ``now`` (the clock's time if not given; the cycle gives the
+        start of its last complete poll, so that nothing closes before what was written by then
+        is read), then the sign-in and lurking checks."""
+        now = self._advance(now or self.clock())
         outcome = self._run_clock(now)
         outcome.extend(self._absences(now))
         self._commit_tick(outcome)
         return outcome
 
-    def _catch_up(self, now: datetime) -> Effects:
-        """Run the phase clock up to ``now``: the time of a post or PM about to be read."""
-        outcome = self._run_clock(now)
+    def _catch_up(self, at: datetime) -> Effects:
+        """Run the phase clock up to ``at``: the moment of a post or PM about to be read."""
+        outcome = self._run_clock(self._advance(at))
         self._commit_tick(outcome)
         return outcome
+
+    def _advance(self, at: datetime) -> datetime:
+        """The phase clock moved to ``at``, or kept where it is if ``at`` is earlier: it never
+        moves backwards (a PM read late does not close a vote before the ballot that completed
+        it)."""
+        if self.clock_time is not None and at < self.clock_time:
+            return self.clock_time
+        self.clock_time = at
+        return at
 
     def _run_clock(self, now: datetime) -> Effects:
         """The referee's clock at ``now``, told what it asks for; asked again while a move
@@ -483,6 +414,8 @@ class GameService:
                 also(uow)
             if outcome.events:
                 self._sync_players(uow)
+            if self.clock_time is not None:
+                uow.evidence.set_cursor(self.game_id, CLOCK, {"at": self.clock_time.isoformat()})
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for draft in outcome.drafts:
@@ -502,7 +435,8 @@ class GameService:
                     self.game_id, seat.name, alive=seat.alive, team=seat.team, addons=sorted(seat.addons)
                 )
 
-    def _alerts(self, alerts: Iterable[GmAlert]) -> None:
+    def raise_alerts(self, alerts: Iterable[GmAlert]) -> None:
+        """Store GM alerts (each once, by its key) and write the new ones to the dry-run log."""
         for a in alerts:
             with self.store.transaction() as uow:
                 _, created = uow.alerts.add(self.game_id, a.key, a.kind, a.message, subject=a.subject)
@@ -534,13 +468,18 @@ class GameService:
     def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
         with self.store.transaction() as uow:
             a = uow.outbox.by_key(self.game_id, key)
-            if a is None or a.published_at is not None or a.sent_at is not None:
-                return
+            if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
+                return  # (``sending``: the publisher is finding out whether the forum has it)
             uow.outbox.mark_published(a.id, at, forum_id=forum_id)
         self.referee.pending_public.pop(key, None)
 
     def close(self) -> None:
-        """Release the forum connections and the database."""
+        """Give the game's lease up, release the forum connections and the database."""
+        if self.lease is not None and self.lease.held is not None:
+            try:
+                self.lease.release()
+            except Exception as exc:  # noqa: BLE001 - the lease then expires on its own
+                log.warning("could not give the game's lease up: %s", exc)
         if self.adapter is not None and hasattr(self.adapter, "close"):
             self.adapter.close()
         self.store.close()
@@ -548,14 +487,9 @@ class GameService:
     # -- status and GM corrections ----------------------------------------------------------------
 
     def next_deadline(self) -> datetime | None:
-        """The next time the phase clock has something to do (None between steps)."""
-        times = self.referee.times() if self.referee else None
-        if times is None:
-            return None
-        state = self.referee.state
-        if state.round and state.round in times.rounds:
-            return times.rounds[state.round][1]
-        return times.closes
+        """The next time the phase clock has something to do (the referee's deadlines: night
+        phases, the vote's opening and close, a held dawn post…; None when nothing is due)."""
+        return self.referee.next_deadline(self.clock()) if self.referee else None
 
     def status(self) -> StatusReport:
         """The game at a glance."""
@@ -566,6 +500,7 @@ class GameService:
             names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
             month = uow.evidence.activity(self.game_id, now - timedelta(days=60), now)
             proposed = uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED])
+            failed = uow.outbox.announcements(self.game_id, [AnnouncementState.FAILED])
             alerts = uow.alerts.raised(self.game_id, open_only=True)
         last = {names.get(a.author_uid, a.author): a.last_at for a in month}
         return StatusReport(
@@ -584,6 +519,7 @@ class GameService:
             proposed=len(proposed),
             alerts=tuple(f"#{a.id} {a.kind}: {a.message}" for a in alerts),
             activity=tuple((s.name, counts.get(s.name, 0), last.get(s.name)) for s in state.alive()),
+            failed=tuple((a.id, a.kind, a.last_error or "", a.attempts, a.retry_at) for a in failed),
         )
 
     def gm(self, command: Command, also: Callable[[UnitOfWork], object] | None = None) -> Effects:
@@ -663,99 +599,16 @@ class GameService:
 
     def publish(self) -> int:
         """Send what the mode allows (review: approved; live: everything proposed). Returns sent."""
-        mode = self.config.daemon.mode
-        if mode == "dry-run" or self.adapter is None:
-            return 0
-        with self.store.transaction() as uow:
-            if mode == "live":
-                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
-                    uow.outbox.approve(a.id)
-            pending = uow.outbox.announcements(
-                self.game_id, [AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED]
-            )
-        sent = 0
-        for a in pending:
-            if self._send(a):
-                sent += 1
-        return sent
+        return self.publisher.publish() if self.publisher is not None else 0
 
-    def _send(self, a: Announcement) -> bool:
-        if a.state is AnnouncementState.SENDING and self._already_on_forum(a):
-            return True  # a crash came between sending and recording: never post twice
-        self._pace()
-        with self.store.transaction() as uow:
-            a = uow.outbox.mark_sending(a.id)
-        try:
-            if a.destination_kind is DestinationKind.THREAD:
-                padded = self.adapter.fit_min_length(a.text, self.templates.render("padding"))
-                forum_id = self.adapter.post_reply(a.destination, padded)
-            else:
-                forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
-        except FloodControl as exc:
-            with self.store.transaction() as uow:
-                uow.outbox.mark_failed(a.id, f"flood control: wait {exc.wait_seconds:g} s")
-            return False
-        except ForumError as exc:
-            with self.store.transaction() as uow:
-                uow.outbox.mark_failed(a.id, str(exc))
-            log.warning("could not send announcement #%s: %s", a.id, exc)
-            return False
-        now = self.clock()
-        with self.store.transaction() as uow:
-            uow.outbox.mark_sent(a.id, str(forum_id), at=now)
-        self._last_sent = now
-        self.referee.pending_public.pop(a.key, None)
-        where = where_to(a.destination_kind is DestinationKind.THREAD, a.destination)
-        self.drylog.write(LogEntry(now, a.kind, where, a.text, "sent", str(a.id), title=kind_words(self.templates, a.kind, a.key)))
-        return True
+    def next_retry(self) -> datetime | None:
+        """When a failed send is due to be tried again (the scheduler comes back then)."""
+        return self.publisher.next_retry() if self.publisher is not None else None
 
-    def _already_on_forum(self, a: Announcement) -> bool:
-        """After a crash mid-send: did the forum get it? A poll records what the forum shows,
-        our own posts (and our own PMs, where the engine lists them) included; look there for
-        our message with this text to this thread or player that is not already the record of
-        another announcement (the same answer may go to the same player twice in a game)."""
-        self.poll()  # also processes what else is new, in order
-        own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
-        with self.store.snapshot() as uow:
-            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.id != a.id and x.forum_id}
-        thread = a.destination_kind is DestinationKind.THREAD
-        kind = EvidenceKind.POST if thread else EvidenceKind.PM
-        for e in self.store.stream_evidence(self.game_id, kind=kind, sources=[a.destination] if thread else None):
-            if not (e.author_uid in own or e.author in own) or e.forum_id in claimed:
-                continue
-            if not thread and (e.recipient or "").casefold() != a.destination.casefold():
-                continue
-            if _same_text(e.text, a.text):
-                with self.store.transaction() as uow:
-                    uow.outbox.mark_sent(a.id, e.forum_id, at=e.posted_at)
-                self.referee.pending_public.pop(a.key, None)
-                return True
-        if not thread and hasattr(self.adapter, "find_sent_pm"):
-            # phpwind shows a PM the GM sent only in the outbox until the player answers.
-            since = a.approved_at or a.created_at
-            found = self.adapter.find_sent_pm(a.destination, a.text, since)
-            if found is not None and found not in claimed:
-                with self.store.transaction() as uow:
-                    uow.outbox.mark_sent(a.id, found, at=self.clock())
-                return True
-        return False
-
-    def _pace(self) -> None:
-        """Posts and PMs are paced to the forum's flood interval (the adapter's engine fact).
-
-        ``_last_sent`` is read after the forum answered, so the forum, which stamped the post
-        before answering, always sees at least the interval between two sends.
-        """
-        if self._last_sent is None or self.sleep is None:
-            return
-        gap = timedelta(seconds=self.adapter.flood_interval)
-        wait = (self._last_sent + gap - self.clock()).total_seconds()
-        if wait > 0:
-            self.sleep(wait)
-
-
-def _same_text(a: str, b: str) -> bool:
-    return "".join(a.split()) == "".join(b.split())
+    def _published_by_sending(self, key: str) -> None:
+        """An announcement is on the forum: the GM's posts no longer need matching against it."""
+        if self.referee is not None:
+            self.referee.pending_public.pop(key, None)
 
 
 def _draft_row(d: Draft) -> dict:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from shenshi.daemon.scheduler import Cycle
+from shenshi.daemon.cycle import Cycle
 from shenshi.daemon.service import GameService
 from shenshi.demo.players import ScriptedPlayers
 from shenshi.store.outbox import AnnouncementState

@@ -13,7 +13,13 @@ command per line of standard input with one JSON line:
 ``cycle crash=after_post``     … its next public post (``after_pm``: its next PM)
 ``cycle crash=before_intake``  … right after its next poll stored new posts or PMs, before
                                processing them
+``cycle crash=ops:N``          … at its N-th step: the end of a write transaction, or an HTTP
+                               request about to go out or just answered (an arbitrary moment)
 ``quit``                       exit
+
+The test process may also SIGKILL the daemon at a random instant during a cycle
+(:meth:`DaemonProcess.kill_during_next_cycle`). A cycle the daemon could not do because another
+daemon holds the game's lease answers ``held_by``.
 
 :class:`DaemonProcess` is the test process's side (a :class:`~shenshi.demo.director.Daemon`).
 """
@@ -27,6 +33,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import IO, Any
@@ -57,24 +64,48 @@ def arm(service: Any, crash: str) -> None:
                 _die()
 
             setattr(adapter, name, crashing)
+    elif crash.startswith("ops:"):
+        _die_at_step(service, int(crash.removeprefix("ops:")))
     elif crash == "before_intake":
-        original = service._process_in_order
+        original = service.process
 
-        def crashing_intake(items: Any, _original: Callable[..., Any] = original) -> None:
-            items = list(items)
-            if items:
+        def crashing_process(_original: Callable[[], int] = original) -> int:
+            if next(iter(service.store.stream_evidence(service.game_id, unprocessed=True)), None):
                 _die()
-            _original(items)
+            return _original()
 
-        service._process_in_order = crashing_intake
+        service.process = crashing_process
     else:
         raise ValueError(f"unknown crash point {crash!r}")
+
+
+def _die_at_step(service: Any, n: int) -> None:
+    """Count the daemon's steps (write transactions ending, HTTP requests going out and coming
+    back) and die at the ``n``-th."""
+    left = [n]
+
+    def step() -> None:
+        left[0] -= 1
+        if left[0] <= 0:
+            _die()
+
+    service.store.after_write = step
+    http = service.adapter.http
+    original = http._once
+
+    def once(*args: Any, _original: Callable[..., Any] = original, **kwargs: Any) -> Any:
+        step()
+        response = _original(*args, **kwargs)
+        step()
+        return response
+
+    http._once = once
 
 
 def main(argv: list[str] | None = None) -> int:
     from shenshi.bootstrap import bootstrap
     from shenshi.config import load_config
-    from shenshi.daemon.scheduler import Cycle
+    from shenshi.daemon.cycle import Cycle
     from shenshi.demo.clockfile import FileClock
     from shenshi.demo.director import approve_all, unsent
 
@@ -88,8 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     service = bootstrap(
         load_config(args.config), clock=clock, sleep=lambda s: clock.advance(seconds=s)
     )
-    service.adapter.login()
-    service.start()
+    service.start()  # the first cycle logs in (a forum that does not answer is a failed cycle)
     cycle = Cycle(service, clock)
     _answer({"ready": True, "game": service.game_id})
     for line in sys.stdin:
@@ -104,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         result = cycle.run()
         approved = approve_all(service) if args.auto_approve else 0
         _answer({"polled": result.polled, "next_delay": cycle.next_delay(), "approved": approved,
-                 "errors": result.errors, "unsent": unsent(service)})  # fmt: skip
+                 "errors": result.errors, "unsent": unsent(service), "held_by": result.held_by})  # fmt: skip
     return 0
 
 
@@ -139,6 +169,8 @@ class DaemonProcess:
         self.starts = 0
         self.kills = 0
         self._crash: str | None = None
+        self._kill_after: float | None = None
+        self.held_by: str | None = None  # the lease holder the last cycle met, if another daemon
         self.start()
 
     def start(self) -> None:
@@ -162,19 +194,46 @@ class DaemonProcess:
         ``after_pm``, ``before_intake``) during its next cycle that gets there."""
         self._crash = point
 
+    def kill_during_next_cycle(self, seconds: float) -> None:
+        """SIGKILL the daemon ``seconds`` (real time) into its next cycle, wherever it is then
+        (a cycle that ends sooner is not interrupted)."""
+        self._kill_after = seconds
+
     def cycle(self) -> Turn:
         """One cycle; a daemon that dies during it is restarted (the cycle reports nothing)."""
         command = "cycle" + (f" crash={self._crash}" if self._crash else "")
         self._crash = None
+        timer = None
+        fired: list[bool] = []
+        if self._kill_after is not None:
+            assert self.proc is not None
+            timer = threading.Timer(self._kill_after, self._kill_quietly, args=(self.proc, fired))
+            self._kill_after = None
         try:
             self._write(command)
+            if timer is not None:
+                timer.start()
             answer = self._read()
         except DaemonDied:
             self.kills += 1
             self.start()
             return Turn(False, 1.0)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        if timer is not None and fired and self.proc is not None:
+            self.proc.wait()  # killed just after it answered
+            self.kills += 1
+            self.start()
+        self.held_by = answer.get("held_by")
         return Turn(bool(answer["polled"]), float(answer["next_delay"]), int(answer["approved"]),
                     tuple(answer.get("errors", ())), int(answer["unsent"]))  # fmt: skip
+
+    @staticmethod
+    def _kill_quietly(proc: subprocess.Popen[str], fired: list[bool]) -> None:
+        if proc.poll() is None:
+            fired.append(True)
+            proc.send_signal(signal.SIGKILL)
 
     def kill(self) -> None:
         """SIGKILL the daemon now (between two cycles), then restart it."""
@@ -206,7 +265,7 @@ class DaemonProcess:
     def _read(self) -> dict[str, Any]:
         assert self.proc is not None and self.proc.stdout is not None
         line = self.proc.stdout.readline()
-        if not line:
+        if not line.endswith("\n"):  # nothing, or half an answer: it died
             code = self.proc.wait()
             raise DaemonDied(f"the daemon exited ({code})")
         return json.loads(line)

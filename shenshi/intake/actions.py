@@ -16,7 +16,7 @@ from shenshi.intake.context import DAY, NIGHT, SIGNIN, GameContext, PlayerInfo
 from shenshi.intake.grammar import NameRef, Parsed
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.text import count_chars
-from shenshi.rulesets.profile import KillPost
+from shenshi.rulesets.profile import KillPost, LastWordsNotice
 
 
 def validate_action(out: Collector, p: Parsed) -> None:
@@ -144,9 +144,8 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if deadline is not None and t is not None and t > deadline:
         out.alert("phase_deadline", verb=p.verb, phase=which)
         return False
-    if action in skills.answer_locks and any(
-        q.name in phase.seer_answered for q in (sender, *ctx.partners_of(sender))
-    ):  # A-S2, A-J1: the unit's divination was answered
+    # A-S2, RES-A21: the seer the GM answered (the rules core locks him, not his partner)
+    if action in skills.answer_locks and sender.name in phase.seer_answered:
         out.alert("seer_locked", verb=p.verb)
         return False
     if action == "kill" and _off_duty(ctx, sender):
@@ -222,6 +221,10 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
     # his to know (RES-W12), so that refusal gives a reason that holds whatever the size.
     reason = out.render("reason_wrong_phase") if why_template in _SECRET_WHY else why.lstrip("：")
     out.alert(kind, "alert_target", verb=p.verb, target=target.name, why=why, reason=reason)
+    if kind == "lone_killer_suicide":
+        # RES-A4: refused at once, yet it is his latest PM: it supersedes his earlier target
+        # (if it still stands at dawn there is no kill), so the rules core must see it.
+        out.commands.append(IntakeCommand(action, sender.name, target.name, out.base_extra()))
     return False
 
 
@@ -415,7 +418,10 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
     phase = ctx.phase
     body = p.declaration if text is None else text
     grants = phase.last_words_granted
-    granted = sender.name in grants if grants is not None else not sender.alive
+    # A ruleset that names who may leave last words (werewolf, chess32) grants nobody else; in
+    # family A, with no list given, every dead player may.
+    named = ctx.profile.last_words.notice is not LastWordsNotice.NONE
+    granted = sender.name in grants if grants is not None else not named and not sender.alive
     if not granted:
         out.alert("last_words_not_granted", verb=receipts.verb(ctx, "last_words"))
         return

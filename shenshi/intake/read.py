@@ -300,6 +300,13 @@ def _role_thread_post(out: Collector, post: Post) -> None:
         return
     if hidden and read_actions(hidden, name_index(ctx)):
         out.alert("unclosed_quote", text=_excerpt(hidden))
+    if not parsed and sender.name in ctx.phase.maddened:
+        # A maddened character's speech is restricted in his 功能树洞 too [WW:L129]; his skill
+        # replies are commands, not speech. His allowed sounds are no note for the host.
+        bad = maddened_violations(text, [])
+        if bad:
+            out.alert("maddened_speech", chars=bad[:20])
+        return
     if not parsed and len(owners) <= 1:
         if not hidden:
             out.alert("not_a_command", text=_excerpt(text))

@@ -30,6 +30,11 @@ def _until(ctx: GameContext, cmd: IntakeCommand) -> str:
         return t.render("receipt_until_deadline")
     if cmd.action in skills.answer_locks:
         return t.render("receipt_until_answer")
+    phase = skills.night_phases.get(cmd.action)
+    closes = ctx.phase.phase_deadlines.get(phase) if phase is not None else None
+    if closes is not None:  # werewolf: until its night phase closes (W-D1)
+        shown = (ctx.local_iso(closes) or "").replace("T", " ")[:16]
+        return t.render("receipt_until_phase", phase=phase, deadline=shown)
     deadline = ctx.local_iso(ctx.phase.deadline)
     if deadline is not None:
         return t.render("receipt_until_time", deadline=deadline.replace("T", " ")[:16])

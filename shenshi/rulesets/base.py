@@ -206,19 +206,35 @@ class Saved:
 
 @dataclass(frozen=True)
 class PrivateResult:
-    """A private message the GM sends (seer answers, chess identities, witch vision…)."""
+    """A private message the GM sends (seer answers, chess identities, witch vision…).
+
+    ``about`` names whom an answer is about (the divined, checked or 预言 target), taken from
+    the submission the answer was given for, so that a unit is only ever told about its own
+    submission; it is for the daemon's text and is not printed (FORMAT has no such key).
+    """
 
     to: str
     text_kind: str
     value: Any
+    about: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The FORMAT.md shape: ``{"to": …, "text_kind": …, "value": …}``."""
+        return {"to": self.to, "text_kind": self.text_kind, "value": _jsonable(self.value)}
 
 
 @dataclass(frozen=True)
 class PublicFact:
-    """One public announcement; ``fields`` are the kind's own keys (FORMAT.md table)."""
+    """One public announcement; ``fields`` are the kind's own keys (FORMAT.md table).
+
+    ``source`` is the ``seq`` of the submission whose text the fact publishes (the kill
+    declaration or 杀人帖 of the kill that succeeded); it is for the daemon's text and is not
+    printed.
+    """
 
     kind: str
     fields: tuple[tuple[str, Any], ...] = ()
+    source: int | None = None
 
     @classmethod
     def of(cls, kind: str, **fields: Any) -> PublicFact:
@@ -522,6 +538,7 @@ class RecordLastWords(Command):
     t: datetime | None = None
     chars: int | None = None
     evidence: str | None = None
+    text: str = ""  # what was written (werewolf: published with the next announcement)
 
 
 @dataclass(frozen=True)
@@ -673,6 +690,7 @@ class LastWordsRecorded(Event):
     accused: tuple[str, ...]
     t: datetime | None = None
     chars: int | None = None
+    text: str = ""
 
 
 @dataclass(frozen=True)
@@ -1010,7 +1028,7 @@ class Ruleset:
     def _decide_RecordLastWords(self, state: GameState, c: RecordLastWords) -> Iterable[Event]:
         if not state.has_player(c.author):
             raise IllegalActionError(f"{c.author!r} is not a player of this game")
-        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars)
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, c.text)
 
     def _decide_RecordActivity(self, state: GameState, c: RecordActivity) -> Iterable[Event]:
         yield ActivityRecorded(frozen_map(c.post_counts))
@@ -1147,6 +1165,12 @@ class Ruleset:
             if state.is_alive(b.voter):
                 latest[b.voter] = b
         return standing(latest, tuple(s.name for s in state.alive()))
+
+    def between_steps(self, state: GameState, command: Submit) -> Command | None:
+        """A skill used between two steps (no step is open), as the command the ruleset makes
+        of it (werewolf: the 【殉职】 of the sheriff put out by the night just settled, RES-W21);
+        ``None``: it has no effect now. Default: none."""
+        return None
 
     def speed_up_ready(self, state: GameState) -> bool:
         """Whether the open day may close at once because the players agreed (werewolf 加速,

@@ -45,6 +45,14 @@ class SkillChannel(StrEnum):
     ROLE_THREAD = "role_thread"  # a reply in the role's own 功能树洞 thread (werewolf)
 
 
+class LastWordsNotice(StrEnum):
+    """How the characters who may leave last words learn it (the report's ``last_words``)."""
+
+    NONE = "none"  # no grant of its own (family A: a victim's marked post the next day)
+    PM = "pm"  # each is told by PM, with the deadline (werewolf, §5.4 "notified")
+    PUBLIC = "public"  # the result post names them (chess32: night victims, once)
+
+
 class LastWordsPost(StrEnum):
     """How a dead player's post in a game thread is read."""
 
@@ -122,6 +130,7 @@ class BallotRules:
     """The day vote as intake and the announcements see it (RULES.md §1.6, §4.7, §5.6)."""
 
     abstain: bool = False  # 弃权 is a ballot (chess32)
+    record_published: bool = False  # every counted ballot is published with the count (werewolf)
     # None: the latest ballot counts (werewolf, RES-W6); 0: the first is final (family A,
     # D-I); n: n changes a round (chess32, RES-C28).
     changes: int | None = None
@@ -137,6 +146,11 @@ class LastWordsRules:
     post: LastWordsPost = LastWordsPost.NONE
     accusations: bool = False  # 指控 in them count at the vote (family A 遗言计票)
     max_chars: int | None = None  # werewolf ``last_words_chars``
+    # Who may leave them is named by the report (``last_words``) and told this way; a ruleset
+    # that names them grants nobody else.
+    notice: LastWordsNotice = LastWordsNotice.NONE
+    until_next_day: bool = False  # void once the next day opens (werewolf W-D6)
+    published: bool = False  # written in private: the GM publishes them the next day (werewolf)
 
 
 @dataclass(frozen=True)
@@ -162,6 +176,10 @@ class ClockRules:
     # Steps that end with no result post of their own, as (phase, number): werewolf night 0.
     unannounced: frozenset[tuple[str, int]] = frozenset()
     death_causes_public: bool = True  # deaths are announced with their cause (not the camp)
+    # A night settles when its last submission phase closes, and its result is announced at
+    # the night's close (werewolf: 夜晚2 closes at 03:00, leaving the characters put out time
+    # for 殉职 and last words before the 06:00 announcement, §5.4).
+    settles_at_last_phase: bool = False
 
     def announced(self, phase: str, number: int) -> bool:
         """Whether step ``phase`` ``number`` ends with a result post."""
@@ -188,6 +206,7 @@ __all__ = [
     "ClockRules",
     "KillPost",
     "LastWordsRules",
+    "LastWordsNotice",
     "LastWordsPost",
     "Refusal",
     "RulesetProfile",

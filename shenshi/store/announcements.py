@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from shenshi.store import models as m
-from shenshi.store.errors import Conflict, NotFound
+from shenshi.store.errors import Conflict, NotFound, SendClaimed
 from shenshi.store.outbox import AnnouncementState, OutboxAction, next_state
 from shenshi.store.records import Announcement, DestinationKind
-from shenshi.store.rows import Repository, added, game_row, to_announcement
+from shenshi.store.rows import Repository, added, aware, game_row, to_announcement
 
 
 class OutboxRepository(Repository):
@@ -112,14 +112,32 @@ class OutboxRepository(Repository):
             announcement_id, OutboxAction.EDIT, apply, unchanged=lambda row: row.text == text
         )
 
-    def mark_sending(self, announcement_id: int) -> Announcement:
+    def mark_sending(
+        self, announcement_id: int, *, owner: str | None = None, at: datetime | None = None
+    ) -> Announcement:
         """About to send it: counts an attempt. Call before the request, so a crash leaves it
-        ``sending`` and the daemon checks the forum before any resend."""
+        ``sending`` and the daemon checks the forum before any resend.
+
+        ``owner`` names the daemon that sends it. One claimant only: an announcement already
+        ``sending`` by another owner raises :class:`SendClaimed` (the same owner again is a
+        no-op). A daemon that takes over a dead one's game finds out whether the forum has it,
+        then marks it failed, then sending."""
+        when = self._now(at, "at")
 
         def apply(row: m.Announcement) -> None:
             row.attempts += 1
+            row.sending_owner, row.attempted_at, row.retry_at = owner, when, None
 
-        return self._transition(announcement_id, OutboxAction.SEND, apply)
+        def unchanged(row: m.Announcement) -> bool:
+            if row.state != AnnouncementState.SENDING:
+                return False
+            if row.sending_owner != owner:
+                raise SendClaimed(
+                    f"announcement #{announcement_id} is being sent by {row.sending_owner or 'another daemon'}"
+                )
+            return True
+
+        return self._transition(announcement_id, OutboxAction.SEND, apply, unchanged=unchanged)
 
     def mark_sent(
         self, announcement_id: int, forum_id: str, *, at: datetime | None = None
@@ -141,16 +159,33 @@ class OutboxRepository(Repository):
 
         return self._transition(announcement_id, OutboxAction.SENT, apply, unchanged=unchanged)
 
-    def mark_failed(self, announcement_id: int, error: str) -> Announcement:
-        """Sending failed (the error is kept); ``mark_sending`` retries it."""
+    def mark_failed(
+        self, announcement_id: int, error: str, *, retry_at: datetime | None = None
+    ) -> Announcement:
+        """Sending failed (the error is kept, and when it is tried again); ``mark_sending``
+        retries it."""
 
         def apply(row: m.Announcement) -> None:
-            row.last_error = error
+            row.last_error, row.retry_at, row.sending_owner = error, retry_at, None
 
         def unchanged(row: m.Announcement) -> bool:
-            return row.state == AnnouncementState.FAILED and row.last_error == error
+            return (
+                row.state == AnnouncementState.FAILED
+                and row.last_error == error
+                and _same_time(row.retry_at, retry_at)
+            )
 
         return self._transition(announcement_id, OutboxAction.FAIL, apply, unchanged=unchanged)
+
+    def counts(self, game_id: int) -> dict[AnnouncementState, int]:
+        """How many of the game's announcements stand in each state (``status``: failed sends
+        among them)."""
+        rows = self.session.execute(
+            select(m.Announcement.state, func.count())
+            .where(m.Announcement.game_id == game_id)
+            .group_by(m.Announcement.state)
+        )
+        return {AnnouncementState(state): n for state, n in rows}
 
     def mark_published(
         self, announcement_id: int, at: datetime | None = None, *, forum_id: str | None = None
@@ -200,3 +235,9 @@ class OutboxRepository(Repository):
                 m.Announcement.game_id == game_id, m.Announcement.key == key
             )
         )
+
+
+def _same_time(a: datetime | None, b: datetime | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return aware(a, "retry_at") == aware(b, "retry_at")

@@ -7,7 +7,9 @@ Hierarchy::
      ├── SchemaTooNew              the database was migrated by a newer shenshi
      ├── NotFound                  no game / player / evidence / announcement with that id or name
      ├── Conflict                  a write that contradicts what is stored (name taken, a key
-     │                             reused for different content, a seat already replaced…)
+     │    │                        reused for different content, a seat already replaced…)
+     │    └── SendClaimed          an announcement another daemon is sending already
+     ├── LeaseHeld                 another daemon holds the game's lease (holder, expires_at)
      └── IllegalTransition         an outbox action the announcement's state does not allow
 
 ``DatabaseMissing``, ``NotFound``, ``Conflict`` and ``IllegalTransition`` are also
@@ -18,7 +20,12 @@ what was expected and what was found.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from shenshi.errors import UserError
+
+if TYPE_CHECKING:
+    from shenshi.store.records import Lease
 
 
 class StoreError(Exception):
@@ -39,6 +46,21 @@ class NotFound(StoreError, UserError, LookupError):
 
 class Conflict(StoreError, UserError):
     """A write that contradicts the stored record (it is left unchanged)."""
+
+
+class SendClaimed(Conflict):
+    """``mark_sending`` on an announcement another owner is sending: only one may."""
+
+
+class LeaseHeld(StoreError, UserError):
+    """Another daemon holds the game's lease; ``lease`` says who, and until when."""
+
+    def __init__(self, lease: Lease) -> None:
+        self.lease = lease
+        super().__init__(
+            f"game #{lease.game_id} is run by {lease.owner} (renewed {lease.renewed_at:%Y-%m-%d %H:%M:%S} UTC, "
+            f"until {lease.expires_at:%Y-%m-%d %H:%M:%S} UTC)"
+        )
 
 
 class IllegalTransition(StoreError, UserError):

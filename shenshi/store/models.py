@@ -11,7 +11,8 @@ Tables::
            ├─ events               append-only, seq gap-free per game, optional evidence
            ├─ announcements        the outbox (key unique per game)
            ├─ alerts               GM alerts (key unique per game)
-           └─ cursors              poll positions per source
+           ├─ cursors              poll positions per source
+           └─ leases               which daemon runs the game (one row, renewed each cycle)
 
 The database holds secrets (roles, the deal, night actions): the SQLite file is created 0600
 (:mod:`shenshi.store.engine`).
@@ -224,6 +225,9 @@ class Announcement(Base):
     last_error: Mapped[str | None] = mapped_column(Text)
     rejected_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     published_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    sending_owner: Mapped[str | None] = mapped_column(String(200))  # the daemon sending it
+    attempted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # the last attempt began
+    retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # a failed one is retried then
 
 
 class Alert(Base):
@@ -253,3 +257,16 @@ class Cursor(Base):
     source: Mapped[str] = mapped_column(String(200), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class Lease(Base):
+    """Which daemon runs a game (:mod:`shenshi.store.leases`): taken in a transaction, renewed
+    each cycle, free for another daemon once ``expires_at`` has passed."""
+
+    __tablename__ = "leases"
+
+    game_id: Mapped[int] = mapped_column(_fk("games.id"), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(200))
+    taken_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    renewed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -3,9 +3,10 @@
 ::
 
     proposed ──approve──▶ approved ──send──▶ sending ──sent──▶ sent
-       │  ▲                  │                  │  ▲
+       │  ▲                  │                  │  ▲              ▲
        │  └──────edit────────┘                  │  └──send (retry)──┐
        │                                        └──fail──▶ failed ──┘
+       │                                                    └──sent (found on the forum)
        ├──reject──▶ rejected       (from proposed, approved, failed)
        └──publish─▶ published      (from proposed, approved, failed: the GM posted it by hand)
 
@@ -13,6 +14,9 @@
 ``proposed`` (an edited text needs a new approval). In ``live`` mode the daemon approves before
 sending: there is no shortcut from ``proposed`` to ``sending``. After a crash, an announcement
 left ``sending`` is checked on the forum: found → ``sent``; not found → ``fail`` then ``send``.
+After an unclear answer (a timeout, a 5xx, a page it does not know) a ``failed`` announcement
+is looked for on the forum too before it is sent again: found → ``sent``. A failed one is
+approved already (it is retried): approving it again changes nothing.
 
 Repeating the action that led to the current state is a no-op (approve twice, reject twice,
 ``sent`` with the same forum id…), so a re-run after a crash is safe. Anything else not in the
@@ -77,7 +81,9 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
             S.SENDING: MappingProxyType({A.SEND: S.SENDING, A.SENT: S.SENT, A.FAIL: S.FAILED}),
             S.FAILED: MappingProxyType(
                 {
+                    A.APPROVE: S.FAILED,
                     A.SEND: S.SENDING,
+                    A.SENT: S.SENT,
                     A.FAIL: S.FAILED,
                     A.REJECT: S.REJECTED,
                     A.EDIT: S.FAILED,

@@ -188,6 +188,20 @@ class Announcement:
     last_error: str | None
     rejected_at: datetime | None
     published_at: datetime | None
+    sending_owner: str | None = None  # the daemon that marked it ``sending``
+    attempted_at: datetime | None = None  # when the last attempt to send it began
+    retry_at: datetime | None = None  # a failed announcement is not tried again before
+
+
+@dataclass(frozen=True)
+class Lease:
+    """Which daemon runs a game, until when (:mod:`shenshi.store.leases`)."""
+
+    game_id: int
+    owner: str
+    taken_at: datetime
+    renewed_at: datetime
+    expires_at: datetime
 
 
 @dataclass(frozen=True)

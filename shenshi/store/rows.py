@@ -143,6 +143,11 @@ def to_cursor(r: m.Cursor) -> rec.Cursor:
     return _copy(rec.Cursor, r)
 
 
+def to_lease(r: m.Lease) -> rec.Lease:
+    """The record of a lease row."""
+    return _copy(rec.Lease, r)
+
+
 def quotes(data: Any) -> tuple[Quote, ...]:
     """Stored quotes as the forum records' :class:`Quote`."""
     return tuple(Quote(q.get("author"), q.get("pid"), q.get("text", "")) for q in data or ())

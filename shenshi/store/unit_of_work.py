@@ -20,6 +20,7 @@ Repositories (one module each)::
     uow.events     the event log              shenshi.store.events
     uow.outbox     announcements              shenshi.store.announcements
     uow.alerts     GM alerts                  shenshi.store.alerts
+    uow.leases     which daemon runs a game   shenshi.store.leases
 
 A ``kill -9`` at any point loses nothing that was committed and leaves nothing half-written.
 Writes the daemon may repeat after a crash are idempotent by construction: evidence by (kind,
@@ -49,6 +50,7 @@ from shenshi.store.announcements import OutboxRepository
 from shenshi.store.events import EventRepository
 from shenshi.store.evidence import EvidenceRepository
 from shenshi.store.games import GameRepository
+from shenshi.store.leases import LeaseRepository
 from shenshi.store.records import Evidence, EvidenceKind, StoredEvent
 
 T = TypeVar("T")
@@ -71,6 +73,7 @@ class UnitOfWork:
     events: EventRepository
     outbox: OutboxRepository
     alerts: AlertRepository
+    leases: LeaseRepository
 
     def __init__(
         self,
@@ -79,11 +82,13 @@ class UnitOfWork:
         *,
         writable: bool,
         busy: threading.local,
+        ended: Callable[[], None] | None = None,
     ) -> None:
         self._sessions = sessions
         self._clock = clock
         self.writable = writable
         self._busy = busy
+        self._ended = ended
         self._session: Session | None = None
 
     def __enter__(self) -> UnitOfWork:
@@ -98,6 +103,7 @@ class UnitOfWork:
         self.events = EventRepository(session, self._clock)
         self.outbox = OutboxRepository(session, self._clock)
         self.alerts = AlertRepository(session, self._clock)
+        self.leases = LeaseRepository(session, self._clock)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
@@ -112,6 +118,8 @@ class UnitOfWork:
                 session.rollback()
         finally:
             session.close()
+        if self._ended is not None:
+            self._ended()
 
 
 class Store:
@@ -131,11 +139,23 @@ class Store:
             autobegin=False,
         )
         self._busy = threading.local()
+        # Called as each write transaction ends (``shenshi run`` stops there on a signal).
+        self.after_write: Callable[[], None] | None = None
+
+    @property
+    def writing(self) -> bool:
+        """Whether this thread is inside a write transaction now."""
+        uow = getattr(self._busy, "uow", None)
+        return uow is not None and uow.writable
 
     def transaction(self) -> UnitOfWork:
         """A write transaction: committed when the ``with`` block ends, rolled back if it
         raises."""
-        return UnitOfWork(self._writer, self._clock, writable=True, busy=self._busy)
+        return UnitOfWork(self._writer, self._clock, writable=True, busy=self._busy, ended=self._write_ended)
+
+    def _write_ended(self) -> None:
+        if self.after_write is not None:
+            self.after_write()
 
     def snapshot(self) -> UnitOfWork:
         """A read transaction (one consistent view); whatever it changes is rolled back."""

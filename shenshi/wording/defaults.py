@@ -30,6 +30,7 @@ GROUPS = {
     "receipt": "Receipts to players (回执)",
     "reason": "Why a command was refused (in a receipt)",
     "alert": "GM alerts",
+    "notice": "Notices to players (PMs): what the rules say they must be told",
     "forum": "Forum",
 }
 
@@ -700,6 +701,94 @@ _group(
         "padding",
         "（神使）",
         "added to a post shorter than the forum's minimum until it is long enough",
+    ),
+)
+
+# -- the phase clock's posts and notices, the voting record, last words -------------------------
+_group(
+    "announcement",
+    (
+        "vote_opened",
+        "【第${n}天】投票帖现在开放投票。",
+        "the vote thread opens for ballots later than the day (game6: the 13th hour; "
+        "$closes: when the round closes, which moves with the day's opening)",
+        ("closes",),
+    ),
+    (
+        "night_deadlines",
+        "【第${n}夜】行动截止时间：\n${phases}\n天亮（${dawn}）公布结果。",
+        "werewolf: a night's phase deadlines, when it opens ($phases: `night_phase_deadline`s)",
+    ),
+    (
+        "night_phase_deadline",
+        "夜晚${phase}（${skills}）：${deadline} 前",
+        "one night phase: its skills and its deadline",
+    ),
+    ("night_phase_separator", "\n", "between the night phases of `night_deadlines`"),
+    (
+        "vote_record",
+        "投票记录：\n${lines}",
+        "werewolf: every counted ballot, published with the count (§5.6)",
+    ),
+    ("vote_record_line", "${voter} → ${target}", "one counted ballot"),
+    ("last_words_published", "【遗言】${name}：\n${text}", "werewolf: last words, the next day"),
+    (
+        "last_words_granted",
+        "${names} 可以留遗言（一帖或一个回复，仅一次）。",
+        "chess32: the night victims who may post their last words",
+    ),
+)
+_group(
+    "notice",
+    (
+        "last_words_notice",
+        "你已出局。你可以留遗言：请在 ${deadline} 前在功能树洞回复，以「遗言」开头，"
+        "不超过 ${maximum} 字；逾期无效。",
+        "werewolf: a character who may leave last words, and until when (§5.4)",
+    ),
+    (
+        "maddened_notice",
+        "你已陷入癫狂：从现在起你只能写投票对象的名字、表情，以及这20个字："
+        "啊嗷嘎咯咕呱哼咴叽啾哩喵咩哞嘶汪嗡喔喳吱（可用空格和换行）。",
+        "werewolf: a character the piper maddened (§5.3)",
+    ),
+    (
+        "successor_notice",
+        "你是出局的警长：请立即在功能树洞回复「【殉职】角色名」，指定一名未出局的角色继任警长。",
+        "werewolf: the sheriff put out, to name a successor (【殉职】, RES-W21)",
+    ),
+    (
+        "lurk_warning",
+        "你在第${n}天发言太少（不足5帖，且不足当天平均的20%），记潜水警告一次（累计 ${count} 次）；"
+        "累计两次将由替补接替。",
+        "chess32: a lurking day's warning (§4.8)",
+    ),
+    (
+        "lurk_replaced",
+        "你在第${n}天再次潜水，累计 ${count} 次警告：按规则将由替补接替你的位置（待天神确认）。"
+        "请继续为本局保密。",
+        "chess32: the second warning means replacement (§4.8); substitutions are not announced",
+    ),
+    (
+        "vote_not_open_notice",
+        "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
+        "a ballot posted before the vote thread opened",
+    ),
+)
+_group(
+    "alert",
+    (
+        "alert_last_words_after_post",
+        "${player} 的遗言在天亮公告提出之后才到（仍在期限内）：请用 shenshi edit 加进公告",
+        "werewolf: last words in time, after the dawn post was proposed",
+    ),
+)
+_group(
+    "receipt",
+    (
+        "receipt_until_phase",
+        "夜晚${phase}截止（${deadline}）前可更改，另起一行写「确定」可锁定",
+        "werewolf: a skill kept by a night phase, until that phase closes",
     ),
 )
 

@@ -13,7 +13,7 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, player_name, seed_demo
 from shenshi.bootstrap import bootstrap
 from shenshi.config import parse_config
-from shenshi.daemon.scheduler import Cycle
+from shenshi.daemon.cycle import Cycle
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START, announcements
 

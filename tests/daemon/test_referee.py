@@ -22,6 +22,17 @@ def published(keys: dict) -> Clockwork:
     return Clockwork(published=keys)
 
 
+def day_one(tmp_path) -> tuple[Referee, dict]:
+    """A referee with night 1 over (nobody acted) and day 1 opened at 24 h."""
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.tick(at(24), published(keys))
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    return ref, keys
+
+
 def test_a_night_from_pms_to_the_dawn_post(tmp_path) -> None:
     ref = referee(tmp_path)
     keys: dict = {}
@@ -124,3 +135,89 @@ def test_two_lurking_warnings_name_the_next_substitute(tmp_path) -> None:
     hint = ref._what_to_do(DaemonNote("小明", "lurking", "replaced"))
     assert "shenshi substitute 小明 替补甲" in hint and "override exit 小明" in hint
     assert ref._what_to_do(DaemonNote("小明", "lurking", "warning")) == ""
+
+
+def test_an_edited_ballot_after_an_early_close_is_shown_to_the_gm(tmp_path) -> None:
+    """Issue 13: the edit is read in the step its post was read in, not in the dusk after it."""
+    from dataclasses import replace as dc_replace
+
+    ref, keys = day_one(tmp_path)
+    first = None
+    for i, (name, _) in enumerate(GAME6_10):
+        ballot = post(name, "投票：老王" if name != "老王" else "投票：小明", 37 + i * 0.1)
+        first = first or ballot
+        assert ref.read_post(ballot, str(30 + i)).events, name
+    ref.tick(at(38), published(keys))
+    assert ref.state.phase is Phase.DUSK  # every ballot in: the round closed early
+    revision = dc_replace(first, text="投票：月光")
+    out = ref.read_edit(first, revision, "30")
+    assert [a.kind for a in out.alerts] == ["edited_vote"]
+    assert "老王" in out.alerts[0].message and "月光" in out.alerts[0].message
+    same = ref.read_edit(first, dc_replace(first, text="投票：老王 "), "30")
+    assert not same.alerts
+
+
+def test_an_edited_first_round_ballot_during_the_runoff_is_read_in_its_own_round(tmp_path) -> None:
+    from dataclasses import replace as dc_replace
+
+    ref, keys = day_one(tmp_path)
+    targets = ["老王", "小明", "Rex", "小明", "老王", "小明", "老王", "小明", "老王", "Tom_2"]
+    ballots = []
+    for i, ((name, _), target) in enumerate(zip(GAME6_10, targets, strict=True)):
+        target = "老王" if name == target else target
+        ballots.append(post(name, f"投票：{target}", 37 + i * 0.1))
+        assert ref.read_post(ballots[-1], str(60 + i)).events, name
+    ref.tick(at(48), published(keys))
+    assert ref.state.round == 2  # 老王 and 小明 tie: the runoff
+    rex = ballots[2]  # 小明 voted Rex in round 1: no candidate of the runoff
+    out = ref.read_edit(rex, dc_replace(rex, text="投票：Tom_2"), "62")
+    assert [a.kind for a in out.alerts] == ["edited_vote"]
+
+
+def test_the_closed_steps_ballots_stay_watched_for_edits_until_the_next_step(tmp_path) -> None:
+    ref = referee(tmp_path)
+    keys: dict = {}
+    ref.tick(at(0), published(keys))
+    ref.read_pm(pm("小明", "占卜 老王", 1), "1")
+    assert ref.watched() == {"1"}
+    ref.tick(at(24), published(keys))
+    assert ref.state.phase is Phase.DAWN and ref.watched() == {"1"}
+    keys["g1:night1:public"] = at(24)
+    ref.tick(at(24), published(keys))
+    assert ref.watched() == set()
+
+
+def test_the_vote_thread_opening_is_posted_and_an_early_ballot_is_answered(tmp_path) -> None:
+    """Issue 13: game6 opens the vote at the 13th hour of the day; a post says so, and a ballot
+    before it is not counted and its voter is told when to vote again."""
+    ref, keys = day_one(tmp_path)
+    assert [m.what for m in ref.deadlines()] == ["vote_opens", "vote_closes"]
+    assert ref.next_deadline(at(30)) == at(36)
+    early = ref.read_post(post("小明", "投票：老王", 30), "2")
+    assert not early.events and [a.kind for a in early.alerts] == ["no_vote_open"]
+    (reply,) = early.drafts
+    assert (reply.kind, reply.channel, reply.destination) == ("vote_not_open", "pm", "小明")
+    assert "2026-12-03 08:00 开放投票" in reply.text  # day 1 opened at 24 h; +12 h
+    assert not [d for d in ref.tick(at(35.9), published(keys)).drafts]
+    opened = ref.tick(at(36), published(keys)).drafts
+    assert [(d.kind, d.key, d.channel) for d in opened] == [("vote_opened", "g1:day1:vote_open", "thread")]
+    assert "【第1天】投票帖现在开放投票" in opened[0].text
+    assert not ref.tick(at(37), published(keys)).drafts  # once
+    assert ref.read_post(post("小明", "投票：老王", 37), "3").events
+
+
+def test_the_last_killers_self_target_supersedes_his_earlier_kill(tmp_path) -> None:
+    """RES-A4: refused at once, yet his latest PM: at dawn there is no kill."""
+    cfg = config(tmp_path)
+    rules = find_ruleset("game6-10")
+    specs = [PlayerSpec(n, r, rules.info.roles[r].team, n != "老王") for n, r in GAME6_10]
+    state = rules.new_game(specs)
+    ref = Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), uids=UIDS, gm_uid="2", tz=TZ)
+    ref.tick(at(0), published({}))
+    assert ref.read_pm(pm("夜行者", "杀 Rex\n" + DECLARATION, 1), "1").events
+    refused = ref.read_pm(pm("夜行者", "杀 夜行者\n" + DECLARATION, 2), "2")
+    assert [a.kind for a in refused.alerts] == ["lone_killer_suicide"]
+    assert "未受理" in next(d.text for d in refused.drafts if d.kind == "receipt")
+    out = ref.tick(at(24), published({}))
+    public = next(d for d in out.drafts if d.key == "g1:night1:public")
+    assert "Rex" not in public.text and "昨夜无人死亡" in public.text

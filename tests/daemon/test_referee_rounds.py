@@ -51,7 +51,7 @@ def test_the_result_that_ends_the_game_names_the_winner(tmp_path) -> None:
     living = [s.name for s in ref.state.alive()]
     vote(ref, {n: "老王" for n in living}, 37)
     out = ref.tick(at(38), Clockwork(keys))
-    public = next(d for d in out.drafts if d.channel == "thread")
+    public = next(d for d in out.drafts if d.key.endswith(":public"))
     assert "老王 被处决，身份：杀手" in public.text and "【游戏结束】" not in public.text
     keys["g1:day1:public"] = at(38)
     ref.tick(at(38), Clockwork(keys))
@@ -60,7 +60,7 @@ def test_the_result_that_ends_the_game_names_the_winner(tmp_path) -> None:
     ref.tick(at(62), Clockwork(keys))
     vote(ref, {n: "夜行者" for n in living if n != "老王"}, 75)
     out = ref.tick(at(76), Clockwork(keys))
-    public = next(d for d in out.drafts if d.channel == "thread")
+    public = next(d for d in out.drafts if d.key.endswith(":public"))
     assert ref.state.phase is Phase.OVER
     assert "【游戏结束】好人方获胜！" in public.text
 
@@ -82,7 +82,7 @@ def test_a_runoff_opens_when_its_announcement_is_published(tmp_path) -> None:
     vote(ref, tied(living), 37)
     out = ref.tick(at(38), Clockwork(keys))  # an early close: 4-4, a runoff
     assert ref.state.round == 2 and "进入生死投票" in next(
-        d.text for d in out.drafts if d.channel == "thread"
+        d.text for d in out.drafts if d.key.endswith(":public")
     )
     early = ref.read_post(post("小明", "投票：老王", 38.5), "r0")
     assert not early.events and early.alerts[0].kind == "no_vote_open"

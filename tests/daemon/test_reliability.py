@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from shenshi.daemon.scheduler import Cycle
+from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
 from tests.daemon.helpers import START, announcements

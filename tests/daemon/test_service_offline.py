@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import pytest
 
+from shenshi.adapters.discuz import DiscuzAdapter
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
@@ -30,8 +31,8 @@ def service_at(tmp_path, clock, **daemon):
 
 def feed_post(svc, p):
     with svc.store.transaction() as uow:
-        [result] = uow.evidence.record(svc.game_id, [(p, None)])
-    svc._process_post(p, result.evidence.id)
+        uow.evidence.record(svc.game_id, [(p, None)])
+    svc.process()
 
 
 def test_missed_sign_in_and_lurking_are_proposed_not_applied(tmp_path) -> None:
@@ -66,10 +67,13 @@ def test_unprocessed_evidence_is_processed_after_a_restart(tmp_path) -> None:
     with svc.store.transaction() as uow:  # stored, then the process died
         [stored] = uow.evidence.record(svc.game_id, [(message, None)])
     assert stored.is_new
-    again = service_at(tmp_path, clock)  # restart
+    again = service_at(tmp_path, clock)  # restart: the stored PM waits for the stream
+    assert not again.referee.state.submissions
+    assert again.process() == 1
     subs = again.referee.state.submissions
     assert [(s.actor, s.action, s.target) for s in subs] == [("小明", "divine", "老王")]
     third = service_at(tmp_path, clock)  # and once more: nothing is repeated
+    assert third.process() == 0
     assert len(third.referee.state.submissions) == 1
     assert not list(third.store.stream_evidence(third.game_id, kind=EvidenceKind.PM, unprocessed=True))
 
@@ -101,6 +105,7 @@ class _BrokenForum:
     engine = "discuz"
     own_uid = "2"
     requests = 0
+    time_precision = DiscuzAdapter.time_precision
 
     def poll_board(self, fid, cursors, discover=None):
         raise UnexpectedPage("no post container found", url="http://forum.example/t/2", snippet="<html>")
@@ -191,11 +196,12 @@ def test_an_outcome_is_stored_whole_or_not_at_all(tmp_path, monkeypatch) -> None
 
     monkeypatch.setattr(EvidenceRepository, "mark_processed", crash)
     with pytest.raises(RuntimeError, match="killed"):
-        svc._process_pm(message, stored.evidence.id)
+        svc.process()
     monkeypatch.undo()
     assert _stored_events(svc) == before
     with svc.store.snapshot() as uow:
         assert not [a for a in uow.outbox.announcements(svc.game_id) if a.kind == "receipt"]
     again = service_at(tmp_path, clock)
+    again.process()
     assert [(s.actor, s.action) for s in again.referee.state.submissions] == [("小明", "divine")]
     assert _stored_events(again) == [*before, "PowerSubmitted"]

@@ -59,6 +59,27 @@ def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> Non
     assert service.poll().revisions == 0  # seen once, raised once
 
 
+def test_an_edit_after_an_early_close_reaches_the_gm(world) -> None:
+    """Issue 13: every ballot in closes the round early; an edit then is still re-read."""
+    clock, forum, tid, service = world
+    night_one(clock, forum, service)
+    service.poll()
+    clock.advance(hours=13)
+    living = [s.name for s in service.referee.state.alive()]
+    posts = {name: forum.post(name, tid, "投票：阿杰" if name != "阿杰" else "投票：老王", at=clock())
+             for name in living}  # fmt: skip
+    clock.advance(minutes=5)
+    service.poll()
+    service.tick()
+    assert service.referee.state.phase is Phase.DUSK  # closed early, before its deadline
+    clock.advance(minutes=30)
+    forum.edit_post(posts["Tom_2"].pid, "投票：老王", by="Tom_2")
+    clock.advance(minutes=30)
+    assert service.poll().revisions == 1
+    edited = [a for a in alerts(service) if a.kind == "edited_vote"]
+    assert len(edited) == 1 and "投票：老王" in edited[0].message
+
+
 def test_status_counts_each_players_posts_by_uid(world) -> None:
     clock, forum, tid, service = world
     clock.set(START + timedelta(hours=2))

@@ -11,7 +11,7 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
 from shenshi.bootstrap import bootstrap
 from shenshi.config import parse_config
-from shenshi.daemon.scheduler import Cycle
+from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START, announcements

@@ -28,10 +28,7 @@ def feed(svc, item) -> int:
             svc.game_id,
             [(item, f"http://forum.example/{item.__class__.__name__}/{result_id(item)}")],
         )
-    if hasattr(item, "tid"):
-        svc._process_post(item, result.evidence.id)
-    else:
-        svc._process_pm(item, result.evidence.id)
+    svc.process()
     return result.evidence.id
 
 

@@ -2,11 +2,10 @@
 control on the GM's posts, and the daemon killed with SIGKILL (mid-night, mid-vote, and at
 the worst moments: right after the forum accepted a post, right after a poll stored what it
 read). Nothing may be lost or done twice: the same events and messages as a clean run of the
-same seed, and the script's outcome."""
+same seed, and the script's outcome. Random kills at arbitrary moments: test_kills.py."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -130,26 +129,3 @@ def test_a_pm_killed_mid_send_on_phpwind(clean_run, tmp_path) -> None:
     run = play("game5", "phpwind", seed=SEED, workdir=tmp_path, subprocess=True, hooks=faults)
     assert run.kills == 1
     assert_nothing_lost_or_doubled(run, clean_run("game5", "phpwind"))
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("engine", sorted(GAMES))
-def test_the_daemon_killed_again_and_again(clean_run, tmp_path, engine: str) -> None:
-    """A third of the cycles end in a SIGKILL, at random points (seeded)."""
-    rng = random.Random(engine)
-    after_send = "after_send" if engine == "discuz" else "after_post"
-
-    def chaos(director: Director) -> None:
-        x = rng.random()
-        if x < 0.15:
-            director.daemon.kill()
-        elif x < 0.25:
-            director.daemon.crash_at(after_send)
-        elif x < 0.35:
-            director.daemon.crash_at("before_intake")
-
-    run = play(GAMES[engine], engine, seed=SEED, workdir=tmp_path, subprocess=True, hooks=[chaos])
-    assert run.kills >= 10
-    assert not daemon_errors(run)
-    assert_as_scripted(run)
-    assert_nothing_lost_or_doubled(run, clean_run(GAMES[engine], engine))

@@ -7,9 +7,8 @@ The players act minutes after each announcement, several in the same minute as i
 as people do: ballots with reasons, ``票：X``, ``我的一票投给X``, a delegated vote by PM, a prayer
 with an emoji. A player whose words were not read (an alert the GM sees in ``shenshi status``)
 writes again plainly, as a GM would ask him to; so the game goes the same way whether or not
-intake reads the first words, and the tests marked ``xfail(strict=True)`` check what intake
-should read (issue 12, "Wrong for players": the ``intake`` engineer's work). When it lands they
-XPASS: remove the marks.
+intake reads the first words, and the tests at the end check what intake reads (issue 12,
+"Wrong for players").
 
 One game is played per test session (:func:`rehearsal`); each test checks one thing of it.
 """
@@ -35,7 +34,7 @@ from shenshi.bootstrap import bootstrap
 from shenshi.cli import main
 from shenshi.commands._layout import cells
 from shenshi.config import load_config
-from shenshi.daemon.scheduler import Cycle
+from shenshi.daemon.cycle import Cycle
 from shenshi.demo import tomlfile
 from shenshi.demo.script import load_script
 from shenshi.demo.world import PASSWORD_ENV, STRANGER, build_world, cast_for, game_config
@@ -653,9 +652,7 @@ def test_the_health_check_fails_once_the_daemon_stops_polling(rehearsal: Rehears
 
 
 # ------------------------------------------------------------------------------------------------
-# What intake should read (issue 12, "Wrong for players"; the intake engineer's work)
-
-INTAKE = "issue 12: intake does not read this phrasing yet (the intake engineer's work)"
+# What intake reads (issue 12, "Wrong for players")
 
 
 def test_ballots_as_people_write_them_count_as_written(rehearsal: Rehearsal) -> None:
@@ -680,19 +677,20 @@ def test_a_prayer_with_an_emoji_is_read(rehearsal: Rehearsal) -> None:
     assert any(s.actor == c4 and s.action == "pray" and s.target == c1 for s in prayers)
 
 
-@pytest.mark.xfail(
-    strict=True, reason=INTAKE + ": PMs in the minute of the announcement that opened the night"
-)
 def test_pms_in_the_minute_of_the_announcement_are_accepted(rehearsal: Rehearsal) -> None:
     """The day-1 result was posted at :25 and these PMs at :40 of the same minute, which the
-    inbox shows to the minute (so :00): they belong to night 2 (issue 12, first bullet)."""
+    inbox shows to the minute (so :00): they count for night 2 (issue 12, first bullet), and
+    the GM is told that their order with the opening could not be known."""
     r = rehearsal
     night = r.marks["night2"]
     pms = [e for e in r._db().stream_evidence(r.game_id, kind="pm")
            if e.author != "神的使者" and e.posted_at == night.replace(second=0)]  # fmt: skip
     assert len(pms) == 2
-    refused = [a for a in r.alerts() if a.evidence_id in {e.id for e in pms}]
+    told = [a for a in r.alerts() if a.evidence_id in {e.id for e in pms}]
+    refused = [a for a in told if a.kind != "order_uncertain"]
     assert not refused, [(a.kind, a.message) for a in refused]
+    # counted on the player's side, and the GM is told, with the window and the PM's time
+    assert len(told) == 2 and all("只显示到分钟" in a.message and "窗口" in a.message for a in told)
     with r._db().snapshot() as uow:
         events = [
             codec.decode(e.payload) for e in uow.events.of_evidence(r.game_id, [e.id for e in pms])

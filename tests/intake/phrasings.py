@@ -280,7 +280,7 @@ def _rows() -> Iterator[Row]:
     yield g, n, "夜行者", "杀：老王", "kill 老王 declaration_by=Lily99", {"declared": {"Lily99": "老王"}}
     yield g, n, "夜行者", "杀：老王", "kill 老王 & !declaration_missing", {"declared": {"Lily99": "小明"}}
     yield g, n, "Lily99", DECL, "kill_declaration", none
-    yield g, n, "Lily99", "杀：Lily99\n" + DECL, "!lone_killer_suicide", {"dead": ["夜行者"]}
+    yield g, n, "Lily99", "杀：Lily99\n" + DECL, "kill Lily99 & !lone_killer_suicide", {"dead": ["夜行者"]}
     yield g, n, "Lily99", "杀：老王或者小明\n" + DECL, "!alternatives", none
     yield g, n, "Lily99", "如果月光今晚跳了，就杀月光", "!conditional_action", none
     # more of the same kinds, tried after the grammar was changed

@@ -27,7 +27,13 @@ PMS = [c for c in ALL if c["channel"] == "pm" or c.get("role_thread")]
 def test_every_receipt_says_what_happened(case: dict) -> None:
     result = run_case(case)
     acknowledged = [r.command for r in result.receipts if r.command is not None]
-    assert sorted(acknowledged) == list(range(len(result.commands))), "one receipt per command"
+    # RES-A4: the last killer's self-target is refused at once (a refusal receipt) and still
+    # reaches the rules core, because it supersedes his earlier target.
+    superseding = [i for i, c in enumerate(result.commands) if c.actor == c.target
+                   and any(a.kind == "lone_killer_suicide" for a in result.alerts)]  # fmt: skip
+    assert sorted(acknowledged + superseding) == list(range(len(result.commands))), "one receipt per command"
+    if superseding:
+        assert any(r.command is None for r in result.receipts), "the self-target is answered as refused"
     for r in result.receipts:
         assert r.to == case["from"]
         if r.command is None:

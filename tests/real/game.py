@@ -24,7 +24,7 @@ import httpx
 
 from shenshi.bootstrap import bootstrap
 from shenshi.config import load_config
-from shenshi.daemon.scheduler import Cycle
+from shenshi.daemon.cycle import Cycle
 from shenshi.demo import tomlfile
 from shenshi.demo.director import Director, InProcessDaemon
 from shenshi.demo.game import DAEMON, GameRun, casting, deal_seed

@@ -12,6 +12,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import inspect, text
 
 from shenshi.store import DatabaseMissing, SchemaTooNew, open_store
@@ -28,8 +29,9 @@ TABLES = {
     "announcements",
     "alerts",
     "cursors",
+    "leases",
 }
-HEAD = "0002"  # the latest migration
+HEAD = ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def _mode(path) -> int:

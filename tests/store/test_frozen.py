@@ -36,7 +36,14 @@ from shenshi.store.tags import FORMER_NAMES, TAG_OF
 
 FROZEN = Path(__file__).with_name("frozen")
 # Fields the core's classes gained after the frozen games were written (all with defaults).
-ADDED_FIELDS = {"DaemonNote": ("seq",), "FamilyAMemory": ("runoff_voters", "missed_ballot")}
+ADDED_FIELDS = {
+    "DaemonNote": ("seq",),
+    "FamilyAMemory": ("runoff_voters", "missed_ballot"),
+    "PrivateResult": ("about",),
+    "PublicFact": ("source",),
+    "LastWordsRecorded": ("text",),
+    "ChessMemory": ("last_words",),
+}
 GAMES = sorted(p.name.removesuffix(".sqlite3.gz") for p in FROZEN.glob("*.sqlite3.gz"))
 
 

@@ -8,7 +8,14 @@ from datetime import timedelta
 import pytest
 from store_helpers import OneByOne, post, record
 
-from shenshi.store import AnnouncementState, Conflict, DestinationKind, IllegalTransition, NotFound
+from shenshi.store import (
+    AnnouncementState,
+    Conflict,
+    DestinationKind,
+    IllegalTransition,
+    NotFound,
+    SendClaimed,
+)
 from shenshi.store.outbox import TRANSITIONS, OutboxAction
 
 S, A = AnnouncementState, OutboxAction
@@ -198,3 +205,31 @@ def test_destination_kind_is_checked(outbox, game):
     with pytest.raises(ValueError):
         outbox.propose(game.id, "k", "x", "forum", "100", "text")
     assert outbox.announcements(game.id) == []
+
+
+def test_a_second_claimant_cannot_mark_an_announcement_sending(outbox, game):
+    """issue 11: two daemons must not both send; the second claimant is refused, the first may
+    repeat itself (a no-op)."""
+    ann, _ = _propose(outbox, game)
+    outbox.approve(ann.id)
+    first = outbox.mark_sending(ann.id, owner="host-a:1")
+    assert (first.state, first.sending_owner, first.attempts) == (S.SENDING, "host-a:1", 1)
+    with pytest.raises(SendClaimed, match="being sent by host-a:1"):
+        outbox.mark_sending(ann.id, owner="host-b:2")
+    with pytest.raises(SendClaimed):
+        outbox.mark_sending(ann.id)  # no owner is another claimant too
+    assert outbox.mark_sending(ann.id, owner="host-a:1") == first
+    # a daemon that took the game over: the forum does not have it, so fail, then send
+    outbox.mark_failed(ann.id, "sending interrupted: not on the forum")
+    taken = outbox.mark_sending(ann.id, owner="host-b:2")
+    assert (taken.sending_owner, taken.attempts) == ("host-b:2", 2)
+
+
+def test_a_failure_keeps_when_it_is_retried(outbox, game, clock):
+    ann = _in_state(outbox, game, S.SENDING)
+    later = clock.now + timedelta(minutes=5)
+    failed = outbox.mark_failed(ann.id, "消息数已满", retry_at=later)
+    assert (failed.last_error, failed.retry_at, failed.sending_owner) == ("消息数已满", later, None)
+    assert outbox.counts(game.id) == {S.FAILED: 1}
+    retry = outbox.mark_sending(ann.id)
+    assert retry.retry_at is None and retry.attempted_at == clock.now

@@ -34,6 +34,7 @@ class ChessMemory:
     post_counts: tuple[tuple[str, int], ...] = ()  # today's counted posts (lurking window)
     absent: tuple[int, ...] = ()  # seats without a counted ballot today (a lurking day)
     warnings: tuple[tuple[str, int], ...] = ()  # lurking warnings per person (not per seat)
+    last_words: tuple[int, ...] = ()  # night victims (seats) who may still leave last words once
 
     # -- lookups -------------------------------------------------------------------------------
 

@@ -58,6 +58,7 @@ class Attack:
     target: str
     must: bool  # 必杀
     cause: str  # "general" or "cannon"
+    seq: int = 0  # the kill's submission (its 杀人帖 is published if the kill succeeds)
 
 
 @dataclass
@@ -67,17 +68,24 @@ class Casualties:
     deaths: dict[str, str] = field(default_factory=dict)  # name → cause (first cause wins)
     saved: dict[str, str] = field(default_factory=dict)  # name → by
     struck: dict[str, Attack] = field(default_factory=dict)  # generals hit, condition met
+    killed_by: dict[str, Attack] = field(default_factory=dict)  # name → the kill that counts
 
-    def die(self, name: str, cause: str) -> None:
+    def die(self, name: str, cause: str, attack: Attack | None = None) -> None:
+        if name not in self.deaths and attack is not None:
+            self.killed_by[name] = attack
         self.deaths.setdefault(name, cause)
 
 
 def attacks_of(got: Collected, cannons: Cannons, st: NightStates, d: Derived) -> list[Attack]:
     """Step 7: every valid kill: the generals' always, each cannon's unless imprisoned."""
-    out = [Attack(g, str(sub.target), False, "general") for g, sub in got.of(KILL).items()]
+    out = [
+        Attack(g, str(sub.target), False, "general", sub.seq) for g, sub in got.of(KILL).items()
+    ]
+    shot_by = got.of(CANNON_KILL)
     for shot in cannons.shots.values():
         if st.valid(shot.cannon):
-            out.append(Attack(shot.cannon, shot.target, shot.cannon in d.must, "cannon"))
+            seq = shot_by[shot.cannon].seq
+            out.append(Attack(shot.cannon, shot.target, shot.cannon in d.must, "cannon", seq))
     return out
 
 
@@ -103,7 +111,7 @@ def resolve_kills(
         elif target.name in d.protected and not a.must:
             out.saved.setdefault(target.name, "protect")  # a silent save [CH:L73]
         else:
-            out.die(target.name, a.cause)
+            out.die(target.name, a.cause, a)
             attacker = state.seat(a.attacker)
             if target.name in d.mine and a.attacker not in st.inv and attacker.role != "general":
                 mine_deaths.append(a.attacker)  # 同归于尽; protection does not help (RES-C10)
@@ -128,7 +136,7 @@ def resolve_swaps(
                 out.saved[name] = "swap"
                 out.die(grabbed.name, "swap")
                 continue
-        out.die(name, attack.cause)
+        out.die(name, attack.cause, attack)
     return pending
 
 
@@ -163,6 +171,7 @@ def resolve(state: GameState) -> NightOutcome:
             PendingSwap(state.seat(g).number, state.seat(str(s.target)).number, state.number)
             for g, s in sorted(pending.items(), key=lambda kv: order[kv[0]])
         ),
+        last_words=mem.last_words + tuple(state.seat(n).number for n in dead),
         curse=_stored(state, got.of(CURSE), st, cursing=True),
         bless=_stored(state, got.of(BLESS), st, cursing=False),
     )
@@ -173,7 +182,7 @@ def resolve(state: GameState) -> NightOutcome:
             for n, by in sorted(out.saved.items(), key=lambda kv: order[kv[0]])
             if n not in out.deaths
         ),
-        public_facts=tuple(announce(state, dead, out.deaths)),
+        public_facts=tuple(announce(state, dead, out.deaths, out.killed_by)),
         private_results=tuple(identity_messages(state, dead) + _check_results(state, got, st)),
         daemon=tuple(got.notes + cannons.notes + _paradox_notes(st)),
         x={"chu": x["chu"], "han": x["han"]},
@@ -200,14 +209,22 @@ def _stored(
     return tuple(sorted(seats))
 
 
-def announce(state: GameState, dead: list[str], causes: dict[str, str]) -> list[PublicFact]:
+def announce(
+    state: GameState,
+    dead: list[str],
+    causes: dict[str, str],
+    killed_by: dict[str, Attack] | None = None,
+) -> list[PublicFact]:
     """Step 10, public part: each death with its camp; the kill post of each successful kill
-    (never for MINE or swap deaths, RES-C23); or 无人死亡. Nothing about states or actions."""
+    (never for MINE or swap deaths, RES-C23), naming the kill whose post it is (``source``);
+    or 无人死亡. Nothing about states or actions."""
     facts: list[PublicFact] = []
     for name in dead:
         facts.append(PublicFact.of("death", name=name, camp=state.seat(name).team))
         if causes[name] in KILL_CAUSES:
-            facts.append(PublicFact.of("kill_post", victim=name))
+            attack = (killed_by or {}).get(name)
+            fact = PublicFact.of("kill_post", victim=name)
+            facts.append(replace(fact, source=attack.seq if attack else None))
     if not dead:
         facts.append(PublicFact.of("no_death"))
     return facts
@@ -232,7 +249,7 @@ def _check_results(state: GameState, got: Collected, st: NightStates) -> list[Pr
         if all(st.valid(h.name) for h in horses):
             target = state.seat(str(sub.target))
             value = {"identity": target.role, "camp": target.team}
-            out += [PrivateResult(h.name, "check", value) for h in horses]
+            out += [PrivateResult(h.name, "check", value, target.name) for h in horses]
     return out
 
 

@@ -21,6 +21,7 @@ from shenshi.rulesets.base import (
     Event,
     GameState,
     IllegalActionError,
+    LastWordsRecorded,
     Outcome,
     Phase,
     PhaseTimes,
@@ -43,6 +44,7 @@ from shenshi.rulesets.profile import (
     BallotRules,
     ClockRules,
     KillPost,
+    LastWordsNotice,
     LastWordsPost,
     LastWordsRules,
     Refusal,
@@ -88,7 +90,7 @@ class Chess32(Ruleset):
             ballots=BallotRules(
                 abstain=True, changes=1, no_change_before_close=LAST_HOUR, runoff_template="round2"
             ),
-            last_words=LastWordsRules(post=LastWordsPost.WHOLE),
+            last_words=LastWordsRules(post=LastWordsPost.WHOLE, notice=LastWordsNotice.PUBLIC),
             speech=SpeechRules(dead_posts=True, spectators=True, content=True),
             clock=ClockRules(records_activity=True, death_causes_public=False),
             players=self.info.players,
@@ -124,9 +126,13 @@ class Chess32(Ruleset):
         return standing(counted, [s.name for s in state.alive()])
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
-        """Swaps left per general (抽将, 2 per game)."""
-        mem = state.memory
-        return {"swaps_left": {s.name: mem.swaps_left(s.number) for s in state.with_role("general")}}
+        """Swaps left per general (抽将, 2 per game); the night victims who may still leave
+        their last words (once: one thread or reply, [CH:L152]; after that a post is C-D9)."""
+        mem: ChessMemory = state.memory
+        return {
+            "swaps_left": {s.name: mem.swaps_left(s.number) for s in state.with_role("general")},
+            "last_words_granted": frozenset(state.by_number(n).name for n in mem.last_words),
+        }
 
     def check_submission(self, state: GameState, sub: Submission) -> DaemonNote | None:
         """Why a night submission cannot count (§4.3, C-D1, C-D2), or ``None``.
@@ -165,10 +171,13 @@ class Chess32(Ruleset):
         return [resolved] if out.next_round else self.finish_step(state, resolved)
 
     def remember(self, state: GameState, event: Event) -> Any:
+        mem: ChessMemory = state.memory
         if isinstance(event, ActivityRecorded):
-            mem: ChessMemory = state.memory
             counts = {str(k): int(v) for k, v in event.post_counts.items()}
             return mem.with_post_counts(counts)
+        if isinstance(event, LastWordsRecorded):  # once: the victim is silenced afterwards
+            seat = state.seat(event.author).number
+            return replace(mem, last_words=tuple(n for n in mem.last_words if n != seat))
         return state.memory
 
     def substitute(self, state: GameState, old: str, new: str) -> Any:

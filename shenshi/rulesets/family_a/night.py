@@ -60,6 +60,7 @@ class Collected:
 
 
 SUPERSEDING = frozenset({"lone_killer_suicide"})  # rejected, yet the latest PM (RES-A4)
+DECLARATION_SEQ = "_declaration_seq"  # the submission whose declaration a kill publishes
 
 
 def collect(rules: FamilyA, state: GameState) -> Collected:
@@ -126,6 +127,13 @@ def _checked_declaration(
     if not declared:
         notes.append(note(source.who, "declaration_missing", "forfeit", log_only=True))
         return None
+    # The declaration published with the death: the longest (a story first), whoever of
+    # the agreeing members wrote it; ties go to the earliest submission.
+    published = max(
+        declared,
+        key=lambda s: (bool(s.extra.get("story")), int(s.extra.get("declaration_chars") or 0)),
+    )
+    chosen = replace(chosen, extra={**chosen.extra, DECLARATION_SEQ: published.seq})
     if any(s.extra.get("story") for s in declared):
         return chosen
     lengths = [s.extra["declaration_chars"] for s in declared if "declaration_chars" in s.extra]
@@ -225,7 +233,7 @@ def resolve(rules: FamilyA, state: GameState) -> NightOutcome:
         daemon=tuple(got.notes),
         bound=bound,
         x=x,
-        public_facts=tuple(announce(rules, deaths, bound, {s.target for _, s in got.kills})),
+        public_facts=tuple(announce(rules, deaths, bound, _declared_by(got))),
         private_results=tuple(_divination_answers(rules, state, got.divine)),
     )
     after = state.with_deaths(dead)
@@ -246,15 +254,25 @@ def resolve(rules: FamilyA, state: GameState) -> NightOutcome:
     return NightOutcome(report, after.seats, memory)
 
 
+def _declared_by(got: Collected) -> dict[str, int | None]:
+    """Each kill target's published declaration (the first kill source's, if two)."""
+    out: dict[str, int | None] = {}
+    for _source, kill in got.kills:
+        out.setdefault(kill.target or "", kill.extra.get(DECLARATION_SEQ))
+    return out
+
+
 def announce(
-    rules: FamilyA, deaths: Sequence[Death], bound: str | None, kill_targets: set[str | None]
+    rules: FamilyA, deaths: Sequence[Death], bound: str | None, declared_by: dict[str, int | None]
 ) -> list[PublicFact]:
-    """N8: the dawn announcement (identities are never published)."""
+    """N8: the dawn announcement (identities are never published). A kill's declaration
+    names the submission it comes from (``source``: see :func:`_checked_declaration`)."""
     facts: list[PublicFact] = []
     for d in deaths:
         facts.append(PublicFact.of("death", name=d.name, cause=d.cause))
         if d.cause == "killer":
-            facts.append(PublicFact.of("kill_declaration", victim=d.name))
+            fact = PublicFact.of("kill_declaration", victim=d.name)
+            facts.append(replace(fact, source=declared_by.get(d.name)))
     if bound:
         if rules.BIND_SUCCESS_WORDING == "kill_failed":
             facts.append(PublicFact.of("kill_failed"))
@@ -273,4 +291,6 @@ def _divination_answers(
     if divine is None or divine.target is None:
         return []
     value = "是" if state.seat(divine.target).team == "killers" else "不是"
-    return [PrivateResult(s.name, "divination", value) for s in state.with_role("seer")]
+    return [
+        PrivateResult(s.name, "divination", value, divine.target) for s in state.with_role("seer")
+    ]

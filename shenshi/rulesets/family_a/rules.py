@@ -252,7 +252,8 @@ class FamilyA(Ruleset):
         if any(r.text_kind == "extra_divination" for r in state.step_report.private_results):
             return Report(daemon=(note(sub.actor, "extra_divination_used", "rejected", log_only=True),))
         value = "是" if state.seat(sub.target).team == "killers" else "不是"
-        return Report(private_results=(PrivateResult(sub.actor, "extra_divination", value),))
+        answer = PrivateResult(sub.actor, "extra_divination", value, sub.target)
+        return Report(private_results=(answer,))
 
     # -- resolution ----------------------------------------------------------------------------
 

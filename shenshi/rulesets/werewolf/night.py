@@ -150,7 +150,7 @@ def seer(board: _Board) -> None:
         if divined is not None:
             camp = board.state.seat(divined.target or "").team
             answer = VILLAGE_ANSWER if camp == camps.VILLAGE else OTHER_ANSWER
-            board.private.append(PrivateResult(seat.name, "prophecy", answer))
+            board.private.append(PrivateResult(seat.name, "prophecy", answer, divined.target))
 
 
 def piper(board: _Board) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 from shenshi.rulesets.base import (
     CloseNight,
     CloseRound,
+    Command,
     DaemonNote,
     Death,
     DeclareExit,
@@ -39,6 +40,7 @@ from shenshi.rulesets.base import (
     RulingApplied,
     StandingVote,
     Submission,
+    Submit,
     frozen_map,
     standing,
 )
@@ -53,7 +55,9 @@ from shenshi.rulesets.catalog import (
 )
 from shenshi.rulesets.common import note
 from shenshi.rulesets.profile import (
+    BallotRules,
     ClockRules,
+    LastWordsNotice,
     LastWordsRules,
     RulesetProfile,
     SkillChannel,
@@ -115,10 +119,19 @@ class Werewolf(Ruleset):
                 latest_line_counts=True,
             ),
             targets=TargetRules(no_self=frozenset({LONE_BLADE, SHERIFF_SUCCESSOR})),
-            last_words=LastWordsRules(max_chars=settings.last_words_chars),
+            last_words=LastWordsRules(
+                max_chars=settings.last_words_chars,
+                notice=LastWordsNotice.PM,
+                until_next_day=True,
+                published=True,
+            ),
+            ballots=BallotRules(record_published=True),
             speech=SpeechRules(dead_posts=True),
             clock=ClockRules(
-                speed_up=True, unannounced=frozenset({("night", 0)}), death_causes_public=False
+                speed_up=True,
+                unannounced=frozenset({("night", 0)}),
+                death_causes_public=False,
+                settles_at_last_phase=True,
             ),
             players=None,
         )
@@ -147,6 +160,24 @@ class Werewolf(Ruleset):
         counted, _ = day.counted_ballots(state, None)
         counts = {name: float(v) for name, v in day.tally(state, counted).items()}
         return standing(counted, [s.name for s in day.electorate(state)], counts)
+
+    def between_steps(self, state: GameState, command: Submit) -> Command | None:
+        """【殉职】 after the settlement that put the sheriff out (RES-W21: chosen in the night's
+        last-words phase, or at once by day): the sheriff who went out without naming a
+        successor hands the badge to a living character, as the host's ``sheriff`` ruling
+        would."""
+        lost = {n.who for n in state.step_report.daemon if n.rule == "sheriff_default"}
+        target = command.target or ""
+        if (
+            command.action != SHERIFF_SUCCESSOR
+            or state.phase not in (Phase.DAWN, Phase.DUSK)
+            or command.actor not in lost
+            or target == command.actor
+            or not state.is_alive(target)
+            or camps.sheriff(state) is not None
+        ):
+            return None
+        return GmRuling("sheriff", target, reason="殉职")
 
     def speed_up_ready(self, state: GameState) -> bool:
         """W-D7 (RES-W14): every character in play agreed to speed this day up and the
@@ -198,11 +229,20 @@ class Werewolf(Ruleset):
             if g.who != camps.WOLVES
             for m in g.members
         }
-        granted = frozenset(
+        if state.phase in (Phase.DAWN, Phase.DUSK):  # the sheriff just put out: 【殉职】 now
+            for n in state.step_report.daemon:
+                if n.rule == "sheriff_default":
+                    extra[n.who] = extra.get(n.who, frozenset()) | {SHERIFF_SUCCESSOR}
+        waiting = [(n, day_n) for n, day_n in mem.last_words if n not in mem.last_words_received]
+        granted = frozenset(state.by_number(n).name for n, day_n in waiting if day_n == state.number)
+        # The next day has opened: last words of the day before are late from its opening
+        # (W-D6), and intake refuses them as such (not as never granted).
+        late = frozenset(
             state.by_number(n).name
-            for n, day_n in mem.last_words
-            if day_n == state.number and n not in mem.last_words_received
+            for n, day_n in waiting
+            if state.phase is Phase.DAY and day_n == state.number - 1
         )
+        deadline = state.params.get("opened_at") if late and not granted else None
         vision = None
         if state.phase is Phase.NIGHT and state.number > 0:
             vision = frozenset(submissions.vision(state))
@@ -215,7 +255,8 @@ class Werewolf(Ruleset):
             "witch_vision": vision,
             "locked": {actor: frozenset(actions) for actor, actions in locked.items()},
             "extra_powers": extra,
-            "last_words_granted": granted,
+            "last_words_granted": granted | (late if deadline is not None else frozenset()),
+            "last_words_deadline": deadline,
         }
 
     # -- resolution ----------------------------------------------------------------------------
@@ -339,7 +380,7 @@ class Werewolf(Ruleset):
             raise IllegalActionError(f"{c.author!r} is not a player of this game")
         problem = self.last_words_problem(state, c.author, c.chars)
         report = Report(daemon=(problem,)) if problem else Report()
-        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, report=report)
+        yield LastWordsRecorded(c.author, tuple(c.accused), c.t, c.chars, c.text, report=report)
 
     def last_words_problem(
         self, state: GameState, author: str, chars: int | None

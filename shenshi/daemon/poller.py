@@ -1,0 +1,260 @@
+"""The poller: what the forum shows, stored as evidence (forum → store), nothing processed.
+
+One :meth:`Poller.read` reads the game's threads (the board listing says which moved; role
+threads directly), the GM's inbox, and (at most every :data:`REREAD_SPACING`) the pages that
+hold the open step's ballots and actions, to see edits. Each source's posts or PMs are stored
+in one transaction with its cursor, so a crash never moves a cursor past what was not stored.
+What was stored is processed later, by the service, in one time-ordered stream with whatever
+else is waiting (:mod:`shenshi.daemon.timeline`).
+
+A page the adapter cannot parse becomes a GM alert naming its URL, and the other pages are
+still read: one bad page never holds back the others. A failure of the forum itself (it cannot
+be reached, the login is refused) ends the read with the error: the poll is then incomplete,
+and the phase clock does not run past the start of the last complete one.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from shenshi.adapters.errors import UnexpectedPage
+from shenshi.daemon.gameio import GameIO
+from shenshi.daemon.referee import GmAlert
+from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
+from shenshi.store.records import EvidenceKind
+
+log = logging.getLogger(__name__)
+
+INBOX = "inbox"
+REREAD_SPACING = timedelta(minutes=10)  # re-reading pages for edits, at most this often
+MAX_REREAD_PAGES = 5  # … and at most this many pages of a thread each time
+REPLACEMENT = "\ufffd"  # what a byte the page's charset cannot decode became
+
+
+def thread_source(tid: str) -> str:
+    """The cursor name of a thread."""
+    return f"thread:{tid}"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A post seen again with another text: the first-seen version and the new one."""
+
+    first: Post
+    revision: Post
+    evidence_id: int
+
+
+@dataclass
+class PollReport:
+    """What one read of the forum stored (the status line, the tests), and the edits to show
+    the GM; ``started``: when the read began (the phase clock runs to it)."""
+
+    started: datetime
+    posts: int = 0
+    pms: int = 0
+    revisions: int = 0
+    requests: int = 0
+    edits: list[Edit] = field(default_factory=list)
+
+
+class Poller(GameIO):
+    """Reads one game's threads and the GM's inbox into the store."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.progress: Callable[[str], None] = lambda message: None
+        self._last_reread: datetime | None = None
+
+    def read(self, watched: Collection[str] = ()) -> PollReport:
+        """Read what changed on the forum and store it (evidence first, cursors after).
+
+        ``watched``: evidence ids whose pages are re-read for edits (the open step's ballots
+        and actions); empty outside a night or a day.
+        """
+        report = PollReport(started=self.clock())
+        before = getattr(self.adapter, "requests", 0)
+        self._read_threads(report)
+        self._read_inbox(report)
+        if watched:
+            self._reread_for_edits(watched, report)
+        report.requests = getattr(self.adapter, "requests", 0) - before
+        return report
+
+    # -- threads ----------------------------------------------------------------------------------
+
+    def _read_threads(self, report: PollReport) -> None:
+        # Every thread read so far (the configured ones, and players' own analysis threads
+        # found on the board), then the configured ones not read yet.
+        with self.store.snapshot() as uow:
+            stored_cursors = uow.evidence.cursors(self.game_id)
+        cursors: dict[str, ThreadCursor] = {
+            c.source.removeprefix("thread:"): ThreadCursor.from_json(c.value)
+            for c in stored_cursors
+            if c.source.startswith("thread:")
+        }
+        for tid in self.threads():
+            cursors.setdefault(tid, ThreadCursor(tid, fid=self.config.game.board))
+        for delta in self._poll_threads(cursors).values():
+            if delta.shrunk or delta.deleted or delta.moved:
+                what = "deleted" if delta.deleted else "moved" if delta.moved else "lost posts"
+                key = self.keys.thread_changed(delta.tid, what, delta.cursor.floor)
+                self.alert([GmAlert(key, "thread_changed", f"thread {delta.tid} {what}")])
+            self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
+            with self.store.transaction() as uow:
+                results = uow.evidence.record(
+                    self.game_id, [(p, self.post_url(p)) for p in delta.posts]
+                )
+                uow.evidence.set_cursor(
+                    self.game_id, thread_source(delta.tid), delta.cursor.to_json()
+                )
+            for post, result in zip(delta.posts, results, strict=True):
+                if result.is_new:
+                    report.posts += 1
+                    self._check_decoding(post.text, result.evidence.id, result.evidence.url)
+                elif result.changed:
+                    report.revisions += 1
+                    report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
+
+    def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
+        """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
+        and the other threads are still read."""
+        game = self.config.game
+        # Werewolf 功能树洞 threads usually live on a private board: read them directly.
+        private = {t for t in game.role_threads.values() if t in cursors}
+        found: dict[str, ThreadDelta] = {}
+        for tid in sorted(private):
+            try:
+                found[tid] = self.adapter.read_thread(tid, cursors[tid])
+            except UnexpectedPage as exc:
+                self.unparsable(f"thread {tid}", exc)
+        on_board = {tid: c for tid, c in cursors.items() if tid not in private}
+        # With no counted threads configured, every thread on the board counts (family A:
+        # any post on the game board), so players' new threads are read as they appear.
+        # Only this game's: a thread opened after its first configured thread (tids only grow),
+        # not the old games further down the same board.
+        oldest = min((int(t) for t in self.threads() if str(t).isdigit()), default=0)
+        discover = None if game.counted_threads else (
+            lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
+        )
+        try:
+            return found | self.adapter.poll_board(game.board, on_board, discover)
+        except UnexpectedPage:
+            pass
+        for tid, cursor in on_board.items():
+            try:
+                found.update(self.adapter.poll_board(game.board, {tid: cursor}))
+            except UnexpectedPage as exc:
+                self.unparsable(f"thread {tid}", exc)
+        return found
+
+    def threads(self) -> list[str]:
+        """The game's configured threads (vote, counted, role threads, the player list)."""
+        game = self.config.game
+        tids = [game.vote_thread, *game.counted_threads, *game.role_threads.values()]
+        if game.player_list_thread:
+            tids.append(game.player_list_thread)
+        return list(dict.fromkeys(t for t in tids if t not in game.uncounted_threads))
+
+    # -- the inbox ---------------------------------------------------------------------------------
+
+    def _read_inbox(self, report: PollReport) -> None:
+        with self.store.snapshot() as uow:
+            stored = uow.evidence.cursor(self.game_id, INBOX)
+        try:
+            inbox = self.adapter.read_pms(
+                InboxCursor.from_json(stored.value) if stored else None, since=self.config.game.start
+            )
+        except UnexpectedPage as exc:
+            self.unparsable("inbox", exc)  # the posts already read are still stored
+            return
+        for failure in inbox.failures:  # one conversation; the others were read
+            self.unparsable(f"conversation {getattr(failure, 'url', None) or ''}".rstrip(), failure)
+        self.progress(f"inbox: {len(inbox.messages)} new messages")
+        with self.store.transaction() as uow:
+            results = uow.evidence.record(
+                self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages]
+            )
+            uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
+        for pm, result in zip(inbox.messages, results, strict=True):
+            if result.is_new:
+                report.pms += 1
+                self._check_decoding(pm.text, result.evidence.id, result.evidence.url)
+        if inbox.unread:
+            self.adapter.mark_read(inbox.unread)  # only after storing
+
+    # -- edits -------------------------------------------------------------------------------------
+
+    def _reread_for_edits(self, watched: Collection[str], report: PollReport) -> None:
+        """Edits change no reply count, so a thread poll never sees them: re-read the pages that
+        hold the open step's ballots and tree-hole submissions (at most every
+        :data:`REREAD_SPACING`), so that an edited vote or action reaches the GM. The
+        first-seen text still counts."""
+        now = self.clock()
+        pages_of = getattr(self.adapter, "pages_of", None)
+        if not watched or pages_of is None:
+            return
+        if self._last_reread is not None and now - self._last_reread < REREAD_SPACING:
+            return
+        self._last_reread = now
+        pages: dict[str, set[int]] = {}
+        seen_to: dict[str, int] = {}
+        with self.store.snapshot() as uow:
+            for ident in watched:
+                if not ident or not str(ident).isdigit():
+                    continue
+                evidence = uow.evidence.get(int(ident))
+                if evidence.kind is EvidenceKind.POST and evidence.floor:
+                    pages.setdefault(evidence.source, set()).update(
+                        pages_of(evidence.floor, evidence.floor)
+                    )
+            for tid in pages:
+                stored = uow.evidence.cursor(self.game_id, thread_source(tid))
+                seen_to[tid] = ThreadCursor.from_json(stored.value).floor if stored else 0
+        for tid, numbers in pages.items():
+            try:
+                reread = self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:])
+            except UnexpectedPage as exc:
+                self.unparsable(f"thread {tid}", exc)
+                continue
+            for page in reread:
+                known = [
+                    p for p in page.posts if p.floor <= seen_to[tid]
+                ]  # new posts: the next poll's
+                with self.store.transaction() as uow:
+                    results = uow.evidence.record(
+                        self.game_id, [(p, self.post_url(p)) for p in known]
+                    )
+                for post, result in zip(known, results, strict=True):
+                    if result.changed:
+                        report.revisions += 1
+                        report.edits.append(
+                            Edit(result.evidence.as_post(), post, result.evidence.id)
+                        )
+
+    # -- alerts and links --------------------------------------------------------------------------
+
+    def unparsable(self, what: str, exc: UnexpectedPage) -> None:
+        """A page the adapter could not read: a GM alert (one an hour) with its URL."""
+        stamp = self.clock().strftime("%Y%m%d%H")
+        message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        self.alert([GmAlert(self.keys.unparsable(what, stamp), "unparsable_page", message)])
+        log.warning("%s", message)
+
+    def _check_decoding(self, text: str, evidence_id: int, url: str | None) -> None:
+        """Bytes the page's charset could not decode were replaced (the rest of the page is
+        read as declared): the GM is told which post or PM, since a name may be among them."""
+        if REPLACEMENT not in text:
+            return
+        where = url or f"evidence {evidence_id}"
+        message = f"{where}: 有无法按网页编码解码的字节（显示为 {REPLACEMENT}），请核对原文"
+        self.alert([GmAlert(self.keys.undecodable(str(evidence_id)), "undecodable_bytes", message,
+                            evidence=str(evidence_id))])  # fmt: skip
+
+    def post_url(self, post: Post) -> str | None:
+        """The link of a post (for the evidence and the log)."""
+        return self.adapter.post_url(post.tid, post.pid)

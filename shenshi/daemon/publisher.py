@@ -1,0 +1,237 @@
+"""The publisher: the outbox sent to the forum (store → forum), paced, at most once.
+
+What the mode allows goes out (review: what the GM approved; live: everything proposed),
+oldest first. The adapter says how the forum must be treated: its flood interval
+(``adapter.flood_interval``) paces the sends, and ``adapter.fit_min_length`` pads a post
+shorter than the forum accepts.
+
+Sending is at most once:
+
+* the announcement is marked ``sending`` (by this daemon: a second claimant is refused) before
+  the request, so a crash leaves a trace;
+* the transport never repeats a POST that creates content (:mod:`shenshi.adapters.http`): a
+  timeout, a 5xx or a page it does not know is an unclear answer, and the send is ``failed``;
+* before anything that was tried before is sent again, whatever its state, the publisher looks
+  on the forum for it (:meth:`Publisher.already_on_forum`), after a poll newer than the try.
+
+Every failed send is a GM alert with the forum's reason, and is tried again at ``retry_at``
+(:func:`retry_note` says when, for ``status``, ``review`` and ``approve``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime, timedelta, tzinfo
+from typing import Any
+
+from shenshi.adapters.errors import (
+    CaptchaRequired,
+    FloodControl,
+    ForumError,
+    NoPermission,
+    NotFound,
+    NotLoggedIn,
+    Rejected,
+)
+from shenshi.daemon.announce import Templates, kind_words
+from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.gameio import GameIO
+from shenshi.daemon.referee import GmAlert
+from shenshi.store.errors import IllegalTransition
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
+
+log = logging.getLogger(__name__)
+
+RETRY_FIRST = timedelta(minutes=2)  # a failed send is tried again after this, then twice as late
+RETRY_MAX = timedelta(hours=1)
+# What the forum clearly refused (nothing was created): every other failure is an unclear answer.
+REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaRequired)
+WAITING = (AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED)
+
+
+class Publisher(GameIO):
+    """Sends one game's announcements through the forum adapter."""
+
+    def __init__(
+        self,
+        *args: Any,
+        drylog: DryRunLog,
+        templates: Templates,
+        sleep: Callable[[float], None] | None,
+        owner: str,
+        hold: Callable[[], object],
+        refresh: Callable[[], object],
+        polled_at: Callable[[], datetime | None],
+        sent: Callable[[str], None],
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.drylog = drylog
+        self.templates = templates
+        self.sleep = sleep
+        self.owner = owner  # this daemon, as it marks what it sends
+        self.hold = hold  # renew the game's lease (LeaseHeld: another daemon took it over)
+        self.refresh = refresh  # read the forum (and process what is new) before looking on it
+        self.polled_at = polled_at  # when the last poll began
+        self.sent = sent  # an announcement's key, once it is on the forum
+        self._last_sent: datetime | None = None
+
+    def publish(self) -> int:
+        """Send what the mode allows (review: approved; live: everything proposed), oldest
+        first; a failed one once its ``retry_at`` has come. Returns how many went out."""
+        mode = self.config.daemon.mode
+        if mode == "dry-run":
+            return 0
+        with self.store.transaction() as uow:
+            if mode == "live":
+                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
+                    uow.outbox.approve(a.id)
+            pending = uow.outbox.announcements(self.game_id, WAITING)
+        now = self.clock()
+        sent = 0
+        for a in pending:
+            if a.retry_at is not None and a.retry_at > now:
+                continue
+            self.hold()
+            sent += self._send(a)
+        return sent
+
+    def next_retry(self) -> datetime | None:
+        """When the next failed announcement is due to be tried again, if any."""
+        with self.store.snapshot() as uow:
+            failed = uow.outbox.announcements(self.game_id, [AnnouncementState.FAILED])
+        return min((a.retry_at for a in failed if a.retry_at is not None), default=None)
+
+    def _send(self, a: Announcement) -> bool:
+        if a.attempts and self.already_on_forum(a):
+            return True  # tried before (a crash, an unclear answer): the forum has it
+        if a.state is AnnouncementState.SENDING:  # a crash mid-send, and the forum does not have it
+            with self.store.transaction() as uow:
+                uow.outbox.mark_failed(a.id, "sending was interrupted; not found on the forum")
+        self._pace()
+        try:
+            with self.store.transaction() as uow:
+                a = uow.outbox.mark_sending(a.id, owner=self.owner)
+        except IllegalTransition as exc:  # the GM rejected or edited it while we waited
+            log.info("announcement #%s changed while waiting to be sent: %s", a.id, exc)
+            return False
+        try:
+            if a.destination_kind is DestinationKind.THREAD:
+                padded = self.adapter.fit_min_length(a.text, self.templates.render("padding"))
+                forum_id = self.adapter.post_reply(a.destination, padded)
+            else:
+                forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
+        except ForumError as exc:
+            self._last_sent = self.clock()  # it may have reached the forum: pace the next one
+            self._failed(a, exc)
+            return False
+        now = self.clock()
+        with self.store.transaction() as uow:
+            uow.outbox.mark_sent(a.id, str(forum_id), at=now)
+        self._last_sent = now
+        self.sent(a.key)
+        title = kind_words(self.templates, a.kind, a.key)
+        self.drylog.write(LogEntry(now, a.kind, where(a), a.text, "sent", str(a.id), title=title))
+        return True
+
+    def _failed(self, a: Announcement, exc: ForumError) -> None:
+        """A failed send: kept with the forum's reason and when it is tried again, and told
+        to the GM."""
+        now = self.clock()
+        if isinstance(exc, FloodControl) and exc.wait_seconds is not None:
+            reason = f"flood control: wait {exc.wait_seconds:g} s"
+            retry = now + timedelta(seconds=exc.wait_seconds)
+        else:
+            unclear = (
+                "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
+            )
+            reason = f"{unclear}{exc}"
+            retry = now + min(RETRY_MAX, RETRY_FIRST * 2 ** max(0, a.attempts - 1))
+        with self.store.transaction() as uow:
+            failed = uow.outbox.mark_failed(a.id, reason, retry_at=retry)
+        log.warning("could not send announcement #%s: %s", a.id, reason)
+        message = f"#{a.id} {a.kind}（{where(a)}）发送失败：{reason}。{retry_note(failed, self.config.forum.tz)}"
+        self.alert([GmAlert(self.keys.send_failed(a.id, failed.attempts), "send_failed", message)])
+
+    def already_on_forum(self, a: Announcement) -> bool:
+        """Did the forum get it, although its sending was not recorded? A poll records what the
+        forum shows, our own posts (and our own PMs, where the engine lists them) included;
+        look there (after a poll newer than the last try) for our message with this text to
+        this thread or player that is not already the record of another announcement (the same
+        answer may go to the same player twice in a game). Found: recorded as sent. (Also
+        ``True`` when the announcement no longer waits: recognised meanwhile as the GM's own
+        post, or rejected.)"""
+        polled = self.polled_at()
+        if polled is None or a.attempted_at is None or polled <= a.attempted_at:
+            self.refresh()  # also processes what else is new, in order
+        own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
+        with self.store.snapshot() as uow:
+            a = uow.outbox.get(a.id)
+            claimed = {
+                x.forum_id
+                for x in uow.outbox.announcements(self.game_id)
+                if x.id != a.id and x.forum_id
+            }
+        if a.state not in WAITING:
+            return True  # meanwhile recognised as the GM's own post, or rejected: nothing to send
+        thread = a.destination_kind is DestinationKind.THREAD
+        kind = EvidenceKind.POST if thread else EvidenceKind.PM
+        found: tuple[str, datetime] | None = None
+        for e in self.store.stream_evidence(
+            self.game_id, kind=kind, sources=[a.destination] if thread else None
+        ):
+            if not (e.author_uid in own or e.author in own) or e.forum_id in claimed:
+                continue
+            if not thread and (e.recipient or "").casefold() != a.destination.casefold():
+                continue
+            if same_text(e.text, a.text):
+                found = (e.forum_id, e.posted_at)
+                break
+        if found is None and not thread and hasattr(self.adapter, "find_sent_pm"):
+            # phpwind shows a PM the GM sent only in the outbox until the player answers.
+            pm_id = self.adapter.find_sent_pm(a.destination, a.text, a.approved_at or a.created_at)
+            if pm_id is not None and pm_id not in claimed:
+                found = (pm_id, self.clock())
+        if found is None:
+            return False
+        with self.store.transaction() as uow:
+            uow.outbox.mark_sent(a.id, found[0], at=found[1])
+        self.sent(a.key)
+        log.info("announcement #%s was on the forum already (%s): not sent again", a.id, found[0])
+        return True
+
+    def _pace(self) -> None:
+        """Posts and PMs are paced to the forum's flood interval (the adapter's engine fact).
+
+        ``_last_sent`` is read after the forum answered, so the forum, which stamped the post
+        before answering, always sees at least the interval between two sends.
+        """
+        if self._last_sent is None or self.sleep is None:
+            return
+        gap = timedelta(seconds=self.adapter.flood_interval)
+        wait = (self._last_sent + gap - self.clock()).total_seconds()
+        if wait > 0:
+            self.sleep(wait)
+
+
+def retry_note(a: Announcement, tz: tzinfo) -> str:
+    """For the GM: a failed announcement is approved already and tried again, and when."""
+    if a.state is not AnnouncementState.FAILED:
+        return ""
+    when = f"{a.retry_at.astimezone(tz):%m-%d %H:%M}" if a.retry_at else "下一轮"
+    return (
+        f"它已获批准，会自动重试（第 {a.attempts} 次尝试失败；下次：{when}）；"
+        f"不再发送：shenshi reject {a.id}；改文字：shenshi edit {a.id}"
+    )
+
+
+def where(a: Announcement) -> str:
+    """Where an announcement goes, in the GM's words (the log, the alerts)."""
+    return where_to(a.destination_kind is DestinationKind.THREAD, a.destination)
+
+
+def same_text(a: str, b: str) -> bool:
+    """Whether two texts are the same message (whitespace aside: forums reflow it)."""
+    return "".join(a.split()) == "".join(b.split())

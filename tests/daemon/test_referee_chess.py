@@ -1,0 +1,90 @@
+"""chess32 through the referee (issue 16): night victims' last words are recorded once and later
+posts by the dead are flagged (C-D9); a lurking player is warned, and told of his replacement
+at the second warning."""
+
+from __future__ import annotations
+
+from shenshi.daemon.referee import Clockwork, Effects, PostCounts, Referee
+from shenshi.rulesets.base import LastWordsRecorded, Phase
+from tests.daemon.helpers import at, chess_referee, pm, post
+
+POST = "深夜，项羽潜入了韩信的营帐，" + "刀光一闪，营帐里再无声息，" * 12
+
+
+def everyone_abstains(ref: Referee, hours: float) -> None:
+    for i, seat in enumerate(ref.state.alive()):
+        assert ref.read_post(post(seat.name, "弃权", hours + i / 100), f"v{hours}-{i}").events
+
+
+def counts(ref: Referee, quiet: str) -> dict[str, int]:
+    return {s.name: 0 if s.name == quiet else 10 for s in ref.state.alive()}
+
+
+def close_day(ref: Referee, window: tuple, quiet: str) -> Effects:
+    out = ref.tick(window[1], Clockwork(activity=PostCounts(window, counts(ref, quiet))))
+    assert ref.state.phase is Phase.DUSK
+    return out
+
+
+def night_one(ref: Referee) -> Effects:
+    """Day 1 (everyone abstains, 小明 silent), night 1 (项羽 kills 韩信), the dawn post."""
+    ref.tick(at(0), Clockwork())
+    everyone_abstains(ref, 1)
+    close_day(ref, (at(0), at(24)), "小明")
+    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
+    assert ref.read_pm(pm("项羽", f"杀 韩信\n杀人帖：\n{POST}", 26), "k").events
+    return ref.tick(at(49), Clockwork())
+
+
+def test_the_dawn_post_names_who_may_leave_last_words(tmp_path) -> None:
+    ref = chess_referee(tmp_path)
+    out = night_one(ref)
+    public = next(d for d in out.drafts if d.key == "g1:night1:public")
+    assert "韩信 死亡" in public.text and "韩信 可以留遗言（一帖或一个回复，仅一次）" in public.text
+
+
+def test_a_night_victims_last_words_are_recorded_once_then_posts_are_flagged(tmp_path) -> None:
+    ref = chess_referee(tmp_path)
+    night_one(ref)
+    ref.tick(at(50), Clockwork({"g1:night1:public": at(50)}))
+    assert ref.state.phase is Phase.DAY
+    words = ref.read_post(post("韩信", "遗言：我是汉方的车，大家小心萧何。", 51), "lw")
+    assert [type(e) for e in words.events] == [LastWordsRecorded] and not words.alerts
+    again = ref.read_post(post("韩信", "我再说一句：萧何很可疑。", 52), "lw2")
+    assert not again.events and [a.kind for a in again.alerts] == ["dead_post"]  # C-D9
+
+
+def test_a_player_who_never_had_last_words_is_flagged_when_dead(tmp_path) -> None:
+    ref = chess_referee(tmp_path)
+    night_one(ref)
+    ref.tick(at(50), Clockwork({"g1:night1:public": at(50)}))
+    words = ref.read_post(post("韩信", "遗言：再见。", 51), "lw")
+    assert words.events
+    ref.tick(at(73), Clockwork(activity=PostCounts((at(25), at(73)), counts(ref, "小明"))))
+    ref.tick(at(74), Clockwork({"g1:day2:public": at(74)}))
+    assert ref.state.phase is Phase.NIGHT and ref.state.number == 2
+    late = ref.read_post(post("韩信", "遗言补充：其实我也怀疑刘邦。", 75), "lw3")
+    assert not late.events and [a.kind for a in late.alerts] == ["dead_post"]
+
+
+def test_a_lurker_is_warned_and_told_of_his_replacement_at_the_second_warning(tmp_path) -> None:
+    ref = chess_referee(tmp_path)
+    ref.tick(at(0), Clockwork())
+    everyone_abstains(ref, 1)
+    out = close_day(ref, (at(0), at(24)), "小明")
+    (warning,) = [d for d in out.drafts if d.kind.startswith("lurk_")]
+    assert (warning.kind, warning.channel, warning.destination) == ("lurk_warning", "pm", "小明")
+    assert "第1天" in warning.text and "累计 1 次" in warning.text
+    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
+    ref.tick(at(49), Clockwork())
+    ref.tick(at(49), Clockwork({"g1:night1:public": at(49)}))
+    everyone_abstains(ref, 50)
+    out = close_day(ref, (at(25), at(73)), "小明")
+    (second,) = [d for d in out.drafts if d.kind.startswith("lurk_")]
+    assert (second.kind, second.destination) == (
+        "lurk_replaced",
+        "小明",
+    ) and "累计 2 次" in second.text
+    assert any(
+        a.kind == "rule:lurking" and "shenshi substitute 小明" in a.message for a in out.alerts
+    )

@@ -1,0 +1,256 @@
+"""What a werewolf game tells its characters (issue 10, "played whole on a real Discuz forum"):
+the night's phase deadlines, the 【通灵】 list once, last words with a real window, the voting
+record, madness. The night settles when 夜晚2 closes (03:00) and is announced at 06:00."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from itertools import count
+
+from shenshi.daemon.announce import Templates
+from shenshi.daemon.referee import Clockwork, Effects, Referee
+from shenshi.demo.script import load_script
+from shenshi.records import Post
+from shenshi.rulesets.base import Phase, PlayerSpec
+from shenshi.rulesets.registry import find_ruleset
+from tests.daemon.helpers import TZ, config
+
+START = datetime(2026, 12, 7, 20, 0, tzinfo=TZ)  # Monday 20:00: night 0
+_pids = count(500)
+
+
+def t(day: int, hour: int, minute: int = 0) -> datetime:
+    """A time on the forum's clock, December 2026."""
+    return datetime(2026, 12, day, hour, minute, tzinfo=TZ)
+
+
+class Game:
+    """A werewolf referee on the demo's 12 characters, each with his own 功能树洞."""
+
+    def __init__(self, tmp_path) -> None:
+        script = load_script("werewolf")
+        table = [(s.name, s.role) for s in script.seats]
+        self.threads = {name: str(100 + i) for i, (name, _) in enumerate(table)}
+        cfg = config(tmp_path, "werewolf", table)
+        game = replace(cfg.game, start=START, role_threads=self.threads)
+        rules = find_ruleset("werewolf")
+        state = rules.new_game([PlayerSpec(s.name, s.role, s.team) for s in script.seats])
+        self.ref = Referee(rules, game, state, game_key="g1", templates=Templates(), tz=TZ)
+        self.published: dict[str, datetime] = {}
+        self.log: list = []  # every event, as the store would keep them
+
+    def tick(self, at: datetime) -> Effects:
+        return self.kept(self.ref.tick(at, Clockwork(dict(self.published))))
+
+    def reply(self, name: str, text: str, at: datetime) -> Effects:
+        n = next(_pids)
+        post = Post(self.threads[name], str(n), n, name, None, at, text)
+        return self.kept(self.ref.read_post(post, str(n)))
+
+    def vote(self, name: str, target: str, at: datetime) -> Effects:
+        n = next(_pids)
+        return self.kept(self.ref.read_post(Post("2", str(n), n, name, None, at, f"投票：{target}"), str(n)))
+
+    def kept(self, out: Effects) -> Effects:
+        self.log += out.events
+        return out
+
+    def publish(self, key: str, at: datetime) -> None:
+        self.published[key] = at
+        self.tick(at)
+
+    def to_night_1(self) -> Effects:
+        """Night 0 (lovers 小红 and 大卫), day 1 electing 小明 sheriff, night 1 opened at 21:05."""
+        self.tick(START)
+        self.reply("白色的猫", "【金箭】小红、大卫", t(7, 21))
+        self.tick(t(8, 6))
+        assert self.ref.state.phase is Phase.DAY and self.ref.state.number == 1
+        for i, seat in enumerate(self.ref.state.alive()):
+            self.vote(seat.name, "小明" if seat.name != "小明" else "阿杰", t(8, 8, i))
+        self.tick(t(9, 21))
+        assert self.ref.state.phase is Phase.DUSK
+        self.published["g1:day1:public"] = t(9, 21, 5)
+        out = self.tick(t(9, 21, 5))
+        assert self.ref.state.phase is Phase.NIGHT and self.ref.state.number == 1
+        return out
+
+    def night_1(self) -> None:
+        """The wolves kill 月光, the seer asks about 老王, the piper maddens Rex."""
+        assert self.reply("老王", "【杀人】月光", t(9, 22)).events
+        assert self.reply("小明", "【预言】老王", t(9, 22, 30)).events
+        assert self.reply("kk_大侠", "【吹笛】Rex", t(9, 23)).events
+
+    def settled_1(self) -> Effects:
+        """Night 1 played and settled as 夜晚2 closes (03:05); its post waits for 06:00."""
+        self.to_night_1()
+        self.night_1()
+        return self.tick(t(10, 3, 5))
+
+    def day_2(self) -> Effects:
+        """Night 1 announced at 06:00 (returned) and published at 06:10: day 2 is open."""
+        self.settled_1()
+        dawn = self.tick(t(10, 6))
+        self.publish("g1:night1:public", t(10, 6, 10))
+        return dawn
+
+
+def kinds(out: Effects) -> list[str]:
+    return [d.kind for d in out.drafts]
+
+
+def test_a_night_announces_its_phase_deadlines_and_receipts_say_until_when(tmp_path) -> None:
+    game = Game(tmp_path)
+    out = game.to_night_1()
+    post = next(d for d in out.drafts if d.kind == "night_deadlines")
+    assert post.channel == "thread" and post.key == "g1:night1:deadlines"
+    assert "夜晚1（守护、隔音、杀人、预言、吹笛）：2026-12-10 00:05 前" in post.text
+    assert "夜晚2（救药、毒药）：2026-12-10 03:05 前" in post.text and "金箭" not in post.text
+    receipt = next(
+        d for d in game.reply("老王", "【杀人】月光", t(9, 22)).drafts if d.kind == "receipt"
+    )
+    assert "夜晚1截止（2026-12-10 00:05）前可更改" in receipt.text
+    heal = game.reply("阿杰", "【毒药】老王", t(10, 1))
+    receipt = next(d for d in heal.drafts if d.kind == "receipt")
+    assert "夜晚2截止（2026-12-10 03:05）前可更改" in receipt.text
+
+
+def test_the_scheduler_wakes_at_each_night_phase_deadline(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.to_night_1()
+    ref = game.ref
+    assert ref.next_deadline(t(9, 22)) == t(10, 0, 5)  # 夜晚1: the 【通灵】 list is due
+    assert ref.next_deadline(t(10, 1)) == t(10, 3, 5)  # 夜晚2: the night settles
+    assert [m.what for m in ref.deadlines()] == [
+        "night_phase",
+        "night_phase",
+        "night_settles",
+        "night_end",
+    ]
+    game.tick(t(10, 3, 5))
+    assert ref.state.phase is Phase.DAWN
+    assert ref.next_deadline(t(10, 4)) == t(10, 6)  # the held dawn post
+
+
+def test_the_witch_hears_the_list_once_and_the_dawn_brings_only_the_seers_answer(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.to_night_1()
+    game.night_1()
+    first = game.tick(t(10, 0, 5))
+    assert [(d.kind, d.destination) for d in first.drafts] == [("witch_vision", "阿杰")]
+    assert "月光" in first.drafts[0].text
+    game.tick(t(10, 3, 5))
+    dawn = game.tick(t(10, 6))
+    private = [d.kind for d in dawn.drafts if d.channel == "pm"]
+    assert "witch_vision" not in private and private.count("prophecy") == 1
+
+
+def test_a_night_victim_is_told_and_her_last_words_are_published_at_dawn(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.to_night_1()
+    game.night_1()
+    game.tick(t(10, 0, 5))
+    settled = game.tick(t(10, 3, 5))  # 夜晚2 closed: the night settles
+    assert game.ref.state.phase is Phase.DAWN
+    assert not [d for d in settled.drafts if d.channel == "thread"]  # announced at 06:00 only
+    notice = next(d for d in settled.drafts if d.kind == "last_words_notice")
+    assert notice.destination == "月光" and "2026-12-10 06:00 前" in notice.text
+    words = game.reply("月光", "遗言：我是好人，请大家小心老王。", t(10, 4))
+    assert words.events and "已收到遗言" in next(
+        d.text for d in words.drafts if d.kind == "receipt"
+    )
+    assert not game.tick(t(10, 5, 59)).drafts
+    dawn = game.tick(t(10, 6))
+    post = next(d for d in dawn.drafts if d.key == "g1:night1:public")
+    assert "月光 出局" in post.text and "【遗言】月光：" in post.text and "小心老王" in post.text
+    assert game.ref.state.phase is Phase.DAWN  # the day opens when the GM publishes it
+    game.publish("g1:night1:public", t(10, 6, 10))
+    assert game.ref.state.phase is Phase.DAY and game.ref.state.params["opened_at"] == t(10, 6, 10)
+
+
+def test_last_words_after_the_day_opened_are_refused_and_the_receipt_says_so(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.day_2()
+    late = game.reply("月光", "遗言：我是好人。", t(10, 7))
+    assert not late.events and [a.kind for a in late.alerts] == ["last_words_late"]
+    receipt = next(d.text for d in late.drafts if d.kind == "receipt")
+    assert "已收到" not in receipt and "已过遗言截止时间" in receipt
+
+
+def test_a_dead_character_without_last_words_is_refused(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.settled_1()
+    words = game.reply("老王", "遗言：我不是狼。", t(10, 4))  # alive, and never granted
+    assert not words.events and [a.kind for a in words.alerts] == ["last_words_not_granted"]
+
+
+def test_the_maddened_character_is_told_and_watched_in_his_own_thread(tmp_path) -> None:
+    game = Game(tmp_path)
+    dawn = game.day_2()
+    notice = next(d for d in dawn.drafts if d.kind == "maddened_notice")
+    assert notice.destination == "Rex" and "癫狂" in notice.text
+    talk = game.reply("Rex", "我觉得老王很可疑", t(10, 8))
+    assert [a.kind for a in talk.alerts] == ["maddened_speech"]
+    sounds = game.reply("Rex", "喵喵 汪汪", t(10, 8, 30))
+    assert not sounds.alerts
+
+
+def test_the_day_result_publishes_the_full_voting_record_and_tells_the_voted_out(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.day_2()
+    living = [s.name for s in game.ref.state.alive()]
+    for i, name in enumerate(living):
+        target = "Lily99" if name == "老王" else "老王"
+        assert game.vote(name, target, t(10, 9, i)).events, name
+    game.vote("小明", "Lily99", t(10, 10))  # a changed ballot: the latest counts (RES-W6)
+    out = game.tick(t(11, 21))
+    post = next(d for d in out.drafts if d.key == "g1:day2:public")
+    record = post.text[post.text.index("投票记录") :]
+    assert "老王 → Lily99" in record and "小明 → Lily99" in record and "小明 → 老王" not in record
+    assert record.count("→") == len(living)
+    notice = next(d for d in out.drafts if d.kind == "last_words_notice")
+    assert notice.destination == "老王" and "2026-12-12 06:00 前" in notice.text
+
+
+def test_last_words_after_the_dawn_post_was_proposed_reach_the_gm(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.settled_1()
+    game.tick(t(10, 6))  # the dawn post is proposed; the GM has not published it yet
+    words = game.reply("月光", "遗言：我是好人。", t(10, 6, 5))
+    assert words.events  # in time: the next day has not opened
+    assert [a.kind for a in words.alerts] == ["last_words_after_post"]
+
+
+def test_a_sheriff_put_out_at_night_names_his_successor_before_the_dawn(tmp_path) -> None:
+    game = Game(tmp_path)
+    game.to_night_1()  # 小明 is the sheriff
+    assert game.reply("老王", "【杀人】小明", t(9, 22)).events
+    settled = game.tick(t(10, 3, 5))
+    assert {d.kind for d in settled.drafts if d.destination == "小明"} == {
+        "successor_notice",
+        "last_words_notice",
+    }
+    named = game.reply("小明", "【殉职】阿杰", t(10, 4))
+    assert named.events and not named.alerts
+    dawn = game.tick(t(10, 6))
+    post = next(d for d in dawn.drafts if d.key == "g1:night1:public")
+    assert "小明 出局" in post.text and "阿杰 成为警长" in post.text
+    assert "sheriff" in game.ref.state.seat("阿杰").addons
+
+
+def test_a_restart_between_the_settlement_and_06_00_still_announces_the_night(tmp_path) -> None:
+    """The held post is rebuilt from the stored events (the referee replays them)."""
+    game = Game(tmp_path)
+    game.settled_1()
+    game.reply("月光", "遗言：我是好人，请大家小心老王。", t(10, 4))
+    stored = list(game.log)
+    again = Game(tmp_path)
+    again.ref.replay(stored)
+    assert again.ref.state.phase is Phase.DAWN
+    dawn = again.ref.tick(t(10, 6, 1), Clockwork())
+    post = next(d for d in dawn.drafts if d.key == "g1:night1:public")
+    assert "月光 出局" in post.text and "小心老王" in post.text
+    proposed = Game(tmp_path)  # … but not twice, when the outbox had it before the crash
+    proposed.ref.replay(stored)
+    proposed.ref.pending_public["g1:night1:public"] = post.text
+    assert not [d for d in proposed.ref.tick(t(10, 6, 2), Clockwork()).drafts if d.channel == "thread"]
