@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise UserError(f"no such cases file: {path}")
         try:
-            lines = path.read_text(encoding="utf-8").splitlines()
+            # JSON lines end at \n only (a U+2028 inside a text is not a line break)
+            lines = path.read_text(encoding="utf-8").split("\n")
         except UnicodeDecodeError as exc:
             raise UserError(
                 f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})"
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     try:
         for obj, error in run_lines(lines, with_receipts=args.receipts):
-            sink.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            line = json.dumps(obj, ensure_ascii=False)
+            # a lone surrogate has no UTF-8 form: write it as its JSON escape (\ud800)
+            sink.write(line.encode("utf-8", "backslashreplace").decode("utf-8") + "\n")
             if error:
                 failed += 1
                 print(f"shenshi intake: {error}", file=sys.stderr)

@@ -22,6 +22,7 @@ from shenshi.intake.context import (
     VOTE_THREAD,
     DeclaredKill,
 )
+from shenshi.intake.names import nickname_map
 from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
 from shenshi.wording import Templates
 
@@ -68,7 +69,7 @@ def build_context(
                    frozenset(s.addons))  # fmt: skip
         for s in state.seats
     )
-    nicknames = {alias: name for name, aliases in game.nicknames.items() for alias in aliases}
+    nicknames = nickname_map(game.nicknames)  # a nickname given to two players is ambiguous
     role_threads: dict[str, frozenset[str]] = {}
     for owner, tid in game.role_threads.items():
         owners = {s.name for s in state.seats if s.role == owner or s.name == owner}

@@ -7,7 +7,8 @@ a flag for the GM, such as a short declaration) or one alert with a rejection re
 
 from __future__ import annotations
 
-from datetime import timedelta
+from dataclasses import replace
+from datetime import datetime, timedelta
 
 from shenshi.intake import receipts
 from shenshi.intake.collect import Collector
@@ -30,9 +31,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
         "speed_up": _speed,
         "slow_down": _speed,
     }
-    if intent not in ("last_words", "kill_declaration", "speed_up", "slow_down") and not _certain(
-        out, p
-    ):
+    if intent not in ("last_words", "kill_declaration") and not _certain(out, p):
         return
     if intent in special:
         special[intent](out, p)
@@ -73,6 +72,13 @@ def validate_action(out: Collector, p: Parsed) -> None:
         if out.name_problem(p.target2, p.verb, verb=p.verb):
             return
         extra["target2"] = out.player_of(p.target2).name
+        if extra["target2"] == target.name:
+            why = out.render("why_pair_lovers_same")
+            out.alert(
+                "invalid_target", "alert_pair_lovers_one", verb=p.verb, target=target.name,
+                why=why, reason=why,
+            )  # fmt: skip
+            return
     if p.more_targets:
         names = receipts.names(ctx, [p.target.written] + [r.written for r in p.more_targets])
         out.alert("action_conflict", verb=p.verb, target=names, names=names)
@@ -117,15 +123,15 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     assert sender is not None
     if _extra_divination(ctx, sender, action):
         return _extra_divination_ok(out, p, extra)
-    if action in phase.locked.get(sender.name, frozenset()):
-        out.alert("locked", verb=p.verb)
+    if any(action in phase.locked.get(q.name, frozenset()) for q in (sender, *ctx.unit_of(sender))):
+        out.alert("locked", verb=p.verb)  # RES-W7: the pack's kill, locked by any wolf
         return False
     if not _in_step(ctx, action):
         refusal = skills.out_of_step
         out.alert(refusal.alert, "alert_out_of_step", verb=p.verb, why=out.render(refusal.reason))
         return False
     if t is not None and skills.pm_window and (
-        (phase.pm_window_open is not None and t < phase.pm_window_open)
+        (phase.pm_window_open is not None and _surely_before(t, phase.pm_window_open))
         or (phase.pm_window_close is not None and t >= phase.pm_window_close)
     ):
         out.alert("pm_window", verb=p.verb)
@@ -142,16 +148,37 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if opens is not None and t is not None and t < opens:
         out.alert("phase_not_open", verb=p.verb, phase=which)
         return False
+    # A-S2, RES-A21: the seer the GM answered (the rules core locks him, not his partner)
     if action in skills.answer_locks and sender.name in phase.seer_answered:
         out.alert("seer_locked", verb=p.verb)
         return False
-    if action == "kill" and phase.on_duty_killer and phase.on_duty_killer != sender.name:
+    if action == "kill" and _off_duty(ctx, sender):
         out.alert("off_duty_killer", verb=p.verb, on_duty=phase.on_duty_killer)
         return False
     if action in skills.single_use and action in phase.used_skills:
         out.alert("skill_used", verb=p.verb)
         return False
     return True
+
+
+def _surely_before(t: datetime, opening: datetime) -> bool:
+    """Whether a PM stamped ``t`` was surely sent before ``opening``. A time on a whole minute
+    is a time shown to the minute (the inbox): the PM may have been sent at any second of it,
+    and the player gets the benefit of the doubt (a PM at :40 of the minute of an announcement
+    posted at :25 belongs to the window it opened)."""
+    if t.second == 0 and t.microsecond == 0:
+        return t + timedelta(minutes=1) <= opening
+    return t < opening
+
+
+def _off_duty(ctx: GameContext, sender: PlayerInfo) -> bool:
+    """game6-8 (RES-A1): not the on-duty killer's night; once he is dead the survivor kills
+    every night (RES-A2)."""
+    on_duty = ctx.phase.on_duty_killer
+    if not on_duty or on_duty == sender.name:
+        return False
+    holder = ctx.player(on_duty)
+    return holder is None or holder.alive
 
 
 def _in_step(ctx: GameContext, action: str) -> bool:
@@ -194,12 +221,19 @@ def _target_ok(out: Collector, p: Parsed, action: str, target: PlayerInfo) -> bo
     kind, why_template = problem
     roles = {"role": _role_cn(out.ctx, sender), "target_role": _role_cn(out.ctx, target)}
     why = out.render(why_template, target=target.name, **roles)
-    out.alert(kind, "alert_target", verb=p.verb, target=target.name, why=why, reason=why.lstrip("："))
+    # What the player is told may not rest on secrets: the wolf camp's size after a 私奔 is not
+    # his to know (RES-W12), so that refusal gives a reason that holds whatever the size.
+    reason = out.render("reason_wrong_phase") if why_template in _SECRET_WHY else why.lstrip("：")
+    out.alert(kind, "alert_target", verb=p.verb, target=target.name, why=why, reason=reason)
     if kind == "lone_killer_suicide":
         # RES-A4: refused at once, yet it is his latest PM: it supersedes his earlier target
         # (if it still stands at dawn there is no kill), so the rules core must see it.
         out.commands.append(IntakeCommand(action, sender.name, target.name, out.base_extra()))
     return False
+
+
+# Target rules whose reason rests on what the sender may not know.
+_SECRET_WHY = frozenset({"alert_why_few_wolves"})
 
 
 def _target_problem(
@@ -387,11 +421,11 @@ def _last_words(out: Collector, p: Parsed, *, text: str | None = None) -> None:
     assert sender is not None
     phase = ctx.phase
     body = p.declaration if text is None else text
-    # A ruleset that names who may leave last words (werewolf, chess32) grants nobody else.
+    grants = phase.last_words_granted
+    # A ruleset that names who may leave last words (werewolf, chess32) grants nobody else; in
+    # family A, with no list given, every dead player may.
     named = ctx.profile.last_words.notice is not LastWordsNotice.NONE
-    granted = sender.name in phase.last_words_granted or (
-        not named and not phase.last_words_granted and not sender.alive
-    )
+    granted = sender.name in grants if grants is not None else not named and not sender.alive
     if not granted:
         out.alert("last_words_not_granted", verb=receipts.verb(ctx, "last_words"))
         return
@@ -441,9 +475,13 @@ def _declaration_only(out: Collector, p: Parsed) -> None:
     if not sender.alive:
         out.alert("dead_actor", "alert_dead_actor_declaration", verb=declaring)
         return
+    extra = out.base_extra()
+    kill = next(iter(sorted(powers & post.skills)))
+    # the kill's window, its night and its killer (A-S1, RES-A1)
+    if not _timing_ok(out, replace(p, verb=declaring), kill, extra):
+        return
     body = p.declaration or ""
     chars = count_chars(body)
-    extra = out.base_extra()
     extra.update(
         {"declaration": body, "declaration_chars": chars, "declaration_missing": chars == 0}
     )

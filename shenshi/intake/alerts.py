@@ -40,6 +40,7 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "alternatives": "alternatives instead of one target (投票：A或者B, 炮架子：A或B): nothing counts",
     "conditional_action": "a command written as a condition or a question (如果…就束魂X, 祈祷 X?): nothing counts",
     "not_a_command": "a PM (or a reply in one's own 功能树洞) holding no command: a question or a note for the GM to read",
+    "unclosed_quote": "a typed [quote] never closed hides the rest of a post or PM, which holds a ballot or a command: the GM reads it",
     # targets
     "dead_target": "the target is dead / out",
     "self_target": "a self-target the rules forbid (chess general, cannon, chariot, horse; 孤刀; 殉职)",
@@ -65,6 +66,7 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "no_vote_open": "a ballot while no vote is open (night, before the vote thread, after close)",
     "vote_wrong_thread": "a ballot outside the vote thread",
     "vote_conflict": "two different targets in one post: no vote",
+    "possible_ballot": "a post in the vote thread that looks meant as a ballot without a command word (a bare name, 同上, +1, 我选X): the GM decides",
     "conditional_vote": "a ballot written as a condition or a question: no vote",
     "abstain_not_allowed": "an abstention where the ruleset forbids it (family A, werewolf)",
     "not_a_candidate": "a round-2 / runoff ballot for a player who is not a candidate",

@@ -22,8 +22,8 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
     assert sender is not None
     phase = ctx.phase
     qualified = next((b for b in ballots if b.conditional), None)
-    if qualified is not None and len(ballots) == 1:  # 如果…就投他: the condition says it all
-        out.alert("conditional_vote", ballot=qualified.verb)
+    if qualified is not None and all(b.conditional for b in ballots):
+        out.alert("conditional_vote", ballot=qualified.verb)  # 如果…就投他, 投A？还是B？
         return
     either = next((b for b in ballots if b.alternatives), None)
     if either is not None:

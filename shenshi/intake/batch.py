@@ -29,6 +29,7 @@ from shenshi.intake.context import (
     PlayerInfo,
 )
 from shenshi.intake.model import IntakeResult
+from shenshi.intake.names import nickname_map
 from shenshi.intake.read import read_pm, read_post, read_post_edit
 from shenshi.records import Post, PrivateMessage, Quote
 from shenshi.rulesets.base import RulesetError
@@ -112,23 +113,24 @@ def _declared(value: Any) -> DeclaredKill:
     raise CaseError(f'declared: give a target name or {{"target", "chars"}}, got {value!r}')
 
 
-def _nicknames(value: Any, players: list[str]) -> dict[str, str]:
-    """``{nickname: name}``, or the configuration's shape ``{name: [nicknames]}``."""
-    out: dict[str, str] = {}
+def _nicknames(value: Any, players: list[str]) -> dict[str, str | tuple[str, ...]]:
+    """``{nickname: name}``, or the configuration's shape ``{name: [nicknames]}`` (a nickname
+    given to several players is ambiguous, as in the daemon)."""
+    by_player: dict[str, list[str]] = {}
     for key, names in _mapping(value, "nicknames").items():
         if isinstance(names, str):
-            out[key] = names
+            by_player.setdefault(names, []).append(key)
         elif isinstance(names, list) and all(isinstance(n, str) for n in names):
-            out.update({nick: key for nick in names})  # the configuration's shape
+            by_player.setdefault(key, []).extend(names)  # the configuration's shape
         else:
             raise CaseError(
                 f"nicknames must be {{nickname: name}} or, as in the configuration, "
                 f"{{name: [nicknames]}}; got {key!r}: {names!r}"
             )
-    unknown = sorted({name for name in out.values() if name not in players})
+    unknown = sorted(name for name in by_player if name not in players)
     if unknown:
         raise CaseError(f"nicknames name someone who is not a player: {', '.join(unknown)}")
-    return out
+    return nickname_map(by_player)
 
 
 def build_context(case: Mapping[str, Any]) -> GameContext:
@@ -192,7 +194,10 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         extra_divination_actor=xdiv.get("actor"),
         extra_divination_deadline=_time(xdiv.get("deadline"), "extra_divination.deadline"),
         extra_divination_used=bool(xdiv.get("used", False)),
-        last_words_granted=_names(last_words.get("granted"), "last_words.granted"),
+        last_words_granted=(
+            _names(last_words["granted"], "last_words.granted")
+            if last_words.get("granted") is not None else None
+        ),
         last_words_deadline=_time(last_words.get("deadline"), "last_words.deadline"),
         swaps_left={k: int(v) for k, v in _mapping(case.get("swaps_left"), "swaps_left").items()},
         maddened=_names(case.get("maddened"), "maddened"),

@@ -109,8 +109,8 @@ class PhaseFacts:
     extra_divination_actor: str | None = None  # RES-A19 penalty divination
     extra_divination_deadline: datetime | None = None
     extra_divination_used: bool = False
-    # Last words (遗言): who may still leave them, by when
-    last_words_granted: frozenset[str] = frozenset()
+    # Last words (遗言): who may still leave them (None: not known, the dead may), by when
+    last_words_granted: frozenset[str] | None = None
     last_words_deadline: datetime | None = None
     # chess32
     swaps_left: Mapping[str, int] = field(default_factory=_no_map)
@@ -137,7 +137,8 @@ class GameContext:
 
     ruleset: str
     players: tuple[PlayerInfo, ...]
-    nicknames: Mapping[str, str] = field(default_factory=_no_map)  # nickname -> canonical name
+    # nickname -> canonical name, or the names of all the players it was given to (ambiguous)
+    nicknames: Mapping[str, str | tuple[str, ...]] = field(default_factory=_no_map)
     gm_names: frozenset[str] = frozenset({"神的使者"})
     gm_uids: frozenset[str] = frozenset()
     phase: PhaseFacts = field(default_factory=PhaseFacts)
@@ -208,6 +209,14 @@ class GameContext:
             p for p in self.players
             if p.name != player.name and p.role == player.role and p.team == player.team
         )  # fmt: skip
+
+    def unit_of(self, player: PlayerInfo) -> tuple[PlayerInfo, ...]:
+        """The others who share ``player``'s one action of a kind: his joint unit (A-J1), or the
+        living members of his pack (werewolves share one kill, RES-W7, whatever their camps)."""
+        role = self.info.roles.get(player.role or "")
+        if role is None or not role.pack:
+            return self.partners_of(player)
+        return tuple(p for p in self.players if p.name != player.name and p.role == player.role and p.alive)
 
     def alive_names(self) -> frozenset[str]:
         """Canonical names of the living players."""

@@ -2,17 +2,26 @@
 
 Built from the words of :mod:`shenshi.intake.lexicon`. Reading happens on the folded text
 (:mod:`shenshi.intake.text`). A command word counts only at the start of a clause (the start of
-a line, or after 。！？；，, or after 就 in a sentence with a condition), optionally after a few
-filler words (我, 今晚, 天神 …): "昨天投白色的猫很奇怪" is talk, "我投白色的猫，理由：…" is a
-ballot. A command word followed by something that is not a player's name is talk, unless it is
-plainly meant as a command (a separator such as ``：`` or a space follows the word, or the text
-looks like a misspelt name): then it is an unresolved name for an alert.
+a line, or after 。！？；，, or after 就 / …的话 in a sentence with a condition), optionally
+after a lead-in (numbering, 【第二天】, PS：, @神的使者, emoji and other symbols) and a few filler
+words (我, 今晚, 天神 …): "昨天投白色的猫很奇怪" is talk, "我投白色的猫，理由：…" is a ballot. A
+command word followed by something that is not a player's name is talk, unless it is plainly
+meant as a command (a separator such as ``：`` or a space follows the word, or the text looks
+like a misspelt name): then it is an unresolved name for an alert. After a command, a second
+one on the same line (``投票：A 投票：B``, ``祈祷 A 为B祈祷``) is read too when it names a player.
 
 Only the command itself can make it conditional: a condition before it in its sentence (如果…
-就投X), a question around it (请问投X可以吗, 投X？), or alternatives (X或者Y). A reason after it
+就投X, X不解释的话投X), a question around it (请问投X可以吗, 投X？), a qualifier right after
+it (投X，除非…; 投X，如果他不解释的话), or alternatives (X或者Y). A reason after it
 (投票：X，理由：他是不是杀手大家心里有数) is not read. A name followed by characters that could
 extend it is read whole (``老王王`` is not ``老王``), unless what follows is plainly not part of
 a name (a reason marker, 一票, a particle before a break …).
+
+A change of mind in the same text (改成X, 不对，是X, 算了还是占卜X吧, 更正：X) is a *correction*:
+the latest target counts, and the command it corrects is dropped.
+
+Positions (sentence and clause bounds, condition and question markers) are looked up in tables
+built once per text, so a hostile text of many clauses or markers is read in linear time.
 
 This module only reads; :mod:`shenshi.intake.actions` and ``ballots`` decide what the game allows.
 """
@@ -21,23 +30,36 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, insort
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from shenshi.intake import lexicon
 from shenshi.intake.names import NameIndex
-from shenshi.intake.text import Folded
+from shenshi.intake.text import Folded, fold
 
 # A name that is not a player's is still treated as meant when it scores this close to one.
 MEANT_SCORE = 75
 MAX_TOKEN = 16
 SELF = "\x00self"  # NameRef.player for 自己 / 我自己: the sender, filled in by validation
+# A line of a kill's declaration is a command line (抽将 X, 改杀 X, a second 杀 X), not part of
+# the declaration, when at most this many of its characters are neither commands nor particles.
+COMMAND_LINE_SLACK = 2
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
-_SEP = re.compile(r"[ \t:=\-—>→~・·]*(?:一下|下)?[ \t:]*")
+_SENTENCE_BREAK = "。!?\n"
+_SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|下)?[ \t:*]*")
+# Pictographs and arrows between a command word and its name (占卜👉老王): skipped, but they do
+# not make a weak word a command the way a separator does.
+_DECOR = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2190-\u21FF\ufffd\ufe0f]+")
+# A weaker separator after a command word (投票，X / 投票；X / 投票、X): only a player's name
+# after it makes a command.
+_WEAK_SEP = re.compile(r"[ \t]*[,;、.。…>》~]+[ \t]*")
 _OPEN = {"「": "」", "『": "』", "【": "】", "“": "”", '"': '"', "'": "'", "‘": "’", "《": "》",
          "(": ")", "<": ">", "[": "]", "〈": "〉", "〔": "〕"}  # fmt: skip
 _TOKEN_END = re.compile(r"[\s。.!?;,~、/()\[\]【】「」『』“”\"'‘’《》<>:…\ufffd]")
+_NUMERAL = r"(?:\d{1,3}|[一二三四五六七八九十]{1,3})"
 
 
 def _alt(words: Iterable[str]) -> str:
@@ -46,15 +68,30 @@ def _alt(words: Iterable[str]) -> str:
     return "(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s*") for w in ordered) + ")"
 
 
-_ALTERNATIVE = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_WORDS) + r"[ \t]*")
+def _alt_bounded(words: Iterable[str]) -> str:
+    """Like :func:`_alt`, with a Latin word ending at a word boundary (``if`` is not ``ifa``)."""
+    ordered = sorted(set(words), key=len, reverse=True)
+    return "(?:" + "|".join(
+        re.escape(w) + ("(?![a-z0-9_])" if w[-1].isascii() and w[-1].isalnum() else "")
+        for w in ordered
+    ) + ")"
+
+
+_ALTERNATIVE = re.compile(r"[ \t]*" + _alt_bounded(lexicon.ALTERNATIVE_WORDS) + r"[ \t]*")
 _LIST_SEP = re.compile(
-    r"[ \t]*(?:、|,|/|&|和|与|跟|及|以及|还有|" + _alt(lexicon.ALTERNATIVE_WORDS) + r"|[ \t])[ \t]*"
-)
+    r"[ \t]*(?:" + _alt_bounded(lexicon.LIST_WORDS) + "|"
+    + _alt_bounded(lexicon.ALTERNATIVE_WORDS) + r"|[ \t])[ \t]*"
+)  # fmt: skip
 _SELF = re.compile(_alt(lexicon.SELF_WORDS) + "(?!人)")
 _PRONOUN = re.compile(_alt(lexicon.PRONOUNS) + r"(?=$|[\s。.!?;,~、…)\]】」』]|一票)")
-_QUESTION = re.compile(_alt(lexicon.QUESTION_MARKERS) + "|" + _alt(lexicon.QUESTION_FINAL) + "$")
+_QUESTION = re.compile(_alt(lexicon.QUESTION_MARKERS))
 _CONDITION = re.compile(_alt(lexicon.CONDITION_MARKERS))
+_CONDITION_OPENS = re.compile(_alt(w for w in lexicon.CONDITION_MARKERS if w != "的话"))
 _CONSEQUENT = re.compile(_alt(lexicon.CONDITION_CONSEQUENTS))
+_IF_ENDS = "的话"  # …的话 ends a condition: what follows in its clause is qualified
+_TAIL_QUALIFIER = re.compile(_alt_bounded(lexicon.TAIL_QUALIFIERS))
+_THIRD_PERSON = re.compile(_alt(lexicon.THIRD_PERSON))
+_AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
 _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
 _PARTICLE = re.compile(
@@ -66,18 +103,23 @@ _FILLER = (
 )  # fmt: skip
 _OBJECT = _alt(lexicon.OBJECT_SUFFIXES) + "?"
 
-# Vote words (thread posts).
+# Vote words (thread posts). 投票 may be written with a space inside (投  票：X).
+_VOTE_WORD = r"[ \t]*".join(re.escape(c) for c in lexicon.VOTE_WORD)
+_HEADER_GAP = "[^】\\n]{0," + str(lexicon.VOTE_HEADER_MAX) + "}"
+_VOTE_HEADER = "【" + _HEADER_GAP + _VOTE_WORD + _HEADER_GAP + "】"  # 【今日投票】X
 _VOTE_CHANGE = re.compile(
     _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
 _VOTE_STRONG = re.compile(
     _FILLER
-    + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + re.escape(lexicon.VOTE_WORD)
+    + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + _VOTE_WORD
     + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")" + _OBJECT
 )  # fmt: skip
+# Weak: a player's name must follow (跟投X; 【今日投票】X, not 【第2天投票结果】).
 _VOTE_WEAK = re.compile(
-    _FILLER + re.escape(lexicon.VOTE_WEAK) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])"
-)
+    _FILLER + "(?:" + _alt(lexicon.VOTE_WEAK_WORDS) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])|"
+    + _VOTE_HEADER + "[ \t:]*)"
+)  # fmt: skip
 _ABSTAIN = re.compile(
     _FILLER
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
@@ -92,14 +134,22 @@ _VERBS_ALT = _alt(w for w, _ in lexicon.VERBS)
 # A command word as written, or any command word in 【】 (【占卜】老王).
 _VERB_RE = re.compile(_FILLER + "(?:(" + _VERBS_ALT + ")|【(" + _VERBS_ALT + ")】)" + _OBJECT)
 _VERB_INTENTS = dict(lexicon.VERBS)
+_WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
 _VERB_PARTICLE = re.compile(_alt(lexicon.VERB_PARTICLES))
+# Any command word (no filler before it): where a command may start inside a condition's clause
+# (如果他不解释投老王).
+_COMMAND_WORD = re.compile(
+    "(?:" + _VOTE_WORD + "|" + _alt(lexicon.VOTE_WORDS + lexicon.VOTE_CHANGE_WORDS)
+    + "|" + re.escape(lexicon.VOTE_WEAK) + "|" + _VERBS_ALT + ")"
+)  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
     for leads, tails, intents in lexicon.NAME_FIRST
 )
 _PLATFORM = re.compile(
-    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*" + _alt(lexicon.PLATFORM_LINKS) + "?"
-)
+    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|"
+    + _alt(lexicon.PLATFORM_LINKS) + ")?"
+)  # fmt: skip
 _PLATFORM_LEAD = re.compile(
     _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_WORDS) + r"[ \t:]*"
 )
@@ -115,13 +165,54 @@ _LAST_WORDS = re.compile(_FILLER + _alt(lexicon.LAST_WORDS) + r"[ \t:]*")
 _ACCUSE = re.compile(r"(?:我)?" + _alt(lexicon.ACCUSE_WORDS) + r"[ \t:]*")
 _DELEGATE_TO = re.compile(_FILLER + _alt(lexicon.DELEGATE_TO_LEADS))
 _DELEGATE_TO_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.DELEGATE_TO_WORDS) + r"[ \t]*投")
-_CONFIRM = re.compile(r"^[ \t]*" + _alt(lexicon.CONFIRM_WORDS) + r"[ \t。.!]*$")
+_CONFIRM = re.compile(r"[ \t]*[【\[]?" + _alt(lexicon.CONFIRM_WORDS) + r"[】\]]?[ \t。.!]*")
 _SPEED_UP = re.compile(
-    re.escape(lexicon.SPEED_UP[0])
+    _FILLER + re.escape(lexicon.SPEED_UP[0])
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
     + re.escape(lexicon.SPEED_UP[1])
 )  # fmt: skip
-_SLOW_DOWN = re.compile(_alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN))
+_SLOW_DOWN = re.compile(
+    _FILLER + _alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN)
+)
+# What may follow a whole-clause command such as 同意加速 (a particle, 了, 吧, emoticons).
+_CLAUSE_TAIL = re.compile("[ \t" + lexicon.NAME_PARTICLES + r"\W]*")
+# A change of mind: 不对，改成X / 算了还是X吧 / 更正：X / 不，是X (atomic: no backtracking).
+_POINTING = (
+    re.escape(lexicon.CORRECTION_POINTING[0]) + r"[^,.!?;。\n]{1,8}?"
+    + re.escape(lexicon.CORRECTION_POINTING[1])
+)  # fmt: skip
+_CORRECTION = re.compile(
+    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
+    + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
+    + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+"
+    + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
+)  # fmt: skip
+# What may follow a correction word that names nobody: 取消占卜, 算了不占卜了
+_CANCELLED = re.compile(
+    r"[ \t,]*(?:" + _alt(lexicon.CANCEL_NEGATIONS) + ")?(?:" + _VERBS_ALT + ")?"
+)  # fmt: skip
+_ANY_VERB = re.compile(_VERBS_ALT)
+_ALTERNATIVE_LEAD = re.compile(_alt(lexicon.ALTERNATIVE_LEADS) + r"[ \t,:]*")
+_ALTERNATIVE_FOLLOWER = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_FOLLOWERS))
+# What may stand before a command word at the start of a clause (see lexicon.LEAD_WORDS).
+_LEADS = (
+    re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
+    re.compile(_NUMERAL + r"[ \t]*[、)][ \t]*"),
+    re.compile(r"[a-h][)、][ \t]*"),  # a) b) c)
+    re.compile(r"\d{1,3}[ \t]*"),  # ① (folded: 1), #2
+    re.compile(r"\([ \t]*" + _NUMERAL + r"[ \t]*\)[ \t]*"),
+    re.compile(r"第" + _NUMERAL + r"[条点项][ \t:、]*"),
+    re.compile(r"@[^\s:@]{1,24}(?:[ \t]+|:[ \t]*)"),
+    re.compile(r"【[^】\n]{1,12}】[ \t]*"),
+    re.compile(r"\[[^\]\n]{1,12}\][ \t]*"),
+    re.compile(_alt(lexicon.LEAD_DAY_WORDS) + r"[ \t]*\d{1,2}(?![a-z0-9_])[ \t:]*"),
+    re.compile(r"[^\w\s【\[\"'“‘「『《<(@]+[ \t]*"),
+    re.compile(r"\([ \t]*"),
+)
+_MAX_LEADS = 8
+_ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
+_BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS))
+_REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
 
@@ -132,9 +223,40 @@ def _after_sep(text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
+def _skip_decor(text: str, pos: int) -> int:
+    m = _DECOR.match(text, pos)
+    return m.end() if m else pos
+
+
+def lead_positions(text: str, pos: int) -> list[int]:
+    """``pos`` and each position after a lead-in there (numbering, PS：, @someone, 【第二天】,
+    Day2, symbols and emoji), in order: a command may start at any of them (🔮【预言】X)."""
+    found = [pos]
+    for _ in range(_MAX_LEADS):
+        for lead in _LEADS:
+            m = lead.match(text, pos)
+            if m and m.end() > pos:
+                pos = m.end()
+                found.append(pos)
+                break
+        else:
+            break
+    return found
+
+
+def skip_lead(text: str, pos: int) -> int:
+    """The position after every lead-in at ``pos`` (``pos`` when there is none)."""
+    return lead_positions(text, pos)[-1]
+
+
 def _extends_a_name(ch: str) -> bool:
     """Whether ``ch`` could be part of a name (a CJK character, a letter or a digit)."""
     return ch.isalnum() or unicodedata.category(ch) == "Lo"
+
+
+def _word_chars(text: str) -> int:
+    """Characters of ``text`` that say something (not spaces, punctuation, emoji, particles)."""
+    return sum(1 for c in text if _extends_a_name(c) and c not in lexicon.NAME_PARTICLES)
 
 
 @dataclass(frozen=True)
@@ -153,12 +275,17 @@ class NameRef:
     def resolved(self) -> bool:
         return self.player is not None
 
+    @property
+    def names_someone(self) -> bool:
+        """Whether it names a player, or several (not an unknown or a missing name)."""
+        return self.player is not None or bool(self.ambiguous)
+
 
 @dataclass(frozen=True)
 class Parsed:
     """One command as written, before the game decides whether it counts."""
 
-    intents: tuple[str, ...]  # candidate actions, best first
+    intents: tuple[str, ...]  # candidate actions, best first (empty: a correction of a name only)
     verb: str  # the command word as written
     pos: int  # folded position of the command word (ordering)
     target: NameRef | None = None
@@ -175,71 +302,209 @@ class Parsed:
     confirm: bool = False
     accused: tuple[NameRef, ...] = ()
     number: int | None = None  # speed-up day
+    correction: bool = False  # 改成X / 不对，是X: replaces the command before it
+    offered: bool = False  # 或者X after a command: another target offered, alternatives
+
+    @property
+    def names_players(self) -> bool:
+        """Whether every name of the command names a player (a command line of a declaration
+        must; prose that happens to start with a command word does not)."""
+        refs = [r for r in (self.target, self.target2, *self.more_targets) if r is not None]
+        return bool(refs) and all(r.names_someone for r in refs)
+
+
+def _marker_spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
 @dataclass
 class _Reader:
     folded: Folded
     index: NameIndex
+    _names: list[tuple[int, int]] = field(default_factory=list)  # names read, sorted
+    # Starts inside a condition's clause (如果他不解释投X): only a command naming a player there
+    weak_starts: set[int] = field(default_factory=set)
+    _probing: bool = False  # reading ahead for _command_inside: no further look-ahead
 
     @property
     def text(self) -> str:
         return self.folded.text
 
-    # -- positions ---------------------------------------------------------------------------
+    # -- positions (tables built once per text) ----------------------------------------------
+    @cached_property
+    def _newlines(self) -> list[int]:
+        return [i for i, c in enumerate(self.text) if c == "\n"]
+
+    @cached_property
+    def _sentence_breaks(self) -> list[int]:
+        return [i for i, c in enumerate(self.text) if c in _SENTENCE_BREAK]
+
+    @cached_property
+    def _clause_breaks(self) -> list[int]:
+        return [i for i, c in enumerate(self.text) if c in _CLAUSE_BREAK]
+
+    @cached_property
+    def _conditions(self) -> list[tuple[int, int]]:
+        return _marker_spans(_CONDITION, self.text)
+
+    @cached_property
+    def _questions(self) -> list[tuple[int, int]]:
+        return _marker_spans(_QUESTION, self.text)
+
+    def _bounds(self, breaks: list[int], pos: int) -> tuple[int, int]:
+        i = bisect_left(breaks, pos)
+        begin = breaks[i - 1] + 1 if i > 0 else 0
+        return begin, breaks[i] if i < len(breaks) else len(self.text)
+
+    def line_bounds(self, pos: int) -> tuple[int, int]:
+        return self._bounds(self._newlines, pos)
+
+    def sentence_bounds(self, pos: int) -> tuple[int, int]:
+        return self._bounds(self._sentence_breaks, pos)
+
+    def clause_end(self, pos: int) -> int:
+        """The end of the clause holding ``pos`` (its break, or the end of the text)."""
+        return self._bounds(self._clause_breaks, pos)[1]
+
+    def _marked(self, markers: list[tuple[int, int]], begin: int, end: int) -> bool:
+        """Whether a marker lies in ``[begin, end)`` outside every name read there (a player
+        called 如果 is a name, not a condition)."""
+        i = bisect_left(markers, (begin, -1))
+        while i < len(markers) and markers[i][0] < end:
+            start, stop = markers[i]
+            if stop <= end and not self._in_a_name(start, stop):
+                return True
+            i += 1
+        return False
+
+    def _in_a_name(self, start: int, stop: int) -> bool:
+        i = bisect_left(self._names, (start + 1, -1))
+        return i > 0 and self._names[i - 1][0] <= start and stop <= self._names[i - 1][1]
+
+    def _read_a_name(self, start: int, end: int) -> None:
+        insort(self._names, (start, end))
+
     def clause_starts(self, start: int = 0, end: int | None = None) -> list[int]:
-        """Where clauses start: after a clause break, and after 就 following a condition."""
-        stop = len(self.text) if end is None else end
+        """Where clauses start: after a clause break, after 就 following a condition, after a
+        condition's …的话, and at a command word inside a condition's clause (如果他不解释投X)."""
+        text = self.text
+        stop = len(text) if end is None else end
         starts = []
         at_start = True
         for i in range(start, stop):
-            ch = self.text[i]
+            ch = text[i]
             if ch in _CLAUSE_BREAK:
                 at_start = True
                 continue
             if at_start and not ch.isspace():
                 starts.append(i)
                 at_start = False
-        for m in _CONSEQUENT.finditer(self.text, start, stop):
+        for m in _CONSEQUENT.finditer(text, start, stop):
             begin = self.sentence_bounds(m.start())[0]
-            if _CONDITION.search(self.text, begin, m.start()) and m.end() < stop:
+            if self._marked(self._conditions, begin, m.start()) and m.end() < stop:
                 starts.append(m.end())
-        return sorted(set(starts))
+        clause_done = start
+        inside: set[int] = set()
+        for cstart, cend in self._conditions:
+            if cstart < clause_done or cstart >= stop:
+                continue
+            clause_done = min(self.clause_end(cend), stop)
+            inside.update(w.start() for w in _COMMAND_WORD.finditer(text, cend, clause_done))
+            ends = text.find(_IF_ENDS, cstart, clause_done)
+            if ends >= 0 and ends + len(_IF_ENDS) < clause_done:  # …的话改成X
+                inside.add(_first_non_space(text, ends + len(_IF_ENDS)))
+        self.weak_starts.update(inside - set(starts))
+        return sorted({*starts, *inside})
 
-    def line_bounds(self, pos: int) -> tuple[int, int]:
-        begin = self.text.rfind("\n", 0, pos) + 1
-        end = self.text.find("\n", pos)
-        return begin, len(self.text) if end < 0 else end
+    def command_starts(self, author_keys: tuple[str, ...] = ()) -> list[int]:
+        """Every position a command may start at: each clause start (after the author's own
+        "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …)."""
+        starts: set[int] = set()
+        begin = 0
+        text = self.text
+        for line_end in [*self._newlines, len(text)]:
+            first = _skip_own_prefix(self, begin, author_keys)
+            for s in self.clause_starts(first, line_end):
+                starts.update(lead_positions(text, s))
+            begin = line_end + 1
+        return sorted(s for s in starts if s < len(text))
 
-    def sentence_bounds(self, pos: int) -> tuple[int, int]:
-        begin = max(self.text.rfind(c, 0, pos) for c in "。!?\n") + 1
-        ends = [i for i in (self.text.find(c, pos) for c in "。!?\n") if i >= 0]
-        return begin, min(ends) if ends else len(self.text)
-
-    def clause_end(self, pos: int) -> int:
-        """The end of the clause holding ``pos`` (its break, or the end of the text)."""
-        for i in range(pos, len(self.text)):
-            if self.text[i] in _CLAUSE_BREAK:
-                return i
-        return len(self.text)
+    def next_on_line(self, end: int) -> list[int]:
+        """Where a second command may start after one that ended at ``end`` on the same line
+        (after spaces or symbols: 投票：A 投票：B, 【杀人】A 【杀人】B)."""
+        text = self.text
+        pos = end
+        while pos < len(text) and text[pos] in " \t":
+            pos += 1
+        return [
+            p for p in lead_positions(text, pos)
+            if p > end and p < len(text) and text[p] not in _CLAUSE_BREAK
+        ]  # fmt: skip
 
     def qualified(self, pos: int, end: int, conditions: bool = True) -> bool:
         """Whether the command written in ``[pos, end)`` is qualified: a condition before it or
-        in it (if ``conditions``), a question before it in its sentence, or its clause asking
-        (a ? or 吗 at its end). Reasons and remarks in later clauses do not count."""
+        in it (if ``conditions``), a question before it in its sentence, its clause asking (a ?
+        or 吗 at its end), or a qualifier right after it (，除非…; ，如果他不解释的话). Reasons and
+        remarks in later clauses do not count."""
         begin = self.sentence_bounds(pos)[0]
         text = self.text
-        if conditions and _CONDITION.search(text, begin, end):
+        if conditions and self._marked(self._conditions, begin, end):
             return True
-        if _QUESTION.search(text[begin:pos]):
+        if self._marked(self._questions, begin, pos):
+            return True
+        if pos > begin and text[pos - 1] in lexicon.QUESTION_FINAL:
+            return True
+        if conditions and not self._probing and self._qualified_after(end):
             return True
         stop = self.clause_end(end)
-        rest = _TARGET_QUESTION.sub("", text[end:stop]).rstrip()
+        tail = text[max(end, stop - 40) : stop]
+        rest = _TARGET_QUESTION.sub("", tail).rstrip()
         return text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))
+
+    def _qualified_after(self, end: int) -> bool:
+        """A clause right after the command that qualifies it: 除非…, 前提是…, 看情况, if …; or
+        a condition with no consequent of its own: one ending in 的话 (，如果他不解释的话), or one
+        about a third person that ends its sentence (，要是他不解释). A remark about the writer
+        or the others (，如果我错了请原谅; 如果大家有意见可以讨论; 如果他是好人我道歉) is not."""
+        text = self.text
+        at = _AFTER_COMMAND.match(text, end)
+        pos = at.end() if at else end
+        if _TAIL_QUALIFIER.match(text, pos):
+            return True
+        cond = _CONDITION_OPENS.match(text, pos)
+        if cond is None or self._in_a_name(cond.start(), cond.end()):
+            return False
+        stop = self.clause_end(cond.end())
+        if _CONSEQUENT.search(text, cond.end(), stop) or self._command_inside(cond.start(), stop):
+            return False  # a conditional command of its own (如果来得及的话改成X), read apart
+        if text.endswith(_IF_ENDS, 0, stop):
+            return True
+        about = _after_sep(text, cond.end())
+        third = _THIRD_PERSON.match(text, about) or self.index.match_at(self.folded, about)
+        return (
+            third is not None and lexicon.FIRST_PERSON not in text[about:stop]
+            and stop >= self.sentence_bounds(pos)[1]
+        )  # fmt: skip
+
+    def _command_inside(self, begin: int, stop: int) -> bool:
+        """Whether a command naming a player starts inside a condition's clause."""
+        starts = [w.start() for w in _COMMAND_WORD.finditer(self.text, begin, stop)]
+        ends = self.text.find(_IF_ENDS, begin, stop)
+        if ends >= 0:
+            starts.append(_first_non_space(self.text, ends + len(_IF_ENDS)))
+        self._probing = True
+        try:
+            for at in starts[:_MAX_LEADS]:
+                hit = _read_correction_or_command(self, at)
+                if hit is not None and hit[0].names_players:
+                    return True
+            return False
+        finally:
+            self._probing = False
 
     # -- names ------------------------------------------------------------------------------
     def _whole_token(self, pos: int) -> int:
-        tok = _TOKEN_END.search(self.text, pos)
+        tok = _TOKEN_END.search(self.text, pos, pos + MAX_TOKEN + 1)
         return min(tok.start() if tok else len(self.text), pos + MAX_TOKEN)
 
     def name_continues(self, end: int) -> bool:
@@ -256,6 +521,34 @@ class _Reader:
             or (text[end - 1].isascii() != text[end].isascii() and not text[end].isdigit())
         )
 
+    def _runs_on(self, end: int) -> bool:
+        """Whether a word goes on at ``end`` (小明 明天再说 is 小明 and 明天, not 小明明 + 天)."""
+        text = self.text
+        return (
+            end < len(text) and _extends_a_name(text[end])
+            and not (_FOLLOWER.match(text, end) or _PARTICLE.match(text, end))
+        )  # fmt: skip
+
+    def _name_at(self, pos: int) -> tuple[NameRef, int] | None:
+        """The player's name written at ``pos`` (the longest), read whole: one that runs on
+        (老王王) is an unknown token; one that could be a longer player's name written with a
+        space or brackets inside (Mia 2, 小鱼(儿)) is ambiguous."""
+        match = self.index.match_at(self.folded, pos)
+        if match is None:
+            return None
+        longer, stop = self.index.longer_across(self.folded, pos, match)
+        if longer and not self._runs_on(stop):
+            if stop < len(self.text) and self.text[stop] in ")]】」":
+                stop += 1
+            players = tuple(sorted({*longer, *(match.ambiguous or (match.player,))} - {None}))
+            return NameRef(self.folded.original_slice(pos, stop), None, players), stop
+        if self.name_continues(match.end):
+            end = self._whole_token(pos)
+            return NameRef(self.folded.original_slice(pos, end)), end
+        self._read_a_name(pos, match.end)
+        written = self.folded.original_slice(pos, match.end)
+        return NameRef(written, match.player, match.ambiguous), match.end
+
     def read_name(
         self, pos: int, strict: bool, pronouns: bool = False
     ) -> tuple[NameRef | None, int]:
@@ -268,28 +561,29 @@ class _Reader:
         text = self.text
         after = _after_sep(text, pos)
         had_sep = strict or after > pos
-        pos = after
+        pos = _skip_decor(text, after)
+        if pos < len(text) and (text[pos] == "@" or text[pos] in _OPEN):
+            whole = self._name_at(pos)  # a name that starts with @ or a bracket: [SK]Leo
+            if whole is not None:
+                return whole
         if pos < len(text) and text[pos] == "@":
             pos += 1
             had_sep = True
         if pos < len(text) and text[pos] in _OPEN:
             close = _OPEN[text[pos]]
-            end = text.find(close, pos + 1)
+            end = text.find(close, pos + 1, pos + 26)
             line_end = self.line_bounds(pos)[1]
             if 0 < end <= line_end and end - pos - 1 <= 24:
                 inner = self.folded.original_slice(pos + 1, end).strip().lstrip("@＠")
                 match = self.index.resolve(inner)
                 if match is not None:
+                    self._read_a_name(pos + 1, end)
                     return NameRef(inner, match.player, match.ambiguous), end + 1
                 if inner:
                     return NameRef(inner), end + 1
-        match = self.index.match_at(self.folded, pos)
-        if match is not None:
-            if self.name_continues(match.end):
-                end = self._whole_token(pos)
-                return NameRef(self.folded.original_slice(pos, end)), end
-            written = self.folded.original_slice(pos, match.end)
-            return NameRef(written, match.player, match.ambiguous), match.end
+        found = self._name_at(pos)
+        if found is not None:
+            return found
         me = _SELF.match(text, pos)
         if me:
             return NameRef(self.folded.original_slice(pos, me.end()), SELF), me.end()
@@ -305,20 +599,35 @@ class _Reader:
             return NameRef(written), tok_end
         return None, pos
 
+    def read_name_after_weak_sep(self, pos: int) -> tuple[NameRef | None, int]:
+        """A player's name after a weak separator (投票，X / 投票；X); ``(None, pos)`` if none."""
+        m = _WEAK_SEP.match(self.text, pos)
+        if not m or m.end() == pos:
+            return None, pos
+        ref, end = self.read_name(m.end(), strict=False)
+        if ref is not None and ref.names_someone:
+            return ref, end
+        return None, pos
+
     def read_more_names(self, pos: int) -> tuple[list[NameRef], int, bool]:
-        """Names listed right after a first one (``阿杰、小明``, ``阿杰 和 小明``), where the list
-        ends, and whether they were alternatives (``阿杰或者小明``)."""
+        """Names listed right after a first one (``阿杰、小明``, ``阿杰 vs 小明``, ``阿杰+小明``),
+        where the list ends, and whether they were alternatives (``阿杰或者小明``)."""
         more: list[NameRef] = []
         alternatives = False
         while True:
             m = _LIST_SEP.match(self.text, pos)
+            nxt = m.end() if m else pos
+            if nxt < len(self.text) and self.text[nxt] in _OPEN and not (m and m.group(0).strip()):
+                # "花间（昨天发言太水）": a reason in brackets, not a name; "项伯(项庄也行)":
+                # another name offered
+                offered = self._offered_in_brackets(nxt)
+                if offered is not None:
+                    more.append(offered[0])
+                    return more, offered[1], True
+                return more, pos, alternatives
             if not m or m.end() == pos:
                 return more, pos, alternatives
-            nxt = m.end()
-            if nxt < len(self.text) and self.text[nxt] in _OPEN:
-                if not m.group(0).strip():
-                    # "花间（昨天发言太水）": a reason in brackets, not a name
-                    return more, pos, alternatives
+            if nxt < len(self.text) and self.text[nxt] in _OPEN:  # 阿杰、【小明】
                 ref, end = self.read_name(nxt, strict=False)
             else:
                 match = self.index.match_at(self.folded, nxt)
@@ -326,10 +635,15 @@ class _Reader:
                     return more, pos, alternatives
                 written = self.folded.original_slice(nxt, match.end)
                 ref, end = NameRef(written, match.player, match.ambiguous), match.end
+                self._read_a_name(nxt, match.end)
             if ref is None:
                 return more, pos, alternatives
             nxt_sep = _LIST_SEP.match(self.text, end)
             alternative = bool(_ALTERNATIVE.fullmatch(m.group(0)))
+            offered = _ALTERNATIVE_FOLLOWER.match(self.text, end)
+            if offered:  # 阿狼 灰狼二选一, 阿狼、灰狼都行
+                more.append(ref)
+                return more, offered.end(), True
             if (
                 not alternative  # 老王或者小明都行: alternatives, whatever follows
                 and end < len(self.text)
@@ -343,200 +657,57 @@ class _Reader:
             more.append(ref)
             pos = end
 
+    def _offered_in_brackets(self, pos: int) -> tuple[NameRef, int] | None:
+        """A player offered in brackets after a name: (项庄也行) / (或者项庄) / (项庄) — the name
+        and where the brackets end; ``None`` for a reason in brackets."""
+        close = _OPEN[self.text[pos]]
+        end = self.text.find(close, pos + 1, pos + 30)
+        if end < 0:
+            return None
+        start = pos + 1
+        lead = _ALTERNATIVE_LEAD.match(self.text, start)
+        at = lead.end() if lead else start
+        match = self.index.match_at(self.folded, at)
+        if match is None or match.player is None:
+            return None
+        rest = self.text[match.end : end]
+        if not (lead or _ALTERNATIVE_FOLLOWER.match(self.text, match.end) or not rest.strip()):
+            return None
+        ref = NameRef(self.folded.original_slice(at, match.end), match.player, match.ambiguous)
+        return ref, end + 1
+
+    def lone_name_lines(self, pos: int) -> tuple[list[NameRef], int]:
+        """Lines from ``pos`` on that hold nothing but one player's name (a ballot's name on the
+        next line, and another on the line after: 投票：⏎老王⏎阿杰)."""
+        names: list[NameRef] = []
+        text = self.text
+        while pos < len(text):
+            begin = pos + 1 if text[pos] == "\n" else pos
+            begin, end = self.line_bounds(begin)
+            line = text[begin:end].strip()
+            if not line:
+                if end >= len(text):
+                    break
+                pos = end
+                continue
+            first = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
+            match = self.index.match_at(self.folded, first)
+            if match is None or _word_chars(text[match.end : end]) > 0:
+                break
+            names.append(NameRef(self.folded.original_slice(first, match.end), match.player,
+                                 match.ambiguous))  # fmt: skip
+            pos = end
+        return names, pos
+
 
 def _skip_own_prefix(reader: _Reader, start: int, author_keys: tuple[str, ...]) -> int:
-    """Skip "Lily99：" at a line start (players often sign their posts that way)."""
+    """Skip "Lily99：" at a line start (players often sign their posts and PMs that way)."""
     for key in author_keys:
         if key and reader.text.startswith(key, start):
             rest = start + len(key)
             if rest < len(reader.text) and reader.text[rest] == ":":
                 return rest + 1
     return start
-
-
-def _line_starts(text: str) -> list[int]:
-    return [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
-
-
-# -- thread posts ------------------------------------------------------------------------------
-def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -> list[Parsed]:
-    """Every ballot written in a post's own text (quotes and BBCode already removed).
-
-    Each item has intents ``("vote",)`` or ``("abstain",)``; ``change`` marks 改票;
-    ``conditional`` a ballot qualified by a condition or a question; ``more_targets`` further
-    listed names (``alternatives``: written as alternatives).
-    """
-    reader = _Reader(Folded.of(text), index)
-    text_f = reader.text
-    starts: list[int] = []
-    for ls in _line_starts(text_f):
-        begin = _skip_own_prefix(reader, ls, author_keys)
-        line_end = reader.line_bounds(begin)[1] if begin < len(text_f) else begin
-        starts.extend(reader.clause_starts(begin, line_end))
-    found: list[Parsed] = []
-    for pos in starts:
-        parsed = _read_ballot(reader, pos)
-        if parsed is not None:
-            found.append(parsed)
-    return found
-
-
-def _read_ballot(reader: _Reader, pos: int, conditions: bool = True) -> Parsed | None:
-    text = reader.text
-    m = _ABSTAIN.match(text, pos)
-    if m:
-        return _abstention(reader, pos, m.end(), conditions)
-    change = False
-    m = _VOTE_CHANGE.match(text, pos)
-    if m:
-        change = True
-        after = _after_sep(text, m.end())
-        inner = _ABSTAIN.match(text, after)
-        if inner:
-            return _abstention(reader, pos, inner.end(), conditions, change=True)
-        inner = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
-        end = inner.end() if inner else m.end()
-        strict = True
-    else:
-        m = _VOTE_STRONG.match(text, pos)
-        strict = bool(m)
-        if m:
-            inner = _ABSTAIN.match(text, _after_sep(text, m.end()))
-            if inner:
-                return _abstention(reader, pos, inner.end(), conditions)
-        m = m or _VOTE_WEAK.match(text, pos)
-        if not m:
-            return None
-        end = m.end()
-    verb = reader.folded.original_slice(pos, end)
-    ref, after = reader.read_name(end, strict=False, pronouns=True)
-    rest = text[end:].split("\n", 1)[0]
-    if (ref is None or not ref.written) and strict and not rest.strip(" \t:："):
-        # "投票：" ends its line: the name may stand alone on the next one, else it is missing.
-        nxt = end + len(rest) + 1
-        match = reader.index.match_at(reader.folded, _first_non_space(text, nxt)) if nxt < len(text) else None
-        if match is None:
-            return Parsed(("vote",), verb, pos, NameRef(""), change=change)
-        ref, after = reader.read_name(_first_non_space(text, nxt), strict=False)
-    if ref is None:
-        return None
-    more, after, alternatives = reader.read_more_names(after) if ref.written else ([], after, False)
-    return Parsed(
-        ("vote",), verb, pos, ref, tuple(more), change=change, alternatives=alternatives,
-        conditional=reader.qualified(pos, after, conditions),
-    )  # fmt: skip
-
-
-def _abstention(
-    reader: _Reader, pos: int, end: int, conditions: bool, change: bool = False
-) -> Parsed:
-    verb = reader.folded.original_slice(pos, end)
-    conditional = reader.qualified(pos, end, conditions)
-    return Parsed(("abstain",), verb, pos, change=change, conditional=conditional)
-
-
-# -- PMs and werewolf skill replies ------------------------------------------------------------
-def read_actions(text: str, index: NameIndex, kill_posts: bool = True) -> list[Parsed]:
-    """Every command written in a PM (or a 功能树洞 reply), in order.
-
-    With ``kill_posts`` (the ruleset's kills come with a declaration), a kill's declaration is
-    the text after a declaration marker (杀人宣言：…), else the lines after the kill (and a long
-    remark on its own line); a declaration block *before* the kill line counts too. A line
-    "确定" locks the command before it (``confirm``). Vote words in a PM are delegated votes. A
-    cannon's platform may be written anywhere in the commands (炮架子：Y, 以Y为炮架, 隔着Y打X).
-    """
-    reader = _Reader(Folded.of(text), index)
-    text_f = reader.text
-    found: list[Parsed] = []
-    decl_before: tuple[int, int, int] | None = None  # marker, body start, body end
-    consumed_to = 0
-    for pos in reader.clause_starts():
-        if pos < consumed_to:
-            continue
-        line_begin, line_end = reader.line_bounds(pos)
-        if _CONFIRM.match(text_f[line_begin:line_end]) and pos == _first_non_space(
-            text_f, line_begin
-        ):
-            if found:
-                found[-1] = _with(found[-1], confirm=True)
-            continue
-        m = _LAST_WORDS.match(text_f, pos)
-        if m:
-            found.append(_read_last_words(reader, pos, m.end()))
-            break
-        m = _DECLARATION.match(text_f, pos)
-        if kill_posts and m and pos == _first_non_space(text_f, line_begin):
-            nxt_kill = _find_kill_after(reader, m.end())
-            stop = nxt_kill if nxt_kill is not None else len(text_f)
-            decl_before = (pos, m.end(), stop)
-            if nxt_kill is None:
-                body = reader.folded.original_slice(m.end(), stop).strip()
-                found.append(
-                    Parsed(
-                        ("kill_declaration",),
-                        reader.folded.original_slice(pos, m.end()),
-                        pos,
-                        declaration=body,
-                        story=lexicon.STORY_WORD in text_f[pos : m.end()],
-                    )
-                )
-                break
-            consumed_to = nxt_kill
-            continue
-        speed = _SPEED_UP.match(text_f, pos)
-        if speed:
-            number = _cn_number(speed.group(1))
-            found.append(
-                Parsed(("speed_up",), reader.folded.original_slice(pos, speed.end()), pos, number=number)
-            )
-            continue
-        slow = _SLOW_DOWN.match(text_f, pos)
-        if slow:
-            found.append(Parsed(("slow_down",), reader.folded.original_slice(pos, slow.end()), pos))
-            continue
-        hit = _read_command(reader, _after_platform(reader, pos))
-        if hit is None:
-            continue
-        parsed, end = hit
-        if kill_posts and set(parsed.intents) & set(_KILLS):
-            region, body_start, story = _declaration_start(reader, end)
-            if decl_before is not None:
-                marker, start, stop = decl_before
-                body = reader.folded.original_slice(start, stop).strip()
-                story = lexicon.STORY_WORD in text_f[marker:start]
-                region = len(text_f)
-            else:
-                body = _declaration_body(reader, body_start, end, marked=story is not None)
-            same = bool(_DECLARATION_SAME.search(text_f, end, reader.line_bounds(end)[1]))
-            parsed = _with(parsed, declaration=body, story=bool(story), declaration_same=same)
-            found.append(_with_platform(reader, parsed, region))
-            # The declaration may still hold a 确定 line at its very end.
-            tail_lines = text_f[end:].rstrip().split("\n")
-            if len(tail_lines) > 1 and _CONFIRM.match(tail_lines[-1]):
-                found[-1] = _with(found[-1], confirm=True)
-            break
-        if "cannon_kill" in parsed.intents:
-            parsed = _with_platform(reader, parsed, len(text_f))
-        found.append(parsed)
-        consumed_to = end
-    return found
-
-
-def _read_command(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
-    """The command starting at ``pos``, and where it ends."""
-    hit = (
-        _read_delegate_to(reader, pos)
-        or _read_name_first(reader, pos)
-        or _read_verb(reader, pos)
-        or _read_pm_vote(reader, pos)
-    )
-    if hit is None:
-        return None
-    parsed, end = hit
-    delegated = parsed.intents[0].startswith("delegate")
-    # A delegation is conditional by nature (如果我明天没上线就帮我投X): only a question counts.
-    conditional = parsed.conditional or reader.qualified(pos, end, conditions=not delegated)
-    return _with(parsed, conditional=conditional), end
 
 
 def _first_non_space(text: str, begin: int) -> int:
@@ -562,6 +733,412 @@ def _cn_number(s: str | None) -> int | None:
     return None
 
 
+# -- thread posts ------------------------------------------------------------------------------
+def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -> list[Parsed]:
+    """Every ballot written in a post's own text (quotes and BBCode already removed).
+
+    Each item has intents ``("vote",)`` or ``("abstain",)``; ``change`` marks 改票 (and a
+    correction after an earlier ballot of the post: 更正：X); ``conditional`` a ballot qualified
+    by a condition or a question; ``more_targets`` further listed names (``alternatives``:
+    written as alternatives). A second ballot on the same line (投票：A 投票：B) is read when it
+    names a player.
+    """
+    reader = _Reader(Folded.of(text), index)
+    starts = reader.command_starts(author_keys)
+    second: set[int] = set()  # starts after a ballot on its line: only a named player counts
+    found: list[Parsed] = []
+    consumed = 0
+    i = 0
+    while i < len(starts):
+        pos = starts[i]
+        i += 1
+        if pos < consumed:
+            continue
+        hit = _read_ballot(reader, pos)
+        if hit is None and found:
+            hit = _read_ballot_correction(reader, pos)
+        if hit is None and found:
+            alt = _ALTERNATIVE_LEAD.match(reader.text, pos)  # 投X，或者投Y: alternatives
+            offered = _read_ballot(reader, alt.end()) if alt and alt.end() > pos else None
+            if offered is not None and offered[0].target is not None:
+                q = found[-1]
+                names = (offered[0].target, *offered[0].more_targets)
+                found[-1] = _with(q, more_targets=q.more_targets + names, alternatives=True)
+                consumed = offered[1]
+                continue
+        if hit is None or (
+            (pos in second or pos in reader.weak_starts)
+            and hit[0].intents == ("vote",) and not hit[0].names_players
+        ):  # fmt: skip
+            continue
+        parsed, consumed = hit
+        found.append(parsed)
+        for nxt in reader.next_on_line(consumed):
+            if nxt not in second:
+                second.add(nxt)
+                insort(starts, nxt, lo=i)
+    return [_one_choice(p) for p in found]
+
+
+def _one_choice(p: Parsed) -> Parsed:
+    """Alternatives that all name the same player are that player: a nickname in brackets
+    (``白色的猫（猫猫）``) or a name offered twice (``老王或者老王``)."""
+    if not p.alternatives or p.platforms or p.target is None:
+        return p
+    players = {r.player for r in (p.target, *p.more_targets)}
+    if len(players) != 1 or None in players:
+        return p
+    return _with(p, more_targets=(), alternatives=False)
+
+
+def _read_ballot(
+    reader: _Reader, pos: int, conditions: bool = True
+) -> tuple[Parsed, int] | None:
+    text = reader.text
+    m = _ABSTAIN.match(text, pos)
+    if m:
+        return _abstention(reader, pos, m.end(), conditions), m.end()
+    change = False
+    m = _VOTE_CHANGE.match(text, pos)
+    if m:
+        change = True
+        after = _after_sep(text, m.end())
+        inner = _ABSTAIN.match(text, after)
+        if inner:
+            return _abstention(reader, pos, inner.end(), conditions, change=True), inner.end()
+        inner = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
+        end = inner.end() if inner else m.end()
+        strict = True
+    else:
+        m = _VOTE_STRONG.match(text, pos)
+        strict = bool(m)
+        if m:
+            inner = _ABSTAIN.match(text, _after_sep(text, m.end()))
+            if inner:
+                return _abstention(reader, pos, inner.end(), conditions), inner.end()
+        m = m or _VOTE_WEAK.match(text, pos)
+        if not m:
+            return None
+        end = m.end()
+    verb = reader.folded.original_slice(pos, end)
+    ref, after = reader.read_name(end, strict=False, pronouns=True)
+    if (ref is None or not ref.written) and strict:
+        ref2, after2 = reader.read_name_after_weak_sep(end)  # 投票，X / 投票；X
+        if ref2 is not None:
+            ref, after = ref2, after2
+    if ref is not None and not strict and not ref.names_someone and not m.group(0).endswith(
+        lexicon.VOTE_WEAK
+    ):
+        return None  # 跟投 / 跟票 take a player's name only (我跟票是因为… is talk)
+    line_end = reader.line_bounds(end)[1]
+    more: list[NameRef] = []
+    if (ref is None or not ref.written) and strict and not text[end:line_end].strip(" \t:"):
+        # "投票：" ends its line: the name may stand alone on a later line, else it is missing.
+        names, after_lines = reader.lone_name_lines(line_end)
+        if not names:
+            return Parsed(("vote",), verb, pos, NameRef(""), change=change), end
+        ref, more, after = names[0], names[1:], after_lines
+    if ref is None:
+        return None
+    alternatives = False
+    if ref.written and not more:
+        more, after, alternatives = reader.read_more_names(after)
+        after = _names_on_next_lines(reader, ref, more, after)
+    return Parsed(
+        ("vote",), verb, pos, ref, tuple(more), change=change, alternatives=alternatives,
+        conditional=reader.qualified(pos, after, conditions),
+    ), after  # fmt: skip
+
+
+def _names_on_next_lines(reader: _Reader, ref: NameRef, more: list[NameRef], end: int) -> int:
+    """When a command's line ends with its name, further lines of nothing but another player's
+    name are more names of it (投票：老王⏎阿杰: two targets); adds them to ``more`` and returns
+    where they end (``end`` when there are none)."""
+    text = reader.text
+    line_end = reader.line_bounds(end)[1] if end < len(text) else len(text)
+    if line_end >= len(text) or _word_chars(text[end:line_end]) > 0:
+        return end
+    names, stop = reader.lone_name_lines(line_end)
+    seen = {ref.player, *(r.player for r in more)}
+    different = [n for n in names if n.player not in seen]
+    more.extend(different)
+    return stop if different else end
+
+
+def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+    """更正：X / 不对，是X after an earlier ballot of the same post: a second ballot."""
+    m = _CORRECTION.match(reader.text, pos)
+    if not m or m.end() == pos:
+        return None
+    ref, end = reader.read_name(m.end(), strict=False)
+    if ref is None or not ref.names_someone:
+        return None
+    verb = reader.folded.original_slice(pos, m.end())
+    conditional = reader.qualified(pos, end)
+    return Parsed(("vote",), verb, pos, ref, change=True, conditional=conditional), end
+
+
+def _abstention(
+    reader: _Reader, pos: int, end: int, conditions: bool, change: bool = False
+) -> Parsed:
+    verb = reader.folded.original_slice(pos, end)
+    conditional = reader.qualified(pos, end, conditions)
+    return Parsed(("abstain",), verb, pos, change=change, conditional=conditional)
+
+
+def read_possible_ballot(text: str, index: NameIndex) -> str | None:
+    """Why a post with no ballot in it still looks meant as one, or ``None``: only a player's
+    name (with punctuation and emoticons), a name followed by a reason (老王，理由：…), a word
+    of choice before one name (我选老王, 支持老王), or an echo of the ballot above (同上, +1)."""
+    folded = Folded.of(text)
+    body = folded.text.strip()
+    if not body:
+        return None
+    start = skip_lead(folded.text, _first_non_space(folded.text, 0))
+    words = "".join(c for c in body if _extends_a_name(c) or c == "+")
+    if _ECHO.fullmatch(words) or (_ECHO.match(words) and len(words) <= 6):
+        return "echo"
+    names = index.find_all(folded)
+    if len({m.player for _, m in names}) != 1 or names[0][1].player is None:
+        return None
+    named = set()
+    for at, m in names:
+        named.update(range(at, m.end))
+    if not any(_extends_a_name(c) for i, c in enumerate(folded.text) if i not in named):
+        return "name"  # 老王 / 老王！ / 老王 老王 老王
+    pos, match = names[0]
+    if pos == start and _REASON_AFTER_NAME.match(folded.text, match.end):
+        return "name"
+    hint = _BALLOT_HINT.match(folded.text, start)
+    if hint and pos == _after_sep(folded.text, hint.end()):
+        return "hint"
+    return None
+
+
+# -- PMs and werewolf skill replies ------------------------------------------------------------
+def read_actions(
+    text: str, index: NameIndex, kill_posts: bool = True, author_keys: tuple[str, ...] = ()
+) -> list[Parsed]:
+    """Every command written in a PM (or a 功能树洞 reply), in order, corrections applied.
+
+    With ``kill_posts`` (the ruleset's kills come with a declaration), a kill's declaration is
+    the text after a declaration marker (杀人宣言：…), else the lines after the kill (and a long
+    remark on its own line); a declaration block *before* the kill line counts too. A line of
+    the declaration that is itself a command (抽将 X, 改杀 X, a second 杀 X, a condition) is read
+    as one and is not part of the declaration. A line "确定" locks the command before it
+    (``confirm``). Vote words in a PM are delegated votes. A cannon's platform may be written
+    anywhere in the commands (炮架子：Y, 以Y为炮架, 隔着Y打X). A correction (改成X, 不对，是X)
+    replaces the command before it.
+    """
+    reader = _Reader(Folded.of(text), index)
+    text_f = reader.text
+    found: list[Parsed] = []
+    decl_before: tuple[int, int, int] | None = None  # marker, body start, body end
+    consumed_to = 0
+    starts = reader.command_starts(author_keys)
+    second: set[int] = set()  # starts after a command on its line: only a named player counts
+    kill: tuple[int, int] | None = None  # the first kill: its index in found, where it ends
+    i = 0
+    while i < len(starts):
+        pos = starts[i]
+        i += 1
+        if pos < consumed_to:
+            continue
+        line_begin, line_end = reader.line_bounds(pos)
+        if pos == _first_non_space(text_f, line_begin) and _CONFIRM.fullmatch(
+            text_f, line_begin, line_end
+        ):
+            if found:
+                found[-1] = _with(found[-1], confirm=True)
+            consumed_to = line_end
+            continue
+        m = _LAST_WORDS.match(text_f, pos)
+        if m:
+            found.append(_read_last_words(reader, pos, m.end()))
+            break
+        m = _DECLARATION.match(text_f, pos)
+        if kill_posts and m and pos == _first_non_space(text_f, line_begin):
+            nxt_kill = _find_kill_after(reader, m.end())
+            if nxt_kill is None:
+                decl = _split_declaration(reader, m.end(), len(text_f), marked=True)
+                found.append(
+                    Parsed(
+                        ("kill_declaration",),
+                        reader.folded.original_slice(pos, m.end()),
+                        pos,
+                        declaration=decl.body,
+                        story=lexicon.STORY_WORD in text_f[pos : m.end()],
+                    )
+                )
+                found.extend(decl.commands)
+                break
+            decl_before = (pos, m.end(), nxt_kill)
+            consumed_to = nxt_kill
+            continue
+        special = _read_clause_command(reader, pos)
+        if special is not None:
+            found.append(special)
+            consumed_to = reader.clause_end(pos)
+            continue
+        hit = _read_correction_or_command(reader, _after_platform(reader, pos), bool(found))
+        if hit is None or (
+            (pos in second or pos in reader.weak_starts)
+            and not (hit[0].names_players or _cancels_a_command(hit[0]))
+        ):
+            continue
+        parsed, end = hit
+        if kill_posts and set(parsed.intents) & set(_KILLS):
+            kill = (len(found), end)
+            found.append(parsed)
+            break
+        if "cannon_kill" in parsed.intents:
+            parsed = _with_platform(reader, parsed, [(0, len(text_f))])
+        found.append(parsed)
+        consumed_to = end
+        for nxt in reader.next_on_line(end):
+            if nxt not in second:
+                second.add(nxt)
+                insort(starts, nxt, lo=i)
+    if kill is not None:
+        found = _kill_and_after(reader, found, kill, decl_before)
+    return [_one_choice(p) for p in apply_corrections(found)]
+
+
+def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
+    """Commands that are a whole clause: 同意第N天加速 / 同意加速 (a question or a condition
+    makes it conditional; 同意加速的请回复 is not consent) and 申请减速."""
+    text = reader.text
+    stop = reader.clause_end(pos)
+    for pattern, action in ((_SPEED_UP, "speed_up"), (_SLOW_DOWN, "slow_down")):
+        m = pattern.match(text, pos)
+        if not m:
+            continue
+        tail = _CLAUSE_TAIL.match(text, m.end(), stop)
+        if tail is None or tail.end() < stop:
+            return None  # 同意加速的请回复: talk about it, not consent
+        number = _cn_number(m.group(1)) if action == "speed_up" else None
+        verb = reader.folded.original_slice(pos, m.end())
+        return Parsed((action,), verb, pos, number=number, conditional=reader.qualified(pos, m.end()))
+    return None
+
+
+def _read_correction_or_command(
+    reader: _Reader, pos: int, after_command: bool = False
+) -> tuple[Parsed, int] | None:
+    """A command at ``pos``, or a correction there (改成X, 不对，改杀X, 更正：X, 还是阿杰吧)
+    marked ``correction`` (with no intents when only a name follows: the command before it is
+    meant; with no target either when nothing follows: 算了, 以第一条为准). After a command
+    (``after_command``), a clause offering another target (或者占卜X) is marked ``offered``."""
+    text = reader.text
+    if after_command:
+        alt = _ALTERNATIVE_LEAD.match(text, pos)
+        if alt and alt.end() > pos:
+            hit = _read_correction_or_command(reader, alt.end())
+            if hit is not None and hit[0].target is not None:
+                return _with(hit[0], offered=True, correction=False), hit[1]
+    m = _CORRECTION.match(text, pos)
+    if m and m.end() > pos:
+        verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
+        stop = reader.clause_end(m.end())
+        cancelled = _CANCELLED.match(text, m.end(), stop)
+        if after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0:
+            # 算了 / 以第一条为准 / 取消占卜 / 算了不占卜了: the target is no longer certain
+            conditional = reader.qualified(pos, stop)
+            verb = reader.folded.original_slice(pos, cancelled.end()).strip(" \t,，:：")
+            return Parsed((), verb, pos, correction=True, conditional=conditional), stop
+        for after in lead_positions(text, m.end()):
+            hit = _read_command(reader, _after_platform(reader, after))
+            if hit is not None:
+                return _with(hit[0], correction=True), hit[1]
+        ref, end = reader.read_name(m.end(), strict=False)
+        if ref is not None and ref.written:
+            more, end, alternatives = reader.read_more_names(end)
+            conditional = reader.qualified(pos, end)
+            return Parsed(
+                (), verb, pos, ref, tuple(more), alternatives=alternatives,
+                conditional=conditional, correction=True,
+            ), end  # fmt: skip
+    return _read_command(reader, pos)
+
+
+def apply_corrections(found: list[Parsed]) -> list[Parsed]:
+    """The commands that stand once every correction replaced the command it corrects: the
+    latest target counts. A correction naming only a player takes the command before it; one
+    with nothing before it is dropped; one naming nobody (算了, 以第一条为准) leaves the command
+    before it uncertain (conditional: the GM is told). A conditional correction replaces
+    nothing (it is refused on its own, and the command before it stands), nor does any
+    correction replace a command locked with 确定 (the lock decides, W-D1). A target offered
+    after a command (或者X) makes it alternatives."""
+    out: list[Parsed] = []
+    for p in found:
+        before_at = next(
+            (k for k in range(len(out) - 1, -1, -1) if out[k].intents and is_targeted(out[k])),
+            None,
+        )
+        if p.correction and not p.intents:
+            if before_at is None:
+                continue
+            before = out[before_at]
+            if p.target is None:  # a bare 算了 / 以第一条为准: what stands is no longer certain
+                if not p.conditional:  # (如果X死了就算了: it stands)
+                    out = [_with(q, conditional=True) if _uncertain_now(q) else q for q in out]
+                continue
+            p = _with(
+                before, verb=p.verb, pos=p.pos, target=p.target, more_targets=p.more_targets,
+                alternatives=p.alternatives, conditional=p.conditional, confirm=p.confirm,
+                correction=True, change=False,
+            )  # fmt: skip
+        if p.offered:
+            same = next(
+                (k for k in range(len(out) - 1, -1, -1) if set(out[k].intents) & set(p.intents)),
+                None,
+            )
+            if same is not None:
+                q = out[same]
+                offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
+                out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
+                continue
+        if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
+            out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
+        out.append(p)
+    return out
+
+
+def _cancels_a_command(p: Parsed) -> bool:
+    """A correction naming nobody that names a command (取消占卜, 算了不占卜了): it counts on the
+    command's own line too (a bare 算了 there may be talk)."""
+    return p.correction and p.target is None and bool(_ANY_VERB.search(fold(p.verb)))
+
+
+def _uncertain_now(p: Parsed) -> bool:
+    """Whether a bare 算了 / 以第一条为准 after ``p`` makes it uncertain: a command with a
+    target, not locked with 确定."""
+    return bool(p.intents) and is_targeted(p) and not p.confirm
+
+
+def is_targeted(p: Parsed) -> bool:
+    """A command with a target (not last words, a declaration alone or a speed-up)."""
+    return p.intents[0] not in ("last_words", "kill_declaration", "speed_up", "slow_down")
+
+
+def _read_command(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+    """The command starting at ``pos``, and where it ends."""
+    hit = (
+        _read_pm_abstention(reader, pos)
+        or _read_delegate_to(reader, pos)
+        or _read_name_first(reader, pos)
+        or _read_verb(reader, pos)
+        or _read_pm_vote(reader, pos)
+    )
+    if hit is None:
+        return None
+    parsed, end = hit
+    delegated = parsed.intents[0].startswith("delegate")
+    # A delegation is conditional by nature (如果我明天没上线就帮我投X): only a question counts.
+    conditional = parsed.conditional or reader.qualified(pos, end, conditions=not delegated)
+    return _with(parsed, conditional=conditional), end
+
+
 def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     text = reader.text
     m = _VERB_RE.match(text, pos)
@@ -573,12 +1150,21 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     bracketed = m.group(2) is not None or word.startswith("【")
     weak = len(word) == 1 and not bracketed
     start = m.end()
+    change = False
     particle = _VERB_PARTICLE.match(text, start)
     if particle and not word.startswith("【"):
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
+        change = particle.group(0) in lexicon.CHANGE_PARTICLES
+    again = _WEAK_VERB.match(text, start)
+    if again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents):
+        start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
     ref, end = reader.read_name(start, strict=bracketed)
+    if (ref is None or not ref.written) and not weak:
+        ref2, end2 = reader.read_name_after_weak_sep(start)
+        if ref2 is not None:
+            ref, end = ref2, end2
     if ref is None:
-        rest = text[m.end() :].split("\n", 1)[0]
+        rest = text[m.end() : reader.line_bounds(m.end())[1]]
         if not weak and not rest.strip(" \t:"):
             return Parsed(intents, verb, pos, NameRef("")), m.end()  # "占卜：" and nothing
         return None
@@ -594,9 +1180,11 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     alternatives = False
     if ref.written:
         more, end, alternatives = reader.read_more_names(end)
-    if "delegate_vote" in intents and more and not alternatives:
-        more = []
-    return Parsed(intents, verb, pos, ref, tuple(more), alternatives=alternatives), end
+        if not set(intents) & set(_KILLS):  # a kill's next lines are its declaration
+            end = _names_on_next_lines(reader, ref, more, end)
+    return Parsed(
+        intents, verb, pos, ref, tuple(more), alternatives=alternatives, correction=change
+    ), end
 
 
 def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
@@ -644,13 +1232,21 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     )
 
 
-def _read_pm_vote(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
-    parsed = _read_ballot(reader, pos, conditions=False)
-    if parsed is None:
+def _read_pm_abstention(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+    """弃权 / 委托投票：弃权 in a PM: a delegated abstention (family A refuses it)."""
+    m = _ABSTAIN.match(reader.text, pos)
+    if not m:
         return None
-    end = pos + len(parsed.verb)
+    return _with(_abstention(reader, pos, m.end(), False), intents=("delegate_abstain",)), m.end()
+
+
+def _read_pm_vote(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
+    hit = _read_ballot(reader, pos, conditions=False)
+    if hit is None:
+        return None
+    parsed, end = hit
     intents = ("delegate_vote",) if parsed.intents == ("vote",) else ("delegate_abstain",)
-    return _with(parsed, intents=intents), reader.line_bounds(pos)[1] if parsed.target else end
+    return _with(parsed, intents=intents), end
 
 
 # -- cannon platforms --------------------------------------------------------------------------
@@ -671,41 +1267,153 @@ def _after_platform(reader: _Reader, pos: int) -> int:
     return nxt if _VERB_RE.match(reader.text, nxt) else pos
 
 
-def _platform_mentions(reader: _Reader, stop: int) -> list[tuple[NameRef, bool]]:
-    """Every platform named before ``stop``, each with whether alternatives follow it."""
+@dataclass(frozen=True)
+class _Platform:
+    """A platform as written: its names (more than one: a list), where it ends, whether they
+    are alternatives (炮架子：Y或者Z) and whether it is asked (炮架子：Y？)."""
+
+    names: tuple[NameRef, ...]
+    end: int
+    alternatives: bool
+    asked: bool
+    corrected: bool = False  # 炮架改成Y, 更正：炮架子：Y: replaces the platforms before it
+
+
+def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
+    """The platform named at ``pos`` (炮架子：Y, 隔着Y), or ``None``."""
     text = reader.text
-    found: list[tuple[int, NameRef, bool]] = []
-    for pos in range(stop):
+    m = _PLATFORM.match(text, pos) or _PLATFORM_ACROSS.match(text, pos)
+    if not m or m.end() >= stop:
+        return None
+    ref, end = reader.read_name(m.end(), strict=bool(_PLATFORM.match(text, pos)))
+    if ref is None or not (ref.resolved or ref.written):
+        return None
+    more, end, alternatives = reader.read_more_names(end)
+    asked = reader.qualified(pos, end, conditions=False)
+    line_begin = reader.line_bounds(pos)[0]
+    corrected = bool(m.lastindex and m.group(1)) or bool(
+        _CORRECTION.fullmatch(text, _first_non_space(text, line_begin), pos)
+    )
+    return _Platform((ref, *more), end, alternatives, asked, corrected)
+
+
+def _platform_mentions(reader: _Reader, spans: Iterable[tuple[int, int]]) -> list[_Platform]:
+    """Every platform named in the ``[start, stop)`` spans, in order."""
+    found: list[tuple[int, _Platform]] = []
+    for start, stop in spans:
+        found.extend(_platforms_in(reader, start, stop))
+    return [hit for _, hit in sorted(found, key=lambda f: f[0])]
+
+
+def _platforms_in(reader: _Reader, start: int, stop: int) -> list[tuple[int, _Platform]]:
+    text = reader.text
+    found: list[tuple[int, _Platform]] = []
+    for pos in range(start, stop):
         if pos > 0 and text[pos - 1] not in _CLAUSE_BREAK + " \t:(（[【以用拿让":
             continue
-        m = _PLATFORM.match(text, pos) or _PLATFORM_ACROSS.match(text, pos)
-        if m and m.end() < stop:
-            ref, end = reader.read_name(m.end(), strict=bool(_PLATFORM.match(text, pos)))
-            if ref is not None and (ref.resolved or ref.written):
-                _, _, alternatives = reader.read_more_names(end)
-                found.append((pos, ref, alternatives))
-    for pos, match in reader.index.find_all(reader.folded, 0, stop):
+        hit = _platform_at(reader, pos, stop)
+        if hit is not None:
+            found.append((pos, hit))
+    for pos, match in reader.index.find_all(reader.folded, start, stop):
         if _PLATFORM_AS_AFTER.match(text, match.end):
-            written = reader.folded.original_slice(pos, match.end)
-            found.append((pos, NameRef(written, match.player, match.ambiguous), False))
-    return [(ref, alternatives) for _, ref, alternatives in sorted(found, key=lambda f: f[0])]
+            ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous)
+            found.append((pos, _Platform((ref,), match.end, False, False)))
+    return found
 
 
-def _with_platform(reader: _Reader, parsed: Parsed, stop: int) -> Parsed:
-    """The cannon's platform (and any other, different platform named), from the commands."""
-    mentions = _platform_mentions(reader, stop)
+def _with_platform(
+    reader: _Reader, parsed: Parsed, spans: Iterable[tuple[int, int]]
+) -> Parsed:
+    """The cannon's platform (and any other, different platform named), from the spans: a list
+    of platforms (炮架子：Y、Z) or two different ones are a conflict, alternatives (Y或者Z) are
+    alternatives, an asked one (炮架子：Y？) makes the command conditional, a corrected one
+    (炮架改成Y) replaces those before it."""
+    mentions = _platform_mentions(reader, spans)
+    last_fix = max((k for k, hit in enumerate(mentions) if hit.corrected), default=0)
+    mentions = mentions[last_fix:]
     if not mentions:
         return parsed
     intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
-    first, alternatives = mentions[0]
-    others = tuple(ref for ref, _ in mentions[1:] if ref.written != first.written)
+    names = [ref for hit in mentions for ref in hit.names]
+    first = names[0]
+    others = tuple(ref for ref in names[1:] if ref.written != first.written)
+    if len(mentions[0].names) > 1 and not others:
+        others = tuple(mentions[0].names[1:])
     return _with(
         parsed, intents=intents, platform=first, platforms=others,
-        alternatives=parsed.alternatives or alternatives,
+        alternatives=parsed.alternatives or any(hit.alternatives for hit in mentions),
+        conditional=parsed.conditional or any(hit.asked for hit in mentions),
     )  # fmt: skip
 
 
 # -- declarations ------------------------------------------------------------------------------
+def _kill_and_after(
+    reader: _Reader,
+    found: list[Parsed],
+    kill: tuple[int, int],
+    decl_before: tuple[int, int, int] | None,
+) -> list[Parsed]:
+    """The first kill of a PM with its declaration, and the commands written after it: on the
+    lines before a later declaration marker, and the lines of the declaration that are
+    commands (抽将 X, 改杀 X, a second 杀 X). Every kill gets the declaration."""
+    text = reader.text
+    at, end = kill
+    parsed = found[at]
+    region, body_start, story = _declaration_start(reader, end)
+    after: list[Parsed] = []
+    body_at = body_start  # where the declaration begins
+    if decl_before is not None:
+        marker, start, stop = decl_before
+        body_at = start
+        body = reader.folded.original_slice(start, stop).strip()
+        story = lexicon.STORY_WORD in text[marker:start]
+        region = len(text)
+        rest = min(reader.line_bounds(end)[1] + 1, len(text))
+        decl = _split_declaration(reader, rest, len(text), marked=True)
+        after.extend(decl.commands)
+    else:
+        kill_line_end = reader.line_bounds(end)[1]
+        if region > kill_line_end:  # lines between the kill and a later marker
+            after.extend(read_actions_between(reader, kill_line_end, region))
+        decl = _split_declaration(reader, body_start, len(text), marked=story is not None)
+        body = decl.body
+        if story is None:
+            body = _with_kill_line_remark(reader, body, end)
+        after.extend(decl.commands)
+    platform_lines = [] if decl_before is not None else decl.platform_lines
+    same = bool(_DECLARATION_SAME.search(text, end, reader.line_bounds(end)[1]))
+    parsed = _with(parsed, declaration=body, story=bool(story), declaration_same=same,
+                   confirm=parsed.confirm or decl.confirmed)  # fmt: skip
+    parsed = _with_platform(reader, parsed, [(0, region), *platform_lines])
+    kills = []
+    for p in after:
+        if set(p.intents) & set(_KILLS):
+            line_begin, line_end = reader.line_bounds(p.pos)
+            # 改杀X，宣言同上 after a declaration in this PM means that one
+            above = bool(body.strip()) and body_at < line_begin
+            same_p = not above and bool(_DECLARATION_SAME.search(text, p.pos, line_end))
+            p = _with(p, declaration=body, story=bool(story), declaration_same=same_p)
+            if "cannon_kill" in p.intents:
+                p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
+        kills.append(p)
+    return [*found[:at], parsed, *kills]
+
+
+def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]:
+    """The commands written in ``[start, stop)`` of an already read text (a kill's lines
+    before its declaration marker)."""
+    out: list[Parsed] = []
+    consumed = start
+    for pos in reader.command_starts():
+        if pos < consumed or pos < start or pos >= stop:
+            continue
+        hit = _read_correction_or_command(reader, pos, after_command=True)
+        if hit is not None and hit[0].names_players:
+            out.append(hit[0])
+            consumed = hit[1]
+    return out
+
+
 def _declaration_start(reader: _Reader, end: int) -> tuple[int, int, bool | None]:
     """Where the commands of a kill written up to ``end`` stop, where its declaration text
     begins, and whether it is a story (``None``: no marker): after a marker (杀人宣言：) opening
@@ -724,22 +1432,124 @@ def _declaration_start(reader: _Reader, end: int) -> tuple[int, int, bool | None
     return stop, min(stop + 1, len(text)), None
 
 
-def _declaration_body(reader: _Reader, start: int, end: int, marked: bool) -> str:
-    """The declaration from ``start`` on (a 确定 line at its end left out); without a marker,
-    a remark on the kill's own line counts only if it is long (not …炮架子：Y。明天见)."""
+@dataclass(frozen=True)
+class _Declaration:
+    """A kill's declaration as split from the lines after the kill: its text, the lines that are
+    commands (read), the lines that name a platform, and whether a 确定 line locks the kill."""
+
+    body: str
+    commands: list[Parsed]
+    platform_lines: list[tuple[int, int]]
+    confirmed: bool
+
+
+def _split_declaration(reader: _Reader, start: int, stop: int, marked: bool) -> _Declaration:
+    """The declaration written in ``[start, stop)`` and the commands among its lines.
+
+    A line is a command, not part of the declaration, when it is nothing but commands with
+    named players (抽将 X, 改杀 X, a second 杀 X); the last line also when it ends with one
+    (队友说杀X，那就杀X吧, （如果X被束魂就改杀Y）). A 确定 line locks the command before it.
+    Without a marker, platform lines are commands too.
+    """
     text = reader.text
-    body = reader.folded.original_from(start).strip()
-    lines = body.split("\n")
-    if len(lines) > 1 and _CONFIRM.match(lines[-1]):
-        body = "\n".join(lines[:-1]).rstrip()
+    lines: list[tuple[int, int]] = []
+    pos = start
+    while pos <= stop and pos < len(text):
+        end = min(reader.line_bounds(pos)[1], stop)
+        lines.append((pos, end))
+        pos = end + 1
+    last = max((k for k, (b, e) in enumerate(lines) if text[b:e].strip()), default=-1)
+    kept: list[tuple[int, int]] = []
+    commands: list[Parsed] = []
+    platform_lines: list[tuple[int, int]] = []
+    confirmed = False  # a 确定 line before any command of the region: the kill's
+    for k, (b, e) in enumerate(lines):
+        if _CONFIRM.fullmatch(text, b, e) and text[b:e].strip():
+            if commands:
+                commands[-1] = _with(commands[-1], confirm=True)
+            else:
+                confirmed = True
+            continue
+        line_commands = _command_line(reader, b, e, loose=k == last)
+        if line_commands:
+            commands.extend(line_commands)
+        elif _platform_line(reader, b, e):
+            platform_lines.append((b, e))
+        elif not (not marked and _is_platform_line(reader.folded.original_slice(b, e))):
+            kept.append((b, e))
+    body = "\n".join(reader.folded.original_slice(b, e) if e > b else "" for b, e in kept)
+    return _Declaration(body.strip(), commands, platform_lines, confirmed)
+
+
+def _platform_line(reader: _Reader, begin: int, end: int) -> bool:
+    """Whether a line is only a platform naming a player (炮架子：Y, 炮架改成Y, 更正：炮架子：Y)."""
+    text = reader.text
+    start = _first_non_space(text, begin)
+    fix = _CORRECTION.match(text, start)
+    hit = _platform_at(reader, fix.end() if fix else start, end)
+    return (
+        hit is not None and hit.names[0].names_someone
+        and _word_chars(text[hit.end : end]) <= COMMAND_LINE_SLACK
+    )  # fmt: skip
+
+
+def _command_line(reader: _Reader, begin: int, end: int, loose: bool) -> list[Parsed]:
+    """The commands of a line of a declaration, if the line is commands (see
+    :func:`_split_declaration`), else ``[]``."""
+    text = reader.text
+    if not text[begin:end].strip():
+        return []
+    hits: list[tuple[Parsed, int]] = []
+    covered = bytearray(end - begin)  # 1: part of a command (or a platform) of the line
+
+    def cover(start: int, stop: int) -> None:
+        lo, hi = max(start, begin) - begin, min(stop, end) - begin
+        if hi > lo:
+            covered[lo:hi] = b"\x01" * (hi - lo)
+
+    for pos in reader.clause_starts(begin, end):
+        for s in lead_positions(text, pos):
+            if s >= end or covered[s - begin]:
+                break
+            platform = _platform_at(reader, s, end)
+            if platform is not None and platform.names[0].names_someone:
+                cover(pos, platform.end)
+                break
+            hit = _read_correction_or_command(reader, _after_platform(reader, s), True)
+            if hit is None or not hit[0].names_players:
+                continue
+            p, stop = hit
+            hits.append((p, stop))
+            cover(reader.sentence_bounds(s)[0] if p.conditional else pos, stop)
+            break
+    if not hits:
+        return []
+
+    def uncovered(start: int) -> int:
+        rest = "".join(
+            c for i, c in enumerate(text[start:end], start=start) if not covered[i - begin]
+        )
+        return _word_chars(_CORRECTION.sub("", rest))
+
+    for same in _DECLARATION_SAME.finditer(text, begin, end):  # 改杀X，宣言同上
+        cover(same.start(), same.end())
+    last_end = max(stop for _, stop in hits)
+    if uncovered(last_end) > COMMAND_LINE_SLACK or (
+        not loose and uncovered(begin) > COMMAND_LINE_SLACK
+    ):
+        return []
+    return [p for p, _ in hits]
+
+
+def _with_kill_line_remark(reader: _Reader, body: str, end: int) -> str:
+    """Without a marker, a remark on the kill's own line counts as declaration only if it is
+    long (not …炮架子：Y。明天见)."""
+    text = reader.text
     line_end = reader.line_bounds(end)[1] if end < len(text) else len(text)
-    if not marked:  # no marker: the kill's own line may carry the declaration
-        platform = _PLATFORM.search(text, end, line_end)
-        tail = reader.folded.original_slice(end, line_end).strip(" \t。.,，:：!！")
-        if platform is None and sum(1 for c in tail if not c.isspace()) >= lexicon.DECLARATION_TAIL_MIN:
-            body = (tail + "\n" + body).strip()
-        lines = [ln for ln in body.split("\n") if not _is_platform_line(ln)]
-        body = "\n".join(lines).strip()
+    platform = _PLATFORM.search(text, end, line_end)
+    tail = reader.folded.original_slice(end, line_end).strip(" \t。.,，:：!！")
+    if platform is None and sum(1 for c in tail if not c.isspace()) >= lexicon.DECLARATION_TAIL_MIN:
+        body = (tail + "\n" + body).strip()
     return body
 
 
@@ -749,7 +1559,7 @@ def _is_platform_line(line: str) -> bool:
 
 
 def _find_kill_after(reader: _Reader, pos: int) -> int | None:
-    for start in _line_starts(reader.text):
+    for start in [0, *(i + 1 for i in reader._newlines)]:
         if start <= pos:
             continue
         first = _first_non_space(reader.text, start)

@@ -25,12 +25,16 @@ from types import MappingProxyType
 VOTE_WORD = "投票"  # also with a round before it and a link after it: 生死投票给 X
 VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复")
 VOTE_LINKS: tuple[str, ...] = ("给", "为")
+# 【今日投票】X, 【第二天投票】X: a header in 【】 holding 投票 is a vote word.
+VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
     "这一票投给", "这一票给", "这票投给", "一票投给", "票给", "票", "vote for", "vote",
 )  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
+# Weak words need a player's name right after them (跟投老王; 我跟票是因为… is talk).
 VOTE_WEAK = "投"
+VOTE_WEAK_WORDS: tuple[str, ...] = ("跟投", "跟票", VOTE_WEAK)
 VOTE_WEAK_NOT_BEFORE = "票诉入资降了过的着"
 VOTE_CHANGE_WORDS: tuple[str, ...] = (
     "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改",
@@ -46,7 +50,9 @@ FILLER_WORDS: tuple[str, ...] = (
     "今晚上", "今晚", "今夜", "今天", "今日", "本轮", "这轮", "这一夜", "这夜", "我们", "我",
     "要", "想", "选择", "选", "决定", "请", "帮我", "麻烦", "那么", "那", "就", "还是", "最终",
     "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
-    "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的",
+    "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的", "这次", "这回",
+    "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
+    "哦", "噢", "嗯", "呃", "诶", "哎",
 )  # fmt: skip
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
@@ -60,15 +66,64 @@ QUESTION_MARKERS: tuple[str, ...] = (
 )  # fmt: skip
 QUESTION_FINAL: tuple[str, ...] = ("呢", "么")  # a question only at the end of its sentence
 CONDITION_MARKERS: tuple[str, ...] = (
-    "如果",
-    "假如",
-    "要是",
-    "若是",
-    "倘若",
-    "万一",
-    "除非",
-    "的话",
-)
+    "如果", "假如", "要是", "若是", "倘若", "万一", "除非", "的话", "假设", "如若", "前提是",
+)  # fmt: skip
+# A clause right after a command that qualifies it (投票：X，除非他解释清楚 / 束魂 X if he lives).
+# A clause after it that opens with a CONDITION_MARKERS word qualifies it too when the condition
+# has no consequent of its own (投票：X，如果他不解释的话), not when it has (投票：X。如果他是好人，我认了).
+TAIL_QUALIFIERS: tuple[str, ...] = (
+    "除非", "前提是", "前提", "只要", "看情况", "视情况", "看具体情况", "取决于", "待定", "未定",
+    "再议", "再看看", "unless", "if", "only if", "provided",
+)  # fmt: skip
+
+# -- a change of mind in the same text ------------------------------------------------------------
+# A clause opening with one of these replaces the command before it (the latest target counts):
+# 占卜 老王⏎改成阿杰, 算了还是占卜阿杰吧, 束魂 老王 不对 是阿杰, 更正：阿杰. 不 counts only before a
+# break (不，是阿杰), never before a verb (不占卜了 is not a command).
+CORRECTION_WORDS: tuple[str, ...] = (
+    "更正为", "更正", "修改为", "修改成", "修改", "纠正", "改正", "更改为", "更改成", "更改", "更换为",
+    "更换成", "改成", "改为", "换成", "换为", "改一下", "改", "换", "不对", "算了", "还是", "刚才发错了",
+    "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
+    "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
+    "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
+    "重选", "重来", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
+    "修正", "订正", "手滑了", "手滑", "更新", "update", "编辑", "edit", "取消", "不要了", "撤回", "收回",
+)  # fmt: skip
+# 以第一条为准 / 以最后一条为准: a correction pointing somewhere (with no name after it, the
+# commands before it are no longer certain)
+CORRECTION_POINTING = ("以", "为准")
+# What may stand before a correction word: 哦对了改…, 我要改：X, 那就改成X
+CORRECTION_LEADS: tuple[str, ...] = (
+    "哦", "噢", "喔", "啊", "嗯", "呃", "额", "诶", "欸", "唉", "哎", "对了", "我要", "我想", "我",
+    "那就", "那",
+)  # fmt: skip
+# A clause opening with one of these offers another target (投X，或者投Y): alternatives.
+ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
+# After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.
+CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
+CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
+CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿杰
+
+# -- what may stand before a command word at the start of a line or clause ---------------------
+# Words with a colon (PS：投票：X, 回复：…, （编辑：改投X）), numbering (1、 一、 (1) 第一条), a
+# mention (@神的使者 投票：X), a header in brackets (【第二天】), a day tag (Day2), and any run of
+# symbols or emoji (※ ★ → —— 》 # 😀 ????) are skipped before a command word.
+LEAD_WORDS: tuple[str, ...] = (
+    "ps", "p.s.", "pps", "re", "回复", "回覆", "答复", "编辑", "edit", "更新", "补充", "附", "另",
+    "另外", "注", "备注", "修改", "update",
+)  # fmt: skip
+LEAD_DAY_WORDS: tuple[str, ...] = ("day", "d", "night", "n")  # Day2 投票：X
+
+# -- a post in the vote thread that looks meant as a ballot, without a command word ---------------
+# (the GM is told: possible_ballot). Echoes of the ballot above (同上, +1) and words that say
+# "this is my choice" before a single player's name (我选X, 支持X).
+ECHO_WORDS: tuple[str, ...] = (
+    "同上", "+1", "附议", "同意楼上", "跟楼上", "同楼上", "楼上+1", "跟上", "me too", "同意",
+)  # fmt: skip
+BALLOT_HINTS: tuple[str, ...] = (
+    "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
+)  # fmt: skip
+BALLOT_HINT_TAIL = "了吧啊"  # 就他了：X
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------
 # What 目标：X means: the one power of the sender (a general's 目标 is his kill, not 抽将).
@@ -108,22 +163,34 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )  # fmt: skip
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
 VERB_PARTICLES: tuple[str, ...] = (
-    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "了", "掉", "给",
+    "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
+    "更改为", "更改成", "更正为", "变更为", "带走", "了", "掉", "给",
+)  # fmt: skip
+# Particles that change the target of the command before (占卜改成X): a correction.
+CHANGE_PARTICLES: tuple[str, ...] = (
+    "改成", "改为", "换成", "换为", "修改为", "修改成", "更改为", "更改成", "更正为", "变更为",
 )  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 
 # Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
 NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (
     (("为", "给", "替", "帮"), ("祈祷", "祈福", "祷告"), ("pray",)),
+    (("对", "给"), ("用救药", "使用救药", "用解药", "使用解药"), ("heal",)),  # 对X用救药
+    (("对", "给"), ("用毒药", "使用毒药", "下毒"), ("poison",)),
     (("抓", "抽", "拉"), ("替我抽将", "帮我抽将", "来抽将", "抽将", "替死"), ("swap_general",)),
 )
 
+# After a second name, these make the names alternatives (投票：A B二选一, (B也行)).
+ALTERNATIVE_FOLLOWERS: tuple[str, ...] = (
+    "也行", "也可以", "都行", "都可以", "二选一", "选一个", "随便", "皆可",
+)  # fmt: skip
 # What may follow a name without being part of it (投票：老王，理由 …, 投老王一票, 占卜老王是不是杀手).
 # Any other character that could extend a name makes the whole token the name (老王王 is not 老王).
 NAME_FOLLOWERS: tuple[str, ...] = (
     "理由", "因为", "原因", "由于", "一票", "这票", "祈祷", "祈福", "祷告", "替我", "帮我",
+    *ALTERNATIVE_FOLLOWERS,
     "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
-    "还是", "和", "与", "跟", "以及", "及", "还有",
+    "还是", "和", "与", "跟", "以及", "及", "还有", "平安", "好运", "顺利", "活过", "度过", "挺过",
 )  # fmt: skip
 # Sentence particles after a name, when the clause ends right after them (投老王吧).
 NAME_PARTICLES = "吧啊呀哦了啦嘛吗呢么哈"
@@ -133,13 +200,23 @@ TARGET_QUESTIONS: tuple[str, ...] = (
     "是不是狼", "是不是坏人", "的身份", "是什么身份",
 )  # fmt: skip
 # Separators of alternatives (A或者B): no target is certain.
-ALTERNATIVE_WORDS: tuple[str, ...] = ("或者", "或是", "或", "还是")
+ALTERNATIVE_WORDS: tuple[str, ...] = ("或者", "或是", "或", "还是", "or")
+# Who a condition after a command is about: a third person qualifies the command (，要是他不解释);
+# one holding the writer (我) is a remark (，如果我错了请原谅 / 如果他是好人我道歉).
+THIRD_PERSON: tuple[str, ...] = ("他", "她", "它", "ta", "对方", "此人", "这人")
+FIRST_PERSON = "我"
 # A ballot for 他/她 names nobody for certain.
-PRONOUNS: tuple[str, ...] = ("他", "她", "它", "ta")
+PRONOUNS: tuple[str, ...] = ("他", "她", "它", "ta", "你")
+# Separators of a list of names (投票：A、B / A vs B / A+B): two targets where one is meant.
+LIST_WORDS: tuple[str, ...] = (
+    "、", ",", "/", "&", "+", "|", "\\", "vs.", "vs", "v.s.", "and", "和", "与", "跟", "及", "以及",
+    "还有", "→", "->", "=>", "⇒", "-->",
+)  # fmt: skip
 
 # A cannon's platform: 炮架子：Y; 以Y为炮架
 PLATFORM_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "炮台", "架")
 PLATFORM_LINKS: tuple[str, ...] = ("是", "为", "用", "选")  # 炮架子是Y
+PLATFORM_CHANGE_LINKS: tuple[str, ...] = ("改成", "改为", "换成", "换为", "改", "换")  # 炮架改成Y
 PLATFORM_AS_LEADS: tuple[str, ...] = ("以", "用", "拿", "让")
 PLATFORM_AS_LINKS: tuple[str, ...] = ("作为", "作", "为", "做", "当")
 PLATFORM_AS_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "架")
@@ -165,8 +242,8 @@ ACCUSE_WORDS: tuple[str, ...] = ("指控", "指认")
 DELEGATE_TO_LEADS: tuple[str, ...] = ("委托", "让", "请", "拜托")
 DELEGATE_TO_WORDS: tuple[str, ...] = ("帮我", "替我", "代我", "帮忙", "代")
 
-CONFIRM_WORDS: tuple[str, ...] = ("确定", "确认", "锁定", "confirm")
-SPEED_UP = ("同意", "加速")  # 同意第N天加速
+CONFIRM_WORDS: tuple[str, ...] = ("确定", "确认", "锁定", "confirm")  # also in 【】
+SPEED_UP = ("同意", "加速")  # 同意第N天加速 (a whole clause: 同意加速的请回复 is not consent)
 SLOW_DOWN_LEADS: tuple[str, ...] = ("申请", "请求", "要求")
 SLOW_DOWN = "减速"
 DAY_UNITS = "天日"  # 第N天 / 第N日
@@ -189,3 +266,10 @@ COMMAND_WORDS: Mapping[str, str] = MappingProxyType({
     "poison": "【毒药】", "pipe": "【吹笛】", "pair_lovers": "【金箭】", "lone_wolf": "【托孤】",
     "lone_blade": "【孤刀】", "sheriff_successor": "【殉职】",
 })  # fmt: skip
+
+# -- spelling ---------------------------------------------------------------------------------------
+# Characters folded to another before reading (variants the traditional→simplified table keeps,
+# colon look-alikes): 砲打韓信 reads as 炮打韩信, 投票︰X as 投票:X.
+CHAR_VARIANTS: Mapping[str, str] = MappingProxyType(
+    {"砲": "炮", "︰": ":", "∶": ":", "꞉": ":", "﹕": ":"}
+)

@@ -2,9 +2,11 @@
 
 Layers, strictest first: the exact name; then the folded name (case-insensitive, full-width to
 half-width by NFKC, traditional to simplified), with a leading ``@`` and surrounding brackets
-or quotes removed by the grammar; then the GM's nicknames from the config. A folded name or
-nickname that fits two players is *ambiguous*. Fuzzy matching (rapidfuzz) only ever yields
-suggestions for an alert, never a player.
+or quotes removed by the grammar (unless they belong to the name: ``[SK]Leo``, ``@小白``); then
+the GM's nicknames from the config. A folded name or nickname that fits two players is
+*ambiguous*, and so is a name written with a space or brackets inside that could be a longer
+player's (``Mia 2`` with Mia and Mia2). Fuzzy matching (rapidfuzz) only ever yields suggestions
+for an alert, never a player.
 """
 
 from __future__ import annotations
@@ -18,6 +20,15 @@ from shenshi.intake.text import Folded, fold
 
 SUGGESTION_CUTOFF = 50  # WRatio: two-character Chinese names that share one character score 50
 MAX_SUGGESTIONS = 3
+
+
+_BRACKET_SWAP = str.maketrans("【】[]", "[]【】")
+# What may stand inside a name as written without being part of it (Mia 2, 小鱼(儿)).
+_INNER_GAPS = frozenset(" \t()[]【】「」-_.·・")
+
+
+def _squeeze(key: str) -> str:
+    return "".join(c for c in key if c not in _INNER_GAPS)
 
 
 def _is_word_char(ch: str) -> bool:
@@ -40,43 +51,91 @@ class NameMatch:
 class NameIndex:
     """All the ways the players of one game can be written."""
 
-    def __init__(self, names: Iterable[str], nicknames: Mapping[str, str] | None = None):
+    def __init__(
+        self, names: Iterable[str], nicknames: Mapping[str, str | tuple[str, ...]] | None = None
+    ):
         self.names: tuple[str, ...] = tuple(names)
         keys: dict[str, set[str]] = {}
         for name in self.names:
             keys.setdefault(fold(name), set()).add(name)
-        for nick, name in (nicknames or {}).items():
-            if name in self.names and fold(nick):
-                keys.setdefault(fold(nick), set()).add(name)
+        for nick, named in (nicknames or {}).items():
+            for name in (named,) if isinstance(named, str) else named:
+                if name in self.names and fold(nick):
+                    keys.setdefault(fold(nick), set()).add(name)
+        for key in list(keys):  # 【狼】阿飞 may be written [狼]阿飞, and the other way round
+            other = key.translate(_BRACKET_SWAP)
+            if other != key:
+                keys.setdefault(other, set()).update(keys[key])
         self._keys = {k: frozenset(v) for k, v in keys.items() if k}
-        # Longest keys first so that "小明明" wins over "小明" at the same position.
+        # Longest keys first so that "小明明" wins over "小明" at the same position; bucketed by
+        # their first character so that reading a position looks at a few keys only.
         self._ordered = sorted(self._keys, key=len, reverse=True)
+        self._by_first: dict[str, list[str]] = {}
+        for key in self._ordered:
+            self._by_first.setdefault(key[0], []).append(key)
+        self._longest = len(self._ordered[0]) if self._ordered else 0
+        self._by_squeezed: dict[str, list[tuple[str, str]]] = {}
+        for key in self._ordered:
+            sq = _squeeze(key)
+            if sq:
+                self._by_squeezed.setdefault(sq[0], []).append((sq, key))
 
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
         """The name written at folded position ``pos``, or ``None`` if no name starts there."""
         text = folded.text
-        if (
-            pos > 0
-            and _is_word_char(text[pos - 1])
-            and pos < len(text)
-            and _is_word_char(text[pos])
+        if pos >= len(text) or (
+            pos > 0 and _is_word_char(text[pos - 1]) and _is_word_char(text[pos])
         ):
             return None
-        for key in self._ordered:
+        for key in self._by_first.get(text[pos], ()):
             if not text.startswith(key, pos):
                 continue
             end = pos + len(key)
             if _is_word_char(key[-1]) and end < len(text) and _is_word_char(text[end]):
                 continue  # "tom_23" is not "Tom_2"
-            players = self._keys[key]
-            if len(players) == 1:
-                return NameMatch(next(iter(players)), end)
-            written = folded.original_slice(pos, end)
-            exact = [p for p in players if p == written]
-            if len(exact) == 1:
-                return NameMatch(exact[0], end)
-            return NameMatch(None, end, tuple(sorted(players)))
+            return self._match(folded, pos, key)
         return None
+
+    def _match(self, folded: Folded, pos: int, key: str) -> NameMatch:
+        end = pos + len(key)
+        players = self._keys[key]
+        if len(players) == 1:
+            return NameMatch(next(iter(players)), end)
+        written = folded.original_slice(pos, end)
+        exact = [p for p in players if p == written]
+        if len(exact) == 1:
+            return NameMatch(exact[0], end)
+        return NameMatch(None, end, tuple(sorted(players)))
+
+    def longer_across(self, folded: Folded, pos: int, match: NameMatch) -> tuple[tuple[str, ...], int]:
+        """Players whose longer name is written at ``pos`` with a space, a dash or brackets
+        inside it (``Mia 2`` or ``Mia-2`` for Mia2, ``小鱼(儿)`` for 小鱼儿, ``Tom-2`` for Tom_2,
+        when ``match`` read Mia / 小鱼 / Tom), and the folded position where that writing ends;
+        ``((), pos)`` when there is none. Names are compared without those gaps."""
+        text = folded.text
+        squeezed: list[str] = []
+        ends: list[int] = []
+        i = pos
+        while i < len(text) and len(squeezed) < self._longest and text[i] != "\n":
+            if text[i] not in _INNER_GAPS:
+                squeezed.append(text[i])
+                ends.append(i + 1)
+            i += 1
+        written = "".join(squeezed)
+        shorter = len(_squeeze(text[pos : match.end]))
+        mine = set(match.ambiguous or (match.player,))
+        found: set[str] = set()
+        end = pos
+        for sq, key in self._by_squeezed.get(written[:1], ()):
+            if len(sq) <= shorter or not written.startswith(sq) or self._keys[key] <= mine:
+                continue
+            stop = ends[len(sq) - 1]
+            if _is_word_char(sq[-1]) and stop < len(text) and _is_word_char(text[stop]):
+                continue
+            found.update(self._keys[key])
+            end = max(end, stop)
+        others = found - mine
+        return (tuple(sorted(others)), end) if others else ((), pos)
 
     def resolve(self, token: str) -> NameMatch | None:
         """A whole token (already stripped of ``@`` and brackets) read as one name."""
@@ -124,3 +183,14 @@ class NameIndex:
             return 0.0
         hit = process.extractOne(key, list(self._keys), scorer=fuzz.WRatio)
         return float(hit[1]) if hit else 0.0
+
+
+def nickname_map(by_player: Mapping[str, Iterable[str]]) -> dict[str, str | tuple[str, ...]]:
+    """The configuration's ``{name: [nicknames]}`` turned round: ``{nickname: name}``, or, for a
+    nickname the GM gave to several players, ``{nickname: (name, …)}`` (it is then ambiguous)."""
+    owners: dict[str, list[str]] = {}
+    for name, nicks in by_player.items():
+        for nick in nicks:
+            if name not in owners.setdefault(nick, []):
+                owners[nick].append(name)
+    return {nick: names[0] if len(names) == 1 else tuple(names) for nick, names in owners.items()}

@@ -7,6 +7,7 @@ otherwise (the batch tool).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from shenshi.intake import receipts
@@ -20,6 +21,7 @@ from shenshi.intake.ballots import validate_ballots
 from shenshi.intake.collect import Collector, identify, name_index
 from shenshi.intake.context import (
     CHAT_THREAD,
+    DAY,
     DISCUSSION_THREAD,
     GAME_THREAD,
     NIGHT,
@@ -31,10 +33,17 @@ from shenshi.intake.context import (
     GameContext,
     PlayerInfo,
 )
-from shenshi.intake.grammar import NameRef, Parsed, read_actions, read_lone_name, read_votes
+from shenshi.intake.grammar import (
+    NameRef,
+    Parsed,
+    read_actions,
+    read_lone_name,
+    read_possible_ballot,
+    read_votes,
+)
 from shenshi.intake.model import SIGN_IN, IntakeCommand, IntakeResult
 from shenshi.intake.speech import is_content_free, long_quotes, maddened_violations
-from shenshi.intake.text import Folded, fold, strip_bbcode
+from shenshi.intake.text import Folded, fold, scrub, strip_bbcode
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.profile import LastWordsPost, SkillChannel
 
@@ -48,11 +57,15 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
     with one power. A PM from someone who is not a player yields a ``not_a_player`` alert only
     if it holds a command.
     """
+    pm = replace(pm, sender=scrub(pm.sender), text=scrub(pm.text))
     if ctx.is_gm(pm.sender, pm.sender_uid) or _before_the_game(ctx, pm.sent_at):
         return IntakeResult()
-    text, _quotes = strip_bbcode(pm.text)
-    parsed = read_actions(text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None)
+    text, _quotes, hidden = strip_bbcode(pm.text)
     sender = identify(ctx, pm.sender, pm.sender_uid)
+    parsed = read_actions(
+        text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None,
+        author_keys=_author_keys(ctx, sender, pm.sender),
+    )  # fmt: skip
     out = Collector(ctx, sender, pm.sent_at, receipts_on=ctx.receipts)
     if sender is None:
         if parsed:
@@ -61,16 +74,18 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
                 command=parsed[0].verb,
             )  # fmt: skip
         return out.result()
+    if hidden and read_actions(hidden, name_index(ctx)):
+        out.alert("unclosed_quote", text=_excerpt(hidden))
     if not parsed:
         parsed = _lone_name(ctx, sender, text)
     if not parsed:
-        out.alert("not_a_command", text=_excerpt(text))
+        if not hidden:
+            out.alert("not_a_command", text=_excerpt(text))
         return out.result()
     for p in parsed:
-        if (
-            ctx.profile.skills.channel is not SkillChannel.PM
-            and is_skill(p)
-            and set(p.intents) & ctx.powers_of(sender)
+        if ctx.profile.skills.channel is not SkillChannel.PM and (
+            (is_skill(p) and set(p.intents) & ctx.powers_of(sender))
+            or p.intents[0] in _TREE_HOLE_ONLY
         ):
             out.alert(
                 "wrong_channel", "alert_wrong_channel_pm", verb=p.verb,
@@ -80,6 +95,10 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
         validate_action(out, p)
     resolve_conflicts(out)
     return out.result()
+
+
+# Replies that belong in the 功能树洞 where skills do (werewolf [WW:L116, L183, L185]).
+_TREE_HOLE_ONLY = frozenset({"last_words", "speed_up", "slow_down"})
 
 
 def _before_the_game(ctx: GameContext, t: datetime) -> bool:
@@ -133,6 +152,11 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
 
     ``post.text`` is the author's own text; quotes (``post.quotes``) are never read for votes.
     """
+    post = replace(
+        post, author=scrub(post.author), text=scrub(post.text),
+        quotes=tuple(replace(q, author=scrub(q.author or "") or None, text=scrub(q.text))
+                     for q in post.quotes),
+    )  # fmt: skip
     if ctx.is_gm(post.author, post.author_uid):
         return IntakeResult()
     sender = identify(ctx, post.author, post.author_uid)
@@ -142,7 +166,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         _role_thread_post(out, post)
         return out.result()
     # A forum with BBCode switched off shows the tags raw; quotes never count, at any depth.
-    own_text, _ = strip_bbcode(post.text)
+    own_text, _, hidden = strip_bbcode(post.text)
     ballots = read_votes(own_text, name_index(ctx), _author_keys(ctx, sender, post.author))
     if sender is None:
         if ballots:
@@ -157,7 +181,13 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if not ballots and sender.name in ctx.phase.maddened:
         ballots = _maddened_ballot(ctx, post.text)
     _speech_rules(out, post, kind, ballots)
+    if hidden and read_votes(hidden, name_index(ctx)):
+        out.alert("unclosed_quote", text=_excerpt(hidden))
     if not ballots:
+        if not hidden and kind == VOTE_THREAD and _may_vote(ctx, sender):
+            why = read_possible_ballot(own_text, name_index(ctx))
+            if why is not None:
+                out.alert("possible_ballot", text=_excerpt(own_text))
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
         out.alert("vote_wrong_thread", ballot=ballots[0].verb)
@@ -166,13 +196,21 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     return out.result()
 
 
+def _may_vote(ctx: GameContext, sender: PlayerInfo) -> bool:
+    """Whether the sender could be casting a ballot now (a vote is open, or no phase is known)."""
+    phase = ctx.phase
+    if not sender.alive and sender.name not in phase.summoned:
+        return False
+    return phase.kind is None or (phase.kind == DAY and phase.vote_round is not None)
+
+
 def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) -> None:
     """Single-post rules: dead players' posts and last words, maddened speech, chess posting."""
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     profile = ctx.profile
     if not sender.alive:
-        granted = sender.name in ctx.phase.last_words_granted and not ballots
+        granted = sender.name in (ctx.phase.last_words_granted or ()) and not ballots
         written = profile.last_words.post
         if granted and written is LastWordsPost.WHOLE:
             last_words_from_post(
@@ -199,7 +237,12 @@ def _speech_rules(out: Collector, post: Post, kind: str, ballots: list[Parsed]) 
     if profile.speech.content and kind not in (CHAT_THREAD,):
         if not ballots and is_content_free(post.text, bool(post.quotes)):
             out.alert("content_free_post")
-        lengths = long_quotes(tuple(q.text for q in post.quotes))
+        others = tuple(
+            q.text for q in post.quotes
+            if not (q.author and (ctx.is_gm(q.author, None) or fold(q.author) == fold(sender.name)
+                                  or fold(q.author) == fold(post.author)))
+        )  # fmt: skip  # one's own words and the GM's are not another player's post
+        lengths = long_quotes(others)
         if lengths:
             out.alert("long_quote", chars=max(lengths))
 
@@ -239,8 +282,11 @@ def _role_thread_post(out: Collector, post: Post) -> None:
     shared one (the wolves') it is the team's talk."""
     ctx, sender = out.ctx, out.sender
     owners = ctx.role_threads.get(post.tid, frozenset())
-    text, _ = strip_bbcode(post.text)
-    parsed = read_actions(text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None)
+    text, _, hidden = strip_bbcode(post.text)
+    parsed = read_actions(
+        text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None,
+        author_keys=_author_keys(ctx, sender, post.author),
+    )  # fmt: skip
     if sender is None:
         if parsed:
             out.alert("not_a_player", "alert_not_a_player_thread", author=post.author, command=parsed[0].verb)
@@ -252,6 +298,8 @@ def _role_thread_post(out: Collector, post: Post) -> None:
                 reason_template="reason_wrong_channel_thread",
             )  # fmt: skip
         return
+    if hidden and read_actions(hidden, name_index(ctx)):
+        out.alert("unclosed_quote", text=_excerpt(hidden))
     if not parsed and sender.name in ctx.phase.maddened:
         # A maddened character's speech is restricted in his 功能树洞 too [WW:L129]; his skill
         # replies are commands, not speech. His allowed sounds are no note for the host.
@@ -260,7 +308,8 @@ def _role_thread_post(out: Collector, post: Post) -> None:
             out.alert("maddened_speech", chars=bad[:20])
         return
     if not parsed and len(owners) <= 1:
-        out.alert("not_a_command", text=_excerpt(text))
+        if not hidden:
+            out.alert("not_a_command", text=_excerpt(text))
         return
     for p in parsed:
         if p.intents[0] in ("delegate_vote", "delegate_abstain"):

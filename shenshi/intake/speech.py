@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import re
 
-from shenshi.intake.text import count_chars, is_emoji
+from shenshi.intake.text import count_chars, is_emoji, is_invisible
 
 MADDENED_ALLOWED = frozenset("啊嗷嘎咯咕呱哼咴叽啾哩喵咩哞嘶汪嗡喔喳吱")
 LONG_QUOTE_CHARS = 150  # a quoted block longer than this (non-whitespace) is flagged in chess32
-_PASSING_BY = re.compile(r"^(?:路过|飘过|打酱油|酱油|顶+|沙发|板凳|mark|\+1|1)$", re.IGNORECASE)
+# A post of nothing but passing by: 路过, 路过打酱油, 顶, 沙发, mark, +1 …
+_PASSING_BY = re.compile(
+    r"^(?:路过|飘过|经过|打酱油|酱油|围观|前排|占座|顶+|沙发|板凳|地板|mark|\+1|1|[ \t,，。.!！~～])+$",
+    re.IGNORECASE,
+)
 _FILLER_CHARS = re.compile(r"[\s\d\W_]+")
+# Emoticons typed in ASCII (:) :( :D ^_^ T_T orz xD) count as emoticons.
+_ASCII_EMOTICON = re.compile(
+    r"(?<![a-z0-9])(?:[:;=8][-'^]?[()\[\]dpo3|/\\*]+|\^[_.-]?\^|t[_.]t|orz|xd+|qaq|233+)(?![a-z0-9])",
+    re.IGNORECASE,
+)
 
 
 def maddened_violations(text: str, allowed_spans: list[tuple[int, int]]) -> str:
@@ -30,7 +39,10 @@ def maddened_violations(text: str, allowed_spans: list[tuple[int, int]]) -> str:
         allowed.update(range(start, end))
     bad: list[str] = []
     for i, ch in enumerate(text):
-        if i in allowed or ch.isspace() or ch in MADDENED_ALLOWED or is_emoji(ch):
+        if (
+            i in allowed or ch.isspace() or ch in MADDENED_ALLOWED or is_emoji(ch)
+            or is_invisible(ch)
+        ):
             continue
         if ch not in bad:
             bad.append(ch)
@@ -39,7 +51,7 @@ def maddened_violations(text: str, allowed_spans: list[tuple[int, int]]) -> str:
 
 def is_content_free(text: str, has_quotes: bool) -> bool:
     """True for a post with nothing of its own: empty, only emoticons/numbers, or 路过."""
-    own = "".join(c for c in text if not is_emoji(c))
+    own = _ASCII_EMOTICON.sub(" ", "".join(c for c in text if not is_emoji(c)))
     stripped = _FILLER_CHARS.sub("", own)
     if not stripped:
         return True

@@ -15,8 +15,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 import opencc
+
+from shenshi.intake import lexicon
 
 _T2S = opencc.OpenCC("t2s")
 
@@ -30,38 +33,64 @@ _BBCODE_TAG = re.compile(
 _BBCODE_DROP = re.compile(
     r"\[(img|attach|attachimg|media|flash|audio)(?:=[^\]]*)?\].*?\[/\1\]", re.IGNORECASE | re.S
 )
-# The innermost quote (no [quote inside it); removed repeatedly, nested quotes go whole.
-_BBCODE_QUOTE = re.compile(
-    r"\[quote(?:=[^\]]*)?\](?:(?!\[quote[\]=]).)*?\[/quote\]", re.IGNORECASE | re.S
-)
-_QUOTE_TAG = re.compile(r"\[/?quote(?:=[^\]]*)?\]", re.IGNORECASE)
+_QUOTE_TAG = re.compile(r"\[(/?)quote(?:=[^\]]*)?\]", re.IGNORECASE)
 _SMILEY = re.compile(r"\[s:\d+\]|\[em\d+\]|\{:\d+_\d+:\}", re.IGNORECASE)
 
 
-def strip_bbcode(text: str) -> tuple[str, tuple[str, ...]]:
-    """Remove typed BBCode from ``text``; return the plain text and the quoted passages.
+class Stripped(NamedTuple):
+    """A text without its typed BBCode: ``text`` the author's own words, ``quotes`` the quoted
+    passages, ``hidden`` what an unclosed ``[quote]`` hid (the author's words or a quote: nobody
+    can tell, so the GM is told when it holds a command)."""
 
-    Quotes are taken out whole, at any depth (a vote inside a quote never counts); an
-    unclosed ``[quote]`` hides everything after it. Images and media are dropped; formatting
-    tags are removed and their content kept.
+    text: str
+    quotes: tuple[str, ...]
+    hidden: str
+
+
+def strip_bbcode(text: str) -> Stripped:
+    """Remove typed BBCode from ``text``: the plain text, the quoted passages, the hidden rest.
+
+    Quotes are taken out whole, at any depth, in one pass over the tags (a vote inside a quote
+    never counts); a stray ``[/quote]`` is dropped; an unclosed ``[quote]`` hides everything
+    after it. Images and media are dropped; formatting tags are removed and their content kept.
     """
     quotes: list[str] = []
-    while True:
-        found = list(_BBCODE_QUOTE.finditer(text))
-        if not found:
-            break
-        quotes += [m.group(0) for m in found]
-        text = _BBCODE_QUOTE.sub("\n", text)
-    opened = _QUOTE_TAG.search(text)
-    if opened is not None and not opened.group(0).startswith("[/"):
-        quotes.append(text[opened.start() :])
-        text = text[: opened.start()]
-    text = _QUOTE_TAG.sub("", text)
-    text = _BBCODE_DROP.sub("", text)
-    text = _SMILEY.sub(" ", text)
-    text = _BBCODE_TAG.sub("", text)
-    return text, tuple(quotes)
+    kept: list[str] = []
+    depth, done, opened_at = 0, 0, 0
+    hidden = ""
+    for tag in _QUOTE_TAG.finditer(text):
+        if not tag.group(1):  # [quote]
+            if depth == 0:
+                kept.append(text[done : tag.start()])
+                opened_at = tag.start()
+            depth += 1
+        elif depth > 0:  # [/quote]
+            depth -= 1
+            if depth == 0:
+                quotes.append(text[opened_at : tag.end()])
+                kept.append("\n")
+                done = tag.end()
+        else:  # a stray [/quote]: the tag goes, the text stays
+            kept.append(text[done : tag.start()])
+            done = tag.end()
+    if depth > 0:
+        hidden = text[opened_at:]
+        quotes.append(hidden)
+    else:
+        kept.append(text[done:])
+    plain = "".join(kept)
+    plain = _BBCODE_DROP.sub("", plain)
+    plain = _SMILEY.sub(" ", plain)
+    plain = _BBCODE_TAG.sub("", plain)
+    return Stripped(plain, tuple(quotes), hidden)
 
+
+def scrub(text: str) -> str:
+    """``text`` with every lone surrogate (which no encoder accepts) replaced by U+FFFD."""
+    return _SURROGATE.sub(REPLACED, text)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 # Characters that show nothing, or only steer the display: zero-width spaces and joiners, the
 # soft hyphen, the combining grapheme joiner, the Mongolian vowel separator, bidi controls, the
@@ -80,21 +109,41 @@ def is_invisible(ch: str) -> bool:
     return cat == "Cf" or (cat == "Mn" and ("\ufe00" <= ch <= "\ufe0f" or ch >= "\U000e0100"))
 
 
+# Line breaks other than \n (a lone CR, NEL, the Unicode line and paragraph separators, VT, FF)
+# fold to \n; a CR before an LF folds to nothing.
+_LINE_BREAKS = frozenset("\r\x85\u2028\u2029\x0b\x0c")
+# Terminal colour codes (ESC [ 31 m) show nothing on a page: they fold to nothing.
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
 @lru_cache(maxsize=8192)
 def fold_char(ch: str) -> str:
-    """One character folded for matching: NFKC, traditional to simplified, case-folded;
-    invisible characters fold to nothing."""
-    if is_invisible(ch):
-        return ""
-    s = unicodedata.normalize("NFKC", ch)
+    """One character (or a letter with its combining marks) folded for matching: spelling
+    variants (砲 → 炮), NFKC, traditional to simplified, case-folded; invisible and control
+    characters fold to nothing, other line breaks to ``\n``, a lone surrogate to U+FFFD."""
+    if len(ch) == 1:
+        if is_invisible(ch):
+            return ""
+        if ch in _LINE_BREAKS:
+            return "\n"
+        if "\ud800" <= ch <= "\udfff":
+            return REPLACED
+        if unicodedata.category(ch) == "Cc" and ch not in "\n\t":
+            return ""
+    s = unicodedata.normalize("NFKC", "".join(lexicon.CHAR_VARIANTS.get(c, c) for c in ch))
     if any(ord(c) > 0x2E7F for c in s):
         s = _T2S.convert(s)
     return s.casefold()
 
 
+def _is_mark(ch: str) -> bool:
+    """A visible combining mark: it belongs to the letter before it (e + U+0301 is é)."""
+    return unicodedata.category(ch) in ("Mn", "Mc", "Me") and not is_invisible(ch)
+
+
 def fold(text: str) -> str:
     """``text`` folded for matching (names, keywords)."""
-    return "".join(fold_char(c) for c in text)
+    return Folded.of(text).text
 
 
 @dataclass(frozen=True)
@@ -107,21 +156,30 @@ class Folded:
 
     @classmethod
     def of(cls, original: str) -> Folded:
-        """Fold ``original`` and remember where each folded character came from."""
+        """Fold ``original`` and remember where each folded character came from. A letter and
+        its combining marks fold together (``Evé`` is not ``Eve``)."""
         parts: list[str] = []
         origin: list[int] = []
-        runs = {m.start(): m.end() for m in _REPLACED_RUN.finditer(original)}
+        skips = {m.start(): m.end() for m in _REPLACED_RUN.finditer(original)}
+        skips.update({m.start(): -m.end() for m in _ANSI.finditer(original)})
+        n = len(original)
         i = 0
-        while i < len(original):
-            if i in runs:  # ????: characters the forum replaced, not question marks
-                parts.append(REPLACED)
-                origin.append(i)
-                i = runs[i]
+        while i < n:
+            if i in skips:
+                end = skips[i]
+                if end > 0:  # ????: characters the forum replaced, not question marks
+                    parts.append(REPLACED)
+                    origin.append(i)
+                i = abs(end)
                 continue
-            f = fold_char(original[i])
+            j = i + 1
+            while j < n and _is_mark(original[j]):
+                j += 1
+            ch = original[i:j]
+            f = "" if ch == "\r" and original[j : j + 1] == "\n" else fold_char(ch)
             parts.append(f)
             origin.extend([i] * len(f))
-            i += 1
+            i = j
         return cls(original, "".join(parts), tuple(origin))
 
     def original_from(self, pos: int) -> str:
@@ -140,7 +198,7 @@ class Folded:
 
 def count_chars(text: str) -> int:
     """Characters without whitespace (RES-A29): CJK, letters, digits, punctuation count 1."""
-    return sum(1 for c in text if not c.isspace())
+    return sum(1 for c in text if not c.isspace() and not is_invisible(c))
 
 
 def is_emoji(ch: str) -> bool:

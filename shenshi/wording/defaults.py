@@ -546,6 +546,7 @@ _group(
     ("alert_why_few_wolves", "：狼人阵营不超过2人，不能托孤", "invalid_target (托孤)"),
     ("alert_pair_lovers_one", "${player}：${why}", "invalid_target (金箭 with one name)"),
     ("why_pair_lovers_one", "金箭需要两个对象", "why 金箭 needs two names"),
+    ("why_pair_lovers_same", "金箭要射向两名不同的角色", "why 金箭 needs two different names"),
     (
         "alert_no_platform",
         "${player}：炮打 ${target} 没有写炮架子（整次炮击作废）",
@@ -603,6 +604,11 @@ _group(
         "alert_vote_conflict",
         "${player} 的帖子里有不同的投票对象：${names}（不计票）",
         "vote_conflict",
+    ),
+    (
+        "alert_possible_ballot",
+        "${player} 在投票帖的发言像是投票，但没有投票格式（未计票），请天神判断：「${text}」",
+        "possible_ballot",
     ),
     (
         "alert_conditional_vote",
@@ -669,6 +675,11 @@ _group(
     ),
     ("alert_alternatives", "${player} 写了几个备选对象：${names}（不受理）", "alternatives"),
     ("alert_not_a_command", "${player} 发来的不是指令，请天神阅读：「${text}」", "not_a_command"),
+    (
+        "alert_unclosed_quote",
+        "${player} 的 [quote] 没有闭合，其后的指令或投票未计入，请天神判断：「${text}」",
+        "unclosed_quote",
+    ),
     (
         "alert_not_a_player_thread",
         "${author} 不是本局玩家，却在功能树洞提交「${command}」",

@@ -7,9 +7,8 @@ The players act minutes after each announcement, several in the same minute as i
 as people do: ballots with reasons, ``票：X``, ``我的一票投给X``, a delegated vote by PM, a prayer
 with an emoji. A player whose words were not read (an alert the GM sees in ``shenshi status``)
 writes again plainly, as a GM would ask him to; so the game goes the same way whether or not
-intake reads the first words, and the tests marked ``xfail(strict=True)`` check what intake
-should read (issue 12, "Wrong for players": the ``intake`` engineer's work). When it lands they
-XPASS: remove the marks.
+intake reads the first words, and the tests at the end check what intake reads (issue 12,
+"Wrong for players").
 
 One game is played per test session (:func:`rehearsal`); each test checks one thing of it.
 """
@@ -653,9 +652,7 @@ def test_the_health_check_fails_once_the_daemon_stops_polling(rehearsal: Rehears
 
 
 # ------------------------------------------------------------------------------------------------
-# What intake should read (issue 12, "Wrong for players"; the intake engineer's work)
-
-INTAKE = "issue 12: intake does not read this phrasing yet (the intake engineer's work)"
+# What intake reads (issue 12, "Wrong for players")
 
 
 def test_ballots_as_people_write_them_count_as_written(rehearsal: Rehearsal) -> None:

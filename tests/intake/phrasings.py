@@ -162,7 +162,7 @@ def _rows() -> Iterator[Row]:
         ("我觉得老王很可疑，大家怎么看？", ""),
         ("老王昨天说的话前后矛盾", ""),
         ("投票结果出来了吗？", ""),
-        ("[quote]投票：老王[/quote]\n同意楼上", ""),
+        ("[quote]投票：老王[/quote]\n同意楼上", "!possible_ballot"),  # an echo of a ballot
     ]:
         yield g, d, "阿杰", text, expect, none
     yield g, d, "阿杰", "投票：白色的猫", "!dead_target", {"dead": ["白色的猫"]}
@@ -170,7 +170,7 @@ def _rows() -> Iterator[Row]:
     yield g, d, "Rex", "投票：老王", "!not_eligible", {"bound": "Rex"}
     yield g, d, "路人丙", "投票：老王", "!not_a_player", none
     yield g, d, "神的使者", "投票开始，格式：投票：玩家名", "", none
-    yield g, d, "阿杰", "同意楼上", "", {"quotes": ["投票：老王"]}
+    yield g, d, "阿杰", "同意楼上", "!possible_ballot", {"quotes": ["投票：老王"]}
     yield g, d, "阿杰", "投票：老王", "!vote_wrong_thread", {"thread": "discussion"}
     yield g, d, "阿杰", "投票：老王", "!no_vote_open", {"vote": None}
     yield g, d, "阿杰", "投票：老王", "!vote_immutable", {"ballots": {"阿杰": ["小明"]}}

@@ -1,5 +1,7 @@
-"""The intake corpus: real texts from the captured forum pages and texts written as players
-write, each with its game context and the expected commands and alert kinds."""
+"""The intake corpus: real texts from the captured forum pages, texts written as players
+write, and the cases an adversarial black-box test found failing (``adversary.jsonl``, each
+expectation judged against RULES.md), each with its game context and the expected commands and
+alert kinds."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ def _load(name: str) -> list[dict]:
 
 CAPTURED = _load("captured.jsonl")
 WRITTEN = _load("written.jsonl")
+ADVERSARY = _load("adversary.jsonl")
 ALL = CAPTURED + WRITTEN
 
 
@@ -38,6 +41,17 @@ def test_written_case(case: dict) -> None:
     _check(case)
 
 
+@pytest.mark.parametrize("case", ADVERSARY, ids=[c["id"] for c in ADVERSARY])
+def test_adversary_case(case: dict) -> None:
+    _check(case)
+
+
+def test_the_adversary_cases_cover_every_class_of_fault() -> None:
+    classes = {c["source"].split("/")[1] for c in ADVERSARY}
+    assert classes == set("ABCDEFGHIJKLM"), classes
+    assert len({c["id"] for c in ADVERSARY}) == len(ADVERSARY) >= 200
+
+
 def test_corpus_size_and_provenance() -> None:
     assert len(ALL) >= 300
     assert len(CAPTURED) * 3 >= len(ALL), "at least a third of the corpus comes from captured pages"
@@ -47,8 +61,9 @@ def test_corpus_size_and_provenance() -> None:
 
 def test_every_alert_kind_is_covered() -> None:
     from tests.intake.phrasings import cases
+    from tests.intake.probes import cases as probes
 
-    seen = {kind for c in ALL + cases() for kind in c["expect"]["alerts"]}
+    seen = {kind for c in ALL + ADVERSARY + cases() + probes() for kind in c["expect"]["alerts"]}
     assert set(ALERT_KINDS) - seen == set()
 
 

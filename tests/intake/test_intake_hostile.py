@@ -100,7 +100,10 @@ def test_quoted_text_never_counts_at_any_depth(text: str) -> None:
 
 
 def test_an_unclosed_quote_hides_what_follows() -> None:
-    assert ballot("投票：老王\n[quote]投票：小明") == ([("vote", "老王")], [])
+    # What it hid may be the author's own second ballot: it does not count, the GM is told.
+    assert ballot("投票：老王\n[quote]投票：小明") == ([("vote", "老王")], ["unclosed_quote"])
+    assert ballot("[quote]投票：小明\n投票：老王") == ([], ["unclosed_quote"])
+    assert ballot("投票：老王\n[quote]说得好") == ([("vote", "老王")], [])
     assert action("[quote][quote]占卜 老王[/quote]占卜 月光[/quote]") == ([], ["not_a_command"])
 
 

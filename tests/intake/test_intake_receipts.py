@@ -11,14 +11,15 @@ import pytest
 from shenshi.intake.batch import run_case
 from shenshi.rulesets.catalog import TEAM_NAMES
 from tests.intake.phrasings import GAMES, NIGHT, cases
+from tests.intake.probes import cases as probes
 
 CORPUS = Path(__file__).parent / "corpus"
 ALL = [
     json.loads(line)
-    for name in ("captured.jsonl", "written.jsonl")
+    for name in ("captured.jsonl", "written.jsonl", "adversary.jsonl")
     for line in (CORPUS / name).read_text(encoding="utf-8").splitlines()
     if line.strip()
-] + cases()
+] + cases() + probes()
 PMS = [c for c in ALL if c["channel"] == "pm" or c.get("role_thread")]
 
 
@@ -111,3 +112,23 @@ def test_chess_receipts_use_chess_words() -> None:
     assert text.startswith("已收到杀人帖") and "宣言" not in text
     [text] = receipts(_night("chess32", "樊哙", "炮打项伯，炮架：彭越"))
     assert "杀人帖" in text and "宣言" not in text
+
+
+def test_a_refused_lone_wolf_skill_does_not_tell_the_size_of_the_pack() -> None:
+    # RES-W12: 托孤 counts the wolf camp after 私奔; a wolf who eloped is not the others' to know.
+    base = {**GAMES["werewolf"], "phase": "night0", "channel": "post", "role_thread": True,
+            "id": "w", "from": "阿狼", "text": "【托孤】灰狼"}  # fmt: skip
+    for facts in ({}, {"addons": {"灰狼": ["lover"], "小麦": ["lover"]}}):
+        result = run_case({**base, **facts})
+        assert [a.kind for a in result.alerts] == ["invalid_target"]
+        assert "不超过" in result.alerts[0].message  # the GM is told why
+        [text] = [r.text for r in result.receipts]
+        assert text.startswith("未受理") and not any(w in text for w in ("不超过", "2人", "情侣", "私奔"))
+
+
+def test_a_correction_is_acknowledged_with_the_latest_target_only() -> None:
+    result = run_case(_night("game6-10", "月光", "占卜 老王\n不对，改成Rex"))
+    assert [r.text for r in result.receipts] == ["已收到：今晚占卜 Rex，天神答复前可更改"]
+    both = run_case(_night("chess32", "刘邦", "杀 项伯\n抽将 彭越"))
+    texts = sorted(r.text for r in both.receipts)
+    assert texts[0].startswith("已收到：今晚抽将 彭越") and texts[1].startswith("已收到：今晚杀 项伯")
