@@ -39,6 +39,7 @@ from shenshi.records import (
     ThreadDelta,
     ThreadPage,
 )
+from shenshi.sent_text import same_message
 from shenshi.wording.defaults import TEMPLATES
 
 log = logging.getLogger("shenshi.adapters")
@@ -384,9 +385,8 @@ class WebAdapter:
         again. Discuz shows both directions in the conversation; phpwind lists what the GM
         sent in the outbox (the inbox shows it only once the player answers).
         """
-        wanted = "".join(text.split())
         for message in self._sent_to(username, since - timedelta(minutes=1)):
-            if message.sender_uid == self.own_uid and "".join(message.text.split()) == wanted:
+            if message.sender_uid == self.own_uid and same_message(message.text, text):
                 return message.id
         return None
 

@@ -38,6 +38,7 @@ from shenshi.daemon.announce import Templates, kind_words
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
+from shenshi.sent_text import same_message
 from shenshi.store.errors import IllegalTransition
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
@@ -119,7 +120,7 @@ class Publisher(GameIO):
             return False
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                padded = self.adapter.fit_min_length(a.text, self.templates.render("padding"))
+                padded = self.adapter.fit_min_length(a.text, self._padding())
                 forum_id = self.adapter.post_reply(a.destination, padded)
             else:
                 forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
@@ -178,6 +179,7 @@ class Publisher(GameIO):
             return True  # meanwhile recognised as the GM's own post, or rejected: nothing to send
         thread = a.destination_kind is DestinationKind.THREAD
         kind = EvidenceKind.POST if thread else EvidenceKind.PM
+        padding = self._padding() if thread else ""
         found: tuple[str, datetime] | None = None
         for e in self.store.stream_evidence(
             self.game_id, kind=kind, sources=[a.destination] if thread else None
@@ -186,7 +188,7 @@ class Publisher(GameIO):
                 continue
             if not thread and (e.recipient or "").casefold() != a.destination.casefold():
                 continue
-            if same_text(e.text, a.text):
+            if same_message(e.text, a.text, padding):
                 found = (e.forum_id, e.posted_at)
                 break
         if found is None and not thread and hasattr(self.adapter, "find_sent_pm"):
@@ -201,6 +203,10 @@ class Publisher(GameIO):
         self.sent(a.key)
         log.info("announcement #%s was on the forum already (%s): not sent again", a.id, found[0])
         return True
+
+    def _padding(self) -> str:
+        """What a post shorter than the forum's minimum is padded with (the GM's template)."""
+        return self.templates.render("padding")
 
     def _pace(self) -> None:
         """Posts and PMs are paced to the forum's flood interval (the adapter's engine fact).
@@ -230,8 +236,3 @@ def retry_note(a: Announcement, tz: tzinfo) -> str:
 def where(a: Announcement) -> str:
     """Where an announcement goes, in the GM's words (the log, the alerts)."""
     return where_to(a.destination_kind is DestinationKind.THREAD, a.destination)
-
-
-def same_text(a: str, b: str) -> bool:
-    """Whether two texts are the same message (whitespace aside: forums reflow it)."""
-    return "".join(a.split()) == "".join(b.split())

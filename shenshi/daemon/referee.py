@@ -20,7 +20,6 @@ Map::
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -68,6 +67,7 @@ from shenshi.rulesets.base import (
 )
 from shenshi.rulesets.catalog import KILL, RulesetInfo
 from shenshi.rulesets.profile import LastWordsNotice
+from shenshi.sent_text import skeleton
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
@@ -981,16 +981,16 @@ def _declarations(state: GameState, report: Report) -> dict[str, str]:
     return out
 
 
-_SPACE = re.compile(r"\s+")
 
 
 def _same_announcement(draft: str, posted: str) -> bool:
     """Whether the GM's post publishes the draft: its title line, or most of its text."""
-    first = draft.strip().splitlines()[0] if draft.strip() else ""
-    if first and first in posted:
+    shown = skeleton(posted)  # as the forum shows it: BBCode rendered, no whitespace
+    first = skeleton(draft.strip().splitlines()[0]) if draft.strip() else ""
+    if first and first in shown:
         return True
-    a, b = _SPACE.sub("", draft), _SPACE.sub("", posted)
-    return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() > 0.7
+    a = skeleton(draft)
+    return bool(a) and difflib.SequenceMatcher(None, a, shown).ratio() > 0.7
 
 
 __all__ = ["Clockwork", "Effects", "GmAlert", "PhaseOpened", "PostCounts", "Referee", "Report", "Wants"]
