@@ -15,7 +15,10 @@ PAD = "（神使）"
         ("昨夜 无人\n死亡。", "昨夜无人死亡。"),  # reflowed
         ("平安夜（神使）", "平安夜"),  # padded to the forum's minimum
         ("平安（神使）（神使）", "平安"),
-        ("【第1夜结果】\n昨夜无人死亡。", "[b][color=Red]【第1夜结果】[/color][/b]\n昨夜无人死亡。"),
+        (
+            "【第1夜结果】\n昨夜无人死亡。",
+            "[b][color=Red]【第1夜结果】[/color][/b]\n昨夜无人死亡。",
+        ),
         ("小明 被杀手杀害", "&#23567;明 被杀手杀害"),  # a reference shown as the character
         ("&#23567;明", "&#23567;明"),  # … or escaped, as it was sent
         ("A & B", "A &amp; B"),

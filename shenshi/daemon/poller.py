@@ -24,8 +24,9 @@ from typing import Any
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
+from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
 from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
-from shenshi.store.records import EvidenceKind
+from shenshi.store.records import Evidence, EvidenceKind
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,12 @@ class PollReport:
     revisions: int = 0
     requests: int = 0
     edits: list[Edit] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # sources a page of which could not be read
+
+    @property
+    def complete(self) -> bool:
+        """Whether every source was read: only then may the phase clock run to ``started``."""
+        return not self.unread
 
 
 class Poller(GameIO):
@@ -69,6 +76,7 @@ class Poller(GameIO):
         super().__init__(*args, **kwargs)
         self.progress: Callable[[str], None] = lambda message: None
         self._last_reread: datetime | None = None
+        self._unread: list[str] = []  # the current read's sources that could not be read
 
     def read(self, watched: Collection[str] = ()) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
@@ -77,6 +85,7 @@ class Poller(GameIO):
         and actions); empty outside a night or a day.
         """
         report = PollReport(started=self.clock())
+        self._unread = report.unread
         before = getattr(self.adapter, "requests", 0)
         self._read_threads(report)
         self._read_inbox(report)
@@ -115,7 +124,7 @@ class Poller(GameIO):
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
                     report.posts += 1
-                    self._check_decoding(post.text, result.evidence.id, result.evidence.url)
+                    self._check_new(result.evidence)
                 elif result.changed:
                     report.revisions += 1
                     report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
@@ -180,10 +189,10 @@ class Poller(GameIO):
                 self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages]
             )
             uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
-        for pm, result in zip(inbox.messages, results, strict=True):
+        for result in results:
             if result.is_new:
                 report.pms += 1
-                self._check_decoding(pm.text, result.evidence.id, result.evidence.url)
+                self._check_new(result.evidence)
         if inbox.unread:
             self.adapter.mark_read(inbox.unread)  # only after storing
 
@@ -219,7 +228,7 @@ class Poller(GameIO):
             try:
                 reread = self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:])
             except UnexpectedPage as exc:
-                self.unparsable(f"thread {tid}", exc)
+                self.unparsable(f"thread {tid}", exc, incomplete=False)
                 continue
             for page in reread:
                 known = [
@@ -238,12 +247,40 @@ class Poller(GameIO):
 
     # -- alerts and links --------------------------------------------------------------------------
 
-    def unparsable(self, what: str, exc: UnexpectedPage) -> None:
-        """A page the adapter could not read: a GM alert (one an hour) with its URL."""
+    def unparsable(self, what: str, exc: UnexpectedPage, *, incomplete: bool = True) -> None:
+        """A page the adapter could not read: a GM alert (one an hour) with its URL. What it
+        held is unknown, so the read is ``incomplete`` (unless it was only re-read for edits)."""
+        if incomplete:
+            self._unread.append(what)
         stamp = self.clock().strftime("%Y%m%d%H")
         message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        if incomplete:
+            message += "；读不到这一页时，阶段时钟停在上一次完整读取论坛的时间（不会在没读到的帖子和私信之前截止）"
         self.alert([GmAlert(self.keys.unparsable(what, stamp), "unparsable_page", message)])
         log.warning("%s", message)
+
+    def _check_new(self, evidence: Evidence) -> None:
+        """What the GM must know of a post or PM just stored: undecodable bytes, a forum time
+        ahead of the daemon's clock."""
+        self._check_decoding(evidence.text, evidence.id, evidence.url)
+        self._check_clock(evidence)
+
+    def _check_clock(self, evidence: Evidence) -> None:
+        """The forum dates it well after the daemon first had it in hand: the forum's clock
+        jumped ahead. The phase clock is not run past when the daemon saw it
+        (:func:`~shenshi.daemon.timeline.moment_of`); the GM is told, with both times."""
+        seen = evidence.first_seen_at
+        if seen is None or evidence.posted_at - seen <= FORUM_CLOCK_SKEW:
+            return
+        tz = self.config.forum.tz
+        where = evidence.url or f"evidence {evidence.id}"
+        message = (
+            f"{where}: 论坛显示的时间 {evidence.posted_at.astimezone(tz):%m-%d %H:%M:%S} 晚于 shenshi "
+            f"读到它的时间 {seen.astimezone(tz):%m-%d %H:%M:%S}：论坛服务器的时钟快了或跳变了。"
+            "阶段时钟不会因此提前；请核对论坛时间，必要时更正（shenshi override）"
+        )
+        self.alert([GmAlert(self.keys.clock_ahead(str(evidence.id)), "forum_clock_ahead", message,
+                            evidence=str(evidence.id))])  # fmt: skip
 
     def _check_decoding(self, text: str, evidence_id: int, url: str | None) -> None:
         """Bytes the page's charset could not decode were replaced (the rest of the page is

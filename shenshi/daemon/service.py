@@ -218,8 +218,9 @@ class GameService:
         one time-ordered stream, then show the GM what was edited."""
         assert self.poller is not None, "poll needs a forum adapter"
         report = self.poller.read(self._watched())
-        self.last_poll = report.started
-        self.process()
+        if report.complete:  # (a source unread: the phase clock stays at the last complete poll)
+            self.last_poll = report.started
+        self.process(complete=report.complete)
         for edit in report.edits:
             self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
         find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
@@ -232,15 +233,19 @@ class GameService:
         until the next one opens (their pages are re-read for edits)."""
         return self.referee.watched()
 
-    def process(self) -> int:
+    def process(self, complete: bool = True) -> int:
         """Read every stored post and PM not yet processed, in one time-ordered stream (the
         restart's leftovers and the last poll's finds together): the phase clock is caught up
         to each item's moment first (a PM written after the dawn post belongs to the day, even
-        if one poll saw both). Returns how many were read."""
+        if one poll saw both), but after a read that was not ``complete`` never past the start
+        of the last complete one (what could not be read may be older). Returns how many were
+        read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         items = [self._item(e, gm) for e in self.store.stream_evidence(self.game_id, unprocessed=True)]
+        cap = None if complete else self.last_poll
         for at, item in in_order(items):
-            self._catch_up(at)
+            if complete or cap is not None:
+                self._catch_up(at if cap is None else min(at, cap))
             self._read(item)
         return len(items)
 

@@ -7,13 +7,16 @@ from dataclasses import replace
 from datetime import timedelta
 
 import httpx
+import pytest
 
+from shenshi.adapters.sandbox.seed import GM_PASSWORD, player_name
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import START, announcement
+from tests.daemon.helpers import START, alerts, announcement, announcements
 from tests.daemon.test_sending import SavedThen502, _night_over
+from tests.daemon.test_service_sandbox import sandbox_game
 
 world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 
@@ -92,4 +95,78 @@ def test_the_gms_own_post_in_bbcode_publishes_the_draft(world) -> None:
     clock.advance(minutes=2)
     service.poll()
     assert announcement(service, dawn.key).state is S.PUBLISHED
+    service.close()
+
+
+class Killed(BaseException):
+    """The daemon process dies here (nothing catches it, as nothing survives a SIGKILL)."""
+
+
+@pytest.mark.parametrize("engine", ["discuz", "phpwind"])
+def test_a_second_identical_receipt_killed_before_its_send_is_still_sent(
+    tmp_path, monkeypatch, engine: str
+) -> None:
+    """小明 sends the same action twice: two receipts with the same text. The daemon dies as it
+    is about to send the second; after the restart, the first one on the forum is not taken
+    for it (phpwind gives no PM id: the first is recorded without the forum's id)."""
+    with sandbox_game(tmp_path, monkeypatch, engine) as (clock, forum, tid, service):
+        seer = player_name("小明", engine)
+        cycle = Cycle(service, clock)
+        clock.set(START + timedelta(minutes=5))
+        cycle.run()
+        forum.send_pm(seer, "神的使者", "占卜 老王", at=clock())
+        clock.advance(minutes=1)
+        forum.send_pm(seer, "神的使者", "占卜 老王", at=clock())  # again, to be sure
+        clock.advance(minutes=10)
+        send_pm = service.adapter.send_pm
+
+        def die_at_the_second(*args, **kwargs):
+            if any(a.state is S.SENT for a in announcements(service)):
+                raise Killed
+            return send_pm(*args, **kwargs)
+
+        monkeypatch.setattr(service.adapter, "send_pm", die_at_the_second)
+        with pytest.raises(Killed):
+            cycle.run()
+        first, second = [a for a in announcements(service) if a.kind == "receipt"]
+        assert (first.state, second.state) == (S.SENT, S.SENDING)
+        assert second.text == first.text
+        service.close()
+        monkeypatch.undo()
+        monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
+        again = _restarted_with(httpx.HTTPTransport(), service, clock)
+        clock.advance(minutes=10)
+        Cycle(again, clock).run()
+        gm = forum.user("神的使者").uid
+        out = [m for m in forum.messages.values() if m.sender_uid == gm and m.text == first.text]
+        assert len(out) == 2, "the second receipt was taken for the first"
+        again.close()
+
+
+def test_a_receipt_edited_after_an_unclear_answer_is_not_sent_again(world) -> None:
+    """The forum saved the receipt and answered 502; the GM then edited its text (as the alert
+    allows). The forum's copy has the old text: the new one is not sent after it, and the GM
+    is told where the old one is."""
+    clock, forum, tid, service = world
+    transport = SavedThen502()
+    service = _restarted_with(transport, service, clock)
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
+    clock.advance(minutes=10)
+    service.poll()
+    [receipt] = [a for a in announcements(service) if a.kind == "receipt"]
+    transport.armed = 1
+    service.publish()
+    assert announcement(service, receipt.key).state is S.FAILED
+    clock.advance(minutes=1)
+    with service.store.transaction() as uow:
+        uow.outbox.edit(receipt.id, receipt.text + "（天神：收到）")
+    clock.set(max(clock(), announcement(service, receipt.key).retry_at + timedelta(seconds=1)))
+    Cycle(service, clock).run()
+    gm = forum.user("神的使者").uid
+    out = [m for m in forum.messages.values() if m.sender_uid == gm and m.text.startswith("已收到")]
+    assert len(out) == 1, [m.text for m in out]
+    [alert] = [a for a in alerts(service) if a.kind == "earlier_version_on_forum"]
+    assert f"shenshi published {receipt.id}" in alert.message
     service.close()

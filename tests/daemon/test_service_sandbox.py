@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
 
 from shenshi.adapters.sandbox import SandboxForum, serve
 from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, player_name, seed_demo
 from shenshi.bootstrap import bootstrap
 from shenshi.config import parse_config
 from shenshi.daemon.cycle import Cycle
@@ -21,20 +22,23 @@ ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "
 DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
 
 
-@pytest.fixture
-def world(tmp_path, monkeypatch):
+@contextmanager
+def sandbox_game(tmp_path, monkeypatch, engine: str = "discuz"):
+    """A game6-10 game on the sandbox forum of ``engine``, live mode: ``(clock, forum, tid,
+    service)``; the players' names as the engine stores them (phpwind: lower case)."""
     clock = ManualClock(START - timedelta(hours=1))
-    forum = SandboxForum("discuz", clock)
+    forum = SandboxForum(engine, clock)
     accounts = {name: uid for name, _, uid in seed_demo(forum)}
-    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单：" + "、".join(PLAYERS), at=START)
+    names = {n: player_name(n, engine) for n in PLAYERS}
+    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单：" + "、".join(names.values()), at=START)
     monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
     with serve(forum) as base_url:
         raw = {
-            "forum": {"engine": "discuz", "base_url": base_url, "username": "神的使者",
+            "forum": {"engine": engine, "base_url": base_url, "username": "神的使者",
                       "password_env": "SHENSHI_TEST_PASSWORD", "min_interval": 0},
             "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
-                     "players": [{"name": n, "uid": accounts[n], "role": ROLES[n]} for n in PLAYERS]},
+                     "players": [{"name": names[n], "uid": accounts[names[n]], "role": ROLES[n]} for n in PLAYERS]},
             "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
                        "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
@@ -44,6 +48,12 @@ def world(tmp_path, monkeypatch):
         service.start()
         yield clock, forum, thread.tid, service
         service.close()
+
+
+@pytest.fixture
+def world(tmp_path, monkeypatch):
+    with sandbox_game(tmp_path, monkeypatch) as game:
+        yield game
 
 
 def test_a_night_and_a_day_over_real_http(world) -> None:
