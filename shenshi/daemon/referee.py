@@ -20,6 +20,7 @@ Map::
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -474,8 +475,9 @@ class Referee:
     def _gm_post(self, post: Post) -> Effects:
         """Recognise a proposed public announcement that the GM posted by hand."""
         out = Effects()
+        names = [seat.name for seat in self.state.seats]
         for key, text in self.pending_public.items():
-            if _same_announcement(text, post.text):
+            if _same_announcement(text, post.text, names):
                 out.published.append((key, post.posted_at))
         return out
 
@@ -983,14 +985,23 @@ def _declarations(state: GameState, report: Report) -> dict[str, str]:
 
 
 
-def _same_announcement(draft: str, posted: str) -> bool:
-    """Whether the GM's post publishes the draft: its title line, or most of its text."""
+def _same_announcement(draft: str, posted: str, names: Iterable[str] = ()) -> bool:
+    """Whether the GM's post publishes the draft: its title line, or most of its text with the
+    same facts (the same numbers, the same players named: the GM may reword, but ``老王 未签到``
+    is not ``小明 未签到``, nor night 2's result night 1's)."""
     shown = skeleton(posted)  # as the forum shows it: BBCode rendered, no whitespace
     first = skeleton(draft.strip().splitlines()[0]) if draft.strip() else ""
     if first and first in shown:
         return True
     a = skeleton(draft)
-    return bool(a) and difflib.SequenceMatcher(None, a, shown).ratio() > 0.7
+    if not a or difflib.SequenceMatcher(None, a, shown).ratio() <= 0.7:
+        return False
+    return _facts(a, names) == _facts(shown, names)
+
+
+def _facts(text: str, names: Iterable[str]) -> tuple[list[str], set[str]]:
+    """The numbers and the players' names in a text, the facts a rewording keeps."""
+    return re.findall(r"\d+", text), {n for n in names if skeleton(n) in text}
 
 
 __all__ = ["Clockwork", "Effects", "GmAlert", "PhaseOpened", "PostCounts", "Referee", "Report", "Wants"]

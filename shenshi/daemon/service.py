@@ -409,8 +409,7 @@ class GameService:
         of it or none of it."""
         with self.store.transaction() as uow:
             uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
-            for draft in outcome.drafts:
-                uow.outbox.propose(self.game_id, **_draft_row(draft))
+            created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
             for alert in outcome.alerts:
                 uow.alerts.add(self.game_id, **_alert_row(alert))
             if evidence_id is not None:
@@ -421,6 +420,10 @@ class GameService:
                 self._sync_players(uow)
             if self.clock_time is not None:
                 uow.evidence.set_cursor(self.game_id, CLOCK, {"at": self.clock_time.isoformat()})
+        if self.referee is not None:  # the GM's own posts are matched against every public draft
+            for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
+                if d.channel == "thread":
+                    self.referee.pending_public.setdefault(d.key, d.text)
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for draft in outcome.drafts:

@@ -170,3 +170,25 @@ def test_a_receipt_edited_after_an_unclear_answer_is_not_sent_again(world) -> No
     [alert] = [a for a in alerts(service) if a.kind == "earlier_version_on_forum"]
     assert f"shenshi published {receipt.id}" in alert.message
     service.close()
+
+
+def test_the_gms_post_publishes_only_the_draft_it_is(world) -> None:
+    """Dry-run: ten sign-in notices wait, alike but for the name. The GM posts 老王's by hand:
+    that one is published, not the nine others that merely look like it."""
+    clock, forum, tid, service = world
+    service.close()
+    config = replace(service.config, daemon=replace(service.config.daemon, mode="dry-run"))
+    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    service.adapter.login()
+    service.start()
+    clock.set(START + timedelta(hours=24, minutes=1))
+    service.tick()
+    notices = [a for a in announcements(service) if a.kind == "signin"]
+    assert len(notices) > 2
+    laowang = next(a for a in notices if a.text.startswith("老王"))
+    forum.post("神的使者", tid, laowang.text, at=clock())
+    clock.advance(minutes=2)
+    service.poll()
+    published = [a.key for a in announcements(service, [S.PUBLISHED])]
+    assert published == [laowang.key]
+    service.close()
