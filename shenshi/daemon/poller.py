@@ -124,7 +124,6 @@ class Poller(GameIO):
             for post, result in zip(delta.posts, results, strict=True):
                 if result.is_new:
                     report.posts += 1
-                    self._check_new(result.evidence)
                 elif result.changed:
                     report.revisions += 1
                     report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
@@ -192,7 +191,6 @@ class Poller(GameIO):
         for result in results:
             if result.is_new:
                 report.pms += 1
-                self._check_new(result.evidence)
         if inbox.unread:
             self.adapter.mark_read(inbox.unread)  # only after storing
 
@@ -259,38 +257,28 @@ class Poller(GameIO):
         self.alert([GmAlert(self.keys.unparsable(what, stamp), "unparsable_page", message)])
         log.warning("%s", message)
 
-    def _check_new(self, evidence: Evidence) -> None:
-        """What the GM must know of a post or PM just stored: undecodable bytes, a forum time
-        ahead of the daemon's clock."""
-        self._check_decoding(evidence.text, evidence.id, evidence.url)
-        self._check_clock(evidence)
-
-    def _check_clock(self, evidence: Evidence) -> None:
-        """The forum dates it well after the daemon first had it in hand: the forum's clock
-        jumped ahead. The phase clock is not run past when the daemon saw it
-        (:func:`~shenshi.daemon.timeline.moment_of`); the GM is told, with both times."""
-        seen = evidence.first_seen_at
-        if seen is None or evidence.posted_at - seen <= FORUM_CLOCK_SKEW:
-            return
-        tz = self.config.forum.tz
+    def notes(self, evidence: Evidence) -> list[GmAlert]:
+        """What the GM must be told of a stored post or PM whatever it says: bytes its page's
+        charset could not decode (a name may be among them), a forum time well after the
+        daemon first had it in hand (the forum's clock jumped: the phase clock is not run past
+        when the daemon saw it, :func:`~shenshi.daemon.timeline.moment_of`). The service
+        commits them with the item's processed mark, so that a crash loses none."""
         where = evidence.url or f"evidence {evidence.id}"
-        message = (
-            f"{where}: 论坛显示的时间 {evidence.posted_at.astimezone(tz):%m-%d %H:%M:%S} 晚于 shenshi "
-            f"读到它的时间 {seen.astimezone(tz):%m-%d %H:%M:%S}：论坛服务器的时钟快了或跳变了。"
-            "阶段时钟不会因此提前；请核对论坛时间，必要时更正（shenshi override）"
-        )
-        self.alert([GmAlert(self.keys.clock_ahead(str(evidence.id)), "forum_clock_ahead", message,
-                            evidence=str(evidence.id))])  # fmt: skip
-
-    def _check_decoding(self, text: str, evidence_id: int, url: str | None) -> None:
-        """Bytes the page's charset could not decode were replaced (the rest of the page is
-        read as declared): the GM is told which post or PM, since a name may be among them."""
-        if REPLACEMENT not in text:
-            return
-        where = url or f"evidence {evidence_id}"
-        message = f"{where}: 有无法按网页编码解码的字节（显示为 {REPLACEMENT}），请核对原文"
-        self.alert([GmAlert(self.keys.undecodable(str(evidence_id)), "undecodable_bytes", message,
-                            evidence=str(evidence_id))])  # fmt: skip
+        ident = str(evidence.id)
+        out = []
+        if REPLACEMENT in evidence.text:
+            message = f"{where}: 有无法按网页编码解码的字节（显示为 {REPLACEMENT}），请核对原文"
+            out.append(GmAlert(self.keys.undecodable(ident), "undecodable_bytes", message, evidence=ident))
+        seen = evidence.first_seen_at
+        if seen is not None and evidence.posted_at - seen > FORUM_CLOCK_SKEW:
+            tz = self.config.forum.tz
+            message = (
+                f"{where}: 论坛显示的时间 {evidence.posted_at.astimezone(tz):%m-%d %H:%M:%S} 晚于 shenshi "
+                f"读到它的时间 {seen.astimezone(tz):%m-%d %H:%M:%S}：论坛服务器的时钟快了或跳变了。"
+                "阶段时钟不会因此提前；请核对论坛时间，必要时更正（shenshi override）"
+            )
+            out.append(GmAlert(self.keys.clock_ahead(ident), "forum_clock_ahead", message, evidence=ident))
+        return out
 
     def post_url(self, post: Post) -> str | None:
         """The link of a post (for the evidence and the log)."""

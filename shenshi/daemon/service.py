@@ -241,12 +241,14 @@ class GameService:
         of the last complete one (what could not be read may be older). Returns how many were
         read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
-        items = [self._item(e, gm) for e in self.store.stream_evidence(self.game_id, unprocessed=True)]
+        waiting = list(self.store.stream_evidence(self.game_id, unprocessed=True))
+        items = [self._item(e, gm) for e in waiting]
+        notes = {e.id: self.poller.notes(e) for e in waiting} if self.poller is not None else {}
         cap = None if complete else self.last_poll
         for at, item in in_order(items):
             if complete or cap is not None:
                 self._catch_up(at if cap is None else min(at, cap))
-            self._read(item)
+            self._read(item, notes.get(item.evidence_id, ()))
         return len(items)
 
     def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
@@ -260,9 +262,9 @@ class GameService:
         by_gm = evidence.author_uid in gm or evidence.author in gm
         return Item(evidence.id, record, moment, by_gm)  # type: ignore[arg-type]
 
-    def _read(self, item: Item) -> None:
+    def _read(self, item: Item, notes: Iterable[GmAlert] = ()) -> None:
         """One post or PM through the referee, at the time it counts at, with what the GM must
-        be told about its time."""
+        be told about its time, and the poller's ``notes`` on it (undecodable bytes…)."""
         referee = self.referee
         window = window_of(referee.state, referee.times())
         evidence = str(item.evidence_id)
@@ -287,6 +289,7 @@ class GameService:
             else a
             for a in outcome.alerts
         ]
+        outcome.alerts.extend(notes)
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id)
         if isinstance(item.record, Post):
             for key, at in outcome.published:
