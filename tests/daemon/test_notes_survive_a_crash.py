@@ -5,7 +5,6 @@ processed mark, not raised apart after storing it."""
 from __future__ import annotations
 
 from contextlib import contextmanager
-from datetime import timedelta
 
 import httpx
 
