@@ -7,6 +7,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import httpx
+import pytest
 
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
@@ -55,10 +56,8 @@ def test_the_undecodable_bytes_alert_survives_a_crash_after_storing(world) -> No
     spoiled = forum.post("白色的猫", tid, "今天天气不错，投票：老王", at=clock())
     clock.advance(minutes=2)
     _dies_after_storing_a_post(service)
-    try:
+    with pytest.raises(Killed):
         Cycle(service, clock).run()
-    except Killed:
-        pass
     service.close()
     again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s),
                       client=httpx.Client(transport=Rewriting(spoil), follow_redirects=False))  # fmt: skip
