@@ -26,7 +26,8 @@ from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
 from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
-from shenshi.store.records import Evidence, EvidenceKind
+from shenshi.store.records import Evidence, EvidenceKind, RecordResult
+from shenshi.store.unit_of_work import UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class Poller(GameIO):
         self.progress: Callable[[str], None] = lambda message: None
         self._last_reread: datetime | None = None
         self._unread: list[str] = []  # the current read's sources that could not be read
+        # What edits mean for the GM, stored in the transaction that stores them (the service).
+        self.on_edits: Callable[[UnitOfWork, list[Edit]], object] = lambda uow, edits: None
 
     def read(self, watched: Collection[str] = ()) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
@@ -115,18 +118,11 @@ class Poller(GameIO):
                 self.alert([GmAlert(key, "thread_changed", f"thread {delta.tid} {what}")])
             self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             with self.store.transaction() as uow:
-                results = uow.evidence.record(
-                    self.game_id, [(p, self.post_url(p)) for p in delta.posts]
-                )
+                results = self._record_posts(uow, delta.posts, report)
                 uow.evidence.set_cursor(
                     self.game_id, thread_source(delta.tid), delta.cursor.to_json()
                 )
-            for post, result in zip(delta.posts, results, strict=True):
-                if result.is_new:
-                    report.posts += 1
-                elif result.changed:
-                    report.revisions += 1
-                    report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
+            report.posts += sum(result.is_new for result in results)
 
     def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
         """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
@@ -233,15 +229,25 @@ class Poller(GameIO):
                     p for p in page.posts if p.floor <= seen_to[tid]
                 ]  # new posts: the next poll's
                 with self.store.transaction() as uow:
-                    results = uow.evidence.record(
-                        self.game_id, [(p, self.post_url(p)) for p in known]
-                    )
-                for post, result in zip(known, results, strict=True):
-                    if result.changed:
-                        report.revisions += 1
-                        report.edits.append(
-                            Edit(result.evidence.as_post(), post, result.evidence.id)
-                        )
+                    self._record_posts(uow, known, report)
+
+    def _record_posts(
+        self, uow: UnitOfWork, posts: list[Post], report: PollReport
+    ) -> list[RecordResult]:
+        """Store posts (new ones, and revisions of those seen before) in ``uow``; what the
+        edits mean for the GM (``on_edits``: the service asks the referee) is stored in the
+        same transaction, so that a crash never keeps a revision and loses its alert."""
+        results = uow.evidence.record(self.game_id, [(p, self.post_url(p)) for p in posts])
+        edits = [
+            Edit(result.evidence.as_post(), post, result.evidence.id)
+            for post, result in zip(posts, results, strict=True)
+            if result.changed
+        ]
+        if edits:
+            self.on_edits(uow, edits)
+        report.revisions += len(edits)
+        report.edits += edits
+        return results
 
     # -- alerts and links --------------------------------------------------------------------------
 

@@ -40,7 +40,7 @@ from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gm_text import hint
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
-from shenshi.daemon.poller import Poller, PollReport
+from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.timeline import (
@@ -124,6 +124,7 @@ class GameService:
         self.lease: GameLease | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
         self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
+        self._edit_alerts: list[GmAlert] = []  # stored with their revisions, not logged yet
 
     @property
     def precision(self) -> TimePrecision:
@@ -150,6 +151,7 @@ class GameService:
         if self.adapter is not None:
             self.poller = Poller(self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts)
             self.poller.progress = lambda message: self.progress(message)
+            self.poller.on_edits = self._edits_seen
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
@@ -221,12 +223,21 @@ class GameService:
         if report.complete:  # (a source unread: the phase clock stays at the last complete poll)
             self.last_poll = report.started
         self.process(complete=report.complete)
-        for edit in report.edits:
-            self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
+        for alert in self._edit_alerts:  # (stored with the revisions: only the log is left)
+            self._log_alert(alert)
+        self._edit_alerts.clear()
         find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
             self.outbox_watch.look(self.store, self.game_id, find_sent_pm)  # PMs the GM sent by hand
         return report
+
+    def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
+        """The GM's alerts for edited posts (an edited ballot…), stored in the transaction that
+        stores the revisions (the poller's); logged once the poll is done."""
+        for edit in edits:
+            for a in self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts:
+                if uow.alerts.add(self.game_id, **_alert_row(a))[1]:
+                    self._edit_alerts.append(a)
 
     def _watched(self) -> set[str]:
         """The evidence of the open step's ballots and actions, or of the step just closed

@@ -1,6 +1,6 @@
-"""What the GM must be told of a post whatever it says (undecodable bytes, a forum time from
-the future) survives a crash right after the post was stored: it is committed with the post's
-processed mark, not raised apart after storing it."""
+"""What the GM must be told of a post survives a crash right after the post (or its edit) was
+stored: undecodable bytes and a forum time from the future are committed with the post's
+processed mark, an edited ballot's alert with the revision, not raised apart after storing."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ class Killed(BaseException):
     """The daemon process dies here (nothing catches it, as nothing survives a SIGKILL)."""
 
 
-def _dies_after_storing_a_post(service) -> None:
-    """SIGKILL as soon as a transaction that recorded new evidence has committed."""
+def _dies_after_storing_a_post(service, which=lambda result: result.is_new) -> None:
+    """SIGKILL as soon as a transaction that recorded new evidence (or, by ``which``, a new
+    revision) has committed."""
     real = service.store.transaction
 
     @contextmanager
@@ -35,7 +36,7 @@ def _dies_after_storing_a_post(service) -> None:
 
             def recording(*args, **kwargs):
                 results = record(*args, **kwargs)
-                recorded.extend(r for r in results if r.is_new)
+                recorded.extend(r for r in results if which(r))
                 return results
 
             uow.evidence.record = recording
@@ -67,4 +68,30 @@ def test_the_undecodable_bytes_alert_survives_a_crash_after_storing(world) -> No
     Cycle(again, clock).run()
     [alert] = [a for a in alerts(again) if a.kind == "undecodable_bytes"]
     assert str(spoiled.pid) in alert.message
+    again.close()
+
+
+def test_an_edited_ballots_alert_survives_a_crash_after_storing_the_edit(world) -> None:
+    clock, forum, tid, service = world
+    night_one(clock, forum, service)
+    service.poll()
+    clock.advance(hours=13)
+    vote = forum.post("Tom_2", tid, "投票：阿杰", at=clock())
+    clock.advance(minutes=5)
+    service.poll()
+    clock.advance(minutes=30)
+    forum.edit_post(vote.pid, "投票：老王", by="Tom_2")
+    clock.advance(minutes=30)
+    _dies_after_storing_a_post(service, lambda result: result.changed)
+    with pytest.raises(Killed):
+        service.poll()
+    service.close()
+    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    again.adapter.login()
+    again.start()
+    clock.advance(minutes=30)
+    again.poll()
+    edited = [a for a in alerts(again) if a.kind == "edited_vote"]
+    assert len(edited) == 1 and "投票：老王" in edited[0].message
+    assert [(b.voter, b.target) for b in again.referee.state.ballots] == [("Tom_2", "阿杰")]
     again.close()
