@@ -301,10 +301,15 @@ class GameService:
             for a in outcome.alerts
         ]
         outcome.alerts.extend(notes)
-        self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id)
-        if isinstance(item.record, Post):
-            for key, at in outcome.published:
-                self._mark_published(key, at, item.record.pid)
+        published: list[str] = []  # the GM's own post publishes these (with the processed mark)
+        pid = item.record.pid if isinstance(item.record, Post) else None
+
+        def publish(uow: UnitOfWork) -> None:
+            published[:] = [key for key, at in outcome.published if pid and self._publish(uow, key, at, pid)]
+
+        self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
+        for key in published:
+            self.referee.pending_public.pop(key, None)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
@@ -487,13 +492,14 @@ class GameService:
         self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
                                    alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
 
-    def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
-        with self.store.transaction() as uow:
-            a = uow.outbox.by_key(self.game_id, key)
-            if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
-                return  # (``sending``: the publisher is finding out whether the forum has it)
-            uow.outbox.mark_published(a.id, at, forum_id=forum_id)
-        self.referee.pending_public.pop(key, None)
+    def _publish(self, uow: UnitOfWork, key: str, at: datetime, forum_id: str | None) -> bool:
+        """Mark the announcement ``key`` published by the GM's own post, in ``uow`` (the
+        transaction that marks that post processed: a crash keeps both or neither)."""
+        a = uow.outbox.by_key(self.game_id, key)
+        if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
+            return False  # (``sending``: the publisher is finding out whether the forum has it)
+        uow.outbox.mark_published(a.id, at, forum_id=forum_id)
+        return True
 
     def close(self) -> None:
         """Give the game's lease up, release the forum connections and the database."""

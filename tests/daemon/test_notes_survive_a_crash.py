@@ -5,14 +5,17 @@ processed mark, an edited ballot's alert with the revision, not raised apart aft
 from __future__ import annotations
 
 from contextlib import contextmanager
+from dataclasses import replace
+from datetime import timedelta
 
 import httpx
 import pytest
 
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
+from shenshi.store.outbox import AnnouncementState
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import alerts
+from tests.daemon.helpers import START, alerts, announcement
 from tests.daemon.test_reading import SPOILED, Rewriting, _through
 from tests.daemon.test_service_polls import night_one
 
@@ -94,4 +97,50 @@ def test_an_edited_ballots_alert_survives_a_crash_after_storing_the_edit(world) 
     edited = [a for a in alerts(again) if a.kind == "edited_vote"]
     assert len(edited) == 1 and "投票：老王" in edited[0].message
     assert [(b.voter, b.target) for b in again.referee.state.ballots] == [("Tom_2", "阿杰")]
+    again.close()
+
+
+def test_the_gms_post_by_hand_publishes_its_draft_across_a_crash(world) -> None:
+    """Dry-run: the GM posts the dawn post by hand; the daemon dies as soon as that post is
+    processed. After the restart the draft is published all the same (the day opens)."""
+    clock, forum, tid, service = world
+    service.close()
+    config = replace(service.config, daemon=replace(service.config.daemon, mode="dry-run"))
+    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    service.adapter.login()
+    service.start()
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    clock.set(START + timedelta(hours=24, minutes=1))
+    service.tick()
+    dawn = announcement(service, "g1:night1:public")
+    forum.post("神的使者", tid, dawn.text, at=clock())
+    clock.advance(minutes=2)
+    real = service.store.transaction
+
+    @contextmanager
+    def dies_after_the_processed_mark():
+        with real() as uow:
+            marked = []
+            mark = uow.evidence.mark_processed
+            def marking(i):
+                if uow.evidence.get(i).text.startswith("【第1夜结果】"):  # the GM's dawn post
+                    marked.append(i)
+                return mark(i)
+
+            uow.evidence.mark_processed = marking
+            yield uow
+        if marked:
+            raise Killed
+
+    service.store.transaction = dies_after_the_processed_mark
+    with pytest.raises(Killed):
+        service.poll()
+    service.close()
+    again = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    again.adapter.login()
+    again.start()
+    clock.advance(minutes=2)
+    Cycle(again, clock).run()
+    assert announcement(again, dawn.key).state is AnnouncementState.PUBLISHED
     again.close()
