@@ -23,11 +23,17 @@ world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbo
 S = AnnouncementState
 
 
-def _restarted_with(transport, service, clock, **templates):
+def restarted(service, clock, transport=None, *, mode: str | None = None, **templates):
+    """The game's daemon stopped and started again (through ``transport``; in ``mode``; with
+    these template overrides)."""
     service.close()
     config = replace(service.config, templates={**service.config.templates, **templates})
-    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s),
-                        client=httpx.Client(transport=transport, follow_redirects=False))  # fmt: skip
+    if mode is not None:
+        config = replace(config, daemon=replace(config.daemon, mode=mode))
+    client = httpx.Client(transport=transport, follow_redirects=False) if transport else None
+    service = bootstrap(
+        config, clock=clock, sleep=lambda s: clock.advance(seconds=s), client=client
+    )
     service.adapter.login()
     service.start()
     return service
@@ -38,7 +44,7 @@ def test_a_padded_post_saved_then_answered_502_is_not_posted_twice(world) -> Non
     saved it and answered 502; the forum's copy (text + padding) is the announcement."""
     clock, forum, tid, service = world
     transport = SavedThen502()
-    service = _restarted_with(transport, service, clock)
+    service = restarted(service, clock, transport)
     _night_over(clock, service)
     dawn = announcement(service, "g1:night1:public")
     with service.store.transaction() as uow:
@@ -60,7 +66,7 @@ def test_a_post_in_the_gms_bbcode_saved_then_answered_502_is_not_posted_twice(wo
     clock, forum, tid, service = world
     transport = SavedThen502()
     title = "[b][color=Red]【第${n}夜结果】[/color][/b]"
-    service = _restarted_with(transport, service, clock, night_title=title)
+    service = restarted(service, clock, transport, night_title=title)
     _night_over(clock, service)
     dawn = announcement(service, "g1:night1:public")
     assert dawn.text.startswith("[b][color=Red]【第1夜结果】")
@@ -79,16 +85,11 @@ def test_the_gms_own_post_in_bbcode_publishes_the_draft(world) -> None:
     """Dry-run: the GM posts the proposed dawn post by hand, with the BBCode of his templates;
     the forum shows it rendered, and it is recognised as published (the day opens)."""
     clock, forum, tid, service = world
-    service.close()
-    config = replace(
-        service.config,
-        daemon=replace(service.config.daemon, mode="dry-run"),
-        templates={"night_title": "[size=5][b][color=Red]【第${n}夜结果】[/color][/b][/size]",
-                   "no_death": "[i][color=Gray]平安夜，无人死亡[/color][/i]"},
+    service = restarted(
+        service, clock, mode="dry-run",
+        night_title="[size=5][b][color=Red]【第${n}夜结果】[/color][/b][/size]",
+        no_death="[i][color=Gray]平安夜，无人死亡[/color][/i]",
     )  # fmt: skip
-    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    service.adapter.login()
-    service.start()
     _night_over(clock, service)
     dawn = announcement(service, "g1:night1:public")
     forum.post("神的使者", tid, dawn.text, at=clock())
@@ -134,7 +135,7 @@ def test_a_second_identical_receipt_killed_before_its_send_is_still_sent(
         service.close()
         monkeypatch.undo()
         monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
-        again = _restarted_with(httpx.HTTPTransport(), service, clock)
+        again = restarted(service, clock)
         clock.advance(minutes=10)
         Cycle(again, clock).run()
         gm = forum.user("神的使者").uid
@@ -149,7 +150,7 @@ def test_a_receipt_edited_after_an_unclear_answer_is_not_sent_again(world) -> No
     is told where the old one is."""
     clock, forum, tid, service = world
     transport = SavedThen502()
-    service = _restarted_with(transport, service, clock)
+    service = restarted(service, clock, transport)
     clock.set(START + timedelta(minutes=5))
     service.tick()
     forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
@@ -176,11 +177,7 @@ def test_the_gms_post_publishes_only_the_draft_it_is(world) -> None:
     """Dry-run: ten sign-in notices wait, alike but for the name. The GM posts 老王's by hand:
     that one is published, not the nine others that merely look like it."""
     clock, forum, tid, service = world
-    service.close()
-    config = replace(service.config, daemon=replace(service.config.daemon, mode="dry-run"))
-    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    service.adapter.login()
-    service.start()
+    service = restarted(service, clock, mode="dry-run")
     clock.set(START + timedelta(hours=24, minutes=1))
     service.tick()
     notices = [a for a in announcements(service) if a.kind == "signin"]

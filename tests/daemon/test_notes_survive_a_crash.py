@@ -5,19 +5,17 @@ processed mark, an edited ballot's alert with the revision, not raised apart aft
 from __future__ import annotations
 
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import timedelta
 
-import httpx
 import pytest
 
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import START, alerts, announcement
+from tests.daemon.test_found_on_forum import restarted
 from tests.daemon.test_reading import SPOILED, Rewriting, _through
-from tests.daemon.test_service_polls import night_one
+from tests.daemon.test_service_polls import ballot_then_edit, night_one
 
 world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 
@@ -62,11 +60,7 @@ def test_the_undecodable_bytes_alert_survives_a_crash_after_storing(world) -> No
     _dies_after_storing_a_post(service)
     with pytest.raises(Killed):
         Cycle(service, clock).run()
-    service.close()
-    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s),
-                      client=httpx.Client(transport=Rewriting(spoil), follow_redirects=False))  # fmt: skip
-    again.adapter.login()
-    again.start()
+    again = restarted(service, clock, Rewriting(spoil))
     clock.advance(minutes=2)
     Cycle(again, clock).run()
     [alert] = [a for a in alerts(again) if a.kind == "undecodable_bytes"]
@@ -76,22 +70,11 @@ def test_the_undecodable_bytes_alert_survives_a_crash_after_storing(world) -> No
 
 def test_an_edited_ballots_alert_survives_a_crash_after_storing_the_edit(world) -> None:
     clock, forum, tid, service = world
-    night_one(clock, forum, service)
-    service.poll()
-    clock.advance(hours=13)
-    vote = forum.post("Tom_2", tid, "投票：阿杰", at=clock())
-    clock.advance(minutes=5)
-    service.poll()
-    clock.advance(minutes=30)
-    forum.edit_post(vote.pid, "投票：老王", by="Tom_2")
-    clock.advance(minutes=30)
+    ballot_then_edit(clock, forum, tid, service)
     _dies_after_storing_a_post(service, lambda result: result.changed)
     with pytest.raises(Killed):
         service.poll()
-    service.close()
-    again = bootstrap(service.config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    again.adapter.login()
-    again.start()
+    again = restarted(service, clock)
     clock.advance(minutes=30)
     again.poll()
     edited = [a for a in alerts(again) if a.kind == "edited_vote"]
@@ -104,11 +87,7 @@ def test_the_gms_post_by_hand_publishes_its_draft_across_a_crash(world) -> None:
     """Dry-run: the GM posts the dawn post by hand; the daemon dies as soon as that post is
     processed. After the restart the draft is published all the same (the day opens)."""
     clock, forum, tid, service = world
-    service.close()
-    config = replace(service.config, daemon=replace(service.config.daemon, mode="dry-run"))
-    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    service.adapter.login()
-    service.start()
+    service = restarted(service, clock, mode="dry-run")
     clock.set(START + timedelta(minutes=5))
     service.tick()
     clock.set(START + timedelta(hours=24, minutes=1))
@@ -123,6 +102,7 @@ def test_the_gms_post_by_hand_publishes_its_draft_across_a_crash(world) -> None:
         with real() as uow:
             marked = []
             mark = uow.evidence.mark_processed
+
             def marking(i):
                 if uow.evidence.get(i).text.startswith("【第1夜结果】"):  # the GM's dawn post
                     marked.append(i)
@@ -136,10 +116,7 @@ def test_the_gms_post_by_hand_publishes_its_draft_across_a_crash(world) -> None:
     service.store.transaction = dies_after_the_processed_mark
     with pytest.raises(Killed):
         service.poll()
-    service.close()
-    again = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    again.adapter.login()
-    again.start()
+    again = restarted(service, clock)
     clock.advance(minutes=2)
     Cycle(again, clock).run()
     assert announcement(again, dawn.key).state is AnnouncementState.PUBLISHED
