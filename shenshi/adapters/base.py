@@ -120,6 +120,8 @@ class ForumAdapter(Protocol):
 
     def find_sent_pm(self, username: str, text: str, since: datetime) -> str | None: ...
 
+    def find_sent_pms(self, username: str, text: str, since: datetime) -> list[str]: ...
+
 
 def _registry() -> tuple[type, ...]:
     from shenshi.adapters.discuz import DiscuzAdapter

@@ -39,6 +39,7 @@ from shenshi.records import (
     ThreadDelta,
     ThreadPage,
 )
+from shenshi.sent_text import same_message
 from shenshi.wording.defaults import TEMPLATES
 
 log = logging.getLogger("shenshi.adapters")
@@ -384,11 +385,18 @@ class WebAdapter:
         again. Discuz shows both directions in the conversation; phpwind lists what the GM
         sent in the outbox (the inbox shows it only once the player answers).
         """
-        wanted = "".join(text.split())
-        for message in self._sent_to(username, since - timedelta(minutes=1)):
-            if message.sender_uid == self.own_uid and "".join(message.text.split()) == wanted:
-                return message.id
-        return None
+        found = self.find_sent_pms(username, text, since)
+        return found[0] if found else None
+
+    def find_sent_pms(self, username: str, text: str, since: datetime) -> list[str]:
+        """The ids of every PM this account sent ``username`` with ``text`` since ``since``,
+        oldest first: the same text may go to the same player twice (two identical receipts),
+        and the caller tells which of them are already recorded."""
+        return [
+            message.id
+            for message in self._sent_to(username, since - timedelta(minutes=1))
+            if message.sender_uid == self.own_uid and same_message(message.text, text)
+        ]
 
     def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:  # pragma: no cover
         raise NotImplementedError

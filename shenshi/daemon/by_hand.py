@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from shenshi.adapters.errors import ForumError
 from shenshi.records import PrivateMessage
+from shenshi.sent_text import same_message
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind
 from shenshi.store.unit_of_work import Store
@@ -26,10 +27,6 @@ WAITING = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementS
 OUTBOX_SPACING = timedelta(minutes=10)  # the GM's outbox is read at most this often
 OUTBOX_LOOK_BACK = timedelta(hours=48)  # … for PMs proposed this recently
 OUTBOX_AT_MOST = 10  # … and at most this many each time
-
-
-def _same_text(a: str, b: str) -> bool:
-    return "".join(a.split()) == "".join(b.split())
 
 
 def _waiting_pms(store: Store, game_id: int) -> tuple[list[Announcement], set[str]]:
@@ -51,7 +48,7 @@ def recognise_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> Announc
     if pm.id in claimed:
         return None
     for a in waiting:
-        if a.destination.casefold() == pm.recipient.casefold() and _same_text(a.text, pm.text):
+        if a.destination.casefold() == pm.recipient.casefold() and same_message(pm.text, a.text):
             with store.transaction() as uow:
                 return uow.outbox.mark_published(a.id, pm.sent_at, forum_id=pm.id)
     return None

@@ -100,9 +100,9 @@ class Cycle:
             report = service.poll()
             result.polled = True
             record_poll(service.store, service.game_id, self.clock())
-            at = report.started
-        outcome = service.tick(at)
-        result.events = len(outcome.events)
+            at = report.started if report.complete else service.last_poll
+        if at is not None:  # (None: no complete read of the forum yet)
+            result.events = len(service.tick(at).events)
         result.sent = service.publish()
 
     def _login(self) -> None:

@@ -115,6 +115,10 @@ class GameKeys:
         """A post or PM with bytes its page's charset cannot decode."""
         return f"{self.game}:undecodable:{evidence}"
 
+    def clock_ahead(self, evidence: str) -> str:
+        """A post or PM the forum dates later than the daemon first had it in hand."""
+        return f"{self.game}:clock_ahead:{evidence}"
+
     def order_uncertain(self, evidence: str) -> str:
         """A PM counted although its order with a boundary of the step cannot be known."""
         return f"{self.game}:order:{evidence}"
@@ -126,6 +130,10 @@ class GameKeys:
     def send_failed(self, announcement: int, attempt: int) -> str:
         """The ``attempt``-th failed send of an announcement."""
         return f"{self.game}:send:{announcement}:{attempt}"
+
+    def earlier_version(self, announcement: int) -> str:
+        """An edited announcement held: the forum may show its earlier text."""
+        return f"{self.game}:send:{announcement}:earlier"
 
     def absence(self, kind: str, name: str, minute: str) -> str:
         """A missed sign-in or a lurker (``minute``: ``YYYYMMDDHHMM`` of the last post)."""

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 LEASE_TTL = timedelta(minutes=15)  # another daemon may take the game this long after a renewal
 RENEW_EVERY = LEASE_TTL / 3  # a waiting daemon renews its lease at least this often
+_OWNERS: set[str] = set()  # the owner names of this process's leases (one process, many games)
 
 
 def owner_name() -> str:
@@ -34,11 +35,16 @@ def owner_name() -> str:
 
 
 def gone(owner: str) -> bool:
-    """Whether ``owner`` is a process of this host that no longer runs (it cannot renew)."""
+    """Whether ``owner`` is a process of this host that no longer runs (it cannot renew).
+
+    An owner with this process's id that no lease of this process holds is a predecessor that
+    died (a container restarted: the daemon is process 1 again)."""
     host, _, rest = owner.partition(":")
     pid = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid.isdigit() or int(pid) == os.getpid():
+    if host != socket.gethostname() or not pid.isdigit():
         return False
+    if int(pid) == os.getpid():
+        return owner not in _OWNERS
     try:
         os.kill(int(pid), 0)
     except ProcessLookupError:
@@ -63,6 +69,7 @@ class GameLease:
         self.game_id = game_id
         self.clock = clock
         self.owner = owner or owner_name()
+        _OWNERS.add(self.owner)
         self.ttl = ttl
         self.held: Lease | None = None
 

@@ -24,8 +24,10 @@ from typing import Any
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
+from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
 from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
-from shenshi.store.records import EvidenceKind
+from shenshi.store.records import Evidence, EvidenceKind, RecordResult
+from shenshi.store.unit_of_work import UnitOfWork
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +62,12 @@ class PollReport:
     revisions: int = 0
     requests: int = 0
     edits: list[Edit] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # sources a page of which could not be read
+
+    @property
+    def complete(self) -> bool:
+        """Whether every source was read: only then may the phase clock run to ``started``."""
+        return not self.unread
 
 
 class Poller(GameIO):
@@ -69,6 +77,9 @@ class Poller(GameIO):
         super().__init__(*args, **kwargs)
         self.progress: Callable[[str], None] = lambda message: None
         self._last_reread: datetime | None = None
+        self._unread: list[str] = []  # the current read's sources that could not be read
+        # What edits mean for the GM, stored in the transaction that stores them (the service).
+        self.on_edits: Callable[[UnitOfWork, list[Edit]], object] = lambda uow, edits: None
 
     def read(self, watched: Collection[str] = ()) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
@@ -77,6 +88,7 @@ class Poller(GameIO):
         and actions); empty outside a night or a day.
         """
         report = PollReport(started=self.clock())
+        self._unread = report.unread
         before = getattr(self.adapter, "requests", 0)
         self._read_threads(report)
         self._read_inbox(report)
@@ -106,19 +118,11 @@ class Poller(GameIO):
                 self.alert([GmAlert(key, "thread_changed", f"thread {delta.tid} {what}")])
             self.progress(f"thread {delta.tid}: {len(delta.posts)} new posts")
             with self.store.transaction() as uow:
-                results = uow.evidence.record(
-                    self.game_id, [(p, self.post_url(p)) for p in delta.posts]
-                )
+                results = self._record_posts(uow, delta.posts, report)
                 uow.evidence.set_cursor(
                     self.game_id, thread_source(delta.tid), delta.cursor.to_json()
                 )
-            for post, result in zip(delta.posts, results, strict=True):
-                if result.is_new:
-                    report.posts += 1
-                    self._check_decoding(post.text, result.evidence.id, result.evidence.url)
-                elif result.changed:
-                    report.revisions += 1
-                    report.edits.append(Edit(result.evidence.as_post(), post, result.evidence.id))
+            report.posts += sum(result.is_new for result in results)
 
     def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:
         """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
@@ -180,10 +184,9 @@ class Poller(GameIO):
                 self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages]
             )
             uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
-        for pm, result in zip(inbox.messages, results, strict=True):
+        for result in results:
             if result.is_new:
                 report.pms += 1
-                self._check_decoding(pm.text, result.evidence.id, result.evidence.url)
         if inbox.unread:
             self.adapter.mark_read(inbox.unread)  # only after storing
 
@@ -219,41 +222,69 @@ class Poller(GameIO):
             try:
                 reread = self.adapter.reread_pages(tid, sorted(numbers)[-MAX_REREAD_PAGES:])
             except UnexpectedPage as exc:
-                self.unparsable(f"thread {tid}", exc)
+                self.unparsable(f"thread {tid}", exc, incomplete=False)
                 continue
             for page in reread:
                 known = [
                     p for p in page.posts if p.floor <= seen_to[tid]
                 ]  # new posts: the next poll's
                 with self.store.transaction() as uow:
-                    results = uow.evidence.record(
-                        self.game_id, [(p, self.post_url(p)) for p in known]
-                    )
-                for post, result in zip(known, results, strict=True):
-                    if result.changed:
-                        report.revisions += 1
-                        report.edits.append(
-                            Edit(result.evidence.as_post(), post, result.evidence.id)
-                        )
+                    self._record_posts(uow, known, report)
+
+    def _record_posts(
+        self, uow: UnitOfWork, posts: list[Post], report: PollReport
+    ) -> list[RecordResult]:
+        """Store posts (new ones, and revisions of those seen before) in ``uow``; what the
+        edits mean for the GM (``on_edits``: the service asks the referee) is stored in the
+        same transaction, so that a crash never keeps a revision and loses its alert."""
+        results = uow.evidence.record(self.game_id, [(p, self.post_url(p)) for p in posts])
+        edits = [
+            Edit(result.evidence.as_post(), post, result.evidence.id)
+            for post, result in zip(posts, results, strict=True)
+            if result.changed
+        ]
+        if edits:
+            self.on_edits(uow, edits)
+        report.revisions += len(edits)
+        report.edits += edits
+        return results
 
     # -- alerts and links --------------------------------------------------------------------------
 
-    def unparsable(self, what: str, exc: UnexpectedPage) -> None:
-        """A page the adapter could not read: a GM alert (one an hour) with its URL."""
+    def unparsable(self, what: str, exc: UnexpectedPage, *, incomplete: bool = True) -> None:
+        """A page the adapter could not read: a GM alert (one an hour) with its URL. What it
+        held is unknown, so the read is ``incomplete`` (unless it was only re-read for edits)."""
+        if incomplete:
+            self._unread.append(what)
         stamp = self.clock().strftime("%Y%m%d%H")
         message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        if incomplete:
+            message += "；读不到这一页时，阶段时钟停在上一次完整读取论坛的时间（不会在没读到的帖子和私信之前截止）"
         self.alert([GmAlert(self.keys.unparsable(what, stamp), "unparsable_page", message)])
         log.warning("%s", message)
 
-    def _check_decoding(self, text: str, evidence_id: int, url: str | None) -> None:
-        """Bytes the page's charset could not decode were replaced (the rest of the page is
-        read as declared): the GM is told which post or PM, since a name may be among them."""
-        if REPLACEMENT not in text:
-            return
-        where = url or f"evidence {evidence_id}"
-        message = f"{where}: 有无法按网页编码解码的字节（显示为 {REPLACEMENT}），请核对原文"
-        self.alert([GmAlert(self.keys.undecodable(str(evidence_id)), "undecodable_bytes", message,
-                            evidence=str(evidence_id))])  # fmt: skip
+    def notes(self, evidence: Evidence) -> list[GmAlert]:
+        """What the GM must be told of a stored post or PM whatever it says: bytes its page's
+        charset could not decode (a name may be among them), a forum time well after the
+        daemon first had it in hand (the forum's clock jumped: the phase clock is not run past
+        when the daemon saw it, :func:`~shenshi.daemon.timeline.moment_of`). The service
+        commits them with the item's processed mark, so that a crash loses none."""
+        where = evidence.url or f"evidence {evidence.id}"
+        ident = str(evidence.id)
+        out = []
+        if REPLACEMENT in evidence.text:
+            message = f"{where}: 有无法按网页编码解码的字节（显示为 {REPLACEMENT}），请核对原文"
+            out.append(GmAlert(self.keys.undecodable(ident), "undecodable_bytes", message, evidence=ident))
+        seen = evidence.first_seen_at
+        if seen is not None and evidence.posted_at - seen > FORUM_CLOCK_SKEW:
+            tz = self.config.forum.tz
+            message = (
+                f"{where}: 论坛显示的时间 {evidence.posted_at.astimezone(tz):%m-%d %H:%M:%S} 晚于 shenshi "
+                f"读到它的时间 {seen.astimezone(tz):%m-%d %H:%M:%S}：论坛服务器的时钟快了或跳变了。"
+                "阶段时钟不会因此提前；请核对论坛时间，必要时更正（shenshi override）"
+            )
+            out.append(GmAlert(self.keys.clock_ahead(ident), "forum_clock_ahead", message, evidence=ident))
+        return out
 
     def post_url(self, post: Post) -> str | None:
         """The link of a post (for the evidence and the log)."""

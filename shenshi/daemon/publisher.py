@@ -38,9 +38,11 @@ from shenshi.daemon.announce import Templates, kind_words
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
+from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
+from shenshi.sent_text import same_message
 from shenshi.store.errors import IllegalTransition
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import Announcement, DestinationKind, EvidenceKind
+from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +109,11 @@ class Publisher(GameIO):
     def _send(self, a: Announcement) -> bool:
         if a.attempts and self.already_on_forum(a):
             return True  # tried before (a crash, an unclear answer): the forum has it
+        if a.attempts and not self._read_since(a):
+            log.info("announcement #%s: the forum was not read whole since it was tried", a.id)
+            return False  # not found, but where it would show could not be read: next cycle
+        if a.attempts and self._earlier_version_held(a):
+            return False  # the text tried before may be on the forum: the GM decides
         if a.state is AnnouncementState.SENDING:  # a crash mid-send, and the forum does not have it
             with self.store.transaction() as uow:
                 uow.outbox.mark_failed(a.id, "sending was interrupted; not found on the forum")
@@ -119,10 +126,10 @@ class Publisher(GameIO):
             return False
         try:
             if a.destination_kind is DestinationKind.THREAD:
-                padded = self.adapter.fit_min_length(a.text, self.templates.render("padding"))
+                padded = self.adapter.fit_min_length(a.text, self._padding())
                 forum_id = self.adapter.post_reply(a.destination, padded)
             else:
-                forum_id = self.adapter.send_pm(a.destination, a.text) or f"pm:{a.key}"
+                forum_id = self.adapter.send_pm(a.destination, a.text) or self._sent_pm_id(a)
         except ForumError as exc:
             self._last_sent = self.clock()  # it may have reached the forum: pace the next one
             self._failed(a, exc)
@@ -166,7 +173,6 @@ class Publisher(GameIO):
         polled = self.polled_at()
         if polled is None or a.attempted_at is None or polled <= a.attempted_at:
             self.refresh()  # also processes what else is new, in order
-        own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
             claimed = {
@@ -177,22 +183,19 @@ class Publisher(GameIO):
         if a.state not in WAITING:
             return True  # meanwhile recognised as the GM's own post, or rejected: nothing to send
         thread = a.destination_kind is DestinationKind.THREAD
-        kind = EvidenceKind.POST if thread else EvidenceKind.PM
-        found: tuple[str, datetime] | None = None
-        for e in self.store.stream_evidence(
-            self.game_id, kind=kind, sources=[a.destination] if thread else None
-        ):
-            if not (e.author_uid in own or e.author in own) or e.forum_id in claimed:
-                continue
-            if not thread and (e.recipient or "").casefold() != a.destination.casefold():
-                continue
-            if same_text(e.text, a.text):
-                found = (e.forum_id, e.posted_at)
-                break
-        if found is None and not thread and hasattr(self.adapter, "find_sent_pm"):
+        padding = self._padding() if thread else ""
+        found: tuple[str, datetime] | None = next(
+            (
+                (e.forum_id, e.posted_at)
+                for e in self._ours(a)
+                if e.forum_id not in claimed and same_message(e.text, a.text, padding)
+            ),
+            None,
+        )
+        if found is None and not thread:
             # phpwind shows a PM the GM sent only in the outbox until the player answers.
-            pm_id = self.adapter.find_sent_pm(a.destination, a.text, a.approved_at or a.created_at)
-            if pm_id is not None and pm_id not in claimed:
+            pm_id = self._unclaimed_sent_pm(a, a.approved_at or a.created_at, claimed)
+            if pm_id is not None:
                 found = (pm_id, self.clock())
         if found is None:
             return False
@@ -201,6 +204,84 @@ class Publisher(GameIO):
         self.sent(a.key)
         log.info("announcement #%s was on the forum already (%s): not sent again", a.id, found[0])
         return True
+
+    def _read_since(self, a: Announcement) -> bool:
+        """Whether a complete read of the forum began after ``a`` was last tried (a page that
+        could not be read may hold it)."""
+        polled = self.polled_at()
+        return a.attempted_at is None or (polled is not None and polled > a.attempted_at)
+
+    def _earlier_version_held(self, a: Announcement) -> bool:
+        """The GM edited an announcement after a try whose answer was unclear: the forum may
+        show the text as it was then, which is no longer the text to look for. A message of
+        ours in that thread (to that player) since that try, recorded by no announcement, may
+        be it: nothing is sent (never twice), the GM is told where it is and what to do."""
+        with self.store.snapshot() as uow:
+            a = uow.outbox.get(a.id)
+            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.forum_id}
+        if a.edited_at is None or a.attempted_at is None or a.edited_at <= a.attempted_at:
+            return False
+        since = a.attempted_at - FORUM_CLOCK_SKEW - self.adapter.time_precision.pm
+        suspect = next(
+            (e for e in self._ours(a) if e.forum_id not in claimed and e.posted_at >= since), None
+        )
+        if suspect is None:
+            return False
+        reason = (
+            f"edited after an unclear answer, and the forum has a message of ours since that try "
+            f"({suspect.url or suspect.forum_id}): not sent again"
+        )
+        with self.store.transaction() as uow:
+            uow.outbox.mark_failed(a.id, reason, retry_at=self.clock() + RETRY_MAX)
+        message = (
+            f"#{a.id} {a.kind}（{where(a)}）上次发送时论坛没有给出明确答复，之后它被改过文字；论坛上有一条"
+            f"那以后的我方消息，可能就是改之前的版本：{suspect.url or suspect.forum_id}。为免重复，不再发送。"
+            f"它就是这条：shenshi published {a.id}；不是：shenshi reject {a.id} 后另行发布"
+        )
+        self.alert([GmAlert(self.keys.earlier_version(a.id), "earlier_version_on_forum", message)])
+        log.warning("announcement #%s: %s", a.id, reason)
+        return True
+
+    def _ours(self, a: Announcement) -> list[Evidence]:
+        """Our own posts in ``a``'s thread, or our PMs to ``a``'s player, as the forum shows them
+        (the last poll's record), oldest first."""
+        own = {getattr(self.adapter, "own_uid", None), self.config.forum.username}
+        thread = a.destination_kind is DestinationKind.THREAD
+        kind = EvidenceKind.POST if thread else EvidenceKind.PM
+        return [
+            e
+            for e in self.store.stream_evidence(
+                self.game_id, kind=kind, sources=[a.destination] if thread else None
+            )
+            if (e.author_uid in own or e.author in own)
+            and (thread or (e.recipient or "").casefold() == a.destination.casefold())
+        ]
+
+    def _sent_pm_id(self, a: Announcement) -> str:
+        """The forum's id of the PM just sent, where the engine does not say it (phpwind): the
+        GM's sent PM to that player with that text that no other announcement records, so that
+        a second identical one (two receipts ``已收到：今晚占卜 老王``) is never taken for this
+        one after a crash. ``pm:<key>`` if the forum does not show it."""
+        with self.store.snapshot() as uow:
+            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.forum_id}
+        try:
+            found = self._unclaimed_sent_pm(a, a.attempted_at or self.clock(), claimed)
+        except ForumError as exc:  # it was sent: only its id is unknown
+            log.info("could not read the id of the PM just sent (#%s): %s", a.id, exc)
+            found = None
+        return found or f"pm:{a.key}"
+
+    def _unclaimed_sent_pm(self, a: Announcement, since: datetime, claimed: set[str]) -> str | None:
+        """The oldest PM of the GM's to ``a``'s player with ``a``'s text since ``since`` that no
+        announcement records (the engine's list of sent PMs), if the adapter can list them."""
+        find = getattr(self.adapter, "find_sent_pms", None)
+        if find is None:
+            return None
+        return next((i for i in find(a.destination, a.text, since) if i not in claimed), None)
+
+    def _padding(self) -> str:
+        """What a post shorter than the forum's minimum is padded with (the GM's template)."""
+        return self.templates.render("padding")
 
     def _pace(self) -> None:
         """Posts and PMs are paced to the forum's flood interval (the adapter's engine fact).
@@ -230,8 +311,3 @@ def retry_note(a: Announcement, tz: tzinfo) -> str:
 def where(a: Announcement) -> str:
     """Where an announcement goes, in the GM's words (the log, the alerts)."""
     return where_to(a.destination_kind is DestinationKind.THREAD, a.destination)
-
-
-def same_text(a: str, b: str) -> bool:
-    """Whether two texts are the same message (whitespace aside: forums reflow it)."""
-    return "".join(a.split()) == "".join(b.split())

@@ -68,6 +68,7 @@ from shenshi.rulesets.base import (
 )
 from shenshi.rulesets.catalog import KILL, RulesetInfo
 from shenshi.rulesets.profile import LastWordsNotice
+from shenshi.sent_text import skeleton
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 
@@ -474,8 +475,9 @@ class Referee:
     def _gm_post(self, post: Post) -> Effects:
         """Recognise a proposed public announcement that the GM posted by hand."""
         out = Effects()
+        names = [seat.name for seat in self.state.seats]
         for key, text in self.pending_public.items():
-            if _same_announcement(text, post.text):
+            if _same_announcement(text, post.text, names):
                 out.published.append((key, post.posted_at))
         return out
 
@@ -981,16 +983,25 @@ def _declarations(state: GameState, report: Report) -> dict[str, str]:
     return out
 
 
-_SPACE = re.compile(r"\s+")
 
 
-def _same_announcement(draft: str, posted: str) -> bool:
-    """Whether the GM's post publishes the draft: its title line, or most of its text."""
-    first = draft.strip().splitlines()[0] if draft.strip() else ""
-    if first and first in posted:
+def _same_announcement(draft: str, posted: str, names: Iterable[str] = ()) -> bool:
+    """Whether the GM's post publishes the draft: its title line, or most of its text with the
+    same facts (the same numbers, the same players named: the GM may reword, but ``老王 未签到``
+    is not ``小明 未签到``, nor night 2's result night 1's)."""
+    shown = skeleton(posted)  # as the forum shows it: BBCode rendered, no whitespace
+    first = skeleton(draft.strip().splitlines()[0]) if draft.strip() else ""
+    if first and first in shown:
         return True
-    a, b = _SPACE.sub("", draft), _SPACE.sub("", posted)
-    return bool(a) and difflib.SequenceMatcher(None, a, b).ratio() > 0.7
+    a = skeleton(draft)
+    if not a or difflib.SequenceMatcher(None, a, shown).ratio() <= 0.7:
+        return False
+    return _facts(a, names) == _facts(shown, names)
+
+
+def _facts(text: str, names: Iterable[str]) -> tuple[list[str], set[str]]:
+    """The numbers and the players' names in a text, the facts a rewording keeps."""
+    return re.findall(r"\d+", text), {n for n in names if skeleton(n) in text}
 
 
 __all__ = ["Clockwork", "Effects", "GmAlert", "PhaseOpened", "PostCounts", "Referee", "Report", "Wants"]

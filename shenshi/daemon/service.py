@@ -40,7 +40,7 @@ from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gm_text import hint
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
-from shenshi.daemon.poller import Poller, PollReport
+from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.timeline import (
@@ -124,6 +124,7 @@ class GameService:
         self.lease: GameLease | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
         self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
+        self._edit_alerts: list[GmAlert] = []  # stored with their revisions, not logged yet
 
     @property
     def precision(self) -> TimePrecision:
@@ -150,6 +151,7 @@ class GameService:
         if self.adapter is not None:
             self.poller = Poller(self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts)
             self.poller.progress = lambda message: self.progress(message)
+            self.poller.on_edits = self._edits_seen
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
@@ -218,30 +220,46 @@ class GameService:
         one time-ordered stream, then show the GM what was edited."""
         assert self.poller is not None, "poll needs a forum adapter"
         report = self.poller.read(self._watched())
-        self.last_poll = report.started
-        self.process()
-        for edit in report.edits:
-            self.raise_alerts(self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts)
+        if report.complete:  # (a source unread: the phase clock stays at the last complete poll)
+            self.last_poll = report.started
+        self.process(complete=report.complete)
+        for alert in self._edit_alerts:  # (stored with the revisions: only the log is left)
+            self._log_alert(alert)
+        self._edit_alerts.clear()
         find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
             self.outbox_watch.look(self.store, self.game_id, find_sent_pm)  # PMs the GM sent by hand
         return report
+
+    def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
+        """The GM's alerts for edited posts (an edited ballot…), stored in the transaction that
+        stores the revisions (the poller's); logged once the poll is done."""
+        for edit in edits:
+            for a in self.referee.read_edit(edit.first, edit.revision, str(edit.evidence_id)).alerts:
+                if uow.alerts.add(self.game_id, **_alert_row(a))[1]:
+                    self._edit_alerts.append(a)
 
     def _watched(self) -> set[str]:
         """The evidence of the open step's ballots and actions, or of the step just closed
         until the next one opens (their pages are re-read for edits)."""
         return self.referee.watched()
 
-    def process(self) -> int:
+    def process(self, complete: bool = True) -> int:
         """Read every stored post and PM not yet processed, in one time-ordered stream (the
         restart's leftovers and the last poll's finds together): the phase clock is caught up
         to each item's moment first (a PM written after the dawn post belongs to the day, even
-        if one poll saw both). Returns how many were read."""
+        if one poll saw both), but after a read that was not ``complete`` never past the start
+        of the last complete one (what could not be read may be older). Returns how many were
+        read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
-        items = [self._item(e, gm) for e in self.store.stream_evidence(self.game_id, unprocessed=True)]
+        waiting = list(self.store.stream_evidence(self.game_id, unprocessed=True))
+        items = [self._item(e, gm) for e in waiting]
+        notes = {e.id: self.poller.notes(e) for e in waiting} if self.poller is not None else {}
+        cap = None if complete else self.last_poll
         for at, item in in_order(items):
-            self._catch_up(at)
-            self._read(item)
+            if complete or cap is not None:
+                self._catch_up(at if cap is None else min(at, cap))
+            self._read(item, notes.get(item.evidence_id, ()))
         return len(items)
 
     def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
@@ -255,9 +273,9 @@ class GameService:
         by_gm = evidence.author_uid in gm or evidence.author in gm
         return Item(evidence.id, record, moment, by_gm)  # type: ignore[arg-type]
 
-    def _read(self, item: Item) -> None:
+    def _read(self, item: Item, notes: Iterable[GmAlert] = ()) -> None:
         """One post or PM through the referee, at the time it counts at, with what the GM must
-        be told about its time."""
+        be told about its time, and the poller's ``notes`` on it (undecodable bytes…)."""
         referee = self.referee
         window = window_of(referee.state, referee.times())
         evidence = str(item.evidence_id)
@@ -282,10 +300,16 @@ class GameService:
             else a
             for a in outcome.alerts
         ]
-        self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id)
-        if isinstance(item.record, Post):
-            for key, at in outcome.published:
-                self._mark_published(key, at, item.record.pid)
+        outcome.alerts.extend(notes)
+        published: list[str] = []  # the GM's own post publishes these (with the processed mark)
+        pid = item.record.pid if isinstance(item.record, Post) else None
+
+        def publish(uow: UnitOfWork) -> None:
+            published[:] = [key for key, at in outcome.published if pid and self._publish(uow, key, at, pid)]
+
+        self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
+        for key in published:
+            self.referee.pending_public.pop(key, None)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
@@ -404,8 +428,7 @@ class GameService:
         of it or none of it."""
         with self.store.transaction() as uow:
             uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
-            for draft in outcome.drafts:
-                uow.outbox.propose(self.game_id, **_draft_row(draft))
+            created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
             for alert in outcome.alerts:
                 uow.alerts.add(self.game_id, **_alert_row(alert))
             if evidence_id is not None:
@@ -416,6 +439,10 @@ class GameService:
                 self._sync_players(uow)
             if self.clock_time is not None:
                 uow.evidence.set_cursor(self.game_id, CLOCK, {"at": self.clock_time.isoformat()})
+        if self.referee is not None:  # the GM's own posts are matched against every public draft
+            for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
+                if d.channel == "thread":
+                    self.referee.pending_public.setdefault(d.key, d.text)
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for draft in outcome.drafts:
@@ -465,13 +492,14 @@ class GameService:
         self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
                                    alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
 
-    def _mark_published(self, key: str, at: datetime, forum_id: str | None) -> None:
-        with self.store.transaction() as uow:
-            a = uow.outbox.by_key(self.game_id, key)
-            if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
-                return  # (``sending``: the publisher is finding out whether the forum has it)
-            uow.outbox.mark_published(a.id, at, forum_id=forum_id)
-        self.referee.pending_public.pop(key, None)
+    def _publish(self, uow: UnitOfWork, key: str, at: datetime, forum_id: str | None) -> bool:
+        """Mark the announcement ``key`` published by the GM's own post, in ``uow`` (the
+        transaction that marks that post processed: a crash keeps both or neither)."""
+        a = uow.outbox.by_key(self.game_id, key)
+        if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
+            return False  # (``sending``: the publisher is finding out whether the forum has it)
+        uow.outbox.mark_published(a.id, at, forum_id=forum_id)
+        return True
 
     def close(self) -> None:
         """Give the game's lease up, release the forum connections and the database."""

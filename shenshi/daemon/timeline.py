@@ -30,6 +30,9 @@ from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import GameState, Phase, PhaseTimes
 
 SECOND = timedelta(seconds=1)
+# How far the forum's clock may run ahead of the daemon's: a time shown further ahead than when
+# the daemon first had it in hand is a jump of the forum's clock (:func:`moment_of`).
+FORUM_CLOCK_SKEW = timedelta(minutes=5)
 
 # Alerts (intake kinds, and the rules core's as ``rule:…``) that say an input came outside its
 # window: their message is completed with the window and the input's time.
@@ -63,9 +66,17 @@ class Moment:
 
 def moment_of(shown: datetime, precision: timedelta, first_seen: datetime | None = None) -> Moment:
     """The interval of a time shown to ``precision`` (a forum truncates: 03:19 is the minute
-    from 03:19:00), closed by when the daemon first had it in hand."""
+    from 03:19:00), closed by when the daemon first had it in hand.
+
+    A time shown more than :data:`FORUM_CLOCK_SKEW` later than that is the forum's clock
+    jumping ahead: the daemon had it in hand at ``first_seen``, so that is the latest it can
+    have been written, and the phase clock is never run past it (a post dated three days ahead
+    must not close the vote, end the night and the game). The shown time is kept for the GM.
+    Within the skew, the forum's clock is the authority, as everywhere."""
     latest = shown + max(precision, SECOND)
-    if first_seen is not None and first_seen >= shown:  # (else the two clocks disagree)
+    if first_seen is not None and shown - first_seen > FORUM_CLOCK_SKEW:  # the forum's clock jumped
+        return Moment(shown, first_seen, first_seen + SECOND, precision)
+    if first_seen is not None and first_seen >= shown:  # (else the two clocks disagree a little)
         latest = min(latest, first_seen + SECOND)
     return Moment(shown, shown, latest, precision)
 

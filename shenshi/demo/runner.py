@@ -69,10 +69,10 @@ def arm(service: Any, crash: str) -> None:
     elif crash == "before_intake":
         original = service.process
 
-        def crashing_process(_original: Callable[[], int] = original) -> int:
+        def crashing_process(*args: Any, _original: Callable[..., int] = original, **kwargs: Any) -> int:
             if next(iter(service.store.stream_evidence(service.game_id, unprocessed=True)), None):
                 _die()
-            return _original()
+            return _original(*args, **kwargs)
 
         service.process = crashing_process
     else:

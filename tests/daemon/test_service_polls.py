@@ -39,8 +39,8 @@ def test_a_pm_written_after_the_dawn_post_belongs_to_the_day(world) -> None:
     assert "not_in_phase" not in kinds
 
 
-def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> None:
-    clock, forum, tid, service = world
+def ballot_then_edit(clock, forum, tid, service) -> None:
+    """Day 1: Tom_2 votes 阿杰 (read), then edits the post to 投票：老王 (not read yet)."""
     night_one(clock, forum, service)
     service.poll()
     clock.advance(hours=13)
@@ -50,6 +50,11 @@ def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> Non
     clock.advance(minutes=30)
     forum.edit_post(vote.pid, "投票：老王", by="Tom_2")
     clock.advance(minutes=30)
+
+
+def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> None:
+    clock, forum, tid, service = world
+    ballot_then_edit(clock, forum, tid, service)
     report = service.poll()
     assert report.revisions == 1
     edited = [a for a in alerts(service) if a.kind == "edited_vote"]

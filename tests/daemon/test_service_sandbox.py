@@ -10,7 +10,7 @@ import pytest
 
 from shenshi.adapters.sandbox import SandboxForum, serve
 from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, player_name, seed_demo
 from shenshi.bootstrap import bootstrap
 from shenshi.config import parse_config
 from shenshi.daemon.cycle import Cycle
@@ -30,23 +30,27 @@ def world(tmp_path, monkeypatch):
 
 
 @contextmanager
-def sandbox_game(tmp_path, monkeypatch, before: Callable[[SandboxForum], object] | None = None):  # type: ignore[no-untyped-def]
-    """A game6-10 game on the sandbox in live mode: (clock, forum, vote tid, service);
-    ``before`` fills the board first (older games: smaller tids)."""
+def sandbox_game(  # type: ignore[no-untyped-def]
+    tmp_path, monkeypatch, before: Callable[[SandboxForum], object] | None = None, engine: str = "discuz"
+):
+    """A game6-10 game on the sandbox forum of ``engine``, live mode: ``(clock, forum, tid,
+    service)``; the players' names as the engine stores them (phpwind: lower case); ``before``
+    fills the board first (older games: smaller tids)."""
     clock = ManualClock(START - timedelta(hours=1))
-    forum = SandboxForum("discuz", clock)
+    forum = SandboxForum(engine, clock)
     accounts = {name: uid for name, _, uid in seed_demo(forum)}
     if before is not None:
         before(forum)
-    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单：" + "、".join(PLAYERS), at=START)
+    names = {n: player_name(n, engine) for n in PLAYERS}
+    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "游戏者名单：" + "、".join(names.values()), at=START)
     monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
     with serve(forum) as base_url:
         raw = {
-            "forum": {"engine": "discuz", "base_url": base_url, "username": "神的使者",
+            "forum": {"engine": engine, "base_url": base_url, "username": "神的使者",
                       "password_env": "SHENSHI_TEST_PASSWORD", "min_interval": 0},
             "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
-                     "players": [{"name": n, "uid": accounts[n], "role": ROLES[n]} for n in PLAYERS]},
+                     "players": [{"name": names[n], "uid": accounts[names[n]], "role": ROLES[n]} for n in PLAYERS]},
             "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
                        "log": str(tmp_path / "dry.log")},
         }  # fmt: skip

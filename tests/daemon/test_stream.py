@@ -83,7 +83,9 @@ def _day_one_voted(tmp_path, clock):
     clock.set(START + timedelta(hours=24, minutes=1))
     svc.tick()
     dawn = announcement(svc, "g1:night1:public")
+    clock.set(START + timedelta(hours=24.06))  # (read after it was written)
     _fed(svc, post("神的使者", dawn.text, 24.05))
+    clock.set(START + timedelta(hours=24.05 + 13.11))
     _fed(
         svc,
         *[post(n, "投票：阿杰" if n != "阿杰" else "投票：Rex", 24.05 + 13.1) for n, _ in GAME6_10],
@@ -146,8 +148,10 @@ def test_the_phase_clock_never_moves_backwards(tmp_path) -> None:
     svc.start()
     clock.set(START + timedelta(hours=24, minutes=1))
     svc.tick()
+    clock.set(START + timedelta(hours=24.06))  # (each read after it was written)
     _fed(svc, post("神的使者", announcement(svc, "g1:night1:public").text, 24.05))
     voters = [n for n, _ in GAME6_10]
+    clock.set(START + timedelta(hours=37.5))
     _fed(svc, *[post(n, "投票：阿杰" if n != "阿杰" else "投票：Rex", 37.2) for n in voters[:-1]])
     _fed(svc, post(voters[-1], "投票：阿杰", 37.4))  # T2: the last ballot completes the vote
     _fed(svc, pm("Rex", "请问几点截止？", 37.3))  # T1 < T2, read later
