@@ -24,7 +24,8 @@ from typing import Any
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
-from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
+from shenshi.daemon.sharing import SharedReads
+from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.store.records import EvidenceKind
 
 log = logging.getLogger(__name__)
@@ -65,10 +66,14 @@ class PollReport:
 class Poller(GameIO):
     """Reads one game's threads and the GM's inbox into the store."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, reads: SharedReads | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.progress: Callable[[str], None] = lambda message: None
         self._last_reread: datetime | None = None
+        # The board listings and the inbox, shared with the other games on this forum account
+        # (:mod:`shenshi.daemon.sharing`); a game alone has its own, and starts its rounds.
+        self.own_reads = reads is None
+        self.reads = reads or SharedReads(self.adapter, self.clock)
 
     def read(self, watched: Collection[str] = ()) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
@@ -78,6 +83,8 @@ class Poller(GameIO):
         """
         report = PollReport(started=self.clock())
         before = getattr(self.adapter, "requests", 0)
+        if self.own_reads:
+            self.reads.begin()
         self._read_threads(report)
         self._read_inbox(report)
         if watched:
@@ -142,15 +149,20 @@ class Poller(GameIO):
             lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
         )
         try:
-            return found | self.adapter.poll_board(game.board, on_board, discover)
+            return found | self.adapter.poll_board(game.board, on_board, discover, **self._listing())
         except UnexpectedPage:
             pass
         for tid, cursor in on_board.items():
             try:
-                found.update(self.adapter.poll_board(game.board, {tid: cursor}))
+                found.update(self.adapter.poll_board(game.board, {tid: cursor}, **self._listing()))
             except UnexpectedPage as exc:
                 self.unparsable(f"thread {tid}", exc)
         return found
+
+    def _listing(self) -> dict[str, Any]:
+        """The board's listing of this round (read once for every game on the board)."""
+        rows = self.reads.board(self.config.game.board)
+        return {} if rows is None else {"listing": rows}
 
     def threads(self) -> list[str]:
         """The game's configured threads (vote, counted, role threads, the player list)."""
@@ -162,16 +174,24 @@ class Poller(GameIO):
 
     # -- the inbox ---------------------------------------------------------------------------------
 
-    def _read_inbox(self, report: PollReport) -> None:
+    def inbox_cursor(self) -> InboxCursor | None:
+        """What this game stored of the GM's inbox."""
         with self.store.snapshot() as uow:
             stored = uow.evidence.cursor(self.game_id, INBOX)
+        return InboxCursor.from_json(stored.value) if stored else None
+
+    def _read_inbox(self, report: PollReport) -> None:
+        """This game's share of the inbox (read once for every game of the GM account, and
+        only when something may have arrived): stored with the new cursor, then marked read."""
         try:
-            inbox = self.adapter.read_pms(
-                InboxCursor.from_json(stored.value) if stored else None, since=self.config.game.start
+            inbox = self.reads.inbox(
+                self.game_id, lambda cursor, since: self.adapter.read_pms(cursor, since=since)
             )
         except UnexpectedPage as exc:
             self.unparsable("inbox", exc)  # the posts already read are still stored
             return
+        if inbox is None:
+            return  # nothing may have arrived (the board page's notice): no request
         for failure in inbox.failures:  # one conversation; the others were read
             self.unparsable(f"conversation {getattr(failure, 'url', None) or ''}".rstrip(), failure)
         self.progress(f"inbox: {len(inbox.messages)} new messages")
@@ -184,8 +204,19 @@ class Poller(GameIO):
             if result.is_new:
                 report.pms += 1
                 self._check_decoding(pm.text, result.evidence.id, result.evidence.url)
-        if inbox.unread:
-            self.adapter.mark_read(inbox.unread)  # only after storing
+        for pm, games in inbox.ambiguous:
+            self._unrouted(pm, games)
+        self.reads.stored(self.game_id)  # marked read once every game stored its share
+
+    def _unrouted(self, pm: PrivateMessage, games: tuple[str, ...]) -> None:
+        """A PM that may belong to this game or to another one: the GM decides."""
+        where = self.adapter.pm_url(pm)
+        message = (
+            f"{pm.sender} 的私信（{pm.sent_at.astimezone(self.config.forum.tz):%Y-%m-%d %H:%M}）"
+            f"可能属于这几局中的任何一局：{'、'.join(games)}；shenshi 没有计入任何一局，请人工处理"
+            f"（{where}）：{pm.text[:80]}"
+        )
+        self.alert([GmAlert(self.keys.pm_game(pm.id), "pm_game_unknown", message)])
 
     # -- edits -------------------------------------------------------------------------------------
 
