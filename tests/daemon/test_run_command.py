@@ -21,6 +21,7 @@ from shenshi.daemon.stopping import Stopped, StopSignal
 from shenshi.demo import tomlfile
 from shenshi.store import open_store
 from tests.daemon.helpers import START
+from tests.databases import database_url
 from tests.daemon.test_service_sandbox import ROLES
 
 PASSWORD_ENV = "SHENSHI_TEST_PASSWORD"
@@ -34,7 +35,7 @@ def _config(tmp_path: Path, base_url: str, tid: int = 1, accounts: dict | None =
                  "start": START.replace(tzinfo=None).isoformat(),
                  "players": [{"name": n, "uid": (accounts or {}).get(n, str(i + 3)), "role": ROLES[n]}
                              for i, n in enumerate(PLAYERS)]},
-        "daemon": {"mode": "dry-run", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+        "daemon": {"mode": "dry-run", "database": database_url(tmp_path, "g.sqlite3"),
                    "log": str(tmp_path / "dry.log"), "poll_interval": 5},
     }  # fmt: skip
     path = tmp_path / "shenshi.toml"
@@ -112,13 +113,13 @@ def test_a_signal_stops_the_daemon_at_once_saying_so(tmp_path, monkeypatch, sign
         assert time.monotonic() - began < 10  # at once: not after the 5 s poll interval
     assert proc.returncode == 0, err
     assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
-    with open_store(f"sqlite:///{tmp_path / 'g.sqlite3'}") as store, store.snapshot() as uow:
+    with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
         game = uow.games.find("run game")
         assert uow.leases.holder(game.id) is None  # given up: another daemon may start at once
 
 
 def test_a_signal_inside_a_write_waits_for_the_write_to_end(tmp_path) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    store = open_store(database_url(tmp_path, "g.sqlite3"))
     with StopSignal(store) as stop:
         with pytest.raises(Stopped, match="SIGTERM"), store.transaction() as uow:
             game = uow.games.create("g", "game5")

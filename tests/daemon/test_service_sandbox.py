@@ -14,6 +14,7 @@ from shenshi.config import parse_config
 from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
+from tests.databases import database_url
 from tests.daemon.helpers import START, announcements
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
@@ -35,7 +36,7 @@ def world(tmp_path, monkeypatch):
             "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
                      "players": [{"name": n, "uid": accounts[n], "role": ROLES[n]} for n in PLAYERS]},
-            "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+            "daemon": {"mode": "live", "database": database_url(tmp_path),
                        "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
         config = parse_config(raw, tmp_path)

@@ -17,6 +17,7 @@ from shenshi.config import parse_config
 from shenshi.records import PrivateMessage
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
+from tests.databases import database_url
 from tests.daemon.helpers import START, alerts
 
 ROLES = ["seer", "killer", "commoner", "commoner", "killer", "blesser", "curser", "commoner",
@@ -36,6 +37,7 @@ def _fleet(engine: str, tmp_path, casts: list[list[str]]):
     server = serve(forum)
     base_url = server.__enter__()
     configs = []
+    database = database_url(tmp_path, "games.sqlite3")
     for i, (cast, thread) in enumerate(zip(casts, threads, strict=True)):
         raw = {
             "forum": {"engine": engine, "base_url": base_url, "username": "神的使者",
@@ -43,7 +45,7 @@ def _fleet(engine: str, tmp_path, casts: list[list[str]]):
             "game": {"name": f"第{i + 1}局", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
                      "players": [{"name": n, "uid": accounts[n.lower()], "role": r} for n, r in zip(cast, ROLES, strict=True)]},
-            "daemon": {"database": f"sqlite:///{tmp_path / 'games.sqlite3'}", "log": str(tmp_path / f"dry{i}.log")},
+            "daemon": {"database": database, "log": str(tmp_path / f"dry{i}.log")},
         }  # fmt: skip
         configs.append(parse_config(raw, tmp_path))
     fleet = bootstrap_fleet(configs, clock=clock, sleep=lambda s: clock.advance(seconds=s))
