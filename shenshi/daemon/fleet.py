@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from shenshi.daemon.balance import Balance
 from shenshi.daemon.cycle import Cycle, CycleResult
 from shenshi.daemon.service import GameService
 from shenshi.logs import game_context
@@ -31,6 +32,8 @@ from shenshi.store.errors import LeaseHeld
 from shenshi.store.unit_of_work import Store
 
 log = logging.getLogger(__name__)
+
+HANDED_OVER = "another daemon (handed over to it)"
 
 
 class Fleet:
@@ -49,6 +52,7 @@ class Fleet:
         self.cycles = [Cycle(s, clock, forum_warnings=forum_warnings) for s in self.services]
         self.reads = list({id(s.reads): s.reads for s in self.services if s.reads is not None}.values())
         self.results: dict[str, CycleResult] = {}
+        self.balances: list[Balance] = []  # per database: the games shared with other daemons
         # Called after every round with each game's result (a console watching the daemon).
         self.after_round: Callable[[Fleet, dict[str, CycleResult]], None] | None = None
 
@@ -72,22 +76,59 @@ class Fleet:
         for service in self.services:
             with game_context(service.config.game.name):
                 service.start()
+        owners = {s.owner for s in self.services}
+        if len(owners) != 1:
+            return  # games built one by one, each its own owner: no sharing out
+        owner = owners.pop()
+        for store in self.stores:
+            games = [s.game_id for s in self.services if s.store is store]
+            self.balances.append(Balance(store, games, owner, self.clock))
 
     def run(self) -> dict[str, CycleResult]:
-        """One round: the leases first (the shared inbox read serves the games held), then every
-        game's cycle. Returns each game's result by name."""
+        """One round: the leases first (the shared inbox read serves the games held; a surplus
+        given up to another daemon, :mod:`shenshi.daemon.balance`), then every game's cycle.
+        Returns each game's result by name."""
         for reads in self.reads:
             reads.begin()
-        for service in self.services:
-            self._hold(service)
+        left = self._share_out()
         results = {}
         for service, cycle in zip(self.services, self.cycles, strict=True):
             with game_context(service.config.game.name):
-                results[service.config.game.name] = cycle.run()
+                if service.game_id in left:
+                    results[service.config.game.name] = CycleResult(held_by=HANDED_OVER)
+                else:
+                    results[service.config.game.name] = cycle.run()
         self.results = results
         if self.after_round is not None:
             self.after_round(self, results)
         return results
+
+    def _share_out(self) -> set[int]:
+        """Note this daemon alive, take the leases, give a surplus up: the games left alone."""
+        left: set[int] = set()
+        for balance in self.balances:
+            try:
+                balance.beat()
+            except Exception as exc:  # noqa: BLE001 - the database: the cycles meet it and alert
+                log.warning("could not note this daemon in the database: %s", exc)
+            left |= {g for g in balance.games if balance.waiting(g)}
+        for service in self.services:
+            if service.game_id not in left:
+                self._hold(service)
+        for balance in self.balances:
+            try:
+                surplus = balance.surplus()
+            except Exception as exc:  # noqa: BLE001 - serve what is held; try again next round
+                log.warning("could not see which daemon serves which game: %s", exc)
+                continue
+            for service in self.services:
+                if service.game_id in surplus and service.store is balance.store and service.lease is not None:
+                    with game_context(service.config.game.name):
+                        log.info("leaving this game to another daemon")
+                        service.lease.release()
+                    balance.give_up(service.game_id)
+                    left.add(service.game_id)
+        return left
 
     def _hold(self, service: GameService) -> None:
         if service.lease is None:

@@ -7,9 +7,9 @@ from itertools import count
 from zoneinfo import ZoneInfo
 
 from shenshi.config import parse_config
-from tests.databases import database_url
 from shenshi.records import Post, PrivateMessage
 from shenshi.store.records import Alert, Announcement
+from tests.databases import database_url
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 12, 1, 20, 0, tzinfo=TZ)

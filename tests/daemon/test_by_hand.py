@@ -15,8 +15,8 @@ from shenshi.bootstrap import bootstrap
 from shenshi.config import parse_config
 from shenshi.daemon.cycle import Cycle
 from shenshi.store.outbox import AnnouncementState
-from tests.databases import database_url
 from tests.daemon.helpers import START, announcements
+from tests.databases import database_url
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
                            "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip

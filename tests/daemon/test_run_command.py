@@ -21,8 +21,8 @@ from shenshi.daemon.stopping import Stopped, StopSignal
 from shenshi.demo import tomlfile
 from shenshi.store import open_store
 from tests.daemon.helpers import START
-from tests.databases import database_url
 from tests.daemon.test_service_sandbox import ROLES
+from tests.databases import database_url
 
 PASSWORD_ENV = "SHENSHI_TEST_PASSWORD"
 

@@ -17,8 +17,8 @@ from shenshi.config import parse_config
 from shenshi.records import PrivateMessage
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
-from tests.databases import database_url
 from tests.daemon.helpers import START, alerts
+from tests.databases import database_url
 
 ROLES = ["seer", "killer", "commoner", "commoner", "killer", "blesser", "curser", "commoner",
          "binder", "commoner"]  # fmt: skip

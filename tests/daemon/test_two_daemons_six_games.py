@@ -1,6 +1,6 @@
-"""Two daemon processes serving six games on one PostgreSQL: each game is served by exactly one
-of them at a time (the per-game lease), nothing is sent twice, and when the daemon serving them
-is killed the other one takes every game over."""
+"""Two daemon processes serving six games on one PostgreSQL: they split the games (three each),
+each game is served by exactly one of them at a time (the per-game lease), nothing is sent
+twice, and when one daemon is killed the other one takes every game over."""
 
 from __future__ import annotations
 
@@ -60,22 +60,25 @@ def test_two_daemons_split_six_games_and_one_takes_over(tmp_path, new_postgresql
         second = DaemonProcess(configs, tmp_path / "clock.txt", auto_approve=False, env=env,
                                stderr=tmp_path / "b.err")  # fmt: skip
         try:
-            first.cycle()  # every night opens
+            first.cycle()  # every night opens: the first daemon takes every game …
             second.cycle()
             assert len(first.games) == GAMES
             served_once(first, second)
+            first.cycle()  # … sees the second one alive and gives it half of them …
+            second.cycle()  # … which it takes
+            served_once(first, second)
+            assert sum(v["polled"] for v in first.games.values()) == GAMES // 2
+            assert sum(v["polled"] for v in second.games.values()) == GAMES // 2
             for g in range(GAMES):  # each game's seer asks: a receipt each, from whoever serves it
                 forum.send_pm(cast(g)[0], "神的使者", f"占卜 {cast(g)[2]}", at=clock())
             clock.advance(minutes=10)
             second.cycle()
             first.cycle()
             served_once(first, second)
-            held = [d for d in (first, second) if any(v["polled"] for v in d.games.values())]
-            for daemon in held:  # SIGKILL whoever serves games: the other takes them over
-                assert daemon.proc is not None
-                daemon.proc.kill()
-                daemon.proc.wait()
-            survivor = second if first in held else first
+            assert first.proc is not None
+            first.proc.kill()  # SIGKILL: the second daemon takes its three games over
+            first.proc.wait()
+            survivor = second
             for g in range(GAMES):
                 forum.send_pm(cast(g)[8], "神的使者", f"束魂 {cast(g)[3]}", at=clock())
             clock.advance(minutes=10)
