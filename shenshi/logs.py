@@ -79,11 +79,18 @@ def journald() -> bool:
 
 
 @contextmanager
-def command_logging(verbose: int = 0, stream: TextIO | None = None) -> Iterator[logging.Handler]:
-    """Log to ``stream`` (stderr), redacted, while the command runs; levels are put back after."""
+def command_logging(
+    verbose: int = 0, stream: TextIO | None = None, *, journal: bool | None = None
+) -> Iterator[logging.Handler]:
+    """Log to ``stream`` (stderr), redacted, while the command runs; levels are put back after.
+
+    ``journal``: the systemd journal's format (a ``<N>`` priority, no time stamp); by default
+    when stderr is the journal (:func:`journald`)."""
     root = logging.getLogger()
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(RedactingFormatter(JOURNAL_FORMAT if stream is None and journald() else FORMAT))
+    if journal is None:
+        journal = stream is None and journald()
+    handler.setFormatter(RedactingFormatter(JOURNAL_FORMAT if journal else FORMAT))
     ours = logging.DEBUG if verbose >= 2 else logging.INFO
     theirs = {0: logging.WARNING, 1: logging.INFO}.get(verbose, logging.DEBUG)
     before = {name: logging.getLogger(name).level for name in ("", *LIBRARIES)}

@@ -131,3 +131,39 @@ def test_a_signal_inside_a_write_waits_for_the_write_to_end(tmp_path) -> None:
     with store.snapshot() as uow:
         assert [p.name for p in uow.games.players(uow.games.find("g").id)] == ["甲"]
     store.close()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_daemon_serving_many_games_cleanly(tmp_path, signum) -> None:
+    clock = ManualClock(START + timedelta(minutes=5))
+    forum = SandboxForum("discuz", clock)
+    accounts = {name: uid for name, _, uid in seed_demo(forum)}
+    paths = []
+    for n in range(4):
+        thread = forum.create_thread("神的使者", 3, f"第{n + 1}局 名单", "名单", at=START)
+        folder = tmp_path / f"game{n}"
+        folder.mkdir()
+        path = _config(folder, base_url="", tid=thread.tid, accounts=accounts)
+        paths.append(path)
+    with serve(forum) as base_url:
+        args = ["run"]
+        for n, path in enumerate(paths):  # one database: four games in it, each its own log
+            text = path.read_text(encoding="utf-8").replace('base_url = ""', f'base_url = "{base_url}"')
+            text = text.replace('name = "run game"', f'name = "第{n + 1}局"')
+            path.write_text(text.replace(database_url(path.parent, "g.sqlite3"), database_url(tmp_path, "g.sqlite3")),
+                            encoding="utf-8")  # fmt: skip
+            args += ["--config", str(path)]
+        proc = subprocess.Popen(_shenshi(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=_env())  # fmt: skip
+        try:
+            lines = [proc.stdout.readline() for _ in range(5)]
+            assert lines[-1].startswith("shenshi: 4 games"), (lines, proc.stderr.read())
+        finally:
+            proc.send_signal(signum)
+            out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
+    with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
+        for n in range(4):
+            game = uow.games.find(f"第{n + 1}局")
+            assert game is not None and uow.leases.holder(game.id) is None  # every lease given up
