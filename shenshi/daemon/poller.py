@@ -74,17 +74,20 @@ class Poller(GameIO):
         # (:mod:`shenshi.daemon.sharing`); a game alone has its own, and starts its rounds.
         self.own_reads = reads is None
         self.reads = reads or SharedReads(self.adapter, self.clock)
+        self._fresh = False
 
-    def read(self, watched: Collection[str] = ()) -> PollReport:
+    def read(self, watched: Collection[str] = (), *, fresh: bool = False) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
 
         ``watched``: evidence ids whose pages are re-read for edits (the open step's ballots
-        and actions); empty outside a night or a day.
+        and actions); empty outside a night or a day. ``fresh``: read the board and the inbox
+        again now, whatever this round read already (looking for a message just sent).
         """
         report = PollReport(started=self.clock())
         before = getattr(self.adapter, "requests", 0)
         if self.own_reads:
             self.reads.begin()
+        self._fresh = fresh
         self._read_threads(report)
         self._read_inbox(report)
         if watched:
@@ -161,7 +164,7 @@ class Poller(GameIO):
 
     def _listing(self) -> dict[str, Any]:
         """The board's listing of this round (read once for every game on the board)."""
-        rows = self.reads.board(self.config.game.board)
+        rows = self.reads.board(self.config.game.board, fresh=self._fresh)
         return {} if rows is None else {"listing": rows}
 
     def threads(self) -> list[str]:
@@ -185,8 +188,9 @@ class Poller(GameIO):
         only when something may have arrived): stored with the new cursor, then marked read."""
         try:
             inbox = self.reads.inbox(
-                self.game_id, lambda cursor, since: self.adapter.read_pms(cursor, since=since)
-            )
+                self.game_id, lambda cursor, since: self.adapter.read_pms(cursor, since=since),
+                fresh=self._fresh,
+            )  # fmt: skip
         except UnexpectedPage as exc:
             self.unparsable("inbox", exc)  # the posts already read are still stored
             return

@@ -163,7 +163,7 @@ class GameService:
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
-                refresh=self.poll, polled_at=lambda: self.last_poll, sent=self._published_by_sending,
+                refresh=lambda: self.poll(fresh=True), polled_at=lambda: self.last_poll, sent=self._published_by_sending,
             )  # fmt: skip
         return referee
 
@@ -231,11 +231,12 @@ class GameService:
 
     # -- reading the forum ---------------------------------------------------------------------
 
-    def poll(self) -> PollReport:
+    def poll(self, *, fresh: bool = False) -> PollReport:
         """Read what changed on the forum (stored first), then process everything waiting in
-        one time-ordered stream, then show the GM what was edited."""
+        one time-ordered stream, then show the GM what was edited. ``fresh``: read the forum
+        again now, not this round's shared reads (the publisher looking for what it sent)."""
         assert self.poller is not None, "poll needs a forum adapter"
-        report = self.poller.read(self._watched())
+        report = self.poller.read(self._watched(), fresh=fresh)
         self.last_poll = report.started
         self.process()
         for edit in report.edits:

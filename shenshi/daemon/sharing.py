@@ -141,15 +141,15 @@ class SharedReads:
 
     # -- boards ------------------------------------------------------------------------------
 
-    def board(self, fid: str) -> list[BoardThread] | None:
-        """Board ``fid``'s listing, one request per round (None: this adapter lists no boards:
-        ``poll_board`` reads it itself). A page that cannot be parsed raises, every time it is
-        asked for in the round."""
+    def board(self, fid: str, *, fresh: bool = False) -> list[BoardThread] | None:
+        """Board ``fid``'s listing, one request per round (``fresh``: read it again, e.g. to
+        look for a post just sent; None: this adapter lists no boards: ``poll_board`` reads it
+        itself). A page that cannot be parsed raises, every time it is asked for in the round."""
         list_board = getattr(self.adapter, "list_board", None)
         if list_board is None:
             return None
         known = self._round.boards.get(str(fid))
-        if known is None:
+        if known is None or fresh:
             try:
                 known = list(list_board(str(fid)))
             except UnexpectedPage as exc:
@@ -161,11 +161,18 @@ class SharedReads:
 
     # -- the inbox ---------------------------------------------------------------------------
 
-    def inbox(self, game_id: int, read: Callable[[InboxCursor | None, datetime], Any]) -> InboxShare | None:
+    def inbox(
+        self, game_id: int, read: Callable[[InboxCursor | None, datetime], Any], *, fresh: bool = False
+    ) -> InboxShare | None:
         """Game ``game_id``'s share of this round's inbox read (read on the first call of the
         round with ``read(cursor, since)``, the adapter's ``read_pms``); None when nothing may
-        have arrived (nothing to store)."""
+        have arrived (nothing to store). ``fresh``: read it again now, for this game alone (to
+        look for a PM just sent); what it finds is marked read by the next shared read."""
         now = self.clock()
+        if fresh:
+            member = self.members[game_id]
+            shares, _, _ = self._shares(read, {game_id: member})
+            return shares.get(game_id)
         if not self._round.inbox_read:
             self._round.inbox_read = True
             if not self._inbox_due(now):
@@ -211,10 +218,26 @@ class SharedReads:
         served = {gid: m for gid, m in self.members.items() if m.served()}
         if not served:
             return
+        shares, unread, found = self._shares(read, served)
+        self._round.shares = shares
+        self._round.waiting = set(served)
+        self._round.unread = unread
+        self._last_inbox = now
+        self._force = any(share.failures for share in shares.values())
+        notice = getattr(self.adapter, "pm_notice", None) if self._round.boards else None
+        if notice is not None:
+            # Nothing new behind this count: it is background (a notice the GM left unread).
+            self._background = notice if not found else 0
+
+    def _shares(
+        self, read: Callable[[InboxCursor | None, datetime], Any], served: dict[int, _Member]
+    ) -> tuple[dict[int, InboxShare], tuple[str, ...], int]:
+        """One inbox read for the ``served`` games, routed: each game's share, the
+        conversations to mark read once all are stored (none while a PM waits for a game this
+        daemon does not serve), and how many PMs were found."""
         seats = [m.seats() for m in self.members.values()]
-        cursors = [m.cursor() for m in served.values()]
         since = min(s.start for s in seats if s.game_id in served)
-        delta = read(common_cursor(cursors), since)
+        delta = read(common_cursor(m.cursor() for m in served.values()), since)
         gm = {getattr(self.adapter, "own_uid", None), getattr(self.adapter, "own_name", None)}
         gm.discard(None)
         slack = self.adapter.time_precision.pm
@@ -233,18 +256,11 @@ class SharedReads:
             for owner in owners:
                 if owner.game_id in doubts:
                     doubts[owner.game_id].append((pm, names))
-        self._round.shares = {
+        shares = {
             gid: InboxShare(tuple(mine[gid]), delta.cursor, tuple(delta.failures), tuple(doubts[gid]))
             for gid in served
         }
-        self._round.waiting = set(served)
-        self._round.unread = () if elsewhere else tuple(delta.unread)
-        self._last_inbox = now
-        self._force = bool(delta.failures)
-        notice = getattr(self.adapter, "pm_notice", None) if self._round.boards else None
-        if notice is not None:
-            # Nothing new behind this count: it is background (a notice the GM left unread).
-            self._background = notice if not delta.messages else 0
+        return shares, () if elsewhere else tuple(delta.unread), len(delta.messages)
 
 
 def common_cursor(cursors: Iterable[InboxCursor | None]) -> InboxCursor | None:

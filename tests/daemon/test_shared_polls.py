@@ -139,3 +139,18 @@ def test_routing_by_seat_and_time() -> None:
     assert route(pm("路人甲", 1), gm, games, slack) == [new]  # a stranger while one game runs
     assert route(pm("路人甲", 6), gm, games, slack) == [new, other]
     assert route(pm("路人甲", 6), gm, [new], slack) == [new]  # one game: its own, as always
+
+
+def test_a_fresh_read_inside_a_round_sees_what_was_just_posted(world) -> None:
+    """The publisher looking on the forum for what it sent reads it again, not the round's
+    listing (which was read before the send)."""
+    clock, forum, fleet = world("phpwind", [PLAYERS, SECOND_CAST])
+    first, _ = fleet.services
+    clock.set(START + timedelta(minutes=5))
+    fleet.run()
+    clock.advance(minutes=1)
+    post = forum.post("神的使者", int(first.config.game.vote_thread), "第一夜开始，请行动。" * 2, at=clock())
+    first.poll()  # within the round: the listing read at its start does not show the post
+    assert str(post.pid) not in {e.forum_id for e in first.store.stream_evidence(first.game_id)}
+    first.poll(fresh=True)
+    assert str(post.pid) in {e.forum_id for e in first.store.stream_evidence(first.game_id)}
