@@ -154,3 +154,15 @@ def test_a_fresh_read_inside_a_round_sees_what_was_just_posted(world) -> None:
     assert str(post.pid) not in {e.forum_id for e in first.store.stream_evidence(first.game_id)}
     first.poll(fresh=True)
     assert str(post.pid) in {e.forum_id for e in first.store.stream_evidence(first.game_id)}
+
+
+def test_the_shared_read_starts_from_what_every_game_stored() -> None:
+    from shenshi.daemon.sharing import common_cursor
+    from shenshi.records import ConversationMark, InboxCursor
+
+    a = InboxCursor((ConversationMark("1", ("m1", "m2"), "2|x"), ConversationMark("2", ("m3",), "1|y")))
+    b = InboxCursor((ConversationMark("1", ("m1",), "1|x"),))
+    assert common_cursor([a]) == a  # one game: its own cursor
+    assert common_cursor([a, b]) == InboxCursor((ConversationMark("1", ("m1",), ""),))  # opened again
+    assert common_cursor([a, None]) == InboxCursor()  # a new game: every conversation since its start
+    assert common_cursor([None, None]) is None
