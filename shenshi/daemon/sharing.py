@@ -11,8 +11,9 @@ request per forum, for any number of games. The inbox is read all the same
 * when the unread count is above the one last found to hold nothing new (a GM who leaves a
   system notice unread does not make every round read the inbox);
 * at least every :data:`INBOX_SPACING` (the GM may open a PM in the browser before shenshi sees
-  it: the notice then drops to 0) and before any of the games passes a deadline, so that the
-  phase clock never passes a PM written before it.
+  it: the notice then drops to 0), and once after each deadline of any of the games (before its
+  phase clock passes it), so that the clock never passes a PM written before it;
+* after a read that failed, or left a game's share unstored.
 
 Routing (:func:`route`): a PM belongs to the game whose seats its partner (the sender, or the
 recipient of a PM the GM sent) holds or held, among the games started by its time; of several,
@@ -177,7 +178,11 @@ class SharedReads:
             self._round.inbox_read = True
             if not self._inbox_due(now):
                 return None
-            self._read(read, now)
+            try:
+                self._read(read, now)
+            except BaseException:
+                self._force = True  # the next round reads it, whatever the notice says
+                raise
         shares = self._round.shares
         if shares is None:
             return None
@@ -205,8 +210,9 @@ class SharedReads:
             reasons.append(f"{notice} unread")
         if self._last_inbox is None or now - self._last_inbox >= INBOX_SPACING:
             reasons.append("spacing")
-        if any((d := m.deadline()) is not None and d <= now for m in self._served()):
-            reasons.append("a deadline")
+        last = self._last_inbox
+        if any((d := m.deadline()) is not None and d <= now and (last is None or last < d) for m in self._served()):
+            reasons.append("a deadline passed since the last read")
         if reasons:
             log.debug("reading the inbox: %s", ", ".join(reasons))
         return bool(reasons)

@@ -17,7 +17,7 @@ from shenshi.config import parse_config
 from shenshi.records import PrivateMessage
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
-from tests.daemon.helpers import START, alerts
+from tests.daemon.helpers import START, alerts, announcements
 from tests.databases import database_url
 
 ROLES = ["seer", "killer", "commoner", "commoner", "killer", "blesser", "curser", "commoner",
@@ -166,3 +166,33 @@ def test_the_shared_read_starts_from_what_every_game_stored() -> None:
     assert common_cursor([a, b]) == InboxCursor((ConversationMark("1", ("m1",), ""),))  # opened again
     assert common_cursor([a, None]) == InboxCursor()  # a new game: every conversation since its start
     assert common_cursor([None, None]) is None
+
+
+@pytest.mark.parametrize("engine", ["discuz", "phpwind"])
+def test_a_pm_the_gm_opened_in_the_browser_is_read_before_the_deadline_passes(world, engine) -> None:
+    """The notice drops to 0 when the GM reads a PM in the browser first: the inbox is still
+    read once the night's deadline has come, before the phase clock passes it (here sooner
+    than the 10 minutes after which it is read anyway)."""
+    clock, forum, fleet = world(engine, [PLAYERS])
+    (service,) = fleet.services
+    clock.set(START + timedelta(minutes=5))
+    fleet.run()
+    deadline = service.next_deadline()
+    assert deadline is not None
+    clock.set(deadline - timedelta(minutes=6))
+    fleet.run()  # the inbox is read (10 minutes since the last read)
+    clock.set(deadline - timedelta(minutes=3))
+    forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
+    for c in forum.conversations_of("神的使者"):
+        forum.mark_read("神的使者", c.cid)  # the GM opened it in the browser: no notice
+    clock.set(deadline - timedelta(minutes=1))
+    fleet.run()
+    pms = lambda: [e.author for e in service.store.stream_evidence(service.game_id, kind=EvidenceKind.PM)]  # noqa: E731
+    assert pms() == []  # no notice, 5 minutes since the last read: not read yet
+    clock.set(deadline + timedelta(seconds=1))
+    fleet.run()
+    assert pms() == ["小明"]
+    # the seer's answer for night 1: the PM counted inside the night, not after it
+    assert any(":night1:" in a.key and a.destination == "小明" for a in announcements(service)), [
+        a.key for a in announcements(service)
+    ]
