@@ -7,9 +7,10 @@ to respx, an in-memory or temporary store, an accelerated clock.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
 from sqlalchemy.engine import make_url
@@ -19,6 +20,9 @@ from shenshi.clock import system_clock
 from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
+
+if TYPE_CHECKING:
+    from shenshi.daemon.fleet import Fleet
 from shenshi.store import Store, open_store
 
 
@@ -69,3 +73,41 @@ def bootstrap(
     store = store or open_store(config.daemon.database, clock=clock)
     adapter = make_forum(config, client, clock, sleep) if forum else None
     return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz), sleep=sleep)
+
+
+def bootstrap_fleet(
+    configs: Sequence[Config],
+    *,
+    client: httpx.Client | None = None,
+    clock: Callable[[], datetime] | None = None,
+    sleep: Callable[[float], None] | None = None,
+) -> Fleet:
+    """Every game of ``configs`` in one daemon (:class:`~shenshi.daemon.fleet.Fleet`): one store
+    per database URL, one adapter per forum account (one login, one flood control for its
+    sends) with the reads its games share, one owner name on every lease."""
+    from shenshi.daemon.fleet import Fleet
+    from shenshi.daemon.lease import owner_name
+    from shenshi.daemon.sharing import SharedReads
+
+    clock = clock or system_clock
+    stores: dict[str, Store] = {}
+    forums: dict[tuple[str, str, str], tuple[ForumAdapter, SharedReads]] = {}
+    owner = owner_name()
+    services = []
+    for config in configs:
+        url = config.daemon.database
+        if url not in stores:
+            stores[url] = open_store(url, clock=clock)
+        account = (config.forum.engine, config.forum.base_url, config.forum.username)
+        if account not in forums:
+            adapter = make_forum(config, client, clock, sleep)
+            forums[account] = (adapter, SharedReads(adapter, clock))
+        adapter, reads = forums[account]
+        adapter.remember_uids({p.name: p.uid for p in config.game.players if p.uid})
+        service = GameService(
+            config, stores[url], adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz), sleep=sleep
+        )  # fmt: skip
+        service.reads = reads
+        service.owner = owner
+        services.append(service)
+    return Fleet(services, clock)

@@ -9,6 +9,7 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests import databases
 from tests.postgresql import new_postgresql_db, postgresql_url  # noqa: F401  (fixtures)
 
 settings.register_profile(
@@ -33,3 +34,13 @@ def _fail_on_unexpected_error_logs(caplog: pytest.LogCaptureFixture):
     node = caplog._item  # type: ignore[attr-defined]
     if errors and not node.get_closest_marker("allow_error_logs"):
         pytest.fail("unexpected ERROR log: " + "; ".join(r.getMessage() for r in errors))
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _test_database(request: pytest.FixtureRequest):
+    """``SHENSHI_TEST_DATABASE=postgresql``: the daemon and end-to-end tests get a new
+    PostgreSQL database each (:func:`tests.databases.database_url`) instead of a SQLite file."""
+    if databases.on_postgresql():
+        databases.new_postgresql = request.getfixturevalue("new_postgresql_db")
+    yield
+    databases.new_postgresql = None

@@ -71,6 +71,7 @@ class ForumAdapter(Protocol):
     engine: str
     settings: ForumSettings
     own_uid: str | None
+    pm_notice: int | None  # unread PMs as the last board listing showed them (None: not shown)
 
     # Engine facts (see the module docstring).
     flood_interval: float  # seconds between two sends the flood control accepts (灌水预防)
@@ -96,6 +97,7 @@ class ForumAdapter(Protocol):
         fid: str,
         cursors: Mapping[str, ThreadCursor | None],
         discover: Callable[[BoardThread], bool] | None = None,
+        listing: Sequence[BoardThread] | None = None,
     ) -> dict[str, ThreadDelta]: ...
 
     def read_pms(self, cursor: InboxCursor | None = None, since: datetime | None = None) -> InboxDelta: ...

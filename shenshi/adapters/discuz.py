@@ -195,11 +195,15 @@ class DiscuzAdapter(WebAdapter):
         )
 
     def list_board(self, fid: str, page: int = 1) -> list[BoardThread]:
-        """A board listing (reply counts and last posts), API first."""
+        """A board listing (reply counts and last posts), API first; the API's new-PM notice
+        becomes :attr:`pm_notice` (the HTML listing does not say: ``None``)."""
+        self.pm_notice = None
         if self._api_usable():
             try:
                 found = self._api({"module": "forumdisplay", "fid": str(fid), "page": str(page)})
-                return dz.parse_api_board(found, tz=self.tz, now=self.now())
+                rows = dz.parse_api_board(found, tz=self.tz, now=self.now())
+                self.pm_notice = dz.api_unread_pms(found)
+                return rows
             except _NoApi:
                 pass
         return self._get(

@@ -615,6 +615,13 @@ def api_plain(value: Any) -> str:
     return html.unescape(str(value)) if value else ""
 
 
+def api_unread_pms(found: dict[str, Any]) -> int | None:
+    """``Variables.notice.newpm`` of an API answer: the member's new PMs (None: not said)."""
+    notice = (found.get("Variables") or {}).get("notice")
+    value = notice.get("newpm") if isinstance(notice, dict) else None
+    return int(value) if str(value or "").isdigit() else None
+
+
 def api_state(found: dict[str, Any]) -> PageState:
     """Session facts of an API answer (``member_uid`` "0" = guest)."""
     variables = found["Variables"]

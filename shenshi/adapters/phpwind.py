@@ -118,12 +118,15 @@ class PhpwindAdapter(WebAdapter):
         )
 
     def list_board(self, fid: str, page: int = 1) -> list[BoardThread]:
-        """A board listing (``<em>replies</em>/hits`` and last posts)."""
-        return self._get(
-            "thread.php",
-            lambda text, r: pw.parse_board(self._page(text, r), tz=self.tz, now=self.now()),
-            params={"fid": str(fid), "page": str(page)},
-        )
+        """A board listing (``<em>replies</em>/hits`` and last posts); its header's 消息(N)
+        becomes :attr:`pm_notice`."""
+
+        def parse(text: str, response: httpx.Response) -> list[BoardThread]:
+            rows = pw.parse_board(self._page(text, response), tz=self.tz, now=self.now())
+            self.pm_notice = pw.unread_messages(text)
+            return rows
+
+        return self._get("thread.php", parse, params={"fid": str(fid), "page": str(page)})
 
     def _inbox_page(self, page: int) -> tuple[list[ConversationSummary], int]:
         def parse(text: str, response: httpx.Response) -> tuple[list[ConversationSummary], int]:

@@ -78,6 +78,16 @@ def page_state(text: str) -> PageState:
     )
 
 
+_UNREAD = re.compile(r"<a\s+href=[\"']message\.php[\"'][^>]*>\s*消息\s*\((\d+)\)\s*</a>")
+
+
+def unread_messages(text: str) -> int | None:
+    """The header's 消息(N) of a member's page: N unread messages (None: the page does not show
+    it, e.g. a guest's)."""
+    found = _UNREAD.search(text)
+    return int(found.group(1)) if found else None
+
+
 # --------------------------------------------------------------------------- messages
 
 RULES = (

@@ -118,6 +118,9 @@ class WebAdapter:
         self._saved: SavedSession | None = None  # a session from the session file, not yet tried
         self._session_file = SessionFile(session_file, settings.base_url, settings.username) if session_file else None
         self._cookies_loaded = False
+        # What the last board listing said of the account's unread PMs (Discuz API: the new-PM
+        # notice; phpwind: the header's 消息(N)); None where the page does not say.
+        self.pm_notice: int | None = None
         cookies_file = settings.private_cookies_file()
         if cookies_file:
             count = load_cookies(self.http.client, cookies_file)
@@ -246,15 +249,17 @@ class WebAdapter:
         fid: str,
         cursors: Mapping[str, ThreadCursor | None],
         discover: Callable[[BoardThread], bool] | None = None,
+        listing: Sequence[BoardThread] | None = None,
     ) -> dict[str, ThreadDelta]:
         """Read only the threads of board ``fid`` whose reply count moved past their cursor.
 
-        One board request; a thread not on the first board page has no new reply (boards list
-        the latest activity first), unless it was never read. ``discover`` picks threads of
-        the listing that have no cursor yet (a player's new analysis thread): they are read
-        from their first post.
+        One board request (none when ``listing`` gives the board's rows, read once for several
+        games); a thread not on the first board page has no new reply (boards list the latest
+        activity first), unless it was never read. ``discover`` picks threads of the listing
+        that have no cursor yet (a player's new analysis thread): they are read from their
+        first post.
         """
-        rows = {row.tid: row for row in self.list_board(fid)}
+        rows = {row.tid: row for row in (self.list_board(fid) if listing is None else listing)}
         if discover is not None:
             cursors = {**{tid: None for tid, row in rows.items() if tid not in cursors and discover(row)}, **cursors}
         found = {}

@@ -36,14 +36,18 @@ MAX_RANGE = 500  # ids in one range: a typo such as 3-90000 is refused
 
 
 def open_service(args: argparse.Namespace, *, forum: bool = False) -> GameService:
-    """The started game service of ``--config`` (offline unless ``forum``), on the rehearsal
-    clock when the configuration names one. A forum that cannot be reached or refuses the
-    password is one line naming the option, never a traceback."""
+    """The started game service of ``--config`` (``--game NAME`` of several; offline unless
+    ``forum``), on the rehearsal clock when the configuration names one. A forum that cannot
+    be reached or refuses the password is one line naming the option, never a traceback."""
+    return open_game(config_of(args), args, forum=forum)
+
+
+def open_game(config: Config, args: argparse.Namespace, *, forum: bool = False) -> GameService:
+    """The started game service of one configuration (see :func:`open_service`)."""
     from shenshi.adapters.errors import ForumError
-    from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.bootstrap import bootstrap
     from shenshi.daemon.forum_problems import explain
 
-    config = config_from_args(args.config)
     service = bootstrap(config, forum=forum, clock=rehearsal_clock(config, args))
     if service.adapter is not None:
         try:
@@ -53,6 +57,20 @@ def open_service(args: argparse.Namespace, *, forum: bool = False) -> GameServic
             raise UserError(explain(config, exc)) from None
     service.start()
     return service
+
+
+def configs_of(args: argparse.Namespace) -> list[Config]:
+    """Every game configuration the command line names (``--config``…, ``--games DIR``)."""
+    from shenshi.games import game_configs
+
+    return game_configs(getattr(args, "configs", None) or (), getattr(args, "games", None))
+
+
+def config_of(args: argparse.Namespace) -> Config:
+    """The one game the command works on: ``--game NAME``, or the only one configured."""
+    from shenshi.games import pick_game
+
+    return pick_game(configs_of(args), getattr(args, "game", None))
 
 
 def rehearsal_clock(

@@ -29,11 +29,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.bootstrap import config_from_args, make_forum
+    from shenshi.bootstrap import make_forum
+    from shenshi.commands._common import config_of
     from shenshi.daemon.checks import check_forum, check_offline
     from shenshi.daemon.game_checks import check_composition, check_login, check_threads
 
-    config = config_from_args(args.config)
+    config = config_of(args)
     results = list(check_offline(config)) + list(check_composition(config))
     if not args.offline and all(r.ok for r in results):
         forum = make_forum(config)

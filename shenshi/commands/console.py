@@ -96,18 +96,19 @@ def announce(console) -> None:  # type: ignore[no-untyped-def]
         print("注意：控制台监听的不是本机地址，能连上这个端口并有令牌的人都能以天神身份操作")
 
 
-def start_beside_daemon(args: argparse.Namespace, daemon) -> object:  # type: ignore[no-untyped-def]
-    """``shenshi run --console``: the console of the daemon's game on a thread, on its own
-    offline service over the daemon's store and clock; ``None`` without ``--console``."""
+def start_beside_daemon(args: argparse.Namespace, fleet) -> object:  # type: ignore[no-untyped-def]
+    """``shenshi run --console``: the console of the daemon's games on a thread, each on its own
+    offline service over that game's store and clock; ``None`` without ``--console``."""
     from shenshi.bootstrap import bootstrap
     from shenshi.console.server import serve_in_background
 
     if not getattr(args, "console", False):
         return None
-    service = bootstrap(daemon.config, store=daemon.store, clock=daemon.clock, forum=False)
-    service.start()
+    services = [bootstrap(d.config, store=d.store, clock=d.clock, forum=False) for d in fleet.services]
+    for service in services:
+        service.start()
     try:
-        console = serve_in_background([service], args.console_host, args.console_port)
+        console = serve_in_background(services, args.console_host, args.console_port)
     except OSError as exc:
         from shenshi.errors import UserError
 

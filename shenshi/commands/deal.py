@@ -25,10 +25,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.bootstrap import bootstrap, config_from_args
-    from shenshi.commands._common import rehearsal_clock
+    from shenshi.bootstrap import bootstrap
+    from shenshi.commands._common import config_of, rehearsal_clock
 
-    config = config_from_args(args.config)
+    config = config_of(args)
     service = bootstrap(config, forum=False, clock=rehearsal_clock(config))
     dealt = service.deal(args.seed)
     service.drylog.gm(service.clock(), "deal", f"发身份：{len(dealt)} 人（种子保存在数据库里）")

@@ -3,15 +3,31 @@
 It starts even when the forum cannot be reached: each cycle tries again, backed off, and tells
 the GM (``--once`` says so in one line). Ctrl-C or SIGTERM stop it at once, after the current
 write to the database; it says so and exits 0.
+
+One daemon serves every game named: several ``--config`` files, or ``--games DIR`` (a folder of
+game configurations); ``--game NAME`` serves only that one. Each game keeps its own mode,
+dry-run log and phase clock; the games on one forum account share its reads (one board read
+per board and one inbox read per round).
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from shenshi.commands import add_config_option
 from shenshi.commands.console import add_address_options
+
+if TYPE_CHECKING:
+    from shenshi.daemon.cycle import CycleResult
+    from shenshi.daemon.fleet import Fleet
+    from shenshi.daemon.service import GameService
+    from shenshi.daemon.stopping import StopSignal
+
+# A hook run after every round with each game's result (a console showing the daemon live).
+AfterRound = Callable[["Fleet", "dict[str, CycleResult]"], None]
 
 NAME = "run"
 HELP = "run the daemon beside the forum (dry-run by default: nothing is sent)"
@@ -47,21 +63,27 @@ def run(args: argparse.Namespace) -> int:
         return _run(args)
 
 
-def _run(args: argparse.Namespace) -> int:
-    from shenshi.bootstrap import bootstrap, config_from_args
-    from shenshi.commands._common import rehearsal_clock
+def _run(args: argparse.Namespace, after_round: AfterRound | None = None) -> int:
+    """Serve every game named (``--config``…, ``--games DIR``; ``--game NAME``: only that one).
+
+    ``after_round(fleet, results)`` runs after each round (a console watching the daemon)."""
+    from shenshi.bootstrap import bootstrap_fleet
+    from shenshi.commands._common import configs_of, rehearsal_clock
     from shenshi.commands.console import start_beside_daemon
     from shenshi.daemon.stopping import Stopped, StopSignal
+    from shenshi.games import pick_game
 
-    config = config_from_args(args.config)
-    service = bootstrap(config, clock=rehearsal_clock(config, args))  # the first cycle logs in
+    configs = configs_of(args)
+    if args.game is not None:
+        configs = [pick_game(configs, args.game)]
+    fleet = bootstrap_fleet(configs, clock=rehearsal_clock(configs[0], args))  # the first cycle logs in
     try:
-        with StopSignal(service.store) as stop:
+        with StopSignal(*fleet.stores) as stop:
             console = None
             try:
-                service.start()
-                console = start_beside_daemon(args, service)
-                return _cycles(args, service, stop)
+                fleet.start()
+                console = start_beside_daemon(args, fleet)
+                return _rounds(args, fleet, stop, after_round)
             except Stopped as exc:
                 print(f"shenshi: stopped ({exc.signal_name}); everything read so far is kept")
                 return 0
@@ -69,23 +91,42 @@ def _run(args: argparse.Namespace) -> int:
                 if console is not None:
                     console.stop()
     finally:
-        service.close()
+        fleet.close()
 
 
-def _cycles(args: argparse.Namespace, service, stop) -> int:
+def _rounds(args: argparse.Namespace, fleet: Fleet, stop: StopSignal, after_round: AfterRound | None) -> int:
     from rich.console import Console
 
-    from shenshi.daemon.cycle import Cycle
-    from shenshi.daemon.forum_problems import explain
     from shenshi.daemon.lease import RENEW_EVERY
     from shenshi.daemon.scheduler import serve_forever
+
+    fleet.forum_warnings(not args.once)
+    fleet.after_round = after_round
+    with Console(stderr=True).status("catching up with the forum…") as status:
+        for service in fleet.services:
+            service.progress = lambda message, name=service.config.game.name: status.update(
+                f"catching up ({name}): {message}"
+            )
+        results = fleet.run()  # the first catch-up of a long thread can take a while
+    for service in fleet.services:
+        service.progress = lambda message: None
+    failed = [_report(args, service, results[service.config.game.name]) for service in fleet.services]
+    if args.once:
+        return 1 if any(failed) else 0
+    if len(fleet.services) > 1:
+        print(f"shenshi: {len(fleet.services)} games; `shenshi games` lists them; Ctrl-C stops")
+    clock = fleet.services[0].clock
+    every = RENEW_EVERY.total_seconds()
+    speed = float(getattr(clock, "factor", 1.0))  # a rehearsal clock runs faster
+    serve_forever(fleet, lambda seconds: stop.wait(seconds, every=every, between=fleet.keep), speed)
+    return 0
+
+
+def _report(args: argparse.Namespace, service: GameService, result: CycleResult) -> bool:
+    """What the first round did for one game, in a line or two; whether it failed."""
+    from shenshi.daemon.forum_problems import explain
     from shenshi.errors import UserError
 
-    cycle = Cycle(service, service.clock, forum_warnings=not args.once)
-    with Console(stderr=True).status("catching up with the forum…") as status:
-        service.progress = lambda message: status.update(f"catching up: {message}")
-        result = cycle.run()  # the first catch-up of a long thread can take a while
-    service.progress = lambda message: None
     name, log = service.config.game.name, service.config.daemon.log
     if result.forum_error is not None and args.once:
         raise UserError(explain(service.config, result.forum_error))  # one line, no traceback
@@ -99,9 +140,6 @@ def _cycles(args: argparse.Namespace, service, stop) -> int:
     if args.once:
         if not result.held_by:
             print(f"events: {result.events}, sent: {result.sent}; log: {log}")
-        return 1 if result.errors or result.held_by else 0
-    print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")
-    every = RENEW_EVERY.total_seconds()
-    speed = float(getattr(service.clock, "factor", 1.0))  # a rehearsal clock runs faster
-    serve_forever(cycle, lambda seconds: stop.wait(seconds, every=every, between=service.lease.keep), speed)
-    return 0
+    else:
+        print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")
+    return bool(result.errors or result.held_by)

@@ -5,7 +5,8 @@ posts they voted in, who has not voted, how many votes decide); who has not acte
 the announcement waiting for you to publish; the living as the players know them; the alerts
 you have not acknowledged (``shenshi ack ID…``); failed sends; activity; whether the daemon
 is polling. ``--json`` prints the same model for scripts and exits 1 when the daemon has not
-polled the forum successfully for three poll intervals (a health check).
+polled the forum successfully for three poll intervals (a health check); with several games
+(``--games DIR``) and no ``--game`` it checks every game and exits 1 if any is stale.
 """
 
 from __future__ import annotations
@@ -38,19 +39,29 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the status (text, or JSON with the health check's exit code)."""
-    from shenshi.commands._common import open_service
+    """Print the status (text, or JSON with the health check's exit code). ``--json`` with
+    several games and no ``--game`` checks them all: a JSON list, exit 1 if any is unhealthy."""
+    from shenshi.commands._common import configs_of, open_game
     from shenshi.daemon.status import build_status, to_json
+    from shenshi.games import pick_game
 
-    service = open_service(args)
-    try:
-        status = build_status(service)
-    finally:
-        service.close()
+    configs = configs_of(args)
+    every = args.json and args.game is None and len(configs) > 1
+    statuses = []
+    for config in configs if every else [pick_game(configs, args.game)]:
+        service = open_game(config, args)
+        try:
+            statuses.append(build_status(service))
+        finally:
+            service.close()
+    healthy = all(s.health.ok for s in statuses)
+    if every:
+        print(json.dumps([to_json(s) for s in statuses], ensure_ascii=False, indent=1))
+        return 0 if healthy else 1
     if args.json:
-        print(json.dumps(to_json(status), ensure_ascii=False, indent=1))
-        return 0 if status.health.ok else 1
-    print("\n".join(render(status, terminal_width())))
+        print(json.dumps(to_json(statuses[0]), ensure_ascii=False, indent=1))
+        return 0 if healthy else 1
+    print("\n".join(render(statuses[0], terminal_width())))
     return 0
 
 

@@ -97,6 +97,8 @@ class Cycle:
         if service.adapter is not None:
             if getattr(service.adapter, "own_uid", None) is None:
                 self._login()
+            elif service.referee is not None and service.referee.gm_uid is None:
+                service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
             report = service.poll()
             result.polled = True
             record_poll(service.store, service.game_id, self.clock())

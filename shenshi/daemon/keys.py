@@ -21,6 +21,7 @@ propose again what it proposed before)::
     {game}:unparsable:{what}:{hour}         a page shenshi cannot read
     {game}:undecodable:{evidence}           a post or PM with bytes its page's charset cannot decode
     {game}:order:{evidence}                 a PM counted though its order with a boundary is unknown
+    {game}:pm_game:{pm}                     a PM that may belong to another game of the GM
     {game}:daemon:{kind}:{hour}             the daemon's own trouble (a failed cycle, the forum down)
     {game}:send:{announcement}:{attempt}    a send that failed
     {game}:{signin|lurk}:{name}:{minute}    a missed sign-in or a lurker
@@ -118,6 +119,9 @@ class GameKeys:
     def clock_ahead(self, evidence: str) -> str:
         """A post or PM the forum dates later than the daemon first had it in hand."""
         return f"{self.game}:clock_ahead:{evidence}"
+    def pm_game(self, pm_id: str) -> str:
+        """A PM that may belong to this game or another of the same GM account."""
+        return f"{self.game}:pm_game:{pm_id}"
 
     def order_uncertain(self, evidence: str) -> str:
         """A PM counted although its order with a boundary of the step cannot be known."""

@@ -24,8 +24,9 @@ from typing import Any
 from shenshi.adapters.errors import UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
+from shenshi.daemon.sharing import SharedReads
 from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
-from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
+from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
 from shenshi.store.records import Evidence, EvidenceKind, RecordResult
 from shenshi.store.unit_of_work import UnitOfWork
 
@@ -73,23 +74,32 @@ class PollReport:
 class Poller(GameIO):
     """Reads one game's threads and the GM's inbox into the store."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, reads: SharedReads | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.progress: Callable[[str], None] = lambda message: None
         self._last_reread: datetime | None = None
         self._unread: list[str] = []  # the current read's sources that could not be read
         # What edits mean for the GM, stored in the transaction that stores them (the service).
         self.on_edits: Callable[[UnitOfWork, list[Edit]], object] = lambda uow, edits: None
+        # The board listings and the inbox, shared with the other games on this forum account
+        # (:mod:`shenshi.daemon.sharing`); a game alone has its own, and starts its rounds.
+        self.own_reads = reads is None
+        self.reads = reads or SharedReads(self.adapter, self.clock)
+        self._fresh = False
 
-    def read(self, watched: Collection[str] = ()) -> PollReport:
+    def read(self, watched: Collection[str] = (), *, fresh: bool = False) -> PollReport:
         """Read what changed on the forum and store it (evidence first, cursors after).
 
         ``watched``: evidence ids whose pages are re-read for edits (the open step's ballots
-        and actions); empty outside a night or a day.
+        and actions); empty outside a night or a day. ``fresh``: read the board and the inbox
+        again now, whatever this round read already (looking for a message just sent).
         """
         report = PollReport(started=self.clock())
         self._unread = report.unread
         before = getattr(self.adapter, "requests", 0)
+        if self.own_reads:
+            self.reads.begin()
+        self._fresh = fresh
         self._read_threads(report)
         self._read_inbox(report)
         if watched:
@@ -146,15 +156,20 @@ class Poller(GameIO):
             lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
         )
         try:
-            return found | self.adapter.poll_board(game.board, on_board, discover)
+            return found | self.adapter.poll_board(game.board, on_board, discover, **self._listing())
         except UnexpectedPage:
             pass
         for tid, cursor in on_board.items():
             try:
-                found.update(self.adapter.poll_board(game.board, {tid: cursor}))
+                found.update(self.adapter.poll_board(game.board, {tid: cursor}, **self._listing()))
             except UnexpectedPage as exc:
                 self.unparsable(f"thread {tid}", exc)
         return found
+
+    def _listing(self) -> dict[str, Any]:
+        """The board's listing of this round (read once for every game on the board)."""
+        rows = self.reads.board(self.config.game.board, fresh=self._fresh)
+        return {} if rows is None else {"listing": rows}
 
     def threads(self) -> list[str]:
         """The game's configured threads (vote, counted, role threads, the player list)."""
@@ -166,16 +181,25 @@ class Poller(GameIO):
 
     # -- the inbox ---------------------------------------------------------------------------------
 
-    def _read_inbox(self, report: PollReport) -> None:
+    def inbox_cursor(self) -> InboxCursor | None:
+        """What this game stored of the GM's inbox."""
         with self.store.snapshot() as uow:
             stored = uow.evidence.cursor(self.game_id, INBOX)
+        return InboxCursor.from_json(stored.value) if stored else None
+
+    def _read_inbox(self, report: PollReport) -> None:
+        """This game's share of the inbox (read once for every game of the GM account, and
+        only when something may have arrived): stored with the new cursor, then marked read."""
         try:
-            inbox = self.adapter.read_pms(
-                InboxCursor.from_json(stored.value) if stored else None, since=self.config.game.start
-            )
+            inbox = self.reads.inbox(
+                self.game_id, lambda cursor, since: self.adapter.read_pms(cursor, since=since),
+                fresh=self._fresh,
+            )  # fmt: skip
         except UnexpectedPage as exc:
             self.unparsable("inbox", exc)  # the posts already read are still stored
             return
+        if inbox is None:
+            return  # nothing may have arrived (the board page's notice): no request
         for failure in inbox.failures:  # one conversation; the others were read
             self.unparsable(f"conversation {getattr(failure, 'url', None) or ''}".rstrip(), failure)
         self.progress(f"inbox: {len(inbox.messages)} new messages")
@@ -187,8 +211,19 @@ class Poller(GameIO):
         for result in results:
             if result.is_new:
                 report.pms += 1
-        if inbox.unread:
-            self.adapter.mark_read(inbox.unread)  # only after storing
+        for pm, games in inbox.ambiguous:
+            self._unrouted(pm, games)
+        self.reads.stored(self.game_id)  # marked read once every game stored its share
+
+    def _unrouted(self, pm: PrivateMessage, games: tuple[str, ...]) -> None:
+        """A PM that may belong to this game or to another one: the GM decides."""
+        where = self.adapter.pm_url(pm)
+        message = (
+            f"{pm.sender} 的私信（{pm.sent_at.astimezone(self.config.forum.tz):%Y-%m-%d %H:%M}）"
+            f"可能属于这几局中的任何一局：{'、'.join(games)}；shenshi 没有计入任何一局，请人工处理"
+            f"（{where}）：{pm.text[:80]}"
+        )
+        self.alert([GmAlert(self.keys.pm_game(pm.id), "pm_game_unknown", message)])
 
     # -- edits -------------------------------------------------------------------------------------
 

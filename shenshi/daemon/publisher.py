@@ -79,6 +79,7 @@ class Publisher(GameIO):
         self.polled_at = polled_at  # when the last poll began
         self.sent = sent  # an announcement's key, once it is on the forum
         self._last_sent: datetime | None = None
+        self._fresh_at: datetime | None = None  # when the last read of our own began
 
     def publish(self) -> int:
         """Send what the mode allows (review: approved; live: everything proposed), oldest
@@ -170,9 +171,7 @@ class Publisher(GameIO):
         answer may go to the same player twice in a game). Found: recorded as sent. (Also
         ``True`` when the announcement no longer waits: recognised meanwhile as the GM's own
         post, or rejected.)"""
-        polled = self.polled_at()
-        if polled is None or a.attempted_at is None or polled <= a.attempted_at:
-            self.refresh()  # also processes what else is new, in order
+        self._read_afresh(a)
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
             claimed = {
@@ -204,6 +203,15 @@ class Publisher(GameIO):
         self.sent(a.key)
         log.info("announcement #%s was on the forum already (%s): not sent again", a.id, found[0])
         return True
+
+    def _read_afresh(self, a: Announcement) -> None:
+        """Read the forum afresh once after ``a`` was last tried, before looking for it there:
+        a round's shared reads may have skipped the inbox (no new-PM notice: our own PMs raise
+        none), so only a read of our own is proof. It also processes what else is new, in order."""
+        if self._fresh_at is not None and a.attempted_at is not None and self._fresh_at > a.attempted_at:
+            return
+        self._fresh_at = self.clock()
+        self.refresh()
 
     def _read_since(self, a: Announcement) -> bool:
         """Whether a complete read of the forum began after ``a`` was last tried (a page that

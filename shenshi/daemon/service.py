@@ -43,6 +43,7 @@ from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
+from shenshi.daemon.sharing import Seats, SharedReads
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
@@ -125,6 +126,9 @@ class GameService:
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
         self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
         self._edit_alerts: list[GmAlert] = []  # stored with their revisions, not logged yet
+        # Board listings and the inbox shared with the other games of this forum account (set
+        # by :class:`~shenshi.daemon.fleet.Fleet` before ``start``); None: this game reads alone.
+        self.reads: SharedReads | None = None
 
     @property
     def precision(self) -> TimePrecision:
@@ -149,15 +153,29 @@ class GameService:
         referee = self.rebuild()
         self.lease = GameLease(self.store, self.game_id, self.clock, self.owner)
         if self.adapter is not None:
-            self.poller = Poller(self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts)
+            self.poller = Poller(
+                self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts, reads=self.reads
+            )  # fmt: skip
             self.poller.progress = lambda message: self.progress(message)
             self.poller.on_edits = self._edits_seen
+            self.poller.reads.join(
+                self.game_id, seats=self.seats, cursor=self.poller.inbox_cursor, deadline=self.next_deadline,
+                served=(lambda: self.lease is not None and self.lease.held is not None) if self.reads else lambda: True,
+            )  # fmt: skip
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
-                refresh=self.poll, polled_at=lambda: self.last_poll, sent=self._published_by_sending,
+                refresh=lambda: self.poll(fresh=True), polled_at=lambda: self.last_poll, sent=self._published_by_sending,
             )  # fmt: skip
         return referee
+
+    def seats(self) -> Seats:
+        """Who holds or held this game's seats, since when it runs (routing the GM's PMs)."""
+        with self.store.snapshot() as uow:
+            players = uow.games.players(self.game_id, current_only=False)
+        members = {p.name for p in players} | {p.uid for p in players if p.uid}
+        finished = self.referee is not None and self.referee.state.winner is not None
+        return Seats(self.game_id, self.config.game.name, self.config.game.start, frozenset(members), finished)
 
     def rebuild(self) -> Referee:
         """The referee rebuilt from the store: the seats' first holders, every stored event
@@ -215,11 +233,12 @@ class GameService:
 
     # -- reading the forum ---------------------------------------------------------------------
 
-    def poll(self) -> PollReport:
+    def poll(self, *, fresh: bool = False) -> PollReport:
         """Read what changed on the forum (stored first), then process everything waiting in
-        one time-ordered stream, then show the GM what was edited."""
+        one time-ordered stream, then show the GM what was edited. ``fresh``: read the forum
+        again now, not this round's shared reads (the publisher looking for what it sent)."""
         assert self.poller is not None, "poll needs a forum adapter"
-        report = self.poller.read(self._watched())
+        report = self.poller.read(self._watched(), fresh=fresh)
         if report.complete:  # (a source unread: the phase clock stays at the last complete poll)
             self.last_poll = report.started
         self.process(complete=report.complete)

@@ -32,26 +32,28 @@ class Stopped(BaseException):  # noqa: N818 - like KeyboardInterrupt, not an err
 class StopSignal:
     """Ctrl-C and SIGTERM raise :class:`Stopped` in the main thread, after the current write."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, *stores: Store) -> None:
+        self.stores = stores  # every database the daemon writes to (one per games' database)
         self.requested: int | None = None
         self._event = threading.Event()
         self._previous: dict[int, Any] = {}
 
     def __enter__(self) -> StopSignal:
         self._previous = {sig: signal.signal(sig, self._handle) for sig in SIGNALS}
-        self.store.after_write = self._after_write
+        for store in self.stores:
+            store.after_write = self._after_write
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.store.after_write = None
+        for store in self.stores:
+            store.after_write = None
         for sig, handler in self._previous.items():
             signal.signal(sig, handler)
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:  # noqa: ARG002
         self.requested = signum
         self._event.set()
-        if not self.store.writing:
+        if not any(store.writing for store in self.stores):
             raise Stopped(signum)
 
     def _after_write(self) -> None:

@@ -94,6 +94,7 @@ def play(
     setup: Callable[[World], None] | None = None,
     limit: timedelta = timedelta(days=20),
     script: GameScript | None = None,
+    database: str | None = None,
 ) -> GameRun:
     """Play ``ruleset``'s script on a sandbox ``engine`` forum until the game is over.
 
@@ -101,6 +102,7 @@ def play(
     jumps: the demo) or, with ``subprocess``, always a :class:`FileClock`. ``pacing=False``
     leaves the daemon no way to wait between sends (the forum's flood control then refuses
     them). ``hooks`` run after every daemon cycle (faults, kills), ``before`` just before.
+    ``database``: a SQLAlchemy URL (default: a SQLite file in ``workdir``).
     """
     began = time.monotonic()
     workdir.mkdir(parents=True, exist_ok=True)
@@ -122,7 +124,8 @@ def play(
         setup(world)
     os.environ.setdefault(PASSWORD_ENV, GM_PASSWORD)
     with serve(world.forum) as url:
-        raw = game_config(world, url, workdir, roles=not deal, daemon=DAEMON)
+        daemon_options = {**DAEMON, **({"database": database} if database else {})}
+        raw = game_config(world, url, workdir, roles=not deal, daemon=daemon_options)
         config_path = workdir / "shenshi.toml"
         config_path.write_text(tomlfile.dumps(raw), encoding="utf-8")
         os.chmod(config_path, 0o600)

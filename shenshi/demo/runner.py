@@ -17,6 +17,10 @@ command per line of standard input with one JSON line:
                                request about to go out or just answered (an arbitrary moment)
 ``quit``                       exit
 
+With ``--config`` given several times the daemon serves every game (a
+:class:`~shenshi.daemon.fleet.Fleet`): ``cycle`` is one round, and the answer adds ``games``,
+each game's ``polled``, ``held_by`` and ``errors`` (the crash points are for one game).
+
 The test process may also SIGKILL the daemon at a random instant during a cycle
 (:meth:`DaemonProcess.kill_during_next_cycle`). A cycle the daemon could not do because another
 daemon holds the game's lease answers ``held_by``.
@@ -34,7 +38,7 @@ import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -110,14 +114,16 @@ def main(argv: list[str] | None = None) -> int:
     from shenshi.demo.director import approve_all, unsent
 
     parser = argparse.ArgumentParser(prog="python -m shenshi.demo.runner", description=__doc__)
-    parser.add_argument("--config", type=Path, required=True)
+    parser.add_argument("--config", type=Path, required=True, action="append")
     parser.add_argument("--clock", type=Path, required=True)
     parser.add_argument("--auto-approve", action="store_true")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     clock = FileClock(args.clock)
+    if len(args.config) > 1:
+        return _serve_fleet(args, clock)
     service = bootstrap(
-        load_config(args.config), clock=clock, sleep=lambda s: clock.advance(seconds=s)
+        load_config(args.config[0]), clock=clock, sleep=lambda s: clock.advance(seconds=s)
     )
     service.start()  # the first cycle logs in (a forum that does not answer is a failed cycle)
     cycle = Cycle(service, clock)
@@ -138,6 +144,35 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _serve_fleet(args: argparse.Namespace, clock: Any) -> int:
+    """Several games in one daemon (``--config`` repeated): one round per ``cycle``; the answer
+    sums the games and gives each game's own under ``games``."""
+    from shenshi.bootstrap import bootstrap_fleet
+    from shenshi.config import load_config
+    from shenshi.demo.director import approve_all, unsent
+
+    fleet = bootstrap_fleet([load_config(p) for p in args.config], clock=clock,
+                            sleep=lambda s: clock.advance(seconds=s))  # fmt: skip
+    fleet.start()
+    _answer({"ready": True, "games": fleet.names})
+    for line in sys.stdin:
+        command = line.strip()
+        if command == "quit":
+            break
+        if command != "cycle":
+            _answer({"error": f"unknown command {command!r}"})
+            continue
+        results = fleet.run()
+        approved = sum(approve_all(s) for s in fleet.services) if args.auto_approve else 0
+        games = {name: {"polled": r.polled, "held_by": r.held_by, "errors": r.errors} for name, r in results.items()}
+        _answer({"polled": any(r.polled for r in results.values()), "next_delay": fleet.next_delay(),
+                 "approved": approved, "errors": [e for r in results.values() for e in r.errors],
+                 "unsent": sum(unsent(s) for s in fleet.services), "games": games,
+                 "held_by": next((r.held_by for r in results.values() if r.held_by), None)})  # fmt: skip
+    fleet.close()
+    return 0
+
+
 def _answer(data: Mapping[str, Any]) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
     sys.stdout.flush()
@@ -150,17 +185,12 @@ class DaemonDied(RuntimeError):
 class DaemonProcess:
     """The test process's handle on a daemon subprocess (lockstep: one cycle per request)."""
 
-    def __init__(self, config: Path, clock: Path, *, auto_approve: bool = True,
+    def __init__(self, config: Path | Sequence[Path], clock: Path, *, auto_approve: bool = True,
                  env: Mapping[str, str] | None = None, stderr: Path | None = None) -> None:  # fmt: skip
-        self.argv = [
-            sys.executable,
-            "-m",
-            "shenshi.demo.runner",
-            "--config",
-            str(config),
-            "--clock",
-            str(clock),
-        ]
+        configs = [config] if isinstance(config, Path) else list(config)
+        self.argv = [sys.executable, "-m", "shenshi.demo.runner", "--clock", str(clock)]
+        for path in configs:  # several: one daemon serving every game (a fleet)
+            self.argv += ["--config", str(path)]
         if auto_approve:
             self.argv.append("--auto-approve")
         self.env = {**os.environ, **dict(env or {})}
@@ -171,6 +201,7 @@ class DaemonProcess:
         self._crash: str | None = None
         self._kill_after: float | None = None
         self.held_by: str | None = None  # the lease holder the last cycle met, if another daemon
+        self.games: dict[str, dict[str, Any]] = {}  # a fleet: each game's polled / held_by / errors
         self.start()
 
     def start(self) -> None:
@@ -226,6 +257,7 @@ class DaemonProcess:
             self.kills += 1
             self.start()
         self.held_by = answer.get("held_by")
+        self.games = answer.get("games", {})
         return Turn(bool(answer["polled"]), float(answer["next_delay"]), int(answer["approved"]),
                     tuple(answer.get("errors", ())), int(answer["unsent"]))  # fmt: skip
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -40,13 +41,13 @@ def test_the_token_is_shown_only_on_a_terminal(game, capsys, monkeypatch) -> Non
 
 def test_run_console_serves_the_daemons_game_beside_it(game) -> None:
     args = argparse.Namespace(console=True, console_host="127.0.0.1", console_port=0)
-    console = start_beside_daemon(args, game)
+    console = start_beside_daemon(args, SimpleNamespace(services=[game]))  # a fleet of one game
     try:
         r = httpx.get(f"{console.url}/g/1/", headers={"Authorization": f"Bearer {console.key.token}"})
         assert r.status_code == 200 and "《test game》" in r.text
     finally:
         console.stop()
-    assert start_beside_daemon(argparse.Namespace(console=False), game) is None
+    assert start_beside_daemon(argparse.Namespace(console=False), SimpleNamespace(services=[game])) is None
 
 
 def test_a_store_with_several_games_lists_them_all(clock, client) -> None:

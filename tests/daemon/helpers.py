@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from shenshi.config import parse_config
 from shenshi.records import Post, PrivateMessage
 from shenshi.store.records import Alert, Announcement
+from tests.databases import database_url
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 12, 1, 20, 0, tzinfo=TZ)
@@ -31,7 +32,7 @@ def config(tmp_path, ruleset: str = "game6-10", table=GAME6_10, **daemon):
             "start": START.replace(tzinfo=None).isoformat(),
             "players": [{"name": n, "uid": UIDS.get(n), "role": r} for n, r in table],
         },
-        "daemon": {"database": f"sqlite:///{tmp_path / 'game.sqlite3'}", "log": str(tmp_path / "dry.log"), **daemon},
+        "daemon": {"database": database_url(tmp_path), "log": str(tmp_path / "dry.log"), **daemon},
     }  # fmt: skip
     return parse_config(raw, tmp_path)
 

@@ -16,6 +16,7 @@ from shenshi.config import parse_config
 from shenshi.daemon.cycle import Cycle
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START, announcements
+from tests.databases import database_url
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
                            "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
@@ -38,7 +39,7 @@ def test_a_pm_the_gm_sent_by_hand_is_recognised(tmp_path, monkeypatch, engine: s
             "game": {"name": "by hand", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
                      "players": [{"name": names[n], "uid": accounts[names[n]], "role": ROLES[n]} for n in PLAYERS]},
-            "daemon": {"database": f"sqlite:///{tmp_path / 'g.sqlite3'}", "log": str(tmp_path / "dry.log")},
+            "daemon": {"database": database_url(tmp_path), "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
         service = bootstrap(
             parse_config(raw, tmp_path), clock=clock, sleep=lambda s: clock.advance(seconds=s)

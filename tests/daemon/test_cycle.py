@@ -94,10 +94,10 @@ def test_a_truncated_page_that_escapes_the_parser_does_not_stop_the_daemon(
         raise ValueError("not a forum time: '2026-12-0' (title None)")
 
     monkeypatch.setattr(service.adapter, "read_pms", truncated)
+    forum.send_pm("月光", "神的使者", "束魂 Tom_2", at=clock())  # the board's notice: 1 new PM
     result = cycle.run()
     assert result.errors and "not a forum time" in result.errors[0]
     monkeypatch.undo()
-    forum.send_pm("月光", "神的使者", "束魂 Tom_2", at=clock())
     clock.advance(minutes=30)
     assert not cycle.run().errors
     assert [s.actor for s in service.referee.state.submissions] == ["月光"]

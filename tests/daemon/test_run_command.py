@@ -22,6 +22,7 @@ from shenshi.demo import tomlfile
 from shenshi.store import open_store
 from tests.daemon.helpers import START
 from tests.daemon.test_service_sandbox import ROLES
+from tests.databases import database_url
 
 PASSWORD_ENV = "SHENSHI_TEST_PASSWORD"
 
@@ -34,7 +35,7 @@ def _config(tmp_path: Path, base_url: str, tid: int = 1, accounts: dict | None =
                  "start": START.replace(tzinfo=None).isoformat(),
                  "players": [{"name": n, "uid": (accounts or {}).get(n, str(i + 3)), "role": ROLES[n]}
                              for i, n in enumerate(PLAYERS)]},
-        "daemon": {"mode": "dry-run", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+        "daemon": {"mode": "dry-run", "database": database_url(tmp_path, "g.sqlite3"),
                    "log": str(tmp_path / "dry.log"), "poll_interval": 5},
     }  # fmt: skip
     path = tmp_path / "shenshi.toml"
@@ -112,13 +113,13 @@ def test_a_signal_stops_the_daemon_at_once_saying_so(tmp_path, monkeypatch, sign
         assert time.monotonic() - began < 10  # at once: not after the 5 s poll interval
     assert proc.returncode == 0, err
     assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
-    with open_store(f"sqlite:///{tmp_path / 'g.sqlite3'}") as store, store.snapshot() as uow:
+    with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
         game = uow.games.find("run game")
         assert uow.leases.holder(game.id) is None  # given up: another daemon may start at once
 
 
 def test_a_signal_inside_a_write_waits_for_the_write_to_end(tmp_path) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'g.sqlite3'}")
+    store = open_store(database_url(tmp_path, "g.sqlite3"))
     with StopSignal(store) as stop:
         with pytest.raises(Stopped, match="SIGTERM"), store.transaction() as uow:
             game = uow.games.create("g", "game5")
@@ -130,3 +131,39 @@ def test_a_signal_inside_a_write_waits_for_the_write_to_end(tmp_path) -> None:
     with store.snapshot() as uow:
         assert [p.name for p in uow.games.players(uow.games.find("g").id)] == ["甲"]
     store.close()
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_stops_a_daemon_serving_many_games_cleanly(tmp_path, signum) -> None:
+    clock = ManualClock(START + timedelta(minutes=5))
+    forum = SandboxForum("discuz", clock)
+    accounts = {name: uid for name, _, uid in seed_demo(forum)}
+    paths = []
+    for n in range(4):
+        thread = forum.create_thread("神的使者", 3, f"第{n + 1}局 名单", "名单", at=START)
+        folder = tmp_path / f"game{n}"
+        folder.mkdir()
+        path = _config(folder, base_url="", tid=thread.tid, accounts=accounts)
+        paths.append(path)
+    with serve(forum) as base_url:
+        args = ["run"]
+        for n, path in enumerate(paths):  # one database: four games in it, each its own log
+            text = path.read_text(encoding="utf-8").replace('base_url = ""', f'base_url = "{base_url}"')
+            text = text.replace('name = "run game"', f'name = "第{n + 1}局"')
+            path.write_text(text.replace(database_url(path.parent, "g.sqlite3"), database_url(tmp_path, "g.sqlite3")),
+                            encoding="utf-8")  # fmt: skip
+            args += ["--config", str(path)]
+        proc = subprocess.Popen(_shenshi(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=_env())  # fmt: skip
+        try:
+            lines = [proc.stdout.readline() for _ in range(5)]
+            assert lines[-1].startswith("shenshi: 4 games"), (lines, proc.stderr.read())
+        finally:
+            proc.send_signal(signum)
+            out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err
+    assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
+    with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
+        for n in range(4):
+            game = uow.games.find(f"第{n + 1}局")
+            assert game is not None and uow.leases.holder(game.id) is None  # every lease given up

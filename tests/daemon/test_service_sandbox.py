@@ -17,6 +17,7 @@ from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon.helpers import START, announcements
+from tests.databases import database_url
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
                            "curser", "commoner", "binder", "commoner"], strict=True))  # fmt: skip
@@ -51,7 +52,7 @@ def sandbox_game(  # type: ignore[no-untyped-def]
             "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
                      "players": [{"name": names[n], "uid": accounts[names[n]], "role": ROLES[n]} for n in PLAYERS]},
-            "daemon": {"mode": "live", "database": f"sqlite:///{tmp_path / 'g.sqlite3'}",
+            "daemon": {"mode": "live", "database": database_url(tmp_path),
                        "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
         config = parse_config(raw, tmp_path)

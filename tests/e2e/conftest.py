@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from shenshi.demo.game import GameRun, play
+from tests.databases import database_url
 
 SEED = 7
 
@@ -19,7 +20,9 @@ def clean_run(tmp_path_factory) -> Callable[[str, str], GameRun]:
     def get(ruleset: str, engine: str) -> GameRun:
         if (ruleset, engine) not in cache:
             workdir = tmp_path_factory.mktemp(f"clean-{ruleset}-{engine}")
-            cache[ruleset, engine] = play(ruleset, engine, seed=SEED, workdir=workdir)
+            cache[ruleset, engine] = play(
+                ruleset, engine, seed=SEED, workdir=workdir, database=database_url(workdir)
+            )
         return cache[ruleset, engine]
 
     return get

@@ -126,6 +126,10 @@ class RealRun:
     evidence_links: list[str]
     anchored_links: list[str]  # those whose #anchor is on the page they open
 
+    def quiet_line(self) -> str:
+        """The quiet cycle's cost in ``make bench``'s words (one game, the real forum)."""
+        return f"quiet cycle: engine={self.spec.engine} games=1 requests={self.quiet_cycle}"
+
     def summary(self) -> str:
         t = self.game.tally
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.alert_kinds.items()))

@@ -31,6 +31,7 @@ def test_a_whole_game_on_the_real_forum(real_game: tuple[RealForumSpec, str], tm
     if isinstance(run, str):
         pytest.skip(run)
     SUMMARY.append(run.summary())
+    SUMMARY.append(run.quiet_line())
     game = run.game
     assert_as_scripted(game)
     assert not run.read_back.lost, run.read_back.lost
