@@ -28,32 +28,46 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.commands._common import gm_log, open_service
-    from shenshi.daemon.gm_text import STATES, publish_hint
+    from shenshi.commands._common import gm_log, open_service, outbox_item
+    from shenshi.daemon.gm_text import STATES, outbox_refusal, publish_hint
+    from shenshi.store.outbox import TRANSITIONS, OutboxAction
 
     service = open_service(args)
     with service.store.snapshot() as uow:
-        current = uow.outbox.get(args.id)
+        try:
+            current = outbox_item(service, uow, args.id)
+        except UserError as exc:
+            raise UserError(f"#{args.id}：{exc}") from None
+    if OutboxAction.EDIT not in TRANSITIONS[current.state]:  # before the editor opens
+        raise UserError(f"#{args.id}：{outbox_refusal('edit', current.state.value)}")
     if args.text is not None:
         text = args.text
     elif args.file is not None:
-        text = args.file.read_text(encoding="utf-8")
+        try:
+            text = args.file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"--file {args.file}：读不了（{exc.__class__.__name__}）；没有改动") from None
     else:
         text = _with_editor(current.text)
     if not text.strip():
         raise UserError("新内容是空的：没有改动")
+    if text == current.text:
+        print(f"#{args.id} 内容没有变化，没有改动")
+        return 0
     with service.store.transaction() as uow:
         a = uow.outbox.edit(args.id, text)
     state = STATES.get(a.state.value, a.state.value)
     gm_log(service, "edit", f"#{a.id} 改为：\n{text}")
-    print(f"#{a.id} 已修改（{state}）；{publish_hint(service.config.daemon.mode, a.id)}")
+    again = "（改过的内容要重新批准）" if current.state.value == "approved" else ""
+    private = a.destination_kind.value != "thread"
+    print(f"#{a.id} 已修改（{state}）{again}；{publish_hint(service.config.daemon.mode, a.id, private)}")
     return 0
 
 
 def _with_editor(text: str) -> str:
     editor = os.environ.get("EDITOR")
     if not editor:
-        raise UserError("no $EDITOR set: pass --text or --file")
+        raise UserError("没有设置 $EDITOR：请用 --text \"新内容\" 或 --file 文件")
     fd, path = tempfile.mkstemp(suffix=".txt")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

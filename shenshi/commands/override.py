@@ -44,17 +44,34 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     return parser
 
 
+# Which arguments of each correction are players' names (checked and written as the game
+# spells them: ``老王 `` or ``ｋｋ＿大侠`` are 老王 and kk_大侠).
+NAMES = {"void": (0,), "execute": (0,), "exit": (0,), "answered": (0,), "penalty": (0,),
+         "send-off": (0,), "sheriff": (0,), "extra-divination": (0,), "ballot": (0, 1)}  # fmt: skip
+ABSTAIN_WORDS = ("弃权", "弃票", "abstain")
+
+
+def _resolved(args: argparse.Namespace, service) -> list[str]:  # type: ignore[no-untyped-def]
+    """The arguments with players' names and actions as the game spells them."""
+    from shenshi.commands._common import action_id, seat_name
+    from shenshi.rulesets import base
+
+    a = list(args.args)
+    for i in NAMES.get(args.what, ()):
+        if args.what == "ballot" and i == 1 and a[1].strip() in (*ABSTAIN_WORDS, base.ABSTAIN):
+            a[1] = base.ABSTAIN
+            continue
+        a[i] = seat_name(service, a[i], ("投票人", "投票对象")[i] if args.what == "ballot" else "玩家")
+    if args.what == "void":
+        a[1] = action_id(service, a[1])
+    return a
+
+
 def _command(args: argparse.Namespace, tz):
     from shenshi.commands._common import parse_when
     from shenshi.errors import UserError
     from shenshi.rulesets import base
 
-    need = {
-        "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
-        "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2,
-    }[args.what]  # fmt: skip
-    if len(args.args) != need:
-        raise UserError(f"override {args.what} takes {need} argument(s), got {len(args.args)}")
     a = args.args
     match args.what:
         case "void":
@@ -76,19 +93,20 @@ def _command(args: argparse.Namespace, tz):
         case "extra-divination":
             return base.GmRuling("extra_divination", a[0], reason=args.reason)
         case "ballot":
-            target = base.ABSTAIN if a[1] in ("弃权", "弃票", "abstain", base.ABSTAIN) else a[1]
-            return base.OverrideBallot(a[0], target, args.reason)
+            return base.OverrideBallot(a[0], a[1], args.reason)
     return base.GmAnswered(a[0], parse_when(args.at, tz))
 
 
 def run(args: argparse.Namespace) -> int:
     """Record the correction; say in the GM's words what it did and what was proposed."""
-    from shenshi.commands._common import gm_log, open_service, proposed_ids
+    from shenshi.commands._common import gm_log, open_service, proposed_ids, restart_note
     from shenshi.daemon.gm_text import refusal
     from shenshi.errors import UserError
     from shenshi.rulesets.base import IllegalActionError
 
+    _check_count(args)
     service = open_service(args)
+    args.args = _resolved(args, service)
     command = _command(args, service.config.forum.tz)
     try:
         outcome = service.gm(command)
@@ -98,13 +116,34 @@ def run(args: argparse.Namespace) -> int:
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""))
     print(f"已记录：{said}")
+    if restart := restart_note(service):
+        print(restart)
     if ids:
         print(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
     return 0
 
 
+USAGE = {
+    "void": "ACTOR ACTION（如 shenshi override void 月光 杀）", "execute": "NAME",
+    "cancel-execution": "（不带参数）", "exit": "NAME", "answered": "SEER [--at TIME]",
+    "penalty": "NAME POINTS", "send-off": "NAME", "sheriff": "NAME", "extra-divination": "NAME",
+    "ballot": "VOTER TARGET（如 shenshi override ballot 老王 kk_大侠；弃权写 弃权）",
+}  # fmt: skip
+
+
+def _check_count(args: argparse.Namespace) -> None:
+    """The number of arguments each correction takes, said with an example."""
+    from shenshi.errors import UserError
+
+    need = len(USAGE[args.what].split("（")[0].replace("[--at TIME]", "").split())
+    if len(args.args) != need:
+        raise UserError(f"override {args.what} 需要 {need} 个参数，收到 {len(args.args)} 个："
+                        f"shenshi override {args.what} {USAGE[args.what]}")  # fmt: skip
+
+
 def _words(args: argparse.Namespace) -> str:
     """The correction in the GM's words (``作废 老王 的 杀``)."""
+    from shenshi.rulesets.base import ABSTAIN
     from shenshi.rulesets.catalog import ACTION_NAMES
 
     a = args.args
@@ -119,6 +158,6 @@ def _words(args: argparse.Namespace) -> str:
         "send-off": lambda: f"{a[0]} 被罚下",
         "sheriff": lambda: f"警徽交给 {a[0]}",
         "extra-divination": lambda: f"抽中 {a[0]} 做额外占卜",
-        "ballot": lambda: f"{a[0]} 的选票改记为 {a[1]}（代替读不出的选票）",
+        "ballot": lambda: f"{a[0]} 的选票改记为 {'弃权' if a[1] == ABSTAIN else a[1]}（代替读不出的选票）",
     }[args.what]()
     return said + why

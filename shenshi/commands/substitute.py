@@ -36,12 +36,23 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Check the account, record the substitution, say what was proposed."""
-    from shenshi.commands._common import gm_log, open_service, proposed_ids
+    from shenshi.commands._common import (
+        SPACES,
+        gm_log,
+        open_service,
+        proposed_ids,
+        restart_note,
+        seat_name,
+    )  # fmt: skip
     from shenshi.daemon.gm_text import refusal
     from shenshi.errors import UserError
     from shenshi.rulesets.base import IllegalActionError, SeatTakenOver
 
     service = open_service(args)
+    args.old = seat_name(service, args.old, "离开的玩家")
+    args.new = args.new.strip(SPACES)
+    if not args.new:
+        raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
     uid, note = args.uid, ""
     if uid is None:
         uid, note = _look_up(service, args.new, offline=args.offline)
@@ -54,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.new} 接替 {args.old} 的座位，{when}")
     if note:
         print(note)
+    if restart := restart_note(service):
+        print(restart)
     ids = proposed_ids(service, outcome)
     gm_log(
         service,
