@@ -8,7 +8,10 @@ import stat
 
 import pytest
 
+from tests.commands import conftest
 from tests.commands.conftest import cli as run
+
+cfg = conftest.cfg  # the fixture, as tests/daemon/test_sending.py takes it from here
 
 
 def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:

@@ -244,9 +244,11 @@ def test_status_groups_the_announcements_that_do_not_hold_the_game(cfg, capsys, 
 
 
 def test_a_joint_unit_is_named_in_words() -> None:
-    from shenshi.daemon.gm_text import who_name
+    from shenshi.daemon.gm_text import refusal, who_name
 
     assert (who_name("killers"), who_name("老王")) == ("杀手方", "老王")
+    over = refusal("the game is over (civilians won): only GM corrections are accepted")
+    assert over == "游戏已经结束（好人方 获胜），不能再改"
 
 
 def test_every_announcement_kind_the_daemon_proposes_has_words() -> None:
