@@ -627,6 +627,14 @@ def test_the_dry_run_log_is_on_the_forums_clock_with_labelled_evidence(
         "shenshi approve",
     ):
         assert command in commands, command
+    # what the GM published by hand in dry-run, recognised: each once, with the time it counts from
+    recognised = [e for e in entries if e["state"] == "published"]
+    assert {e["kind"] for e in recognised} >= {"role", "night_result"}
+    assert len({e["id"] for e in recognised}) == len(recognised)
+    assert "[已发布]" in log and "认出你在论坛上的帖子" in log and "认出你发出的私信" in log
+    # a proposal is logged once, however many polls propose it again
+    proposed = [e["id"] for e in entries if e["state"] == "proposed"]
+    assert len(proposed) == len(set(proposed))
 
 
 def test_the_substitution_is_checked_and_announced(rehearsal: Rehearsal) -> None:
