@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 # The GM's commands' helpers live with the operations (shenshi.daemon.gm_commands, shared with
 # the console); the commands import them from here, loaded when first used.
-_SHARED = ("fmt_time", "gm_log", "parse_when", "proposed_ids")
+_SHARED = ("check_current", "fmt_time", "gm_log", "id_ranges", "parse_when", "proposed_ids")
 
 
 def __getattr__(name: str) -> object:
@@ -119,14 +119,12 @@ def ids_of(values: Iterable[str]) -> list[int]:
         for part in filter(None, re.split(r"[,，\s]+", value)):
             m = _RANGE.fullmatch(part)
             if m is None:
-                raise UserError(f'expected an id or a range like 5-9, got "{part}"')
+                raise UserError(f"「{part}」不是编号：请写数字或范围，如 3 5-9（编号见 shenshi status / review）")
             first, last = int(m.group(1)), int(m.group(2) or m.group(1))
             if last < first:
-                raise UserError(f"the range {part} goes backwards: write {last}-{first}")
+                raise UserError(f"范围 {part} 是倒着的：请写 {last}-{first}")
             if last - first >= MAX_RANGE:
-                raise UserError(
-                    f"the range {part} holds {last - first + 1} ids (at most {MAX_RANGE})"
-                )
+                raise UserError(f"范围 {part} 有 {last - first + 1} 个编号（最多 {MAX_RANGE}）：检查是否打错")
             out += range(first, last + 1)
     return list(dict.fromkeys(out))
 
@@ -144,6 +142,9 @@ def register_outbox_action(
     parser = subparsers.add_parser(module_name, help=help_text, description=doc)
     add_config_option(parser)
     add_ids_argument(parser)
+    if action == "approve":
+        parser.add_argument("--late", action="store_true",
+                            help="approve a post of an earlier step too (refused otherwise)")  # fmt: skip
     parser.set_defaults(func=lambda args: _outbox_action(args, action))
     return parser
 
@@ -153,7 +154,8 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
     still go through (exit 2 if any could not)."""
     from shenshi.daemon.gm_commands import outbox_action
 
-    return print_said(outbox_action(open_service(args), action, ids_of(args.ids)))
+    late = getattr(args, "late", False)
+    return print_said(outbox_action(open_service(args), action, ids_of(args.ids), late=late))
 
 
 def print_said(said: Said) -> int:

@@ -34,6 +34,9 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.errors import UserError
 
     if not args.ids and not args.all:
-        raise UserError("ack: give alert ids (as shenshi status shows them), or --all")
+        raise UserError("请给出提醒编号（shenshi status 里的 #N，可写 3 5-9），或 --all 确认全部")
+    if args.ids and args.all:
+        raise UserError("编号和 --all 只能用一个")
+    wanted = None if args.all else ids_of(args.ids)
     service = open_service(args)
-    return print_said(acknowledge(service, ids_of(args.ids) if args.ids else None))
+    return print_said(acknowledge(service, wanted))

@@ -1,4 +1,10 @@
-"""``shenshi approve ID...``: let the daemon send these announcements (review mode)."""
+"""``shenshi approve ID...``: let the daemon send these announcements (review mode).
+
+Ids and ranges (``shenshi approve 3 5-9``); an id that cannot be approved is said with the
+reason and the others go through. A post of an earlier step that was never published (day 1's
+投票帖开放 notice during night 2) is refused, so that a range does not post it late: reject it,
+or approve it with ``--late``. In dry-run mode nothing is sent: post it by hand.
+"""
 
 from __future__ import annotations
 

@@ -13,10 +13,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import logging
+from datetime import datetime
 from pathlib import Path
 
 from shenshi.commands import add_config_option
 from shenshi.errors import UserError
+
+FROZEN = 1e-9  # the demo's clock after the game: stopped at its end
 
 NAME = "demo"
 HELP = "play a whole scripted game on a loopback sandbox forum and print what happened"
@@ -29,6 +32,7 @@ LEFTOVERS = (
     "shenshi-dryrun.jsonl",
     "shenshi.toml",
     "clock.txt",
+    "rehearsal-clock.json",
 )
 
 
@@ -111,12 +115,26 @@ def run(args: argparse.Namespace) -> int:
     published = expected_outcome(game.script, published=True).comparable(causes)
     same = game.forum_record.comparable(causes) == published
     stored = game.stored_record.comparable() == expected.comparable()
+    _keep_the_games_clock(game.config_path, game.world.forum.clock())
     print(f"  inspect:     shenshi status --config {game.config_path}")
     if same and stored and game.direction.finished:
         print("  the outcome is the one the script's intended actions give ✓")
         return 0
     print("  !! the outcome differs from the script's expected outcome")
     return 1
+
+
+def _keep_the_games_clock(config: Path, end: datetime) -> None:
+    """``shenshi status`` on the finished demo reads the game's clock stopped at its end (a
+    rehearsal clock file the configuration names), not today's date."""
+    from shenshi.rehearsal import RehearsalClock
+
+    text = config.read_text(encoding="utf-8")
+    if "clock_file" in text or "[daemon]\n" not in text:
+        return
+    path = config.parent / "rehearsal-clock.json"
+    RehearsalClock.start(path, FROZEN, at=end)
+    config.write_text(text.replace("[daemon]\n", f'[daemon]\nclock_file = "{path}"\n', 1), encoding="utf-8")
 
 
 def _clear(output: Path) -> None:

@@ -29,15 +29,17 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import open_service, print_said
-    from shenshi.daemon.gm_commands import edit_text
+    from shenshi.daemon.gm_commands import edit_text, editable
 
     service = open_service(args)
-    with service.store.snapshot() as uow:
-        current = uow.outbox.get(args.id)
+    current = editable(service, args.id)  # before the editor opens
     if args.text is not None:
         text = args.text
     elif args.file is not None:
-        text = args.file.read_text(encoding="utf-8")
+        try:
+            text = args.file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UserError(f"--file {args.file}：读不了（{exc.__class__.__name__}）；没有改动") from None
     else:
         text = _with_editor(current.text)
     return print_said(edit_text(service, args.id, text))
@@ -46,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
 def _with_editor(text: str) -> str:
     editor = os.environ.get("EDITOR")
     if not editor:
-        raise UserError("no $EDITOR set: pass --text or --file")
+        raise UserError("没有设置 $EDITOR：请用 --text \"新内容\" 或 --file 文件")
     fd, path = tempfile.mkstemp(suffix=".txt")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

@@ -45,8 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Record the correction; say in the GM's words what it did and what was proposed."""
     from shenshi.commands._common import open_service, print_said
-    from shenshi.daemon.gm_commands import correct, correction
+    from shenshi.daemon.gm_commands import check_arguments, correct
 
-    correction(args.what, args.args, args.reason)  # wrong arguments: refused before opening
+    check_arguments(args.what, args.args)  # a wrong count: refused before opening
     service = open_service(args)
     return print_said(correct(service, args.what, args.args, args.reason, args.at))

@@ -3,8 +3,9 @@
 The daemon recognises your own posts in the game threads, and the PMs you sent (from your
 outbox); this records the rest (a text you changed, a post it missed). Windows and deaths run
 from the publication time, so ``--at`` says when you posted (the forum's clock; default: now).
-A time in the future, or before the announcement was proposed, is refused; so is an
-announcement that is already out.
+A time in the future, or before the announcement was proposed, is refused; so is ``--at`` on
+an announcement that is already out. Without ``--at``, one that is out already (the daemon
+recognised your post or PM) is only said so.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Mark each announcement published; refuse the ones that cannot be (exit 2 if any)."""
+    """Mark each announcement published; refuse the ones that cannot be (exit 2 if any). One
+    that is out already (the daemon recognised your post or PM) is said so and left as it is;
+    with ``--at`` that is refused, since the time cannot be changed any more."""
     from shenshi.commands._common import ids_of, open_service, print_said
     from shenshi.daemon.gm_commands import mark_published, parse_when
 

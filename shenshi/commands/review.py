@@ -23,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
     from shenshi.daemon.announce import kind_words
     from shenshi.daemon.drylog import where_to
-    from shenshi.daemon.gm_text import STATES, publish_hint
+    from shenshi.daemon.gm_text import STATES
     from shenshi.store.outbox import AnnouncementState
 
     service = open_service(args)
@@ -43,7 +43,18 @@ def run(args: argparse.Namespace) -> int:
             print(f"    论坛的原因：{a.last_error}")
         print()
     if items:
-        mode = service.config.daemon.mode
-        first = items[0].id
-        print(f"下一步：{publish_hint(mode, first)}；不要的：shenshi reject ID；可一次给多个：{first} {first}-{items[-1].id}")
+        print(f"下一步：{_next(service.config.daemon.mode, [a.id for a in items])}")
     return 0
+
+
+def _next(mode: str, ids: list[int]) -> str:
+    """What to do with the listed announcements, with their ids as the commands take them."""
+    from shenshi.commands._common import id_ranges
+
+    listed = id_ranges(ids)
+    if mode == "dry-run":
+        return (f"手动发帖/发私信（会被自动认出），或发出后 shenshi published {listed}；"
+                "不要的：shenshi reject ID")  # fmt: skip
+    if mode == "review":
+        return f"shenshi approve {listed}（先 shenshi edit ID 修改）；不要的：shenshi reject ID"
+    return "守护进程会自动发送；不要的：shenshi reject ID"

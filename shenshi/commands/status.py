@@ -99,12 +99,11 @@ def render(s: GameStatus, width: int) -> list[str]:
             add(wrap(f"已到期：{d.label} {_t(d.at)}（下次轮询时处理）", width))
         elif d is not s.deadline:
             add(wrap(f"  之后：{d.label} {_t(d.at)}（还有 {gm_text.left(d.seconds_left)}）", width))
-    for w in s.waiting:
-        lead = "等待你发布" if w.opens_next_step else "尚未发布"
-        what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
-        add(wrap(f"{lead} #{w.id}（{what}）：{w.hint}", width, names, "  "))
-    if s.proposed:
-        add(wrap(f"待审的公告/私信：{s.proposed} 条（shenshi review）", width))
+    if s.next and not any(w.opens_next_step for w in s.waiting):
+        due = s.deadlines and s.deadlines[0].seconds_left <= 0
+        add(wrap(f"{'下次轮询时' if due else '到时'}：{s.next}", width, names, "  "))
+    add(_waiting_lines(s, width, names))
+    add(_to_send_lines(s, width))
     out.append("")
     add(listing(f"存活（{len(s.living)}，玩家所知）：", list(s.living), width))
     if s.dead:
@@ -113,6 +112,11 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(listing("已结算、尚未公布的出局（只有你知道）：", list(s.unannounced_deaths), width))
     if s.marks:
         add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
+    if s.sign_in is not None and s.sign_in.missing:
+        si = s.sign_in
+        add(wrap(f"签到（在帖子 {si.thread} 回帖，{_t(si.closes)} 截止；之后未签到的会被提议自动退出）："
+                 f"已签到 {len(si.signed)}/{len(si.signed) + len(si.missing)}", width))  # fmt: skip
+        add(listing("未签到：", list(si.missing), width))
     if s.vote is not None:
         out.append("")
         out += _vote_lines(s.vote, s.now, width, names)
@@ -153,6 +157,41 @@ def render(s: GameStatus, width: int) -> list[str]:
     else:
         add(wrap(f"!! 守护进程：{h.problem}", width))
     return out
+
+
+def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
+    """The announcement the game waits for, then the other unpublished ones grouped by kind
+    (ten 未签到 posts are one line)."""
+    from shenshi.commands._common import id_ranges
+    from shenshi.daemon import gm_text
+
+    lines: list[str] = []
+    groups: dict[str, list[int]] = {}
+    for w in s.waiting:
+        if w.opens_next_step:
+            what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
+            final = "（玩家要看到它才知道游戏结束）" if s.winner else ""
+            lines += wrap(f"等待你发布 #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
+        else:
+            groups.setdefault(w.what, []).append(w.id)
+    for what, ids in groups.items():
+        how = gm_text.publish_hint(s.mode, ids[0]).replace(f" {ids[0]}", f" {id_ranges(ids)}")
+        lines += wrap(f"尚未发布的{what}：#{id_ranges(ids)}：{how}", width, names, "  ")
+    return lines
+
+
+def _to_send_lines(s: GameStatus, width: int) -> list[str]:
+    """The PMs (and other proposals) waiting for the GM, with their ids, as the mode wants."""
+    from shenshi.commands._common import id_ranges
+
+    if s.mode == "dry-run" and s.to_send:
+        return wrap(f"要你手动发出的私信：{len(s.to_send)} 条 #{id_ranges(s.to_send)}（shenshi review "
+                    "看内容；你发出的私信会被自动认出）", width, (), "  ")  # fmt: skip
+    if s.mode == "review" and s.proposed:
+        posts = "；帖子见上" if len(s.to_send) < s.proposed else ""
+        pms = f"；私信：shenshi approve {id_ranges(s.to_send)}" if s.to_send else ""
+        return wrap(f"待审：{s.proposed} 条（shenshi review 看内容{posts}）{pms}", width, (), "  ")
+    return []
 
 
 def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:

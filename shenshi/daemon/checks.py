@@ -60,13 +60,15 @@ def check_offline(config: Config) -> Iterator[Check]:
 
 def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
     """Log in, list the board, find the vote thread, open the inbox, look up the players."""
+    from shenshi.daemon.forum_problems import explain
+
     g = config.game
     try:
         if not forum.own_uid:  # check-config logged in already (check_login): not twice
             forum.login()
         yield Check("login", True, f"logged in as {config.forum.username} (uid {forum.own_uid})")
     except ForumError as exc:
-        yield Check("login", False, str(exc))
+        yield Check("login", False, explain(config, exc))  # the option and the cause
         return
     try:
         rows = forum.list_board(g.board)

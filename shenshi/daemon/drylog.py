@@ -8,6 +8,8 @@ twin (``.jsonl``). Entries:
   exact text, and its evidence: each post and PM it came from, labelled with what it did
   (``月光 杀 老王 → PM 3``; a vote result lists every ballot, ``老王 投 kk_大侠 → 12楼``);
 - ``[sent]`` what the daemon sent (review and live modes);
+- ``[已发布]`` an announcement the daemon recognised as published by the GM by hand (his post
+  in a game thread, his PM from his outbox), with the time the game counts from;
 - ``!! 提醒`` a GM alert, with its id (``shenshi ack ID``), evidence and next command;
 - ``[天神]`` a GM command (published, approve, reject, edit, override, substitute, ack);
 - ``[阶段]`` a phase change (a night or day opens, a step is resolved).
@@ -28,7 +30,8 @@ from shenshi.daemon.links import EvidenceLink
 from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
 
 PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
-HEADS = {GM: "[天神]", PHASE: "[阶段]"}
+PUBLISHED = "published"
+HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]"}
 
 
 def open_private(path: Path) -> int:
@@ -121,6 +124,17 @@ class DryRunLog:
         gave it when not on the command line (``控制台``)."""
         via = f"（{by}）" if by else ""
         self.write(LogEntry(at, command, f"天神{via}", f"shenshi {command}{via}：{text}", GM))
+
+    def published(self, at: datetime, announcement: Any, title: str = "") -> None:
+        """An announcement the GM published by hand, recognised by the daemon (``announcement``:
+        the outbox's record, its ``published_at`` the time the game counts from)."""
+        a = announcement
+        thread = getattr(a.destination_kind, "value", a.destination_kind) == "thread"
+        how = "你在论坛上的帖子" if thread else "你发出的私信"
+        when = a.published_at.astimezone(self.tz) if a.published_at else at.astimezone(self.tz)
+        text = f"认出{how}（{when:%m-%d %H:%M:%S}）：记为已发布，时间从此算起"
+        self.write(LogEntry(at, a.kind, where_to(thread, a.destination), text, PUBLISHED,
+                            str(a.id), title=title))  # fmt: skip
 
     def phases(
         self, at: datetime, events: Iterable[Event], after: GameState, runoff: str = "生死投票"

@@ -10,26 +10,34 @@ whole raises :class:`~shenshi.errors.UserError` and changes nothing.
 
 Map::
 
-    outbox_action(service, "approve"|"reject", ids, by)    the outbox (review mode)
+    outbox_action(service, "approve"|"reject", ids, by, late)  the outbox (review mode)
+    editable(service, ident)                               the announcement, if it can be edited
     edit_text(service, ident, text, by)                    an announcement's new text
     mark_published(service, ids, when, by)                 posted by hand (dry-run)
     acknowledge(service, ids | None, by)                   alerts read (None: every one)
     correct(service, what, args, reason, at, by)           ``shenshi override …``
     substitute(service, old, new, uid, offline, by)        替补
+
+Names and actions are read as intake reads the players' (:mod:`shenshi.daemon.gm_names`);
+refusals are in Chinese, one line per reason (``#3-9：…``); a correction while a daemon holds
+the game reminds the GM to restart it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from shenshi.daemon.announce import kind_words
-from shenshi.daemon.gm_text import STATES, publish_hint, refusal
+from shenshi.daemon.gm_names import SPACES, action_id, seat_name
+from shenshi.daemon.gm_text import STATES, outbox_refusal, publish_hint, refusal, step_name
 from shenshi.errors import UserError
 from shenshi.rulesets import base
-from shenshi.store.errors import StoreError
+from shenshi.store.errors import IllegalTransition, NotFound, StoreError
+from shenshi.store.outbox import TRANSITIONS, OutboxAction
 from shenshi.store.records import Announcement
 
 if TYPE_CHECKING:
@@ -43,6 +51,17 @@ CORRECTIONS = {
     "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
     "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2,
 }  # fmt: skip
+# … and how to write them, said when the count is wrong.
+USAGE = {
+    "void": "ACTOR ACTION（如 shenshi override void 月光 杀）", "execute": "NAME",
+    "cancel-execution": "（不带参数）", "exit": "NAME", "answered": "SEER [--at TIME]",
+    "penalty": "NAME POINTS", "send-off": "NAME", "sheriff": "NAME", "extra-divination": "NAME",
+    "ballot": "VOTER TARGET（如 shenshi override ballot 老王 kk_大侠；弃权写 弃权）",
+}  # fmt: skip
+# Which arguments of each correction are players' names (checked and written as the game
+# spells them: ``老王 `` or ``ｋｋ＿大侠`` are 老王 and kk_大侠).
+NAMES = {"void": (0,), "execute": (0,), "exit": (0,), "answered": (0,), "penalty": (0,),
+         "send-off": (0,), "sheriff": (0,), "extra-divination": (0,), "ballot": (0, 1)}  # fmt: skip
 ABSTAIN_WORDS = ("弃权", "弃票", "abstain", base.ABSTAIN)
 
 
@@ -78,6 +97,30 @@ def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
 
+def id_ranges(ids: Iterable[int]) -> str:
+    """``[3, 4, 5, 9]`` → ``3-5 9``: ids as the commands take them (the inverse of ``ids_of``)."""
+    runs: list[list[int]] = []
+    for i in sorted(set(ids)):
+        if runs and runs[-1][1] == i - 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+
+
+def restart_note(service: GameService) -> str:
+    """A reminder when a daemon (``shenshi run``) holds the game: it reads a correction only
+    when it starts, so it must be restarted ('' when no daemon runs the game)."""
+    from shenshi.daemon.lease import gone
+
+    with service.store.snapshot() as uow:
+        lease = uow.leases.holder(service.game_id)
+    if lease is None or lease.expires_at <= service.clock() or gone(lease.owner):
+        return ""
+    return ("注意：守护进程（shenshi run）正在运行，它要重启后才会读到这次更正："
+            "在它的终端按 Ctrl-C，再运行 shenshi run")  # fmt: skip
+
+
 def proposed_ids(service: GameService, outcome: Effects) -> str:
     """The ids of the announcements an outcome proposed (``#12 #13``)."""
     with service.store.snapshot() as uow:
@@ -88,21 +131,27 @@ def proposed_ids(service: GameService, outcome: Effects) -> str:
 # -- the outbox ---------------------------------------------------------------------------------
 
 
-def outbox_action(service: GameService, action: str, ids: Sequence[int], by: str = "") -> Said:
+def outbox_action(
+    service: GameService, action: str, ids: Sequence[int], by: str = "", *, late: bool = False
+) -> Said:
     """Apply ``action`` (approve, reject) to every id; an id that cannot take it is refused
-    with the reason and the others still go through."""
+    with the reason (one line per reason) and the others still go through. A post of an
+    earlier step that was never published is approved only when ``late``."""
     from shenshi.daemon.publisher import retry_note
 
     if action not in OUTBOX_ACTIONS:
         raise UserError(f"unknown outbox action {action!r} (expected {', '.join(OUTBOX_ACTIONS)})")
     done: list[Announcement] = []
-    refused: list[str] = []
+    refused: list[tuple[str, int]] = []
     for ident in ids:
         try:
             with service.store.transaction() as uow:
+                item = outbox_item(service, uow, ident)
+                if action == "approve" and item.state.value == "proposed" and not late:
+                    check_current(service, item)
                 a = getattr(uow.outbox, action)(ident)
-        except StoreError as exc:
-            refused.append(f"#{ident}：{exc}")
+        except (UserError, StoreError) as exc:
+            refused.append((refused_words(service, ident, action, exc), ident))
             continue
         done.append(a)
     lines = []
@@ -114,17 +163,88 @@ def outbox_action(service: GameService, action: str, ids: Sequence[int], by: str
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
-        lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信，"
-                     "然后 shenshi published ID；或在配置里把 [daemon] mode 改为 review。")  # fmt: skip
+        lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信（会被自动认出），"
+                     "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
     elif action == "approve" and done:
         lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
-    return Said(tuple(lines), tuple(refused), tuple(a.id for a in done))
+    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done))
+
+
+def _grouped(refused: list[tuple[str, int]]) -> tuple[str, ...]:
+    """Refusals with the same reason on one line (``approve 3-43`` is not 30 lines)."""
+    groups: dict[str, list[int]] = {}
+    for reason, ident in refused:
+        groups.setdefault(reason, []).append(ident)
+    return tuple(f"#{id_ranges(ids)}：{reason}" for reason, ids in groups.items())
+
+
+_STEP = re.compile(r":(night|day)(\d+)(?:\.r\d+)?:")
+
+
+def check_current(service: GameService, a: Announcement) -> None:
+    """Refuse a post of an earlier step that was never published (a 投票帖开放 notice of day 1
+    during night 2): approving a range should not post it late. ``approve --late`` sends it."""
+    found = _STEP.search(a.key)
+    if found is None or a.destination_kind.value != "thread":
+        return
+    state = service.referee.state
+    day_first = service.ruleset.first_phase is base.Phase.DAY
+    order = {base.Phase.NIGHT: int(day_first), base.Phase.DAWN: int(day_first),
+             base.Phase.DAY: int(not day_first), base.Phase.DUSK: int(not day_first)}  # fmt: skip
+    phase = base.Phase.NIGHT if found.group(1) == "night" else base.Phase.DAY
+    step = step_name(phase, int(found.group(2)))
+    late = f"不发就 shenshi reject {a.id}；一定要发：shenshi approve {a.id} --late"
+    if state.phase is base.Phase.OVER and not a.key.endswith(":public"):  # only the result still
+        raise UserError(f"游戏已经结束，这条{step}的帖子已过时：{late}")
+    if state.phase not in order:
+        return
+    if (int(found.group(2)), order[phase]) < (state.number, order[state.phase]):
+        raise UserError(
+            f"这是{step}的帖子，现在已是{step_name(state.phase, state.number)}，已过时：{late}"
+        )
+
+
+def outbox_item(service: GameService, uow, ident: int) -> Announcement:  # type: ignore[no-untyped-def]
+    """Announcement ``ident`` of this game, or a :class:`UserError` saying where to find ids."""
+    try:
+        a = uow.outbox.get(ident)
+    except NotFound:
+        a = None
+    if a is None or a.game_id != service.game_id:
+        raise UserError("没有这条公告/私信（shenshi review 列出待审的，shenshi review --all 列出全部）")
+    return a
+
+
+def refused_words(service: GameService, ident: int, action: str, exc: Exception) -> str:
+    """Why ``action`` did not apply to announcement ``ident``, in the GM's words."""
+    if not isinstance(exc, IllegalTransition):
+        return str(exc)
+    with service.store.snapshot() as uow:
+        state = uow.outbox.get(ident).state.value
+    return outbox_refusal(action, state)
+
+
+def editable(service: GameService, ident: int) -> Announcement:
+    """Announcement ``ident`` if its text can still be changed (checked before an editor
+    opens), else a :class:`UserError` saying why."""
+    with service.store.snapshot() as uow:
+        try:
+            current = outbox_item(service, uow, ident)
+        except UserError as exc:
+            raise UserError(f"#{ident}：{exc}") from None
+    if OutboxAction.EDIT not in TRANSITIONS[current.state]:
+        raise UserError(f"#{ident}：{outbox_refusal('edit', current.state.value)}")
+    return current
 
 
 def edit_text(service: GameService, ident: int, text: str, by: str = "") -> Said:
-    """Replace announcement ``ident``'s text (an empty text is refused)."""
+    """Replace announcement ``ident``'s text (an empty text is refused; the same text is said
+    so and changes nothing); an approved one then needs approving again."""
     if not text.strip():
         raise UserError("新内容是空的：没有改动")
+    current = editable(service, ident)
+    if text == current.text:
+        return Said((f"#{ident} 内容没有变化，没有改动",))
     try:
         with service.store.transaction() as uow:
             a = uow.outbox.edit(ident, text)
@@ -132,15 +252,20 @@ def edit_text(service: GameService, ident: int, text: str, by: str = "") -> Said
         raise UserError(f"#{ident}：{exc}") from None
     state = STATES.get(a.state.value, a.state.value)
     gm_log(service, "edit", f"#{a.id} 改为：\n{text}", by)
-    return Said((f"#{a.id} 已修改（{state}）；{publish_hint(service.config.daemon.mode, a.id)}",), ids=(a.id,))
+    again = "（改过的内容要重新批准）" if current.state.value == "approved" else ""
+    private = a.destination_kind.value != "thread"
+    hint = publish_hint(service.config.daemon.mode, a.id, private)
+    return Said((f"#{a.id} 已修改（{state}）{again}；{hint}",), ids=(a.id,))
 
 
 def mark_published(
     service: GameService, ids: Sequence[int], when: datetime | None = None, by: str = ""
 ) -> Said:
+    at = when is not None
     """The GM posted these announcements by hand at ``when`` (default: now). A time in the
     future is refused; so is, id by id, an announcement already out, rejected, being sent, or
-    proposed after ``when``."""
+    proposed after ``when``. One that is out already (the daemon recognised the GM's post or
+    PM) is said so and left as it is, unless ``at`` was given: its time cannot change."""
     tz = service.config.forum.tz
     now = service.clock()
     when = when or now
@@ -149,25 +274,30 @@ def mark_published(
             f"--at {fmt_time(when, tz)} 在未来（现在是 {fmt_time(now, tz)}）：请给出你发帖的时间"
         )
     done: list[Announcement] = []
+    already: list[str] = []
     refused: list[str] = []
     for ident in ids:
         try:
             with service.store.transaction() as uow:
-                a = uow.outbox.get(ident)
-                reason = _not_publishable(a, when, tz)
-                if reason is None:
+                a = outbox_item(service, uow, ident)
+                out = _already_out(a, tz)
+                if out is not None:
+                    reason = f"{out}：时间不能再改，没有改动" if at else None
+                elif (reason := _not_publishable(a, when, tz)) is None:
                     a = uow.outbox.mark_published(ident, when)
-        except StoreError as exc:
-            reason = str(exc)
+        except (UserError, StoreError) as exc:
+            out, reason = None, str(exc)
         if reason:
             refused.append(f"#{ident}：{reason}")
-            continue
-        service.referee.pending_public.pop(a.key, None)
-        done.append(a)
+        elif out is not None:
+            already.append(f"#{ident} {out}，无需再记（{kind_words(service.templates, a.kind, a.key)}）")
+        else:
+            service.referee.pending_public.pop(a.key, None)
+            done.append(a)
     lines = [
         f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）"
         for a in done
-    ]  # fmt: skip
+    ] + already  # fmt: skip
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, "published", f"{shown} 发布于 {fmt_time(when, tz)}", by)
@@ -175,12 +305,17 @@ def mark_published(
     return Said(tuple(lines), tuple(refused), tuple(a.id for a in done))
 
 
-def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
-    """Why ``a`` cannot be marked published at ``when`` (``None``: it can)."""
+def _already_out(a: Announcement, tz: tzinfo) -> str | None:
+    """How ``a`` is out already (recognised or recorded, or sent), or ``None``."""
     if a.published_at is not None:
-        return f"已在 {fmt_time(a.published_at, tz)} 记为发布，没有改动"
+        return f"已在 {fmt_time(a.published_at, tz)} 记为发布"
     if a.sent_at is not None:
-        return f"守护进程已在 {fmt_time(a.sent_at, tz)} 发出，没有改动"
+        return f"守护进程已在 {fmt_time(a.sent_at, tz)} 发出"
+    return None
+
+
+def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
+    """Why ``a`` (not out yet) cannot be marked published at ``when`` (``None``: it can)."""
     if a.state.value == "rejected":
         return "已放弃（shenshi reject），不能记为发布"
     if a.state.value == "sending":
@@ -194,19 +329,27 @@ def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
 
 
 def acknowledge(service: GameService, ids: Sequence[int] | None, by: str = "") -> Said:
-    """The GM has read these alerts (``None``: every unacknowledged one)."""
+    """The GM has read these alerts (``None``: every unacknowledged one); the good ids are
+    acknowledged and the ones this game has no alert for are refused."""
     with service.store.transaction() as uow:
-        wanted = (
-            list(ids)
-            if ids is not None
-            else [a.id for a in uow.alerts.raised(service.game_id, unacknowledged=True)]
-        )
-        done = uow.alerts.acknowledge(service.game_id, wanted, at=service.clock())
+        if ids is None:
+            wanted = [a.id for a in uow.alerts.raised(service.game_id, unacknowledged=True)]
+        else:
+            wanted = list(ids)
+        known = {a.id for a in uow.alerts.raised(service.game_id)}
+        missing = [i for i in wanted if i not in known]
+        wanted = [i for i in wanted if i in known]
+        done = uow.alerts.acknowledge(service.game_id, wanted, at=service.clock()) if wanted else []
         left = len(uow.alerts.raised(service.game_id, unacknowledged=True))
     shown = " ".join(f"#{a.id}" for a in done)
     gm_log(service, "ack", f"已确认提醒 {shown}" if done else "没有未确认的提醒", by)
     line = f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认（shenshi status）"
-    return Said((line,), ids=tuple(a.id for a in done))
+    refused = (
+        (f"没有提醒 {' '.join(f'#{i}' for i in missing)}（shenshi status 列出未确认的提醒）",)
+        if missing
+        else ()
+    )
+    return Said((line,), refused, tuple(a.id for a in done))
 
 
 # -- corrections ------------------------------------------------------------------------------------
@@ -216,11 +359,7 @@ def correction(
     what: str, args: Sequence[str], reason: str = "", at: str | None = None, tz: tzinfo | None = None
 ) -> base.Command:
     """The rules core's command for ``shenshi override WHAT ARG…`` (the arguments checked)."""
-    if what not in CORRECTIONS:
-        raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
-    need = CORRECTIONS[what]
-    if len(args) != need:
-        raise UserError(f"override {what} takes {need} argument(s), got {len(args)}")
+    check_arguments(what, args)
     a = [x.strip() for x in args]
     if any(not x for x in a):
         raise UserError(f"override {what}: an argument is empty")
@@ -249,6 +388,31 @@ def correction(
     return base.GmAnswered(a[0], parse_when(at, tz) if tz is not None else None)
 
 
+def check_arguments(what: str, args: Sequence[str]) -> None:
+    """A known correction with the number of arguments it takes (said with an example)."""
+    if what not in CORRECTIONS:
+        raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
+    if len(args) != CORRECTIONS[what]:
+        raise UserError(f"override {what} 需要 {CORRECTIONS[what]} 个参数，收到 {len(args)} 个："
+                        f"shenshi override {what} {USAGE[what]}")  # fmt: skip
+
+
+def resolved(service: GameService, what: str, args: Sequence[str]) -> list[str]:
+    """The arguments with players' names and actions as the game spells them."""
+    check_arguments(what, args)
+    if any(not x.strip() for x in args):
+        raise UserError(f"override {what}: an argument is empty")
+    a = list(args)
+    for i in NAMES.get(what, ()):
+        if what == "ballot" and i == 1 and a[1].strip(SPACES) in ABSTAIN_WORDS:
+            a[1] = base.ABSTAIN
+            continue
+        a[i] = seat_name(service, a[i], ("投票人", "投票对象")[i] if what == "ballot" else "玩家")
+    if what == "void":
+        a[1] = action_id(service, a[1])
+    return a
+
+
 def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
     """The correction in the GM's words (``作废 老王 本阶段的「杀」``)."""
     from shenshi.rulesets.catalog import ACTION_NAMES
@@ -265,7 +429,7 @@ def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
         "send-off": lambda: f"{a[0]} 被罚下",
         "sheriff": lambda: f"警徽交给 {a[0]}",
         "extra-divination": lambda: f"抽中 {a[0]} 做额外占卜",
-        "ballot": lambda: f"{a[0]} 的选票改记为 {a[1]}（代替读不出的选票）",
+        "ballot": lambda: f"{a[0]} 的选票改记为 {'弃权' if a[1] == base.ABSTAIN else a[1]}（代替读不出的选票）",
     }[what]()
     return said + why
 
@@ -279,7 +443,9 @@ def correct(
     by: str = "",
 ) -> Said:
     """Record a GM correction (an event like any other) and what it proposed; a correction
-    the rules refuse changes nothing (:class:`UserError` with the rules' reason)."""
+    the rules refuse changes nothing (:class:`UserError` with the rules' reason). Players'
+    names and actions are read as intake reads them (:func:`resolved`)."""
+    args = resolved(service, what, args)
     command = correction(what, args, reason, at, service.config.forum.tz)
     said = correction_words(what, args, reason)
     try:
@@ -288,7 +454,7 @@ def correct(
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
-    lines = [f"已记录：{said}"]
+    lines = [f"已记录：{said}"] + ([restart] if (restart := restart_note(service)) else [])
     if ids:
         lines.append(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
     return Said(tuple(lines))
@@ -304,10 +470,12 @@ def substitute(
     by: str = "",
 ) -> Said:
     """替补: ``new`` takes over ``old``'s seat, his forum account looked up first (unless
-    ``uid`` is given, or ``offline``); a name the forum does not know is refused."""
-    old, new = old.strip(), new.strip()
-    if not old or not new:
-        raise UserError("substitute: give the player who leaves and the substitute's forum name")
+    ``uid`` is given, or ``offline``); a name the forum does not know is refused. ``old`` is
+    read as intake reads players' names."""
+    old = seat_name(service, old, "离开的玩家")
+    new = new.strip(SPACES)
+    if not new:
+        raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
     note = ""
     if uid is None:
         uid, note = _look_up(service, new, offline=offline)
@@ -318,6 +486,8 @@ def substitute(
     now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
     when = "立即生效" if now else "本阶段结算时生效"
     lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
+    if restart := restart_note(service):
+        lines.append(restart)
     ids = proposed_ids(service, outcome)
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
     if ids:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from shenshi.rulesets.base import ABSTAIN, Ballot, Phase, Submission
-from shenshi.rulesets.catalog import ACTION_NAMES
+from shenshi.rulesets.catalog import ACTION_NAMES, TEAM_NAMES
 
 # -- the game's steps ------------------------------------------------------------------------
 
@@ -54,6 +54,38 @@ DEADLINES = MappingProxyType({
 })  # fmt: skip
 
 
+# What the daemon does when a deadline comes (the ``what`` of a status deadline), and whether
+# it proposes a result the GM then publishes.
+AT_DEADLINE = MappingProxyType({
+    "game_start": ("开启第1夜", False),
+    "night_phase": ("结束这一阶段的行动", False),
+    "action_deadline": ("不再受理夜间行动", False),
+    "night_end": ("结算这一夜，提出夜晚结果", True),
+    "vote_opens": ("开放投票，提出开放投票的帖子", True),
+    "vote_closes": ("计票，提出投票结果", True),
+    "day_end": ("结束这一天，提出结果", True),
+})  # fmt: skip
+PUBLISH = MappingProxyType({
+    "dry-run": "你手动发帖（会被自动认出；或之后 shenshi published ID），下一步从你发帖的时间算起",
+    "review": "你 shenshi approve ID 后守护进程发出，下一步从发出的时间算起",
+    "live": "守护进程直接发出",
+})  # fmt: skip
+
+
+def next_step(what: str | None, mode: str, polling: bool) -> str:
+    """What happens at the next deadline and what the GM then does: ``守护进程结算这一夜，提出
+    夜晚结果；然后你手动发帖…``. ``what`` is the deadline's kind (``None``: there is none)."""
+    if what is None:
+        return ""
+    does, proposes = AT_DEADLINE.get(what, ("处理", False))
+    text = f"守护进程{does}"
+    if proposes:
+        text += f"；然后{PUBLISH.get(mode, '')}"
+    if not polling:
+        text += "。注意：守护进程已有一阵没有读论坛（见最后一行）；它没在运行的话，请运行 shenshi run"
+    return text
+
+
 def left(seconds: float) -> str:
     """How long is left, for people: ``3小时12分``, ``45分``, ``已过 5分``."""
     late = seconds < 0
@@ -65,6 +97,12 @@ def left(seconds: float) -> str:
 
 
 # -- what players did ----------------------------------------------------------------------------
+
+
+def who_name(who: str) -> str:
+    """Who a rules-core decision is about: a player's name, or a joint unit in words
+    (``killers`` → 杀手方)."""
+    return TEAM_NAMES.get(who, who)
 
 
 def describe_ballot(ballot: Ballot) -> str:
@@ -115,6 +153,11 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "long_quote": "长引用", "edited_vote": "编辑过的投票或行动", "not_in_phase": "现在不受理的指令",
     "thread_changed": "帖子被删、移动或少了楼层", "unparsable_page": "读不懂的页面",
     "signin": "未签到", "lurk": "潜水", "send_failed": "发送失败", "question": "玩家提问",
+    "not_a_command": "不是指令的私信", "alternatives": "写了几个备选对象",
+    "conditional_action": "带条件的行动", "order_uncertain": "先后顺序无法确定",
+    "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
+    "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
+    "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
 })  # fmt: skip
 
 # The rules core's decisions (``rule:<id>``; a round suffix ``_r1``/``_r2``/``_runoff`` is
@@ -139,12 +182,17 @@ VERDICTS: Mapping[str, str] = MappingProxyType({
 _ROUND_SUFFIXES = ("_r1", "_r2", "_runoff")
 
 
-def rule_name(rule: str) -> str:
-    """The words of a rules-core decision id (``delegation_r1`` → 委托投票)."""
+def _without_round(rule: str) -> str:
+    """``delegation_r1`` → ``delegation`` (a round suffix dropped)."""
     for suffix in _ROUND_SUFFIXES:
         if rule.endswith(suffix):
-            rule = rule.removesuffix(suffix)
-            break
+            return rule.removesuffix(suffix)
+    return rule
+
+
+def rule_name(rule: str) -> str:
+    """The words of a rules-core decision id (``delegation_r1`` → 委托投票)."""
+    rule = _without_round(rule)
     return RULE_NAMES.get(rule) or ALERT_NAMES.get(rule, rule)
 
 
@@ -162,31 +210,61 @@ def verdict_name(verdict: str) -> str:
 
 # What the GM can do about an alert, by kind (``{who}``: its subject). Every alert ends with
 # ``shenshi ack ID`` once read.
-_BALLOT = (
-    "看原帖；玩家可重新发帖，或由天神在结果里更正（shenshi override execute/cancel-execution）"
-)
+_BALLOT = "看原帖；玩家可在投票时间内重新投票，或由你代记：shenshi override ballot {who} 对象"
+_NOT_COUNTED = "按规则不计；如你判断应计：shenshi override ballot {who} 对象"
 _ACTION = "看原帖；如需作废已记下的行动：shenshi override void {who} 行动"
+_REFUSED = "按规则不受理，回执已写明原因（演练模式请手动发出回执）；无需操作"
+_JUDGE = "由你判断是否处罚（规则 §7）；无需操作"
 HINTS: Mapping[str, str] = MappingProxyType({
     "unknown_name": _BALLOT, "ambiguous_name": _BALLOT, "missing_target": _BALLOT,
-    "vote_conflict": _BALLOT, "conditional_vote": _BALLOT, "no_vote_open": _BALLOT,
-    "vote_immutable": _BALLOT, "edited_vote": "首次看到的内容为准；看原帖与修改",
+    "vote_conflict": _BALLOT, "conditional_vote": _BALLOT, "alternatives": _BALLOT,
+    "vote_immutable": _NOT_COUNTED, "no_vote_open": _NOT_COUNTED, "not_eligible": "按规则不计（今天被束魂）；无需操作",
+    "not_a_candidate": _NOT_COUNTED, "vote_closed": _NOT_COUNTED, "vote_wrong_thread": _NOT_COUNTED,
+    "change_limit": _NOT_COUNTED, "last_hour_change": _NOT_COUNTED,
+    "abstain_not_allowed": _NOT_COUNTED, "delegation_overridden": "本人的投票为准；无需操作",
+    "delegation_published": _NOT_COUNTED, "delegation_to_player": _NOT_COUNTED,
+    "edited_vote": "首次看到的内容为准；看原帖与修改",
     "not_a_player": "非本局玩家，无需处理", "question": "私信回复该玩家",
+    "not_a_command": "读一下这条私信，需要的话私信回复该玩家；如果它其实是行动，请让玩家按格式重发",
+    "conditional_action": "不受理带条件的行动：请让玩家重发一个确定的行动",
     "pm_window": _ACTION, "seer_locked": _ACTION, "locked": _ACTION, "action_conflict": _ACTION,
+    "order_uncertain": "已按有利于玩家计入；如你判断不该计入：shenshi override void {who} 行动",
+    "dead_actor": _REFUSED, "no_power": _REFUSED, "sent_off": _REFUSED, "after_deadline": _REFUSED,
+    "phase_deadline": _REFUSED, "wrong_phase": _REFUSED, "dead_target": _REFUSED,
+    "self_target": _REFUSED, "general_target": _REFUSED, "invalid_platform": _REFUSED,
+    "invalid_target": _REFUSED, "off_duty_killer": _REFUSED, "no_swaps_left": _REFUSED,
+    "swap_enemy": _REFUSED, "guard_once": _REFUSED, "silence_once": _REFUSED,
+    "heal_not_in_vision": _REFUSED, "skill_used": _REFUSED, "wrong_channel": _REFUSED,
+    "extra_divination_deadline": _REFUSED, "extra_divination_used": _REFUSED,
+    "last_words_not_granted": _REFUSED, "last_words_late": _REFUSED,
+    "last_words_too_long": _REFUSED, "lone_killer_suicide": _REFUSED, "not_in_phase": _REFUSED,
+    "dead_post": _JUDGE, "spectator_post": _JUDGE, "maddened_speech": _JUDGE,
+    "content_free_post": _JUDGE, "long_quote": _JUDGE, "kill_post_short": _JUDGE,
     "declaration_missing": "截止前补交则有效，否则本次杀人作废（无需操作）",
     "declaration_short": "天神判断是否罚：shenshi override extra-divination 抽中的平民",
     "signin": "确认退出：shenshi override exit {who}，或换人：shenshi substitute {who} 新玩家",
     "lurk": "确认退出：shenshi override exit {who}，或换人：shenshi substitute {who} 新玩家",
+    "lurk_warning": "警告私信已提出（演练模式请手动发出）；无需操作",
+    "lurk_replaced": "换人：shenshi substitute {who} 新玩家",
+    "last_words_after_post": "用 shenshi edit ID 把遗言加进天亮公告",
     "rule:no_vote": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
+    "rule:missing_ballot": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
     "rule:lurking": "换人：shenshi substitute {who} 新玩家，或 shenshi override exit {who}",
+    "rule:delegation": "委托投票已按规则计入；无需操作",
+    "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）；无需操作",
     "send_failed": "会自动重试；shenshi review 查看，shenshi edit ID 修改或 shenshi reject ID 放弃",
     "thread_changed": "打开论坛查看；shenshi run -v 看详情",
     "unparsable_page": "打开链接查看；shenshi run -v 看详情",
+    "undecodable_bytes": "打开链接核对原文；无需操作",
+    "cycle_failed": "守护进程会自动重试；反复出现时请把 shenshi run -v 的输出交给维护者",
+    "login_failed": "改好密码（password_file，或 password_env 后重启 shenshi run）",
+    "forum_unreachable": "会自动重试；打开论坛看看是否能访问",
 })  # fmt: skip
 
 
 def hint(kind: str, subject: str | None) -> str:
     """The next command for an alert of ``kind`` about ``subject`` ('' when none applies)."""
-    text = HINTS.get(kind) or HINTS.get(kind.removesuffix("_r1").removesuffix("_runoff"), "")
+    text = HINTS.get(kind) or HINTS.get(_without_round(kind), "")
     return text.replace("{who}", subject or "玩家")
 
 
@@ -196,7 +274,7 @@ PHASES = MappingProxyType({"setup": "开局前", "night": "夜晚", "dawn": "夜
                            "day": "白天", "dusk": "白天结算后（待公布）", "over": "游戏结束后"})  # fmt: skip
 _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\w+ is not allowed during the (\w+)(?: \d+)?"), lambda m: f"{PHASES.get(m[1], m[1])}不能这样做"),
-    (re.compile(r"the game is over \((\w+) won\).*"), lambda m: "游戏已经结束，只受理天神的更正"),
+    (re.compile(r"the game is over \((\w+) won\).*"), lambda m: f"游戏已经结束（{TEAM_NAMES.get(m[1], m[1])} 获胜），不能再改"),
     (re.compile(r"(\w+) cannot happen during the (\w+)"), lambda m: f"{PHASES.get(m[2], m[2])}不能这样做"),
     (re.compile(r"'(.+)' is not a living (?:player|character)"), lambda m: f"{m[1]} 不是存活的玩家"),
     (re.compile(r"'(.+)' is not a player of this game"), lambda m: f"{m[1]} 不是本局玩家"),
@@ -230,17 +308,39 @@ STATES = MappingProxyType({
 })  # fmt: skip
 
 
-def publish_hint(mode: str, ident: int) -> str:
-    """How the GM publishes announcement ``ident`` in ``mode``."""
+# Why an outbox action does not apply to an announcement in a state (``shenshi approve 3`` on
+# one already sent), and what to do instead: ``(action, state) → words``; ``*`` any action.
+_OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
+    ("*", "sent"): "已由守护进程发出，不能再{verb}；要更正，请在论坛上编辑或另发",
+    ("*", "published"): "已记为你手动发布，不能再{verb}；要更正，请在论坛上编辑或另发",
+    ("*", "sending"): "正在发送中，不能{verb}：等守护进程确认（shenshi status）",
+    ("*", "rejected"): "已放弃（shenshi reject），不能再{verb}",
+    ("approve", "failed"): "发送失败，已在重试队列中（无需再批准）",
+})  # fmt: skip
+OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit": "修改",
+                                 "publish": "记为发布"})  # fmt: skip
+
+
+def outbox_refusal(action: str, state: str) -> str:
+    """Why ``action`` (approve, reject, edit, publish) does not apply to an announcement in
+    ``state``, in the GM's words with what to do instead."""
+    words = _OUTBOX_REFUSALS.get((action, state)) or _OUTBOX_REFUSALS.get(("*", state))
+    verb = OUTBOX_VERBS.get(action, action)
+    return (words or f"现在是「{STATES.get(state, state)}」，不能{verb}").format(verb=verb)
+
+
+def publish_hint(mode: str, ident: int, private: bool = False) -> str:
+    """How the GM publishes announcement ``ident`` in ``mode`` (a PM when ``private``)."""
     if mode == "dry-run":
-        return f"请手动发帖，然后 shenshi published {ident}（你的帖子一般会被自动认出）"
+        how = "发私信" if private else "发帖"
+        return f"请手动{how}（会被自动认出），或发出后 shenshi published {ident}"
     if mode == "review":
         return f"shenshi approve {ident}（或 shenshi edit {ident} 后批准）"
     return "会自动发送"
 
 
 __all__ = [
-    "ALERT_NAMES", "DEADLINES", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "PHASES", "alert_name", "describe_ballot", "describe_submission", "hint", "left",
-    "publish_hint", "refusal", "round_name", "rule_name", "step_name", "verdict_name",
+    "ALERT_NAMES", "AT_DEADLINE", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "PHASES", "OUTBOX_VERBS", "alert_name", "outbox_refusal", "describe_ballot", "describe_submission", "hint", "left",
+    "publish_hint", "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

@@ -30,7 +30,7 @@ from shenshi.config import GameConfig
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
-from shenshi.daemon.gm_text import refusal, rule_name, verdict_name
+from shenshi.daemon.gm_text import refusal, rule_name, verdict_name, who_name
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
@@ -966,7 +966,7 @@ def _note_alert(
 ) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
-    message = t.render("alert_rule", who=n.who, rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
+    message = t.render("alert_rule", who=who_name(n.who), rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
 
 

@@ -61,7 +61,7 @@ from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import DestinationKind, Evidence, EvidenceKind
+from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
 from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -247,7 +247,8 @@ class GameService:
         self._edit_alerts.clear()
         find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
-            self.outbox_watch.look(self.store, self.game_id, find_sent_pm)  # PMs the GM sent by hand
+            for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
+                self._log_published(a)
         return report
 
     def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
@@ -303,8 +304,8 @@ class GameService:
             outcome = referee.read_post(post, evidence)
             who = post.author
         else:
-            if item.by_gm:
-                recognise_sent_pm(self.store, self.game_id, item.record)  # a PM the GM sent by hand
+            if item.by_gm and (found := recognise_sent_pm(self.store, self.game_id, item.record)):
+                self._log_published(found)  # a PM the GM sent by hand
             at = counted_at(item.moment, window)
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
@@ -329,6 +330,10 @@ class GameService:
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
         for key in published:
             self.referee.pending_public.pop(key, None)
+            with self.store.snapshot() as uow:
+                a = uow.outbox.by_key(self.game_id, key)
+            if a is not None:
+                self._log_published(a)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
@@ -447,9 +452,9 @@ class GameService:
         of it or none of it."""
         with self.store.transaction() as uow:
             uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
+            # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
-            for alert in outcome.alerts:
-                uow.alerts.add(self.game_id, **_alert_row(alert))
+            alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
             if also is not None:
@@ -464,9 +469,9 @@ class GameService:
                     self.referee.pending_public.setdefault(d.key, d.text)
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
-        for draft in outcome.drafts:
+        for draft in created:
             self._log_draft(draft)
-        for alert in outcome.alerts:
+        for alert in alerts:
             self._log_alert(alert)
 
     def _sync_players(self, uow: UnitOfWork) -> None:
@@ -519,6 +524,10 @@ class GameService:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
         uow.outbox.mark_published(a.id, at, forum_id=forum_id)
         return True
+
+    def _log_published(self, a: Announcement) -> None:
+        """The dry-run log: the GM's own post or PM recognised as an announcement's publication."""
+        self.drylog.published(self.clock(), a, kind_words(self.templates, a.kind, a.key))
 
     def close(self) -> None:
         """Give the game's lease up, release the forum connections and the database."""

@@ -14,7 +14,7 @@ Map::
 
     build_status(service) → GameStatus      everything below, at the service's clock
       Deadline, VoteStanding(CandidateVotes, BallotView), NightActions(ActionView),
-      Waiting, AlertView, FailedSend, Mark, PlayerActivity, Health
+      Waiting, AlertView, FailedSend, Mark, PlayerActivity, SignIn, Health
     record_poll(store, game_id, at)          the daemon's last successful poll (health)
     to_json(status)                          plain JSON (times ISO 8601 on the forum's clock)
 """
@@ -175,6 +175,18 @@ class PlayerActivity:
 
 
 @dataclass(frozen=True)
+class SignIn:
+    """The sign-in (签到) window after the player list, while it is open: who has replied to
+    the player-list thread and who not yet (family A: 24 h; those missing are proposed as
+    automatic exits when it closes)."""
+
+    thread: str
+    closes: datetime
+    signed: tuple[str, ...]
+    missing: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Health:
     """Whether the daemon is polling: its last successful poll, and if that is too long ago."""
 
@@ -215,6 +227,9 @@ class GameStatus:
     activity: tuple[PlayerActivity, ...]
     health: Health
     roles: Mapping[str, str] = field(default_factory=dict)  # name → role in Chinese (secret)
+    next: str = ""  # what happens next, when, and what the GM then does (gm_text.next_step)
+    to_send: tuple[int, ...] = ()  # PMs (receipts, role PMs…) waiting for the GM, by id
+    sign_in: SignIn | None = None  # while the sign-in window is open
 
 
 # -- building it ------------------------------------------------------------------------------------
@@ -239,6 +254,8 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
     deadlines = _deadlines(referee, state, now, tz, runoff)
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
+    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now)
+    waiting = _waiting(referee, outbox, mode)
     return GameStatus(
         game=service.config.game.name,
         ruleset=state.ruleset,
@@ -262,14 +279,59 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         marks=_marks(referee, published),
         vote=_vote(service, referee, state, now, tz, runoff),
         night=_night(service, state, tz),
-        waiting=_waiting(referee, outbox, mode),
+        waiting=waiting,
         proposed=sum(1 for a in outbox if a.state is AnnouncementState.PROPOSED),
         alerts=_alerts(store, game_id, alerts, tz),
         failed=tuple(_failed(a) for a in outbox if a.state is AnnouncementState.FAILED),
         activity=_activity(service, state, now),
-        health=_health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now),
+        health=health,
         roles={s.name: info.roles[s.role].chinese for s in state.seats if s.role in info.roles},
+        next=_next(state, deadlines, waiting, mode, health),
+        to_send=_to_send(outbox, mode),
+        sign_in=_sign_in(service, state, now),
     )
+
+
+def _next(
+    state: GameState, deadlines: tuple[Deadline, ...], waiting: tuple[Waiting, ...], mode: str,
+    health: Health,
+) -> str:
+    """What happens next and what the GM then does; a result waiting for the GM comes first,
+    since nothing moves until it is out."""
+    if state.winner:
+        return ""
+    gate = next((w for w in waiting if w.opens_next_step), None)
+    if gate is not None:
+        return f"游戏在等你发布 #{gate.id}（{gate.what}）：{gate.hint}"
+    if not deadlines:
+        return "守护进程没有在运行：请运行 shenshi run" if not health.ok else ""
+    return gm_text.next_step(deadlines[0].what, mode, health.ok)
+
+
+def _sign_in(service: GameService, state: GameState, now: datetime) -> SignIn | None:
+    """Who has signed in (replied to the player-list thread) while the window is open."""
+    window = service.referee.profile.clock.sign_in
+    game = service.config.game
+    if window is None or state.phase is Phase.OVER or not game.start <= now < game.start + window:
+        return None
+    thread = str(game.player_list_thread or game.vote_thread)
+    with service.store.snapshot() as uow:
+        names = {p.uid: p.name for p in uow.games.players(service.game_id) if p.uid}
+        replies = uow.evidence.activity(service.game_id, game.start, now, sources=[thread])
+    signed = {names.get(a.author_uid, a.author) for a in replies}
+    living = [s.name for s in state.alive()]
+    closes = (game.start + window).astimezone(now.tzinfo)
+    return SignIn(thread, closes, tuple(n for n in living if n in signed),
+                  tuple(n for n in living if n not in signed))  # fmt: skip
+
+
+def _to_send(outbox: list[Announcement], mode: str) -> tuple[int, ...]:
+    """The PMs waiting for the GM: to review (review mode), to send by hand (dry-run)."""
+    states = {AnnouncementState.PROPOSED}
+    if mode == "dry-run":
+        states.add(AnnouncementState.APPROVED)
+    return tuple(a.id for a in outbox
+                 if a.destination_kind is not DestinationKind.THREAD and a.state in states)  # fmt: skip
 
 
 def record_poll(store: Store, game_id: int, at: datetime) -> None:
@@ -417,6 +479,8 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
 def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[Waiting, ...]:
     """Public announcements not yet out, the one the next step waits for first."""
     gate = referee.gate_key() if PHASE_GRAPH[referee.state.phase].due is Due.PUBLICATION else None
+    if referee.state.phase is Phase.OVER and referee.announced:  # the final result: the players
+        gate = list(referee.announced)[-1]  # learn the end from it
     pending = [
         a for a in outbox
         if a.destination_kind is DestinationKind.THREAD and not (a.published_at or a.sent_at)
@@ -512,6 +576,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "ActionView", "AlertView", "BallotView", "CandidateVotes", "Deadline", "FailedSend",
-    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "VoteStanding", "Waiting",
+    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "VoteStanding",
+    "Waiting",
     "build_status", "record_poll", "to_json",
 ]  # fmt: skip

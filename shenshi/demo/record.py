@@ -256,7 +256,9 @@ def summary(
         + (f"; {counts.left} not sent" if counts.left else "")
         + (f"; {counts.retries} sends tried again" if counts.retries else "")
     )
-    kinds = ", ".join(f"{k} {n}" for k, n in sorted(counts.alert_kinds.items()))
+    from shenshi.daemon.gm_text import alert_name
+
+    kinds = ", ".join(f"{alert_name(k)} {n}" for k, n in sorted(counts.alert_kinds.items()))
     lines.append(f"  GM alerts: {counts.alerts}" + (f" ({kinds})" if kinds else ""))
     made = list(mistakes)
     if made:

@@ -140,6 +140,14 @@ _group(
     ("kind_lurk", "潜水", "a player who lurked too long"),
     ("kind_substitution", "替补公告", "a substitute takes over a seat"),
     ("kind_exit", "退出公告", "a player's exit"),
+    ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
+    ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
+    ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
+    ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
+    ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
+    ("kind_maddened_notice", "癫狂通知", "werewolf: a maddened character's notice"),
+    ("kind_lurk_warning", "潜水警告", "chess32: a lurking warning"),
+    ("kind_lurk_replaced", "潜水换人", "chess32: a lurker replaced"),
 )
 _group(
     "cause",

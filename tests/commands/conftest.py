@@ -1,4 +1,5 @@
-"""A sandbox forum (phpwind) with the demo cast, and a game configuration pointing at it."""
+"""A sandbox forum (phpwind) with the demo cast, and a game configuration pointing at it; an
+offline game configuration (``cfg``) and the command line as the GM types it (``cli``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ import pytest
 from shenshi.adapters.sandbox import SandboxForum, serve
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.adapters.sandbox.seed import GM_PASSWORD, PLAYERS, seed_demo
+from shenshi.cli import main
+from tests.daemon.helpers import GAME6_10, START, UIDS
 
 ROLES = [
     "seer",
@@ -76,3 +79,41 @@ def sandbox(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     with serve(forum) as base_url:
         yield forum, base_url, thread.tid, tmp_path
+
+
+CONFIG = """
+[forum]
+engine = "discuz"
+base_url = "http://127.0.0.1:9/"
+username = "神的使者"
+password_env = "SHENSHI_CLI_TEST_PASSWORD"
+
+[game]
+name = "cli game"
+ruleset = "game6-10"
+board = 3
+vote_thread = 2
+start = "{start}"
+players_file = "players.toml"
+
+[daemon]
+database = "sqlite:///game.sqlite3"
+log = "dry.log"
+"""
+
+
+@pytest.fixture
+def cfg(tmp_path, monkeypatch):
+    """A game6-10 game with roles, offline (the forum is a closed port), in ``tmp_path``."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "shenshi.toml").write_text(CONFIG.format(start=START.replace(tzinfo=None).isoformat()), encoding="utf-8")
+    players = "".join(f'[[player]]\nname = "{n}"\nuid = {UIDS[n]}\nrole = "{r}"\n\n' for n, r in GAME6_10)
+    (tmp_path / "players.toml").write_text(players, encoding="utf-8")
+    return tmp_path
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    """``shenshi ARGV…`` as the GM types it: the exit code, stdout and stderr."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -8,43 +8,10 @@ import stat
 
 import pytest
 
-from shenshi.cli import main
-from tests.daemon.helpers import GAME6_10, START, UIDS
+from tests.commands import conftest
+from tests.commands.conftest import cli as run
 
-CONFIG = """
-[forum]
-engine = "discuz"
-base_url = "http://127.0.0.1:9/"
-username = "神的使者"
-password_env = "SHENSHI_CLI_TEST_PASSWORD"
-
-[game]
-name = "cli game"
-ruleset = "game6-10"
-board = 3
-vote_thread = 2
-start = "{start}"
-players_file = "players.toml"
-
-[daemon]
-database = "sqlite:///game.sqlite3"
-log = "dry.log"
-"""
-
-
-@pytest.fixture
-def cfg(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / "shenshi.toml").write_text(CONFIG.format(start=START.replace(tzinfo=None).isoformat()), encoding="utf-8")
-    players = "".join(f'[[player]]\nname = "{n}"\nuid = {UIDS[n]}\nrole = "{r}"\n\n' for n, r in GAME6_10)
-    (tmp_path / "players.toml").write_text(players, encoding="utf-8")
-    return tmp_path
-
-
-def run(capsys, *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
+cfg = conftest.cfg  # the fixture, as tests/daemon/test_sending.py takes it from here
 
 
 def test_status_shows_the_game_and_the_database_is_private(cfg, capsys) -> None:
@@ -71,7 +38,7 @@ def test_illegal_override_is_one_clear_line(cfg, capsys) -> None:
     code, out, err = run(capsys, "override", "cancel-execution")
     assert code == 2 and err.startswith("shenshi: error:") and err.count("\n") == 1
     code, _, err = run(capsys, "override", "exit")
-    assert code == 2 and "takes 1 argument" in err
+    assert code == 2 and "override exit 需要 1 个参数，收到 0 个：shenshi override exit NAME" in err
 
 
 def stored_events(cfg) -> list[str]:
@@ -91,7 +58,7 @@ def stored_events(cfg) -> list[str]:
     [
         (("override", "execute", "老王"), "今天处决 老王（代替计票结果）：开局前不能这样做；没有改动"),
         (("override", "void", "老王", "kill"), "作废 老王 本阶段的「杀」：开局前不能这样做；没有改动"),
-        (("override", "exit", "Rex"), "Rex 自动退出游戏，没有替补（公布时出局）：Rex 不是存活的玩家；没有改动"),
+        (("override", "exit", "Rex"), "玩家「Rex」的座位已由 替补甲 接替：请写 替补甲；没有改动"),
         (("substitute", "老王", "替补甲", "--offline"), "替补甲 接替 老王：替补甲 已经在本局中；没有改动"),
         (("override", "ballot", "老王", "小明"), "老王 的选票改记为 小明（代替读不出的选票）：开局前不能这样做；没有改动"),
     ],
@@ -121,13 +88,15 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
     assert out.startswith("#1 已批准（夜晚结果）\n") and "不会发送" in out  # dry-run
     assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（回执）"
     code, _, err = run(capsys, "approve", "2")
-    assert code == 2 and "rejected" in err
+    assert code == 2 and err == "shenshi: error: #2：已放弃（shenshi reject），不能再批准\n"
     code, _, err = run(capsys, "published", "1", "--at", "2999-01-01T20:15")
     assert code == 2 and "在未来" in err
     code, out, _ = run(capsys, "published", "1")
     assert code == 0 and out.startswith("#1 已记为发布于")
-    code, _, err = run(capsys, "published", "1")
-    assert code == 2 and "#1：已在" in err and "没有改动" in err
+    code, out, err = run(capsys, "published", "1")  # a second time: said, not an error
+    assert code == 0 and err == "" and "#1 已在" in out and "无需再记" in out
+    code, _, err = run(capsys, "published", "1", "--at", "2026-01-01T20:30")
+    assert code == 2 and "#1：已在" in err and "时间不能再改，没有改动" in err
     entries = [json.loads(line) for line in (cfg / "dry.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [e["kind"] for e in entries if e["state"] != "gm"] == ["night_result", "receipt"]
     assert [e["text"].split("：")[0] for e in entries if e["state"] == "gm"] == [

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from shenshi.cli import main
@@ -21,6 +23,11 @@ def test_the_demo_plays_a_game_and_says_where_its_files_are(tmp_path, capsys) ->
     assert f"dry-run log: {out_dir.resolve() / 'shenshi-dryrun.log'}" in out
     assert "the outcome is the one the script's intended actions give" in out
     assert (out_dir / "shenshi.sqlite3").exists()
+    # ``shenshi status`` as the summary says: on the game's clock, stopped at its end
+    assert main(["status", "--json", "--config", str(out_dir / "shenshi.toml")]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert status["winner"] and status["health"]["ok"]
+    assert status["now"] >= status["health"]["last_poll"]
     assert demo(out_dir, 4) == 0  # a second demo in the same place starts a new game
 
 

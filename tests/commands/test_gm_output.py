@@ -65,7 +65,7 @@ def test_ids_and_ranges(given: list[str], ids: list[int]) -> None:
 
 
 @pytest.mark.parametrize(
-    ("given", "says"), [("9-5", "backwards"), ("x", "expected an id"), ("1-9999", "at most")]
+    ("given", "says"), [("9-5", "倒着的：请写 5-9"), ("x", "「x」不是编号"), ("1-9999", "最多 500")]
 )
 def test_bad_ids_are_refused(given: str, says: str) -> None:
     with pytest.raises(UserError, match=says):

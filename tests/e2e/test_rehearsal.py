@@ -460,7 +460,13 @@ def _approve_all(r: Rehearsal, step: str) -> None:
     r.jump_to(r.clock() + timedelta(minutes=4))
     r.cli("review")
     ids = [a.id for a in r.announcements([AnnouncementState.PROPOSED])]
-    r.cli("approve", *ranges(ids))
+    code, _, err = r.cli("approve", *ranges(ids), ok=False)
+    # A post of an earlier step never published in dry-run (day 1's 投票帖开放) is refused,
+    # saying to reject it: the GM does.
+    late = [int(i) for i in re.findall(r"shenshi reject (\d+)", err)]
+    assert code == (2 if late else 0), err
+    if late:
+        r.cli("reject", *ranges(late))
     r.marks[f"approved_{step}"] = r.clock()
 
 
@@ -620,6 +626,14 @@ def test_the_dry_run_log_is_on_the_forums_clock_with_labelled_evidence(
         "shenshi approve",
     ):
         assert command in commands, command
+    # what the GM published by hand in dry-run, recognised: each once, with the time it counts from
+    recognised = [e for e in entries if e["state"] == "published"]
+    assert {e["kind"] for e in recognised} >= {"role", "night_result"}
+    assert len({e["id"] for e in recognised}) == len(recognised)
+    assert "[已发布]" in log and "认出你在论坛上的帖子" in log and "认出你发出的私信" in log
+    # a proposal is logged once, however many polls propose it again
+    proposed = [e["id"] for e in entries if e["state"] == "proposed"]
+    assert len(proposed) == len(set(proposed))
 
 
 def test_the_substitution_is_checked_and_announced(rehearsal: Rehearsal) -> None:
@@ -642,6 +656,16 @@ def test_review_mode_sends_what_was_approved_and_approve_in_dry_run_warns(
     assert approvals and all("不会发送" not in out for out in approvals)  # review mode
     sent = [a for a in r.announcements() if a.sent_at is not None]
     assert any(a.kind == "day_result" for a in sent)
+
+
+def test_a_post_of_an_earlier_step_is_not_sent_late(rehearsal: Rehearsal) -> None:
+    """Approving everything proposed (a range) leaves out day 1's unpublished 投票帖开放 notice:
+    it would tell the players the vote opens during night 2."""
+    r = rehearsal
+    refused = [err for argv, code, _, err in r.said if argv[0] == "approve" and "已过时" in err]
+    assert refused and "这是第1天的帖子" in refused[0]
+    late = [a for a in r.announcements() if a.kind == "vote_opened" and a.key.split(":")[1] == "day1"]
+    assert late and all(a.sent_at is None for a in late)
 
 
 def test_the_health_check_fails_once_the_daemon_stops_polling(rehearsal: Rehearsal) -> None:

@@ -138,3 +138,13 @@ def test_edit_that_changes_a_vote_is_shown_with_both_versions() -> None:
     assert "投票：阿杰" in result.alerts[0].message and "投票：Lily99" in result.alerts[0].message
     assert not result.commands
     assert read_post_edit(ctx, first, replace(first, text="投票：阿杰\n补充理由")).empty
+
+
+def test_a_stranger_s_command_in_a_role_thread_is_an_alert() -> None:
+    """Issue 12: a non-player posting a command in a 功能树洞 raises an alert, as a PM does."""
+    players = (PlayerInfo("月影", "1", "seer", "village"),)
+    ctx = GameContext("werewolf", players, role_threads={"77": frozenset({"月影"})}, phase=NIGHT)
+    out = read_post(ctx, Post("77", "9", 4, "路人甲", "13", T, "【预言】月影"))
+    assert [a.kind for a in out.alerts] == ["not_a_player"] and not out.commands
+    assert "路人甲" in out.alerts[0].message
+    assert read_post(ctx, Post("77", "10", 5, "路人甲", "13", T, "围观一下")).empty
