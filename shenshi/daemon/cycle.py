@@ -93,6 +93,7 @@ class Cycle:
 
     def _work_held(self, result: CycleResult) -> None:
         service = self.service
+        service.read_corrections()  # the GM's corrections made beside the running daemon
         at = self.clock()
         if service.adapter is not None:
             if getattr(service.adapter, "own_uid", None) is None:

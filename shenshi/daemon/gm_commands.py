@@ -109,16 +109,16 @@ def id_ranges(ids: Iterable[int]) -> str:
 
 
 def restart_note(service: GameService) -> str:
-    """A reminder when a daemon (``shenshi run``) holds the game: it reads a correction only
-    when it starts, so it must be restarted ('' when no daemon runs the game)."""
+    """A note when a daemon (``shenshi run``) holds the game: it reads the correction at the
+    start of its next cycle, before the next step ('' when no daemon runs the game)."""
     from shenshi.daemon.lease import gone
 
     with service.store.snapshot() as uow:
         lease = uow.leases.holder(service.game_id)
     if lease is None or lease.expires_at <= service.clock() or gone(lease.owner):
         return ""
-    return ("注意：守护进程（shenshi run）正在运行，它要重启后才会读到这次更正："
-            "在它的终端按 Ctrl-C，再运行 shenshi run")  # fmt: skip
+    return ("守护进程（shenshi run）正在运行：它在下一轮轮询开始时读到这次更正（不必重启），"
+            "之后的结算都按更正后的局面")  # fmt: skip
 
 
 def proposed_ids(service: GameService, outcome: Effects) -> str:

@@ -125,6 +125,7 @@ class GameService:
         self.lease: GameLease | None = None
         self.progress: Callable[[str], None] = lambda message: None  # e.g. a spinner's text
         self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
+        self._seq_known = 0  # the game's latest event this service has in its referee
         self._edit_alerts: list[GmAlert] = []  # stored with their revisions, not logged yet
         # Board listings and the inbox shared with the other games of this forum account (set
         # by :class:`~shenshi.daemon.fleet.Fleet` before ``start``); None: this game reads alone.
@@ -197,6 +198,7 @@ class GameService:
             gm_uid=getattr(self.adapter, "own_uid", None), tz=self.config.forum.tz,
             early_close=self.config.daemon.early_close,
         )  # fmt: skip
+        known = self._last_seq()
         referee.replay(codec.decode(e.payload) for e in self.store.stream_events(self.game_id))
         referee.learn(self._clockwork(referee.wants(self.clock())).published)
         with self.store.snapshot() as uow:
@@ -205,8 +207,19 @@ class GameService:
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
         self.referee = referee
+        self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
         self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
         return referee
+
+    def read_corrections(self) -> bool:
+        """Events this service did not write (the GM's corrections from ``shenshi override``,
+        ``substitute`` or the console, while the daemon runs): the referee is rebuilt from the
+        store so that the next step sees them. True if it was."""
+        if self.referee is None or self._last_seq() <= self._seq_known:
+            return False
+        log.info("%s: events written beside the daemon (the GM's corrections): read", self.config.game.name)
+        self.rebuild()
+        return True
 
     def _create_game(self):
         cfg = self.config.game
@@ -451,7 +464,7 @@ class GameService:
         the players table brought in step with the new state. A crash or an error leaves all
         of it or none of it."""
         with self.store.transaction() as uow:
-            uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
+            seqs = uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
             # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
@@ -463,6 +476,8 @@ class GameService:
                 self._sync_players(uow)
             if self.clock_time is not None:
                 uow.evidence.set_cursor(self.game_id, CLOCK, {"at": self.clock_time.isoformat()})
+        if seqs and seqs[0] == self._seq_known + 1:  # nobody else wrote events in between
+            self._seq_known = seqs[-1]
         if self.referee is not None:  # the GM's own posts are matched against every public draft
             for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
                 if d.channel == "thread":

@@ -177,7 +177,7 @@ def test_a_correction_while_the_daemon_runs_says_to_restart_it(cfg, capsys) -> N
     import socket
     from datetime import timedelta
 
-    assert "重启" not in cli(capsys, "override", "exit", "老王")[1]  # no daemon: nothing to say
+    assert "守护进程" not in cli(capsys, "override", "exit", "老王")[1]  # no daemon: nothing to say
     service = _service()
     running = f"{socket.gethostname()}:{os.getppid()}:a1b2c3"  # another live process of this host
     try:
@@ -187,7 +187,7 @@ def test_a_correction_while_the_daemon_runs_says_to_restart_it(cfg, capsys) -> N
         service.close()
     code, out, _ = cli(capsys, "override", "exit", "Rex")
     assert code == 0
-    assert "守护进程（shenshi run）正在运行，它要重启后才会读到这次更正" in out
+    assert "守护进程（shenshi run）正在运行：它在下一轮轮询开始时读到这次更正" in out
 
 
 def test_check_config_names_the_option_when_the_second_login_fails(sandbox) -> None:

@@ -130,7 +130,7 @@ class ConsoleGM:
         self.substituted = leaving
         account = self.world.account  # from now on the spectator plays the seat
         self.world.account = lambda name: STRANGER if name == leaving else account(name)
-        daemon.rebuild()  # the daemon restarted after the correction, as the README asks
+        daemon.read_corrections()  # what the daemon's next cycle does first
 
 
 def test_a_whole_game_decided_in_the_console(tmp_path, monkeypatch) -> None:
