@@ -41,6 +41,8 @@ WINDOW_ALERTS = frozenset({
     "last_words_late", "no_vote_open", "vote_closed", "not_in_phase",
 })  # fmt: skip
 
+UNNUMBERED = 1 << 62  # an item without a forum number: after the numbered ones at its moment
+
 
 @dataclass(frozen=True)
 class Moment:
@@ -95,6 +97,13 @@ class Item:
         """A thread post (else a PM)."""
         return isinstance(self.record, Post)
 
+    @property
+    def forum_order(self) -> int:
+        """The forum's own number for it (post id, message id: the forum counts them up as they
+        are written), which orders two items shown at the same time; items without one go last."""
+        ident = self.record.pid if isinstance(self.record, Post) else self.record.id
+        return int(ident) if ident.isdigit() else UNNUMBERED
+
 
 def in_order(items: Iterable[Item]) -> list[tuple[datetime, Item]]:
     """Everything waiting, in the one order it is read in, each with the moment the phase
@@ -102,7 +111,8 @@ def in_order(items: Iterable[Item]) -> list[tuple[datetime, Item]]:
 
     Each item is placed at the earliest moment it could have been written; a PM whose interval
     holds posts of the GM's is placed just after the last of them (the player's side). At one
-    moment posts come before PMs, then the order they were stored in.
+    moment posts come before PMs, then the forum's own numbering (a conversation may list its
+    newest message first), then the order they were stored in.
     """
     waiting = list(items)
     gm_posts = [i.moment.earliest for i in waiting if i.is_post and i.by_gm]
@@ -114,7 +124,9 @@ def in_order(items: Iterable[Item]) -> list[tuple[datetime, Item]]:
         return at
 
     placed = [(place(i), i) for i in waiting]
-    return sorted(placed, key=lambda p: (p[0], 0 if p[1].is_post else 1, p[1].evidence_id))
+    return sorted(
+        placed, key=lambda p: (p[0], 0 if p[1].is_post else 1, p[1].forum_order, p[1].evidence_id)
+    )
 
 
 # -- the open step's window -------------------------------------------------------------------

@@ -162,3 +162,15 @@ def test_the_phase_clock_never_moves_backwards(tmp_path) -> None:
 
 def _pm_at(sender: str, text: str, at):
     return replace(pm(sender, text, 0), sent_at=at)
+
+
+def test_pms_shown_in_the_same_minute_are_read_in_the_forums_order() -> None:
+    """Stored newest first (as a conversation may list them), two PMs of one minute are still
+    read in the order the forum numbered them: the later one is the player's latest word."""
+    from shenshi.daemon.timeline import Item, in_order, moment_of
+
+    first, second = pm("小明", "占卜 老王", 1.0), pm("小明", "占卜 Rex", 1.0)
+    minute = timedelta(minutes=1)
+    items = [Item(7, second, moment_of(second.sent_at, minute)),
+             Item(8, first, moment_of(first.sent_at, minute))]  # fmt: skip
+    assert [item.record.text for _, item in in_order(items)] == ["占卜 老王", "占卜 Rex"]
