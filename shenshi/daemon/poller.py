@@ -138,10 +138,12 @@ class Poller(GameIO):
         """The changed threads; a page the adapter cannot parse becomes an alert with its URL,
         and the other threads are still read."""
         game = self.config.game
-        # Werewolf 功能树洞 threads usually live on a private board: read them directly.
+        # Werewolf 功能树洞 threads usually live on a private board: each is read directly
+        # unless that board's listing shows it with the reply count its cursor has.
         private = {t for t in game.role_threads.values() if t in cursors}
         found: dict[str, ThreadDelta] = {}
-        for tid in sorted(private):
+        unchanged = self._unchanged_on_their_boards({tid: cursors[tid] for tid in private})
+        for tid in sorted(private - unchanged):
             try:
                 found[tid] = self.adapter.read_thread(tid, cursors[tid])
             except UnexpectedPage as exc:
@@ -165,6 +167,24 @@ class Poller(GameIO):
             except UnexpectedPage as exc:
                 self.unparsable(f"thread {tid}", exc)
         return found
+
+    def _unchanged_on_their_boards(self, cursors: dict[str, ThreadCursor]) -> set[str]:
+        """The threads, read before, that the listing of the board they were last read on
+        shows with no new reply (one request per board and round, shared with other games). A
+        thread the listing does not show, or a board that cannot be listed, is read directly."""
+        boards: dict[str, list[str]] = {}
+        for tid, cursor in cursors.items():
+            if cursor.floor and cursor.fid:
+                boards.setdefault(str(cursor.fid), []).append(tid)
+        unchanged: set[str] = set()
+        for fid, tids in boards.items():
+            try:
+                rows = self.reads.board(fid, fresh=self._fresh)
+            except UnexpectedPage:
+                continue  # read each thread directly, as without a listing
+            listed = {row.tid: row for row in rows or ()}
+            unchanged.update(t for t in tids if t in listed and not cursors[t].is_behind(listed[t]))
+        return unchanged
 
     def _listing(self) -> dict[str, Any]:
         """The board's listing of this round (read once for every game on the board)."""
