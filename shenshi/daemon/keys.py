@@ -14,7 +14,7 @@ propose again what it proposed before)::
     {game}:reply:{evidence}:{what}          a notice or alert about one post (vote_not_open, …)
     {game}:receipt:{evidence}:{i}           a receipt for a post or PM
     {game}:intake:{evidence}:{i}            an alert intake raised on a post or PM
-    {game}:edit:{evidence}:{i}              an alert on an edited post
+    {game}:edit:{evidence}:{rev}:{i}        an alert on an edited post (rev: its text, hashed)
     {game}:refused:{evidence}:{action}      a command the phase did not allow
     {game}:rule:{phase}{n}.r{round}:{who}:{rule}:{evidence or i}   a rules-core decision
     {game}:thread:{tid}:{what}:{floor}      a thread deleted, moved or shrunk
@@ -34,6 +34,7 @@ propose again what it proposed before)::
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from shenshi.rulesets.base import Phase
@@ -92,9 +93,11 @@ class GameKeys:
         """The ``i``-th alert intake raised on a post or PM."""
         return f"{self.game}:intake:{evidence}:{i}"
 
-    def edit_alert(self, evidence: str, i: int) -> str:
-        """The ``i``-th alert on an edited post."""
-        return f"{self.game}:edit:{evidence}:{i}"
+    def edit_alert(self, evidence: str, revision: str, i: int) -> str:
+        """The ``i``-th alert on an edited post's revision (its text): a second edit of the same
+        post is a new alert, the same revision seen again is not."""
+        digest = hashlib.sha256(revision.encode("utf-8")).hexdigest()[:12]
+        return f"{self.game}:edit:{evidence}:{digest}:{i}"
 
     def refused(self, evidence: str, action: str) -> str:
         """A command the open phase did not allow."""

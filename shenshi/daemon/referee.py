@@ -340,7 +340,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             out.alerts.append(
-                GmAlert(self.keys.edit_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.edit_alert(evidence, revision.text, i), alert.kind, alert.message, alert.subject, evidence)
             )
         return out
 

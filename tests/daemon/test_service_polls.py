@@ -64,6 +64,19 @@ def test_an_edited_ballot_reaches_the_gm_and_the_first_seen_counts(world) -> Non
     assert service.poll().revisions == 0  # seen once, raised once
 
 
+def test_a_second_edit_of_the_same_ballot_is_a_second_alert(world) -> None:
+    clock, forum, tid, service = world
+    ballot_then_edit(clock, forum, tid, service)
+    service.poll()
+    pid = next(p.pid for p in forum.visible_posts(int(tid)) if "投票：老王" in p.text)
+    forum.edit_post(pid, "投票：小明", by="Tom_2")
+    clock.advance(minutes=30)
+    assert service.poll().revisions == 1
+    edited = [a.message for a in alerts(service) if a.kind == "edited_vote"]
+    assert len(edited) == 2 and "投票：小明" in edited[1], edited
+    assert [(b.voter, b.target) for b in service.referee.state.ballots] == [("Tom_2", "阿杰")]
+
+
 def test_an_edit_after_an_early_close_reaches_the_gm(world) -> None:
     """Issue 13: every ballot in closes the round early; an edit then is still re-read."""
     clock, forum, tid, service = world
