@@ -48,6 +48,13 @@ log = logging.getLogger(__name__)
 
 RETRY_FIRST = timedelta(minutes=2)  # a failed send is tried again after this, then twice as late
 RETRY_MAX = timedelta(hours=1)
+
+
+def retry_delay(attempts: int) -> timedelta:
+    """How long after its ``attempts``-th failed try an announcement is tried again: twice as
+    long each time, never more than :data:`RETRY_MAX` (a PM box full for days is tried hourly)."""
+    doublings = min(max(0, attempts - 1), 16)  # (2**16 × RETRY_FIRST is far past RETRY_MAX)
+    return min(RETRY_MAX, RETRY_FIRST * 2**doublings)
 # What the forum clearly refused (nothing was created): every other failure is an unclear answer.
 REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaRequired)
 WAITING = (AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED)
@@ -156,7 +163,7 @@ class Publisher(GameIO):
                 "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
             )
             reason = f"{unclear}{exc}"
-            retry = now + min(RETRY_MAX, RETRY_FIRST * 2 ** max(0, a.attempts - 1))
+            retry = now + retry_delay(a.attempts)
         with self.store.transaction() as uow:
             failed = uow.outbox.mark_failed(a.id, reason, retry_at=retry)
         log.warning("could not send announcement #%s: %s", a.id, reason)

@@ -194,3 +194,12 @@ def test_approve_on_a_failed_announcement_says_it_is_retried_and_when(cfg, capsy
     assert main(["approve", "1"]) == 0
     out = capsys.readouterr().out
     assert "上次发送失败（对方的消息数已满）" in out and "会自动重试" in out and "12-02 23:07" in out
+
+
+def test_a_send_failing_for_days_is_retried_hourly_without_overflow() -> None:
+    """Found on a real phpwind whose GM account hit its daily PM limit: after dozens of failed
+    tries the doubling delay overflowed (OverflowError ended every cycle)."""
+    from shenshi.daemon.publisher import RETRY_FIRST, RETRY_MAX, retry_delay
+
+    assert retry_delay(1) == RETRY_FIRST and retry_delay(2) == 2 * RETRY_FIRST
+    assert [retry_delay(n) for n in (6, 7, 60, 10_000)] == [RETRY_MAX] * 4
