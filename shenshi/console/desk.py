@@ -45,7 +45,6 @@ class Desk:
             raise UserError("the console needs at least one game configuration")
         self.lock = threading.RLock()
         self._services: dict[tuple[str, int], GameService] = {}
-        self._seen: dict[tuple[str, int], int] = {}
         for service in services:
             if service.referee is None:
                 service.start()
@@ -53,7 +52,6 @@ class Desk:
             if key in self._services:
                 raise UserError(f"the game {service.config.game.name!r} is configured twice")
             self._services[key] = service
-            self._seen[key] = self._last_seq(service)
 
     @property
     def services(self) -> list[GameService]:
@@ -88,19 +86,10 @@ class Desk:
         services = list(self._services.items())
         if not 1 <= number <= len(services):
             raise UnknownGame(f"no game #{number} in this console")
-        key, service = services[number - 1]
+        _, service = services[number - 1]
         with self.lock:
-            seq = self._last_seq(service)
-            if seq != self._seen[key]:
-                service.rebuild()
-                self._seen[key] = seq
+            service.read_corrections()  # what the daemon or the CLI wrote meanwhile
             yield service
-            self._seen[key] = self._last_seq(service)  # the console's own events are replayed
-
-    @staticmethod
-    def _last_seq(service: GameService) -> int:
-        with service.store.snapshot() as uow:
-            return uow.events.last_seq(service.game_id)
 
     def close(self) -> None:
         """Close every game service."""

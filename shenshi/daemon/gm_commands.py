@@ -20,7 +20,7 @@ Map::
 
 Names and actions are read as intake reads the players' (:mod:`shenshi.daemon.gm_names`);
 refusals are in Chinese, one line per reason (``#3-9：…``); a correction while a daemon holds
-the game reminds the GM to restart it.
+the game says that the daemon reads it at its next cycle.
 """
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ def id_ranges(ids: Iterable[int]) -> str:
     return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
 
 
-def restart_note(service: GameService) -> str:
+def running_daemon_note(service: GameService) -> str:
     """A note when a daemon (``shenshi run``) holds the game: it reads the correction at the
     start of its next cycle, before the next step ('' when no daemon runs the game)."""
     from shenshi.daemon.lease import gone
@@ -454,7 +454,7 @@ def correct(
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
-    lines = [f"已记录：{said}"] + ([restart] if (restart := restart_note(service)) else [])
+    lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
     if ids:
         lines.append(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
     return Said(tuple(lines))
@@ -486,8 +486,8 @@ def substitute(
     now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
     when = "立即生效" if now else "本阶段结算时生效"
     lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
-    if restart := restart_note(service):
-        lines.append(restart)
+    if running := running_daemon_note(service):
+        lines.append(running)
     ids = proposed_ids(service, outcome)
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
     if ids:
