@@ -93,6 +93,7 @@ _TAIL_QUALIFIER = re.compile(_alt_bounded(lexicon.TAIL_QUALIFIERS))
 _THIRD_PERSON = re.compile(_alt(lexicon.THIRD_PERSON))
 _AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
+_QUESTION_ASKS = re.compile(_alt_bounded(lexicon.QUESTION_ASKS + lexicon.QUESTION_FINAL + ("吗",)))
 _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
 _PARTICLE = re.compile(
     "[" + lexicon.NAME_PARTICLES + r"]+(?=$|[\s。.!?;,~、…)\]】」』\ufffd])"
@@ -270,6 +271,7 @@ class NameRef:
     written: str
     player: str | None = None
     ambiguous: tuple[str, ...] = ()
+    lookalike: bool = False  # read through the confusables skeleton: the GM is told
 
     @property
     def resolved(self) -> bool:
@@ -456,10 +458,20 @@ class _Reader:
             return True
         if conditions and not self._probing and self._qualified_after(end):
             return True
+        return self._asks(end)
+
+    def _asks(self, end: int) -> bool:
+        """Whether the command ending at ``end`` is itself asked: its clause ends in a question
+        (? 吗 呢 么) with nothing between the command and it but words that ask about the
+        command (可以吗, 行不行) — not a reason or remark of its own words, in brackets or not
+        (投票：X（他为什么不说话？）, 投 @X 你们不觉得他很怪吗)."""
+        text = self.text
         stop = self.clause_end(end)
         tail = text[max(end, stop - 40) : stop]
-        rest = _TARGET_QUESTION.sub("", tail).rstrip()
-        return text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))
+        rest = _TARGET_QUESTION.sub("", tail).rstrip(" \t)")
+        if not (text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))):
+            return False
+        return _word_chars(_QUESTION_ASKS.sub("", rest)) == 0
 
     def _qualified_after(self, end: int) -> bool:
         """A clause right after the command that qualifies it: 除非…, 前提是…, 看情况, if …; or
@@ -518,7 +530,6 @@ class _Reader:
             _FOLLOWER.match(text, end)
             or _PARTICLE.match(text, end)
             or _TARGET_QUESTION.match(text, end)
-            or (text[end - 1].isascii() != text[end].isascii() and not text[end].isdigit())
         )
 
     def _runs_on(self, end: int) -> bool:
@@ -547,7 +558,7 @@ class _Reader:
             return NameRef(self.folded.original_slice(pos, end)), end
         self._read_a_name(pos, match.end)
         written = self.folded.original_slice(pos, match.end)
-        return NameRef(written, match.player, match.ambiguous), match.end
+        return NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
 
     def read_name(
         self, pos: int, strict: bool, pronouns: bool = False
@@ -578,7 +589,7 @@ class _Reader:
                 match = self.index.resolve(inner)
                 if match is not None:
                     self._read_a_name(pos + 1, end)
-                    return NameRef(inner, match.player, match.ambiguous), end + 1
+                    return NameRef(inner, match.player, match.ambiguous, match.lookalike), end + 1
                 if inner:
                     return NameRef(inner), end + 1
         found = self._name_at(pos)
@@ -634,7 +645,7 @@ class _Reader:
                 if match is None:
                     return more, pos, alternatives
                 written = self.folded.original_slice(nxt, match.end)
-                ref, end = NameRef(written, match.player, match.ambiguous), match.end
+                ref, end = NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
                 self._read_a_name(nxt, match.end)
             if ref is None:
                 return more, pos, alternatives
@@ -673,7 +684,7 @@ class _Reader:
         rest = self.text[match.end : end]
         if not (lead or _ALTERNATIVE_FOLLOWER.match(self.text, match.end) or not rest.strip()):
             return None
-        ref = NameRef(self.folded.original_slice(at, match.end), match.player, match.ambiguous)
+        ref = NameRef(self.folded.original_slice(at, match.end), match.player, match.ambiguous, match.lookalike)
         return ref, end + 1
 
     def lone_name_lines(self, pos: int) -> tuple[list[NameRef], int]:
@@ -695,7 +706,7 @@ class _Reader:
             if match is None or _word_chars(text[match.end : end]) > 0:
                 break
             names.append(NameRef(self.folded.original_slice(first, match.end), match.player,
-                                 match.ambiguous))  # fmt: skip
+                                 match.ambiguous, match.lookalike))  # fmt: skip
             pos = end
         return names, pos
 
@@ -1202,7 +1213,7 @@ def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
             continue
         written = reader.folded.original_slice(start, match.end)
         verb = reader.folded.original_slice(pos, after.end())
-        ref = NameRef(written, match.player, match.ambiguous)
+        ref = NameRef(written, match.player, match.ambiguous, match.lookalike)
         return Parsed(intents, verb, pos, ref), after.end()
     return None
 
@@ -1226,7 +1237,7 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
             ("delegate_to_player",),
             reader.folded.original_slice(pos, after.end()),
             pos,
-            NameRef(written, match.player, match.ambiguous),
+            NameRef(written, match.player, match.ambiguous, match.lookalike),
         ),
         line_end,
     )
@@ -1316,7 +1327,7 @@ def _platforms_in(reader: _Reader, start: int, stop: int) -> list[tuple[int, _Pl
             found.append((pos, hit))
     for pos, match in reader.index.find_all(reader.folded, start, stop):
         if _PLATFORM_AS_AFTER.match(text, match.end):
-            ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous)
+            ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
             found.append((pos, _Platform((ref,), match.end, False, False)))
     return found
 
@@ -1608,7 +1619,7 @@ def read_lone_name(text: str, index: NameIndex) -> NameRef | None:
     rest = folded.text[:pos] + folded.text[match.end :]
     if any(_extends_a_name(c) for c in rest):
         return None
-    return NameRef(folded.original_slice(pos, match.end), match.player, match.ambiguous)
+    return NameRef(folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
 
 
 def has_vote_words(text: str) -> bool:
@@ -1617,3 +1628,18 @@ def has_vote_words(text: str) -> bool:
 
 
 _VOTE_MENTION = re.compile(_alt(lexicon.VOTE_MENTIONS))
+
+
+def command_word(text: str, ballots_only: bool = False) -> str | None:
+    """The first of the lexicon's command words in ``text`` as written (only ballot words with
+    ``ballots_only``), or ``None``: a text holding one was meant to say something to the game."""
+    folded = Folded.of(text)
+    m = (_ANY_BALLOT_WORD if ballots_only else _ANY_COMMAND_WORD).search(folded.text)
+    return folded.original_slice(m.start(), m.end()) if m else None
+
+
+_ANY_BALLOT_WORD = re.compile(
+    "(?:" + _VOTE_WORD + "|" + _alt(lexicon.VOTE_WORDS + lexicon.VOTE_CHANGE_WORDS
+    + lexicon.ABSTAIN_WORDS + lexicon.VOTE_WEAK_WORDS) + ")"
+)  # fmt: skip
+_ANY_COMMAND_WORD = re.compile("(?:" + _ANY_BALLOT_WORD.pattern + "|" + _VERBS_ALT + ")")

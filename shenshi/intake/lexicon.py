@@ -65,6 +65,14 @@ QUESTION_MARKERS: tuple[str, ...] = (
     "是不是", "怎么", "为什么", "为啥", "什么时候", "多久",
 )  # fmt: skip
 QUESTION_FINAL: tuple[str, ...] = ("呢", "么")  # a question only at the end of its sentence
+# Right after a command, the words that ask about the command itself (投老王可以吗, 投票：老王
+# 行不行？). A question of any other words after the command (投票：老王（他为什么不说话？）,
+# 投 @老王 你们不觉得他很怪吗) is the reason's, and never qualifies the command.
+QUESTION_ASKS: tuple[str, ...] = (
+    "可不可以", "可以不可以", "行不行", "好不好", "对不对", "成不成", "能不能", "可以", "行",
+    "好", "对", "成", "妥", "如何", "怎么样", "咋样", "没问题", "合适", "合理", "ok", "okay",
+    "这样", "这么投", "这样投", "吧",
+)  # fmt: skip
 CONDITION_MARKERS: tuple[str, ...] = (
     "如果", "假如", "要是", "若是", "倘若", "万一", "除非", "的话", "假设", "如若", "前提是",
 )  # fmt: skip

@@ -121,6 +121,13 @@ def fold_char(ch: str) -> str:
     """One character (or a letter with its combining marks) folded for matching: spelling
     variants (砲 → 炮), NFKC, traditional to simplified, case-folded; invisible and control
     characters fold to nothing, other line breaks to ``\n``, a lone surrogate to U+FFFD."""
+    return fold_char_cased(ch).casefold()
+
+
+@lru_cache(maxsize=8192)
+def fold_char_cased(ch: str) -> str:
+    """:func:`fold_char` before case-folding (what the skeleton of a name is taken from:
+    a capital I looks like a small l, a small i does not)."""
     if len(ch) == 1:
         if is_invisible(ch):
             return ""
@@ -133,7 +140,15 @@ def fold_char(ch: str) -> str:
     s = unicodedata.normalize("NFKC", "".join(lexicon.CHAR_VARIANTS.get(c, c) for c in ch))
     if any(ord(c) > 0x2E7F for c in s):
         s = _T2S.convert(s)
-    return s.casefold()
+    return s
+
+
+def cluster_end(text: str, i: int) -> int:
+    """The end of the character at ``i`` with the combining marks that follow it."""
+    j = i + 1
+    while j < len(text) and _is_mark(text[j]):
+        j += 1
+    return j
 
 
 def _is_mark(ch: str) -> bool:
@@ -172,9 +187,7 @@ class Folded:
                     origin.append(i)
                 i = abs(end)
                 continue
-            j = i + 1
-            while j < n and _is_mark(original[j]):
-                j += 1
+            j = cluster_end(original, i)
             ch = original[i:j]
             f = "" if ch == "\r" and original[j : j + 1] == "\n" else fold_char(ch)
             parts.append(f)

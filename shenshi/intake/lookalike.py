@@ -1,0 +1,92 @@
+"""What a reader sees: names compared through the Unicode confusables skeleton (UTS #39).
+
+Two writings that look alike on the forum page (``Anna`` and ``Annа`` with a Cyrillic а,
+``工藤`` and ``エ藤`` with a katakana エ, ``Iris`` and ``lris``) have the same *skeleton*. The
+skeleton is ICU's (``SpoofChecker.getSkeleton``, the reference implementation of UTS #39 over
+Unicode's own confusables data; the ``pyicu-wheels`` package ships ICU with it), never a table of
+our own. It is taken from each character as intake folds it but with its case kept
+(:func:`~shenshi.intake.text.fold_char_cased`: NFKC, traditional → simplified), then case-folded,
+so that what folding already equates stays equal and a capital I still looks like a small l.
+
+:class:`~shenshi.intake.names.NameIndex` reads a name through its skeleton only where the exact
+(folded) reading does not reach as far: a look-alike counts for the player it looks like, with an
+alert naming the look-alike letters; a skeleton two players share names neither.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+from functools import lru_cache
+
+import icu
+
+from shenshi.intake.text import Folded, cluster_end, fold, fold_char, fold_char_cased
+
+_CHECKER = icu.SpoofChecker()
+
+
+@lru_cache(maxsize=16384)
+def seen_char(cluster: str) -> str:
+    """The skeleton of one character (with its combining marks), case-folded: ``а`` (Cyrillic)
+    → ``a``, ``I`` → ``l``, ``エ`` → ``工``; empty for what shows nothing."""
+    cased = fold_char_cased(cluster)
+    if not cased or cased == "\n":
+        return cased
+    skeleton = _CHECKER.getSkeleton(0, cased)
+    return unicodedata.normalize("NFC", skeleton).casefold()
+
+
+def seen(text: str) -> str:
+    """The skeleton of a whole name as written (see :func:`seen_char`)."""
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        j = cluster_end(text, i)
+        out.append(seen_char(text[i:j]))
+        i = j
+    return "".join(out)
+
+
+def seen_from(folded: Folded, pos: int, limit: int) -> Iterator[tuple[str, int]]:
+    """The skeleton of ``folded`` read from folded position ``pos``, one written character at a
+    time: ``(skeleton so far, folded position after that character)``, until the skeleton holds
+    ``limit`` characters or the line ends. ``pos`` must start a written character."""
+    text, origin, original = folded.text, folded.origin, folded.original
+    if pos >= len(text) or (pos > 0 and origin[pos - 1] == origin[pos]):
+        return
+    so_far = ""
+    p = pos
+    while p < len(text) and len(so_far) < limit and text[p] != "\n":
+        q = p + 1
+        while q < len(text) and origin[q] == origin[p]:
+            q += 1
+        o = origin[p]
+        cluster = original[o : cluster_end(original, o)]
+        piece = seen_char(cluster) if fold_char(cluster) == text[p:q] else seen_char(text[p:q])
+        so_far += piece
+        yield so_far, q
+        p = q
+
+
+def lookalike_letters(written: str, name: str) -> tuple[str, ...]:
+    """The characters of ``written`` that are not in ``name`` as folded (the look-alikes a
+    reader took for the name's own letters), each once, in order."""
+    own = set(fold(name))
+    out: list[str] = []
+    i = 0
+    while i < len(written):
+        j = cluster_end(written, i)
+        ch = written[i:j]
+        folded = fold_char(ch)
+        if folded and not folded.isspace() and not set(folded) <= own and ch not in out:
+            out.append(ch)
+        i = j
+    return tuple(out)
+
+
+def describe(letters: tuple[str, ...]) -> str:
+    """Look-alike letters for the GM: ``а (U+0430 CYRILLIC SMALL LETTER A)``."""
+    return "、".join(
+        f"{ch} (U+{ord(ch[0]):04X} {unicodedata.name(ch[0], '?')})" for ch in letters
+    )
