@@ -49,7 +49,7 @@ COMMAND_LINE_SLACK = 2
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
 _SENTENCE_BREAK = "。!?\n"
-_SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|下)?[ \t:*]*")
+_SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|一个|一次|一位|下)?[ \t:*]*")
 # Pictographs and arrows between a command word and its name (占卜👉老王): skipped, but they do
 # not make a weak word a command the way a separator does.
 _DECOR = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2190-\u21FF\ufffd\ufe0f]+")
@@ -98,10 +98,18 @@ _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
 _PARTICLE = re.compile(
     "[" + lexicon.NAME_PARTICLES + r"]+(?=$|[\s。.!?;,~、…)\]】」』\ufffd])"
 )
+# Framing: 法官您好 / 天神大人 / 麻烦主办 (an address, with a greeting), 麻烦 / 帮我们 / 一起 …
+_ADDRESSED = (
+    _alt(lexicon.ADDRESS_WORDS) + _alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + "?"
+)
 _FILLER = (
-    r"(?:(?:" + _alt(lexicon.FILLER_WORDS)
+    r"(?:(?:" + _alt(lexicon.FILLER_WORDS + lexicon.POLITE_WORDS + lexicon.HELP_WORDS
+                     + lexicon.JOINT_WORDS)
+    + "|" + _ADDRESSED
     + r"|第[一二三四五六七八九十\d]+[" + lexicon.FILLER_ORDINAL_UNITS + r"])[ \t]*)*"
 )  # fmt: skip
+_JOINT_LINK = re.compile(_FILLER + _alt(lexicon.JOINT_LINKS) + r"[ \t]*")
+_PARTNER = re.compile(_alt(lexicon.PARTNER_WORDS))
 _OBJECT = _alt(lexicon.OBJECT_SUFFIXES) + "?"
 
 # Vote words (thread posts). 投票 may be written with a space inside (投  票：X).
@@ -143,6 +151,11 @@ _COMMAND_WORD = re.compile(
     "(?:" + _VOTE_WORD + "|" + _alt(lexicon.VOTE_WORDS + lexicon.VOTE_CHANGE_WORDS)
     + "|" + re.escape(lexicon.VOTE_WEAK) + "|" + _VERBS_ALT + ")"
 )  # fmt: skip
+# A change of target written as a verb (改杀 / 改成 / 换成 / 改为 X, 改投 X), not negated (不改杀).
+_CHANGE_VERB = re.compile(
+    "(?<![" + lexicon.CHANGE_NOT_AFTER + "])(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
+    + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
+)  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
     for leads, tails, intents in lexicon.NAME_FIRST
@@ -167,6 +180,10 @@ _ACCUSE = re.compile(r"(?:我)?" + _alt(lexicon.ACCUSE_WORDS) + r"[ \t:]*")
 _DELEGATE_TO = re.compile(_FILLER + _alt(lexicon.DELEGATE_TO_LEADS))
 _DELEGATE_TO_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.DELEGATE_TO_WORDS) + r"[ \t]*投")
 _CONFIRM = re.compile(r"[ \t]*[【\[]?" + _alt(lexicon.CONFIRM_WORDS) + r"[】\]]?[ \t。.!]*")
+_AGREEMENT = re.compile(
+    r"[ \t(]*[【\[]?" + _alt_bounded(lexicon.CONFIRM_WORDS + lexicon.AGREEMENT_WORDS)
+    + r"[】\]]?[ \t。.!~)" + lexicon.NAME_PARTICLES + "]*"
+)  # fmt: skip
 _SPEED_UP = re.compile(
     _FILLER + re.escape(lexicon.SPEED_UP[0])
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
@@ -198,6 +215,9 @@ _ALTERNATIVE_FOLLOWER = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_FOLLOWER
 # What may stand before a command word at the start of a clause (see lexicon.LEAD_WORDS).
 _LEADS = (
     re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
+    re.compile(  # 麻烦主办：, 法官大人：, 天神您好：
+        _alt(lexicon.POLITE_WORDS + ("请",)) + "?" + _ADDRESSED + r"[ \t]*[:~]+[ \t]*"
+    ),
     re.compile(_NUMERAL + r"[ \t]*[、)][ \t]*"),
     re.compile(r"[a-h][)、][ \t]*"),  # a) b) c)
     re.compile(r"\d{1,3}[ \t]*"),  # ① (folded: 1), #2
@@ -415,6 +435,9 @@ class _Reader:
             ends = text.find(_IF_ENDS, cstart, clause_done)
             if ends >= 0 and ends + len(_IF_ENDS) < clause_done:  # …的话改成X
                 inside.add(_first_non_space(text, ends + len(_IF_ENDS)))
+        # A change of mind written as a verb is a command wherever it stands in its clause
+        # (之前说杀老王，现在改杀Rex; 想了想还是改投Rex), when it names a player.
+        inside.update(m.start() for m in _CHANGE_VERB.finditer(text, start, stop))
         self.weak_starts.update(inside - set(starts))
         return sorted({*starts, *inside})
 
@@ -427,9 +450,32 @@ class _Reader:
         for line_end in [*self._newlines, len(text)]:
             first = _skip_own_prefix(self, begin, author_keys)
             for s in self.clause_starts(first, line_end):
-                starts.update(lead_positions(text, s))
+                for lead in lead_positions(text, s):
+                    starts.add(lead)
+                    starts.update(self._after_subject(lead, author_keys))
             begin = line_end + 1
         return sorted(s for s in starts if s < len(text))
+
+    def _after_subject(self, pos: int, author_keys: tuple[str, ...]) -> list[int]:
+        """Where a command may start after the subject written at ``pos``: the author's own name
+        (老王祈祷老王) or the writer with others (我和卢绾今晚查证：X, 我跟队友商量好了杀X)."""
+        text = self.text
+        found = []
+        joint = _JOINT_LINK.match(text, pos)
+        if joint:
+            at = joint.end()
+            partner = self.index.match_at(self.folded, at)
+            if partner is not None:
+                found.append(_first_non_space(text, partner.end))
+            else:
+                word = _PARTNER.match(text, at)
+                if word:
+                    found.append(_first_non_space(text, word.end()))
+        for key in author_keys:
+            if key and text.startswith(key, pos) and self.index.match_at(self.folded, pos):
+                found.append(_first_non_space(text, pos + len(key)))
+                break
+        return found
 
     def next_on_line(self, end: int) -> list[int]:
         """Where a second command may start after one that ended at ``end`` on the same line
@@ -986,12 +1032,21 @@ def read_actions(
             decl_before = (pos, m.end(), nxt_kill)
             consumed_to = nxt_kill
             continue
+        clause_end = reader.clause_end(pos)
+        if found and _AGREEMENT.fullmatch(text_f, pos, clause_end):
+            # 以这个为准 / 就这个 / 确定 after a command: that command, confirmed, stands
+            found[-1] = _with(found[-1], confirm=True, correction=True)
+            consumed_to = clause_end
+            continue
         special = _read_clause_command(reader, pos)
         if special is not None:
             found.append(special)
-            consumed_to = reader.clause_end(pos)
+            consumed_to = clause_end
             continue
-        hit = _read_correction_or_command(reader, _after_platform(reader, pos), bool(found))
+        command_at = _after_platform(reader, pos)
+        if command_at == pos and _PLATFORM.match(text_f, pos):
+            continue  # 炮架子选樊哙，目标：张良: a platform, read with the cannon's command
+        hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
             and not (hit[0].names_players or _cancels_a_command(hit[0]))
@@ -1012,7 +1067,18 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
+    if found and found[0].correction and not found[0].intents and found[0].target is not None:
+        found[0] = _with_mentioned_verb(reader, found[0])
     return [_one_choice(p) for p in apply_corrections(found)]
+
+
+def _with_mentioned_verb(reader: _Reader, p: Parsed) -> Parsed:
+    """A change naming only a player, with no command before it (本来想占卜糖糖的，临时改成老K):
+    the command word written last before it, if any, is the one changed."""
+    words = list(_ANY_VERB.finditer(reader.text, 0, p.pos))
+    if not words:
+        return p
+    return _with(p, intents=_VERB_INTENTS[words[-1].group(0)])
 
 
 def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:

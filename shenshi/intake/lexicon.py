@@ -54,6 +54,32 @@ FILLER_WORDS: tuple[str, ...] = (
     "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
     "哦", "噢", "嗯", "呃", "诶", "哎",
 )  # fmt: skip
+# Framing before a command word: a greeting or an address to the GM (法官您好, 天神晚上好,
+# 麻烦主办：), a polite request (麻烦/请/拜托 …, 帮我们), or the writer acting with others
+# (我们俩, 一起, 我和X / 我跟队友: a player's name or a partner word after 我和). Framing frames the
+# command; it never makes it talk.
+ADDRESS_WORDS: tuple[str, ...] = (
+    "天神", "神使", "神的使者", "法官", "主办", "主持人", "主持", "裁判", "上帝", "gm", "版主",
+    "管理员", "大大",
+)  # fmt: skip
+HONORIFICS: tuple[str, ...] = ("大人", "大大", "您")
+GREETINGS: tuple[str, ...] = (
+    "您好", "你好", "晚上好", "早上好", "上午好", "下午好", "中午好", "晚好", "早", "好", "辛苦了",
+    "辛苦", "在吗",
+)  # fmt: skip
+POLITE_WORDS: tuple[str, ...] = (
+    "麻烦您", "麻烦你", "麻烦", "劳驾", "拜托您", "拜托你", "拜托", "烦请", "有劳", "请您", "请你",
+    "委托您", "委托你",
+)  # fmt: skip
+HELP_WORDS: tuple[str, ...] = (
+    "帮我们", "帮咱们", "替我们", "替我", "给我们", "代我们", "帮忙", "帮个忙",
+)  # fmt: skip
+JOINT_WORDS: tuple[str, ...] = (
+    "我们俩", "我俩", "我们两个", "咱们俩", "咱俩", "咱们", "我们一起", "一起", "一同", "共同",
+    "联合", "一个人", "独自", "自己", "商量后", "商量过后", "讨论后",
+)  # fmt: skip
+JOINT_LINKS: tuple[str, ...] = ("我和", "我跟", "我与", "我同")  # 我和卢绾今晚查证：X
+PARTNER_WORDS: tuple[str, ...] = ("队友", "搭档", "同伴", "伙伴", "另一位", "另一个", "partner")
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
 # 第N夜 / 第N晚 / 第N天 / 第N轮 before a command word
@@ -178,6 +204,10 @@ VERB_PARTICLES: tuple[str, ...] = (
 CHANGE_PARTICLES: tuple[str, ...] = (
     "改成", "改为", "换成", "换为", "修改为", "修改成", "更改为", "更改成", "更正为", "变更为",
 )  # fmt: skip
+# 改 / 换 before a command word (改杀X, 换占卜X) changes its target; anywhere in a clause, as the
+# CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
+CHANGE_LEADS: tuple[str, ...] = ("改", "换")
+CHANGE_NOT_AFTER = "不别没未勿"
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 
 # Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
@@ -251,6 +281,14 @@ DELEGATE_TO_LEADS: tuple[str, ...] = ("委托", "让", "请", "拜托")
 DELEGATE_TO_WORDS: tuple[str, ...] = ("帮我", "替我", "代我", "帮忙", "代")
 
 CONFIRM_WORDS: tuple[str, ...] = ("确定", "确认", "锁定", "confirm")  # also in 【】
+# Agreement after a command (a clause of its own, in brackets or not): it confirms the command
+# before it, which then stands over earlier ones (束魂：X（和队友商量过了，以这个为准））. Never a
+# condition, nor a change of mind.
+AGREEMENT_WORDS: tuple[str, ...] = (
+    "以这个为准", "以这条为准", "以此为准", "以本条为准", "以这次为准", "就这个了", "就这个",
+    "就这样吧", "就这样", "就这么定了", "就这么办", "就定这个", "定了", "不改了", "不变了", "不变",
+    "最终决定", "确定了", "确认了", "决定了", "没问题", "ok",
+)  # fmt: skip
 SPEED_UP = ("同意", "加速")  # 同意第N天加速 (a whole clause: 同意加速的请回复 is not consent)
 SLOW_DOWN_LEADS: tuple[str, ...] = ("申请", "请求", "要求")
 SLOW_DOWN = "减速"
