@@ -108,6 +108,10 @@ _FILLER = (
     + "|" + _ADDRESSED
     + r"|第[一二三四五六七八九十\d]+[" + lexicon.FILLER_ORDINAL_UNITS + r"])[ \t]*)*"
 )  # fmt: skip
+# A short framing ending in a colon before a command (我帮朋友发一下：占卜X): the command counts
+# when it names a player; reported speech (他说：投X) is not the writer's command.
+_FRAMED_COLON = re.compile(r"[^\s:。.!?;,~…\n]{1," + str(lexicon.FRAMING_MAX) + r"}:[ \t]*")
+_REPORTED_SPEECH = re.compile(_alt(lexicon.REPORTED_SPEECH))
 _JOINT_LINK = re.compile(_FILLER + _alt(lexicon.JOINT_LINKS) + r"[ \t]*")
 _PARTNER = re.compile(_alt(lexicon.PARTNER_WORDS))
 _OBJECT = _alt(lexicon.OBJECT_SUFFIXES) + "?"
@@ -120,9 +124,9 @@ _VOTE_CHANGE = re.compile(
     _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
 _VOTE_STRONG = re.compile(
-    _FILLER
-    + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + _VOTE_WORD
-    + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")" + _OBJECT
+    _FILLER + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?"
+    + "(?:" + _VOTE_WORD + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")"
+    + _OBJECT
 )  # fmt: skip
 # Weak: a player's name must follow (跟投X; 【今日投票】X, not 【第2天投票结果】).
 _VOTE_WEAK = re.compile(
@@ -133,7 +137,7 @@ _ABSTAIN = re.compile(
     _FILLER
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
     + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
-    + _alt(lexicon.ABSTAIN_WORDS)
+    + _alt(lexicon.ABSTAIN_WORDS) + "(?:[ \t]*" + _alt(lexicon.ABSTAIN_WORDS) + ")*"  # 弃权弃权
     + r"(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
 )  # fmt: skip
 
@@ -141,7 +145,9 @@ _ABSTAIN = re.compile(
 # Single-character verbs are "weak": they need a name or a separator right after them.
 _VERBS_ALT = _alt(w for w, _ in lexicon.VERBS)
 # A command word as written, or any command word in 【】 (【占卜】老王).
-_VERB_RE = re.compile(_FILLER + "(?:(" + _VERBS_ALT + ")|【(" + _VERBS_ALT + ")】)" + _OBJECT)
+_VERB_RE = re.compile(
+    _FILLER + "(?:(" + _VERBS_ALT + r")|[【\[](" + _VERBS_ALT + r")[】\]])" + _OBJECT
+)
 _VERB_INTENTS = dict(lexicon.VERBS)
 _WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
 _VERB_PARTICLE = re.compile(_alt(lexicon.VERB_PARTICLES))
@@ -445,6 +451,7 @@ class _Reader:
         """Every position a command may start at: each clause start (after the author's own
         "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …)."""
         starts: set[int] = set()
+        labelled: set[int] = set()  # after a short framing that ends in a colon: weak starts
         begin = 0
         text = self.text
         for line_end in [*self._newlines, len(text)]:
@@ -453,8 +460,12 @@ class _Reader:
                 for lead in lead_positions(text, s):
                     starts.add(lead)
                     starts.update(self._after_subject(lead, author_keys))
+                framed = _FRAMED_COLON.match(text, s)
+                if framed and not _REPORTED_SPEECH.search(text, s, framed.end()):
+                    labelled.add(framed.end())  # 我帮朋友发一下：占卜X (not 他说：投X)
             begin = line_end + 1
-        return sorted(s for s in starts if s < len(text))
+        self.weak_starts.update(labelled - starts)
+        return sorted(s for s in starts | labelled if s < len(text))
 
     def _after_subject(self, pos: int, author_keys: tuple[str, ...]) -> list[int]:
         """Where a command may start after the subject written at ``pos``: the author's own name
@@ -618,6 +629,10 @@ class _Reader:
         text = self.text
         after = _after_sep(text, pos)
         had_sep = strict or after > pos
+        if after < len(text) and _DECOR.match(text, after):
+            named = self._name_at(after)  # a name that starts with a symbol: 🍉西瓜, ☆星星☆
+            if named is not None and named[0].names_someone:
+                return named
         pos = _skip_decor(text, after)
         if pos < len(text) and (text[pos] == "@" or text[pos] in _OPEN):
             whole = self._name_at(pos)  # a name that starts with @ or a bracket: [SK]Leo
@@ -877,6 +892,9 @@ def _read_ballot(
         if not m:
             return None
         end = m.end()
+        again = _VOTE_WEAK.match(text, _after_sep(text, end)) if strict else None
+        if again and again.end() > _after_sep(text, end):
+            end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
     ref, after = reader.read_name(end, strict=False, pronouns=True)
     if (ref is None or not ref.written) and strict:
@@ -1233,7 +1251,10 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)
-    if again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents):
+    if (
+        again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents)
+        and reader.index.match_at(reader.folded, start) is None  # 【守护】守门员: a name
+    ):  # fmt: skip
         start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
     ref, end = reader.read_name(start, strict=bracketed)
     if (ref is None or not ref.written) and not weak:
@@ -1450,6 +1471,8 @@ def _kill_and_after(
         after.extend(decl.commands)
     else:
         kill_line_end = reader.line_bounds(end)[1]
+        # a change of mind on the kill's own line: 杀李白……不对，换成杜甫吧
+        after.extend(p for p in read_actions_between(reader, end, kill_line_end) if p.correction)
         if region > kill_line_end:  # lines between the kill and a later marker
             after.extend(read_actions_between(reader, kill_line_end, region))
         decl = _split_declaration(reader, body_start, len(text), marked=story is not None)
@@ -1484,6 +1507,8 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
     for pos in reader.command_starts():
         if pos < consumed or pos < start or pos >= stop:
             continue
+        if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
+            continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
         if hit is not None and hit[0].names_players:
             out.append(hit[0])

@@ -29,7 +29,8 @@ VOTE_LINKS: tuple[str, ...] = ("给", "为")
 VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
-    "这一票投给", "这一票给", "这票投给", "一票投给", "票给", "票", "vote for", "vote",
+    "这一票投给", "这一票给", "这票投给", "这票就给", "这票给", "这票投", "这一票投", "一票投给",
+    "票给", "票", "vote for", "vote",
 )  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
 # Weak words need a player's name right after them (跟投老王; 我跟票是因为… is talk).
@@ -37,7 +38,7 @@ VOTE_WEAK = "投"
 VOTE_WEAK_WORDS: tuple[str, ...] = ("跟投", "跟票", VOTE_WEAK)
 VOTE_WEAK_NOT_BEFORE = "票诉入资降了过的着"
 VOTE_CHANGE_WORDS: tuple[str, ...] = (
-    "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改",
+    "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改", "改回", "换回", "投回",
 )  # fmt: skip
 VOTE_CHANGE_LINKS: tuple[str, ...] = ("为", "成", "给", "到")  # 改票为 X, 改投给 X
 ABSTAIN_WORDS: tuple[str, ...] = ("弃权票", "弃权", "弃票", "abstain")
@@ -78,6 +79,12 @@ JOINT_WORDS: tuple[str, ...] = (
     "我们俩", "我俩", "我们两个", "咱们俩", "咱俩", "咱们", "我们一起", "一起", "一同", "共同",
     "联合", "一个人", "独自", "自己", "商量后", "商量过后", "讨论后",
 )  # fmt: skip
+# A short framing that ends in a colon (我帮朋友发一下：占卜X) frames a command naming a player;
+# not reported speech (他说：投X, 楼上问：…).
+FRAMING_MAX = 12
+REPORTED_SPEECH: tuple[str, ...] = (
+    "说", "讲", "问", "写", "道", "表示", "认为", "觉得", "称", "喊", "吼", "回答", "回复", "引用",
+)  # fmt: skip
 JOINT_LINKS: tuple[str, ...] = ("我和", "我跟", "我与", "我同")  # 我和卢绾今晚查证：X
 PARTNER_WORDS: tuple[str, ...] = ("队友", "搭档", "同伴", "伙伴", "另一位", "另一个", "partner")
 # After a condition (如果…就…), these start the clause that holds the command.
@@ -116,7 +123,7 @@ TAIL_QUALIFIERS: tuple[str, ...] = (
 # break (不，是阿杰), never before a verb (不占卜了 is not a command).
 CORRECTION_WORDS: tuple[str, ...] = (
     "更正为", "更正", "修改为", "修改成", "修改", "纠正", "改正", "更改为", "更改成", "更改", "更换为",
-    "更换成", "改成", "改为", "换成", "换为", "改一下", "改", "换", "不对", "算了", "还是", "刚才发错了",
+    "更换成", "改成", "改为", "换成", "换为", "改回", "换回", "改一下", "改", "换", "不对", "算了", "还是", "刚才发错了",
     "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
@@ -198,11 +205,12 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
 VERB_PARTICLES: tuple[str, ...] = (
     "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
-    "更改为", "更改成", "更正为", "变更为", "带走", "了", "掉", "给",
+    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "给",
 )  # fmt: skip
 # Particles that change the target of the command before (占卜改成X): a correction.
 CHANGE_PARTICLES: tuple[str, ...] = (
     "改成", "改为", "换成", "换为", "修改为", "修改成", "更改为", "更改成", "更正为", "变更为",
+    "改回", "换回",
 )  # fmt: skip
 # 改 / 换 before a command word (改杀X, 换占卜X) changes its target; anywhere in a clause, as the
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).

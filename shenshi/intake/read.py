@@ -179,6 +179,8 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
             out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
         elif ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
             out.alert("spectator_post", author=post.author)
+        elif kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:  # a substitute not yet entered
+            out.alert("not_a_player", "alert_not_a_player_signin", author=post.author)
         return out.result()
     if kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:
         if sender.alive:

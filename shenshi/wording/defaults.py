@@ -462,6 +462,11 @@ _group(
     ),
     # who may act
     (
+        "alert_not_a_player_signin",
+        "${author} 不是本局玩家，却在签到帖回帖（替补？请天神确认）",
+        "not_a_player (a sign-in reply)",
+    ),
+    (
         "alert_not_a_player_pm",
         "${author}（uid ${uid}）不是本局玩家，却发来「${command}」",
         "not_a_player (a PM)",
