@@ -167,8 +167,8 @@ _NAME_FIRST = tuple(
     for leads, tails, intents in lexicon.NAME_FIRST
 )
 _PLATFORM = re.compile(
-    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|"
-    + _alt(lexicon.PLATFORM_LINKS) + ")?"
+    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
+    + "(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|" + _alt(lexicon.PLATFORM_LINKS) + ")?"
 )  # fmt: skip
 _PLATFORM_LEAD = re.compile(
     _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_WORDS) + r"[ \t:]*"

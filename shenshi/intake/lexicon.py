@@ -262,6 +262,7 @@ LIST_WORDS: tuple[str, ...] = (
 # A cannon's platform: 炮架子：Y; 以Y为炮架
 PLATFORM_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "炮台", "架")
 PLATFORM_LINKS: tuple[str, ...] = ("是", "为", "用", "选")  # 炮架子是Y
+PLATFORM_FILLERS: tuple[str, ...] = ("就", "还是", "先", "暂时", "仍然", "依然", "继续")  # 炮架就选Y
 PLATFORM_CHANGE_LINKS: tuple[str, ...] = ("改成", "改为", "换成", "换为", "改", "换")  # 炮架改成Y
 PLATFORM_AS_LEADS: tuple[str, ...] = ("以", "用", "拿", "让")
 PLATFORM_AS_LINKS: tuple[str, ...] = ("作为", "作", "为", "做", "当")
