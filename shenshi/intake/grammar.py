@@ -360,6 +360,14 @@ class _Reader:
 
     # -- positions (tables built once per text) ----------------------------------------------
     @cached_property
+    def _change_verbs(self) -> list[int]:
+        return [m.start() for m in _CHANGE_VERB.finditer(self.text)]
+
+    @cached_property
+    def _joint_written(self) -> bool:
+        return any(link in self.text for link in lexicon.JOINT_LINKS)
+
+    @cached_property
     def _newlines(self) -> list[int]:
         return [i for i, c in enumerate(self.text) if c == "\n"]
 
@@ -443,7 +451,11 @@ class _Reader:
                 inside.add(_first_non_space(text, ends + len(_IF_ENDS)))
         # A change of mind written as a verb is a command wherever it stands in its clause
         # (之前说杀老王，现在改杀Rex; 想了想还是改投Rex), when it names a player.
-        inside.update(m.start() for m in _CHANGE_VERB.finditer(text, start, stop))
+        changes = self._change_verbs
+        i = bisect_left(changes, start)
+        while i < len(changes) and changes[i] < stop:
+            inside.add(changes[i])
+            i += 1
         self.weak_starts.update(inside - set(starts))
         return sorted({*starts, *inside})
 
@@ -460,7 +472,7 @@ class _Reader:
                 for lead in lead_positions(text, s):
                     starts.add(lead)
                     starts.update(self._after_subject(lead, author_keys))
-                framed = _FRAMED_COLON.match(text, s)
+                framed = _FRAMED_COLON.match(text, s) if ":" in text else None
                 if framed and not _REPORTED_SPEECH.search(text, s, framed.end()):
                     labelled.add(framed.end())  # 我帮朋友发一下：占卜X (not 他说：投X)
             begin = line_end + 1
@@ -472,7 +484,7 @@ class _Reader:
         (老王祈祷老王) or the writer with others (我和卢绾今晚查证：X, 我跟队友商量好了杀X)."""
         text = self.text
         found = []
-        joint = _JOINT_LINK.match(text, pos)
+        joint = _JOINT_LINK.match(text, pos) if self._joint_written else None
         if joint:
             at = joint.end()
             partner = self.index.match_at(self.folded, at)

@@ -16,12 +16,11 @@ alert naming the look-alike letters; a skeleton two players share names neither.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
 from functools import lru_cache
 
 import icu
 
-from shenshi.intake.text import Folded, cluster_end, fold, fold_char, fold_char_cased
+from shenshi.intake.text import cluster_end, fold, fold_char, fold_char_cased
 
 _CHECKER = icu.SpoofChecker()
 
@@ -48,25 +47,11 @@ def seen(text: str) -> str:
     return "".join(out)
 
 
-def seen_from(folded: Folded, pos: int, limit: int) -> Iterator[tuple[str, int]]:
-    """The skeleton of ``folded`` read from folded position ``pos``, one written character at a
-    time: ``(skeleton so far, folded position after that character)``, until the skeleton holds
-    ``limit`` characters or the line ends. ``pos`` must start a written character."""
-    text, origin, original = folded.text, folded.origin, folded.original
-    if pos >= len(text) or (pos > 0 and origin[pos - 1] == origin[pos]):
-        return
-    so_far = ""
-    p = pos
-    while p < len(text) and len(so_far) < limit and text[p] != "\n":
-        q = p + 1
-        while q < len(text) and origin[q] == origin[p]:
-            q += 1
-        o = origin[p]
-        cluster = original[o : cluster_end(original, o)]
-        piece = seen_char(cluster) if fold_char(cluster) == text[p:q] else seen_char(text[p:q])
-        so_far += piece
-        yield so_far, q
-        p = q
+def seen_piece(original: str, at: int, folded: str) -> str:
+    """The skeleton of the written character at ``original[at]`` (with its marks) that folded to
+    ``folded``; of ``folded`` itself where folding replaced it (a run of ????)."""
+    cluster = original[at : cluster_end(original, at)]
+    return seen_char(cluster) if fold_char(cluster) == folded else seen_char(folded)
 
 
 def lookalike_letters(written: str, name: str) -> tuple[str, ...]:

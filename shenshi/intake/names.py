@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from shenshi.intake.lookalike import seen, seen_from
+from shenshi.intake.lookalike import seen, seen_piece
 from shenshi.intake.text import Folded, fold
 
 SUGGESTION_CUTOFF = 50  # WRatio: two-character Chinese names that share one character score 50
@@ -94,8 +94,7 @@ class NameIndex:
                 if name in self.names and seen(nick):
                     seen_keys.setdefault(seen(nick), set()).add(name)
         self._seen = {k: frozenset(v) for k, v in seen_keys.items() if k}
-        self._seen_first = {k[0] for k in self._seen}
-        self._seen_longest = max(map(len, self._seen), default=0)
+        self._seen_prefixes = {key[:i] for key in self._seen for i in range(1, len(key) + 1)}
 
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
         """The name written at folded position ``pos``, or ``None`` if no name starts there: the
@@ -124,16 +123,27 @@ class NameIndex:
         return NameMatch(next(iter(players)), end, lookalike=True)
 
     def _seen_at(self, folded: Folded, pos: int) -> tuple[frozenset[str], int] | None:
-        """The players whose skeleton is the longest one read at ``pos``, and where it ends."""
-        text = folded.text
+        """The players whose skeleton is the longest one read at ``pos``, and where it ends
+        (read one written character at a time while it can still begin a name's skeleton)."""
+        text, origin, original = folded.text, folded.origin, folded.original
+        if pos > 0 and origin[pos - 1] == origin[pos]:
+            return None  # inside a written character
         found = None
-        for so_far, end in seen_from(folded, pos, self._seen_longest):
-            if so_far[:1] not in self._seen_first:
-                return None
-            if so_far in self._seen and not (
-                _is_word_char(text[end - 1]) and end < len(text) and _is_word_char(text[end])
+        so_far = ""
+        p = pos
+        while p < len(text):
+            q = p + 1
+            while q < len(text) and origin[q] == origin[p]:
+                q += 1
+            so_far += seen_piece(original, origin[p], text[p:q])
+            if so_far not in self._seen_prefixes:
+                break
+            players = self._seen.get(so_far)
+            if players and not (
+                _is_word_char(text[q - 1]) and q < len(text) and _is_word_char(text[q])
             ):
-                found = (self._seen[so_far], end)
+                found = (players, q)
+            p = q
         return found
 
     def _match(self, folded: Folded, pos: int, key: str) -> NameMatch:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -146,11 +146,16 @@ def fold_char_cased(ch: str) -> str:
 def cluster_end(text: str, i: int) -> int:
     """The end of the character at ``i`` with the combining marks that follow it."""
     j = i + 1
-    while j < len(text) and _is_mark(text[j]):
+    n = len(text)
+    while j < n and text[j] >= _FIRST_MARK and _is_mark(text[j]):
         j += 1
     return j
 
 
+_FIRST_MARK = "\u0300"  # no combining mark comes before U+0300
+
+
+@lru_cache(maxsize=4096)
 def _is_mark(ch: str) -> bool:
     """A visible combining mark: it belongs to the letter before it (e + U+0301 is é)."""
     return unicodedata.category(ch) in ("Mn", "Mc", "Me") and not is_invisible(ch)
@@ -163,11 +168,13 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True)
 class Folded:
-    """A folded text with the original index of each folded character."""
+    """A folded text with the original index of each folded character. ``views`` caches what
+    is derived from it once per text (the skeleton a reader sees: :mod:`~shenshi.intake.lookalike`)."""
 
     original: str
     text: str
     origin: tuple[int, ...]
+    views: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, original: str) -> Folded:
@@ -187,7 +194,9 @@ class Folded:
                     origin.append(i)
                 i = abs(end)
                 continue
-            j = cluster_end(original, i)
+            j = i + 1
+            while j < n and original[j] >= _FIRST_MARK and _is_mark(original[j]):
+                j += 1
             ch = original[i:j]
             f = "" if ch == "\r" and original[j : j + 1] == "\n" else fold_char(ch)
             parts.append(f)
