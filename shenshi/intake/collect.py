@@ -138,7 +138,8 @@ class Collector:
         if ref.player == SELF:
             return self.sender is None
         if ref.player is not None and ref.lookalike:
-            letters = lookalike_letters(ref.written, ref.player)
+            nicknames = tuple(n for n, p in self.ctx.nicknames.items() if p == ref.player)
+            letters = lookalike_letters(ref.written, (ref.player, *nicknames))
             self.alert(
                 "lookalike_name", target=ref.player, what=what, written=ref.written,
                 letters=describe(letters),

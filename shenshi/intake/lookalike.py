@@ -54,17 +54,19 @@ def seen_piece(original: str, at: int, folded: str) -> str:
     return seen_char(cluster) if fold_char(cluster) == folded else seen_char(folded)
 
 
-def lookalike_letters(written: str, name: str) -> tuple[str, ...]:
-    """The characters of ``written`` that are not in ``name`` as folded (the look-alikes a
-    reader took for the name's own letters), each once, in order."""
-    own = set(fold(name))
+def lookalike_letters(written: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The characters of ``written`` a reader took for another's: those whose skeleton is not
+    their folded self (Cyrillic а, a capital I read as l, 0, エ), and those not in any of
+    ``names`` (the player's name and nicknames) as folded (``rn`` read as m); each once."""
+    own = set("".join(fold(n) for n in names))
     out: list[str] = []
     i = 0
     while i < len(written):
         j = cluster_end(written, i)
         ch = written[i:j]
         folded = fold_char(ch)
-        if folded and not folded.isspace() and not set(folded) <= own and ch not in out:
+        other = seen_char(ch) != folded or not set(folded) <= own
+        if folded and not folded.isspace() and other and ch not in out:
             out.append(ch)
         i = j
     return tuple(out)
