@@ -74,6 +74,4 @@ def lookalike_letters(written: str, names: tuple[str, ...]) -> tuple[str, ...]:
 
 def describe(letters: tuple[str, ...]) -> str:
     """Look-alike letters for the GM: ``а (U+0430 CYRILLIC SMALL LETTER A)``."""
-    return "、".join(
-        f"{ch} (U+{ord(ch[0]):04X} {unicodedata.name(ch[0], '?')})" for ch in letters
-    )
+    return "、".join(f"{ch} (U+{ord(ch[0]):04X} {unicodedata.name(ch[0], '?')})" for ch in letters)
