@@ -361,7 +361,17 @@ class _Reader:
     # -- positions (tables built once per text) ----------------------------------------------
     @cached_property
     def _change_verbs(self) -> list[int]:
-        return [m.start() for m in _CHANGE_VERB.finditer(self.text)]
+        """Where a change of target is written as a verb by the writer himself: not after a
+        third person or a player's name in its clause (Rex昨天改投老K is about Rex)."""
+        found = []
+        for m in _CHANGE_VERB.finditer(self.text):
+            begin = self._bounds(self._clause_breaks, m.start())[0]
+            if _THIRD_PERSON.search(self.text, begin, m.start()) or self.index.find_all(
+                self.folded, begin, m.start()
+            ):
+                continue
+            found.append(m.start())
+        return found
 
     @cached_property
     def _joint_written(self) -> bool:
