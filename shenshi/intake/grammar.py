@@ -483,11 +483,23 @@ class _Reader:
                     starts.add(lead)
                     starts.update(self._after_subject(lead, author_keys))
                 framed = _FRAMED_COLON.match(text, s) if ":" in text else None
-                if framed and not _REPORTED_SPEECH.search(text, s, framed.end()):
-                    labelled.add(framed.end())  # 我帮朋友发一下：占卜X (not 他说：投X)
+                if (
+                    framed and not _REPORTED_SPEECH.search(text, s, framed.end())
+                    and not self._names_another(s, framed.end())
+                ):  # 我帮朋友发一下：占卜X; not 他说：投X, nor another player's words (老王：投X)
+                    labelled.add(framed.end())
             begin = line_end + 1
         self.weak_starts.update(labelled - starts)
         return sorted(s for s in starts | labelled if s < len(text))
+
+    def _names_another(self, start: int, stop: int) -> bool:
+        """Whether ``[start, stop)`` names a player other than one the writer acts with
+        (我和X): then a colon after it gives that player's words, not the writer's."""
+        text = self.text
+        return any(
+            not any(text.endswith(link, start, at) for link in lexicon.JOINT_LINKS)
+            for at, _ in self.index.find_all(self.folded, start, stop)
+        )
 
     def _after_subject(self, pos: int, author_keys: tuple[str, ...]) -> list[int]:
         """Where a command may start after the subject written at ``pos``: the author's own name
