@@ -18,7 +18,11 @@ extend it is read whole (``老王王`` is not ``老王``), unless what follows i
 a name (a reason marker, 一票, a particle before a break …).
 
 A change of mind in the same text (改成X, 不对，是X, 算了还是占卜X吧, 更正：X) is a *correction*:
-the latest target counts, and the command it corrects is dropped.
+the latest target counts, and the command it corrects is dropped; a change written as a verb
+(改杀X, 换成X, 改投X) is one wherever the writer writes it in a clause. Framing before a command
+word (法官您好, 麻烦主办：, 帮我们, 我和X, the author's own name) frames it; agreement after it
+(以这个为准, 就这个, 确定) confirms it; a reason after it, in brackets or after an @-mention,
+never qualifies it; a clause opening with a cannon platform (炮架子选Y) is the platform.
 
 Positions (sentence and clause bounds, condition and question markers) are looked up in tables
 built once per text, so a hostile text of many clauses or markers is read in linear time.

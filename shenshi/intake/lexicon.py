@@ -8,7 +8,13 @@ here; a test reads every word of every list through the grammar.
   sender's powers pick one: ``查`` is a seer's ``divine`` and a horse's ``check``). A
   one-character word is *weak*: it needs a name or a separator right after it.
 * ``VOTE_WORDS`` / ``VOTE_WEAK`` / ``VOTE_CHANGE_WORDS`` / ``ABSTAIN_WORDS`` — ballots in posts.
-* ``FILLER_WORDS`` — words that may stand before a command word (我, 今晚, 就 …).
+* ``FILLER_WORDS`` — words that may stand before a command word (我, 今晚, 就 …); framing
+  (``ADDRESS_WORDS`` + ``GREETINGS``, ``POLITE_WORDS``, ``HELP_WORDS``, ``JOINT_WORDS``,
+  ``JOINT_LINKS`` + a player or ``PARTNER_WORDS``, a colon after at most ``FRAMING_MAX``
+  characters that are not ``REPORTED_SPEECH``) too.
+* ``CHANGE_LEADS`` / ``CHANGE_PARTICLES`` — a change of target written as a verb (改杀X, 换成X).
+* ``QUESTION_ASKS`` — words that ask about the command itself (可以吗); ``AGREEMENT_WORDS`` —
+  agreement that confirms it (以这个为准).
 * ``QUESTION_MARKERS`` / ``CONDITION_MARKERS`` — a sentence holding one is not a command.
 * ``PLATFORM_WORDS``, ``DECLARATION_WORDS``, ``LAST_WORDS``, ``ACCUSE_WORDS``,
   ``CONFIRM_WORDS``, ``SPEED_UP`` / ``SLOW_DOWN`` — the parts of special commands.
