@@ -368,14 +368,23 @@ class _Reader:
         """Where a change of target is written as a verb by the writer himself: not after a
         third person or a player's name in its clause (Rex昨天改投老K is about Rex)."""
         found = []
+        subject_at: dict[int, int] = {}  # clause start -> where a third person is first named
         for m in _CHANGE_VERB.finditer(self.text):
-            begin = self._bounds(self._clause_breaks, m.start())[0]
-            if _THIRD_PERSON.search(self.text, begin, m.start()) or self.index.find_all(
-                self.folded, begin, m.start()
-            ):
-                continue
-            found.append(m.start())
+            begin, stop = self._bounds(self._clause_breaks, m.start())
+            if begin not in subject_at:
+                subject_at[begin] = self._first_subject(begin, stop)
+            if subject_at[begin] >= m.start():
+                found.append(m.start())
         return found
+
+    def _first_subject(self, begin: int, stop: int) -> int:
+        """Where a third person (他, a player's name) is first written in ``[begin, stop)``."""
+        third = _THIRD_PERSON.search(self.text, begin, stop)
+        first = third.start() if third else stop
+        for pos in range(begin, first):
+            if self.index.match_at(self.folded, pos) is not None:
+                return pos
+        return first
 
     @cached_property
     def _joint_written(self) -> bool:

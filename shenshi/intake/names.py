@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
-from shenshi.intake.lookalike import seen, seen_piece
+from shenshi.intake.lookalike import seen, seen_char, seen_piece
 from shenshi.intake.text import Folded, fold
 
 SUGGESTION_CUTOFF = 50  # WRatio: two-character Chinese names that share one character score 50
@@ -128,6 +128,9 @@ class NameIndex:
         text, origin, original = folded.text, folded.origin, folded.original
         if pos > 0 and origin[pos - 1] == origin[pos]:
             return None  # inside a written character
+        first = self._seen_prefixes  # a quick look at the first character alone
+        if seen_char(text[pos])[:1] not in first and seen_char(original[origin[pos]])[:1] not in first:
+            return None
         found = None
         so_far = ""
         p = pos
