@@ -129,7 +129,10 @@ class NameIndex:
         if pos > 0 and origin[pos - 1] == origin[pos]:
             return None  # inside a written character
         first = self._seen_prefixes  # a quick look at the first character alone
-        if seen_char(text[pos])[:1] not in first and seen_char(original[origin[pos]])[:1] not in first:
+        if (
+            seen_char(text[pos])[:1] not in first
+            and seen_char(original[origin[pos]])[:1] not in first
+        ):
             return None
         found = None
         so_far = ""
