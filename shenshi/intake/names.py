@@ -114,6 +114,8 @@ class NameIndex:
                 continue  # "tom_23" is not "Tom_2"
             exact = self._match(folded, pos, key)
             break
+        if exact is not None and (exact.end >= len(text) or not text[exact.end].isalnum()):
+            return exact  # nothing after it that a longer look-alike could be read from
         looks = self._seen_at(folded, pos)
         if looks is None or (exact is not None and looks[1] <= exact.end):
             return exact
