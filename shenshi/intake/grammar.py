@@ -387,6 +387,10 @@ class _Reader:
         return first
 
     @cached_property
+    def _colon_written(self) -> bool:
+        return ":" in self.text
+
+    @cached_property
     def _joint_written(self) -> bool:
         return any(link in self.text for link in lexicon.JOINT_LINKS)
 
@@ -495,7 +499,7 @@ class _Reader:
                 for lead in lead_positions(text, s):
                     starts.add(lead)
                     starts.update(self._after_subject(lead, author_keys))
-                framed = _FRAMED_COLON.match(text, s) if ":" in text else None
+                framed = _FRAMED_COLON.match(text, s) if self._colon_written else None
                 if (
                     framed and not _REPORTED_SPEECH.search(text, s, framed.end())
                     and not self._names_another(s, framed.end())
