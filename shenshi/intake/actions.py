@@ -243,6 +243,8 @@ def _target_problem(
     (an ``alert_why_*`` template with ``$target``, ``$role`` and ``$target_role``)."""
     phase, rules = ctx.phase, ctx.profile.targets
     is_self = target.name == sender.name
+    if is_self and action in rules.no_self:  # also when he names himself as he goes out (殉职)
+        return "self_target", "alert_why_self_target"
     if not target.alive:
         return "dead_target", "alert_why_dead_target"
     last_of = rules.last_of_team_not_self.get(action)
@@ -340,10 +342,11 @@ def _kill_post(out: Collector, p: Parsed, target: PlayerInfo, post: KillPost, ex
     partner = next(
         (q.name for q in ctx.partners_of(sender)
          if (d := ctx.phase.declared.get(q.name)) is not None and d.latest
-         and d.target == target.name),
+         and d.target == target.name and d.chars > chars),
         None,
     )  # fmt: skip
-    if chars == 0 and partner is not None:
+    if partner is not None and (chars == 0 or ctx.phase.declared[partner].chars >= post.minimum):
+        # the unit's declaration is the longest an agreeing member gives (RES-A5)
         extra["declaration_by"] = partner
         return []
     if post.required and chars == 0:

@@ -16,7 +16,8 @@ from types import MappingProxyType
 # kind -> what it means for the GM
 ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     # names
-    "unknown_name": "a name that matches no player (fuzzy suggestions attached)",
+    "unknown_name": "a name that matches no player (fuzzy suggestions attached), a look-alike of two players, or a player's name run on into more of a name",
+    "lookalike_name": "a name written with look-alike letters (UTS #39 skeleton: Cyrillic а for a): counted for the player it looks like",
     "ambiguous_name": "a name that fits more than one player",
     "missing_target": "a command word with no name after it",
     # who may act
@@ -40,6 +41,7 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "alternatives": "alternatives instead of one target (投票：A或者B, 炮架子：A或B): nothing counts",
     "conditional_action": "a command written as a condition or a question (如果…就束魂X, 祈祷 X?): nothing counts",
     "not_a_command": "a PM (or a reply in one's own 功能树洞) holding no command: a question or a note for the GM to read",
+    "unread_command": "a player's post in the vote thread, reply in a 功能树洞 or PM that holds a command word (in the vote thread: a ballot word) but yields no command: the GM reads it",
     "unclosed_quote": "a typed [quote] never closed hides the rest of a post or PM, which holds a ballot or a command: the GM reads it",
     # targets
     "dead_target": "the target is dead / out",

@@ -9,6 +9,7 @@ from functools import lru_cache
 from shenshi.intake import receipts
 from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
 from shenshi.intake.grammar import SELF, NameRef
+from shenshi.intake.lookalike import describe, lookalike_letters
 from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
 from shenshi.intake.names import NameIndex
 from shenshi.intake.text import fold
@@ -114,7 +115,9 @@ class Collector:
             self.receipts.append(Receipt(self.sender.name, text))
 
     def name_problem(self, ref: NameRef | None, what: str, verb: str | None = None) -> bool:
-        """Alert when ``ref`` does not name exactly one player; True if it did not.
+        """Alert when ``ref`` does not name exactly one player; True if it did not. A name
+        read through the confusables skeleton (a look-alike) names its player, with an alert
+        naming the look-alike letters.
 
         ``自己`` (``SELF``) names the sender; callers read the player from :meth:`player_of`.
         """
@@ -134,6 +137,14 @@ class Collector:
             return True
         if ref.player == SELF:
             return self.sender is None
+        if ref.player is not None and ref.lookalike:
+            nicknames = tuple(n for n, p in self.ctx.nicknames.items() if p == ref.player)
+            letters = lookalike_letters(ref.written, (ref.player, *nicknames))
+            self.alert(
+                "lookalike_name", target=ref.player, what=what, written=ref.written,
+                letters=describe(letters),
+            )  # fmt: skip
+            return False
         if ref.player is None:
             hints = name_index(self.ctx).suggest(ref.written)
             names = receipts.names(self.ctx, hints)

@@ -18,7 +18,11 @@ extend it is read whole (``老王王`` is not ``老王``), unless what follows i
 a name (a reason marker, 一票, a particle before a break …).
 
 A change of mind in the same text (改成X, 不对，是X, 算了还是占卜X吧, 更正：X) is a *correction*:
-the latest target counts, and the command it corrects is dropped.
+the latest target counts, and the command it corrects is dropped; a change written as a verb
+(改杀X, 换成X, 改投X) is one wherever the writer writes it in a clause. Framing before a command
+word (法官您好, 麻烦主办：, 帮我们, 我和X, the author's own name) frames it; agreement after it
+(以这个为准, 就这个, 确定) confirms it; a reason after it, in brackets or after an @-mention,
+never qualifies it; a clause opening with a cannon platform (炮架子选Y) is the platform.
 
 Positions (sentence and clause bounds, condition and question markers) are looked up in tables
 built once per text, so a hostile text of many clauses or markers is read in linear time.
@@ -49,7 +53,7 @@ COMMAND_LINE_SLACK = 2
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
 _SENTENCE_BREAK = "。!?\n"
-_SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|下)?[ \t:*]*")
+_SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|一个|一次|一位|下)?[ \t:*]*")
 # Pictographs and arrows between a command word and its name (占卜👉老王): skipped, but they do
 # not make a weak word a command the way a separator does.
 _DECOR = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\u2B00-\u2BFF\u2190-\u21FF\ufffd\ufe0f]+")
@@ -93,14 +97,27 @@ _TAIL_QUALIFIER = re.compile(_alt_bounded(lexicon.TAIL_QUALIFIERS))
 _THIRD_PERSON = re.compile(_alt(lexicon.THIRD_PERSON))
 _AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
+_QUESTION_ASKS = re.compile(_alt_bounded(lexicon.QUESTION_ASKS + lexicon.QUESTION_FINAL + ("吗",)))
 _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
 _PARTICLE = re.compile(
     "[" + lexicon.NAME_PARTICLES + r"]+(?=$|[\s。.!?;,~、…)\]】」』\ufffd])"
 )
+# Framing: 法官您好 / 天神大人 / 麻烦主办 (an address, with a greeting), 麻烦 / 帮我们 / 一起 …
+_ADDRESSED = (
+    _alt(lexicon.ADDRESS_WORDS) + _alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + "?"
+)
 _FILLER = (
-    r"(?:(?:" + _alt(lexicon.FILLER_WORDS)
+    r"(?:(?:" + _alt(lexicon.FILLER_WORDS + lexicon.POLITE_WORDS + lexicon.HELP_WORDS
+                     + lexicon.JOINT_WORDS)
+    + "|" + _ADDRESSED
     + r"|第[一二三四五六七八九十\d]+[" + lexicon.FILLER_ORDINAL_UNITS + r"])[ \t]*)*"
 )  # fmt: skip
+# A short framing ending in a colon before a command (我帮朋友发一下：占卜X): the command counts
+# when it names a player; reported speech (他说：投X) is not the writer's command.
+_FRAMED_COLON = re.compile(r"[^\s:。.!?;,~…\n]{1," + str(lexicon.FRAMING_MAX) + r"}:[ \t]*")
+_REPORTED_SPEECH = re.compile(_alt(lexicon.REPORTED_SPEECH))
+_JOINT_LINK = re.compile(_FILLER + _alt(lexicon.JOINT_LINKS) + r"[ \t]*")
+_PARTNER = re.compile(_alt(lexicon.PARTNER_WORDS))
 _OBJECT = _alt(lexicon.OBJECT_SUFFIXES) + "?"
 
 # Vote words (thread posts). 投票 may be written with a space inside (投  票：X).
@@ -111,9 +128,9 @@ _VOTE_CHANGE = re.compile(
     _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
 _VOTE_STRONG = re.compile(
-    _FILLER
-    + "(?:" + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?" + _VOTE_WORD
-    + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")" + _OBJECT
+    _FILLER + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?"
+    + "(?:" + _VOTE_WORD + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")"
+    + _OBJECT
 )  # fmt: skip
 # Weak: a player's name must follow (跟投X; 【今日投票】X, not 【第2天投票结果】).
 _VOTE_WEAK = re.compile(
@@ -124,7 +141,7 @@ _ABSTAIN = re.compile(
     _FILLER
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
     + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
-    + _alt(lexicon.ABSTAIN_WORDS)
+    + _alt(lexicon.ABSTAIN_WORDS) + "(?:[ \t]*" + _alt(lexicon.ABSTAIN_WORDS) + ")*"  # 弃权弃权
     + r"(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
 )  # fmt: skip
 
@@ -132,7 +149,9 @@ _ABSTAIN = re.compile(
 # Single-character verbs are "weak": they need a name or a separator right after them.
 _VERBS_ALT = _alt(w for w, _ in lexicon.VERBS)
 # A command word as written, or any command word in 【】 (【占卜】老王).
-_VERB_RE = re.compile(_FILLER + "(?:(" + _VERBS_ALT + ")|【(" + _VERBS_ALT + ")】)" + _OBJECT)
+_VERB_RE = re.compile(
+    _FILLER + "(?:(" + _VERBS_ALT + r")|[【\[](" + _VERBS_ALT + r")[】\]])" + _OBJECT
+)
 _VERB_INTENTS = dict(lexicon.VERBS)
 _WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
 _VERB_PARTICLE = re.compile(_alt(lexicon.VERB_PARTICLES))
@@ -142,13 +161,18 @@ _COMMAND_WORD = re.compile(
     "(?:" + _VOTE_WORD + "|" + _alt(lexicon.VOTE_WORDS + lexicon.VOTE_CHANGE_WORDS)
     + "|" + re.escape(lexicon.VOTE_WEAK) + "|" + _VERBS_ALT + ")"
 )  # fmt: skip
+# A change of target written as a verb (改杀 / 改成 / 换成 / 改为 X, 改投 X), not negated (不改杀).
+_CHANGE_VERB = re.compile(
+    "(?<![" + lexicon.CHANGE_NOT_AFTER + "])(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
+    + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
+)  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
     for leads, tails, intents in lexicon.NAME_FIRST
 )
 _PLATFORM = re.compile(
-    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|"
-    + _alt(lexicon.PLATFORM_LINKS) + ")?"
+    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
+    + "(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|" + _alt(lexicon.PLATFORM_LINKS) + ")?"
 )  # fmt: skip
 _PLATFORM_LEAD = re.compile(
     _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_WORDS) + r"[ \t:]*"
@@ -166,6 +190,10 @@ _ACCUSE = re.compile(r"(?:我)?" + _alt(lexicon.ACCUSE_WORDS) + r"[ \t:]*")
 _DELEGATE_TO = re.compile(_FILLER + _alt(lexicon.DELEGATE_TO_LEADS))
 _DELEGATE_TO_AFTER = re.compile(r"[ \t]*" + _alt(lexicon.DELEGATE_TO_WORDS) + r"[ \t]*投")
 _CONFIRM = re.compile(r"[ \t]*[【\[]?" + _alt(lexicon.CONFIRM_WORDS) + r"[】\]]?[ \t。.!]*")
+_AGREEMENT = re.compile(
+    r"[ \t(]*[【\[]?" + _alt_bounded(lexicon.CONFIRM_WORDS + lexicon.AGREEMENT_WORDS)
+    + r"[】\]]?[ \t。.!~)" + lexicon.NAME_PARTICLES + "]*"
+)  # fmt: skip
 _SPEED_UP = re.compile(
     _FILLER + re.escape(lexicon.SPEED_UP[0])
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
@@ -197,6 +225,9 @@ _ALTERNATIVE_FOLLOWER = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_FOLLOWER
 # What may stand before a command word at the start of a clause (see lexicon.LEAD_WORDS).
 _LEADS = (
     re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
+    re.compile(  # 麻烦主办：, 法官大人：, 天神您好：
+        _alt(lexicon.POLITE_WORDS + ("请",)) + "?" + _ADDRESSED + r"[ \t]*[:~]+[ \t]*"
+    ),
     re.compile(_NUMERAL + r"[ \t]*[、)][ \t]*"),
     re.compile(r"[a-h][)、][ \t]*"),  # a) b) c)
     re.compile(r"\d{1,3}[ \t]*"),  # ① (folded: 1), #2
@@ -270,6 +301,7 @@ class NameRef:
     written: str
     player: str | None = None
     ambiguous: tuple[str, ...] = ()
+    lookalike: bool = False  # read through the confusables skeleton: the GM is told
 
     @property
     def resolved(self) -> bool:
@@ -331,6 +363,37 @@ class _Reader:
         return self.folded.text
 
     # -- positions (tables built once per text) ----------------------------------------------
+    @cached_property
+    def _change_verbs(self) -> list[int]:
+        """Where a change of target is written as a verb by the writer himself: not after a
+        third person or a player's name in its clause (Rex昨天改投老K is about Rex)."""
+        found = []
+        subject_at: dict[int, int] = {}  # clause start -> where a third person is first named
+        for m in _CHANGE_VERB.finditer(self.text):
+            begin, stop = self._bounds(self._clause_breaks, m.start())
+            if begin not in subject_at:
+                subject_at[begin] = self._first_subject(begin, stop)
+            if subject_at[begin] >= m.start():
+                found.append(m.start())
+        return found
+
+    def _first_subject(self, begin: int, stop: int) -> int:
+        """Where a third person (他, a player's name) is first written in ``[begin, stop)``."""
+        third = _THIRD_PERSON.search(self.text, begin, stop)
+        first = third.start() if third else stop
+        for pos in range(begin, first):
+            if self.index.match_at(self.folded, pos) is not None:
+                return pos
+        return first
+
+    @cached_property
+    def _colon_written(self) -> bool:
+        return ":" in self.text
+
+    @cached_property
+    def _joint_written(self) -> bool:
+        return any(link in self.text for link in lexicon.JOINT_LINKS)
+
     @cached_property
     def _newlines(self) -> list[int]:
         return [i for i, c in enumerate(self.text) if c == "\n"]
@@ -413,6 +476,13 @@ class _Reader:
             ends = text.find(_IF_ENDS, cstart, clause_done)
             if ends >= 0 and ends + len(_IF_ENDS) < clause_done:  # …的话改成X
                 inside.add(_first_non_space(text, ends + len(_IF_ENDS)))
+        # A change of mind written as a verb is a command wherever it stands in its clause
+        # (之前说杀老王，现在改杀Rex; 想了想还是改投Rex), when it names a player.
+        changes = self._change_verbs
+        i = bisect_left(changes, start)
+        while i < len(changes) and changes[i] < stop:
+            inside.add(changes[i])
+            i += 1
         self.weak_starts.update(inside - set(starts))
         return sorted({*starts, *inside})
 
@@ -420,14 +490,54 @@ class _Reader:
         """Every position a command may start at: each clause start (after the author's own
         "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …)."""
         starts: set[int] = set()
+        labelled: set[int] = set()  # after a short framing that ends in a colon: weak starts
         begin = 0
         text = self.text
         for line_end in [*self._newlines, len(text)]:
             first = _skip_own_prefix(self, begin, author_keys)
             for s in self.clause_starts(first, line_end):
-                starts.update(lead_positions(text, s))
+                for lead in lead_positions(text, s):
+                    starts.add(lead)
+                    starts.update(self._after_subject(lead, author_keys))
+                framed = _FRAMED_COLON.match(text, s) if self._colon_written else None
+                if (
+                    framed and not _REPORTED_SPEECH.search(text, s, framed.end())
+                    and not self._names_another(s, framed.end())
+                ):  # 我帮朋友发一下：占卜X; not 他说：投X, nor another player's words (老王：投X)
+                    labelled.add(framed.end())
             begin = line_end + 1
-        return sorted(s for s in starts if s < len(text))
+        self.weak_starts.update(labelled - starts)
+        return sorted(s for s in starts | labelled if s < len(text))
+
+    def _names_another(self, start: int, stop: int) -> bool:
+        """Whether ``[start, stop)`` names a player other than one the writer acts with
+        (我和X): then a colon after it gives that player's words, not the writer's."""
+        text = self.text
+        return any(
+            not any(text.endswith(link, start, at) for link in lexicon.JOINT_LINKS)
+            for at, _ in self.index.find_all(self.folded, start, stop)
+        )
+
+    def _after_subject(self, pos: int, author_keys: tuple[str, ...]) -> list[int]:
+        """Where a command may start after the subject written at ``pos``: the author's own name
+        (老王祈祷老王) or the writer with others (我和卢绾今晚查证：X, 我跟队友商量好了杀X)."""
+        text = self.text
+        found = []
+        joint = _JOINT_LINK.match(text, pos) if self._joint_written else None
+        if joint:
+            at = joint.end()
+            partner = self.index.match_at(self.folded, at)
+            if partner is not None:
+                found.append(_first_non_space(text, partner.end))
+            else:
+                word = _PARTNER.match(text, at)
+                if word:
+                    found.append(_first_non_space(text, word.end()))
+        for key in author_keys:
+            if key and text.startswith(key, pos) and self.index.match_at(self.folded, pos):
+                found.append(_first_non_space(text, pos + len(key)))
+                break
+        return found
 
     def next_on_line(self, end: int) -> list[int]:
         """Where a second command may start after one that ended at ``end`` on the same line
@@ -456,10 +566,20 @@ class _Reader:
             return True
         if conditions and not self._probing and self._qualified_after(end):
             return True
+        return self._asks(end)
+
+    def _asks(self, end: int) -> bool:
+        """Whether the command ending at ``end`` is itself asked: its clause ends in a question
+        (? 吗 呢 么) with nothing between the command and it but words that ask about the
+        command (可以吗, 行不行) — not a reason or remark of its own words, in brackets or not
+        (投票：X（他为什么不说话？）, 投 @X 你们不觉得他很怪吗)."""
+        text = self.text
         stop = self.clause_end(end)
         tail = text[max(end, stop - 40) : stop]
-        rest = _TARGET_QUESTION.sub("", tail).rstrip()
-        return text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))
+        rest = _TARGET_QUESTION.sub("", tail).rstrip(" \t)")
+        if not (text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))):
+            return False
+        return _word_chars(_QUESTION_ASKS.sub("", rest)) == 0
 
     def _qualified_after(self, end: int) -> bool:
         """A clause right after the command that qualifies it: 除非…, 前提是…, 看情况, if …; or
@@ -518,7 +638,6 @@ class _Reader:
             _FOLLOWER.match(text, end)
             or _PARTICLE.match(text, end)
             or _TARGET_QUESTION.match(text, end)
-            or (text[end - 1].isascii() != text[end].isascii() and not text[end].isdigit())
         )
 
     def _runs_on(self, end: int) -> bool:
@@ -547,7 +666,7 @@ class _Reader:
             return NameRef(self.folded.original_slice(pos, end)), end
         self._read_a_name(pos, match.end)
         written = self.folded.original_slice(pos, match.end)
-        return NameRef(written, match.player, match.ambiguous), match.end
+        return NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
 
     def read_name(
         self, pos: int, strict: bool, pronouns: bool = False
@@ -561,6 +680,10 @@ class _Reader:
         text = self.text
         after = _after_sep(text, pos)
         had_sep = strict or after > pos
+        if after < len(text) and _DECOR.match(text, after):
+            named = self._name_at(after)  # a name that starts with a symbol: 🍉西瓜, ☆星星☆
+            if named is not None and named[0].names_someone:
+                return named
         pos = _skip_decor(text, after)
         if pos < len(text) and (text[pos] == "@" or text[pos] in _OPEN):
             whole = self._name_at(pos)  # a name that starts with @ or a bracket: [SK]Leo
@@ -578,7 +701,7 @@ class _Reader:
                 match = self.index.resolve(inner)
                 if match is not None:
                     self._read_a_name(pos + 1, end)
-                    return NameRef(inner, match.player, match.ambiguous), end + 1
+                    return NameRef(inner, match.player, match.ambiguous, match.lookalike), end + 1
                 if inner:
                     return NameRef(inner), end + 1
         found = self._name_at(pos)
@@ -634,7 +757,7 @@ class _Reader:
                 if match is None:
                     return more, pos, alternatives
                 written = self.folded.original_slice(nxt, match.end)
-                ref, end = NameRef(written, match.player, match.ambiguous), match.end
+                ref, end = NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
                 self._read_a_name(nxt, match.end)
             if ref is None:
                 return more, pos, alternatives
@@ -673,7 +796,7 @@ class _Reader:
         rest = self.text[match.end : end]
         if not (lead or _ALTERNATIVE_FOLLOWER.match(self.text, match.end) or not rest.strip()):
             return None
-        ref = NameRef(self.folded.original_slice(at, match.end), match.player, match.ambiguous)
+        ref = NameRef(self.folded.original_slice(at, match.end), match.player, match.ambiguous, match.lookalike)
         return ref, end + 1
 
     def lone_name_lines(self, pos: int) -> tuple[list[NameRef], int]:
@@ -695,7 +818,7 @@ class _Reader:
             if match is None or _word_chars(text[match.end : end]) > 0:
                 break
             names.append(NameRef(self.folded.original_slice(first, match.end), match.player,
-                                 match.ambiguous))  # fmt: skip
+                                 match.ambiguous, match.lookalike))  # fmt: skip
             pos = end
         return names, pos
 
@@ -820,6 +943,9 @@ def _read_ballot(
         if not m:
             return None
         end = m.end()
+        again = _VOTE_WEAK.match(text, _after_sep(text, end)) if strict else None
+        if again and again.end() > _after_sep(text, end):
+            end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
     ref, after = reader.read_name(end, strict=False, pronouns=True)
     if (ref is None or not ref.written) and strict:
@@ -975,12 +1101,21 @@ def read_actions(
             decl_before = (pos, m.end(), nxt_kill)
             consumed_to = nxt_kill
             continue
+        clause_end = reader.clause_end(pos)
+        if found and _AGREEMENT.fullmatch(text_f, pos, clause_end):
+            # 以这个为准 / 就这个 / 确定 after a command: that command, confirmed, stands
+            found[-1] = _with(found[-1], confirm=True, correction=True)
+            consumed_to = clause_end
+            continue
         special = _read_clause_command(reader, pos)
         if special is not None:
             found.append(special)
-            consumed_to = reader.clause_end(pos)
+            consumed_to = clause_end
             continue
-        hit = _read_correction_or_command(reader, _after_platform(reader, pos), bool(found))
+        command_at = _after_platform(reader, pos)
+        if command_at == pos and _PLATFORM.match(text_f, pos):
+            continue  # 炮架子选樊哙，目标：张良: a platform, read with the cannon's command
+        hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
             and not (hit[0].names_players or _cancels_a_command(hit[0]))
@@ -1001,7 +1136,18 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
+    if found and found[0].correction and not found[0].intents and found[0].target is not None:
+        found[0] = _with_mentioned_verb(reader, found[0])
     return [_one_choice(p) for p in apply_corrections(found)]
+
+
+def _with_mentioned_verb(reader: _Reader, p: Parsed) -> Parsed:
+    """A change naming only a player, with no command before it (本来想占卜糖糖的，临时改成老K):
+    the command word written last before it, if any, is the one changed."""
+    words = list(_ANY_VERB.finditer(reader.text, 0, p.pos))
+    if not words:
+        return p
+    return _with(p, intents=_VERB_INTENTS[words[-1].group(0)])
 
 
 def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
@@ -1156,7 +1302,10 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)
-    if again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents):
+    if (
+        again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents)
+        and reader.index.match_at(reader.folded, start) is None  # 【守护】守门员: a name
+    ):  # fmt: skip
         start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
     ref, end = reader.read_name(start, strict=bracketed)
     if (ref is None or not ref.written) and not weak:
@@ -1202,7 +1351,7 @@ def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
             continue
         written = reader.folded.original_slice(start, match.end)
         verb = reader.folded.original_slice(pos, after.end())
-        ref = NameRef(written, match.player, match.ambiguous)
+        ref = NameRef(written, match.player, match.ambiguous, match.lookalike)
         return Parsed(intents, verb, pos, ref), after.end()
     return None
 
@@ -1226,7 +1375,7 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
             ("delegate_to_player",),
             reader.folded.original_slice(pos, after.end()),
             pos,
-            NameRef(written, match.player, match.ambiguous),
+            NameRef(written, match.player, match.ambiguous, match.lookalike),
         ),
         line_end,
     )
@@ -1316,7 +1465,7 @@ def _platforms_in(reader: _Reader, start: int, stop: int) -> list[tuple[int, _Pl
             found.append((pos, hit))
     for pos, match in reader.index.find_all(reader.folded, start, stop):
         if _PLATFORM_AS_AFTER.match(text, match.end):
-            ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous)
+            ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
             found.append((pos, _Platform((ref,), match.end, False, False)))
     return found
 
@@ -1373,6 +1522,8 @@ def _kill_and_after(
         after.extend(decl.commands)
     else:
         kill_line_end = reader.line_bounds(end)[1]
+        # a change of mind on the kill's own line: 杀李白……不对，换成杜甫吧
+        after.extend(p for p in read_actions_between(reader, end, kill_line_end) if p.correction)
         if region > kill_line_end:  # lines between the kill and a later marker
             after.extend(read_actions_between(reader, kill_line_end, region))
         decl = _split_declaration(reader, body_start, len(text), marked=story is not None)
@@ -1407,6 +1558,8 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
     for pos in reader.command_starts():
         if pos < consumed or pos < start or pos >= stop:
             continue
+        if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
+            continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
         if hit is not None and hit[0].names_players:
             out.append(hit[0])
@@ -1608,7 +1761,7 @@ def read_lone_name(text: str, index: NameIndex) -> NameRef | None:
     rest = folded.text[:pos] + folded.text[match.end :]
     if any(_extends_a_name(c) for c in rest):
         return None
-    return NameRef(folded.original_slice(pos, match.end), match.player, match.ambiguous)
+    return NameRef(folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
 
 
 def has_vote_words(text: str) -> bool:
@@ -1617,3 +1770,18 @@ def has_vote_words(text: str) -> bool:
 
 
 _VOTE_MENTION = re.compile(_alt(lexicon.VOTE_MENTIONS))
+
+
+def command_word(text: str, ballots_only: bool = False) -> str | None:
+    """The first of the lexicon's command words in ``text`` as written (only ballot words with
+    ``ballots_only``), or ``None``: a text holding one was meant to say something to the game."""
+    folded = Folded.of(text)
+    m = (_ANY_BALLOT_WORD if ballots_only else _ANY_COMMAND_WORD).search(folded.text)
+    return folded.original_slice(m.start(), m.end()) if m else None
+
+
+_ANY_BALLOT_WORD = re.compile(
+    "(?:" + _VOTE_WORD + "|" + _alt(lexicon.VOTE_WORDS + lexicon.VOTE_CHANGE_WORDS
+    + lexicon.ABSTAIN_WORDS + lexicon.VOTE_WEAK_WORDS) + ")"
+)  # fmt: skip
+_ANY_COMMAND_WORD = re.compile("(?:" + _ANY_BALLOT_WORD.pattern + "|" + _VERBS_ALT + ")")

@@ -8,7 +8,13 @@ here; a test reads every word of every list through the grammar.
   sender's powers pick one: ``查`` is a seer's ``divine`` and a horse's ``check``). A
   one-character word is *weak*: it needs a name or a separator right after it.
 * ``VOTE_WORDS`` / ``VOTE_WEAK`` / ``VOTE_CHANGE_WORDS`` / ``ABSTAIN_WORDS`` — ballots in posts.
-* ``FILLER_WORDS`` — words that may stand before a command word (我, 今晚, 就 …).
+* ``FILLER_WORDS`` — words that may stand before a command word (我, 今晚, 就 …); framing
+  (``ADDRESS_WORDS`` + ``GREETINGS``, ``POLITE_WORDS``, ``HELP_WORDS``, ``JOINT_WORDS``,
+  ``JOINT_LINKS`` + a player or ``PARTNER_WORDS``, a colon after at most ``FRAMING_MAX``
+  characters that are not ``REPORTED_SPEECH``) too.
+* ``CHANGE_LEADS`` / ``CHANGE_PARTICLES`` — a change of target written as a verb (改杀X, 换成X).
+* ``QUESTION_ASKS`` — words that ask about the command itself (可以吗); ``AGREEMENT_WORDS`` —
+  agreement that confirms it (以这个为准).
 * ``QUESTION_MARKERS`` / ``CONDITION_MARKERS`` — a sentence holding one is not a command.
 * ``PLATFORM_WORDS``, ``DECLARATION_WORDS``, ``LAST_WORDS``, ``ACCUSE_WORDS``,
   ``CONFIRM_WORDS``, ``SPEED_UP`` / ``SLOW_DOWN`` — the parts of special commands.
@@ -29,7 +35,8 @@ VOTE_LINKS: tuple[str, ...] = ("给", "为")
 VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
-    "这一票投给", "这一票给", "这票投给", "一票投给", "票给", "票", "vote for", "vote",
+    "这一票投给", "这一票给", "这票投给", "这票就给", "这票给", "这票投", "这一票投", "一票投给",
+    "票给", "票", "vote for", "vote",
 )  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
 # Weak words need a player's name right after them (跟投老王; 我跟票是因为… is talk).
@@ -37,7 +44,7 @@ VOTE_WEAK = "投"
 VOTE_WEAK_WORDS: tuple[str, ...] = ("跟投", "跟票", VOTE_WEAK)
 VOTE_WEAK_NOT_BEFORE = "票诉入资降了过的着"
 VOTE_CHANGE_WORDS: tuple[str, ...] = (
-    "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改",
+    "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改", "改回", "换回", "投回",
 )  # fmt: skip
 VOTE_CHANGE_LINKS: tuple[str, ...] = ("为", "成", "给", "到")  # 改票为 X, 改投给 X
 ABSTAIN_WORDS: tuple[str, ...] = ("弃权票", "弃权", "弃票", "abstain")
@@ -54,6 +61,38 @@ FILLER_WORDS: tuple[str, ...] = (
     "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
     "哦", "噢", "嗯", "呃", "诶", "哎",
 )  # fmt: skip
+# Framing before a command word: a greeting or an address to the GM (法官您好, 天神晚上好,
+# 麻烦主办：), a polite request (麻烦/请/拜托 …, 帮我们), or the writer acting with others
+# (我们俩, 一起, 我和X / 我跟队友: a player's name or a partner word after 我和). Framing frames the
+# command; it never makes it talk.
+ADDRESS_WORDS: tuple[str, ...] = (
+    "天神", "神使", "神的使者", "法官", "主办", "主持人", "主持", "裁判", "上帝", "gm", "版主",
+    "管理员", "大大",
+)  # fmt: skip
+HONORIFICS: tuple[str, ...] = ("大人", "大大", "您")
+GREETINGS: tuple[str, ...] = (
+    "您好", "你好", "晚上好", "早上好", "上午好", "下午好", "中午好", "晚好", "早", "好", "辛苦了",
+    "辛苦", "在吗",
+)  # fmt: skip
+POLITE_WORDS: tuple[str, ...] = (
+    "麻烦您", "麻烦你", "麻烦", "劳驾", "拜托您", "拜托你", "拜托", "烦请", "有劳", "请您", "请你",
+    "委托您", "委托你",
+)  # fmt: skip
+HELP_WORDS: tuple[str, ...] = (
+    "帮我们", "帮咱们", "替我们", "替我", "给我们", "代我们", "帮忙", "帮个忙",
+)  # fmt: skip
+JOINT_WORDS: tuple[str, ...] = (
+    "我们俩", "我俩", "我们两个", "咱们俩", "咱俩", "咱们", "我们一起", "一起", "一同", "共同",
+    "联合", "一个人", "独自", "自己", "商量后", "商量过后", "讨论后",
+)  # fmt: skip
+# A short framing that ends in a colon (我帮朋友发一下：占卜X) frames a command naming a player;
+# not reported speech (他说：投X, 楼上问：…).
+FRAMING_MAX = 12
+REPORTED_SPEECH: tuple[str, ...] = (
+    "说", "讲", "问", "写", "道", "表示", "认为", "觉得", "称", "喊", "吼", "回答", "回复", "引用",
+)  # fmt: skip
+JOINT_LINKS: tuple[str, ...] = ("我和", "我跟", "我与", "我同")  # 我和卢绾今晚查证：X
+PARTNER_WORDS: tuple[str, ...] = ("队友", "搭档", "同伴", "伙伴", "另一位", "另一个", "partner")
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
 # 第N夜 / 第N晚 / 第N天 / 第N轮 before a command word
@@ -65,6 +104,14 @@ QUESTION_MARKERS: tuple[str, ...] = (
     "是不是", "怎么", "为什么", "为啥", "什么时候", "多久",
 )  # fmt: skip
 QUESTION_FINAL: tuple[str, ...] = ("呢", "么")  # a question only at the end of its sentence
+# Right after a command, the words that ask about the command itself (投老王可以吗, 投票：老王
+# 行不行？). A question of any other words after the command (投票：老王（他为什么不说话？）,
+# 投 @老王 你们不觉得他很怪吗) is the reason's, and never qualifies the command.
+QUESTION_ASKS: tuple[str, ...] = (
+    "可不可以", "可以不可以", "行不行", "好不好", "对不对", "成不成", "能不能", "可以", "行",
+    "好", "对", "成", "妥", "如何", "怎么样", "咋样", "没问题", "合适", "合理", "ok", "okay",
+    "这样", "这么投", "这样投", "吧",
+)  # fmt: skip
 CONDITION_MARKERS: tuple[str, ...] = (
     "如果", "假如", "要是", "若是", "倘若", "万一", "除非", "的话", "假设", "如若", "前提是",
 )  # fmt: skip
@@ -82,7 +129,7 @@ TAIL_QUALIFIERS: tuple[str, ...] = (
 # break (不，是阿杰), never before a verb (不占卜了 is not a command).
 CORRECTION_WORDS: tuple[str, ...] = (
     "更正为", "更正", "修改为", "修改成", "修改", "纠正", "改正", "更改为", "更改成", "更改", "更换为",
-    "更换成", "改成", "改为", "换成", "换为", "改一下", "改", "换", "不对", "算了", "还是", "刚才发错了",
+    "更换成", "改成", "改为", "换成", "换为", "改回", "换回", "改一下", "改", "换", "不对", "算了", "还是", "刚才发错了",
     "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
@@ -164,12 +211,17 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
 VERB_PARTICLES: tuple[str, ...] = (
     "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
-    "更改为", "更改成", "更正为", "变更为", "带走", "了", "掉", "给",
+    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "给",
 )  # fmt: skip
 # Particles that change the target of the command before (占卜改成X): a correction.
 CHANGE_PARTICLES: tuple[str, ...] = (
     "改成", "改为", "换成", "换为", "修改为", "修改成", "更改为", "更改成", "更正为", "变更为",
+    "改回", "换回",
 )  # fmt: skip
+# 改 / 换 before a command word (改杀X, 换占卜X) changes its target; anywhere in a clause, as the
+# CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
+CHANGE_LEADS: tuple[str, ...] = ("改", "换")
+CHANGE_NOT_AFTER = "不别没未勿"
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 
 # Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
@@ -216,6 +268,7 @@ LIST_WORDS: tuple[str, ...] = (
 # A cannon's platform: 炮架子：Y; 以Y为炮架
 PLATFORM_WORDS: tuple[str, ...] = ("炮架子", "炮架", "架子", "炮台", "架")
 PLATFORM_LINKS: tuple[str, ...] = ("是", "为", "用", "选")  # 炮架子是Y
+PLATFORM_FILLERS: tuple[str, ...] = ("就", "还是", "先", "暂时", "仍然", "依然", "继续")  # 炮架就选Y
 PLATFORM_CHANGE_LINKS: tuple[str, ...] = ("改成", "改为", "换成", "换为", "改", "换")  # 炮架改成Y
 PLATFORM_AS_LEADS: tuple[str, ...] = ("以", "用", "拿", "让")
 PLATFORM_AS_LINKS: tuple[str, ...] = ("作为", "作", "为", "做", "当")
@@ -243,6 +296,14 @@ DELEGATE_TO_LEADS: tuple[str, ...] = ("委托", "让", "请", "拜托")
 DELEGATE_TO_WORDS: tuple[str, ...] = ("帮我", "替我", "代我", "帮忙", "代")
 
 CONFIRM_WORDS: tuple[str, ...] = ("确定", "确认", "锁定", "confirm")  # also in 【】
+# Agreement after a command (a clause of its own, in brackets or not): it confirms the command
+# before it, which then stands over earlier ones (束魂：X（和队友商量过了，以这个为准））. Never a
+# condition, nor a change of mind.
+AGREEMENT_WORDS: tuple[str, ...] = (
+    "以这个为准", "以这条为准", "以此为准", "以本条为准", "以这次为准", "就这个了", "就这个",
+    "就这样吧", "就这样", "就这么定了", "就这么办", "就定这个", "定了", "不改了", "不变了", "不变",
+    "最终决定", "确定了", "确认了", "决定了", "没问题", "ok",
+)  # fmt: skip
 SPEED_UP = ("同意", "加速")  # 同意第N天加速 (a whole clause: 同意加速的请回复 is not consent)
 SLOW_DOWN_LEADS: tuple[str, ...] = ("申请", "请求", "要求")
 SLOW_DOWN = "减速"

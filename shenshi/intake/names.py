@@ -3,7 +3,10 @@
 Layers, strictest first: the exact name; then the folded name (case-insensitive, full-width to
 half-width by NFKC, traditional to simplified), with a leading ``@`` and surrounding brackets
 or quotes removed by the grammar (unless they belong to the name: ``[SK]Leo``, ``@小白``); then
-the GM's nicknames from the config. A folded name or nickname that fits two players is
+the GM's nicknames from the config; then what a reader sees, the Unicode confusables skeleton
+(:mod:`shenshi.intake.lookalike`), where it reads further than the folded name: ``Annа`` (a
+Cyrillic а) is Anna even when Ann plays too, and is marked ``lookalike`` for an alert; a skeleton
+two players share names neither. A folded name or nickname that fits two players is
 *ambiguous*, and so is a name written with a space or brackets inside that could be a longer
 player's (``Mia 2`` with Mia and Mia2). Fuzzy matching (rapidfuzz) only ever yields suggestions
 for an alert, never a player.
@@ -16,6 +19,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
 
+from shenshi.intake.lookalike import seen, seen_char, seen_piece
 from shenshi.intake.text import Folded, fold
 
 SUGGESTION_CUTOFF = 50  # WRatio: two-character Chinese names that share one character score 50
@@ -40,12 +44,14 @@ class NameMatch:
     """The outcome of reading a name at a position of a folded text.
 
     ``player`` is set when exactly one player fits; ``ambiguous`` lists the players when
-    several do; ``end`` is the folded position just after the name.
+    several do; ``end`` is the folded position just after the name. ``lookalike``: read through
+    the confusables skeleton (a player then, or nobody when two players share it).
     """
 
     player: str | None
     end: int
     ambiguous: tuple[str, ...] = ()
+    lookalike: bool = False
 
 
 class NameIndex:
@@ -79,22 +85,74 @@ class NameIndex:
             sq = _squeeze(key)
             if sq:
                 self._by_squeezed.setdefault(sq[0], []).append((sq, key))
+        # What a reader sees: the skeleton of every name and nickname, and the players it fits.
+        seen_keys: dict[str, set[str]] = {}
+        for name in self.names:
+            seen_keys.setdefault(seen(name), set()).add(name)
+        for nick, named in (nicknames or {}).items():
+            for name in (named,) if isinstance(named, str) else named:
+                if name in self.names and seen(nick):
+                    seen_keys.setdefault(seen(nick), set()).add(name)
+        self._seen = {k: frozenset(v) for k, v in seen_keys.items() if k}
+        self._seen_prefixes = {key[:i] for key in self._seen for i in range(1, len(key) + 1)}
 
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
-        """The name written at folded position ``pos``, or ``None`` if no name starts there."""
+        """The name written at folded position ``pos``, or ``None`` if no name starts there: the
+        longest folded name or nickname, unless what a reader sees there (the skeleton) reads
+        a longer name (``Annа`` is Anna, not Ann) or the only one."""
         text = folded.text
         if pos >= len(text) or (
             pos > 0 and _is_word_char(text[pos - 1]) and _is_word_char(text[pos])
         ):
             return None
+        exact = None
         for key in self._by_first.get(text[pos], ()):
             if not text.startswith(key, pos):
                 continue
             end = pos + len(key)
             if _is_word_char(key[-1]) and end < len(text) and _is_word_char(text[end]):
                 continue  # "tom_23" is not "Tom_2"
-            return self._match(folded, pos, key)
-        return None
+            exact = self._match(folded, pos, key)
+            break
+        if exact is not None and (exact.end >= len(text) or not text[exact.end].isalnum()):
+            return exact  # nothing after it that a longer look-alike could be read from
+        looks = self._seen_at(folded, pos)
+        if looks is None or (exact is not None and looks[1] <= exact.end):
+            return exact
+        players, end = looks
+        if len(players) > 1:  # a skeleton two players share: neither
+            return NameMatch(None, end, lookalike=True)
+        return NameMatch(next(iter(players)), end, lookalike=True)
+
+    def _seen_at(self, folded: Folded, pos: int) -> tuple[frozenset[str], int] | None:
+        """The players whose skeleton is the longest one read at ``pos``, and where it ends
+        (read one written character at a time while it can still begin a name's skeleton)."""
+        text, origin, original = folded.text, folded.origin, folded.original
+        if pos > 0 and origin[pos - 1] == origin[pos]:
+            return None  # inside a written character
+        first = self._seen_prefixes  # a quick look at the first character alone
+        if (
+            seen_char(text[pos])[:1] not in first
+            and seen_char(original[origin[pos]])[:1] not in first
+        ):
+            return None
+        found = None
+        so_far = ""
+        p = pos
+        while p < len(text):
+            q = p + 1
+            while q < len(text) and origin[q] == origin[p]:
+                q += 1
+            so_far += seen_piece(original, origin[p], text[p:q])
+            if so_far not in self._seen_prefixes:
+                break
+            players = self._seen.get(so_far)
+            if players and not (
+                _is_word_char(text[q - 1]) and q < len(text) and _is_word_char(text[q])
+            ):
+                found = (players, q)
+            p = q
+        return found
 
     def _match(self, folded: Folded, pos: int, key: str) -> NameMatch:
         end = pos + len(key)
@@ -162,14 +220,19 @@ class NameIndex:
         return found
 
     def suggest(self, token: str) -> tuple[str, ...]:
-        """Players whose name or nickname looks like ``token`` (for an alert only)."""
+        """Players whose name or nickname looks like ``token`` (for an alert only): first those
+        whose skeleton it has or begins with (``Annа``: Anna, Ann), then fuzzy matches."""
         key = fold(token.strip().lstrip("@"))
         if not key:
             return ()
+        looks = seen(token.strip().lstrip("@"))
+        out: list[str] = sorted(
+            {p for k, players in self._seen.items() if looks.startswith(k) for p in players},
+            key=lambda p: -len(seen(p)),
+        )
         hits = process.extract(
             key, list(self._keys), scorer=fuzz.WRatio, limit=8, score_cutoff=SUGGESTION_CUTOFF
         )
-        out: list[str] = []
         for k, _score, _ in hits:
             for name in sorted(self._keys[k]):
                 if name not in out:

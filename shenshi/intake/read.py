@@ -36,6 +36,7 @@ from shenshi.intake.context import (
 from shenshi.intake.grammar import (
     NameRef,
     Parsed,
+    command_word,
     read_actions,
     read_lone_name,
     read_possible_ballot,
@@ -151,6 +152,8 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     single-post speech rules (maddened speech, dead or spectator posts, empty posts).
 
     ``post.text`` is the author's own text; quotes (``post.quotes``) are never read for votes.
+    A player's post in the vote thread or a 功能树洞 that holds a command word but in which
+    nothing could be read is an ``unread_command`` alert (nothing is dropped in silence).
     """
     post = replace(
         post, author=scrub(post.author), text=scrub(post.text),
@@ -168,11 +171,16 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     # A forum with BBCode switched off shows the tags raw; quotes never count, at any depth.
     own_text, _, hidden = strip_bbcode(post.text)
     ballots = read_votes(own_text, name_index(ctx), _author_keys(ctx, sender, post.author))
+    if kind in (DISCUSSION_THREAD, CHAT_THREAD):
+        # Where ballots do not count, one naming nobody (今天投他, 我的票已经投给…了) is talk.
+        ballots = [b for b in ballots if b.names_players or b.intents == ("abstain",)]
     if sender is None:
         if ballots:
             out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
         elif ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
             out.alert("spectator_post", author=post.author)
+        elif kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:  # a substitute not yet entered
+            out.alert("not_a_player", "alert_not_a_player_signin", author=post.author)
         return out.result()
     if kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:
         if sender.alive:
@@ -188,12 +196,22 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
             why = read_possible_ballot(own_text, name_index(ctx))
             if why is not None:
                 out.alert("possible_ballot", text=_excerpt(own_text))
+            else:
+                _unread_command(out, own_text, ballots_only=True)
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
         out.alert("vote_wrong_thread", ballot=ballots[0].verb)
         return out.result()
     validate_ballots(out, ballots)
     return out.result()
+
+
+def _unread_command(out: Collector, text: str, ballots_only: bool) -> None:
+    """An ``unread_command`` alert when a text in which nothing was read, and nothing alerted,
+    holds one of the lexicon's command words (in the vote thread: a ballot word)."""
+    word = command_word(text, ballots_only)
+    if word is not None and not out.alerts:
+        out.alert("unread_command", word=word, text=_excerpt(text))
 
 
 def _may_vote(ctx: GameContext, sender: PlayerInfo) -> bool:
@@ -307,9 +325,13 @@ def _role_thread_post(out: Collector, post: Post) -> None:
         if bad:
             out.alert("maddened_speech", chars=bad[:20])
         return
-    if not parsed and len(owners) <= 1:
-        if not hidden:
+    if not parsed:
+        if hidden:
+            return
+        if len(owners) <= 1:
             out.alert("not_a_command", text=_excerpt(text))
+        else:  # the team's talk in a shared tree-hole, unless it holds a command word
+            _unread_command(out, text, ballots_only=False)
         return
     for p in parsed:
         if p.intents[0] in ("delegate_vote", "delegate_abstain"):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -121,6 +121,13 @@ def fold_char(ch: str) -> str:
     """One character (or a letter with its combining marks) folded for matching: spelling
     variants (砲 → 炮), NFKC, traditional to simplified, case-folded; invisible and control
     characters fold to nothing, other line breaks to ``\n``, a lone surrogate to U+FFFD."""
+    return fold_char_cased(ch).casefold()
+
+
+@lru_cache(maxsize=8192)
+def fold_char_cased(ch: str) -> str:
+    """:func:`fold_char` before case-folding (what the skeleton of a name is taken from:
+    a capital I looks like a small l, a small i does not)."""
     if len(ch) == 1:
         if is_invisible(ch):
             return ""
@@ -133,9 +140,22 @@ def fold_char(ch: str) -> str:
     s = unicodedata.normalize("NFKC", "".join(lexicon.CHAR_VARIANTS.get(c, c) for c in ch))
     if any(ord(c) > 0x2E7F for c in s):
         s = _T2S.convert(s)
-    return s.casefold()
+    return s
 
 
+def cluster_end(text: str, i: int) -> int:
+    """The end of the character at ``i`` with the combining marks that follow it."""
+    j = i + 1
+    n = len(text)
+    while j < n and text[j] >= _FIRST_MARK and _is_mark(text[j]):
+        j += 1
+    return j
+
+
+_FIRST_MARK = "\u0300"  # no combining mark comes before U+0300
+
+
+@lru_cache(maxsize=4096)
 def _is_mark(ch: str) -> bool:
     """A visible combining mark: it belongs to the letter before it (e + U+0301 is é)."""
     return unicodedata.category(ch) in ("Mn", "Mc", "Me") and not is_invisible(ch)
@@ -148,11 +168,13 @@ def fold(text: str) -> str:
 
 @dataclass(frozen=True)
 class Folded:
-    """A folded text with the original index of each folded character."""
+    """A folded text with the original index of each folded character. ``views`` caches what
+    is derived from it once per text (the skeleton a reader sees: :mod:`~shenshi.intake.lookalike`)."""
 
     original: str
     text: str
     origin: tuple[int, ...]
+    views: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, original: str) -> Folded:
@@ -173,7 +195,7 @@ class Folded:
                 i = abs(end)
                 continue
             j = i + 1
-            while j < n and _is_mark(original[j]):
+            while j < n and original[j] >= _FIRST_MARK and _is_mark(original[j]):
                 j += 1
             ch = original[i:j]
             f = "" if ch == "\r" and original[j : j + 1] == "\n" else fold_char(ch)

@@ -455,7 +455,17 @@ _group(
         "unknown_name ($hint: `alert_hint` or empty)",
     ),
     ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
+    (
+        "alert_lookalike_name",
+        "${player}：「${what}」的对象「${written}」含形近字 ${letters}，按字形读作 ${target}（已计入，请核对）",
+        "lookalike_name ($letters: each look-alike letter with its code point and Unicode name)",
+    ),
     # who may act
+    (
+        "alert_not_a_player_signin",
+        "${author} 不是本局玩家，却在签到帖回帖（替补？请天神确认）",
+        "not_a_player (a sign-in reply)",
+    ),
     (
         "alert_not_a_player_pm",
         "${author}（uid ${uid}）不是本局玩家，却发来「${command}」",
@@ -683,6 +693,11 @@ _group(
     ),
     ("alert_alternatives", "${player} 写了几个备选对象：${names}（不受理）", "alternatives"),
     ("alert_not_a_command", "${player} 发来的不是指令，请天神阅读：「${text}」", "not_a_command"),
+    (
+        "alert_unread_command",
+        "${player} 写了指令词「${word}」，但读不出指令（未计入），请天神阅读：「${text}」",
+        "unread_command",
+    ),
     (
         "alert_unclosed_quote",
         "${player} 的 [quote] 没有闭合，其后的指令或投票未计入，请天神判断：「${text}」",

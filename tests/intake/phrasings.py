@@ -161,7 +161,7 @@ def _rows() -> Iterator[Row]:
         ("我弃权", "!abstain_not_allowed"),
         ("我觉得老王很可疑，大家怎么看？", ""),
         ("老王昨天说的话前后矛盾", ""),
-        ("投票结果出来了吗？", ""),
+        ("投票结果出来了吗？", "!unread_command"),  # a ballot word, no ballot: the GM reads it
         ("[quote]投票：老王[/quote]\n同意楼上", "!possible_ballot"),  # an echo of a ballot
     ]:
         yield g, d, "阿杰", text, expect, none
