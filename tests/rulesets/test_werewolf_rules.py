@@ -778,18 +778,22 @@ def test_werewolf_core_imports_only_the_standard_library_and_the_package() -> No
 
 
 def test_speed_up_needs_everyone_in_play_and_a_determined_result() -> None:
-    from shenshi.rulesets.werewolf.day import speed_up
-
     cast = [
         ("V1", "villager", "village"),
         ("V2", "villager", "village"),
         ("W1", "werewolf", "wolves"),
     ]
     state, _ = run(game(cast), [GmRuling("send_off", "V2"), OpenDay(2), CastBallot("V1", "W1")])
-    assert speed_up(state, ["V1", "W1"])  # V2 is sent off: not asked
-    assert not speed_up(state, ["V1"])
-    state, _ = run(state, [CastBallot("W1", "V1")])
-    assert not speed_up(state, ["V1", "W1"])  # 1 : 1, nothing is determined yet
+    consent = [act(n, "speed_up", None, day=2) for n in ("V1", "W1")]
+    agreed, _ = run(state, consent)
+    # V2 is sent off: not asked, and casts nothing; W1's ballot is still to come (1 : 0 + 1)
+    assert not WW.completion(agreed).complete
+    both, _ = run(agreed, [CastBallot("W1", "V2")])  # 1 : 1 (a sent-off target still counts)
+    assert not WW.completion(both).complete
+    decided, _ = run(agreed, [CastBallot("W1", "W1")])  # 2 : 0, nothing to come
+    assert WW.completion(decided).complete
+    one, _ = run(state, consent[:1] + [CastBallot("W1", "W1")])
+    assert [o.who for o in WW.completion(one).outstanding] == ["W1"]
 
 
 def test_no_correction_after_the_close_across_a_substitution() -> None:
