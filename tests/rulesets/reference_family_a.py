@@ -147,6 +147,18 @@ def _on_duty(table: Table, n: int) -> int | None:
     return living[0] if living else None
 
 
+def _same_divination(table: Table, answered: Any, seat: Any) -> bool:
+    """A-S2/RES-A21: whether the GM's answer to ``answered`` froze ``seat``'s divination: his
+    own answer, or in game6-13, where the two seers divine as one unit [G6:L67], the answer to
+    either seer (decided 2026-12-01)."""
+    if answered == seat.name:
+        return True
+    if table.ruleset != "game6-13" or seat.role != "seer":
+        return False
+    other = table.index(answered)
+    return other is not None and table.seats[other].role == "seer"
+
+
 def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
     n = step["n"]
     notes: list[dict[str, str]] = []
@@ -181,7 +193,7 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if (
             entry["action"] == "divine"
-            and answered.get("actor") == seat.name
+            and _same_divination(table, answered.get("actor"), seat)
             and t is not None
             and answered_t is not None
             and t > answered_t
@@ -405,9 +417,11 @@ def _ballots(
         voter = table.index(entry["voter"])
         via = (entry.get("extra") or {}).get("via", "post")
         t = entry_time(entry)
-        if voter is None or not table.seats[voter].alive:
-            continue  # decision: a dead player's ballot is ignored (no FORMAT entry)
-        if voter == table.bound:
+        if voter is None:
+            continue
+        if not table.seats[voter].alive or voter == table.bound:
+            # FORMAT not_eligible_*: the bound survivor, or a player who is dead (a summoned
+            # victim's ballot is in ``summon``, never a round-1 or runoff ballot)
             notes.append(
                 {"who": entry["voter"], "rule": f"not_eligible_{suffix}", "verdict": "rejected"}
             )

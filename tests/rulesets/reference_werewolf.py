@@ -210,6 +210,9 @@ def _night(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
 
     notes: list[dict[str, str]] = []  # FORMAT's visible daemon entries
 
+    def reject(e: Mapping[str, Any], rule: str) -> None:
+        notes.append({"who": e["actor"], "rule": rule, "verdict": "rejected"})
+
     def fails(e: Mapping[str, Any]) -> bool:
         """W-D1: the actor, the skill, its phase's validity period, a living target."""
         actor, action, t = v.index(e["actor"]), e["action"], entry_time(e)
@@ -226,21 +229,22 @@ def _night(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
         opens = deadlines.get(str(int(key) - 1))  # 夜晚2 opens when 夜晚1 closes (§5.4)
         if t is not None and opens is not None and t < opens:
             return True  # decision: a note for the GM's log only (FORMAT has no id for it)
+        target = v.index(e["target"])
+        # W-D2: once per character, "whether or not that character is still in play" (FORMAT)
+        if action == "guard" and target in v.guarded:
+            reject(e, "guard_once")
+            return True
+        if action == "silence_guard" and target in v.silenced:
+            reject(e, "silence_once")
+            return True
         return not v.alive(e["target"])
-
-    def reject(e: Mapping[str, Any], rule: str) -> None:
-        notes.append({"who": e["actor"], "rule": rule, "verdict": "rejected"})
 
     for e in entries:  # 夜晚1 first: the 【通灵】 list depends on the kill replies
         if PHASE.get(e["action"]) == "2" or fails(e):
             continue
-        actor, action, target = v.index(e["actor"]), e["action"], v.index(e["target"])
+        actor, action = v.index(e["actor"]), e["action"]
         if action == "kill":
             kills.append(e)
-        elif action == "guard" and target in v.guarded:
-            reject(e, "guard_once")
-        elif action == "silence_guard" and target in v.silenced:
-            reject(e, "silence_once")
         else:
             valid.setdefault((actor, action), []).append(e)  # type: ignore[index]
     kill = _chosen(kills)

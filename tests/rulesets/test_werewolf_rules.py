@@ -149,11 +149,21 @@ def test_default_config_is_a_fresh_copy() -> None:
         ({"night_phases": {"1": ["vote"]}}, "not a night skill"),
         ({"sheriff_default": "random"}, "sheriff_default"),
         ({"sheriff_weight": "heavy"}, "config"),
+        ({"night_phase_deadlines": {"1": "midnight"}}, "night_phase_deadlines"),
     ],
 )
 def test_bad_settings_are_refused(config: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesetError, match=message):
         game(config=config)
+
+
+def test_night_phase_deadlines_are_times_of_day() -> None:
+    """A host who gives other deadlines (夜晚1 23:30, 夜晚2 02:00) gets them on every night."""
+    state = game(config={"night_phase_deadlines": {"1": "23:30", "2": "02:00"}})
+    times = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 5, 21, 7))
+    assert times.phase_deadlines == {"1": datetime(2024, 3, 5, 23, 30), "2": datetime(2024, 3, 6, 2, 0)}
+    late = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 6, 0, 30))  # opened after 23:30
+    assert late.phase_deadlines == {"1": datetime(2024, 3, 6, 6, 0), "2": datetime(2024, 3, 6, 6, 0)}
 
 
 def test_win_settings_merge_key_by_key() -> None:
@@ -814,9 +824,10 @@ def test_step_order_and_clock_hooks() -> None:
     state = game()
     night_times = WW.phase_times(state, Phase.NIGHT, 1, datetime(2024, 3, 5, 21, 4))
     assert night_times.closes == datetime(2024, 3, 6, 6, 0)
+    # times of day, whatever minute the night opened (a real forum landed at 00:04/03:04)
     assert night_times.phase_deadlines == {
-        "1": datetime(2024, 3, 6, 0, 4),
-        "2": datetime(2024, 3, 6, 3, 4),
+        "1": datetime(2024, 3, 6, 0, 0),
+        "2": datetime(2024, 3, 6, 3, 0),
     }
     zero = WW.phase_times(state, Phase.NIGHT, 0, datetime(2024, 3, 4, 5, 0))
     assert zero.closes == datetime(2024, 3, 4, 6, 0) and zero.phase_deadlines["2"] == zero.closes
