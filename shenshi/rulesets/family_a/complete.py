@@ -48,9 +48,11 @@ def night_outstanding(rules: FamilyA, state: GameState) -> tuple[Outstanding, ..
             if action == DIVINE and rules.divination_frozen(state, seat.name):
                 continue
             found += _holder(rules, state, seat.name, action)
+    seers = [s.name for s in state.with_role("seer")]
+    frozen = {rules.unit_name("seer")} if any(rules.divination_frozen(state, n) for n in seers) else set()
     for problem in night.collect(rules, state).notes:
         why = UNIT_PROBLEMS.get(problem.rule)
-        if why is not None:
+        if why is not None and problem.who not in frozen:
             found.append(Outstanding(problem.who, why))
     return tuple(dict.fromkeys(found))
 
