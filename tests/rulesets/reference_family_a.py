@@ -175,9 +175,9 @@ def _night_complete(table: Table, step: Mapping[str, Any]) -> bool:
             return False
         if not table.alive(entry["target"]):
             return False
-        if entry["action"] == "kill" and lone:
-            if table.seats[table.index(entry["target"])].team == "killers":  # type: ignore[index]
-                return False
+        target = table.index(entry["target"])
+        if entry["action"] == "kill" and lone and table.seats[target].team == "killers":  # type: ignore[index]
+            return False  # RES-A4: rejected at once, so that he can still change it
     joint = {"game5": ("killer",), "game6-10": ("killer",),
              "game6-13": ("alliance_killer", "seer", "binder")}.get(table.ruleset, ())  # fmt: skip
     for role in joint:

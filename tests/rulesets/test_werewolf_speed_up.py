@@ -10,6 +10,7 @@ deadline) would not.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import lru_cache
 
 from hypothesis import given, settings
@@ -24,6 +25,8 @@ from shenshi.rulesets.base import (
     OpenNight,
     Waiting,
 )
+from tests.rulesets import reference_werewolf
+from tests.rulesets.reference_werewolf import SHERIFF_WEIGHT
 from tests.rulesets.test_werewolf_rules import CAST, WW, act, game, night, run
 
 EVERYONE = [n for n, _, _ in CAST]
@@ -126,7 +129,7 @@ VOTERS = list(EVERYONE)
 TARGETS = ["W1", "W2", "V3", "Seer", "Piper"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(
     st.permutations(VOTERS),
     st.lists(st.sampled_from(TARGETS), min_size=len(VOTERS), max_size=len(VOTERS)),
@@ -144,6 +147,27 @@ def test_a_speed_up_close_never_puts_out_whom_the_full_vote_would_not(
         if WW.completion(state).complete:
             _, early = run(state, [CloseRound()])
             assert early.executed == report.executed, (k, ballots)
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.permutations(VOTERS),
+    st.integers(min_value=0, max_value=len(VOTERS)),
+    st.lists(st.sampled_from(TARGETS), min_size=len(VOTERS), max_size=len(VOTERS)),
+    st.sampled_from(["Seer", "V3", None]),
+    st.sets(st.sampled_from(VOTERS), max_size=2),
+)
+def test_the_core_closes_when_the_reference_reading_of_res_w14_does(
+    order: list[str], k: int, targets: list[str], sheriff: str | None, refusing: set[str]
+) -> None:
+    """Not only never wrong: the core closes exactly when RULES.md's reading does (so a core
+    that never speeds up fails too)."""
+    ballots = list(zip(order, targets, strict=True))[:k]
+    agreed = [n for n in EVERYONE if n not in refusing]
+    state = day2(agreed, ballots, sheriff)
+    weights = {n: SHERIFF_WEIGHT if n == sheriff else Fraction(1) for n in EVERYONE}
+    expected = reference_werewolf.speed_up_closes(weights, agreed, dict(ballots))
+    assert WW.completion(state).complete == expected, (ballots, sheriff, refusing)
 
 
 def test_the_property_would_catch_the_old_reading(monkeypatch) -> None:
