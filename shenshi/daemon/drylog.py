@@ -31,7 +31,8 @@ from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
 
 PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
 PUBLISHED = "published"
-HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]"}
+SUPERSEDED = "superseded"
+HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", SUPERSEDED: "[已被取代]"}
 
 
 def open_private(path: Path) -> int:

@@ -495,9 +495,11 @@ def proposed_hint(service: GameService, outcome: Effects) -> str:
     with service.store.snapshot() as uow:
         found = [a for d in outcome.drafts if (a := uow.outbox.by_key(service.game_id, d.key)) is not None]
     mode = service.config.daemon.mode
-    private = bool(found) and all(a.destination_kind.value != "thread" for a in found)
     ranges = id_ranges(a.id for a in found) if found else "ID"
-    return f"shenshi review 查看；{publish_hint(mode, ranges, private)}"
+    kinds = {a.destination_kind.value == "thread" for a in found}
+    if mode == "dry-run" and kinds == {True, False}:
+        return f"shenshi review 查看；请手动发帖/发私信（会被自动认出），或发出后 shenshi published {ranges}"
+    return f"shenshi review 查看；{publish_hint(mode, ranges, kinds == {False})}"
 
 
 def substitute(

@@ -207,6 +207,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
+    "left_seat": "已离开座位者的指令",
 })  # fmt: skip
 
 # The rules core's decisions (``rule:<id>``; a round suffix ``_r1``/``_r2``/``_runoff`` is
@@ -296,6 +297,7 @@ HINTS: Mapping[str, str] = MappingProxyType({
     "lurk_warning": "警告私信已提出（演练模式请手动发出）；无需操作",
     "lurk_replaced": "换人：shenshi substitute {who} 新玩家",
     "last_words_after_post": "用 shenshi edit ID 把遗言加进天亮公告",
+    "left_seat": "他已由替补接替，不计入；无需操作",
     "rule:no_vote": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
     "rule:missing_ballot": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
     "rule:lurking": "换人：shenshi substitute {who} 新玩家，或 shenshi override exit {who}",

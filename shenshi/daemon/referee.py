@@ -332,6 +332,8 @@ class Referee:
         if self._is_gm(post.author, post.author_uid):
             return self._gm_post(post)
         result = read_post(self.context(post.posted_at), post)
+        if (left := self._left_seat(post.author, post.author_uid)) is not None:
+            return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, post.posted_at)
 
     def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
@@ -339,6 +341,8 @@ class Referee:
         if self._is_gm(pm.sender, pm.sender_uid):
             return Effects()
         result = read_pm(self.context(pm.sent_at), pm)
+        if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
+            return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, pm.sent_at)
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
@@ -351,6 +355,23 @@ class Referee:
                 GmAlert(self.keys.edit_alert(evidence, revision.text, i), alert.kind, alert.message, alert.subject, evidence)
             )
         return out
+
+    def _left_seat(self, name: str, uid: str | None) -> tuple[str, str] | None:
+        """``(he, his substitute)`` when the author left his seat to a substitute who enters
+        at the step's end (the seat is the substitute's already), else ``None``."""
+        for new, old in stand_ins(self.state).items():
+            if (uid is not None and uid == self.uids.get(old)) or name == old:
+                return old, new
+        return None
+
+    def _from_one_who_left(self, result: IntakeResult, left: tuple[str, str], evidence: str) -> Effects:
+        """What a player who left his seat still sends counts for nothing (his substitute plays
+        it): one alert for the GM, no receipt; his talk is only talk."""
+        if not (result.commands or result.alerts):
+            return Effects()
+        old, new = left
+        text = self.templates.render("alert_left_seat", player=old, substitute=new)
+        return Effects(alerts=[GmAlert(self.keys.reply(evidence, "left_seat"), "left_seat", text, old, evidence)])
 
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
@@ -365,6 +386,7 @@ class Referee:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
         standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
+        answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
             core = self.translate(for_the_seat(command, stand_ins(self.state)), evidence, at)
             if core is None:
@@ -391,8 +413,12 @@ class Referee:
             out.extend(self._notes(events, evidence))
             out.drafts += self.drafts_for(events, before)
             out.alerts += self._words_after_post(events, evidence)
+            if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
+                answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
+                if receipt.command in answered:
+                    continue
                 text = receipt.text
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]

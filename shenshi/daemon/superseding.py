@@ -42,7 +42,7 @@ from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words
 from shenshi.daemon.referee import Referee, stand_ins
-from shenshi.rulesets.base import ABSTAIN, Event, Phase, Seat
+from shenshi.rulesets.base import ABSTAIN, BallotCast, Event, Phase, PowerSubmitted, Seat
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind
@@ -148,7 +148,11 @@ class Proposals:
         if seat is not None:
             return Standing(self.role_draft(a.destination, seat))
         nxt = self.successor(a.destination)
-        return Standing(None, self.referee.keys.role(nxt)) if nxt else None
+        if nxt is not None:
+            return Standing(None, self.referee.keys.role(nxt))
+        if a.destination in self.came_in and not self.state.has_player(a.destination):
+            return Standing(None)  # his seat died before he entered: he never plays
+        return None
 
     def _absence(self, a: Announcement, name: str) -> Standing | None:
         keys = self.referee.keys
@@ -289,13 +293,23 @@ def _draft_of(a: Announcement) -> Draft:
                  a.notes)  # fmt: skip
 
 
-def because(events: Iterable[Event]) -> str:
+def because(events: Iterable[Event], acting: Mapping[str, str] | None = None) -> str:
     """What superseded a proposal: the events of the change, in the GM's words (a GM
-    correction first)."""
-    words = [w for e in events if (w := event_words(e))]
+    correction first); ``acting``: seats played by a substitute still entering (old → new),
+    whose ballots and actions are his."""
+    words = [w for e in events if (w := event_words(_as_played(e, acting or {})))]
     gm = [w for w in words if "shenshi" in w or "天神" in w]
     chosen = list(dict.fromkeys(gm or words))
     return "；".join(chosen[:3]) or "局面变化"
+
+
+def _as_played(event: Event, acting: Mapping[str, str]) -> Event:
+    """``event`` with a seat's ballot or action named by the substitute who made it."""
+    if isinstance(event, BallotCast) and event.ballot.voter in acting:
+        return replace(event, ballot=replace(event.ballot, voter=acting[event.ballot.voter]))
+    if isinstance(event, PowerSubmitted) and event.submission.actor in acting:
+        return replace(event, submission=replace(event.submission, actor=acting[event.submission.actor]))
+    return event
 
 
 def reconcile(

@@ -840,6 +840,11 @@ _group(
         "chess32: a result whose death's kill post is not on record (a note for the GM, never posted)",
     ),
     (
+        "alert_left_seat",
+        "${player} 已由替补 ${substitute} 接替，这条不再计入（座位由 ${substitute} 行使）",
+        "a player who left his seat to a substitute still sends a command (not counted)",
+    ),
+    (
         "alert_last_words_after_post",
         "${player} 的遗言在天亮公告提出之后才到（仍在期限内）：请用 shenshi edit 加进公告",
         "werewolf: last words in time, after the dawn post was proposed",
