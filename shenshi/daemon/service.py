@@ -524,7 +524,7 @@ class GameService:
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
         proposals = Proposals(referee, self.config.game.name, earlier)
-        return reconcile(uow, self.game_id, proposals, because(events, proposals.leaving), _draft_row)
+        return reconcile(uow, self.game_id, proposals, because(events, proposals.leaving, referee.state), _draft_row)
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""

@@ -40,9 +40,9 @@ from typing import TYPE_CHECKING
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
-from shenshi.daemon.gm_text import event_words
+from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.referee import Referee, stand_ins
-from shenshi.rulesets.base import ABSTAIN, BallotCast, Event, Phase, PowerSubmitted, Seat
+from shenshi.rulesets.base import ABSTAIN, BallotCast, Event, GameState, Phase, PowerSubmitted, Resolved, Seat
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind
@@ -293,11 +293,18 @@ def _draft_of(a: Announcement) -> Draft:
                  a.notes)  # fmt: skip
 
 
-def because(events: Iterable[Event], acting: Mapping[str, str] | None = None) -> str:
+def because(events: Iterable[Event], acting: Mapping[str, str] | None = None, state: GameState | None = None) -> str:
     """What superseded a proposal: the events of the change, in the GM's words (a GM
     correction first); ``acting``: seats played by a substitute still entering (old → new),
-    whose ballots and actions are his."""
-    words = [w for e in events if (w := event_words(_as_played(e, acting or {})))]
+    whose ballots and actions are his; ``state``: the game after them (names a resolution's
+    step)."""
+    words = []
+    for e in events:
+        if isinstance(e, Resolved) and state is not None:
+            done = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}.get(state.phase, state.phase)
+            words.append(f"{step_name(done, state.number)}结算")
+        elif w := event_words(_as_played(e, acting or {})):
+            words.append(w)
     gm = [w for w in words if "shenshi" in w or "天神" in w]
     chosen = list(dict.fromkeys(gm or words))
     return "；".join(chosen[:3]) or "局面变化"
