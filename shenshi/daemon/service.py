@@ -515,16 +515,23 @@ class GameService:
     def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
         """Every pending proposal brought in line with the state after ``events`` (in
         ``uow``): what they made moot is superseded, with them as the reason."""
-        referee = self.referee
-        if referee is None:
+        if self.referee is None:
             return Reconciled()
+        proposals = self.proposals(uow)
+        why = because(events, proposals.leaving, self.referee.state)
+        return reconcile(uow, self.game_id, proposals, why, _draft_row)
+
+    def proposals(self, uow: UnitOfWork) -> Proposals:
+        """What the current state proposes (:mod:`shenshi.daemon.superseding`), read in
+        ``uow``: a substitute's role PM repeats the answers his seat received before."""
+        referee = self.referee
+        assert referee is not None, "start the service first"
         earlier: dict[str, list[str]] = {}
-        if referee.successors:  # a substitute's role PM repeats his seat's earlier answers
+        if referee.successors:
             for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
-        proposals = Proposals(referee, self.config.game.name, earlier)
-        return reconcile(uow, self.game_id, proposals, because(events, proposals.leaving, referee.state), _draft_row)
+        return Proposals(referee, self.config.game.name, earlier)
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""

@@ -157,7 +157,7 @@ class Proposals:
     def _absence(self, a: Announcement, name: str) -> Standing | None:
         keys = self.referee.keys
         seat = self.seat_of(name)
-        if seat is not None and seat.alive and name not in self.came_in:
+        if seat is not None and seat.alive and not (a.kind == "signin" and name in self.came_in):
             text = self.referee.templates.render(ABSENCES[a.kind], name=name)
             return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text, unconfirmed=True))
         if name in self.referee.successors:
