@@ -26,14 +26,15 @@ the game says that the daemon reads it at its next cycle.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from shenshi.daemon.announce import kind_words
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
-from shenshi.daemon.gm_text import STATES, outbox_refusal, publish_hint, refusal, step_name
+from shenshi.daemon.gm_text import STATES, id_ranges, outbox_refusal, refusal, step_name
+from shenshi.daemon.hints import Hint, delivered, dropped, publish_advice, render, stale_hints
 from shenshi.errors import UserError
 from shenshi.rulesets import base
 from shenshi.store.errors import IllegalTransition, NotFound, StoreError
@@ -72,6 +73,7 @@ class Said:
     lines: tuple[str, ...] = ()
     refused: tuple[str, ...] = ()
     ids: tuple[int, ...] = field(default=())  # the announcements or alerts it changed
+    hints: tuple[Hint, ...] = ()  # the next steps it names, as data (the console's buttons)
 
 
 def gm_log(service: GameService, command: str, text: str, by: str = "") -> None:
@@ -97,17 +99,6 @@ def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
 
-def id_ranges(ids: Iterable[int]) -> str:
-    """``[3, 4, 5, 9]`` → ``3-5 9``: ids as the commands take them (the inverse of ``ids_of``)."""
-    runs: list[list[int]] = []
-    for i in sorted(set(ids)):
-        if runs and runs[-1][1] == i - 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
-
-
 def running_daemon_note(service: GameService) -> str:
     """A note when a daemon (``shenshi run``) holds the game: it reads the correction at the
     start of its next cycle, before the next step ('' when no daemon runs the game)."""
@@ -121,11 +112,31 @@ def running_daemon_note(service: GameService) -> str:
             "之后的结算都按更正后的局面")  # fmt: skip
 
 
-def proposed_ids(service: GameService, outcome: Effects) -> str:
-    """The ids of the announcements an outcome proposed (``#12 #13``)."""
+def proposed(service: GameService, outcome: Effects) -> list[Announcement]:
+    """The announcements an outcome proposed, as stored."""
     with service.store.snapshot() as uow:
         found = [uow.outbox.by_key(service.game_id, d.key) for d in outcome.drafts]
-    return " ".join(f"#{a.id}" for a in found if a is not None)
+    return [a for a in found if a is not None]
+
+
+def proposed_ids(service: GameService, outcome: Effects) -> str:
+    """The ids of the announcements an outcome proposed (``#12 #13``)."""
+    return " ".join(f"#{a.id}" for a in proposed(service, outcome))
+
+
+def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[Hint, ...]]:
+    """The line saying what an outcome proposed and how it gets out in this mode, and the
+    hints of it ('' when it proposed nothing)."""
+    found = proposed(service, outcome)
+    if not found:
+        return "", ()
+    mode = service.config.daemon.mode
+    posts = [a.id for a in found if a.destination_kind.value == "thread"]
+    pms = [a.id for a in found if a.destination_kind.value != "thread"]
+    hints = publish_advice(mode, posts).hints + publish_advice(mode, pms, private=True).hints
+    how = publish_advice(mode, posts + pms).text() if mode == "live" else render(hints)
+    shown = " ".join(f"#{a.id}" for a in found)
+    return f"已提出公告 {shown}（shenshi review 查看）：{how}", hints
 
 
 # -- the outbox ---------------------------------------------------------------------------------
@@ -162,6 +173,8 @@ def outbox_action(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
+    if action == "reject" and done:  # an alert about a send the GM dropped is moot
+        service.resolve_alerts([dropped(a.id) for a in done])
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信（会被自动认出），"
                      "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
@@ -193,7 +206,8 @@ def check_current(service: GameService, a: Announcement) -> None:
              base.Phase.DAY: int(not day_first), base.Phase.DUSK: int(not day_first)}  # fmt: skip
     phase = base.Phase.NIGHT if found.group(1) == "night" else base.Phase.DAY
     step = step_name(phase, int(found.group(2)))
-    late = f"不发就 shenshi reject {a.id}；一定要发：shenshi approve {a.id} --late"
+    drop, send = stale_hints(a.id)
+    late = f"不发就 {drop.text()}；一定要发：{send.text()}"
     if state.phase is base.Phase.OVER and not a.key.endswith(":public"):  # only the result still
         raise UserError(f"游戏已经结束，这条{step}的帖子已过时：{late}")
     if state.phase not in order:
@@ -254,8 +268,8 @@ def edit_text(service: GameService, ident: int, text: str, by: str = "") -> Said
     gm_log(service, "edit", f"#{a.id} 改为：\n{text}", by)
     again = "（改过的内容要重新批准）" if current.state.value == "approved" else ""
     private = a.destination_kind.value != "thread"
-    hint = publish_hint(service.config.daemon.mode, a.id, private)
-    return Said((f"#{a.id} 已修改（{state}）{again}；{hint}",), ids=(a.id,))
+    advice = publish_advice(service.config.daemon.mode, (a.id,), private, a.state.value)
+    return Said((f"#{a.id} 已修改（{state}）{again}；{advice.text()}",), ids=(a.id,), hints=advice.hints)
 
 
 def mark_published(
@@ -294,6 +308,8 @@ def mark_published(
         else:
             service.referee.pending_public.pop(a.key, None)
             done.append(a)
+    if done:
+        service.resolve_alerts([delivered(a.id, published_by_hand=True) for a in done])
     lines = [
         f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）"
         for a in done
@@ -455,9 +471,10 @@ def correct(
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
     lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
-    if ids:
-        lines.append(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
-    return Said(tuple(lines))
+    line, hints = proposed_advice(service, outcome)
+    if line:
+        lines.append(line)
+    return Said(tuple(lines), hints=hints)
 
 
 def substitute(
@@ -490,9 +507,10 @@ def substitute(
         lines.append(running)
     ids = proposed_ids(service, outcome)
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
-    if ids:
-        lines.append(f"已提出公告 {ids}：shenshi review 查看")
-    return Said(tuple(lines))
+    line, hints = proposed_advice(service, outcome)
+    if line:
+        lines.append(line)
+    return Said(tuple(lines), hints=hints)
 
 
 def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | None, str]:

@@ -181,6 +181,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if not ballots and sender.name in ctx.phase.maddened:
         ballots = _maddened_ballot(ctx, post.text)
     _speech_rules(out, post, kind, ballots)
+    out.doing = "vote"  # what follows is about a ballot
     if hidden and read_votes(hidden, name_index(ctx)):
         out.alert("unclosed_quote", text=_excerpt(hidden))
     if not ballots:
