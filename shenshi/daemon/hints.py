@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from shenshi.daemon import gm_text
@@ -203,6 +204,7 @@ class Cause:
     channel: str = ""
     announcement: int | None = None
     suggestions: tuple[str, ...] = ()
+    at: str = ""  # when the post or PM was sent (forum time, ISO): an entered action's time
 
     # The alert is resolved by a cause equal to it on these fields (an action's own only if set).
     def resolved_by(self, other: Cause) -> bool:
@@ -239,7 +241,7 @@ class Cause:
     def to_json(self) -> dict[str, Any]:
         """The stored shape (only the fields that are set)."""
         out: dict[str, Any] = {"what": self.what}
-        for name in ("who", "step", "action", "target", "channel"):
+        for name in ("who", "step", "action", "target", "channel", "at"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         if self.announcement is not None:
@@ -255,7 +257,7 @@ class Cause:
         return Cause(
             str(data.get("what") or ""), str(data.get("who") or ""), str(data.get("step") or ""),
             str(data.get("action") or ""), str(data.get("target") or ""), str(data.get("channel") or ""),
-            data.get("announcement"), tuple(data.get("suggestions") or ()),
+            data.get("announcement"), tuple(data.get("suggestions") or ()), str(data.get("at") or ""),
         )  # fmt: skip
 
 
@@ -351,16 +353,17 @@ SETTLED_BY_NEW = frozenset({
 
 def intake_cause(
     kind: str, subject: str | None, action: str | None, target: str | None, suggestions: Sequence[str],
-    state: GameState, channel: str,
+    state: GameState, channel: str, at: datetime | None = None,
 ) -> Cause | None:
     """What an alert intake raised on a post or PM (``channel``) is about, in ``state``: the
     ballot or action it concerns (settled by a new one, for the kinds that a new one settles),
     the missing kill declaration, or only the step it was read in."""
     if not subject:
         return None
-    extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions)}
+    sent = at.strftime("%Y-%m-%dT%H:%M:%S") if at is not None else ""
+    extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions), "at": sent}
     if kind == "declaration_missing":
-        return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel)
+        return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel, at=sent)
     settles = kind in SETTLED_BY_NEW
     if action in BALLOT_ACTIONS or (action is None and kind in ("possible_ballot", "vote_wrong_thread")):
         return Cause(BALLOT if settles else "", subject, ballot_step(state), **extra)
@@ -495,7 +498,7 @@ def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
     if cause.what == ACTION:
         if not sit.action_open(cause):
             return Advice(gm_text.NOTES["step_closed"])
-        hint = _action_hint(sit, who, cause.action, cause.suggestions)
+        hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at)
         return Advice(gm_text.NOTES["action_again"], (hint,) if hint else ())
     return Advice(gm_text.NOTES["read"])
 
@@ -513,8 +516,11 @@ def _ballot_hint(sit: Situation, who: str, suggestions: Sequence[str] = (), targ
     return Hint("override", ("ballot", who, arg), label=gm_text.LABELS["override_ballot"])
 
 
-def _action_hint(sit: Situation, who: str, action: str = "", suggestions: Sequence[str] = ()) -> Hint | None:
-    """``shenshi override action WHO 行动 对象`` while the step takes actions."""
+def _action_hint(
+    sit: Situation, who: str, action: str = "", suggestions: Sequence[str] = (), at: str = ""
+) -> Hint | None:
+    """``shenshi override action WHO 行动 对象 [--at TIME]`` while the step takes actions (the
+    time the player sent it, so it is judged and ordered as his PM)."""
     if not sit.state.has_player(who) or sit.state.phase not in (Phase.NIGHT, Phase.DAY):
         return None
     role = sit.ruleset.info.roles.get(sit.state.seat(who).role)
@@ -529,7 +535,8 @@ def _action_hint(sit: Situation, who: str, action: str = "", suggestions: Sequen
     living = tuple(s.name for s in sit.state.alive())
     target = Blank(gm_text.BLANKS["target"], tuple(dict.fromkeys((*suggestions, *living))),
                    tuple(n for n in suggestions if n in living))  # fmt: skip
-    return Hint("override", ("action", who, what, target), label=gm_text.LABELS["override_action"])
+    options = (("--at", at),) if at else ()
+    return Hint("override", ("action", who, what, target), options=options, label=gm_text.LABELS["override_action"])
 
 
 def _void_hint(sit: Situation, who: str, action: str) -> Hint | None:
@@ -697,7 +704,7 @@ def _player_pm(alert: AlertFacts, sit: Situation) -> Advice:
     who = _who(alert)
     hints = [Hint("pm", (who,), label=gm_text.LABELS["pm"])] if who else []
     cause = alert.cause
-    enter = _action_hint(sit, who) if cause is not None and who and sit.action_open(cause) else None
+    enter = _action_hint(sit, who, at=cause.at) if cause is not None and who and sit.action_open(cause) else None
     if enter is not None:
         hints.append(enter)
     return Advice(gm_text.NOTES[alert.kind], tuple(hints))

@@ -382,7 +382,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
-                                 self.state, channel)  # fmt: skip
+                                 self.state, channel, at.astimezone(self.tz))  # fmt: skip
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
