@@ -29,7 +29,11 @@ PLAYER_GROUPS = {"announcement", "cause", "answer", "role", "receipt", "reason",
 GM_NOTE_TEMPLATES = ("kill_declaration_missing", "kill_post_missing", "alert_left_seat", "alert_last_words_after_post")
 # Facts both read: the killer is told his kill falls without a declaration (receipt) and the
 # GM's hint says the same; the vote thread's opening is a public post and a deadline's name.
-SHARED_FACTS = {"否则本次杀人作废": "a rule the killer and the GM are both told", "开放投票": "a public post's name"}
+SHARED_FACTS = {
+    "否则本次杀人作废": "a rule the killer and the GM are both told",
+    "不在提交时间内": "a rule the player's receipt and the GM's note both state",
+    "开放投票": "a public post's name",
+}
 # Words that address the GM whatever the sentence around them.
 MARKERS = re.compile(r"shenshi|待天神|天神确认|天神补|法官补|请天神|只给你看|要你确认|无需操作|守护进程|演练模式|已被取代")
 SAMPLE = {"name": "老王", "player": "老王", "victim": "老王", "who": "老王", "old": "kk_大侠", "new": "路人甲",
@@ -47,15 +51,30 @@ def gm_only_texts() -> list[str]:
     """Every text the daemon writes for the GM only."""
     t = Templates()
     texts = [t.text(name) for name in GM_NOTE_TEMPLATES]
-    for table in (gm_text.HINTS, gm_text.CONFIRMATIONS, gm_text.PUBLISH, gm_text.STATES, gm_text.MODE):
+    for table in (gm_text.NOTES, gm_text.LABELS, gm_text.RESOLVED, gm_text.PUBLISH, gm_text.STATES, gm_text.MODE):
         texts += list(table.values())
     texts += [does for does, _ in gm_text.AT_DEADLINE.values()]
     texts += [gm_text.outbox_refusal(a, s, "shenshi override exit {who}") for a in gm_text.OUTBOX_VERBS for s in gm_text.STATES]
     notes = {"missing": [t.text("kill_declaration_missing")], "recorded": ["{a} 投 {b}（天神补记）"],
              "uncounted": [{"id": "3", "words": "{a} 委托投 {b}", "reason": "出局者投票：不计"}]}  # fmt: skip
     texts += gm_text.gm_notes(type("A", (), {"notes": notes})())
-    texts += [gm_text.confirmation(kind, "{who}", 7) for kind in ("signin", "lurk", "lurk_replaced")]
+    texts += [h.text() for h in _sample_hints()]
     return texts
+
+
+def _sample_hints():  # type: ignore[no-untyped-def]
+    """The hints of a game (confirming an exit, a substitute, publishing, dropping), with
+    blanks for the names."""
+    from shenshi.daemon.hints import Situation, confirmation_hints, drop_hint, publish_hints, stale_hints
+    from shenshi.rulesets.base import PlayerSpec
+    from shenshi.rulesets.registry import find_ruleset
+
+    rules = find_ruleset("game6-10")
+    state = rules.new_game([PlayerSpec(n, r, rules.info.roles[r].team) for n, r in GAME6_10], {})
+    sit = Situation("review", state, rules, bench=("{new}",))
+    hints = [*confirmation_hints(sit, "signin", "{who}", 7), *confirmation_hints(sit, "lurk_replaced", "{who}", 7)]
+    hints += [*publish_hints("dry-run", (7,)), *publish_hints("review", (7,)), drop_hint(), *stale_hints(7)]
+    return hints
 
 
 GM_ONLY = {f for text in gm_only_texts() for f in _fragments(text)} - set(SHARED_FACTS)
