@@ -382,7 +382,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
-                                 self.state, channel, at.astimezone(self.tz))  # fmt: skip
+                                 self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
@@ -405,7 +405,8 @@ class Referee:
                                               verb=self.ruleset.info.action_name(command.action),
                                               error=refusal(str(exc))),
                         command.actor, evidence,
-                        Cause("", command.actor, action_step(self.state), command.action, channel=channel),
+                        Cause(RECEIPT, command.actor, action_step(self.state), command.action, channel=channel,
+                              evidence=_number(evidence)),
                     )  # fmt: skip
                 )
                 continue
@@ -975,6 +976,11 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
         unit |= {s.name for s in state.seats if s.role == seat.role and s.team == seat.team}
     subs = sorted((s for s in state.submissions if s.actor in unit), key=lambda s: s.sort_key())
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
+
+
+def _number(evidence: str | None) -> int | None:
+    """A stored post or PM's id (the referee's evidence strings are its numbers)."""
+    return int(evidence) if evidence and evidence.isdigit() else None
 
 
 def _actors(event: Event) -> tuple[str, ...]:

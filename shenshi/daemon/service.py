@@ -37,14 +37,14 @@ from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
-from shenshi.daemon.hints import Advice, Happening, Situation, advise, cause_of, delivered, settle
+from shenshi.daemon.hints import Advice, Happening, Situation, advise, cause_of, settle
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.sharing import Seats, SharedReads
-from shenshi.daemon.situation import facts_of, situation_of
+from shenshi.daemon.situation import facts_of, on_forum, situation_of
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
@@ -263,7 +263,7 @@ class GameService:
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
             for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
                 self._log_published(a)
-                self.resolve_alerts([delivered(a.id, published_by_hand=True)])
+                self.resolve_alerts(on_forum(a, by_hand=True))
         return report
 
     def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
@@ -321,6 +321,7 @@ class GameService:
         else:
             if item.by_gm and (found := recognise_sent_pm(self.store, self.game_id, item.record)):
                 self._log_published(found)  # a PM the GM sent by hand
+                self.resolve_alerts(on_forum(found, by_hand=True))
             at = counted_at(item.moment, window)
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
@@ -570,7 +571,7 @@ class GameService:
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
         uow.outbox.mark_published(a.id, at, forum_id=forum_id)
-        settle(uow, self.game_id, [delivered(a.id, published_by_hand=True)], at=self.clock())
+        settle(uow, self.game_id, on_forum(a, by_hand=True), at=self.clock())
         return True
 
     def _log_published(self, a: Announcement) -> None:
@@ -717,7 +718,7 @@ class GameService:
         with self.store.snapshot() as uow:
             a = uow.outbox.by_key(self.game_id, key)
         if a is not None:
-            self.resolve_alerts([delivered(a.id)])
+            self.resolve_alerts(on_forum(a))
 
 
 def _draft_row(d: Draft) -> dict:
