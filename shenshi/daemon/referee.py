@@ -32,6 +32,7 @@ from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_t
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import refusal, rule_name, verdict_name, who_name
 from shenshi.daemon.hints import (
+    RECEIPT,
     Cause,
     Happening,
     action_step,
