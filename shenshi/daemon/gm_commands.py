@@ -42,10 +42,19 @@ from shenshi.daemon.gm_text import (
     step_name,
     verdict_name,
 )
-from shenshi.daemon.hints import Hint, dropped, publish_advice, render, stale_hints
+from shenshi.daemon.hints import (
+    Hint,
+    confirmation_hints,
+    dropped,
+    publish_advice,
+    render,
+    stale_hints,
+)
 from shenshi.daemon.situation import on_forum
+from shenshi.daemon.superseding import subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
+from shenshi.store.announcements import original_key
 from shenshi.store.errors import IllegalTransition, NotFound, StoreError
 from shenshi.store.outbox import TRANSITIONS, OutboxAction
 from shenshi.store.records import Announcement
@@ -166,10 +175,14 @@ def outbox_action(
         raise UserError(f"unknown outbox action {action!r} (expected {', '.join(OUTBOX_ACTIONS)})")
     done: list[Announcement] = []
     refused: list[tuple[str, int]] = []
+    moot: list[str] = []
     for ident in ids:
         try:
             with service.store.transaction() as uow:
                 item = outbox_item(service, uow, ident)
+                if item.state.value == "superseded":  # (in a range: said, not refused)
+                    moot.append(superseded_words(service, uow, item))
+                    continue
                 if action == "approve" and item.state.value == "proposed" and not late:
                     check_current(service, item)
                 a = getattr(uow.outbox, action)(ident)
@@ -177,7 +190,7 @@ def outbox_action(
             refused.append((refused_words(service, ident, action, exc), ident))
             continue
         done.append(a)
-    lines = []
+    lines = list(moot)
     for a in done:
         lines.append(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
         if action == "approve" and a.last_error and (note := retry_note(a, service.config.forum.tz)):
@@ -193,6 +206,14 @@ def outbox_action(
     elif action == "approve" and done:
         lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
     return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done))
+
+
+def superseded_words(service: GameService, uow, a: Announcement) -> str:  # type: ignore[no-untyped-def]
+    """A superseded announcement in the GM's words: what replaced it and why (never sent)."""
+    what = kind_words(service.templates, a.kind, original_key(a.key))
+    now = uow.outbox.replaced_by(a.id)
+    instead = f"已被 #{now.id} 取代" if now is not None else "已撤回"
+    return f"#{a.id}（{what}）{instead}（{a.superseded_because or '局面变化'}），不会发送"
 
 
 def _grouped(refused: list[tuple[str, int]]) -> tuple[str, ...]:
@@ -242,12 +263,32 @@ def outbox_item(service: GameService, uow, ident: int) -> Announcement:  # type:
 
 
 def refused_words(service: GameService, ident: int, action: str, exc: Exception) -> str:
-    """Why ``action`` did not apply to announcement ``ident``, in the GM's words."""
+    """Why ``action`` did not apply to announcement ``ident``, in the GM's words (an
+    unconfirmed one: what confirms it)."""
     if not isinstance(exc, IllegalTransition):
         return str(exc)
     with service.store.snapshot() as uow:
-        state = uow.outbox.get(ident).state.value
-    return outbox_refusal(action, state)
+        a = uow.outbox.get(ident)
+    return outbox_refusal(action, a.state.value, confirm_words(service, a))
+
+
+def confirm_words(service: GameService, a: Announcement) -> str:
+    """What confirms unconfirmed announcement ``a`` now, in the GM's words ('' otherwise)."""
+    if a.state.value != "unconfirmed":
+        return ""
+    return render(confirmation_hints(service.situation(), a.kind, subject_of(a), a.id))
+
+
+def followed_lines(service: GameService) -> list[str]:
+    """What the GM's last correction superseded, in his words (``#26 已被 #28 取代，不会发送``)."""
+    lines = []
+    for old, by in service.followed.superseded:
+        what = kind_words(service.templates, old.kind, original_key(old.key))
+        instead = f"已被 #{by.id} 取代" if by is not None else "已撤回"
+        lines.append(f"#{old.id}（{what}）{instead}，不会发送")
+    for a in service.followed.confirmed:
+        lines.append(f"#{a.id}（{kind_words(service.templates, a.kind, a.key)}）已确认")
+    return lines
 
 
 def editable(service: GameService, ident: int) -> Announcement:
@@ -309,7 +350,7 @@ def mark_published(
                 out = _already_out(a, tz)
                 if out is not None:
                     reason = f"{out}：时间不能再改，没有改动" if at else None
-                elif (reason := _not_publishable(a, when, tz)) is None:
+                elif (reason := _not_publishable(a, when, tz, confirm_words(service, a))) is None:
                     a = uow.outbox.mark_published(ident, when)
         except (UserError, StoreError) as exc:
             out, reason = None, str(exc)
@@ -342,10 +383,13 @@ def _already_out(a: Announcement, tz: tzinfo) -> str | None:
     return None
 
 
-def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
-    """Why ``a`` (not out yet) cannot be marked published at ``when`` (``None``: it can)."""
+def _not_publishable(a: Announcement, when: datetime, tz: tzinfo, confirm: str = "") -> str | None:
+    """Why ``a`` (not out yet) cannot be marked published at ``when`` (``None``: it can;
+    ``confirm``: what confirms it, if it waits for that)."""
     if a.state.value == "rejected":
         return "已放弃（shenshi reject），不能记为发布"
+    if a.state.value in ("superseded", "unconfirmed"):
+        return outbox_refusal("publish", a.state.value, confirm)
     if a.state.value == "sending":
         return "正在发送中：等守护进程确认，或查看论坛"
     if when < a.created_at:
@@ -488,6 +532,7 @@ def correct(
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
     lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
+    lines += followed_lines(service)
     line, hints = proposed_advice(service, outcome)
     if line:
         lines.append(line)
@@ -558,6 +603,7 @@ def enter_action(
     return Said(tuple(lines), hints=hints)
 
 
+
 def substitute(
     service: GameService,
     old: str,
@@ -584,11 +630,15 @@ def substitute(
     now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
     when = "立即生效" if now else "本阶段结算时生效"
     lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
+    if moved := service.referee.moved_deadlines(old, new):
+        lines.append(f"{moved}（已写进替补公告和 {new} 的身份私信；shenshi status 显示新的截止时间）")
     if running := running_daemon_note(service):
         lines.append(running)
-    ids = proposed_ids(service, outcome)
+    lines += followed_lines(service)
+    proposed = [d for d in (*outcome.drafts, *service.followed.proposed)]
+    ids = proposed_ids(service, replace(outcome, drafts=proposed))
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
-    line, hints = proposed_advice(service, outcome)
+    line, hints = proposed_advice(service, replace(outcome, drafts=proposed))
     if line:
         lines.append(line)
     return Said(tuple(lines), hints=hints)

@@ -352,6 +352,11 @@ def answered(announcement: int, evidence: Iterable[int], published_by_hand: bool
     return out + [(Cause(RECEIPT, evidence=e), words) for e in evidence]
 
 
+def superseded(announcement: int) -> Happening:
+    """An announcement a later event made moot (never sent): an alert about sending it is moot."""
+    return Cause.sent(announcement), gm_text.RESOLVED["superseded"].format(id=announcement)
+
+
 def dropped(announcement: int) -> Happening:
     """An announcement the GM rejected: an alert about sending it is moot."""
     return Cause.sent(announcement), gm_text.RESOLVED["rejected"].format(id=announcement)
@@ -689,6 +694,17 @@ def _seat_hints(sit: Situation, who: str) -> list[Hint]:
     return hints
 
 
+def confirmation_hints(sit: Situation, kind: str, who: str, ident: int) -> tuple[Hint, ...]:
+    """What confirms an unconfirmed proposal ``ident`` of ``kind`` about ``who`` (it goes out
+    only then): a missed sign-in or a lurker's exit is confirmed by ``override exit`` (a
+    substitute supersedes it instead), chess32's replacement PM by the substitute (an exit
+    supersedes it); or the GM drops it."""
+    hints = _seat_hints(sit, who)
+    if kind == "lurk_replaced":
+        hints.sort(key=lambda h: h.command != "substitute")
+    return (*hints, Hint("reject", ids=(ident,), label=gm_text.LABELS["keep_player"]))
+
+
 def _absence(alert: AlertFacts, sit: Situation) -> Advice:
     """A missed sign-in or a lurker: confirm the exit, bring a substitute, or keep him (the
     proposed post is then rejected)."""
@@ -699,7 +715,7 @@ def _absence(alert: AlertFacts, sit: Situation) -> Advice:
         return Advice(gm_text.NOTES["seat_done"])
     hints = _seat_hints(sit, who)
     post = sit.outbox.get(alert.key)
-    if post is not None and post.state in ("proposed", "approved", "failed"):
+    if post is not None and post.state in ("unconfirmed", "proposed", "approved", "failed"):
         hints.append(Hint("reject", ids=(post.id,), label=gm_text.LABELS["keep_player"]))
     return Advice(gm_text.NOTES[alert.kind], tuple(hints))
 
@@ -858,5 +874,5 @@ def render(hints: Iterable[Hint]) -> str:
 __all__ = [
     "ACTION", "BALLOT", "RECEIPT", "REFUSED_KINDS", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
     "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
-    "Happening", "action_step", "advise", "ballot_step", "answered", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+    "Happening", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
 ]  # fmt: skip
