@@ -55,6 +55,7 @@ from shenshi.rulesets.base import (
     Command,
     DaemonNote,
     Due,
+    EarlyClose,
     Event,
     ExitDeclared,
     GameState,
@@ -635,7 +636,7 @@ class Referee:
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
             settles = self._settles_at(times)
-            if now >= settles or (self.early_close and self._night_complete()):
+            if now >= settles or self._closes_early():
                 at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
@@ -656,9 +657,7 @@ class Referee:
         is in, or 加速), else ``None``."""
         state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        early = (
-            self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
-        ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
+        early = now >= opens and self._closes_early()
         return min(now, closes) if now >= closes or early else None
 
     def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:
@@ -826,21 +825,12 @@ class Referee:
         out.extend(self._notes(events, None))
         out.drafts += self.drafts_for(events, before, at)
 
-    def _night_complete(self) -> bool:
-        """Every living player with a night power has submitted something."""
-        info = self.ruleset.info
-        actors = {s.actor for s in self.state.submissions}
-        needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
-        return bool(needed) and all(n in actors for n in needed)
-
-    def _vote_complete(self, now: datetime, opens: datetime) -> bool:
-        """Every living player has a ballot in the open round."""
-        if now < opens:
-            return False
-        voters = {b.voter for b in self.state.ballots if b.round == self.state.round}
-        facts = self.context(now).phase
-        barred = {facts.bound, *facts.sent_off}  # the bound survivor (束魂), the sent off
-        return all(s.name in voters for s in self.state.alive() if s.name not in barred)
+    def _closes_early(self) -> bool:
+        """Whether the open step ends now, before its deadline: the ruleset says when it is
+        complete (RULES.md "Early close"); the GM's ``early_close`` setting governs his own
+        early close, not the players' 加速."""
+        done = self.ruleset.completion(self.state)
+        return done.complete and (self.early_close or done.by is EarlyClose.SPEED_UP)
 
     # -- announcements ---------------------------------------------------------------------------
 
