@@ -45,12 +45,12 @@ from shenshi.daemon.gm_text import (
 from shenshi.daemon.hints import (
     Hint,
     confirmation_hints,
-    delivered,
     dropped,
     publish_advice,
     render,
     stale_hints,
 )
+from shenshi.daemon.situation import on_forum
 from shenshi.daemon.superseding import subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
@@ -362,7 +362,7 @@ def mark_published(
             service.referee.pending_public.pop(a.key, None)
             done.append(a)
     if done:
-        service.resolve_alerts([delivered(a.id, published_by_hand=True) for a in done])
+        service.resolve_alerts([h for a in done for h in on_forum(a, by_hand=True)])
     lines = [
         f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）"
         for a in done

@@ -32,6 +32,7 @@ from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_t
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import describe_ballot, refusal, rule_name, verdict_name, who_name
 from shenshi.daemon.hints import (
+    RECEIPT,
     Cause,
     Happening,
     action_step,
@@ -54,6 +55,7 @@ from shenshi.rulesets.base import (
     Command,
     DaemonNote,
     Due,
+    EarlyClose,
     Event,
     ExitDeclared,
     GameState,
@@ -411,7 +413,7 @@ class Referee:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
-                                 self.state, channel, at.astimezone(self.tz))  # fmt: skip
+                                 self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
@@ -439,7 +441,8 @@ class Referee:
                                               verb=self.ruleset.info.action_name(command.action),
                                               error=refusal(str(exc))),
                         command.actor, evidence,
-                        Cause("", command.actor, action_step(self.state), command.action, channel=channel),
+                        Cause(RECEIPT, command.actor, action_step(self.state), command.action, channel=channel,
+                              evidence=_number(evidence)),
                     )  # fmt: skip
                 )
                 continue
@@ -633,7 +636,7 @@ class Referee:
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
             settles = self._settles_at(times)
-            if now >= settles or (self.early_close and self._night_complete()):
+            if now >= settles or self._closes_early():
                 at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
@@ -654,9 +657,7 @@ class Referee:
         is in, or 加速), else ``None``."""
         state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        early = (
-            self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
-        ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
+        early = now >= opens and self._closes_early()
         return min(now, closes) if now >= closes or early else None
 
     def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:
@@ -824,21 +825,12 @@ class Referee:
         out.extend(self._notes(events, None))
         out.drafts += self.drafts_for(events, before, at)
 
-    def _night_complete(self) -> bool:
-        """Every living player with a night power has submitted something."""
-        info = self.ruleset.info
-        actors = {s.actor for s in self.state.submissions}
-        needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
-        return bool(needed) and all(n in actors for n in needed)
-
-    def _vote_complete(self, now: datetime, opens: datetime) -> bool:
-        """Every living player has a ballot in the open round."""
-        if now < opens:
-            return False
-        voters = {b.voter for b in self.state.ballots if b.round == self.state.round}
-        facts = self.context(now).phase
-        barred = {facts.bound, *facts.sent_off}  # the bound survivor (束魂), the sent off
-        return all(s.name in voters for s in self.state.alive() if s.name not in barred)
+    def _closes_early(self) -> bool:
+        """Whether the open step ends now, before its deadline: the ruleset says when it is
+        complete (RULES.md "Early close"); the GM's ``early_close`` setting governs his own
+        early close, not the players' 加速."""
+        done = self.ruleset.completion(self.state)
+        return done.complete and (self.early_close or done.by is EarlyClose.SPEED_UP)
 
     # -- announcements ---------------------------------------------------------------------------
 
@@ -1110,6 +1102,11 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
         unit |= {s.name for s in state.seats if s.role == seat.role and s.team == seat.team}
     subs = sorted((s for s in state.submissions if s.actor in unit), key=lambda s: s.sort_key())
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
+
+
+def _number(evidence: str | None) -> int | None:
+    """A stored post or PM's id (the referee's evidence strings are its numbers)."""
+    return int(evidence) if evidence and evidence.isdigit() else None
 
 
 def _actors(event: Event) -> tuple[str, ...]:

@@ -44,7 +44,6 @@ from shenshi.daemon.hints import (
     advise,
     cause_of,
     confirmation_hints,
-    delivered,
     render,
     settle,
     superseded,
@@ -55,8 +54,15 @@ from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.sharing import Seats, SharedReads
-from shenshi.daemon.situation import facts_of, situation_of
-from shenshi.daemon.superseding import EARLIER, Proposals, Reconciled, because, reconcile, subject_of
+from shenshi.daemon.situation import facts_of, on_forum, situation_of
+from shenshi.daemon.superseding import (
+    EARLIER,
+    Proposals,
+    Reconciled,
+    because,
+    reconcile,
+    subject_of,
+)
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
@@ -279,7 +285,7 @@ class GameService:
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
             for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
                 self._log_published(a)
-                self.resolve_alerts([delivered(a.id, published_by_hand=True)])
+                self.resolve_alerts(on_forum(a, by_hand=True))
         return report
 
     def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
@@ -337,6 +343,7 @@ class GameService:
         else:
             if item.by_gm and (found := recognise_sent_pm(self.store, self.game_id, item.record)):
                 self._log_published(found)  # a PM the GM sent by hand
+                self.resolve_alerts(on_forum(found, by_hand=True))
             at = counted_at(item.moment, window)
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
@@ -640,7 +647,7 @@ class GameService:
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
         uow.outbox.mark_published(a.id, at, forum_id=forum_id)
-        settle(uow, self.game_id, [delivered(a.id, published_by_hand=True)], at=self.clock())
+        settle(uow, self.game_id, on_forum(a, by_hand=True), at=self.clock())
         return True
 
     def _log_published(self, a: Announcement) -> None:
@@ -783,7 +790,7 @@ class GameService:
         with self.store.snapshot() as uow:
             a = uow.outbox.by_key(self.game_id, key)
         if a is not None:
-            self.resolve_alerts([delivered(a.id)])
+            self.resolve_alerts(on_forum(a))
 
 
 def _draft_row(d: Draft) -> dict:

@@ -42,7 +42,16 @@ from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.referee import Referee, stand_ins
-from shenshi.rulesets.base import ABSTAIN, BallotCast, Event, GameState, Phase, PowerSubmitted, Resolved, Seat
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    BallotCast,
+    Event,
+    GameState,
+    Phase,
+    PowerSubmitted,
+    Resolved,
+    Seat,
+)
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind

@@ -30,7 +30,7 @@ from shenshi.rulesets.base import Phase
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import DestinationKind
-from tests.daemon.helpers import GAME6_10, START, UIDS, config
+from tests.daemon.helpers import START, UIDS, config
 
 S = AnnouncementState
 BENCH = [f"替补{i}" for i in range(1, 6)]

@@ -65,7 +65,13 @@ def gm_only_texts() -> list[str]:
 def _sample_hints():  # type: ignore[no-untyped-def]
     """The hints of a game (confirming an exit, a substitute, publishing, dropping), with
     blanks for the names."""
-    from shenshi.daemon.hints import Situation, confirmation_hints, drop_hint, publish_hints, stale_hints
+    from shenshi.daemon.hints import (
+        Situation,
+        confirmation_hints,
+        drop_hint,
+        publish_hints,
+        stale_hints,
+    )
     from shenshi.rulesets.base import PlayerSpec
     from shenshi.rulesets.registry import find_ruleset
 
