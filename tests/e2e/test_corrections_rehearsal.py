@@ -31,7 +31,7 @@ from shenshi.demo.script import load_script
 from shenshi.demo.world import PASSWORD_ENV, STRANGER, build_world, cast_for, game_config
 from shenshi.rehearsal import RehearsalClock
 from shenshi.store.outbox import AnnouncementState
-from tests.e2e.test_rehearsal import DAEMON, DECLARATION, FROZEN, START, TZ, Rehearsal, ranges
+from tests.e2e.test_rehearsal import DAEMON, DECLARATION, FROZEN, START, TZ, Rehearsal, deal_and_start, ranges
 from tests.wording.test_public_text_has_no_gm_notes import leaks
 
 pytestmark = pytest.mark.e2e
@@ -89,16 +89,9 @@ def run_approving(r: Rehearsal, until, what: str) -> None:  # type: ignore[no-un
 
 
 def _play(r: Rehearsal, mode: str) -> None:
-    r.cli("check-config")
-    r.cli("deal", "--seed", "corrections-1")
-    r.start_daemon()
-    with r.service.store.snapshot() as uow:  # type: ignore[union-attr]
-        for p in uow.games.players(r.service.game_id):  # type: ignore[union-attr]
-            r.roles.setdefault(p.role, []).append(p.name)
-    k1, k2 = r.roles["killer"]
-    seer, binder, curser, blesser = (r.one(x) for x in ("seer", "binder", "curser", "blesser"))
-    c1, c2, c3, c4 = r.roles["commoner"]
-    r.marks["names"] = (k1, k2, seer, binder, curser, blesser, c1, c2, c3, c4)  # type: ignore[assignment]
+    names = deal_and_start(r, "corrections-1")
+    k1, k2, seer, binder, curser, blesser, c1, c2, c3, c4 = names
+    r.marks["names"] = names  # type: ignore[assignment]
     # c2 and c3 never sign in: proposed as exits once the window closes, which wait for the GM
     for i, name in enumerate(n for n in r.world.script.names if n not in (c2, c3)):
         r.post(name, "签到", START + timedelta(minutes=2 + 3 * i))
