@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from itertools import count
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -262,9 +263,8 @@ def check(game: Game) -> None:
     assert len(sent_texts) == len([a for a in by_state.values() if a.state is S.SENT])
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(data=st.data())
-def test_every_pending_proposal_is_what_the_state_proposes_now(tmp_path_factory, data) -> None:
+def play(tmp_path_factory, data: st.DataObject) -> None:
+    """One random game, checked after every step."""
     saved = dict(UIDS)
     UIDS.update({name: str(200 + i) for i, name in enumerate(BENCH)})
     try:
@@ -276,13 +276,23 @@ def test_every_pending_proposal_is_what_the_state_proposes_now(tmp_path_factory,
                 if game.state.phase is Phase.OVER:
                     break
         finally:
-            import os
-            if os.environ.get("PROP_DEBUG"):
-                with game.svc.store.snapshot() as uow:
-                    out = uow.outbox.announcements(game.svc.game_id)
-                print("\nDBG", game.state.phase, game.state.number, game.corrections, len(game.forum.sent),
-                      sorted({(a.kind, a.state.value) for a in out if a.state.value in ("superseded", "unconfirmed")}))
             game.svc.close()
     finally:
         UIDS.clear()
         UIDS.update(saved)
+
+
+SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]}
+
+
+@settings(max_examples=6, **SETTINGS)  # (each game is a store and a service: a few in make test)
+@given(data=st.data())
+def test_every_pending_proposal_is_what_the_state_proposes_now(tmp_path_factory, data) -> None:
+    play(tmp_path_factory, data)
+
+
+@pytest.mark.slow
+@settings(max_examples=80, **SETTINGS)
+@given(data=st.data())
+def test_many_random_games_with_corrections(tmp_path_factory, data) -> None:
+    play(tmp_path_factory, data)
