@@ -46,6 +46,7 @@ from shenshi.daemon.hints import (
     Hint,
     confirmation_hints,
     dropped,
+    pending_advice,
     publish_advice,
     render,
     stale_hints,
@@ -154,7 +155,11 @@ def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[
     mode = service.config.daemon.mode
     posts = [a.id for a in found if a.destination_kind.value == "thread"]
     pms = [a.id for a in found if a.destination_kind.value != "thread"]
-    hints = publish_advice(mode, posts).hints + publish_advice(mode, pms, private=True).hints
+    # every one of them goes out: one hint for all (not one per kind, as if either would do)
+    if mode == "dry-run" and posts and pms:
+        hints = pending_advice(mode, [(i, "proposed", i in pms) for i in (*posts, *pms)]).hints
+    else:
+        hints = publish_advice(mode, posts + pms, private=not posts).hints
     how = publish_advice(mode, posts + pms).text() if mode == "live" else render(hints)
     shown = " ".join(f"#{a.id}" for a in found)
     return f"已提出公告 {shown}（shenshi review 查看）：{how}", hints
@@ -620,6 +625,9 @@ def substitute(
     new = new.strip(SPACES)
     if not new:
         raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
+    entering = dict(service.referee.state.pending_substitutions).get(old)
+    if entering is not None:
+        raise UserError(f"{old} 的座位已由替补 {entering} 接替（本阶段结算时入座）：一个座位只能有一名替补；没有改动")
     note = ""
     if uid is None:
         uid, note = _look_up(service, new, offline=offline)

@@ -714,14 +714,15 @@ class GameService:
 
     def gm(self, command: Command, also: Callable[[UnitOfWork], object] | None = None) -> Effects:
         """A GM correction: an event like any other, with what it changes proposed, stored in
-        one transaction with what ``also`` writes. If storing fails, the state is as before."""
+        one transaction with what ``also`` writes. If storing fails, the game is as before (the
+        referee rebuilt from the store: what it remembered of the events is gone too)."""
         before = self.referee.state
         events = self.referee.apply(command)  # IllegalActionError: nothing stored
         outcome = Effects(events=events, drafts=self.referee.drafts_for(events, before))
         try:
             self._commit(outcome, keys.gm_batch(self._last_seq(), type(command).__name__), None, also)
         except BaseException:
-            self.referee.state = before
+            self.rebuild()
             raise
         return outcome
 

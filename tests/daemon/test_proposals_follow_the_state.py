@@ -270,3 +270,26 @@ def test_a_substitution_whose_seat_dies_first_is_withdrawn(tmp_path, monkeypatch
         withdrawn = uow.outbox.get(notice.id)
     assert withdrawn.state is S.SUPERSEDED and withdrawn.superseded_by is None
     assert not pending(svc, "substitution") and not [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+
+
+def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
+    """A second substitute for a seat whose substitute is entering is refused in Chinese, and
+    the refusal leaves nothing behind (the game as before); the GM may name the seat by its
+    entering substitute in every correction."""
+    from shenshi.errors import UserError
+
+    svc, clock = game
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    before = dict(svc.referee.successors)
+    with pytest.raises(UserError, match="一个座位只能有一名替补"):
+        gm_commands.substitute(svc, NEWCOMER, "路人乙", uid="78")
+    assert svc.referee.successors == before and len(pending(svc, "substitution")) == 1
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    said = gm_commands.correct(svc, "ballot", [NEWCOMER, "老王"])
+    assert [b.target for b in svc.referee.state.ballots if b.voter == "kk_大侠"] == ["老王"]
+    assert "kk_大侠 的选票改记为 老王" in said.lines[0]
+    # he quits before entering: the seat exits; what said he would enter is withdrawn
+    gm_commands.correct(svc, "exit", [NEWCOMER])
+    assert not svc.referee.state.is_alive("kk_大侠")
+    assert not pending(svc, "substitution") and not [a for a in pending(svc, "role") if a.destination == NEWCOMER]
