@@ -42,6 +42,7 @@ from shenshi.daemon.hints import (
     rule_cause,
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
+from shenshi.daemon.timeline import Window, window_of
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
@@ -219,6 +220,7 @@ class Referee:
         self._last_words: list[tuple[int, str, str]] = []
         # What the events applied since the shell last stored them resolve (hints.resolutions).
         self.happened: list[Happening] = []
+        self.last_night: PhaseTimes | None = None  # the clock of the night settled last
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
 
@@ -269,6 +271,7 @@ class Referee:
         if isinstance(event, PhaseOpened):
             self._held = None
         elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
+            self.last_night = self.times(before)
             at = self._announced_at(before)
             self._held = HeldDawn(at, before, event) if at is not None else None
         elif self._held is not None:
@@ -335,6 +338,23 @@ class Referee:
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
         )  # fmt: skip
+
+    def window_for(self, kind: str, action: str) -> tuple[Window | None, str]:
+        """The window an alert about ``action`` of ``kind`` cites, and its name: a ballot's is the
+        voting round's; a night action's the night's PM window (by day: the night settled last,
+        never the vote's); late last words cite the deadline the player was told (the night's
+        close)."""
+        state = self.state
+        night_window = PHASE_GRAPH[state.phase].due is Due.NIGHT_CLOSE
+        if kind in ("no_vote_open", "vote_closed") or action in BALLOTS:
+            return window_of(state, self.times()) if state.phase is Phase.DAY else None, ""
+        if kind == "last_words_late":
+            last = self.last_night
+            return (Window(last.closes, last.closes), "last_words") if last is not None else (None, "")
+        if night_window:
+            return window_of(state, self.times()), ""
+        last = self.last_night
+        return (window_of(replace(state, phase=Phase.NIGHT), last), "last_night") if last is not None else (None, "")
 
     def watched(self) -> set[str]:
         """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and

@@ -66,6 +66,7 @@ from shenshi.daemon.superseding import (
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
+    Window,
     counted_at,
     in_order,
     moment_of,
@@ -353,7 +354,7 @@ class GameService:
                 outcome.alerts.append(GmAlert(referee.keys.order_uncertain(evidence), "order_uncertain", text, who, evidence))
         tz = self.config.forum.tz
         outcome.alerts = [
-            replace(a, message=a.message + window_text(window, item.moment, tz))
+            replace(a, message=a.message + window_text(*self._window_of(a), moment=item.moment, tz=tz))
             if a.evidence == evidence and a.kind.removeprefix("rule:") in WINDOW_ALERTS
             else a
             for a in outcome.alerts
@@ -372,6 +373,13 @@ class GameService:
                 a = uow.outbox.by_key(self.game_id, key)
             if a is not None:
                 self._log_published(a)
+
+    def _window_of(self, alert: GmAlert) -> tuple[Window | None, str]:
+        """The window an alert about an input outside its window cites, and its name (the
+        voting round's for a ballot, a night's for a night action: Referee.window_for)."""
+        kind = gm_text.without_round(alert.kind.removeprefix("rule:"))
+        action = alert.cause.action if alert.cause is not None else ""
+        return self.referee.window_for(kind, action)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
