@@ -207,7 +207,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
-    "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
+    "joint_disagreement": "联合行动意见不一", "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
     "forum_clock_ahead": "论坛时钟超前", "possible_ballot": "可能是投票", "unclosed_quote": "引用没有闭合",
     "left_seat": "已离开座位者的指令",
 })  # fmt: skip
@@ -294,6 +294,8 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "rule:lurking": "两次潜水警告：换人或淹死",
     "rule:delegation": "委托投票已按规则计入",
     "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）",
+    "rule:joint_disagreement": "到截止时仍不一致：按规则本夜这一行动作废（已写进结果）",
+    "joint_disagreement": "截止前统一目标则有效，否则这一行动作废；如你判断以其中一人为准，作废另一人的",
     "send_failed": "守护进程会自动重试",
     "order_uncertain": "已按有利于玩家计入；如你判断不该计入，可作废",
     "last_words_after_post": "遗言在天亮公告提出之后才到：把它加进公告",

@@ -309,17 +309,27 @@ def resolutions(
             if s.extra.get("gm"):
                 words = gm_text.RESOLVED["gm"].format(what=words)
             found.append((Cause.of_action(step, s.actor, s.action), words))
+            if joint.get(s.actor):  # the unit's choice changed (a disagreement may be over)
+                found.append((Cause.of_action(step, unit_of(s.actor, joint[s.actor]), s.action), words))
             if s.extra.get("declaration") or s.extra.get("declaration_chars"):
                 for who in (s.actor, *joint.get(s.actor, ())):
                     found.append((Cause.declaration(step, who), gm_text.RESOLVED["declaration"].format(who=s.actor)))
         elif isinstance(event, SubmissionVoided):
             words = gm_text.RESOLVED["void"].format(who=event.actor, action=gm_text.action_words(event.action))
             found.append((Cause.of_action(action_step(before), event.actor, event.action), words))
+            if joint.get(event.actor):
+                unit = unit_of(event.actor, joint[event.actor])
+                found.append((Cause.of_action(action_step(before), unit, event.action), words))
         elif isinstance(event, ExitDeclared):
             found.append((Cause.seat(event.name), gm_text.RESOLVED["exit"].format(who=event.name)))
         elif isinstance(event, (SubstitutionScheduled, SeatTakenOver)):
             found.append((Cause.seat(event.old), gm_text.RESOLVED["substitute"].format(who=event.old, new=event.new)))
     return found
+
+
+def unit_of(actor: str, partners: Iterable[str]) -> str:
+    """A joint unit as an alert's cause names it: its members, sorted (``夜行者、老王``)."""
+    return "、".join(sorted({actor, *partners}))
 
 
 def settle(uow: Any, game_id: int, happened: Sequence[Happening], *, at: Any = None) -> list[Any]:
@@ -811,7 +821,19 @@ _BY_KIND: dict[str, Any] = {
     "last_words_after_post": _words_after_post,
     "not_a_command": _player_pm, "question": _player_pm,
     "edited_vote": _edited,
+    "joint_disagreement": lambda alert, sit: _disagreeing(alert, sit),
 }  # fmt: skip
+
+
+def _disagreeing(alert: AlertFacts, sit: Situation) -> Advice:
+    """A joint unit that disagrees while its step is open: they may still agree; the GM may
+    take one member's choice (voiding the other's)."""
+    cause = alert.cause
+    if cause is None or not sit.action_open(cause):
+        return Advice(gm_text.NOTES["rule:joint_disagreement"])
+    members = cause.who.split("、")
+    hints = tuple(h for m in members if (h := _void_hint(sit, m, cause.action)) is not None)
+    return Advice(gm_text.NOTES["joint_disagreement"], hints)
 
 
 # -- announcements ------------------------------------------------------------------------------------
@@ -874,5 +896,5 @@ def render(hints: Iterable[Hint]) -> str:
 __all__ = [
     "ACTION", "BALLOT", "RECEIPT", "REFUSED_KINDS", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
     "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
-    "Happening", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+    "Happening", "unit_of", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
 ]  # fmt: skip

@@ -30,8 +30,16 @@ from shenshi.config import GameConfig
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
-from shenshi.daemon.gm_text import describe_ballot, refusal, rule_name, verdict_name, who_name
+from shenshi.daemon.gm_text import (
+    describe_ballot,
+    describe_submission,
+    refusal,
+    rule_name,
+    verdict_name,
+    who_name,
+)
 from shenshi.daemon.hints import (
+    ACTION,
     RECEIPT,
     Cause,
     Happening,
@@ -76,6 +84,8 @@ from shenshi.rulesets.base import (
     Report,
     Resolved,
     Ruleset,
+    Submission,
+    SubmissionVoided,
     Submit,
     SubstitutionScheduled,
     frozen_map,
@@ -478,6 +488,7 @@ class Referee:
                 continue
             out.events += events
             out.extend(self._notes(events, evidence))
+            out.alerts += self._disagreement(events, evidence)
             out.drafts += self.drafts_for(events, before)
             out.alerts += self._words_after_post(events, evidence)
             if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
@@ -890,7 +901,7 @@ class Referee:
         before = self.state
         events = self.apply(command)
         out.events += events
-        out.extend(self._notes(events, None))
+        out.extend(self._notes(events, None, before))
         out.drafts += self.drafts_for(events, before, at)
 
     def _closes_early(self) -> bool:
@@ -1092,14 +1103,59 @@ class Referee:
         name = "night_title" if before.phase is Phase.NIGHT else "day_title"
         return self.templates.render(name, n=before.number)
 
-    def _notes(self, events: list[Event], evidence: str | None) -> Effects:
-        """Daemon decisions of the rules core, as GM alerts (in the GM's words)."""
+    def _notes(self, events: list[Event], evidence: str | None, before: GameState | None = None) -> Effects:
+        """Daemon decisions of the rules core, as GM alerts (in the GM's words); a joint unit's
+        disagreement names each member's choice as it stood (``before`` the resolution)."""
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
                 if n.verdict == "exit" and n.who in self.successors:
                     continue  # a substitute takes the seat over: nobody exits (RES-A18)
+                if n.rule == "joint_disagreement" and before is not None and not n.detail:
+                    n = replace(n, detail="；".join(self._choices(subs) for _, subs in self.disagreements(before)))
                 out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event)))
+        return out
+
+    def disagreements(self, state: GameState) -> list[tuple[tuple[str, ...], list[Submission]]]:
+        """The joint units (killers, horses…) whose members' latest submissions of one action
+        name different targets: each unit's members and those submissions, in time order."""
+        found = []
+        seen: set[str] = set()
+        for seat in state.alive():
+            if seat.name in seen or not self.partners(seat.name, state):
+                continue
+            members = (seat.name, *self.partners(seat.name, state))
+            seen.update(members)
+            latest: dict[tuple[str, str], Submission] = {}
+            for sub in sorted(state.submissions, key=lambda x: x.sort_key()):
+                if sub.actor in members:
+                    latest[(sub.actor, sub.action)] = sub
+            for action in dict.fromkeys(a for _, a in latest):
+                subs = [x for (_, a), x in latest.items() if a == action]
+                if len(subs) > 1 and len({(x.target, x.extra.get("platform")) for x in subs}) > 1:
+                    found.append((members, sorted(subs, key=lambda x: x.sort_key())))
+        return found
+
+    def _choices(self, subs: list[Submission]) -> str:
+        """``夜行者 杀 Rex（12-01 23:10）、老王 杀 小明（12-02 01:15）``."""
+        return "、".join(
+            describe_submission(x) + (f"（{x.t.astimezone(self.tz):%m-%d %H:%M}）" if x.t else "") for x in subs
+        )
+
+    def _disagreement(self, events: list[Event], evidence: str) -> list[GmAlert]:
+        """A submission that leaves its joint unit disagreeing (A-J2): the GM sees both choices
+        while the step is open (it runs to its deadline; unless they agree by then, the action
+        is forfeited), with the next step: void one of them."""
+        actors = {e.submission.actor for e in events if isinstance(e, PowerSubmitted)}
+        out = []
+        for members, subs in self.disagreements(self.state):
+            if not actors & set(members):
+                continue
+            unit = "、".join(sorted(members))
+            text = self.templates.render("alert_joint_disagreement", choices=self._choices(subs))
+            cause = Cause(ACTION, unit, action_step(self.state), subs[0].action, evidence=_number(evidence))
+            key = self.keys.reply(evidence, "joint_disagreement")
+            out.append(GmAlert(key, "joint_disagreement", text, subs[-1].actor, evidence, cause))
         return out
 
 
@@ -1178,8 +1234,10 @@ def _number(evidence: str | None) -> int | None:
 
 
 def _actors(event: Event) -> tuple[str, ...]:
-    """Who submitted in ``event`` (a unit's partners share his declaration)."""
-    return (event.submission.actor,) if isinstance(event, PowerSubmitted) else ()
+    """Who submitted (or had a submission voided) in ``event``: a unit's partners share it."""
+    if isinstance(event, PowerSubmitted):
+        return (event.submission.actor,)
+    return (event.actor,) if isinstance(event, SubmissionVoided) else ()
 
 
 def _evidence_of(event: Event) -> str | None:

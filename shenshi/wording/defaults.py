@@ -867,6 +867,11 @@ _group(
         "a player who left his seat to a substitute still sends a command (not counted)",
     ),
     (
+        "alert_joint_disagreement",
+        "联合行动意见不一：${choices}",
+        "a joint unit's members name different targets while the step is open ($choices: each latest)",
+    ),
+    (
         "alert_last_words_after_post",
         "${player} 的遗言在天亮公告提出之后才到（仍在期限内）：请用 shenshi edit 加进公告",
         "werewolf: last words in time, after the dawn post was proposed",
