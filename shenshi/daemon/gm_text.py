@@ -222,7 +222,7 @@ RULE_NAMES: Mapping[str, str] = MappingProxyType({
     "pipe_no_effect": "吹笛无效", "overlap_lots": "重叠时抽签", "not_summoned": "未被招魂", "not_now": "现在不能用",
     "not_drawn": "未被抽中额外占卜", "no_vote": "未投票", "mutual_overlap_later": "互相重叠（后者无效）",
     "missing_ballot": "未投票", "lurking": "潜水", "lovers_exist": "已有情侣", "last_words_twice": "第二份遗言",
-    "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "按默认处理",
+    "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "强制技能没有使用",
     "delegation": "委托投票", "blade_no_effect": "孤刀无效", "blade_unusable": "孤刀不能使用",
     "wolf_camp_too_small": "狼人阵营人数不足",
 })  # fmt: skip
@@ -294,6 +294,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "rule:lurking": "两次潜水警告：换人或淹死",
     "rule:delegation": "委托投票已按规则计入",
     "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）",
+    "rule:forced_default": "强制技能到截止时没有使用：按规则由你按事先公布的默认方式处理，shenshi 没有替他选择",
     "rule:joint_disagreement": "到截止时仍不一致：按规则本夜这一行动作废（已写进结果）",
     "joint_disagreement": "截止前统一目标则有效，否则这一行动作废；如你判断以其中一人为准，作废另一人的",
     "send_failed": "守护进程会自动重试",
@@ -405,6 +406,29 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
 )  # fmt: skip
 
 
+# The rules core's details (English, as the pure core writes them) in the GM's words.
+_DETAILS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"(\d+) characters"), lambda m: f"{m[1]} 字"),
+    (re.compile(r"(\d+) warnings"), lambda m: f"第 {m[1]} 次警告"),
+    (re.compile(r"sent off: (\w+)"), lambda m: f"已被罚下，不能用「{ACTION_NAMES.get(m[1], m[1])}」"),
+    (re.compile(r"phase (\w+)"), lambda m: f"夜晚{m[1]}已截止"),
+    (re.compile(r"after dawn − 10 min"), lambda m: "晚于天亮前10分钟"),
+    (re.compile(r"penalty divination sent at night"), lambda m: "额外占卜在夜里发出"),
+    (re.compile(r"two characters"), lambda m: "要写两个对象"),
+    (re.compile(r"no (【.+】) reply"), lambda m: f"没有回复{m[1]}，没有替他选择"),
+)  # fmt: skip
+
+
+def detail_words(detail: str) -> str:
+    """A rules-core decision's detail (``60 characters``) in the GM's words (``60 字``); a
+    name or a detail without words is kept as it is."""
+    for pattern, words in _DETAILS:
+        found = pattern.fullmatch(detail.strip())
+        if found:
+            return words(found)
+    return detail
+
+
 def refusal(message: str) -> str:
     """The rules core's refusal (``ForceExecution is not allowed during the setup``) in the
     GM's words (``开局前不能这样做``); a message without words is kept as it is."""
@@ -472,6 +496,6 @@ def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list
 
 __all__ = [
     "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round",
+    "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round", "detail_words",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

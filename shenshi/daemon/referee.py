@@ -33,6 +33,7 @@ from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import (
     describe_ballot,
     describe_submission,
+    detail_words,
     refusal,
     rule_name,
     verdict_name,
@@ -1250,7 +1251,7 @@ def _note_alert(
     t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None
 ) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
-    detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
+    detail = t.render("alert_rule_detail", detail=detail_words(n.detail)) if n.detail else ""
     message = t.render("alert_rule", who=who_name(n.who), rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     kind = f"rule:{n.rule}"
     return GmAlert(key, kind, message, n.who, evidence, rule_cause(kind, n.who, n.verdict, action_step(state)))
