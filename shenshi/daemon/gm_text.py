@@ -40,19 +40,23 @@ MODE = MappingProxyType({"dry-run": "演练（不发送，天神手动发布）"
                          "live": "自动（直接发送）"})  # fmt: skip
 
 
-def step_name(phase: Phase, number: int, round: int = 0, runoff: str = "生死投票") -> str:
-    """``第1夜``, ``第2天 第1轮投票``, ``第2天 生死投票``, ``第1夜（已结算，待公布）``…"""
+def step_name(phase: Phase, number: int, round: int = 0, runoff: str = "生死投票", settled: str = "") -> str:
+    """``第1夜``, ``第2天 第1轮投票``, ``第2天 生死投票``, ``第1夜（已结算，待公布）``…; a settled
+    step's ``settled``: ``published`` (its result is out, the next step opens at the next
+    cycle) or the time its result is announced at (werewolf: ``06:00``)."""
+    between = {"published": "结果已公布，下一阶段即将开始", "": "已结算，待公布"}
+    note = between.get(settled) or f"已结算，{settled} 公布"
     match phase:
         case Phase.SETUP:
             return "开局前（签到）"
         case Phase.NIGHT:
             return f"第{number}夜"
         case Phase.DAWN:
-            return f"第{number}夜（已结算，待公布）"
+            return f"第{number}夜（{note}）"
         case Phase.DAY:
             return f"第{number}天 {round_name(round, runoff)}" if round else f"第{number}天"
         case Phase.DUSK:
-            return f"第{number}天（已结算，待公布）"
+            return f"第{number}天（{note}）"
     return "游戏结束"
 
 

@@ -350,6 +350,11 @@ class Referee:
             stand_ins=stand_ins(state), early_close=self.early_close,
         )  # fmt: skip
 
+    def held_until(self) -> datetime | None:
+        """When a settled night's result is announced, if it waits for its time (werewolf:
+        settled as 夜晚2 closes, announced at 06:00)."""
+        return self._held.at if self._held is not None else None
+
     def window_for(self, kind: str, action: str) -> tuple[Window | None, str]:
         """The window an alert about ``action`` of ``kind`` cites, and its name: a ballot's is the
         voting round's; a night action's the night's PM window (by day: the night settled last,
@@ -511,6 +516,8 @@ class Referee:
                     why = standing.get(receipt.command) or self.templates.render(self._closed_reason(command))
                     text = rejected(self.templates, verb, command.target, why)
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
+        if channel == "post":
+            out.alerts = _one_per_post(out.alerts, evidence)
         return out
 
     def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
@@ -1227,6 +1234,17 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
         unit |= {s.name for s in state.seats if s.role == seat.role and s.team == seat.team}
     subs = sorted((s for s in state.submissions if s.actor in unit), key=lambda s: s.sort_key())
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
+
+
+def _one_per_post(alerts: list[GmAlert], evidence: str) -> list[GmAlert]:
+    """At most one alert per post reaches the GM: a post's alerts become its first one, its
+    message saying everything the others said (once each); its next steps are the first's."""
+    own = [a for a in alerts if a.evidence == evidence]
+    if len(own) < 2:
+        return alerts
+    messages = list(dict.fromkeys(a.message for a in own))
+    merged = replace(own[0], message="；".join(messages))
+    return [merged if a is own[0] else a for a in alerts if a is own[0] or a.evidence != evidence]
 
 
 def _number(evidence: str | None) -> int | None:
