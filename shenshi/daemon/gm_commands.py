@@ -529,9 +529,16 @@ def correct(
         outcome = service.gm(command)
     except base.IllegalActionError as exc:
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
+    return recorded(service, outcome, said, by)
+
+
+def recorded(service: GameService, outcome: Effects, said: str, by: str = "", flags: Sequence[str] = ()) -> Said:
+    """A correction stored: logged, and told to the GM with what it superseded and what it
+    proposed (and how that gets out in this mode); ``flags``: what it was accepted with."""
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
-    lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
+    lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]
+    lines += [note] if (note := running_daemon_note(service)) else []
     lines += followed_lines(service)
     line, hints = proposed_advice(service, outcome)
     if line:
@@ -593,14 +600,7 @@ def enter_action(
             raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
     if outcome is None:
         raise UserError(f"{said}：读不出行动；没有改动")
-    ids = proposed_ids(service, outcome)
-    gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
-    lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]
-    lines += [note] if (note := running_daemon_note(service)) else []
-    line, hints = proposed_advice(service, outcome)
-    if line:
-        lines.append(line)
-    return Said(tuple(lines), hints=hints)
+    return recorded(service, outcome, said, by, flags)
 
 
 

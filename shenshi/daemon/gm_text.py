@@ -153,8 +153,10 @@ def event_words(event: Event) -> str | None:
     """What one event did, in the GM's words, as the reason a proposal was superseded
     (``路人甲 接替 kk_大侠``, ``天神补记 老王 的选票：Rex``); ``None``: nothing to name."""
     match event:
-        case SubstitutionScheduled(old=old, new=new) | SeatTakenOver(old=old, new=new):
+        case SubstitutionScheduled(old=old, new=new):
             return f"{new} 接替 {old}（shenshi substitute）"
+        case SeatTakenOver(old=old, new=new):
+            return f"{new} 入座（接替 {old}）"
         case ExitDeclared(name=name):
             return f"{name} 退出（shenshi override exit）"
         case BallotOverridden(ballot=b):

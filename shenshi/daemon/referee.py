@@ -997,7 +997,9 @@ class Referee:
         for who in sorted(warned | replaced):
             kind = "lurk_replaced" if who in replaced else "lurk_warning"
             text = self.templates.render(kind, n=day, count=counts.get(who, 1))
-            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text))
+            # the replacement is the GM's to make (a substitute, or an exit): told once he does
+            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text,
+                                unconfirmed=kind == "lurk_replaced"))  # fmt: skip
         return drafts
 
     def _due_with_result(self, before: GameState, report: Report) -> tuple[PrivateResult, ...]:

@@ -37,6 +37,7 @@ from shenshi.daemon.referee import NOT_YET, Referee
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
+from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Alert, Announcement, DestinationKind
 from shenshi.store.unit_of_work import Store
@@ -199,6 +200,19 @@ class SignIn:
 
 
 @dataclass(frozen=True)
+class SupersededView:
+    """A proposal a later event made moot (never sent), as a review tool marks a comment
+    outdated: what replaces it now (``by``: an announcement id; None: withdrawn) and why."""
+
+    id: int
+    kind: str
+    what: str  # the kind in the GM's words
+    by: int | None
+    because: str
+    at: datetime | None
+
+
+@dataclass(frozen=True)
 class SubstituteView:
     """A substitute (替补) and the seat he took over: ``entering`` until the open step ends
     (he acts for the seat already, under its name in the tally), with the deadlines his entry
@@ -258,6 +272,7 @@ class GameStatus:
     to_send: tuple[int, ...] = ()  # PMs (receipts, role PMs…) waiting for the GM, by id
     sign_in: SignIn | None = None  # while the sign-in window is open
     substitutes: tuple[SubstituteView, ...] = ()  # every substitution of the game
+    superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
 
 # -- building it ------------------------------------------------------------------------------------
@@ -321,7 +336,27 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         to_send=_to_send(outbox, mode),
         sign_in=_sign_in(service, state, now),
         substitutes=_substitutes(referee),
+        superseded=_superseded(referee, outbox, tz),
     )
+
+
+def _superseded(referee: Referee, outbox: list[Announcement], tz: tzinfo) -> tuple[SupersededView, ...]:
+    """The proposals a later event made moot, each with what stands for it now."""
+    by_id = {a.id: a for a in outbox}
+
+    def standing(a: Announcement) -> int | None:
+        seen = set()
+        while a.superseded_by is not None and a.superseded_by in by_id and a.id not in seen:
+            seen.add(a.id)
+            a = by_id[a.superseded_by]
+        return None if a.state is AnnouncementState.SUPERSEDED else a.id
+
+    moot = [a for a in outbox if a.state is AnnouncementState.SUPERSEDED]
+    return tuple(
+        SupersededView(a.id, a.kind, kind_words(referee.templates, a.kind, original_key(a.key)), standing(a),
+                       a.superseded_because or "", a.superseded_at.astimezone(tz) if a.superseded_at else None)
+        for a in sorted(moot, key=lambda a: a.id, reverse=True)
+    )  # fmt: skip
 
 
 def _substitutes(referee: Referee) -> tuple[SubstituteView, ...]:
@@ -670,7 +705,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "ActionView", "AlertView", "BallotView", "CandidateVotes", "Deadline", "FailedSend",
-    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "SubstituteView",
+    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "SubstituteView", "SupersededView",
     "VoteStanding", "Waiting",
     "build_status", "record_poll", "to_json",
 ]  # fmt: skip

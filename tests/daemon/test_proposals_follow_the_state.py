@@ -92,6 +92,8 @@ def test_a_substitute_replaces_the_pending_exit_and_gets_his_role_pm(game) -> No
     [sub] = status.substitutes
     assert (sub.old, sub.new, sub.entering) == ("kk_大侠", NEWCOMER, True) and "投票截止改为" in sub.moved
     assert status.vote is not None and status.vote.played_by == {"kk_大侠": NEWCOMER}
+    [moot] = status.superseded  # for the console: what replaced it, and why
+    assert (moot.id, moot.by, moot.what) == (signin.id, notice.id, "未签到") and "接替" in moot.because
 
 
 def test_the_substitute_votes_for_his_seat_and_has_his_own_clocks(game) -> None:
