@@ -454,7 +454,12 @@ class Referee:
         self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None
     ) -> Effects:
         out = Effects()
+        # A short kill declaration is the rules' to flag, once, at the close, for the unit's
+        # longest (RES-A5): the player's receipt says it is short; the GM is not told twice.
+        short = self.profile.kill_post.short_alert if self.profile.kill_post is not None else None
         for i, alert in enumerate(result.alerts):
+            if alert.kind == short:
+                continue
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
                                  self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             out.alerts.append(

@@ -31,7 +31,16 @@ from shenshi.demo.script import load_script
 from shenshi.demo.world import PASSWORD_ENV, STRANGER, build_world, cast_for, game_config
 from shenshi.rehearsal import RehearsalClock
 from shenshi.store.outbox import AnnouncementState
-from tests.e2e.test_rehearsal import DAEMON, DECLARATION, FROZEN, START, TZ, Rehearsal, deal_and_start, ranges
+from tests.e2e.test_rehearsal import (
+    DAEMON,
+    DECLARATION,
+    FROZEN,
+    START,
+    TZ,
+    Rehearsal,
+    deal_and_start,
+    ranges,
+)
 from tests.wording.test_public_text_has_no_gm_notes import leaks
 
 pytestmark = pytest.mark.e2e
