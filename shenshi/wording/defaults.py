@@ -88,6 +88,11 @@ _group(
     ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
     ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
     ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
+    (
+        "final_tally_last_words",
+        "计入遗言后：${tally}",
+        "the runoff's tally after 遗言计票, when it decided (no 招魂 took place)",
+    ),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
     (
