@@ -245,6 +245,7 @@ def squash(text: str | None) -> str:
 
 _CLAUSE_END = "，。：；！？、,.:;!?）)】」』 "
 _CLAUSE_START = "（(【「『"
+_TRAILING = frozenset("，、,：:；;—")  # what a title does not end with
 
 
 def pm_title(text: str, limit: int = 20, empty: str = "消息") -> str:
@@ -265,7 +266,10 @@ def pm_title(text: str, limit: int = 20, empty: str = "消息") -> str:
     for opening, closing in (("（", "）"), ("(", ")"), ("【", "】"), ("「", "」"), ("《", "》")):
         if keep.count(opening) > keep.count(closing):  # never leave a bracket open
             keep = keep[: keep.rfind(opening)]
-    return keep.strip().rstrip("，、,：:；;——") or first[:limit]
+    keep = keep.strip()
+    while keep and keep[-1] in _TRAILING:
+        keep = keep[:-1]
+    return keep or first[:limit]
 
 
 def drop(el: etree._Element) -> None:
