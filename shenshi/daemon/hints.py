@@ -183,6 +183,7 @@ class Advice:
 # -- what an alert is about, and what resolves it ------------------------------------------------------
 
 BALLOT, ACTION, DECLARATION, SENT, SEAT, RECEIPT = "ballot", "action", "declaration", "sent", "seat", "receipt"
+ENTERED = "entered"  # an action the GM entered for a player (a PM he judged to be meant as one)
 
 
 @dataclass(frozen=True)
@@ -309,6 +310,8 @@ def resolutions(
             if s.extra.get("gm"):
                 words = gm_text.RESOLVED["gm"].format(what=words)
             found.append((Cause.of_action(step, s.actor, s.action), words))
+            if s.extra.get("gm"):  # the GM entered it: a PM he judged to be meant as one is answered
+                found.append((Cause(ENTERED, s.actor, step), words))
             if joint.get(s.actor):  # the unit's choice changed (a disagreement may be over)
                 found.append((Cause.of_action(step, unit_of(s.actor, joint[s.actor]), s.action), words))
             if s.extra.get("declaration") or s.extra.get("declaration_chars"):
@@ -405,6 +408,8 @@ def intake_cause(
     extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions), "at": sent}
     if kind == "declaration_missing":
         return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel, at=sent)
+    if kind == "not_a_command":  # read by the GM; settled only by his entering it as an action
+        return Cause(ENTERED, subject, action_step(state), **extra)
     if kind in REFUSED_KINDS:
         step = ballot_step(state) if action in BALLOT_ACTIONS else action_step(state)
         return Cause(RECEIPT, subject, step, action or "", evidence=evidence, **extra)
