@@ -506,7 +506,7 @@ class Referee:
                 answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
         # The step ends now, everything being in (RULES.md "Early close"): the receipts of what
         # completed it say so, not that it may still change.
-        closing = ctx is not None and bool(result.commands) and self._closes_early()
+        closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:

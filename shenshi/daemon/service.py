@@ -574,8 +574,9 @@ class GameService:
             self._log_superseded(old, by)
         for draft in created:
             self._log_draft(draft)
+        situation = self.situation() if alerts else None  # (one read of the outbox for all)
         for alert in alerts:
-            self._log_alert(alert)
+            self._log_alert(alert, situation)
         self._log_settled(settled)
 
     def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
@@ -662,12 +663,12 @@ class GameService:
                      title=kind_words(self.templates, d.kind, d.key), notes=tuple(notes))  # fmt: skip
         )
 
-    def _log_alert(self, a: GmAlert) -> None:
+    def _log_alert(self, a: GmAlert, situation: Situation | None = None) -> None:
         evidence = self._evidence_links((a.evidence,) if a.evidence else ())
         with self.store.snapshot() as uow:
             stored = uow.alerts.by_key(self.game_id, a.key)
         ident = str(stored.id) if stored else ""
-        advice = self.advice(stored) if stored is not None else None
+        advice = self.advice(stored, situation) if stored is not None else None
         self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence, alert=True,
                                    hint=advice.text() if advice else "", hints=advice.hints if advice else ()))  # fmt: skip
 
