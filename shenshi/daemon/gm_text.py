@@ -326,7 +326,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "earlier_version_on_forum": "论坛上可能已有改之前的版本：核对后记为已发布或放弃",
     "forum_clock_ahead": "论坛时钟快了或跳变：请核对论坛时间",
     "sent_by_daemon": "守护进程会自动发送",
-    "game_over": "游戏已经结束，不能再更正",
+    "game_over": "游戏已结束：不能再更正",
     "earlier_stands": "他之前的行动仍然有效（如你判断也不该计，可作废）",
     "nothing_to_publish": "列出的都已发布或放弃",
     "nothing_to_approve": "列出的都已批准、发出或放弃",

@@ -387,7 +387,7 @@ _group(
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
     (
         "reason_step_settled",
-        "本阶段已经截止，这条不计入",
+        "本阶段已经截止，不再计入",
         "a command after the step that decided the game closed, before its end is published",
     ),
     ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
