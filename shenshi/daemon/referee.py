@@ -66,6 +66,7 @@ from shenshi.rulesets.base import (
     CloseRound,
     Command,
     DaemonNote,
+    DeclareExit,
     Due,
     EarlyClose,
     Event,
@@ -234,6 +235,8 @@ class Referee:
         self.last_night: PhaseTimes | None = None  # the clock of the night settled last
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
+        # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
+        self.to_confirm: dict[str, tuple[str, str]] = {}
 
     # -- state -------------------------------------------------------------------------------
 
@@ -661,6 +664,24 @@ class Referee:
         for key, text in self.pending_public.items():
             if _same_announcement(text, post.text, names):
                 out.published.append((key, post.posted_at))
+        for key, (text, name) in list(self.to_confirm.items()):
+            if _same_announcement(text, post.text, names):
+                out.extend(self._confirmed_by_hand(key, name, post.posted_at))
+        return out
+
+    def _confirmed_by_hand(self, key: str, name: str, at: datetime) -> Effects:
+        """The GM posted an unconfirmed exit (a missed sign-in, a lurker) himself: the players
+        have read it, so it is confirmed, as ``shenshi override exit`` would (the seat dies at
+        his post), and his post publishes both it and the exit."""
+        del self.to_confirm[key]
+        before = self.state
+        try:
+            events = self.apply(DeclareExit(name, "天神手动发帖"))
+        except IllegalActionError:
+            return Effects()  # out already (or replaced): his post publishes nothing more
+        out = Effects(events=events, drafts=self.drafts_for(events, before))
+        out.extend(self._notes(events, None))
+        out.published += [(key, at), *((d.key, at) for d in out.drafts if d.kind == "exit")]
         return out
 
     # -- the clock -----------------------------------------------------------------------------
@@ -1215,7 +1236,7 @@ def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], d
     if recorded:
         notes["recorded"] = recorded
     uncounted = [
-        {"id": b.evidence, "words": describe_ballot(b), "reason": _not_counted(b, judged, counted, ballots)}
+        {"id": b.evidence, "words": describe_ballot(b), "reason": _not_counted(state, b, judged, counted, ballots)}
         for b in ballots if b.seq not in counted
     ]  # fmt: skip
     if uncounted:
@@ -1223,8 +1244,13 @@ def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], d
     return tuple(dict.fromkeys(e for e in found if e)), notes
 
 
-def _not_counted(ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]) -> str:
-    """Why a ballot did not count, in the GM's words (the count's own note, else why not)."""
+def _not_counted(
+    state: GameState, ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]
+) -> str:
+    """Why a ballot did not count, in the GM's words: its voter is out (an exit during the
+    round), the count's own note, or another ballot of his counted."""
+    if not state.is_alive(ballot.voter):
+        return "投票人已出局"
     n = judged.get(ballot.seq)
     if n is not None:
         return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"

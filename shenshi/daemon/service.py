@@ -56,6 +56,7 @@ from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Refe
 from shenshi.daemon.sharing import Seats, SharedReads
 from shenshi.daemon.situation import facts_of, on_forum, situation_of
 from shenshi.daemon.superseding import (
+    ABSENCES,
     EARLIER,
     Proposals,
     Reconciled,
@@ -88,8 +89,10 @@ from shenshi.store.unit_of_work import Store, UnitOfWork
 log = logging.getLogger(__name__)
 
 CLOCK = "clock"  # the cursor that keeps the phase clock's time across restarts
-# What the GM may be seen publishing by hand (not what is being sent, or was).
-PUBLISHABLE = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
+# What the GM may be seen publishing by hand (not what is being sent, or was; an unconfirmed
+# exit he posts himself is confirmed by it, referee._confirmed_by_hand).
+PUBLISHABLE = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED,
+               AnnouncementState.UNCONFIRMED)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -230,6 +233,9 @@ class GameService:
         for a in waiting:
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
+        with self.store.snapshot() as uow:
+            unconfirmed = uow.outbox.announcements(self.game_id, [AnnouncementState.UNCONFIRMED])
+        referee.to_confirm = {a.key: (a.text, subject_of(a)) for a in unconfirmed if a.kind in ABSENCES}
         self.referee = referee
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
         self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
@@ -545,6 +551,8 @@ class GameService:
             settled = settle(uow, self.game_id, happened, at=self.clock())
             # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
+            if also is not None:  # (a substitute's row, the GM's own post publishing a proposal)
+                also(uow)
             # what the new events made moot is superseded, what they change is proposed anew
             followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
             self.followed = followed
@@ -554,8 +562,6 @@ class GameService:
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
-            if also is not None:
-                also(uow)
             if outcome.events:
                 self._sync_players(uow)
             if self.clock_time is not None:
@@ -563,11 +569,14 @@ class GameService:
         if seqs and seqs[0] == self._seq_known + 1:  # nobody else wrote events in between
             self._seq_known = seqs[-1]
         if self.referee is not None:  # the GM's own posts are matched against every public draft
-            for old, _ in followed.superseded:  # (a superseded one never again)
-                self.referee.pending_public.pop(original_key(old.key), None)
             for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
                 if d.channel == "thread" and not d.unconfirmed:
                     self.referee.pending_public[d.key] = d.text
+                elif d.channel == "thread" and d.kind in ABSENCES:
+                    self.referee.to_confirm[d.key] = (d.text, d.key.split(":")[2])
+            for old, _ in followed.superseded:  # (a superseded one never again)
+                self.referee.pending_public.pop(original_key(old.key), None)
+                self.referee.to_confirm.pop(original_key(old.key), None)
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for old, by in followed.superseded:

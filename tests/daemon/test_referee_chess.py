@@ -4,6 +4,7 @@ at the second warning."""
 
 from __future__ import annotations
 
+from shenshi.daemon.hints import AlertFacts, Situation, advise
 from shenshi.daemon.referee import Clockwork, Effects, PostCounts, Referee
 from shenshi.rulesets.base import LastWordsRecorded, Phase
 from tests.daemon.helpers import at, chess_referee, pm, post
@@ -85,9 +86,11 @@ def test_a_lurker_is_warned_and_told_of_his_replacement_at_the_second_warning(tm
         "lurk_replaced",
         "小明",
     ) and "累计 2 次" in second.text
-    assert any(
-        a.kind == "rule:lurking" and "shenshi substitute 小明" in a.message for a in out.alerts
-    )
+    # the GM replaces him (or drowns him): the alert's next steps say how
+    alert = next(a for a in out.alerts if a.kind == "rule:lurking" and a.cause and a.cause.what == "seat")
+    advice = advise(AlertFacts(alert.kind, alert.subject, alert.key, alert.cause), Situation("review", ref.state, ref.ruleset))
+    assert any(h.command == "substitute" and h.args[0] == "小明" for h in advice.hints)
+    assert any(h.argv()[:3] == ("override", "exit", "小明") for h in advice.hints)
 
 
 def test_the_replacement_pm_waits_for_the_gm_and_follows_what_he_decides(tmp_path) -> None:
