@@ -3,19 +3,13 @@ by day cites the night's PM window, never the vote's; a ballot cites the vote's.
 
 from __future__ import annotations
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.gm_commands import mark_published
-from tests.daemon.helpers import START, alerts, announcement, at, config, pm, post
+from tests.daemon.helpers import alerts, announcement, at, pm, post, started
 from tests.daemon.test_status import feed
 
 
 def day_one(tmp_path):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
+    svc, clock = started(tmp_path)
     clock.set(at(24.5))
     svc.tick()  # night 1 ends
     mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])

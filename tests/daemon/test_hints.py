@@ -6,21 +6,14 @@ from __future__ import annotations
 
 import json
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.hints import Blank, Cause, Hint, delivered
 from shenshi.daemon.status import build_status, to_json
-from tests.daemon.helpers import START, alerts, at, config, pm
+from tests.daemon.helpers import alerts, at, pm, started
 from tests.daemon.test_status import feed
 
 
 def night_one(tmp_path, mode: str = "review"):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode=mode), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
-    return svc, clock
+    return started(tmp_path, mode=mode)
 
 
 def test_a_hint_is_a_command_with_arguments_and_blanks() -> None:

@@ -8,12 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.gm_commands import mark_published, run_hint
 from shenshi.daemon.hints import Hint
 from shenshi.store.outbox import AnnouncementState
-from tests.daemon.helpers import START, alerts, announcement, announcements, at, config, pm, post
+from tests.daemon.helpers import (
+    alerts,
+    announcement,
+    announcements,
+    at,
+    pm,
+    post,
+    started,
+)
 from tests.daemon.test_status import feed
 
 MODES = ("dry-run", "review", "live")
@@ -23,12 +29,7 @@ BY_HAND_OK = {"pm", "forum", "send_pm", "post", "by_hand", "ask_player", "mainta
 
 
 def service(tmp_path, mode):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode=mode), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
-    return svc, clock
+    return started(tmp_path, mode=mode)
 
 
 def fill(hint: Hint) -> Hint:

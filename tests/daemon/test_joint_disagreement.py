@@ -5,22 +5,16 @@ names both kills too."""
 
 from __future__ import annotations
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.gm_commands import run_hint
 from shenshi.daemon.status import build_status
-from tests.daemon.helpers import START, alerts, at, config, pm
+from tests.daemon.helpers import alerts, at, pm, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
 
 
 def night(tmp_path):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
+    svc, clock = started(tmp_path)
     feed(svc, pm("夜行者", f"杀 Rex\n杀人宣言：{DECLARATION}", 1))
     feed(svc, pm("老王", f"杀 小明\n杀人宣言：{DECLARATION}", 2))
     return svc, clock
@@ -61,11 +55,7 @@ def test_a_partners_declaration_read_in_the_same_poll_covers_the_first_killers(t
     kill went through."""
     from tests.daemon.helpers import announcements
 
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
+    svc, clock = started(tmp_path)
     with svc.store.transaction() as uow:  # one poll finds both
         uow.evidence.record(svc.game_id, [(pm("老王", "杀 Rex", 1), None),
                                           (pm("夜行者", f"杀 Rex\n杀人宣言：{DECLARATION}", 1.1), None)])  # fmt: skip
@@ -79,11 +69,7 @@ def test_a_partners_declaration_read_in_the_same_poll_covers_the_first_killers(t
 def test_a_short_declaration_is_one_alert_the_rules_raise_at_the_close(tmp_path) -> None:
     from tests.daemon.helpers import announcements
 
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
+    svc, clock = started(tmp_path)
     feed(svc, pm("夜行者", "杀 Rex\n杀人宣言：月黑风高，夜行者来了。", 1))
     [receipt] = [a for a in announcements(svc) if a.kind == "receipt"]
     assert "不足 100 字" in receipt.text  # the player is told at once

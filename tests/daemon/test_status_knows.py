@@ -6,22 +6,15 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.commands.status import render
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.referee import Effects
 from shenshi.daemon.status import build_status, record_poll
-from tests.daemon.helpers import START, announcement, at, config
+from tests.daemon.helpers import START, announcement, at, started
 
 
 def service(tmp_path, mode="review", **kw):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode=mode, **kw), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
-    return svc, clock
+    return started(tmp_path, mode=mode, **kw)
 
 
 def test_a_daemon_pacing_its_sends_is_not_said_to_be_stopped(tmp_path) -> None:
@@ -75,19 +68,12 @@ def test_one_post_is_one_alert(tmp_path) -> None:
 
 
 def test_a_werewolf_night_settled_at_3_is_announced_at_6(tmp_path) -> None:
-    from dataclasses import replace
 
     from shenshi.daemon.gm_commands import mark_published
     from shenshi.demo.script import load_script
 
-    script = load_script("werewolf")
-    cfg = config(tmp_path, "werewolf", [(s.name, s.role) for s in script.seats], mode="review")
-    teams = {s.name: s.team for s in script.seats}
-    cfg = replace(cfg, game=replace(cfg.game, players=tuple(replace(p, team=teams[p.name]) for p in cfg.game.players)))
-    clock = ManualClock(START)
-    svc = bootstrap(cfg, clock=clock, forum=False)
-    svc.start()
-    for hours in (0.02, 10.6, 49.1):  # night 0; day 1 at 06:00; its close at 21:00 the next day
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    for hours in (10.6, 49.1):  # night 0; day 1 at 06:00; its close at 21:00 the next day
         clock.set(at(hours))
         svc.tick()
     result = announcement(svc, svc.referee.gate_key())
