@@ -349,6 +349,12 @@ BLANKS: Mapping[str, str] = MappingProxyType({
     "id": "ID",
 })  # fmt: skip
 OR = "，或 "
+# What keeps an open step from ending early (the rules core's ``Waiting``), for the GM.
+WAITING: Mapping[str, str] = MappingProxyType({
+    "no_action": "还没有行动", "rejected": "行动被退回、可以重发", "joint_disagreement": "联合行动意见不一",
+    "declaration_missing": "还没有杀人宣言", "no_ballot": "还没有投票", "no_consent": "还没有同意加速",
+    "undecided": "剩下的票仍可能改变结果",
+})  # fmt: skip
 NOTHING_TO_DO = "无需操作"
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).
@@ -501,7 +507,7 @@ def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list
 
 
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "WAITING", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round", "detail_words",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

@@ -36,7 +36,16 @@ from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, Referee
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
-from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    PHASE_GRAPH,
+    Due,
+    EarlyClose,
+    GameState,
+    Phase,
+    PhaseTimes,
+    Report,
+)
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Alert, Announcement, DestinationKind
@@ -543,14 +552,21 @@ def _vote(
 
 
 def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:
-    """Why a vote nobody can change any more is still open, in the GM's words."""
+    """Why a vote nobody can change any more is still open, in the GM's words: the ruleset's
+    own answer (RULES.md "Early close": what keeps the step open, or no early end at all)."""
     until = f"到 {closes:%m-%d %H:%M} 截止时计票" if closes else "到截止时间计票"
-    if not referee.early_close:
+    done = referee.ruleset.completion(referee.state)
+    if done.by is None or (done.by is EarlyClose.ALL_IN and not referee.early_close):
         return f"结果已定，但本局规则不提前结束投票：{until}"
-    if not_voted:
-        return (f"结果已定，但提前结束要等所有人投票（还差 {len(not_voted)} 人：{'、'.join(not_voted)}）；"
-                f"否则{until}")  # fmt: skip
-    return f"结果已定，守护进程下一轮就结束投票（或{until}）"
+    waiting: dict[str, list[str]] = {}
+    for o in done.outstanding:
+        waiting.setdefault(gm_text.WAITING.get(o.why.value, o.why.value), []).append(gm_text.who_name(o.who) if o.who else "")
+    if not waiting:
+        return f"结果已定，守护进程下一轮就结束投票（或{until}）"
+    how = "全员同意加速" if done.by is EarlyClose.SPEED_UP else "所有人投票"
+    missing = "；".join(f"{why}：{'、'.join(n for n in names if n)}" if any(names) else why
+                        for why, names in waiting.items())  # fmt: skip
+    return f"结果已定，但要{how}才提前结束（{missing}）；否则{until}"
 
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:

@@ -85,3 +85,25 @@ def test_a_werewolf_night_settled_at_3_is_announced_at_6(tmp_path) -> None:
     clock.set(START + timedelta(days=2, hours=7, minutes=30))  # 03:30: night 1 has settled
     svc.tick()
     assert build_status(svc).step == "第1夜（已结算，06:00 公布）"
+
+
+def test_a_decided_vote_says_why_it_is_still_open(tmp_path) -> None:
+    """'月光 已无法被追上' yet the vote ran on: the status says what it waits for (the
+    ruleset's own answer, RULES.md "Early close"), and when it closes otherwise."""
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import post
+
+    svc, clock = service(tmp_path)
+    clock.set(at(24.5))
+    svc.tick()
+    mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])
+    clock.set(at(37))
+    svc.tick()
+    for i, voter in enumerate(("夜行者", "老王", "小明", "阿杰", "Lily99", "Tom_2")):
+        from tests.daemon.test_status import feed
+
+        feed(svc, post(voter, "投 月光", 37 + i / 100))
+    vote = build_status(svc).vote
+    assert vote.decided == "月光"
+    assert vote.why_open.startswith("结果已定，但要所有人投票才提前结束（还没有投票：")
+    assert "月光" in vote.why_open and "否则到 12-04 08:30 截止时计票" in vote.why_open
