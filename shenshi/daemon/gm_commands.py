@@ -48,6 +48,7 @@ from shenshi.daemon.hints import (
     dropped,
     pending_advice,
     publish_advice,
+    publish_hints,
     render,
     stale_hints,
 )
@@ -181,6 +182,7 @@ def outbox_action(
     done: list[Announcement] = []
     refused: list[tuple[str, int]] = []
     moot: list[str] = []
+    hints: list[Hint] = []  # what to do instead, as data: a stale post dropped or sent late
     for ident in ids:
         try:
             with service.store.transaction() as uow:
@@ -193,6 +195,8 @@ def outbox_action(
                 a = getattr(uow.outbox, action)(ident)
         except (UserError, StoreError) as exc:
             refused.append((refused_words(service, ident, action, exc), ident))
+            if isinstance(exc, StalePost):
+                hints += stale_hints(ident)
             continue
         done.append(a)
     lines = list(moot)
@@ -208,9 +212,14 @@ def outbox_action(
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信（会被自动认出），"
                      "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
+        hints += publish_hints("dry-run", [a.id for a in done])
     elif action == "approve" and done:
         lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
-    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done))
+    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done), hints=tuple(hints))
+
+
+class StalePost(UserError):
+    """A post of an earlier step that was never published: approved only with ``--late``."""
 
 
 def superseded_words(service: GameService, uow, a: Announcement) -> str:  # type: ignore[no-untyped-def]
@@ -247,11 +256,11 @@ def check_current(service: GameService, a: Announcement) -> None:
     drop, send = stale_hints(a.id)
     late = f"不发就 {drop.text()}；一定要发：{send.text()}"
     if state.phase is base.Phase.OVER and not a.key.endswith(":public"):  # only the result still
-        raise UserError(f"游戏已经结束，这条{step}的帖子已过时：{late}")
+        raise StalePost(f"游戏已经结束，这条{step}的帖子已过时：{late}")
     if state.phase not in order:
         return
     if (int(found.group(2)), order[phase]) < (state.number, order[state.phase]):
-        raise UserError(
+        raise StalePost(
             f"这是{step}的帖子，现在已是{step_name(state.phase, state.number)}，已过时：{late}"
         )
 

@@ -67,6 +67,7 @@ from shenshi.daemon.superseding import (
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
+    Window,
     counted_at,
     in_order,
     moment_of,
@@ -359,7 +360,7 @@ class GameService:
                 outcome.alerts.append(GmAlert(referee.keys.order_uncertain(evidence), "order_uncertain", text, who, evidence))
         tz = self.config.forum.tz
         outcome.alerts = [
-            replace(a, message=a.message + window_text(window, item.moment, tz))
+            replace(a, message=a.message + window_text(*self._window_of(a), moment=item.moment, tz=tz))
             if a.evidence == evidence and a.kind.removeprefix("rule:") in WINDOW_ALERTS
             else a
             for a in outcome.alerts
@@ -372,12 +373,50 @@ class GameService:
             published[:] = [key for key, at in outcome.published if pid and self._publish(uow, key, at, pid)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
+        self._declared_for_partners(outcome.events)
         for key in published:
             self.referee.pending_public.pop(key, None)
             with self.store.snapshot() as uow:
                 a = uow.outbox.by_key(self.game_id, key)
             if a is not None:
                 self._log_published(a)
+
+    def _window_of(self, alert: GmAlert) -> tuple[Window | None, str]:
+        """The window an alert about an input outside its window cites, and its name (the
+        voting round's for a ballot, a night's for a night action: Referee.window_for)."""
+        kind = gm_text.without_round(alert.kind.removeprefix("rule:"))
+        action = alert.cause.action if alert.cause is not None else ""
+        return self.referee.window_for(kind, action)
+
+    def _declared_for_partners(self, events: Iterable[object]) -> None:
+        """A kill that came with its declaration covers the joint unit's (A-J3): a partner's
+        receipt still waiting to go out that says his kill has none, and asks him to send one,
+        now says who sent it (a partner's PM read in the same poll, after his)."""
+        referee = self.referee
+        post = referee.profile.kill_post
+        if post is None:
+            return
+        t = self.templates
+        for event in events:
+            sub = getattr(event, "submission", None)
+            if sub is None or not sub.extra.get("declaration_chars"):
+                continue
+            missing = t.render("receipt_post_missing", label=post.label)
+            reminder = t.render("note_post_missing", label=post.label)
+            covered = t.render("receipt_post_partner", label=post.label, partner=sub.actor)
+            theirs = {str(s.evidence) for s in referee.state.submissions
+                      if s.actor in referee.partners(sub.actor) and s.evidence}  # fmt: skip
+            with self.store.transaction() as uow:
+                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
+                    if a.kind != "receipt" or missing not in a.text or not {str(e) for e in a.evidence_ids} & theirs:
+                        continue
+                    sep = t.render("receipt_note_separator")
+                    text = a.text.replace(missing, covered)
+                    for cut in (sep + reminder, reminder + sep, reminder):
+                        text = text.replace(cut, "", 1) if cut in text else text
+                    empty = t.render("receipt_notes", text="", notes="")  # 。提醒： with no notes left
+                    text = text.removesuffix(empty)
+                    uow.outbox.edit(a.id, text)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
@@ -544,8 +583,9 @@ class GameService:
             self._log_superseded(old, by)
         for draft in created:
             self._log_draft(draft)
+        situation = self.situation() if alerts else None  # (one read of the outbox for all)
         for alert in alerts:
-            self._log_alert(alert)
+            self._log_alert(alert, situation)
         self._log_settled(settled)
 
     def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
@@ -632,12 +672,12 @@ class GameService:
                      title=kind_words(self.templates, d.kind, d.key), notes=tuple(notes))  # fmt: skip
         )
 
-    def _log_alert(self, a: GmAlert) -> None:
+    def _log_alert(self, a: GmAlert, situation: Situation | None = None) -> None:
         evidence = self._evidence_links((a.evidence,) if a.evidence else ())
         with self.store.snapshot() as uow:
             stored = uow.alerts.by_key(self.game_id, a.key)
         ident = str(stored.id) if stored else ""
-        advice = self.advice(stored) if stored is not None else None
+        advice = self.advice(stored, situation) if stored is not None else None
         self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence, alert=True,
                                    hint=advice.text() if advice else "", hints=advice.hints if advice else ()))  # fmt: skip
 

@@ -36,7 +36,16 @@ from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, Referee
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
-from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    PHASE_GRAPH,
+    Due,
+    EarlyClose,
+    GameState,
+    Phase,
+    PhaseTimes,
+    Report,
+)
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Alert, Announcement, DestinationKind
@@ -232,6 +241,9 @@ class Health:
     poll_interval: float
     ok: bool
     problem: str = ""
+    # Sends the daemon is pacing to the forum's flood interval (it reads the forum again once
+    # they are out): a poll that long ago is no problem then.
+    sending: int = 0
 
 
 @dataclass(frozen=True)
@@ -288,13 +300,15 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         outbox = uow.outbox.announcements(game_id)
         alerts = uow.alerts.raised(game_id, unacknowledged=True)
         poll = uow.evidence.cursor(game_id, LAST_POLL)
+        lease = uow.leases.holder(game_id)
     published = {a.key for a in outbox if a.published_at or a.sent_at}
     dead_known, unannounced = _deaths(referee, published)
     runoff = "生死投票" if referee.profile.ballots.runoff_template == "runoff" else "第二轮投票"
     deadlines = _deadlines(referee, state, now, tz, runoff)
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
-    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now)
+    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now,
+                     _pacing(outbox, lease, service.config.daemon.poll_interval, now))  # fmt: skip
     situation = situation_of(service, outbox)
     waiting = _waiting(referee, outbox, mode, situation)
     return GameStatus(
@@ -307,7 +321,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         phase=state.phase.value,
         number=state.number,
         round=state.round,
-        step=gm_text.step_name(state.phase, state.number, state.round, runoff),
+        step=gm_text.step_name(state.phase, state.number, state.round, runoff, _settled(referee, published, tz)),
         deadline=later[0] if later else None,
         deadlines=deadlines,
         winner=state.winner,
@@ -378,6 +392,18 @@ def _next(
     if not deadlines:
         return "守护进程没有在运行：请运行 shenshi run" if not health.ok else ""
     return gm_text.next_step(deadlines[0].what, mode, health.ok)
+
+
+def _settled(referee: Referee, published: set[str], tz: tzinfo) -> str:
+    """A settled step's state for its name: ``published`` once its result is out (sent by the
+    daemon or posted by the GM: the next step opens at the next cycle), the time its result is
+    announced at when it waits for one (werewolf: 06:00), else ''."""
+    if PHASE_GRAPH[referee.state.phase].due is not Due.PUBLICATION:
+        return ""
+    if referee.gate_key() in published:
+        return "published"
+    at = referee.held_until()
+    return f"{at.astimezone(tz):%H:%M}" if at is not None else ""
 
 
 def _sign_in(service: GameService, state: GameState, now: datetime) -> SignIn | None:
@@ -526,14 +552,21 @@ def _vote(
 
 
 def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:
-    """Why a vote nobody can change any more is still open, in the GM's words."""
+    """Why a vote nobody can change any more is still open, in the GM's words: the ruleset's
+    own answer (RULES.md "Early close": what keeps the step open, or no early end at all)."""
     until = f"到 {closes:%m-%d %H:%M} 截止时计票" if closes else "到截止时间计票"
-    if not referee.early_close:
+    done = referee.ruleset.completion(referee.state)
+    if done.by is None or (done.by is EarlyClose.ALL_IN and not referee.early_close):
         return f"结果已定，但本局规则不提前结束投票：{until}"
-    if not_voted:
-        return (f"结果已定，但提前结束要等所有人投票（还差 {len(not_voted)} 人：{'、'.join(not_voted)}）；"
-                f"否则{until}")  # fmt: skip
-    return f"结果已定，守护进程下一轮就结束投票（或{until}）"
+    waiting: dict[str, list[str]] = {}
+    for o in done.outstanding:
+        waiting.setdefault(gm_text.WAITING.get(o.why.value, o.why.value), []).append(gm_text.who_name(o.who) if o.who else "")
+    if not waiting:
+        return f"结果已定，守护进程下一轮就结束投票（或{until}）"
+    how = "全员同意加速" if done.by is EarlyClose.SPEED_UP else "所有人投票"
+    missing = "；".join(f"{why}：{'、'.join(n for n in names if n)}" if any(names) else why
+                        for why, names in waiting.items())  # fmt: skip
+    return f"结果已定，但要{how}才提前结束（{missing}）；否则{until}"
 
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
@@ -632,7 +665,22 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
     )
 
 
-def _health(last: datetime | None, interval: float, now: datetime) -> Health:
+def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:
+    """How many approved announcements a running daemon is sending one by one (its lease
+    renewed and a send made within the health window), else 0."""
+    window = timedelta(seconds=STALE_AFTER * interval)
+    if lease is None or lease.renewed_at < now - window or lease.expires_at <= now:
+        return 0
+    waiting = [a for a in outbox if a.state in (AnnouncementState.APPROVED, AnnouncementState.SENDING)]
+    active = any(a.sent_at is not None and a.sent_at >= now - window for a in outbox) or any(
+        a.state is AnnouncementState.SENDING for a in outbox
+    )
+    return len(waiting) if waiting and active else 0
+
+
+def _health(last: datetime | None, interval: float, now: datetime, sending: int = 0) -> Health:
+    if sending:  # it is busy sending, paced; it reads the forum again once they are out
+        return Health(last.astimezone(now.tzinfo) if last else None, interval, True, "", sending)
     if last is None:
         return Health(None, interval, False, "守护进程还没有成功读取过论坛（shenshi run）")
     age = (now - last).total_seconds()

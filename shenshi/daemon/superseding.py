@@ -62,7 +62,7 @@ if TYPE_CHECKING:
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
 # A player's answer to his own post or PM: moot once he has left his seat.
-REPLIES = frozenset({"receipt", "vote_not_open"})
+REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
 # Private results a seat received: a substitute's role PM repeats them.
 EARLIER = frozenset({"divination", "extra_divination", "check", "death_identity", "prophecy",

@@ -88,6 +88,11 @@ _group(
     ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
     ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
     ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
+    (
+        "final_tally_last_words",
+        "计入遗言后：${tally}",
+        "the runoff's tally after 遗言计票, when it decided (no 招魂 took place)",
+    ),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
     (
@@ -148,6 +153,7 @@ _group(
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
+    ("kind_vote_closed", "投票已截止提醒", "a PM to whoever voted after the round closed"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
     ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
@@ -290,6 +296,16 @@ _group(
     ("receipt_until_dawn_10", "天亮前10分钟内可更改", "chess32: until dawn − 10 min"),
     ("receipt_until_deadline", "截止前可更改", "until the deadline"),
     (
+        "receipt_until_settled",
+        "结算前可更改（行动全部到齐后会提前结算）",
+        "a step that ends once everything is in (RULES.md Early close): until it is settled",
+    ),
+    (
+        "receipt_until_closing",
+        "行动已全部到齐，即将结算，不能再更改",
+        "the command that completed a step that ends once everything is in",
+    ),
+    (
         "receipt_until_deadline_confirm",
         "截止前可更改，另起一行写「确定」可锁定",
         "werewolf: until the phase's deadline, or 确定",
@@ -369,6 +385,12 @@ _group(
         "werewolf: a witch's reply before 夜晚2 opens",
     ),
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
+    (
+        "reason_step_settled",
+        "本阶段已经截止，不再计入",
+        "a command after the step that decided the game closed, before its end is published",
+    ),
+    ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
     (
         "reason_seat_ballot_stands",
         "你接替的座位本轮已由 ${old} 投票（${target}），按规则这一票有效",
@@ -826,6 +848,11 @@ _group(
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
     ),
+    (
+        "vote_closed_notice",
+        "你在 ${at} 的投票没有计入：本轮投票已经截止。",
+        "a ballot posted after its round closed",
+    ),
 )
 _group(
     "alert",
@@ -843,6 +870,11 @@ _group(
         "alert_left_seat",
         "${player} 已由替补 ${substitute} 接替，这条不再计入（座位由 ${substitute} 行使）",
         "a player who left his seat to a substitute still sends a command (not counted)",
+    ),
+    (
+        "alert_joint_disagreement",
+        "联合行动意见不一：${choices}",
+        "a joint unit's members name different targets while the step is open ($choices: each latest)",
     ),
     (
         "alert_last_words_after_post",
