@@ -182,6 +182,8 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
             what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
             final = "（玩家要看到它才知道游戏结束）" if s.winner else ""
             lines += wrap(f"等待你发布 #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
+        elif w.state == "unconfirmed":  # each waits for its own confirmation (the GM's command)
+            lines += wrap(f"要你确认的{w.what} #{w.id}：{w.hint}", width, names, "  ")
         else:
             groups.setdefault((w.what, w.state), []).append(w.id)
     for (what, state), ids in groups.items():
@@ -204,6 +206,11 @@ def _to_send_lines(s: GameStatus, width: int) -> list[str]:
     return []
 
 
+def _voter(seat: str, v: VoteStanding) -> str:
+    """A voter: his seat's name, and the substitute who plays it while he enters."""
+    return f"{seat}（替补 {v.played_by[seat]}）" if seat in v.played_by else seat
+
+
 def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:
     voted = len(v.electorate) - len(v.not_voted)
     when = f"{_t(v.opens)} 开始，{_t(v.closes)} 截止" if v.opens else "尚未开始"
@@ -216,8 +223,8 @@ def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) ->
     rows = []
     for c in v.tally:
         voters = "、".join(
-            f"{b.voter}（天神补记）" if b.via == "gm"
-            else f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
+            _voter(b.voter, v) + ("（天神补记）" if b.via == "gm"
+                                  else f"（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else "")
             for b in c.voters
         )  # fmt: skip
         rows.append((c.name, _votes(c.votes), voters or "—"))

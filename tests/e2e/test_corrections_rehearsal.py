@@ -235,3 +235,15 @@ def test_the_mode_decides_what_the_gm_is_told_to_do(rehearsal: Rehearsal) -> Non
             assert "演练模式" not in out
             if mode == "review":
                 assert "approve" in out or "已提出公告" not in out
+
+
+def test_status_asks_to_confirm_an_exit_never_to_publish_it(rehearsal: Rehearsal) -> None:
+    r = rehearsal
+    k1, k2, seer, binder, curser, blesser, c1, c2, c3, c4 = r.marks["names"]  # type: ignore[misc]
+    waiting = [w for w in r.snapshots["dawn1"]["waiting"] if w["state"] == "unconfirmed"]
+    assert {w["kind"] for w in waiting} == {"signin"} and len(waiting) == 2
+    text = r.texts["dawn1"].replace("\n", "").replace(" ", "")
+    for w in waiting:
+        assert f"approve{w['id']}" not in text and f"published{w['id']}" not in text
+        assert f"要你确认的未签到#{w['id']}" in text
+    assert f"{c2}（替补{STRANGER}）" in r.texts["vote1_recorded"].replace("\n", "").replace(" ", "")
