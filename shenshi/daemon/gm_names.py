@@ -17,20 +17,26 @@ SPACES = " \t\u3000\u00a0"  # a trailing full-width space is as easy to type as 
 def seat_name(service: GameService, written: str, what: str = "玩家") -> str:
     """The player of this game ``written`` means, as the GM types it: surrounding spaces
     (full-width too) and ``@`` dropped, full-width letters, case and traditional characters
-    folded, nicknames known (intake's name resolution). A name that fits nobody, or several,
-    is refused with the close names and the list of players."""
+    folded, nicknames known (intake's name resolution); a substitute still entering names the
+    seat he plays (by its holder's name, as the rules core knows it until the step ends). A
+    name that fits nobody, or several, is refused with the close names and the list of
+    players."""
+    from shenshi.daemon.referee import stand_ins
     from shenshi.intake.names import NameIndex
 
-    names = [s.name for s in service.referee.state.seats]
+    state = service.referee.state
+    # a substitute entering at the step's end plays his seat already, under its holder's name
+    acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
+    names = [s.name for s in state.seats]
     nicknames = {alias: name for name, aliases in service.config.game.nicknames.items()
                  for alias in aliases}  # fmt: skip
-    index = NameIndex(names, nicknames)
+    index = NameIndex([*names, *acting], nicknames)
     token = written.strip(SPACES).lstrip("@").strip(SPACES)
     if token in names:
         return token
     found = index.resolve(token) if token else None
     if found is not None and found.player:
-        return found.player
+        return acting.get(found.player, found.player)
     if found is not None and found.ambiguous:
         raise UserError(f"{what}「{written}」可指 {'、'.join(found.ambiguous)}：请写全名；没有改动")
     with service.store.snapshot() as uow:

@@ -43,7 +43,8 @@ def test_a_partner_s_declaration_counts_for_the_joint_kill(tmp_path) -> None:
     [text] = receipts(out)
     assert "已由 夜行者 提交" in text and "未收到" not in text and "补交" not in text
     out = ref.read_pm(pm("老王", "杀 阿杰", 3), "3")  # another target: his own is missing
-    assert [a.kind for a in out.alerts] == ["declaration_missing"]
+    # (and the killers now disagree: the GM sees both kills, issue 20)
+    assert [a.kind for a in out.alerts] == ["declaration_missing", "joint_disagreement"]
 
 
 def test_the_same_declaration_as_before_is_kept(tmp_path) -> None:

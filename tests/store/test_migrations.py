@@ -76,3 +76,38 @@ def test_a_new_database_is_at_the_head(store_url):
         assert current_revision(store.engine) == HEAD
     finally:
         store.close()
+
+
+SUPERSEDED = next(r for r in SCRIPTS.walk_revisions() if (r.doc or "").startswith("Proposals follow the state"))
+
+
+def test_superseded_from_the_revision_before_keeps_the_outbox(sqlite_url):
+    """The superseded-state revision (issue 20) on a database with a pending announcement: it
+    reads as before (nothing superseded, no notes) and can then be superseded; and back."""
+    engine = make_engine(sqlite_url)
+    try:
+        _at(engine, SUPERSEDED.down_revision)
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO games (id, name, ruleset, config, created_at, last_seq) "
+                "VALUES (1, 'g', 'game6-10', '{}', '2026-12-01 12:00:00', 0)"
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO announcements (id, game_id, key, kind, destination_kind, destination, "
+                "text, evidence_ids, state, created_at, attempts) VALUES (1, 1, 'g1:signin:kk:1', "
+                "'signin', 'thread', '2', 'kk 未签到', '[]', 'proposed', '2026-12-01 12:00:00', 0)"
+            )
+        _at(engine, SUPERSEDED.revision)
+        store = Store(engine, clock=lambda: T0)
+        with store.transaction() as uow:
+            a = uow.outbox.get(1)
+            assert (a.superseded_at, a.superseded_by, a.superseded_because, a.notes) == (None, None, None, None)
+            moot = uow.outbox.supersede(1, "路人甲 接替 kk")
+        assert moot.state is AnnouncementState.SUPERSEDED and moot.key == "g1:signin:kk:1~1"
+        _at(engine, SUPERSEDED.down_revision, command.downgrade)
+        columns = {c["name"] for c in inspect(engine).get_columns("announcements")}
+        assert not columns & {"superseded_at", "superseded_by", "superseded_because", "notes"}
+        upgrade(engine)
+        assert current_revision(engine) == HEAD
+    finally:
+        engine.dispose()
