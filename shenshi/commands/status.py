@@ -178,12 +178,13 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
     lines: list[str] = []
     groups: dict[tuple[str, str], list[int]] = {}
     for w in s.waiting:
-        if w.opens_next_step:
+        if w.state == "unconfirmed":  # each waits for its own confirmation
+            lines += wrap(f"要你确认的{w.what} #{w.id}：{w.hint}", width, names, "  ")
+        elif w.opens_next_step:
             what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
             final = "（玩家要看到它才知道游戏结束）" if s.winner else ""
-            lines += wrap(f"等待你发布 #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
-        elif w.state == "unconfirmed":  # each waits for its own confirmation (the GM's command)
-            lines += wrap(f"要你确认的{w.what} #{w.id}：{w.hint}", width, names, "  ")
+            who = "守护进程发出" if not w.hints else "你发布"  # (live, or approved: the daemon sends it)
+            lines += wrap(f"等待{who} #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
         else:
             groups.setdefault((w.what, w.state), []).append(w.id)
     for (what, state), ids in groups.items():

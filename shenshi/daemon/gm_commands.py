@@ -480,8 +480,8 @@ def check_arguments(what: str, args: Sequence[str]) -> None:
         raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
     wanted = CORRECTIONS[what]
     if (len(args) < -wanted) if wanted < 0 else (len(args) != wanted):
-        count = f"至少 {-wanted}" if wanted < 0 else str(wanted)
-        raise UserError(f"override {what} 需要 {count} 个参数，收到 {len(args)} 个："
+        count = f"至少需要 {-wanted}" if wanted < 0 else f"需要 {wanted}"
+        raise UserError(f"override {what} {count} 个参数，收到 {len(args)} 个："
                         f"shenshi override {what} {USAGE[what]}")  # fmt: skip
 
 

@@ -862,6 +862,8 @@ def publish_hints(mode: str, ids: Sequence[int], private: bool = False) -> tuple
 def publish_advice(mode: str, ids: Sequence[int], private: bool = False, state: str = "proposed") -> Advice:
     """:func:`publish_hints` for announcements in ``state``, with what the mode does by
     itself: live sends, and so does review once approved (a failed send is retried)."""
+    if state in ("unconfirmed", "superseded"):  # never sent or published as it stands
+        return Advice(gm_text.NOTES.get(state, ""))
     if mode == "live" or (mode == "review" and state in ("approved", "failed", "sending")):
         return Advice(gm_text.NOTES["sent_by_daemon"])
     return Advice("", publish_hints(mode, ids, private))

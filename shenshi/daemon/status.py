@@ -388,7 +388,8 @@ def _next(
         return ""
     gate = next((w for w in waiting if w.opens_next_step), None)
     if gate is not None:
-        return f"游戏在等你发布 #{gate.id}（{gate.what}）：{gate.hint}"
+        who = "守护进程发出" if not gate.hints and gate.state != "unconfirmed" else "你发布"
+        return f"游戏在等{who} #{gate.id}（{gate.what}）：{gate.hint}"
     if not deadlines:
         return "守护进程没有在运行：请运行 shenshi run" if not health.ok else ""
     return gm_text.next_step(deadlines[0].what, mode, health.ok)

@@ -107,3 +107,17 @@ def test_a_decided_vote_says_why_it_is_still_open(tmp_path) -> None:
     assert vote.decided == "月光"
     assert vote.why_open.startswith("结果已定，但要所有人投票才提前结束（还没有投票：")
     assert "月光" in vote.why_open and "否则到 12-04 08:30 截止时计票" in vote.why_open
+
+
+def test_an_unconfirmed_exit_is_listed_with_its_confirmation_never_to_approve(tmp_path) -> None:
+    from tests.daemon.helpers import GAME6_10, post
+
+    svc, clock = service(tmp_path)
+    with svc.store.transaction() as uow:  # everyone signs in but Rex
+        uow.evidence.record(svc.game_id, [(post(n, "签到", 1), None) for n, _ in GAME6_10 if n != "Rex"])
+    svc.process()
+    clock.set(at(25))
+    svc.tick()
+    text = "\n".join(render(build_status(svc), 300))
+    [line] = [x for x in text.splitlines() if "未签到：#" in x]
+    assert "approve" not in line and "shenshi override exit Rex" in line and "待你确认" in line
