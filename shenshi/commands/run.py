@@ -70,6 +70,7 @@ def _run(args: argparse.Namespace, after_round: AfterRound | None = None) -> int
     from shenshi.bootstrap import bootstrap_fleet
     from shenshi.commands._common import configs_of, rehearsal_clock
     from shenshi.commands.console import start_beside_daemon
+    from shenshi.daemon.notify import Notices
     from shenshi.daemon.stopping import Stopped, StopSignal
     from shenshi.games import pick_game
 
@@ -83,6 +84,7 @@ def _run(args: argparse.Namespace, after_round: AfterRound | None = None) -> int
             try:
                 fleet.start()
                 console = start_beside_daemon(args, fleet)
+                fleet.notices = Notices.for_services(fleet.services, console.url if console else None)
                 return _rounds(args, fleet, stop, after_round)
             except Stopped as exc:
                 print(f"shenshi: stopped ({exc.signal_name}); everything read so far is kept")

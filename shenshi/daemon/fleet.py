@@ -16,6 +16,7 @@ Map::
     Fleet.run()                one round: every game's cycle, the reads shared
     Fleet.next_delay()         seconds until the soonest game's next cycle
     Fleet.keep()               renew the leases this daemon holds (while waiting)
+    Fleet.notices              the GM's notifications after each round (:mod:`.notify`)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from datetime import datetime
 
 from shenshi.daemon.balance import Balance
 from shenshi.daemon.cycle import Cycle, CycleResult
+from shenshi.daemon.notify import Notices
 from shenshi.daemon.service import GameService
 from shenshi.logs import game_context
 from shenshi.store.errors import LeaseHeld
@@ -55,6 +57,7 @@ class Fleet:
         self.balances: list[Balance] = []  # per database: the games shared with other daemons
         # Called after every round with each game's result (a console watching the daemon).
         self.after_round: Callable[[Fleet, dict[str, CycleResult]], None] | None = None
+        self.notices: Notices | None = None  # the GM's channels ([notify]), told after each round
 
     def forum_warnings(self, shown: bool) -> None:
         """Whether a forum failure is logged at WARNING (``run --once`` says it in one line)."""
@@ -99,6 +102,8 @@ class Fleet:
                 else:
                     results[service.config.game.name] = cycle.run()
         self.results = results
+        if self.notices is not None:
+            self.notices.after_round(results)
         if self.after_round is not None:
             self.after_round(self, results)
         return results
@@ -152,7 +157,10 @@ class Fleet:
                     service.lease.keep()
 
     def close(self) -> None:
-        """Give every lease up, then close the shared forum sessions and databases, each once."""
+        """Give every lease up, then close the shared forum sessions and databases, each once
+        (the last notifications delivered first)."""
+        if self.notices is not None:
+            self.notices.close()
         for service in self.services:
             if service.lease is not None and service.lease.held is not None:
                 with game_context(service.config.game.name):

@@ -339,8 +339,30 @@ def publish_hint(mode: str, ident: int, private: bool = False) -> str:
     return "会自动发送"
 
 
+# -- notifications ([notify]) ----------------------------------------------------------------------
+
+# One message per round, to the GM's channels (e-mail, WeCom…): ids, counts and kinds only,
+# never an announcement's or alert's text (actions, roles) nor a PM's recipient.
+NOTIFY = MappingProxyType({
+    "title": "神使：{game} 有事等你",
+    "step": "现在：{step}",
+    "verb_dry_run": "等你手动发布",
+    "verb_review": "等你审核",
+    "post_waiting": "#{id} {what} {verb}",
+    "posts_waiting": "{count} 个「{what}」帖子{verb}（{ids}）",
+    "pms_waiting": "{count} 条私信{verb}（{ids}）",
+    "alerts": "新提醒 {count} 条（{ids}）：{kinds}",
+    "send_failed": "发送失败 {count} 条（{ids}），守护进程会重试",
+    "forum_down": "守护进程读不到论坛：{why}",
+    "forum_back": "论坛又能读了",
+    "game_over": "游戏已结束：请在控制台查看并发布最终结果",
+    "link": "控制台：{url}",
+    "no_link": "（用 shenshi console 打开控制台；[notify] console_url 可以让这里带上链接）",
+})  # fmt: skip
+
+
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "NOTIFY", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "outbox_refusal", "describe_ballot", "describe_submission", "hint", "left",
     "publish_hint", "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip
