@@ -115,7 +115,7 @@ class Fleet:
             try:
                 balance.beat()
             except Exception as exc:  # noqa: BLE001 - the database: the cycles meet it and alert
-                log.warning("could not note this daemon in the database: %s", exc)
+                log.warning("没能在数据库里登记本守护进程：%s", exc)
             left |= {g for g in balance.games if balance.waiting(g)}
         for service in self.services:
             if service.game_id not in left:
@@ -124,12 +124,12 @@ class Fleet:
             try:
                 surplus = balance.surplus()
             except Exception as exc:  # noqa: BLE001 - serve what is held; try again next round
-                log.warning("could not see which daemon serves which game: %s", exc)
+                log.warning("看不到哪个守护进程在服务哪局：%s", exc)
                 continue
             for service in self.services:
                 if service.game_id in surplus and service.store is balance.store and service.lease is not None:
                     with game_context(service.config.game.name):
-                        log.info("leaving this game to another daemon")
+                        log.info("这局交给另一个守护进程")
                         service.lease.release()
                     balance.give_up(service.game_id)
                     left.add(service.game_id)
@@ -143,7 +143,7 @@ class Fleet:
         except LeaseHeld:
             pass  # the cycle says who holds it
         except Exception as exc:  # noqa: BLE001 - the cycle meets it again and alerts
-            log.debug("could not take the lease of %s: %s", service.config.game.name, exc)
+            log.debug("没能拿到 %s 的租约：%s", service.config.game.name, exc)
 
     def next_delay(self) -> float:
         """Seconds until the soonest game's next cycle."""
@@ -167,7 +167,7 @@ class Fleet:
                     try:
                         service.lease.release()
                     except Exception as exc:  # noqa: BLE001 - the lease then expires on its own
-                        log.warning("could not give the game's lease up: %s", exc)
+                        log.warning("没能交出这局的租约（它会自行过期）：%s", exc)
         adapters = {id(s.adapter): s.adapter for s in self.services if s.adapter is not None}
         for adapter in adapters.values():
             if hasattr(adapter, "close"):

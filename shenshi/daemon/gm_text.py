@@ -9,7 +9,8 @@ words here, and an id without words is shown as it is, so that a new one is stil
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
 from types import MappingProxyType
 
 from shenshi.rulesets.base import ABSTAIN, Ballot, Phase, Submission
@@ -339,6 +340,44 @@ def publish_hint(mode: str, ident: int, private: bool = False) -> str:
     return "会自动发送"
 
 
+# -- the daemon's own log ------------------------------------------------------------------------
+
+
+def cycle_parts(result: object, *, once: bool = False) -> list[str]:
+    """What a daemon cycle did, in the GM's words: read, proposed, sent, alerted, the step it
+    moved to (``once``: also the new events, and that a poll found nothing new). ``result`` is
+    a :class:`~shenshi.daemon.cycle.CycleResult`."""
+    from shenshi.daemon.gm_commands import id_ranges
+
+    parts = []
+    posts, pms = getattr(result, "posts", 0), getattr(result, "pms", 0)
+    if posts or pms:
+        parts.append("读到 " + "、".join(p for p in (f"{posts} 帖" if posts else "", f"{pms} 条私信" if pms else "") if p))
+    elif once and getattr(result, "polled", False):
+        parts.append("论坛上没有新帖或私信")
+    if once and getattr(result, "events", 0):
+        parts.append(f"新事件 {getattr(result, 'events')}")
+    for field, words in (("proposed", "提出"), ("sent_ids", "发出"), ("alerts", "提醒")):
+        found = getattr(result, field, ())
+        if found:
+            parts.append(f"{words} " + " ".join(f"#{x}" for x in id_ranges(found).split()))
+    if step := getattr(result, "step", ""):
+        parts.append(f"进入 {step}")
+    return parts
+
+
+def cycle_line(result: object, at: datetime) -> str:
+    """One line for the daemon's log, on the forum's clock (``at``): ``12-02 20:15（论坛时间）
+    读到 3 帖、2 条私信；提出 #12 #13；发出 #9；提醒 #5；进入 第2天``; '' for a quiet cycle."""
+    parts = cycle_parts(result)
+    return f"{at.strftime('%m-%d %H:%M')}（论坛时间）" + "；".join(parts) if parts else ""
+
+
+def once_summary(result: object) -> str:
+    """``shenshi run --once``'s line (``读到 2 帖、3 条私信；新事件 4；提出 #12 #13``)."""
+    return "；".join(cycle_parts(result, once=True)) or "没有新变化"
+
+
 # -- notifications ([notify]) ----------------------------------------------------------------------
 
 # One message per round, to the GM's channels (e-mail, WeCom…): ids, counts and kinds only,
@@ -362,7 +401,7 @@ NOTIFY = MappingProxyType({
 
 
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "NOTIFY", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "NOTIFY", "cycle_line", "cycle_parts", "once_summary", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "outbox_refusal", "describe_ballot", "describe_submission", "hint", "left",
     "publish_hint", "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

@@ -79,7 +79,7 @@ def test_a_wrong_name_or_action_is_refused_with_the_close_ones(cfg, capsys, argv
     before = _events()
     code, out, err = cli(capsys, *argv)
     assert (code, out) == (2, "")
-    assert err.startswith(f"shenshi: error: {says}") and err.count("\n") == 1, err
+    assert err.startswith(f"shenshi 出错：{says}") and err.count("\n") == 1, err
     assert err.rstrip().endswith("没有改动")
     assert _events() == before
 
@@ -108,7 +108,7 @@ def test_ack_takes_the_good_ids_and_names_the_wrong_one(cfg, capsys) -> None:
     code, out, err = cli(capsys, "ack", "1", "7")
     assert code == 2
     assert out.startswith("已确认 1 条提醒：#1；还有 1 条未确认")
-    assert err == "shenshi: error: 没有提醒 #7（shenshi status 列出未确认的提醒）\n"
+    assert err == "shenshi 出错：没有提醒 #7（shenshi status 列出未确认的提醒）\n"
     code, _, err = cli(capsys, "ack")
     assert code == 2 and "或 --all" in err
 
@@ -120,11 +120,11 @@ def test_outbox_refusals_say_why_and_the_others_go_through(cfg, capsys) -> None:
     assert code == 2
     assert out.startswith("#2 已批准（回执）")
     assert err.splitlines() == [
-        "shenshi: error: #1：已记为你手动发布，不能再批准；要更正，请在论坛上编辑或另发",
-        "shenshi: error: #99：没有这条公告/私信（shenshi review 列出待审的，shenshi review --all 列出全部）",
+        "shenshi 出错：#1：已记为你手动发布，不能再批准；要更正，请在论坛上编辑或另发",
+        "shenshi 出错：#99：没有这条公告/私信（shenshi review 列出待审的，shenshi review --all 列出全部）",
     ]
     code, _, err = cli(capsys, "edit", "1", "--text", "新的")
-    assert code == 2 and err.startswith("shenshi: error: #1：已记为你手动发布，不能再修改")
+    assert code == 2 and err.startswith("shenshi 出错：#1：已记为你手动发布，不能再修改")
     code, _, err = cli(capsys, "published", "x1")
     assert code == 2 and "「x1」不是编号" in err
 
@@ -341,4 +341,4 @@ def test_refusals_with_one_reason_are_one_line(cfg, capsys) -> None:
     assert cli(capsys, "reject", "1-3")[0] == 0
     code, out, err = cli(capsys, "approve", "1-4")
     assert code == 2 and out.startswith("#4 已批准（回执）")
-    assert err == "shenshi: error: #1-3：已放弃（shenshi reject），不能再批准\n"
+    assert err == "shenshi 出错：#1-3：已放弃（shenshi reject），不能再批准\n"

@@ -24,8 +24,8 @@ def test_check_config_against_the_forum(forum_config, capsys) -> None:
     code = main(["check-config"])
     out, _ = capsys.readouterr()
     assert code == 0, out
-    assert "ok   login: logged in as 神的使者 (uid 2)" in out
-    assert "ok   player 小明: uid 3" in out
+    assert "正常 登录：已登录为 神的使者（uid 2）" in out
+    assert "正常 玩家 小明：uid 3" in out
     assert GM_PASSWORD not in out
 
 

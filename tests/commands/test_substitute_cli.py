@@ -20,7 +20,7 @@ def test_an_account_the_forum_does_not_know_is_refused(sandbox, capsys) -> None:
     assert code == 2 and out == ""
     assert (
         err
-        == "shenshi: error: 论坛上没有名为 替补不存在 的账号：检查拼写，或让他先注册；没有改动\n"
+        == "shenshi 出错：论坛上没有名为 替补不存在 的账号：检查拼写，或让他先注册；没有改动\n"
     )
     forum.add_user("替补甲", "Sub_pw1")
     code, out, err = run(capsys, "substitute", "小明", "替补甲")
