@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from shenshi.errors import UserError
+from shenshi.errors import ERROR_PREFIX, UserError
 
 if TYPE_CHECKING:
     from shenshi.config import Config
@@ -145,7 +145,10 @@ def register_outbox_action(
     if action == "approve":
         parser.add_argument("--late", action="store_true",
                             help="approve a post of an earlier step too (refused otherwise)")  # fmt: skip
-    parser.set_defaults(func=lambda args: _outbox_action(args, action))
+    if action == "reject":
+        parser.add_argument("--undo", action="store_true",
+                            help="撤销放弃：这些公告/私信回到待审")  # fmt: skip
+    parser.set_defaults(func=lambda args: _outbox_action(args, "restore" if getattr(args, "undo", False) else action))
     return parser
 
 
@@ -163,5 +166,5 @@ def print_said(said: Said) -> int:
     for line in said.lines:
         print(line)
     for line in said.refused:
-        print(f"shenshi: error: {line}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{line}", file=sys.stderr)
     return 2 if said.refused else 0

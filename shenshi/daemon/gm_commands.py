@@ -10,11 +10,13 @@ whole raises :class:`~shenshi.errors.UserError` and changes nothing.
 
 Map::
 
-    outbox_action(service, "approve"|"reject", ids, by, late)  the outbox (review mode)
+    outbox_action(service, "approve"|"reject"|"restore", ids, by, late)  the outbox (review
+                                                           mode; restore: a reject undone)
     editable(service, ident)                               the announcement, if it can be edited
     edit_text(service, ident, text, by)                    an announcement's new text
     mark_published(service, ids, when, by)                 posted by hand (dry-run)
     acknowledge(service, ids | None, by)                   alerts read (None: every one)
+    unacknowledge(service, ids, by)                        an acknowledgement undone
     correct(service, what, args, reason, at, by)           ``shenshi override …``
     substitute(service, old, new, uid, offline, by)        替补
 
@@ -45,7 +47,7 @@ if TYPE_CHECKING:
     from shenshi.daemon.service import GameService
 
 CONSOLE = "控制台"  # ``by`` for the web console's actions
-OUTBOX_ACTIONS = ("approve", "reject")
+OUTBOX_ACTIONS = ("approve", "reject", "restore")  # restore: a reject taken back
 # ``shenshi override WHAT ARG…``: how many arguments each correction takes.
 CORRECTIONS = {
     "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
@@ -134,7 +136,7 @@ def proposed_ids(service: GameService, outcome: Effects) -> str:
 def outbox_action(
     service: GameService, action: str, ids: Sequence[int], by: str = "", *, late: bool = False
 ) -> Said:
-    """Apply ``action`` (approve, reject) to every id; an id that cannot take it is refused
+    """Apply ``action`` (approve, reject, restore) to every id; an id that cannot take it is refused
     with the reason (one line per reason) and the others still go through. A post of an
     earlier step that was never published is approved only when ``late``."""
     from shenshi.daemon.publisher import retry_note
@@ -154,6 +156,8 @@ def outbox_action(
             refused.append((refused_words(service, ident, action, exc), ident))
             continue
         done.append(a)
+        if action == "restore" and a.destination_kind.value == "thread" and a.published_at is None:
+            service.referee.pending_public[a.key] = a.text  # the GM's own post may publish it
     lines = []
     for a in done:
         lines.append(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
@@ -167,6 +171,8 @@ def outbox_action(
                      "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
     elif action == "approve" and done:
         lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
+    if action == "reject" and done:
+        lines.append(f"放错了可以撤销：shenshi reject --undo {id_ranges(a.id for a in done)}（或在控制台点「撤销放弃」）")
     return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done))
 
 
@@ -326,6 +332,25 @@ def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
 
 
 # -- alerts -----------------------------------------------------------------------------------------
+
+
+def unacknowledge(service: GameService, ids: Sequence[int], by: str = "") -> Said:
+    """Take back the acknowledgement of these alerts: ``shenshi status`` and the console show
+    them again; ids this game has no alert for are refused."""
+    with service.store.transaction() as uow:
+        known = {a.id: a for a in uow.alerts.raised(service.game_id)}
+        missing = [i for i in ids if i not in known]
+        wanted = [i for i in ids if i in known and known[i].acknowledged_at is not None]
+        unread = [i for i in ids if i in known and known[i].acknowledged_at is None]
+        done = uow.alerts.unacknowledge(service.game_id, wanted) if wanted else []
+    shown = " ".join(f"#{a.id}" for a in done)
+    if done:
+        gm_log(service, "unack", f"撤销确认 {shown}", by)
+    lines = [f"已撤销确认：{shown}（重新显示为未确认）"] if done else []
+    if unread:
+        lines.append(f"{' '.join(f'#{i}' for i in unread)} 本来就是未确认的，没有改动")
+    refused = (f"没有提醒 {' '.join(f'#{i}' for i in missing)}（shenshi status 列出未确认的提醒）",) if missing else ()
+    return Said(tuple(lines), refused, tuple(a.id for a in done))
 
 
 def acknowledge(service: GameService, ids: Sequence[int] | None, by: str = "") -> Said:

@@ -315,11 +315,14 @@ _OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
     ("*", "sent"): "已由守护进程发出，不能再{verb}；要更正，请在论坛上编辑或另发",
     ("*", "published"): "已记为你手动发布，不能再{verb}；要更正，请在论坛上编辑或另发",
     ("*", "sending"): "正在发送中，不能{verb}：等守护进程确认（shenshi status）",
-    ("*", "rejected"): "已放弃（shenshi reject），不能再{verb}",
+    ("*", "rejected"): "已放弃（shenshi reject），不能再{verb}；要恢复：shenshi reject --undo ID",
     ("approve", "failed"): "发送失败，已在重试队列中（无需再批准）",
+    ("restore", "proposed"): "没有被放弃（待审），无需撤销",
+    ("restore", "approved"): "没有被放弃（已批准），无需撤销",
+    ("restore", "failed"): "没有被放弃（发送失败，重试中），无需撤销",
 })  # fmt: skip
 OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit": "修改",
-                                 "publish": "记为发布"})  # fmt: skip
+                                 "publish": "记为发布", "restore": "撤销放弃"})  # fmt: skip
 
 
 def outbox_refusal(action: str, state: str) -> str:

@@ -100,6 +100,15 @@ class OutboxRepository(Repository):
 
         return self._transition(announcement_id, OutboxAction.REJECT, apply)
 
+    def restore(self, announcement_id: int) -> Announcement:
+        """The GM takes a reject back (``shenshi reject --undo``): proposed again, to review."""
+
+        def apply(row: m.Announcement) -> None:
+            row.rejected_at = None
+            row.approved_at = None
+
+        return self._transition(announcement_id, OutboxAction.RESTORE, apply)
+
     def edit(self, announcement_id: int, text: str, *, at: datetime | None = None) -> Announcement:
         """The GM changed the text. An approved announcement goes back to ``proposed``; the
         same text again changes nothing."""

@@ -86,9 +86,9 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
     assert code == 0 and "#1 [待审] 夜晚结果 → 帖子 2" in out and "私信给 小明" in out
     code, out, _ = run(capsys, "approve", "1")
     assert out.startswith("#1 已批准（夜晚结果）\n") and "不会发送" in out  # dry-run
-    assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（回执）"
+    assert run(capsys, "reject", "2")[1].startswith("#2 已放弃（回执）\n放错了可以撤销：shenshi reject --undo 2")
     code, _, err = run(capsys, "approve", "2")
-    assert code == 2 and err == "shenshi 出错：#2：已放弃（shenshi reject），不能再批准\n"
+    assert code == 2 and err == "shenshi 出错：#2：已放弃（shenshi reject），不能再批准；要恢复：shenshi reject --undo ID\n"
     code, _, err = run(capsys, "published", "1", "--at", "2999-01-01T20:15")
     assert code == 2 and "在未来" in err
     code, out, _ = run(capsys, "published", "1")

@@ -113,6 +113,30 @@ def test_ack_takes_the_good_ids_and_names_the_wrong_one(cfg, capsys) -> None:
     assert code == 2 and "或 --all" in err
 
 
+def test_a_reject_and_an_acknowledgement_can_be_taken_back(cfg, capsys) -> None:
+    _propose(("k1", "night_result", "thread", "2", "【第1夜结果】"), ("k2", "receipt", "pm", "小明", "已收到"))
+    assert cli(capsys, "reject", "1-2")[0] == 0
+    code, out, err = cli(capsys, "reject", "--undo", "2")
+    assert code == 0 and out.startswith("#2 待审（回执）"), err
+    code, out, _ = cli(capsys, "review")
+    assert "#2 [待审]" in out and "#1 [待审]" not in out
+    code, _, err = cli(capsys, "reject", "--undo", "2")  # not rejected any more
+    assert code == 2 and err == "shenshi 出错：#2：没有被放弃（待审），无需撤销\n"
+    assert cli(capsys, "approve", "2")[0] == 0
+
+    _alerts("unknown_name", "not_a_command")
+    assert cli(capsys, "ack", "--all")[0] == 0
+    code, out, err = cli(capsys, "ack", "--undo", "2", "9")
+    assert code == 2 and out.startswith("已撤销确认：#2")
+    assert err == "shenshi 出错：没有提醒 #9（shenshi status 列出未确认的提醒）\n"
+    code, out, _ = cli(capsys, "status")
+    assert "#2" in out and "#1 " not in out.split("提醒")[-1]
+    code, _, err = cli(capsys, "ack", "--undo", "--all")
+    assert code == 2 and "--undo 需要提醒编号" in err
+    log = (cfg / "dry.jsonl").read_text(encoding="utf-8")
+    assert '"restore"' in log and '"unack"' in log
+
+
 def test_outbox_refusals_say_why_and_the_others_go_through(cfg, capsys) -> None:
     _propose(("k1", "night_result", "thread", "2", "【第1夜结果】"), ("k2", "receipt", "pm", "小明", "已收到"))
     assert cli(capsys, "published", "1")[0] == 0
@@ -209,7 +233,7 @@ def test_check_config_names_the_option_when_the_second_login_fails(sandbox) -> N
 
     first = next(check_forum(load_config(folder / "shenshi.toml"), Refusing()))  # type: ignore[arg-type]
     assert not first.ok
-    assert first.detail.startswith("[forum] password: the forum rejected the user name or password")
+    assert first.detail.startswith("[forum] password：论坛拒绝了")
 
 
 def test_status_shows_who_has_not_signed_in_while_the_window_is_open(tmp_path) -> None:
