@@ -365,4 +365,4 @@ def test_refusals_with_one_reason_are_one_line(cfg, capsys) -> None:
     assert cli(capsys, "reject", "1-3")[0] == 0
     code, out, err = cli(capsys, "approve", "1-4")
     assert code == 2 and out.startswith("#4 已批准（回执）")
-    assert err == "shenshi 出错：#1-3：已放弃（shenshi reject），不能再批准\n"
+    assert err == "shenshi 出错：#1-3：已放弃（shenshi reject），不能再批准；要恢复：shenshi reject --undo ID\n"
