@@ -23,27 +23,48 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
     from shenshi.daemon.announce import kind_words
     from shenshi.daemon.drylog import where_to
-    from shenshi.daemon.gm_text import STATES
+    from shenshi.daemon.gm_text import STATES, confirmation, gm_notes
+    from shenshi.daemon.superseding import subject_of
+    from shenshi.store.announcements import original_key
     from shenshi.store.outbox import AnnouncementState
+
+    WAITING = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
 
     service = open_service(args)
     tz = service.config.forum.tz
-    states = None if args.all else [AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED]
+    states = None if args.all else [AnnouncementState.UNCONFIRMED, *WAITING]
     with service.store.snapshot() as uow:
         items = uow.outbox.announcements(service.game_id, states)
+        replaced = {a.id: uow.outbox.replaced_by(a.id) for a in items if a.state is AnnouncementState.SUPERSEDED}
     if not items:
         print("没有待审的公告或私信")
     for a in items:
         where = where_to(a.destination_kind.value == "thread", a.destination)
         state = STATES.get(a.state.value, a.state.value)
-        print(f"#{a.id} [{state}] {kind_words(service.templates, a.kind, a.key)} → {where}（{fmt_time(a.created_at, tz)}）")
+        what = kind_words(service.templates, a.kind, original_key(a.key))
+        print(f"#{a.id} [{state}] {what} → {where}（{fmt_time(a.created_at, tz)}）")
         for line in a.text.splitlines():
             print(f"    {line}")
+        for line in gm_notes(a):
+            print(f"    （只给你看）{line}")
+        if a.state is AnnouncementState.SUPERSEDED:
+            now = replaced.get(a.id)
+            instead = f"已被 #{now.id} 取代" if now is not None else "已撤回"
+            print(f"    {instead}：{a.superseded_because or '局面变化'}；不会发送")
+        if a.state is AnnouncementState.UNCONFIRMED:
+            print(f"    要你确认：{confirmation(a.kind, subject_of(a), a.id)}")
         if a.last_error:
             print(f"    论坛的原因：{a.last_error}")
         print()
-    if items:
-        print(f"下一步：{_next(service.config.daemon.mode, [a.id for a in items])}")
+    mode = service.config.daemon.mode
+    # what the next step names: what can go out and still needs the GM (never what is out,
+    # superseded or waiting for a confirmation)
+    actionable = [a.id for a in items
+                  if a.state is AnnouncementState.PROPOSED or (mode == "dry-run" and a.state in WAITING)]  # fmt: skip
+    if actionable:
+        print(f"下一步：{_next(mode, actionable)}")
+    elif items and any(a.state is AnnouncementState.UNCONFIRMED for a in items):
+        print("下一步：上面每条「要你确认」的都写了怎么做")
     return 0
 
 

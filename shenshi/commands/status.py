@@ -112,6 +112,10 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(listing("已结算、尚未公布的出局（只有你知道）：", list(s.unannounced_deaths), width))
     if s.marks:
         add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
+    for sub in (x for x in s.substitutes if x.entering):
+        names_too = [*names, sub.new]
+        add(wrap(f"替补：{sub.new} 接替 {sub.old}（本阶段结束时入座，现在已替这个座位投票和行动）"
+                 + (f"；{sub.moved}" if sub.moved else ""), width, names_too, "  "))  # fmt: skip
     if s.sign_in is not None and s.sign_in.missing:
         si = s.sign_in
         add(wrap(f"签到（在帖子 {si.thread} 回帖，{_t(si.closes)} 截止；之后未签到的会被提议自动退出）："
@@ -201,18 +205,22 @@ def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) ->
     lines = wrap(head, width, names)
     if v.decided:
         lines += wrap(f"  {v.decided} 已无法被追上", width, names)
+        if v.why_open:
+            lines += wrap(f"  {v.why_open}", width, names, "  ")
     rows = []
     for c in v.tally:
         voters = "、".join(
-            f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
+            f"{b.voter}（天神补记）" if b.via == "gm"
+            else f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
             for b in c.voters
-        )
+        )  # fmt: skip
         rows.append((c.name, _votes(c.votes), voters or "—"))
     lines += table(("候选人", "票数", "投票人（帖子）"), rows, width, names)
     if v.abstained:
         lines += listing("弃权：", [b.voter for b in v.abstained], width)
     if v.not_voted:
-        lines += listing("未投票：", list(v.not_voted), width)
+        shown = [f"{n}（替补 {v.played_by[n]} 投）" if n in v.played_by else n for n in v.not_voted]
+        lines += listing("未投票：", shown, width)
     return lines
 
 

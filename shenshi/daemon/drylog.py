@@ -31,7 +31,8 @@ from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
 
 PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
 PUBLISHED = "published"
-HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]"}
+SUPERSEDED = "superseded"
+HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", SUPERSEDED: "[已被取代]"}
 
 
 def open_private(path: Path) -> int:
@@ -61,6 +62,7 @@ class LogEntry:
     alert: bool = False
     title: str = ""  # the kind in the GM's words (第1天第一轮结果), for the human-readable log
     hint: str = ""  # the next command (alerts)
+    notes: Sequence[str] = field(default=())  # for the GM beside the text (gm_text.gm_notes)
 
     def to_json(self, tz: tzinfo = UTC) -> dict[str, Any]:
         """The JSON-lines form (times with the forum's offset)."""
@@ -74,6 +76,7 @@ class LogEntry:
             "text": self.text,
             "evidence": [_link_json(e) for e in self.evidence],
             **({"hint": self.hint} if self.hint else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
     def to_text(self, tz: tzinfo = UTC) -> str:
@@ -87,6 +90,7 @@ class LogEntry:
         lines = [f"{self.at.astimezone(tz):%Y-%m-%d %H:%M:%S%z} {head}"]
         lines += ["    " + line for line in self.text.splitlines() or [""]]
         lines += [f"    证据：{link}" for link in self.evidence]
+        lines += [f"    （只给你看）{note}" for note in self.notes]
         if self.alert:
             after = f"看完后 shenshi ack {self.ident}" if self.ident else ""
             lines.append("    下一步：" + "；".join(x for x in (self.hint, after) if x))

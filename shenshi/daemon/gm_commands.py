@@ -29,15 +29,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from shenshi.daemon.announce import kind_words
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
-from shenshi.daemon.gm_text import STATES, outbox_refusal, publish_hint, refusal, step_name
+from shenshi.daemon.gm_text import (
+    CONFIRMATIONS,
+    STATES,
+    confirmation,
+    outbox_refusal,
+    publish_hint,
+    refusal,
+    step_name,
+)
+from shenshi.daemon.superseding import subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
+from shenshi.store.announcements import original_key
 from shenshi.store.errors import IllegalTransition, NotFound, StoreError
 from shenshi.store.outbox import TRANSITIONS, OutboxAction
 from shenshi.store.records import Announcement
@@ -145,20 +155,27 @@ def outbox_action(
         raise UserError(f"unknown outbox action {action!r} (expected {', '.join(OUTBOX_ACTIONS)})")
     done: list[Announcement] = []
     refused: list[tuple[str, int]] = []
+    moot: list[str] = []
     for ident in ids:
         try:
             with service.store.transaction() as uow:
                 item = outbox_item(service, uow, ident)
+                if item.state.value == "superseded":  # (in a range: said, not refused)
+                    moot.append(superseded_words(service, uow, item))
+                    continue
                 if action == "approve" and item.state.value == "proposed" and not late:
                     check_current(service, item)
-                a = getattr(uow.outbox, action)(ident)
+                if action == "restore":  # a sign-in or lurking exit waits for his confirmation again
+                    a = uow.outbox.restore(ident, unconfirmed=item.kind in CONFIRMATIONS)
+                else:
+                    a = getattr(uow.outbox, action)(ident)
         except (UserError, StoreError) as exc:
             refused.append((refused_words(service, ident, action, exc), ident))
             continue
         done.append(a)
         if action == "restore" and a.destination_kind.value == "thread" and a.published_at is None:
             service.referee.pending_public[a.key] = a.text  # the GM's own post may publish it
-    lines = []
+    lines = list(moot)
     for a in done:
         lines.append(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
         if action == "approve" and a.last_error and (note := retry_note(a, service.config.forum.tz)):
@@ -174,6 +191,14 @@ def outbox_action(
     if action == "reject" and done:
         lines.append(f"放错了可以撤销：shenshi reject --undo {id_ranges(a.id for a in done)}（或在控制台点「撤销放弃」）")
     return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done))
+
+
+def superseded_words(service: GameService, uow, a: Announcement) -> str:  # type: ignore[no-untyped-def]
+    """A superseded announcement in the GM's words: what replaced it and why (never sent)."""
+    what = kind_words(service.templates, a.kind, original_key(a.key))
+    now = uow.outbox.replaced_by(a.id)
+    instead = f"已被 #{now.id} 取代" if now is not None else "已撤回"
+    return f"#{a.id}（{what}）{instead}（{a.superseded_because or '局面变化'}），不会发送"
 
 
 def _grouped(refused: list[tuple[str, int]]) -> tuple[str, ...]:
@@ -222,12 +247,25 @@ def outbox_item(service: GameService, uow, ident: int) -> Announcement:  # type:
 
 
 def refused_words(service: GameService, ident: int, action: str, exc: Exception) -> str:
-    """Why ``action`` did not apply to announcement ``ident``, in the GM's words."""
+    """Why ``action`` did not apply to announcement ``ident``, in the GM's words (an
+    unconfirmed one: what confirms it)."""
     if not isinstance(exc, IllegalTransition):
         return str(exc)
     with service.store.snapshot() as uow:
-        state = uow.outbox.get(ident).state.value
-    return outbox_refusal(action, state)
+        a = uow.outbox.get(ident)
+    return outbox_refusal(action, a.state.value, confirmation(a.kind, subject_of(a), a.id))
+
+
+def followed_lines(service: GameService) -> list[str]:
+    """What the GM's last correction superseded, in his words (``#26 已被 #28 取代，不会发送``)."""
+    lines = []
+    for old, by in service.followed.superseded:
+        what = kind_words(service.templates, old.kind, original_key(old.key))
+        instead = f"已被 #{by.id} 取代" if by is not None else "已撤回"
+        lines.append(f"#{old.id}（{what}）{instead}，不会发送")
+    for a in service.followed.confirmed:
+        lines.append(f"#{a.id}（{kind_words(service.templates, a.kind, a.key)}）已确认")
+    return lines
 
 
 def editable(service: GameService, ident: int) -> Announcement:
@@ -324,6 +362,8 @@ def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
     """Why ``a`` (not out yet) cannot be marked published at ``when`` (``None``: it can)."""
     if a.state.value == "rejected":
         return "已放弃（shenshi reject），不能记为发布"
+    if a.state.value in ("superseded", "unconfirmed"):
+        return outbox_refusal("publish", a.state.value, confirmation(a.kind, subject_of(a), a.id))
     if a.state.value == "sending":
         return "正在发送中：等守护进程确认，或查看论坛"
     if when < a.created_at:
@@ -480,9 +520,22 @@ def correct(
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
     lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
+    lines += followed_lines(service)
     if ids:
-        lines.append(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
+        lines.append(f"已提出公告 {ids}：{proposed_hint(service, outcome)}")
     return Said(tuple(lines))
+
+
+def proposed_hint(service: GameService, outcome: Effects) -> str:
+    """What the GM does with the announcements a correction proposed, in the game's mode."""
+    with service.store.snapshot() as uow:
+        found = [a for d in outcome.drafts if (a := uow.outbox.by_key(service.game_id, d.key)) is not None]
+    mode = service.config.daemon.mode
+    ranges = id_ranges(a.id for a in found) if found else "ID"
+    kinds = {a.destination_kind.value == "thread" for a in found}
+    if mode == "dry-run" and kinds == {True, False}:
+        return f"shenshi review 查看；请手动发帖/发私信（会被自动认出），或发出后 shenshi published {ranges}"
+    return f"shenshi review 查看；{publish_hint(mode, ranges, kinds == {False})}"
 
 
 def substitute(
@@ -511,12 +564,16 @@ def substitute(
     now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
     when = "立即生效" if now else "本阶段结算时生效"
     lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
+    if moved := service.referee.moved_deadlines(old, new):
+        lines.append(f"{moved}（已写进替补公告和 {new} 的身份私信；shenshi status 显示新的截止时间）")
     if running := running_daemon_note(service):
         lines.append(running)
-    ids = proposed_ids(service, outcome)
+    lines += followed_lines(service)
+    proposed = [d for d in (*outcome.drafts, *service.followed.proposed)]
+    ids = proposed_ids(service, replace(outcome, drafts=proposed))
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
     if ids:
-        lines.append(f"已提出公告 {ids}：shenshi review 查看")
+        lines.append(f"已提出公告 {ids}：{proposed_hint(service, replace(outcome, drafts=proposed))}")
     return Said(tuple(lines))
 
 

@@ -12,8 +12,27 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from types import MappingProxyType
+from typing import Any
 
-from shenshi.rulesets.base import ABSTAIN, Ballot, Phase, Submission
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    Ballot,
+    BallotCast,
+    BallotOverridden,
+    Event,
+    ExecutionForced,
+    ExitDeclared,
+    GmAnswerRecorded,
+    Phase,
+    PhaseOpened,
+    PowerSubmitted,
+    Resolved,
+    RulingApplied,
+    SeatTakenOver,
+    Submission,
+    SubmissionVoided,
+    SubstitutionScheduled,
+)
 from shenshi.rulesets.catalog import ACTION_NAMES, TEAM_NAMES
 
 # -- the game's steps ------------------------------------------------------------------------
@@ -111,7 +130,8 @@ def describe_ballot(ballot: Ballot) -> str:
     if ballot.target == ABSTAIN:
         return f"{ballot.voter} 弃权"
     verb = {"pm_delegate": "委托投", "summon": "招魂投"}.get(ballot.via, "投")
-    return f"{ballot.voter} {verb} {ballot.target}"
+    recorded = "（天神补记）" if ballot.via == "gm" else ""
+    return f"{ballot.voter} {verb} {ballot.target}{recorded}"
 
 
 def describe_submission(sub: Submission) -> str:
@@ -124,6 +144,35 @@ def describe_submission(sub: Submission) -> str:
     if sub.extra.get("target2"):
         text += f"、{sub.extra['target2']}"
     return text
+
+
+def event_words(event: Event) -> str | None:
+    """What one event did, in the GM's words, as the reason a proposal was superseded
+    (``路人甲 接替 kk_大侠``, ``天神补记 老王 的选票：Rex``); ``None``: nothing to name."""
+    match event:
+        case SubstitutionScheduled(old=old, new=new) | SeatTakenOver(old=old, new=new):
+            return f"{new} 接替 {old}（shenshi substitute）"
+        case ExitDeclared(name=name):
+            return f"{name} 退出（shenshi override exit）"
+        case BallotOverridden(ballot=b):
+            return f"天神补记 {b.voter} 的选票：{'弃权' if b.target == ABSTAIN else b.target}"
+        case SubmissionVoided(actor=actor, action=action):
+            return f"作废 {actor} 的「{ACTION_NAMES.get(action, action)}」（shenshi override void）"
+        case ExecutionForced(name=name):
+            return f"天神更正处决：{name}" if name else "天神取消今天的处决"
+        case GmAnswerRecorded(actor=actor):
+            return f"天神已答复 {actor}"
+        case RulingApplied(kind=kind, name=name):
+            return f"天神裁定（{kind}）：{name}"
+        case PowerSubmitted(submission=sub):
+            return describe_submission(sub)
+        case BallotCast(ballot=b):
+            return describe_ballot(b)
+        case Resolved():
+            return "结算"
+        case PhaseOpened(phase=phase, n=n):
+            return f"{step_name(phase, n)}开始"
+    return None
 
 
 # -- alerts ---------------------------------------------------------------------------------------
@@ -159,6 +208,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
+    "left_seat": "已离开座位者的指令",
 })  # fmt: skip
 
 # The rules core's decisions (``rule:<id>``; a round suffix ``_r1``/``_r2``/``_runoff`` is
@@ -248,6 +298,7 @@ HINTS: Mapping[str, str] = MappingProxyType({
     "lurk_warning": "警告私信已提出（演练模式请手动发出）；无需操作",
     "lurk_replaced": "换人：shenshi substitute {who} 新玩家",
     "last_words_after_post": "用 shenshi edit ID 把遗言加进天亮公告",
+    "left_seat": "他已由替补接替，不计入；无需操作",
     "rule:no_vote": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
     "rule:missing_ballot": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
     "rule:lurking": "换人：shenshi substitute {who} 新玩家，或 shenshi override exit {who}",
@@ -306,6 +357,7 @@ def refusal(message: str) -> str:
 STATES = MappingProxyType({
     "proposed": "待审", "approved": "已批准", "sending": "发送中", "sent": "已发送",
     "failed": "发送失败", "rejected": "已放弃", "published": "已手动发布",
+    "unconfirmed": "待你确认", "superseded": "已被取代",
 })  # fmt: skip
 
 
@@ -316,6 +368,9 @@ _OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
     ("*", "published"): "已记为你手动发布，不能再{verb}；要更正，请在论坛上编辑或另发",
     ("*", "sending"): "正在发送中，不能{verb}：等守护进程确认（shenshi status）",
     ("*", "rejected"): "已放弃（shenshi reject），不能再{verb}；要恢复：shenshi reject --undo ID",
+    ("*", "superseded"): "已被后来的事取代（shenshi review --all 看取代它的是哪条），不会发送，不能再{verb}",
+    ("approve", "unconfirmed"): "要你先确认，不能直接批准：{confirm}",
+    ("publish", "unconfirmed"): "要你先确认，不能记为发布：{confirm}",
     ("approve", "failed"): "发送失败，已在重试队列中（无需再批准）",
     ("restore", "proposed"): "没有被放弃（待审），无需撤销",
     ("restore", "approved"): "没有被放弃（已批准），无需撤销",
@@ -325,15 +380,47 @@ OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit"
                                  "publish": "记为发布", "restore": "撤销放弃"})  # fmt: skip
 
 
-def outbox_refusal(action: str, state: str) -> str:
+def outbox_refusal(action: str, state: str, confirm: str = "") -> str:
     """Why ``action`` (approve, reject, edit, publish) does not apply to an announcement in
-    ``state``, in the GM's words with what to do instead."""
+    ``state``, in the GM's words with what to do instead (``confirm``: what confirms an
+    unconfirmed one, :func:`confirmation`)."""
     words = _OUTBOX_REFUSALS.get((action, state)) or _OUTBOX_REFUSALS.get(("*", state))
     verb = OUTBOX_VERBS.get(action, action)
-    return (words or f"现在是「{STATES.get(state, state)}」，不能{verb}").format(verb=verb)
+    return (words or f"现在是「{STATES.get(state, state)}」，不能{verb}").format(verb=verb, confirm=confirm)
 
 
-def publish_hint(mode: str, ident: int, private: bool = False) -> str:
+def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list[str]:
+    """What the GM reads beside an announcement and the players never do (its ``notes``):
+    what is missing from it, the ballots he recorded himself (天神补记), and the ballots not
+    counted under a ``不计`` heading, each with the reason (``labels``: evidence id → its
+    labelled link, where known)."""
+    notes = getattr(announcement, "notes", None) or {}
+    lines = list(notes.get("missing", ()))
+    lines += [f"计入（没有帖子）：{w}" for w in notes.get("recorded", ())]
+    uncounted = notes.get("uncounted", ())
+    if uncounted:
+        lines.append("不计：")
+        for u in uncounted:
+            shown = (labels or {}).get(str(u.get("id"))) or u.get("words", "")
+            lines.append(f"  {shown}（{u.get('reason', '不计')}）")
+    return lines
+
+
+# What an unconfirmed proposal waits for, by kind ({who}: the player, {id}: the proposal).
+CONFIRMATIONS: Mapping[str, str] = MappingProxyType({
+    "signin": "确认退出：shenshi override exit {who}；或换人：shenshi substitute {who} 新玩家；不算退出：shenshi reject {id}",
+    "lurk": "确认退出：shenshi override exit {who}；或换人：shenshi substitute {who} 新玩家；不算退出：shenshi reject {id}",
+    "lurk_replaced": "换人：shenshi substitute {who} 新玩家（或淹死：shenshi override exit {who}）；不换：shenshi reject {id}",
+})  # fmt: skip
+
+
+def confirmation(kind: str, who: str, ident: int) -> str:
+    """What confirms an unconfirmed proposal of ``kind`` about ``who`` (its id ``ident``)."""
+    text = CONFIRMATIONS.get(kind, "shenshi reject {id} 放弃它")
+    return text.replace("{who}", who).replace("{id}", str(ident))
+
+
+def publish_hint(mode: str, ident: int | str, private: bool = False) -> str:
     """How the GM publishes announcement ``ident`` in ``mode`` (a PM when ``private``)."""
     if mode == "dry-run":
         how = "发私信" if private else "发帖"

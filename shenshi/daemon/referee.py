@@ -30,7 +30,7 @@ from shenshi.config import GameConfig
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
-from shenshi.daemon.gm_text import refusal, rule_name, verdict_name, who_name
+from shenshi.daemon.gm_text import describe_ballot, refusal, rule_name, verdict_name, who_name
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
@@ -39,6 +39,7 @@ from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
     PHASE_GRAPH,
+    Ballot,
     CastBallot,
     CloseNight,
     CloseRound,
@@ -71,6 +72,8 @@ from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
+# Deadlines a substitution can move, as the players are told (``moved_*`` templates).
+MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
 
 
 @dataclass(frozen=True)
@@ -200,6 +203,8 @@ class Referee:
         self._held: HeldDawn | None = None
         # Last words written in private, to publish the next day: (game day, author, text).
         self._last_words: list[tuple[int, str, str]] = []
+        # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
+        self.successors: dict[str, str] = {}
 
     # -- state -------------------------------------------------------------------------------
 
@@ -224,6 +229,8 @@ class Referee:
         each announcement publishes, last words to publish, a settled night whose result waits
         for its announcement time."""
         self._remember_announced(before, event)
+        if isinstance(event, SubstitutionScheduled):
+            self.successors[event.old] = event.new
         lw = self.profile.last_words
         if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
             self._last_words.append((before.number, event.author, event.text))
@@ -294,6 +301,7 @@ class Referee:
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
+            stand_ins=stand_ins(state),
         )  # fmt: skip
 
     def watched(self) -> set[str]:
@@ -324,6 +332,8 @@ class Referee:
         if self._is_gm(post.author, post.author_uid):
             return self._gm_post(post)
         result = read_post(self.context(post.posted_at), post)
+        if (left := self._left_seat(post.author, post.author_uid)) is not None:
+            return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, post.posted_at)
 
     def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
@@ -331,6 +341,8 @@ class Referee:
         if self._is_gm(pm.sender, pm.sender_uid):
             return Effects()
         result = read_pm(self.context(pm.sent_at), pm)
+        if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
+            return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, pm.sent_at)
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
@@ -344,6 +356,23 @@ class Referee:
             )
         return out
 
+    def _left_seat(self, name: str, uid: str | None) -> tuple[str, str] | None:
+        """``(he, his substitute)`` when the author left his seat to a substitute who enters
+        at the step's end (the seat is the substitute's already), else ``None``."""
+        for new, old in stand_ins(self.state).items():
+            if (uid is not None and uid == self.uids.get(old)) or name == old:
+                return old, new
+        return None
+
+    def _from_one_who_left(self, result: IntakeResult, left: tuple[str, str], evidence: str) -> Effects:
+        """What a player who left his seat still sends counts for nothing (his substitute plays
+        it): one alert for the GM, no receipt; his talk is only talk."""
+        if not (result.commands or result.alerts):
+            return Effects()
+        old, new = left
+        text = self.templates.render("alert_left_seat", player=old, substitute=new)
+        return Effects(alerts=[GmAlert(self.keys.reply(evidence, "left_seat"), "left_seat", text, old, evidence)])
+
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
@@ -356,9 +385,14 @@ class Referee:
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
+        standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
+        answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
-            core = self.translate(command, evidence, at)
+            core = self.translate(for_the_seat(command, stand_ins(self.state)), evidence, at)
             if core is None:
+                continue
+            if (kept := self._seat_ballot_stands(command, core)) is not None:
+                standing[n] = kept
                 continue
             before = self.state
             try:
@@ -379,15 +413,34 @@ class Referee:
             out.extend(self._notes(events, evidence))
             out.drafts += self.drafts_for(events, before)
             out.alerts += self._words_after_post(events, evidence)
+            if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
+                answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
+                if receipt.command in answered:
+                    continue
                 text = receipt.text
-                if receipt.command in refused:
+                if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
-                    text = rejected(self.templates, verb, command.target, self.templates.render("reason_not_in_phase"))
+                    why = standing.get(receipt.command) or self.templates.render("reason_not_in_phase")
+                    text = rejected(self.templates, verb, command.target, why)
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
         return out
+
+    def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
+        """A substitute still entering votes for his seat only if it has no ballot in the open
+        round yet: one the replaced player cast stands for the seat (RULES.md "The substitute's
+        own clocks"). The reason for his receipt when it stands, else ``None``."""
+        if not isinstance(core, CastBallot) or command.actor == core.voter:
+            return None
+        rnd = core.round if core.round is not None else self.state.round
+        cast = [b for b in self.state.ballots if b.voter == core.voter and b.round == rnd]
+        if not cast:
+            return None
+        last = max(cast, key=lambda b: b.sort_key())
+        target = self.templates.render("abstain_word") if last.target == ABSTAIN else last.target
+        return self.templates.render("reason_seat_ballot_stands", old=core.voter, target=target)
 
     def _words_after_post(self, events: list[Event], evidence: str) -> list[GmAlert]:
         """Last words that came in time but after the dawn post that publishes them was
@@ -650,17 +703,17 @@ class Referee:
 
     # -- what the clock waits for, for the scheduler and status -----------------------------------
 
-    def deadlines(self) -> tuple[Moment, ...]:
-        """Every time the phase clock acts at in the open step, in order: the start, each
-        night phase's deadline, the settlement and the announcement of a night, the vote's
-        opening and close, the day's end."""
-        state = self.state
+    def deadlines(self, state: GameState | None = None) -> tuple[Moment, ...]:
+        """Every time the phase clock acts at in the open step (of ``state``, default the
+        game's), in order: the start, each night phase's deadline, the settlement and the
+        announcement of a night, the vote's opening and close, the day's end."""
+        state = state or self.state
         found: list[Moment] = []
         if state.phase is Phase.SETUP:
             found.append(Moment("game_start", self.game.start))
-        if self._held is not None:
+        if self._held is not None and state is self.state:
             found.append(Moment("dawn_post", self._held.at))
-        times = self.times()
+        times = self.times(state)
         if times is not None and state.phase is Phase.NIGHT:
             found += [Moment("night_phase", at, k) for k, at in sorted(times.phase_deadlines.items())]
             if times.input_deadline is not None and times.input_deadline < times.closes:
@@ -795,7 +848,7 @@ class Referee:
     def _result_drafts(self, before: GameState, event: Resolved, report: Report) -> list[Draft]:
         """The result post of a resolution and its private PMs (answers, madness notices)."""
         label = self._label(before, event)
-        evidence = _step_evidence(before)
+        evidence, notes = _step_evidence(before, report)
         if event.outcome is not None and not report.winner:
             # The end of the game is announced with the resolution that decided it.
             report = replace(report, winner=event.outcome.winner)
@@ -804,7 +857,7 @@ class Referee:
             self.templates, game=self.keys.game, label=label, title=self._title(before, event),
             thread=self.game.vote_thread, report=report, declarations=_declarations(before, event.report),
             evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
-            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report),
+            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report), notes=notes,
         )  # fmt: skip
         # A private answer cites its recipient's own submissions only (the seer's PM).
         info = self.ruleset.info
@@ -903,9 +956,39 @@ class Referee:
             report = self.ruleset.substitution_report(event.old, event.new)
         if not (report.public_facts or report.winner):
             return []
-        text = public_text(self.templates, "", report, {}).lstrip("\n")
+        if isinstance(event, SubstitutionScheduled):
+            text = self.substitution_text(event.old, event.new)
+        else:
+            text = public_text(self.templates, "", report, {}).lstrip("\n")
         self.pending_public[key] = text
         return [Draft(key, kind, "thread", self.game.vote_thread, text)]
+
+    def substitution_text(self, old: str, new: str) -> str:
+        """The post of ``new`` taking over ``old``'s seat, as the game stands: who replaces
+        whom, and the deadlines the substitution moved while it waits for the step's end
+        (+12 h, A-D13)."""
+        report = self.ruleset.substitution_report(old, new)
+        moved = self.moved_deadlines(old, new)
+        return public_text(self.templates, "", report, {}, extra=[moved] if moved else ()).lstrip("\n")
+
+    def moved_deadlines(self, old: str, new: str) -> str:
+        """The open step's deadlines that ``new`` entering for ``old`` moved, as the players
+        are told (``本阶段因替补延长12小时：投票截止改为 …``); '' when none moved (he entered
+        between steps, or the ruleset gives no time)."""
+        state = self.state
+        if (old, new) not in state.pending_substitutions:
+            return ""
+        without = tuple(p for p in state.pending_substitutions if p != (old, new))
+        before = {(m.what, m.detail): m.at for m in self.deadlines(replace(state, pending_substitutions=without))}
+        moved = [m for m in self.deadlines(state)
+                 if m.what in MOVABLE and (m.what, m.detail) in before and before[(m.what, m.detail)] != m.at]  # fmt: skip
+        if not moved:
+            return ""
+        t = self.templates
+        hours = (moved[0].at - before[(moved[0].what, moved[0].detail)]).total_seconds() / 3600
+        shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail)
+                 for m in moved]  # fmt: skip
+        return t.render("substitution_deadline", hours=f"{hours:g}", moments=t.render("list_separator").join(shown))
 
     def _label(self, before: GameState, event: Resolved) -> str:
         """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""
@@ -920,6 +1003,8 @@ class Referee:
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
+                if n.verdict == "exit" and n.who in self.successors:
+                    continue  # a substitute takes the seat over: nobody exits (RES-A18)
                 alert = _note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event))
                 hint = self._what_to_do(n)
                 if hint:
@@ -936,13 +1021,63 @@ class Referee:
         return ""
 
 
-def _step_evidence(state: GameState) -> tuple[str, ...]:
-    """The posts and PMs behind a step's result: its submissions, and the closing round's
-    ballots (a vote result lists each ballot), in the order they were made."""
+def stand_ins(state: GameState) -> dict[str, str]:
+    """Substitutes entering at the end of the open step, each with the seat he acts for until
+    then (new → old): his ballots and actions are the seat's (RULES.md "The substitute's own
+    clocks")."""
+    return {new: old for old, new in state.pending_substitutions}
+
+
+def for_the_seat(command: IntakeCommand, acting: Mapping[str, str]) -> IntakeCommand:
+    """``command`` with a substitute still entering named by the seat he acts for, wherever it
+    names him (actor, target, a second target, a platform, the accused of last words): the
+    rules core knows the seat under its holder's name until the step ends."""
+    if not acting:
+        return command
+
+    def seat(name: Any) -> Any:
+        return acting.get(name, name) if isinstance(name, str) else name
+
+    extra = dict(command.extra)
+    for key in ("target2", "platform"):
+        if key in extra:
+            extra[key] = seat(extra[key])
+    if "accused" in extra and extra["accused"]:
+        extra["accused"] = tuple(seat(n) for n in extra["accused"])
+    return replace(command, actor=seat(command.actor), target=seat(command.target), extra=frozen_map(extra))
+
+
+def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The posts and PMs behind a step's result, in the order they were made: its submissions,
+    and the closing round's ballots that counted (a vote result lists each ballot); and the
+    notes the GM reads beside them: the ballots he recorded himself (``shenshi override
+    ballot``, no post behind them) and the ballots not counted, each with the reason."""
     subs = sorted(state.submissions, key=lambda s: s.sort_key())
     ballots = sorted((b for b in state.ballots if b.round == state.round), key=lambda b: b.sort_key())
-    found = [s.evidence for s in subs] + [b.evidence for b in ballots]
-    return tuple(dict.fromkeys(e for e in found if e))
+    counted = {b.seq for b in notices.counted_ballots(state, report)} if ballots else set()
+    judged = {n.seq: n for n in report.daemon if n.seq is not None}
+    found = [s.evidence for s in subs] + [b.evidence for b in ballots if b.seq in counted]
+    notes: dict[str, Any] = {}
+    recorded = [describe_ballot(b) for b in ballots if b.seq in counted and not b.evidence]
+    if recorded:
+        notes["recorded"] = recorded
+    uncounted = [
+        {"id": b.evidence, "words": describe_ballot(b), "reason": _not_counted(b, judged, counted, ballots)}
+        for b in ballots if b.seq not in counted
+    ]  # fmt: skip
+    if uncounted:
+        notes["uncounted"] = uncounted
+    return tuple(dict.fromkeys(e for e in found if e)), notes
+
+
+def _not_counted(ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]) -> str:
+    """Why a ballot did not count, in the GM's words (the count's own note, else why not)."""
+    n = judged.get(ballot.seq)
+    if n is not None:
+        return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"
+    if any(b.voter == ballot.voter and b.seq in counted for b in ballots):
+        return "同一投票人的另一张票为准"
+    return "不计"
 
 
 def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ...]:

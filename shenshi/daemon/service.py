@@ -24,7 +24,7 @@ that time is stored with each outcome (the ``clock`` cursor).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
@@ -33,10 +33,11 @@ from shenshi.adapters.errors import ForumError
 from shenshi.config import Config
 from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
-from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
+from shenshi.daemon.announce import Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
-from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
+from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon import gm_text
 from shenshi.daemon.gm_text import hint
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
@@ -44,6 +45,7 @@ from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.sharing import Seats, SharedReads
+from shenshi.daemon.superseding import EARLIER, Proposals, Reconciled, because, reconcile, subject_of
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
@@ -57,9 +59,10 @@ from shenshi.daemon.timeline import (
 )
 from shenshi.errors import UserError
 from shenshi.records import Post
-from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
+from shenshi.rulesets.base import Command, Event, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
+from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
 from shenshi.store.unit_of_work import Store, UnitOfWork
@@ -130,6 +133,9 @@ class GameService:
         # Board listings and the inbox shared with the other games of this forum account (set
         # by :class:`~shenshi.daemon.fleet.Fleet` before ``start``); None: this game reads alone.
         self.reads: SharedReads | None = None
+        # What the last stored change superseded, confirmed and proposed anew (the GM's command
+        # says it).
+        self.followed = Reconciled()
 
     @property
     def precision(self) -> TimePrecision:
@@ -404,31 +410,40 @@ class GameService:
 
     def _absences(self, now: datetime) -> Effects:
         """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
-        confirm, where the ruleset has these rules."""
+        confirm (``unconfirmed``: ``shenshi override exit`` confirms), where the ruleset has
+        these rules. A substitute does not sign in (entering is his sign-in) and his lurking
+        clock starts when he entered; a seat whose substitute is still entering is his, and
+        waits for him to hold it (RULES.md "The substitute's own clocks")."""
         state = self.referee.state
         rules = self.referee.profile.clock
         start = self.config.game.start
         if state.phase is Phase.OVER or now < start or not (rules.lurking or rules.sign_in):
             return Effects()
-        living = [s.name for s in state.alive()]
+        leaving = {old for old, _ in state.pending_substitutions}
+        came_in = set(self.referee.successors.values())
+        living = [s.name for s in state.alive() if s.name not in leaving]
         signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
         signed_in = rules.sign_in is not None and now >= start + rules.sign_in
         with self.store.snapshot() as uow:
-            names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
+            players = uow.games.players(self.game_id, current_only=False)
             board = uow.evidence.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
             if signed_in:
                 replies = uow.evidence.activity(self.game_id, start, start + rules.sign_in, sources=[signin_thread])
+        names = {p.uid: p.name for p in players if p.uid and p.current}
+        entered = {p.name: max(p.joined_at, start) for p in players if p.name in came_in}
         last = {names.get(a.author_uid, a.author): a.last_at for a in board}
-        absent = lurking(rules, living, start, now, last)
+        absent = lurking(rules, [n for n in living if n not in came_in], start, now, last)
+        for name in (n for n in living if n in came_in):
+            absent += lurking(rules, [name], entered.get(name, start), now, last)
         if signed_in:
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
-            absent = missed_sign_in(rules, living, start, signed) + absent
+            absent = missed_sign_in(rules, [n for n in living if n not in came_in], start, signed) + absent
         out = Effects()
         for a in absent:
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
-            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
+            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text, unconfirmed=True))
             out.alerts.append(GmAlert(key, a.kind, text, a.name))  # the next command: gm_text.hint
         return out
 
@@ -467,6 +482,10 @@ class GameService:
             seqs = uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
             # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
+            # what the new events made moot is superseded, what they change is proposed anew
+            followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
+            self.followed = followed
+            created += followed.proposed
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
@@ -479,15 +498,41 @@ class GameService:
         if seqs and seqs[0] == self._seq_known + 1:  # nobody else wrote events in between
             self._seq_known = seqs[-1]
         if self.referee is not None:  # the GM's own posts are matched against every public draft
+            for old, _ in followed.superseded:  # (a superseded one never again)
+                self.referee.pending_public.pop(original_key(old.key), None)
             for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
-                if d.channel == "thread":
-                    self.referee.pending_public.setdefault(d.key, d.text)
+                if d.channel == "thread" and not d.unconfirmed:
+                    self.referee.pending_public[d.key] = d.text
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
+        for old, by in followed.superseded:
+            self._log_superseded(old, by)
         for draft in created:
             self._log_draft(draft)
         for alert in alerts:
             self._log_alert(alert)
+
+    def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
+        """Every pending proposal brought in line with the state after ``events`` (in
+        ``uow``): what they made moot is superseded, with them as the reason."""
+        referee = self.referee
+        if referee is None:
+            return Reconciled()
+        earlier: dict[str, list[str]] = {}
+        if referee.successors:  # a substitute's role PM repeats his seat's earlier answers
+            for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
+                if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
+                    earlier.setdefault(a.destination, []).append(a.text)
+        proposals = Proposals(referee, self.config.game.name, earlier)
+        return reconcile(uow, self.game_id, proposals, because(events, proposals.leaving), _draft_row)
+
+    def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
+        """The dry-run log: a proposal a later event made moot (never sent)."""
+        instead = f"由 #{by.id} 取代" if by is not None else "撤回"
+        text = f"#{old.id} {instead}（{old.superseded_because}），不会发送：\n{old.text}"
+        where = where_to(old.destination_kind is DestinationKind.THREAD, old.destination)
+        self.drylog.write(LogEntry(self.clock(), old.kind, where, text, AnnouncementState.SUPERSEDED.value,
+                                   str(old.id), title=kind_words(self.templates, old.kind, original_key(old.key))))  # fmt: skip
 
     def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
@@ -518,9 +563,14 @@ class GameService:
         with self.store.snapshot() as uow:
             stored = uow.outbox.by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
+        uncounted = [u.get("id") for u in (d.notes or {}).get("uncounted", ())]
+        labels = {str(link.id): str(link) for link in self._evidence_links(uncounted)}
+        notes = gm_text.gm_notes(stored or d, labels)
+        if d.unconfirmed and stored is not None:
+            notes.append("要你确认：" + gm_text.confirmation(d.kind, subject_of(stored), stored.id))
         self.drylog.write(
             LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence),
-                     title=kind_words(self.templates, d.kind, d.key))  # fmt: skip
+                     title=kind_words(self.templates, d.kind, d.key), notes=tuple(notes))  # fmt: skip
         )
 
     def _log_alert(self, a: GmAlert) -> None:
@@ -612,7 +662,7 @@ class GameService:
         if uid is None and self.adapter is not None:
             uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
         outcome = self.gm(
-            Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid)
+            Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid, at=self.clock())
         )
         if uid:
             self.referee.uids[new] = uid
@@ -657,11 +707,7 @@ class GameService:
         known = partners(dealt, info)
         drafts = []
         for d in dealt:
-            text = self.templates.render(
-                "role", game=cfg.name, role=info.roles[d.role].chinese, team=CAMP.get(d.team, d.team)
-            )
-            if known.get(d.name):
-                text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
+            text = role_text(self.templates, cfg.name, info, d.role, d.team, known.get(d.name, ()))
             drafts.append(Draft(keys.GameKeys(keys.game_key(game.id)).role(d.name), "role", "pm", d.name, text))
         self._commit(Effects(drafts=drafts), keys.deal_batch(game.id), None)
         return dealt
@@ -688,6 +734,7 @@ def _draft_row(d: Draft) -> dict:
         "destination_kind": "thread" if d.channel == "thread" else "user",
         "destination": d.destination, "text": d.text,
         "evidence_ids": [int(e) for e in d.evidence if str(e).isdigit()],
+        "unconfirmed": d.unconfirmed, "notes": dict(d.notes) if d.notes else None,
     }  # fmt: skip
 
 

@@ -33,6 +33,7 @@ from shenshi.daemon.announce import kind_words
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, Referee
+from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind
@@ -97,6 +98,12 @@ class VoteStanding:
     abstained: tuple[BallotView, ...]
     not_voted: tuple[str, ...]
     decided: str | None  # the candidate nobody can catch any more, if there is one
+    # Why the round is still open although ``decided`` (the rules close it early only once
+    # every ballot is in, or never): the GM's words, None when it is not decided.
+    why_open: str | None = None
+    # Seats a substitute is taking over at the step's end: seat name → the substitute, who
+    # votes for it (RULES.md "The substitute's own clocks").
+    played_by: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -187,6 +194,18 @@ class SignIn:
 
 
 @dataclass(frozen=True)
+class SubstituteView:
+    """A substitute (替补) and the seat he took over: ``entering`` until the open step ends
+    (he acts for the seat already, under its name in the tally), with the deadlines his entry
+    moved (+12 h, A-D13) as the players are told."""
+
+    old: str
+    new: str
+    entering: bool
+    moved: str = ""
+
+
+@dataclass(frozen=True)
 class Health:
     """Whether the daemon is polling: its last successful poll, and if that is too long ago."""
 
@@ -230,6 +249,7 @@ class GameStatus:
     next: str = ""  # what happens next, when, and what the GM then does (gm_text.next_step)
     to_send: tuple[int, ...] = ()  # PMs (receipts, role PMs…) waiting for the GM, by id
     sign_in: SignIn | None = None  # while the sign-in window is open
+    substitutes: tuple[SubstituteView, ...] = ()  # every substitution of the game
 
 
 # -- building it ------------------------------------------------------------------------------------
@@ -289,7 +309,18 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         next=_next(state, deadlines, waiting, mode, health),
         to_send=_to_send(outbox, mode),
         sign_in=_sign_in(service, state, now),
+        substitutes=_substitutes(referee),
     )
+
+
+def _substitutes(referee: Referee) -> tuple[SubstituteView, ...]:
+    """Every substitution, the ones still entering with the deadlines they moved."""
+    state = referee.state
+    return tuple(
+        SubstituteView(old, new, (old, new) in state.pending_substitutions and state.is_alive(old),
+                       referee.moved_deadlines(old, new))
+        for old, new in referee.successors.items()
+    )  # fmt: skip
 
 
 def _next(
@@ -435,6 +466,7 @@ def _vote(
         key=lambda c: (-c.votes, c.name),
     )  # fmt: skip
     not_voted = tuple(n for n in standing.electorate if n not in standing.counted)
+    decided = _decided(tally, len(not_voted))
     return VoteStanding(
         round=state.round,
         name=gm_text.round_name(state.round, runoff),
@@ -446,8 +478,21 @@ def _vote(
         tally=tuple(tally),
         abstained=tuple(by_target.get(ABSTAIN, ())),
         not_voted=not_voted,
-        decided=_decided(tally, len(not_voted)),
+        decided=decided,
+        why_open=_why_open(referee, not_voted, closes) if decided else None,
+        played_by={old: new for old, new in state.pending_substitutions if state.is_alive(old)},
     )
+
+
+def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:
+    """Why a vote nobody can change any more is still open, in the GM's words."""
+    until = f"到 {closes:%m-%d %H:%M} 截止时计票" if closes else "到截止时间计票"
+    if not referee.early_close:
+        return f"结果已定，但本局规则不提前结束投票：{until}"
+    if not_voted:
+        return (f"结果已定，但提前结束要等所有人投票（还差 {len(not_voted)} 人：{'、'.join(not_voted)}）；"
+                f"否则{until}")  # fmt: skip
+    return f"结果已定，守护进程下一轮就结束投票（或{until}）"
 
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
@@ -484,14 +529,21 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[W
     pending = [
         a for a in outbox
         if a.destination_kind is DestinationKind.THREAD and not (a.published_at or a.sent_at)
-        and a.state not in (AnnouncementState.REJECTED,)
+        and a.state not in (AnnouncementState.REJECTED, AnnouncementState.SUPERSEDED)
     ]  # fmt: skip
     pending.sort(key=lambda a: (a.key != gate, a.id))
     return tuple(
         Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
-                a.key == gate, gm_text.publish_hint(mode, a.id))
+                a.key == gate, _publish_hint(a, mode))
         for a in pending
     )
+
+
+def _publish_hint(a: Announcement, mode: str) -> str:
+    """How the GM gets ``a`` out: publish (by the mode), or first confirm it."""
+    if a.state is AnnouncementState.UNCONFIRMED:
+        return "要你确认：" + gm_text.confirmation(a.kind, subject_of(a), a.id)
+    return gm_text.publish_hint(mode, a.id)
 
 
 def _alerts(store: Store, game_id: int, alerts: Iterable[Any], tz: tzinfo) -> tuple[AlertView, ...]:
@@ -576,7 +628,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "ActionView", "AlertView", "BallotView", "CandidateVotes", "Deadline", "FailedSend",
-    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "VoteStanding",
-    "Waiting",
+    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "SubstituteView",
+    "VoteStanding", "Waiting",
     "build_status", "record_poll", "to_json",
 ]  # fmt: skip

@@ -191,6 +191,13 @@ class Announcement:
     sending_owner: str | None = None  # the daemon that marked it ``sending``
     attempted_at: datetime | None = None  # when the last attempt to send it began
     retry_at: datetime | None = None  # a failed announcement is not tried again before
+    superseded_at: datetime | None = None  # a later event made it moot (``superseded``)
+    superseded_by: int | None = None  # the announcement that replaces it (None: withdrawn)
+    superseded_because: str | None = None  # that event, in the GM's words
+    # For the GM only, never sent: {"recorded": [words…], "uncounted": [{"id", "reason"}…],
+    # "waits": words} (ballots the GM recorded, ballots not counted, what an unconfirmed
+    # proposal waits for).
+    notes: Any = None
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shenshi.daemon.announce import Templates, drafts_for_step, kind_words, public_text
+from shenshi.daemon.announce import Templates, drafts_for_step, kind_words, missing_texts, public_text
 from shenshi.rulesets.base import PublicFact, Report
 
 
@@ -33,7 +33,9 @@ def test_chess_speaks_of_round_2_and_kill_posts() -> None:
     text = public_text(Templates(), "【第2夜结果】", night, {"项伯": "子时三刻……"}, "round2")
     assert "杀人帖（项伯）：\n｜子时三刻……" in text and "宣言" not in text
     text = public_text(Templates(), "【第2夜结果】", night, {}, "round2")
-    assert "杀人帖待法官补充" in text and "宣言" not in text
+    assert "杀人帖" not in text and "法官" not in text  # not on record: nothing about it in public
+    [note] = missing_texts(Templates(), night, {})
+    assert "项伯" in note and "杀人帖" in note and "shenshi edit" in note  # the GM is told beside it
 
 
 def test_announcement_kinds_are_words_for_the_gm() -> None:
