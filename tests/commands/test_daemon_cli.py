@@ -123,7 +123,7 @@ def test_check_config_offline_refuses_a_cookies_file_others_can_read(cfg, capsys
     assert code == 1 and "有误 密码：" in out and "cookies.txt is readable by others; run: chmod 600" in out
     os.chmod(cfg / "cookies.txt", 0o600)
     code, out, _ = run(capsys, "check-config", "--offline")
-    assert code == 0 and "using the cookies file" in out
+    assert code == 0 and "用 cookies 文件" in out
 
 
 def test_a_wrong_option_is_named(cfg, capsys) -> None:
