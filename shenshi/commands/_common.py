@@ -157,8 +157,14 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
     still go through (exit 2 if any could not)."""
     from shenshi.daemon.gm_commands import outbox_action
 
+    from shenshi.daemon.gm_commands import id_ranges
+
     late = getattr(args, "late", False)
-    return print_said(outbox_action(open_service(args), action, ids_of(args.ids), late=late))
+    said = outbox_action(open_service(args), action, ids_of(args.ids), late=late)
+    code = print_said(said)
+    if action == "reject" and said.ids:
+        print(f"放错了可以撤销：shenshi reject --undo {id_ranges(said.ids)}")
+    return code
 
 
 def print_said(said: Said) -> int:

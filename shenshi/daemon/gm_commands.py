@@ -188,8 +188,6 @@ def outbox_action(
                      "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
     elif action == "approve" and done:
         lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
-    if action == "reject" and done:
-        lines.append(f"放错了可以撤销：shenshi reject --undo {id_ranges(a.id for a in done)}（或在控制台点「撤销放弃」）")
     return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done))
 
 

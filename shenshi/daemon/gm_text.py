@@ -119,6 +119,24 @@ def left(seconds: float) -> str:
 # -- what players did ----------------------------------------------------------------------------
 
 
+# How a player left the game (a death's cause in the rules core), in the GM's words.
+DEATH_CAUSES = MappingProxyType({
+    "killer": "被杀", "kill": "被杀", "bind_failure": "束魂失败", "execution": "处决", "vote_out": "被投票出局",
+    "auto_exit": "自动退出", "poison": "被毒死", "lone_blade": "孤刀", "lovers_suicide": "殉情",
+    "general": "被帅吃掉", "cannon": "被炮打", "mine": "踩雷", "swap": "抽将", "pray": "祈祷",
+})  # fmt: skip
+
+
+def death_cause(cause: str, info: Any = None) -> str:
+    """A death's cause in words (``auto_exit`` → 自动退出); a role's name where the cause is
+    a role (``info``: the ruleset's catalog), else the id as it is."""
+    if cause in DEATH_CAUSES:
+        return DEATH_CAUSES[cause]
+    if info is not None and cause in getattr(info, "roles", {}):
+        return info.role_name(cause)
+    return ACTION_NAMES.get(cause, cause)
+
+
 def who_name(who: str) -> str:
     """Who a rules-core decision is about: a player's name, or a joint unit in words
     (``killers`` → 杀手方)."""
@@ -491,7 +509,7 @@ NOTIFY = MappingProxyType({
 
 
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "NOTIFY", "cycle_line", "cycle_parts", "once_summary", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "DEATH_CAUSES", "NOTIFY", "death_cause", "cycle_line", "cycle_parts", "once_summary", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "outbox_refusal", "describe_ballot", "describe_submission", "hint", "left",
     "publish_hint", "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip
