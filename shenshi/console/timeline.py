@@ -79,7 +79,11 @@ def timeline(service: GameService) -> list[Step]:
         words = _CORRECTIONS.get(type(event))
         if words is not None:  # the correction first, then what it caused (an exit…)
             reason = getattr(event, "reason", "")
-            step.entries.append(Entry(at, "correction", words(event) + (f"（理由：{reason}）" if reason else "")))
+            entry = Entry(at, "correction", words(event) + (f"（理由：{reason}）" if reason else ""))
+            scheduled = _CORRECTIONS[base.SubstitutionScheduled]
+            if isinstance(event, base.SeatTakenOver):  # a substitution that took effect: one line
+                step.entries = [e for e in step.entries if e.text != scheduled(event)]
+            step.entries.append(entry)
         step.entries += [Entry(at, kind, text) for kind, text in _results(event.report, info)]
         outcome = getattr(event, "outcome", None)
         if outcome is not None and step.over is None:
