@@ -155,9 +155,7 @@ def register_outbox_action(
 def _outbox_action(args: argparse.Namespace, action: str) -> int:
     """Apply ``action`` to every id; an id that cannot take it is reported and the others
     still go through (exit 2 if any could not)."""
-    from shenshi.daemon.gm_commands import outbox_action
-
-    from shenshi.daemon.gm_commands import id_ranges
+    from shenshi.daemon.gm_commands import id_ranges, outbox_action
 
     late = getattr(args, "late", False)
     said = outbox_action(open_service(args), action, ids_of(args.ids), late=late)
@@ -170,6 +168,8 @@ def _outbox_action(args: argparse.Namespace, action: str) -> int:
 def print_said(said: Said) -> int:
     """Print what a GM command did (refusals on stderr); exit 2 if it refused any id."""
     for line in said.lines:
+        print(line)
+    for line in said.cli:  # the next steps as commands (the console shows buttons)
         print(line)
     for line in said.refused:
         print(f"{ERROR_PREFIX}{line}", file=sys.stderr)

@@ -1,5 +1,7 @@
 """``shenshi override``：天神的更正，和其他一切一样记为事件（shenshi replay 重放得出同样的局面）。
 
+  action 玩家 行动 [对象…]  补记玩家读不出的夜间（或白天）行动，按玩家的写法：月光 杀 老王、小明 占卜 Rex、
+                         帅 炮打 X 炮架子 Y（杀人宣言：--declaration 文字；私信时间：--at 时间）；按玩家自己的私信检查
   void 玩家 行动          作废该玩家本阶段的一个行动（如发错的私信）；行动写 id 或中文（杀、占卜）
   execute 玩家           今天处决该玩家，代替计票结果（截止前后都可以）
   cancel-execution       今天不处决任何人
@@ -36,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
                         help="、".join(CORRECTIONS))
     parser.add_argument("args", nargs="*", metavar="参数", help="见上表（玩家名、行动、分数……）")
     parser.add_argument("--reason", default="", help="理由（记入演练日志）")
-    parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间（论坛时间，如 2026-12-02T20:15）")
+    parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间；action：玩家发私信的时间（论坛时间，如 2026-12-02T20:15）")
+    parser.add_argument("--declaration", metavar="文字", help="action：杀人宣言")
     parser.set_defaults(func=run)
     return parser
 
@@ -44,8 +47,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Record the correction; say in the GM's words what it did and what was proposed."""
     from shenshi.commands._common import open_service, print_said
-    from shenshi.daemon.gm_commands import check_arguments, correct
+    from shenshi.daemon.gm_commands import check_arguments, correct, enter_action
 
     check_arguments(args.what, args.args)  # a wrong count: refused before opening
     service = open_service(args)
+    if args.what == "action":
+        return print_said(enter_action(service, args.args, args.reason, args.at, declaration=args.declaration))
     return print_said(correct(service, args.what, args.args, args.reason, args.at))

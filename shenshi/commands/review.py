@@ -59,23 +59,19 @@ def run(args: argparse.Namespace) -> int:
     mode = service.config.daemon.mode
     # what the next step names: what can go out and still needs the GM (never what is out,
     # superseded or waiting for a confirmation)
-    actionable = [a.id for a in items
+    actionable = [a for a in items
                   if a.state is AnnouncementState.PROPOSED or (mode == "dry-run" and a.state in WAITING)]  # fmt: skip
     if actionable:
-        print(f"下一步：{_next(mode, actionable)}")
+        print(f"下一步：{review_footer(mode, actionable)}")
     elif items and any(a.state is AnnouncementState.UNCONFIRMED for a in items):
         print("下一步：上面每条「要你确认」的都写了怎么做")
     return 0
 
 
-def _next(mode: str, ids: list[int]) -> str:
-    """What to do with the listed announcements, with their ids as the commands take them."""
-    from shenshi.commands._common import id_ranges
+def review_footer(mode: str, items: list) -> str:  # type: ignore[type-arg]
+    """What to do with the listed announcements: only those still waiting for the GM are
+    named (``review --all`` lists sent ones too), as the mode wants."""
+    from shenshi.daemon.hints import drop_hint, pending_advice
 
-    listed = id_ranges(ids)
-    if mode == "dry-run":
-        return (f"手动发帖/发私信（会被自动认出），或发出后 shenshi published {listed}；"
-                "不要的：shenshi reject ID")  # fmt: skip
-    if mode == "review":
-        return f"shenshi approve {listed}（先 shenshi edit ID 修改）；不要的：shenshi reject ID"
-    return "守护进程会自动发送；不要的：shenshi reject ID"
+    advice = pending_advice(mode, [(a.id, a.state.value, a.destination_kind.value != "thread") for a in items])
+    return advice.text() + (f"；不要的：{drop_hint().text()}" if advice.hints else "")

@@ -127,9 +127,8 @@ def _rounds(args: argparse.Namespace, fleet: Fleet, stop: StopSignal, after_roun
 def _report(args: argparse.Namespace, service: GameService, result: CycleResult) -> bool:
     """What the first round did for one game, in a line or two; whether it failed."""
     from shenshi.daemon.forum_problems import explain
-    from shenshi.errors import UserError
-
     from shenshi.daemon.gm_text import MODE, once_summary
+    from shenshi.errors import UserError
 
     name, log = service.config.game.name, service.config.daemon.log
     if result.forum_error is not None and args.once:

@@ -55,6 +55,9 @@ from shenshi.errors import UserError
 from shenshi.rulesets.catalog import ACTION_NAMES
 
 HERE = Path(__file__).parent
+SEP = "\x1f"  # between the values of a repeated form field (a hint's arguments)
+# The commands a hint's button may run here (the others are shown as links or words).
+RUNNABLE = frozenset({"override", "substitute", "approve", "reject", "published", "ack"})
 NOTES_KEPT = 64  # notes waiting to be shown (one per action; the oldest are dropped)
 ID_LIMIT = 500  # ids in one form (as the CLI's ranges)
 PAGES = (("now", "", "现在"), ("review", "review", "审核"), ("alerts", "alerts", "提醒"),
@@ -232,6 +235,8 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
                 return PlainTextResponse("refused: a missing or wrong CSRF token", status_code=403)
             number = request.path_params["game"]
             fields["ids"] = " ".join(str(v) for k, v in form.multi_items() if k == "id")
+            fields["args"] = SEP.join(str(v) for k, v in form.multi_items() if k == "arg")
+            fields["options"] = SEP.join(str(v) for k, v in form.multi_items() if k == "option")
 
             def work() -> Said:
                 with desk.game(number) as service:
@@ -248,7 +253,7 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
             if not back.startswith(f"/g/{number}/") or "//" in back or "\\" in back:
                 back = f"/g/{number}/"
             back, _, query = back.partition("?")
-            kept = {k: v for k, v in fields.items() if k not in (CSRF_FIELD, "back", "ids")}
+            kept = {k: v for k, v in fields.items() if k not in (CSRF_FIELD, "back", "ids", "args", "options")}
             follow = offers(number, said, fields, request.path_params) if offers and not said.refused else ()
             note = notes.keep(Note(said, follow, kept))
             keep_query = "&".join(p for p in query.split("&") if p.split("=")[0] in ("state", "step", "show"))
@@ -272,6 +277,20 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         if not ids:
             raise UserError("没有选中公告")
         return ops.outbox_action(service, "approve", ids, by=CONSOLE)
+
+    def run_hint(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
+        """A next step's button or prefilled form (a hint of :mod:`shenshi.daemon.hints`, as the
+        page rendered it): the very operation the CLI command it names runs."""
+        from shenshi.daemon.hints import Hint
+
+        command = form.get("command", "")
+        if command not in RUNNABLE:
+            raise UserError(f"这一步不能在这里执行：{command or '（空）'}")
+        args = tuple(form["args"].split(SEP)) if form.get("args") else ()
+        options = tuple(tuple(o.split("=", 1)) for o in form.get("options", "").split(SEP) if "=" in o)
+        hint = Hint(command, args, tuple(_ids(form.get("ids", ""))), late=form.get("late") == "1",
+                    options=options)  # type: ignore[arg-type]  # fmt: skip
+        return ops.run_hint(service, hint, by=CONSOLE)
 
     def unacknowledge(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
         ids = _ids(form.get("ids", ""))
@@ -314,6 +333,7 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         Route("/g/{game:int}/announcements/{ident:int}/{what}", action(announcement, _announcement_offers), methods=["POST"]),
         Route("/g/{game:int}/alerts/ack", action(acknowledge, _ack_offers), methods=["POST"]),
         Route("/g/{game:int}/alerts/unack", action(unacknowledge), methods=["POST"]),
+        Route("/g/{game:int}/hint", action(run_hint, _hint_offers), methods=["POST"]),
         Route("/g/{game:int}/substitute", action(substitute), methods=["POST"]),
         Route("/g/{game:int}/override", action(override), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
@@ -332,6 +352,15 @@ def _announcement_offers(game: int, said: Said, form: Mapping[str, str], params:
         return (Offer(f"撤销放弃 #{ident}", f"{base}/restore"),)
     if what == "edit" and said.ids:
         return (Offer(f"批准 #{ident}", f"{base}/approve"),)
+    return ()
+
+
+def _hint_offers(game: int, said: Said, form: Mapping[str, str], params: Mapping[str, Any]) -> tuple[Offer, ...]:
+    """What may follow a next step: an acknowledgement or a reject can be taken back."""
+    if form.get("command") == "ack":
+        return _ack_offers(game, said, form, params)
+    if form.get("command") == "reject" and said.ids:
+        return tuple(Offer(f"撤销放弃 #{i}", f"/g/{game}/announcements/{i}/restore") for i in said.ids[:5])
     return ()
 
 

@@ -8,7 +8,6 @@ re-decided here: the timeline only names what the events say.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 

@@ -26,8 +26,8 @@ from shenshi.daemon.gm_text import STATES
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.service import GameService
 from shenshi.daemon.status import GameStatus
-from shenshi.store.outbox import AnnouncementState
 from shenshi.rulesets.base import Phase
+from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
 
 OPEN_STATES = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED,
@@ -380,9 +380,9 @@ class AlertRow:
     subject: str | None  # 杀手方 for ``killers``
     at: datetime
     evidence: EvidenceLink | None
-    hint: str
     acknowledged_at: datetime | None
     resolved_at: datetime | None
+    resolution: str | None = None  # what resolved it (its cause happened)
 
 
 def alert_history(service: GameService) -> list[tuple[str, list[AlertRow]]]:
@@ -402,9 +402,8 @@ def alert_history(service: GameService) -> list[tuple[str, list[AlertRow]]]:
         groups.setdefault(step, []).append(AlertRow(
             a.id, a.kind, gm_text.alert_name(a.kind), a.message,
             gm_text.who_name(a.subject) if a.subject else None, at, links.get(a.evidence_id),
-            gm_text.hint(a.kind, a.subject),
             a.acknowledged_at.astimezone(tz) if a.acknowledged_at else None,
-            a.resolved_at.astimezone(tz) if getattr(a, "resolved_at", None) else None,
+            a.resolved_at.astimezone(tz) if a.resolved_at else None, getattr(a, "resolution", None),
         ))  # fmt: skip
     order = {name: i for i, (_, name) in enumerate(starts)}
     return [(name, sorted(rows, key=lambda r: -r.id))

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from starlette.testclient import TestClient
 
 from shenshi.console.app import create_app

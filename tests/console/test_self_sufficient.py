@@ -8,7 +8,6 @@ import re
 from types import SimpleNamespace
 
 import pytest
-
 from markupsafe import escape
 
 from shenshi.console import views

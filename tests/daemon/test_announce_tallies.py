@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from shenshi.daemon.announce import Templates, drafts_for_step, kind_words, missing_texts, public_text
+from shenshi.daemon.announce import (
+    Templates,
+    drafts_for_step,
+    kind_words,
+    missing_texts,
+    public_text,
+)
 from shenshi.rulesets.base import PublicFact, Report
 
 
