@@ -195,3 +195,45 @@ def test_a_stale_post_is_approved_late_from_its_card(tmp_path, clock, key) -> No
         page = note(client, form(client, key, f"/g/1/announcements/{a.id}/approve", late="1", back="/g/1/review"))
         assert f"#{a.id} 已批准" in page
     game.close()
+
+
+def vote_open(game, clock) -> None:
+    """The night's result posted by the GM; day 1's vote opens."""
+    from tests.console.conftest import feed
+    from tests.daemon.helpers import post
+
+    result = next(a for a in announcements(game) if a.kind == "night_result")
+    feed(game, post("神的使者", result.text, 24.6))
+    clock.set(at(37))
+    game.tick()
+
+
+def test_an_alert_carries_its_fix_as_a_prefilled_form(client, key, game, clock) -> None:
+    from tests.console.conftest import feed
+    from tests.daemon.helpers import post
+
+    vote_open(game, clock)
+    feed(game, post("小明", "投票：老望", 37.1))  # a misspelt name: an alert, no ballot
+    html = client.get("/g/1/alerts").text
+    card = next(c for c in html.split("<article")[1:] if "名字对不上玩家" in c)
+    fix = card.split('action="/g/1/hint"')[1].split("</form>")[0]
+    assert 'name="command" value="override"' in fix and 'name="arg" value="ballot"' in fix
+    assert '<option value="老王" selected>老王（建议）</option>' in fix  # the suggestion chosen
+    assert "shenshi override" not in card  # a form, not a command to type
+    ident = int(re.search(r'id="alert(\d+)"', card).group(1))
+    r = client.post("/g/1/hint", data={"csrf": key.csrf, "command": "override", "arg": ["ballot", "小明", "老王"],
+                                       "back": "/g/1/alerts"})  # fmt: skip
+    page = note(client, r)
+    assert "已记录：小明 的选票改记为 老王" in page
+    assert "名字对不上玩家" not in page.split("<main>")[1].split('class="note"')[0]
+    now = client.get("/g/1/").text
+    assert "小明" in now.split("table class=\"tally\"")[1].split("</table>")[0]
+    closed = client.get("/g/1/alerts").text.split(f'id="alert{ident}"')[1].split("</article>")[0]
+    assert "已解决" in closed and 'action="/g/1/hint"' not in closed  # the fix closed it: no step left
+    history = client.get("/g/1/alerts?show=all").text.split(f'id="alert{ident}"')[1].split("</article>")[0]
+    assert "已解决" in history
+
+
+def test_a_hint_the_console_cannot_run_is_refused(client, key) -> None:
+    r = client.post("/g/1/hint", data={"csrf": key.csrf, "command": "run", "back": "/g/1/"})
+    assert "没有执行：这一步不能在这里执行：run" in note(client, r)
