@@ -15,17 +15,20 @@ from shenshi.daemon import gm_text
 from shenshi.daemon.service import GameService
 from shenshi.rulesets import base
 from shenshi.rulesets.base import UNSET
-from shenshi.rulesets.catalog import RulesetInfo
+from shenshi.rulesets.catalog import ACTION_NAMES, RulesetInfo
 from shenshi.store import codec
 
+# The GM's rulings (RulingApplied kinds), in his words.
+RULINGS = {"extra_divination": "抽中 {name} 做额外占卜", "penalty": "{name} 罚分", "send_off": "{name} 被罚下",
+           "sheriff": "警徽交给 {name}"}  # fmt: skip
 # GM corrections, in the GM's words.
 _CORRECTIONS = {
-    base.SubmissionVoided: lambda e: f"作废 {e.actor} 的「{e.action}」",
+    base.SubmissionVoided: lambda e: f"作废 {e.actor} 的「{ACTION_NAMES.get(e.action, e.action)}」",
     base.SubstitutionScheduled: lambda e: f"{e.new} 将接替 {e.old}（本阶段结算时）",
     base.SeatTakenOver: lambda e: f"{e.new} 接替 {e.old}",
     base.ExecutionForced: lambda e: f"今天处决 {e.name}" if e.name else "今天不处决任何人",
     base.ExitDeclared: lambda e: f"{e.name} 自动退出游戏",
-    base.RulingApplied: lambda e: f"裁定 {e.kind}：{e.name}",
+    base.RulingApplied: lambda e: RULINGS.get(e.kind, "裁定 {kind}：{name}").format(kind=e.kind, name=e.name),
     base.BallotOverridden: lambda e: f"{e.ballot.voter} 的选票改记为 {e.ballot.target}",
     base.GmAnswerRecorded: lambda e: f"天神已答复 {e.actor} 的占卜",
 }
