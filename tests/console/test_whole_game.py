@@ -151,7 +151,7 @@ class ConsoleGM:
         leaving = next(n for n in script.names if n not in dead)
         self.go("corrections")
         form = "form.substitute"
-        self.page.locator(f"{form} input[name=old]").fill(leaving)
+        self.page.locator(f"{form} select[name=old]").select_option(leaving)  # picked, not typed
         self.page.locator(f"{form} input[name=new]").fill(STRANGER)
         self.page.locator(f"{form} input[name=uid]").fill(str(self.world.forum.user(STRANGER).uid))
         self.click(f"{form} button")
