@@ -23,12 +23,12 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
     from shenshi.daemon.announce import kind_words
     from shenshi.daemon.drylog import where_to
-    from shenshi.daemon.gm_text import STATES, confirmation, gm_notes
-    from shenshi.daemon.superseding import subject_of
+    from shenshi.daemon.gm_commands import confirm_words
+    from shenshi.daemon.gm_text import STATES, gm_notes
     from shenshi.store.announcements import original_key
     from shenshi.store.outbox import AnnouncementState
 
-    WAITING = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
+    WAITING = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)  # noqa: N806
 
     service = open_service(args)
     tz = service.config.forum.tz
@@ -52,19 +52,12 @@ def run(args: argparse.Namespace) -> int:
             instead = f"已被 #{now.id} 取代" if now is not None else "已撤回"
             print(f"    {instead}：{a.superseded_because or '局面变化'}；不会发送")
         if a.state is AnnouncementState.UNCONFIRMED:
-            print(f"    要你确认：{confirmation(a.kind, subject_of(a), a.id)}")
+            print(f"    要你确认（确认之前不会发出）：{confirm_words(service, a)}")
         if a.last_error:
             print(f"    论坛的原因：{a.last_error}")
         print()
-    mode = service.config.daemon.mode
-    # what the next step names: what can go out and still needs the GM (never what is out,
-    # superseded or waiting for a confirmation)
-    actionable = [a for a in items
-                  if a.state is AnnouncementState.PROPOSED or (mode == "dry-run" and a.state in WAITING)]  # fmt: skip
-    if actionable:
-        print(f"下一步：{review_footer(mode, actionable)}")
-    elif items and any(a.state is AnnouncementState.UNCONFIRMED for a in items):
-        print("下一步：上面每条「要你确认」的都写了怎么做")
+    if items:
+        print(f"下一步：{review_footer(service.config.daemon.mode, items)}")
     return 0
 
 

@@ -23,7 +23,7 @@ from shenshi.intake.context import (
     DeclaredKill,
 )
 from shenshi.intake.names import nickname_map
-from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
+from shenshi.rulesets.base import ABSTAIN, EarlyClose, GameState, Phase, PhaseTimes, Ruleset
 from shenshi.wording import Templates
 
 
@@ -54,6 +54,7 @@ def build_context(
     tz: tzinfo,
     templates: Templates | None = None,
     stand_ins: Mapping[str, str] | None = None,
+    early_close: bool = False,
 ) -> GameContext:
     """Everything intake needs to read and validate one post or PM at ``now``.
 
@@ -63,7 +64,9 @@ def build_context(
 
     ``stand_ins``: substitutes entering when the open step ends, each with the seat he acts
     for until then (new → old): he is a player of that seat already (his ballots and actions
-    are the seat's, RULES.md "The substitute's own clocks"), and the seat's ballots are his."""
+    are the seat's, RULES.md "The substitute's own clocks"), and the seat's ballots are his.
+    ``early_close``: the GM lets a step end once all its activity is in (``[daemon]
+    early_close``), where the ruleset allows it."""
     unpublished = (
         {d.name for d in state.step_report.deaths}
         if state.phase in (Phase.DAWN, Phase.DUSK, Phase.OVER)
@@ -90,7 +93,7 @@ def build_context(
         nicknames=nicknames,
         gm_names=frozenset({gm_name}),
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
-        phase=_seats_facts(phase_facts(ruleset, state, times, now), acting),
+        phase=_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
         threads=thread_kinds(game),
         other_threads=DISCUSSION_THREAD,
         role_threads=role_threads,
@@ -102,9 +105,13 @@ def build_context(
     )
 
 
-def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, now: datetime) -> PhaseFacts:
-    """The facts of the open step that single-post checks need."""
+def phase_facts(
+    ruleset: Ruleset, state: GameState, times: PhaseTimes | None, now: datetime, early_close: bool = False
+) -> PhaseFacts:
+    """The facts of the open step that single-post checks need (``early_close``: the GM ends a
+    step once all its activity is in, where the ruleset allows it)."""
     facts: dict[str, Any] = {"number": state.number}
+    facts["closes_early"] = early_close and ruleset.completion(state).by is EarlyClose.ALL_IN
     params = state.params
     if state.phase is Phase.SETUP:
         facts["kind"] = SIGNIN

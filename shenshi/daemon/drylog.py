@@ -31,9 +31,8 @@ from shenshi.daemon.links import EvidenceLink
 from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
 
 PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
-PUBLISHED, RESOLVED = "published", "resolved"
-SUPERSEDED = "superseded"
-HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", SUPERSEDED: "[已被取代]", RESOLVED: "[已解决]"}
+PUBLISHED, RESOLVED, SUPERSEDED = "published", "resolved", "superseded"
+HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", RESOLVED: "[已解决]", SUPERSEDED: "[已被取代]"}
 
 
 def open_private(path: Path) -> int:
@@ -78,8 +77,8 @@ class LogEntry:
             "text": self.text,
             "evidence": [_link_json(e) for e in self.evidence],
             **({"hint": self.hint} if self.hint else {}),
-            **({"notes": list(self.notes)} if self.notes else {}),
             **({"hints": [h.to_json() for h in self.hints]} if self.hints else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
         }
 
     def to_text(self, tz: tzinfo = UTC) -> str:

@@ -36,9 +36,7 @@ from typing import TYPE_CHECKING
 from shenshi.daemon.announce import kind_words
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
 from shenshi.daemon.gm_text import (
-    CONFIRMATIONS,
     STATES,
-    confirmation,
     id_ranges,
     outbox_refusal,
     refusal,
@@ -46,8 +44,16 @@ from shenshi.daemon.gm_text import (
     step_name,
     verdict_name,
 )
-from shenshi.daemon.hints import Hint, delivered, dropped, publish_advice, render, stale_hints
-from shenshi.daemon.superseding import subject_of
+from shenshi.daemon.hints import (
+    Hint,
+    confirmation_hints,
+    dropped,
+    publish_advice,
+    render,
+    stale_hints,
+)
+from shenshi.daemon.situation import on_forum
+from shenshi.daemon.superseding import ABSENCES, subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
 from shenshi.store.announcements import original_key
@@ -61,6 +67,9 @@ if TYPE_CHECKING:
 
 CONSOLE = "控制台"  # ``by`` for the web console's actions
 OUTBOX_ACTIONS = ("approve", "reject", "restore")  # restore: a reject taken back
+# The proposals that wait for the GM's confirmation (an exit for a missed sign-in or lurking,
+# chess32's replacement): one taken back from a reject waits for it again.
+WAITS_FOR_CONFIRMATION = frozenset({*ABSENCES, "lurk_replaced"})
 # ``shenshi override WHAT ARG…``: how many arguments each correction takes.
 CORRECTIONS = {
     "action": -2,  # ACTOR ACTION and what the action takes (a negative count: at least that many)
@@ -187,7 +196,7 @@ def outbox_action(
                 if action == "approve" and item.state.value == "proposed" and not late:
                     check_current(service, item)
                 if action == "restore":  # a sign-in or lurking exit waits for his confirmation again
-                    a = uow.outbox.restore(ident, unconfirmed=item.kind in CONFIRMATIONS)
+                    a = uow.outbox.restore(ident, unconfirmed=item.kind in WAITS_FOR_CONFIRMATION)
                 else:
                     a = getattr(uow.outbox, action)(ident)
         except (UserError, StoreError) as exc:
@@ -277,7 +286,14 @@ def refused_words(service: GameService, ident: int, action: str, exc: Exception)
         return str(exc)
     with service.store.snapshot() as uow:
         a = uow.outbox.get(ident)
-    return outbox_refusal(action, a.state.value, confirmation(a.kind, subject_of(a), a.id))
+    return outbox_refusal(action, a.state.value, confirm_words(service, a))
+
+
+def confirm_words(service: GameService, a: Announcement) -> str:
+    """What confirms unconfirmed announcement ``a`` now, in the GM's words ('' otherwise)."""
+    if a.state.value != "unconfirmed":
+        return ""
+    return render(confirmation_hints(service.situation(), a.kind, subject_of(a), a.id))
 
 
 def followed_lines(service: GameService) -> list[str]:
@@ -351,7 +367,7 @@ def mark_published(
                 out = _already_out(a, tz)
                 if out is not None:
                     reason = f"{out}：时间不能再改，没有改动" if at else None
-                elif (reason := _not_publishable(a, when, tz)) is None:
+                elif (reason := _not_publishable(a, when, tz, confirm_words(service, a))) is None:
                     a = uow.outbox.mark_published(ident, when)
         except (UserError, StoreError) as exc:
             out, reason = None, str(exc)
@@ -363,7 +379,7 @@ def mark_published(
             service.referee.pending_public.pop(a.key, None)
             done.append(a)
     if done:
-        service.resolve_alerts([delivered(a.id, published_by_hand=True) for a in done])
+        service.resolve_alerts([h for a in done for h in on_forum(a, by_hand=True)])
     lines = [
         f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）"
         for a in done
@@ -385,12 +401,13 @@ def _already_out(a: Announcement, tz: tzinfo) -> str | None:
     return None
 
 
-def _not_publishable(a: Announcement, when: datetime, tz: tzinfo) -> str | None:
-    """Why ``a`` (not out yet) cannot be marked published at ``when`` (``None``: it can)."""
+def _not_publishable(a: Announcement, when: datetime, tz: tzinfo, confirm: str = "") -> str | None:
+    """Why ``a`` (not out yet) cannot be marked published at ``when`` (``None``: it can;
+    ``confirm``: what confirms it, if it waits for that)."""
     if a.state.value == "rejected":
         return "已放弃（shenshi reject），不能记为发布"
     if a.state.value in ("superseded", "unconfirmed"):
-        return outbox_refusal("publish", a.state.value, confirmation(a.kind, subject_of(a), a.id))
+        return outbox_refusal("publish", a.state.value, confirm)
     if a.state.value == "sending":
         return "正在发送中：等守护进程确认，或查看论坛"
     if when < a.created_at:

@@ -226,6 +226,8 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
+    "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
+    "forum_clock_ahead": "论坛时钟超前", "possible_ballot": "可能是投票", "unclosed_quote": "引用没有闭合",
     "left_seat": "已离开座位者的指令",
 })  # fmt: skip
 
@@ -280,38 +282,37 @@ def verdict_name(verdict: str) -> str:
 # What the GM reads about an alert (:class:`~shenshi.daemon.hints.Advice`): the note says what
 # happened and what the rules did (words only); the next steps are hints, data rendered below.
 NOTES: Mapping[str, str] = MappingProxyType({
-    "resolved": "已解决，无需操作",
-    "read": "请阅读；无需操作",
-    "round_closed": "这一轮投票已截止，不能再补记；无需操作",
-    "step_closed": "这一阶段已结算，不能再补录；无需操作",
+    "resolved": "已解决",
+    "read": "请阅读",
+    "round_closed": "这一轮投票已截止，不能再补记",
+    "step_closed": "这一阶段已结算，不能再补录",
     "ballot_again": "看原帖；玩家可在截止前重新投票，或由你代记",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",
     "refused": "按规则不受理",
     "refused_receipt": "按规则不受理，回执 {ids} 写明了原因",
-    "refused_receipt_out": "按规则不受理，回执 {ids} 已发出；无需操作",
-    "refused_receipt_auto": "按规则不受理，回执 {ids} 会自动发出；无需操作",
-    "refused_no_receipt": "按规则不受理（没有回执）；无需操作",
-    "accepted": "已受理；无需操作",
-    "swap_enemy": "已受理：抽将会无效，帅仍会阵亡（规则如此）；无需操作",
+    "refused_receipt_out": "按规则不受理，回执 {ids} 已发出",
+    "refused_receipt_auto": "按规则不受理，回执 {ids} 会自动发出",
+    "refused_no_receipt": "按规则不受理（没有回执）",
+    "accepted": "已受理",
+    "swap_enemy": "已受理：抽将会无效，帅仍会阵亡（规则如此）",
     "not_counted": "按规则不计",
-    "not_counted_closed": "按规则不计；这一轮已截止，无需操作",
-    "pm_window": "不在提交时间内，按规则不受理",
-    "seer_locked": "天神答复后的更改不受理，之前的占卜有效",
-    "locked": "「确定」后的更改不受理，锁定的目标有效",
-    "judge": "由你判断是否处罚（规则 §7）；不罚则无需操作",
-    "declaration_pending": "截止前补交杀人宣言则有效，否则本次杀人作废；无需操作",
-    "declaration_closed": "这一夜已结算：没有宣言的杀人已按规则处理；无需操作",
+    "not_counted_closed": "按规则不计；这一轮已截止",
+    "pm_window": "不在提交时间内",
+    "seer_locked": "天神答复后才更改：之前的占卜有效",
+    "locked": "「确定」后才更改：锁定的目标有效",
+    "judge": "由你判断是否处罚（规则 §7）",
+    "declaration_pending": "截止前补交杀人宣言则有效，否则本次杀人作废",
+    "declaration_closed": "这一夜已结算：没有宣言的杀人已按规则处理",
     "declaration_short": "由你判断是否罚：抽一名平民做额外占卜",
-    "declaration_short_later": "由你判断是否罚；现在不能指定额外占卜，无需操作",
+    "declaration_short_later": "由你判断是否罚；现在不能指定额外占卜",
     "signin": "未签到：确认退出、换人，或保留他（放弃这条公告）",
     "lurk": "潜水：确认退出、换人，或保留他（放弃这条公告）",
-    "seat_done": "这个座位已处理（退出或换人）；无需操作",
-    "left_seat": "他已由替补接替，不计入；无需操作",
+    "seat_done": "这个座位已处理（退出或换人）",
     "rule:no_vote": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
     "rule:missing_ballot": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
     "rule:lurking": "两次潜水警告：换人或淹死",
-    "rule:delegation": "委托投票已按规则计入；无需操作",
-    "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）；无需操作",
+    "rule:delegation": "委托投票已按规则计入",
+    "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）",
     "send_failed": "守护进程会自动重试",
     "order_uncertain": "已按有利于玩家计入；如你判断不该计入，可作废",
     "last_words_after_post": "遗言在天亮公告提出之后才到：把它加进公告",
@@ -319,13 +320,15 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "not_a_command": "读一下这条私信，需要的话私信回复；如果它其实是行动，可以补录",
     "question": "玩家提问：私信回复",
     "edited_vote": "首次看到的内容为准；看原帖与修改",
-    "not_a_player": "非本局玩家，无需处理",
-    "lurk_warning": "警告私信已提出；无需操作",
+    "not_a_player": "非本局玩家的指令，不计入",
+    "lurk_warning": "警告私信已提出",
     "lurk_replaced": "两次潜水警告：须换人",
-    "delegation_overridden": "本人的投票为准；无需操作",
+    "left_seat": "他已由替补接替，这条不计入",
+    "unconfirmed": "要你先确认（确认之前不会发出）",
+    "delegation_overridden": "本人的投票为准",
     "thread_changed": "打开论坛查看（shenshi run -v 看详情）",
     "unparsable_page": "打开链接查看（shenshi run -v 看详情）",
-    "undecodable_bytes": "打开链接核对原文；无需操作",
+    "undecodable_bytes": "打开链接核对原文",
     "cycle_failed": "守护进程会自动重试；反复出现时请把 shenshi run -v 的输出交给维护者",
     "login_failed": "论坛拒绝登录：改好密码（password_file，或 password_env 后重启 shenshi run）",
     "forum_unreachable": "会自动重试；打开论坛看看是否能访问",
@@ -333,8 +336,10 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "earlier_version_on_forum": "论坛上可能已有改之前的版本：核对后记为已发布或放弃",
     "forum_clock_ahead": "论坛时钟快了或跳变：请核对论坛时间",
     "sent_by_daemon": "守护进程会自动发送",
-    "nothing_to_publish": "列出的都已发布或放弃；无需操作",
-    "nothing_to_approve": "列出的都已批准、发出或放弃；无需操作",
+    "game_over": "游戏已经结束，不能再更正",
+    "earlier_stands": "他之前的行动仍然有效（如你判断也不该计，可作废）",
+    "nothing_to_publish": "列出的都已发布或放弃",
+    "nothing_to_approve": "列出的都已批准、发出或放弃",
 })  # fmt: skip
 
 # What each hint does, in the GM's words (a button's text), by command or purpose.
@@ -354,12 +359,14 @@ BLANKS: Mapping[str, str] = MappingProxyType({
     "id": "ID",
 })  # fmt: skip
 OR = "，或 "
+NOTHING_TO_DO = "无需操作"
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).
 RESOLVED: Mapping[str, str] = MappingProxyType({
     "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "void": "已作废 {who} 的「{action}」",
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
-    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃",
+    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "receipt": "回执 #{id} 已送达",
+    "superseded": "#{id} 已被取代（不会发送）",
 })  # fmt: skip
 
 
@@ -458,7 +465,7 @@ OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit"
 def outbox_refusal(action: str, state: str, confirm: str = "") -> str:
     """Why ``action`` (approve, reject, edit, publish) does not apply to an announcement in
     ``state``, in the GM's words with what to do instead (``confirm``: what confirms an
-    unconfirmed one, :func:`confirmation`)."""
+    unconfirmed one, :func:`~shenshi.daemon.hints.confirmation_hints`)."""
     words = _OUTBOX_REFUSALS.get((action, state)) or _OUTBOX_REFUSALS.get(("*", state))
     verb = OUTBOX_VERBS.get(action, action)
     return (words or f"现在是「{STATES.get(state, state)}」，不能{verb}").format(verb=verb, confirm=confirm)
@@ -481,18 +488,6 @@ def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list
     return lines
 
 
-# What an unconfirmed proposal waits for, by kind ({who}: the player, {id}: the proposal).
-CONFIRMATIONS: Mapping[str, str] = MappingProxyType({
-    "signin": "确认退出：shenshi override exit {who}；或换人：shenshi substitute {who} 新玩家；不算退出：shenshi reject {id}",
-    "lurk": "确认退出：shenshi override exit {who}；或换人：shenshi substitute {who} 新玩家；不算退出：shenshi reject {id}",
-    "lurk_replaced": "换人：shenshi substitute {who} 新玩家（或淹死：shenshi override exit {who}）；不换：shenshi reject {id}",
-})  # fmt: skip
-
-
-def confirmation(kind: str, who: str, ident: int) -> str:
-    """What confirms an unconfirmed proposal of ``kind`` about ``who`` (its id ``ident``)."""
-    text = CONFIRMATIONS.get(kind, "shenshi reject {id} 放弃它")
-    return text.replace("{who}", who).replace("{id}", str(ident))
 
 
 # -- the daemon's own log ------------------------------------------------------------------------
@@ -556,8 +551,8 @@ NOTIFY = MappingProxyType({
 
 
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "OR", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
-    "CONFIRMATIONS", "DEATH_CAUSES", "NOTIFY", "confirmation", "cycle_line", "cycle_parts", "death_cause", "gm_notes", "once_summary",
+    "DEATH_CAUSES", "NOTIFY", "cycle_line", "cycle_parts", "death_cause", "gm_notes", "once_summary",
 ]  # fmt: skip

@@ -171,8 +171,9 @@ class Advice:
     hints: tuple[Hint, ...] = ()
 
     def text(self) -> str:
-        """``看原帖…；shenshi override ballot 老王 对象，或 …`` (the CLI's 下一步 line)."""
-        steps = gm_text.OR.join(h.text() for h in self.hints)
+        """``看原帖…；shenshi override ballot 老王 对象，或 …`` (the CLI's 下一步 line); with no
+        step to take, the note and ``无需操作``."""
+        steps = gm_text.OR.join(h.text() for h in self.hints) or gm_text.NOTHING_TO_DO
         return "；".join(x for x in (self.note, steps) if x)
 
     def to_json(self) -> dict[str, Any]:
@@ -181,7 +182,7 @@ class Advice:
 
 # -- what an alert is about, and what resolves it ------------------------------------------------------
 
-BALLOT, ACTION, DECLARATION, SENT, SEAT = "ballot", "action", "declaration", "sent", "seat"
+BALLOT, ACTION, DECLARATION, SENT, SEAT, RECEIPT = "ballot", "action", "declaration", "sent", "seat", "receipt"
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,8 @@ class Cause:
 
     ``what``: ``ballot`` (``who``'s ballot of ``step``, e.g. ``day1.r1``), ``action`` (``who``'s
     ``action`` of ``step``, e.g. ``night1``), ``declaration`` (the kill declaration of ``who``
-    for ``step``), ``sent`` (announcement ``announcement`` delivered or published), ``seat``
+    for ``step``), ``sent`` (announcement ``announcement`` delivered or published), ``receipt``
+    (an answer to post or PM ``evidence`` delivered: a refused command's receipt), ``seat``
     (``who``'s seat exited or taken over). ``target`` and ``channel`` (``pm`` | ``post``) are
     what the alert saw; ``suggestions`` the names that came close. A cause with another
     ``what`` (``""``) is resolved by nothing: it is read, then acknowledged.
@@ -205,6 +207,7 @@ class Cause:
     announcement: int | None = None
     suggestions: tuple[str, ...] = ()
     at: str = ""  # when the post or PM was sent (forum time, ISO): an entered action's time
+    evidence: int | None = None  # the post or PM (``receipt``: its answer delivered)
 
     # The alert is resolved by a cause equal to it on these fields (an action's own only if set).
     def resolved_by(self, other: Cause) -> bool:
@@ -213,6 +216,8 @@ class Cause:
             return False
         if self.what == SENT:
             return self.announcement == other.announcement
+        if self.what == RECEIPT:
+            return self.evidence is not None and self.evidence == other.evidence
         if self.who != other.who or (self.step and self.step != other.step):
             return False
         return not (self.what == ACTION and self.action and other.action and self.action != other.action)
@@ -244,8 +249,9 @@ class Cause:
         for name in ("who", "step", "action", "target", "channel", "at"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
-        if self.announcement is not None:
-            out["announcement"] = self.announcement
+        for name in ("announcement", "evidence"):
+            if getattr(self, name) is not None:
+                out[name] = getattr(self, name)
         if self.suggestions:
             out["suggestions"] = list(self.suggestions)
         return out
@@ -258,6 +264,7 @@ class Cause:
             str(data.get("what") or ""), str(data.get("who") or ""), str(data.get("step") or ""),
             str(data.get("action") or ""), str(data.get("target") or ""), str(data.get("channel") or ""),
             data.get("announcement"), tuple(data.get("suggestions") or ()), str(data.get("at") or ""),
+            data.get("evidence"),
         )  # fmt: skip
 
 
@@ -337,6 +344,19 @@ def delivered(announcement: int, published_by_hand: bool = False) -> Happening:
     return Cause.sent(announcement), gm_text.RESOLVED["published" if published_by_hand else "sent"].format(id=announcement)
 
 
+def answered(announcement: int, evidence: Iterable[int], published_by_hand: bool = False) -> list[Happening]:
+    """A receipt (or another answer to posts and PMs ``evidence``) that is on the forum: it
+    settles the alerts about those commands' refusal, and those about its own sending."""
+    out = [delivered(announcement, published_by_hand)]
+    words = gm_text.RESOLVED["receipt"].format(id=announcement)
+    return out + [(Cause(RECEIPT, evidence=e), words) for e in evidence]
+
+
+def superseded(announcement: int) -> Happening:
+    """An announcement a later event made moot (never sent): an alert about sending it is moot."""
+    return Cause.sent(announcement), gm_text.RESOLVED["superseded"].format(id=announcement)
+
+
 def dropped(announcement: int) -> Happening:
     """An announcement the GM rejected: an alert about sending it is moot."""
     return Cause.sent(announcement), gm_text.RESOLVED["rejected"].format(id=announcement)
@@ -351,9 +371,20 @@ SETTLED_BY_NEW = frozenset({
 })  # fmt: skip
 
 
+# Commands the rules refused: the player's receipt says why, and its delivery settles the alert.
+REFUSED_KINDS = frozenset({
+    "dead_actor", "no_power", "sent_off", "after_deadline", "phase_deadline", "phase_not_open",
+    "wrong_phase", "dead_target", "self_target", "general_target", "invalid_platform",
+    "invalid_target", "off_duty_killer", "no_swaps_left", "guard_once", "silence_once",
+    "heal_not_in_vision", "skill_used", "wrong_channel", "extra_divination_deadline",
+    "extra_divination_used", "last_words_not_granted", "last_words_late", "last_words_too_long",
+    "lone_killer_suicide", "not_in_phase", "not_eligible", "pm_window", "seer_locked", "locked",
+})  # fmt: skip
+
+
 def intake_cause(
     kind: str, subject: str | None, action: str | None, target: str | None, suggestions: Sequence[str],
-    state: GameState, channel: str, at: datetime | None = None,
+    state: GameState, channel: str, at: datetime | None = None, evidence: int | None = None,
 ) -> Cause | None:
     """What an alert intake raised on a post or PM (``channel``) is about, in ``state``: the
     ballot or action it concerns (settled by a new one, for the kinds that a new one settles),
@@ -364,6 +395,9 @@ def intake_cause(
     extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions), "at": sent}
     if kind == "declaration_missing":
         return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel, at=sent)
+    if kind in REFUSED_KINDS:
+        step = ballot_step(state) if action in BALLOT_ACTIONS else action_step(state)
+        return Cause(RECEIPT, subject, step, action or "", evidence=evidence, **extra)
     settles = kind in SETTLED_BY_NEW
     if action in BALLOT_ACTIONS or (action is None and kind in ("possible_ballot", "vote_wrong_thread")):
         return Cause(BALLOT if settles else "", subject, ballot_step(state), **extra)
@@ -551,11 +585,23 @@ def _void_hint(sit: Situation, who: str, action: str) -> Hint | None:
 
 
 def _refused(alert: AlertFacts, sit: Situation) -> Advice:
+    """The rules refused a command: the receipt (a PM's, never a post's) says why; the GM
+    sends it as the mode wants, or nothing is left to do."""
     receipts = sit.receipts.get(alert.evidence or -1, ())
-    note = gm_text.NOTES["refused"]
+    return Advice(_receipt_note(sit.mode, receipts), _receipt_hints(sit.mode, receipts))
+
+
+def _receipt_note(mode: str, receipts: Sequence[Outgoing]) -> str:
+    """What became of the receipts of a refused command, in words."""
     if not receipts:
-        return Advice(note + gm_text.NOTES["no_receipt"])
-    return Advice(note, _receipt_hints(sit.mode, receipts))
+        return gm_text.NOTES["refused_no_receipt"]
+    ids = " ".join(f"#{r.id}" for r in receipts)
+    waiting = [r for r in receipts if r.state in ("proposed", "approved", "failed")]
+    if not waiting:
+        return gm_text.NOTES["refused_receipt_out"].format(ids=ids)
+    if mode == "live" or (mode == "review" and all(r.state != "proposed" for r in waiting)):
+        return gm_text.NOTES["refused_receipt_auto"].format(ids=ids)
+    return gm_text.NOTES["refused_receipt"].format(ids=ids)
 
 
 def _receipt_hints(mode: str, receipts: Sequence[Outgoing]) -> tuple[Hint, ...]:
@@ -594,14 +640,15 @@ def _recorded_action(alert: AlertFacts, sit: Situation) -> Advice:
     seer's answer, after 确定, outside the window): the earlier one stands; the GM may void it."""
     cause = alert.cause
     who = _who(alert)
-    note = gm_text.NOTES.get(alert.kind.removeprefix("rule:"), gm_text.NOTES["refused"])
+    note = gm_text.NOTES.get(alert.kind.removeprefix("rule:"), "")
     hints: list[Hint] = []
     void = _void_hint(sit, who, cause.action) if cause is not None and sit.action_open(cause) else None
     if void is not None:
         hints.append(void)
     receipts = sit.receipts.get(alert.evidence or -1, ())
     hints += _receipt_hints(sit.mode, receipts)
-    return Advice(note, tuple(hints))
+    earlier = gm_text.NOTES["earlier_stands"] if void is not None else ""
+    return Advice("；".join(x for x in (note, _receipt_note(sit.mode, receipts), earlier) if x), tuple(hints))
 
 
 def _judge(alert: AlertFacts, sit: Situation) -> Advice:
@@ -647,15 +694,28 @@ def _seat_hints(sit: Situation, who: str) -> list[Hint]:
     return hints
 
 
+def confirmation_hints(sit: Situation, kind: str, who: str, ident: int) -> tuple[Hint, ...]:
+    """What confirms an unconfirmed proposal ``ident`` of ``kind`` about ``who`` (it goes out
+    only then): a missed sign-in or a lurker's exit is confirmed by ``override exit`` (a
+    substitute supersedes it instead), chess32's replacement PM by the substitute (an exit
+    supersedes it); or the GM drops it."""
+    hints = _seat_hints(sit, who)
+    if kind == "lurk_replaced":
+        hints.sort(key=lambda h: h.command != "substitute")
+    return (*hints, Hint("reject", ids=(ident,), label=gm_text.LABELS["keep_player"]))
+
+
 def _absence(alert: AlertFacts, sit: Situation) -> Advice:
     """A missed sign-in or a lurker: confirm the exit, bring a substitute, or keep him (the
     proposed post is then rejected)."""
     who = _who(alert)
+    if sit.state.outcome is not None:
+        return Advice(gm_text.NOTES["game_over"])
     if not who or not sit.state.is_alive(who):
         return Advice(gm_text.NOTES["seat_done"])
     hints = _seat_hints(sit, who)
     post = sit.outbox.get(alert.key)
-    if post is not None and post.state in ("proposed", "approved", "failed"):
+    if post is not None and post.state in ("unconfirmed", "proposed", "approved", "failed"):
         hints.append(Hint("reject", ids=(post.id,), label=gm_text.LABELS["keep_player"]))
     return Advice(gm_text.NOTES[alert.kind], tuple(hints))
 
@@ -666,6 +726,8 @@ def _rule_seat(alert: AlertFacts, sit: Situation) -> Advice:
     who = _who(alert)
     if alert.cause is None or alert.cause.what != SEAT:  # a warning: the player is told
         return Advice(gm_text.NOTES["lurk_warning"])
+    if sit.state.outcome is not None:
+        return Advice(gm_text.NOTES["game_over"])
     if not who or not sit.state.is_alive(who):
         return Advice(gm_text.NOTES["seat_done"])
     hints = [h for h in _seat_hints(sit, who) if h.command == "substitute" or alert.kind == "rule:lurking"]
@@ -725,16 +787,11 @@ def _note(name: str):  # type: ignore[no-untyped-def]
 
 _UNREADABLE = ("unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
                "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot")  # fmt: skip
-_REFUSED = ("dead_actor", "no_power", "sent_off", "after_deadline", "phase_deadline", "phase_not_open",
-            "wrong_phase", "dead_target", "self_target", "general_target", "invalid_platform",
-            "invalid_target", "off_duty_killer", "no_swaps_left", "guard_once", "silence_once",
-            "heal_not_in_vision", "skill_used", "wrong_channel", "extra_divination_deadline",
-            "extra_divination_used", "last_words_not_granted", "last_words_late", "last_words_too_long",
-            "lone_killer_suicide", "not_in_phase", "not_eligible")  # fmt: skip
+_REFUSED = tuple(REFUSED_KINDS - {"pm_window", "seer_locked", "locked"})
 _NOT_COUNTED = ("vote_immutable", "no_vote_open", "not_a_candidate", "vote_closed", "vote_wrong_thread",
                 "change_limit", "last_hour_change", "abstain_not_allowed", "delegation_published",
                 "delegation_to_player", "delegation_overridden")  # fmt: skip
-_RECORDED = ("pm_window", "seer_locked", "locked")
+_RECORDED = ("pm_window", "seer_locked", "locked")  # refused, an earlier one may stand
 _JUDGE = ("dead_post", "spectator_post", "maddened_speech", "content_free_post", "long_quote",
           "kill_post_short")  # fmt: skip
 
@@ -815,7 +872,7 @@ def render(hints: Iterable[Hint]) -> str:
 
 
 __all__ = [
-    "ACTION", "BALLOT", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
+    "ACTION", "BALLOT", "RECEIPT", "REFUSED_KINDS", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
     "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
-    "Happening", "action_step", "advise", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+    "Happening", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
 ]  # fmt: skip

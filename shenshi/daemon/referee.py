@@ -32,17 +32,20 @@ from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_t
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import describe_ballot, refusal, rule_name, verdict_name, who_name
 from shenshi.daemon.hints import (
+    RECEIPT,
     Cause,
     Happening,
     action_step,
+    ballot_step,
     intake_cause,
     resolutions,
     rule_cause,
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
+from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
-from shenshi.intake.receipts import rejected
+from shenshi.intake.receipts import rejected, until
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -54,6 +57,7 @@ from shenshi.rulesets.base import (
     Command,
     DaemonNote,
     Due,
+    EarlyClose,
     Event,
     ExitDeclared,
     GameState,
@@ -80,6 +84,7 @@ from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
+BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
 
@@ -212,10 +217,10 @@ class Referee:
         self._held: HeldDawn | None = None
         # Last words written in private, to publish the next day: (game day, author, text).
         self._last_words: list[tuple[int, str, str]] = []
-        # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
-        self.successors: dict[str, str] = {}
         # What the events applied since the shell last stored them resolve (hints.resolutions).
         self.happened: list[Happening] = []
+        # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
+        self.successors: dict[str, str] = {}
 
     # -- state -------------------------------------------------------------------------------
 
@@ -328,7 +333,7 @@ class Referee:
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
-            stand_ins=stand_ins(state),
+            stand_ins=stand_ins(state), early_close=self.early_close,
         )  # fmt: skip
 
     def watched(self) -> set[str]:
@@ -358,19 +363,21 @@ class Referee:
         """A new post in a game thread (the first-seen text is what counts)."""
         if self._is_gm(post.author, post.author_uid):
             return self._gm_post(post)
-        result = read_post(self.context(post.posted_at), post)
+        ctx = self.context(post.posted_at)
+        result = read_post(ctx, post)
         if (left := self._left_seat(post.author, post.author_uid)) is not None:
             return self._from_one_who_left(result, left, evidence)
-        return self._intake(result, evidence, post.posted_at, "post")
+        return self._intake(result, evidence, post.posted_at, "post", ctx)
 
     def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
         """A new PM to the GM."""
         if self._is_gm(pm.sender, pm.sender_uid):
             return Effects()
-        result = read_pm(self.context(pm.sent_at), pm)
+        ctx = self.context(pm.sent_at)
+        result = read_pm(ctx, pm)
         if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
             return self._from_one_who_left(result, left, evidence)
-        return self._intake(result, evidence, pm.sent_at, "pm")
+        return self._intake(result, evidence, pm.sent_at, "pm", ctx)
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""
@@ -407,11 +414,13 @@ class Referee:
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
-    def _intake(self, result: IntakeResult, evidence: str, at: datetime, channel: str) -> Effects:
+    def _intake(
+        self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None
+    ) -> Effects:
         out = Effects()
         for i, alert in enumerate(result.alerts):
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
-                                 self.state, channel, at.astimezone(self.tz))  # fmt: skip
+                                 self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
@@ -432,6 +441,9 @@ class Referee:
                 events = self._apply_input(core)
             except IllegalActionError as exc:
                 refused.add(n)
+                if command.action in BALLOTS:  # a ballot after its round closed: a late ballot
+                    out.extend(self._late_ballot(command, evidence, at, channel))
+                    continue
                 out.alerts.append(
                     GmAlert(
                         self.keys.refused(evidence, command.action), "not_in_phase",
@@ -439,7 +451,8 @@ class Referee:
                                               verb=self.ruleset.info.action_name(command.action),
                                               error=refusal(str(exc))),
                         command.actor, evidence,
-                        Cause("", command.actor, action_step(self.state), command.action, channel=channel),
+                        Cause(RECEIPT, command.actor, action_step(self.state), command.action, channel=channel,
+                              evidence=_number(evidence)),
                     )  # fmt: skip
                 )
                 continue
@@ -449,15 +462,21 @@ class Referee:
             out.alerts += self._words_after_post(events, evidence)
             if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
                 answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
+        # The step ends now, everything being in (RULES.md "Early close"): the receipts of what
+        # completed it say so, not that it may still change.
+        closing = ctx is not None and bool(result.commands) and self._closes_early()
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
                     continue
                 text = receipt.text
+                if closing and ctx is not None and receipt.command is not None:
+                    note = until(ctx, result.commands[receipt.command])
+                    text = text.replace(note, self.templates.render("receipt_until_closing"), 1)
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
-                    why = standing.get(receipt.command) or self.templates.render("reason_not_in_phase")
+                    why = standing.get(receipt.command) or self.templates.render(self._closed_reason(command))
                     text = rejected(self.templates, verb, command.target, why)
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
         return out
@@ -501,6 +520,38 @@ class Referee:
             if later is None:
                 raise
             return self.apply(later)
+
+    def _closed_reason(self, command: IntakeCommand) -> str:
+        """Why a command the open step does not take is refused, as the player may know it: the
+        vote has closed; the game is over (once its end is published); the step is settled
+        (with a next step to resend in only while the game goes on)."""
+        if command.action in BALLOTS:
+            return "reason_vote_closed"
+        if self.state.outcome is None:
+            return "reason_not_in_phase"
+        return "reason_game_over" if self._end_published() else "reason_step_settled"
+
+    def _end_published(self) -> bool:
+        """The post announcing the game's end (the last announcement of what happened) is out:
+        the players know it ended."""
+        return bool(self.announced) and list(self.announced)[-1] not in self.pending_public
+
+    def _late_ballot(self, command: IntakeCommand, evidence: str, at: datetime, channel: str) -> Effects:
+        """A ballot that came after its round closed (the round settled, or the game decided
+        by it): not counted, the GM told it is late, the voter told too (a PM for a post; a
+        delegation's receipt says so)."""
+        t = self.templates
+        step = ballot_step(self.state)
+        message = t.render("alert_no_vote_open_late", player=command.actor)
+        cause = Cause("", command.actor, step, command.action, command.target or "", channel,
+                      at=at.astimezone(self.tz).strftime("%Y-%m-%dT%H:%M:%S"), evidence=_number(evidence))  # fmt: skip
+        out = Effects(alerts=[GmAlert(self.keys.refused(evidence, command.action), "no_vote_open", message,
+                                      command.actor, evidence, cause)])  # fmt: skip
+        if channel == "post":
+            text = t.render("vote_closed_notice", at=notices.clock_time(at, self.tz))
+            out.drafts.append(Draft(self.keys.reply(evidence, "vote_closed"), "vote_closed", "pm", command.actor,
+                                    text, (evidence,)))  # fmt: skip
+        return out
 
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
@@ -633,7 +684,7 @@ class Referee:
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
             settles = self._settles_at(times)
-            if now >= settles or (self.early_close and self._night_complete()):
+            if now >= settles or self._closes_early():
                 at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
@@ -654,9 +705,7 @@ class Referee:
         is in, or 加速), else ``None``."""
         state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        early = (
-            self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
-        ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
+        early = now >= opens and self._closes_early()
         return min(now, closes) if now >= closes or early else None
 
     def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:
@@ -824,21 +873,12 @@ class Referee:
         out.extend(self._notes(events, None))
         out.drafts += self.drafts_for(events, before, at)
 
-    def _night_complete(self) -> bool:
-        """Every living player with a night power has submitted something."""
-        info = self.ruleset.info
-        actors = {s.actor for s in self.state.submissions}
-        needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
-        return bool(needed) and all(n in actors for n in needed)
-
-    def _vote_complete(self, now: datetime, opens: datetime) -> bool:
-        """Every living player has a ballot in the open round."""
-        if now < opens:
-            return False
-        voters = {b.voter for b in self.state.ballots if b.round == self.state.round}
-        facts = self.context(now).phase
-        barred = {facts.bound, *facts.sent_off}  # the bound survivor (束魂), the sent off
-        return all(s.name in voters for s in self.state.alive() if s.name not in barred)
+    def _closes_early(self) -> bool:
+        """Whether the open step ends now, before its deadline: the ruleset says when it is
+        complete (RULES.md "Early close"); the GM's ``early_close`` setting governs his own
+        early close, not the players' 加速."""
+        done = self.ruleset.completion(self.state)
+        return done.complete and (self.early_close or done.by is EarlyClose.SPEED_UP)
 
     # -- announcements ---------------------------------------------------------------------------
 
@@ -958,8 +998,8 @@ class Referee:
                 key = self.keys.private(label, "successor_notice", who, 0)
                 text = self.templates.render("successor_notice")
                 drafts.append(Draft(key, "successor_notice", "pm", who, text))
-        if rules.notice is not LastWordsNotice.PM or not event.report.last_words:
-            return drafts
+        if rules.notice is not LastWordsNotice.PM or not event.report.last_words or event.outcome is not None:
+            return drafts  # (once the game is over, no last words are due)
         deadline = self._next_day_opens(before, at)
         text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
         return drafts + [
@@ -1110,6 +1150,11 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
         unit |= {s.name for s in state.seats if s.role == seat.role and s.team == seat.team}
     subs = sorted((s for s in state.submissions if s.actor in unit), key=lambda s: s.sort_key())
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
+
+
+def _number(evidence: str | None) -> int | None:
+    """A stored post or PM's id (the referee's evidence strings are its numbers)."""
+    return int(evidence) if evidence and evidence.isdigit() else None
 
 
 def _actors(event: Event) -> tuple[str, ...]:

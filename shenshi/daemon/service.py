@@ -37,14 +37,24 @@ from shenshi.daemon.announce import Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
-from shenshi.daemon.hints import Advice, Happening, Situation, advise, cause_of, delivered, settle
+from shenshi.daemon.hints import (
+    Advice,
+    Happening,
+    Situation,
+    advise,
+    cause_of,
+    confirmation_hints,
+    render,
+    settle,
+    superseded,
+)
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.sharing import Seats, SharedReads
-from shenshi.daemon.situation import facts_of, situation_of
+from shenshi.daemon.situation import facts_of, on_forum, situation_of
 from shenshi.daemon.superseding import (
     EARLIER,
     Proposals,
@@ -275,7 +285,7 @@ class GameService:
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
             for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
                 self._log_published(a)
-                self.resolve_alerts([delivered(a.id, published_by_hand=True)])
+                self.resolve_alerts(on_forum(a, by_hand=True))
         return report
 
     def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
@@ -333,6 +343,7 @@ class GameService:
         else:
             if item.by_gm and (found := recognise_sent_pm(self.store, self.game_id, item.record)):
                 self._log_published(found)  # a PM the GM sent by hand
+                self.resolve_alerts(on_forum(found, by_hand=True))
             at = counted_at(item.moment, window)
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
@@ -499,6 +510,8 @@ class GameService:
             followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
             self.followed = followed
             created += followed.proposed
+            # a failed send of what is superseded now is no longer a trouble
+            settled += settle(uow, self.game_id, [superseded(old.id) for old, _ in followed.superseded], at=self.clock())
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
@@ -529,16 +542,23 @@ class GameService:
     def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
         """Every pending proposal brought in line with the state after ``events`` (in
         ``uow``): what they made moot is superseded, with them as the reason."""
-        referee = self.referee
-        if referee is None:
+        if self.referee is None:
             return Reconciled()
+        proposals = self.proposals(uow)
+        why = because(events, proposals.leaving, self.referee.state)
+        return reconcile(uow, self.game_id, proposals, why, _draft_row)
+
+    def proposals(self, uow: UnitOfWork) -> Proposals:
+        """What the current state proposes (:mod:`shenshi.daemon.superseding`), read in
+        ``uow``: a substitute's role PM repeats the answers his seat received before."""
+        referee = self.referee
+        assert referee is not None, "start the service first"
         earlier: dict[str, list[str]] = {}
-        if referee.successors:  # a substitute's role PM repeats his seat's earlier answers
+        if referee.successors:
             for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
-        proposals = Proposals(referee, self.config.game.name, earlier)
-        return reconcile(uow, self.game_id, proposals, because(events, proposals.leaving), _draft_row)
+        return Proposals(referee, self.config.game.name, earlier)
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""
@@ -596,7 +616,8 @@ class GameService:
         labels = {str(link.id): str(link) for link in self._evidence_links(uncounted)}
         notes = gm_text.gm_notes(stored or d, labels)
         if d.unconfirmed and stored is not None:
-            notes.append("要你确认：" + gm_text.confirmation(d.kind, subject_of(stored), stored.id))
+            hints = confirmation_hints(self.situation(), d.kind, subject_of(stored), stored.id)
+            notes.append(f"{gm_text.NOTES['unconfirmed']}：{render(hints)}")
         self.drylog.write(
             LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence),
                      title=kind_words(self.templates, d.kind, d.key), notes=tuple(notes))  # fmt: skip
@@ -626,7 +647,7 @@ class GameService:
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
         uow.outbox.mark_published(a.id, at, forum_id=forum_id)
-        settle(uow, self.game_id, [delivered(a.id, published_by_hand=True)], at=self.clock())
+        settle(uow, self.game_id, on_forum(a, by_hand=True), at=self.clock())
         return True
 
     def _log_published(self, a: Announcement) -> None:
@@ -769,7 +790,7 @@ class GameService:
         with self.store.snapshot() as uow:
             a = uow.outbox.by_key(self.game_id, key)
         if a is not None:
-            self.resolve_alerts([delivered(a.id)])
+            self.resolve_alerts(on_forum(a))
 
 
 def _draft_row(d: Draft) -> dict:

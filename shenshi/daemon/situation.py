@@ -6,19 +6,28 @@ Map::
 
     situation_of(service) → Situation     now, from the store and the referee
     facts_of(alert) → AlertFacts           a stored alert as advice reads it
+    on_forum(announcement) → happenings    what an announcement out on the forum settles
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from shenshi.daemon.hints import AlertFacts, Cause, Outgoing, Situation
+from shenshi.daemon.hints import (
+    AlertFacts,
+    Cause,
+    Happening,
+    Outgoing,
+    Situation,
+    answered,
+    delivered,
+)
 from shenshi.store.records import Alert, Announcement, DestinationKind
 
 if TYPE_CHECKING:
     from shenshi.daemon.service import GameService
 
-RECEIPT_KINDS = frozenset({"receipt", "vote_not_open"})  # PMs that answer one post or PM
+RECEIPT_KINDS = frozenset({"receipt", "vote_not_open", "vote_closed"})  # PMs that answer one post or PM
 
 
 def situation_of(service: GameService, outbox: list[Announcement] | None = None) -> Situation:
@@ -54,4 +63,12 @@ def facts_of(alert: Alert) -> AlertFacts:
     )
 
 
-__all__ = ["RECEIPT_KINDS", "facts_of", "situation_of"]
+def on_forum(a: Announcement, by_hand: bool = False) -> list[Happening]:
+    """What an announcement on the forum (sent by the daemon, or published by the GM by hand)
+    settles: alerts about its sending, and for a receipt those about what it answers."""
+    if a.kind in RECEIPT_KINDS:
+        return answered(a.id, [int(e) for e in a.evidence_ids], by_hand)
+    return [delivered(a.id, by_hand)]
+
+
+__all__ = ["RECEIPT_KINDS", "facts_of", "on_forum", "situation_of"]

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from shenshi.daemon import gm_text
 from shenshi.daemon.announce import kind_words
-from shenshi.daemon.hints import Advice, Hint, Situation, advise, publish_advice
+from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, Referee
@@ -280,8 +280,8 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
     health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now)
-    waiting = _waiting(referee, outbox, mode)
     situation = situation_of(service, outbox)
+    waiting = _waiting(referee, outbox, mode, situation)
     return GameStatus(
         game=service.config.game.name,
         ruleset=state.ruleset,
@@ -527,7 +527,7 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
     return NightActions(submitted, not_acted)
 
 
-def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[Waiting, ...]:
+def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation: Situation) -> tuple[Waiting, ...]:
     """Public announcements not yet out, the one the next step waits for first."""
     gate = referee.gate_key() if PHASE_GRAPH[referee.state.phase].due is Due.PUBLICATION else None
     if referee.state.phase is Phase.OVER and referee.announced:  # the final result: the players
@@ -540,13 +540,13 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[W
     pending.sort(key=lambda a: (a.key != gate, a.id))
     out = []
     for a in pending:
-        if a.state is AnnouncementState.UNCONFIRMED:  # first confirmed by a correction
-            text, hints = "要你确认：" + gm_text.confirmation(a.kind, subject_of(a), a.id), ()
+        if a.state is AnnouncementState.UNCONFIRMED:  # it goes out once the GM confirms it
+            hints = confirmation_hints(situation, a.kind, subject_of(a), a.id)
+            advice = Advice(gm_text.NOTES["unconfirmed"], hints)
         else:
             advice = publish_advice(mode, (a.id,), state=a.state.value)
-            text, hints = advice.text(), advice.hints
         out.append(Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
-                           a.key == gate, text, hints))  # fmt: skip
+                           a.key == gate, advice.text(), advice.hints))  # fmt: skip
     return tuple(out)
 
 

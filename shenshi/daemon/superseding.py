@@ -40,9 +40,18 @@ from typing import TYPE_CHECKING
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
-from shenshi.daemon.gm_text import event_words
+from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.referee import Referee, stand_ins
-from shenshi.rulesets.base import ABSTAIN, BallotCast, Event, Phase, PowerSubmitted, Seat
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    BallotCast,
+    Event,
+    GameState,
+    Phase,
+    PowerSubmitted,
+    Resolved,
+    Seat,
+)
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind
@@ -53,7 +62,7 @@ if TYPE_CHECKING:
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
 # A player's answer to his own post or PM: moot once he has left his seat.
-REPLIES = frozenset({"receipt", "vote_not_open"})
+REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
 # Private results a seat received: a substitute's role PM repeats them.
 EARLIER = frozenset({"divination", "extra_divination", "check", "death_identity", "prophecy",
@@ -157,7 +166,7 @@ class Proposals:
     def _absence(self, a: Announcement, name: str) -> Standing | None:
         keys = self.referee.keys
         seat = self.seat_of(name)
-        if seat is not None and seat.alive and name not in self.came_in:
+        if seat is not None and seat.alive and not (a.kind == "signin" and name in self.came_in):
             text = self.referee.templates.render(ABSENCES[a.kind], name=name)
             return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text, unconfirmed=True))
         if name in self.referee.successors:
@@ -293,11 +302,18 @@ def _draft_of(a: Announcement) -> Draft:
                  a.notes)  # fmt: skip
 
 
-def because(events: Iterable[Event], acting: Mapping[str, str] | None = None) -> str:
+def because(events: Iterable[Event], acting: Mapping[str, str] | None = None, state: GameState | None = None) -> str:
     """What superseded a proposal: the events of the change, in the GM's words (a GM
     correction first); ``acting``: seats played by a substitute still entering (old → new),
-    whose ballots and actions are his."""
-    words = [w for e in events if (w := event_words(_as_played(e, acting or {})))]
+    whose ballots and actions are his; ``state``: the game after them (names a resolution's
+    step)."""
+    words = []
+    for e in events:
+        if isinstance(e, Resolved) and state is not None:
+            done = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}.get(state.phase, state.phase)
+            words.append(f"{step_name(done, state.number)}结算")
+        elif w := event_words(_as_played(e, acting or {})):
+            words.append(w)
     gm = [w for w in words if "shenshi" in w or "天神" in w]
     chosen = list(dict.fromkeys(gm or words))
     return "；".join(chosen[:3]) or "局面变化"

@@ -148,6 +148,7 @@ _group(
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
+    ("kind_vote_closed", "投票已截止提醒", "a PM to whoever voted after the round closed"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
     ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
@@ -290,6 +291,16 @@ _group(
     ("receipt_until_dawn_10", "天亮前10分钟内可更改", "chess32: until dawn − 10 min"),
     ("receipt_until_deadline", "截止前可更改", "until the deadline"),
     (
+        "receipt_until_settled",
+        "结算前可更改（行动全部到齐后会提前结算）",
+        "a step that ends once everything is in (RULES.md Early close): until it is settled",
+    ),
+    (
+        "receipt_until_closing",
+        "行动已全部到齐，即将结算，不能再更改",
+        "the command that completed a step that ends once everything is in",
+    ),
+    (
         "receipt_until_deadline_confirm",
         "截止前可更改，另起一行写「确定」可锁定",
         "werewolf: until the phase's deadline, or 确定",
@@ -369,6 +380,12 @@ _group(
         "werewolf: a witch's reply before 夜晚2 opens",
     ),
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
+    (
+        "reason_step_settled",
+        "本阶段已经截止，这条不计入",
+        "a command after the step that decided the game closed, before its end is published",
+    ),
+    ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
     (
         "reason_seat_ballot_stands",
         "你接替的座位本轮已由 ${old} 投票（${target}），按规则这一票有效",
@@ -825,6 +842,11 @@ _group(
         "vote_not_open_notice",
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
+    ),
+    (
+        "vote_closed_notice",
+        "你在 ${at} 的投票没有计入：本轮投票已经截止。",
+        "a ballot posted after its round closed",
     ),
 )
 _group(

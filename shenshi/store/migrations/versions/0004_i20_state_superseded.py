@@ -1,7 +1,7 @@
 """Proposals follow the state: an announcement remembers what superseded it, and its GM notes.
 
 Revision ID: 0004_i20_state
-Revises: 0003
+Revises: 0004_i20_hints
 Create Date: 2026-12-21
 
 ``announcements`` gains, for one that a later event made moot (state ``superseded``, issue 20),
@@ -21,7 +21,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004_i20_state"
-down_revision: str | Sequence[str] | None = "0003"
+down_revision: str | Sequence[str] | None = "0004_i20_hints"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
