@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0004_i20_hints"
-down_revision: str | Sequence[str] | None = "0004_i20_state"  # chained after i20-state's (merged here)
+down_revision: str | Sequence[str] | None = "0003"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
