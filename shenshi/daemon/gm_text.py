@@ -537,6 +537,7 @@ NOTIFY = MappingProxyType({
     "step": "现在：{step}",
     "verb_dry_run": "等你手动发布",
     "verb_review": "等你审核",
+    "verb_confirm": "等你确认（退出或换人）",
     "post_waiting": "#{id} {what} {verb}",
     "posts_waiting": "{count} 个「{what}」帖子{verb}（{ids}）",
     "pms_waiting": "{count} 条私信{verb}（{ids}）",

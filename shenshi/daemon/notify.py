@@ -82,20 +82,11 @@ def news(service: GameService, forum_down: str | None = None, link: str | None =
 
     waiting_states = {AnnouncementState.PROPOSED} | ({AnnouncementState.APPROVED} if mode == "dry-run" else set())
     fresh = [a for a in outbox if a.id > last_proposal and a.state in waiting_states]
-    if "waiting" in wanted and fresh and mode != "live":
-        posts = [a for a in fresh if a.destination_kind is DestinationKind.THREAD]
-        pms = [a for a in fresh if a.destination_kind is not DestinationKind.THREAD]
+    confirm = [a for a in outbox if a.id > last_proposal and a.state is AnnouncementState.UNCONFIRMED]
+    if "waiting" in wanted:  # (in live mode only what waits for his confirmation)
         verb = words["verb_dry_run"] if mode == "dry-run" else words["verb_review"]
-        by_kind: dict[str, list[int]] = {}
-        for a in posts:
-            by_kind.setdefault(kind_words(service.templates, a.kind, a.key), []).append(a.id)
-        for what, ids in by_kind.items():
-            if len(ids) == 1:
-                lines.append(words["post_waiting"].format(id=ids[0], what=what, verb=verb))
-            else:
-                lines.append(words["posts_waiting"].format(count=len(ids), ids=_ids(ids), what=what, verb=verb))
-        if pms:
-            lines.append(words["pms_waiting"].format(count=len(pms), ids=_ids(a.id for a in pms), verb=verb))
+        lines += _waiting(service, [] if mode == "live" else fresh, verb)
+        lines += _waiting(service, confirm, words["verb_confirm"])
     fresh_alerts = [a for a in alerts if a.id > last_alert]
     if "alert" in wanted and fresh_alerts:
         kinds: dict[str, int] = {}
@@ -127,6 +118,26 @@ def news(service: GameService, forum_down: str | None = None, link: str | None =
         "over": over,
     }
     return News(service.config.game.name, tuple(lines), new_seen, link, changed=new_seen != seen)
+
+
+def _waiting(service: GameService, found: list[Any], verb: str) -> list[str]:
+    """Proposals waiting for the GM: public posts by kind (ids), PMs only counted (a receipt's
+    recipient tells who acted)."""
+    words = gm_text.NOTIFY
+    lines = []
+    by_kind: dict[str, list[int]] = {}
+    for a in found:
+        if a.destination_kind is DestinationKind.THREAD:
+            by_kind.setdefault(kind_words(service.templates, a.kind, a.key), []).append(a.id)
+    for what, ids in by_kind.items():
+        if len(ids) == 1:
+            lines.append(words["post_waiting"].format(id=ids[0], what=what, verb=verb))
+        else:
+            lines.append(words["posts_waiting"].format(count=len(ids), ids=_ids(ids), what=what, verb=verb))
+    pms = [a.id for a in found if a.destination_kind is not DestinationKind.THREAD]
+    if pms:
+        lines.append(words["pms_waiting"].format(count=len(pms), ids=_ids(pms), verb=verb))
+    return lines
 
 
 def keep(service: GameService, found: News) -> None:

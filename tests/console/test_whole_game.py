@@ -39,6 +39,7 @@ class ConsoleGM:
         self.acked = 0
         self.unacked = 0
         self.fixed: list[str] = []  # alerts fixed from their form
+        self.typo_open = 0  # misspelt-ballot alerts seen open, with their fix
         self.substituted: str | None = None
         self.clicks = 0
 
@@ -135,6 +136,7 @@ class ConsoleGM:
         for card in self.page.locator("article.alert-item").all():
             if "名字对不上玩家" not in card.inner_text() or card.locator("form.hint-form").count() == 0:
                 continue
+            self.typo_open += 1
             form = card.locator("form.hint-form").first
             chosen = form.locator("select option:checked").first.inner_text() if form.locator("select").count() else ""
             form.locator("button.hint-button").click()
@@ -172,7 +174,10 @@ def test_a_whole_game_decided_in_the_console(tmp_path, monkeypatch) -> None:
         run = play("game6-10", "discuz", seed=3, workdir=tmp_path, setup=gm.setup)
     assert run.direction.finished and run.forum_record.winner == run.script.winner
     assert set(gm.done) == {"edit", "reject", "undo", "published"} and gm.substituted and gm.acked
-    assert gm.unacked == 1 and gm.fixed, "the misspelt ballot was fixed from its alert"
+    assert gm.unacked == 1
+    # a misspelt ballot still open when he looked was fixed from its alert (the player's own
+    # correction may close it first: tests/console/test_browser_corrections.py always fixes one)
+    assert gm.fixed or not gm.typo_open
     sent = {text for _, text in run.gm_pms}
     assert any(text.endswith(EDITED) for text in sent)  # the edited PM, as edited
     pms = set(run.gm_pms)

@@ -157,7 +157,7 @@ def test_one_batched_message_per_round_on_every_channel(tmp_path, webhook, mailb
     assert f"#{result.id} 第1夜结果 等你审核" in body
     assert "条私信等你审核" in body
     assert "新提醒 10 条（#1-10）：非玩家的指令、未签到×9" in body
-    assert "9 个「未签到」帖子等你审核" in body
+    assert "9 个「未签到」帖子等你确认（退出或换人）" in body
     assert "控制台：http://127.0.0.1:8737/g/1/" in body
     assert "test game" in last_hook["title"]
     assert f"#{result.id}" in last_mail and "非玩家的指令" in last_mail
@@ -241,7 +241,7 @@ def test_dry_run_says_post_by_hand_and_live_tells_no_waiting(tmp_path, webhook) 
     fleet, svc = game(tmp_path / "live", clock, [webhook.url], mode="live")
     night_one(fleet, svc, clock)
     flush(fleet)
-    assert all("等你" not in body["message"] for body in webhook.bodies[told:])  # sent by itself
+    assert all("等你审核" not in body["message"] and "等你手动" not in body["message"] for body in webhook.bodies[told:])  # sent by itself
     assert any("新提醒" in body["message"] for body in webhook.bodies[told:])
 
 
