@@ -315,6 +315,10 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         what = form.get("what", "")
         if what not in views.corrections_for(service):
             raise UserError(f"本局规则没有这种更正：{what}")
+        if what == "action":  # ACTOR ACTION [what the action takes, as the player writes it]
+            args = [form.get("arg0", ""), form.get("arg1", ""), *form.get("arg2", "").split()]
+            return ops.enter_action(service, args, form.get("reason", "").strip(), form.get("at") or None,
+                                    by=CONSOLE, declaration=form.get("declaration", "").strip() or None)  # fmt: skip
         need = ops.CORRECTIONS.get(what, 0)
         args = [form.get(f"arg{i}", "") for i in range(need)]
         return ops.correct(service, what, args, form.get("reason", "").strip(),

@@ -413,9 +413,10 @@ def alert_history(service: GameService) -> list[tuple[str, list[AlertRow]]]:
 # -- corrections ---------------------------------------------------------------------------------------
 
 # The console's correction forms: ``override`` kind → (title, its fields). A field is
-# ``player`` (a picker of the living), ``anyone`` (every seat), ``action`` (the ruleset's
-# actions), ``target`` (a player or 弃权), ``points`` or ``text``.
+# ``player`` (a picker of the living), ``action`` (the ruleset's actions), ``target`` (a player
+# or 弃权), ``points``, ``optional`` (free text that may stay empty) or ``text``.
 CORRECTIONS = {
+    "action": ("补录行动（读不出的私信）", (("玩家", "player"), ("行动", "action"), ("对象（可空）", "optional"))),
     "void": ("作废一个行动", (("玩家", "player"), ("行动", "action"))),
     "execute": ("改为处决", (("玩家", "player"),)),
     "cancel-execution": ("今天不处决", ()),
@@ -427,7 +428,7 @@ CORRECTIONS = {
     "send-off": ("罚下", (("玩家", "player"),)),
     "sheriff": ("交警徽", (("玩家", "player"),)),
 }  # fmt: skip
-COMMON = ("void", "execute", "cancel-execution", "exit", "ballot")  # every ruleset takes these
+COMMON = ("action", "void", "execute", "cancel-execution", "exit", "ballot")  # every ruleset takes these
 
 
 def corrections_for(service: GameService) -> dict[str, tuple[str, tuple[tuple[str, str], ...]]]:
