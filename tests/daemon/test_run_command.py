@@ -90,7 +90,7 @@ def test_run_with_the_forum_down_starts_alerts_and_keeps_trying(tmp_path) -> Non
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-    assert "stopped (SIGTERM)" in out and "Traceback" not in err
+    assert "已停止（SIGTERM）" in out and "Traceback" not in err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -105,14 +105,14 @@ def test_a_signal_stops_the_daemon_at_once_saying_so(tmp_path, monkeypatch, sign
                                 stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
         try:
             first = proc.stdout.readline()
-            assert first.startswith("shenshi: run game (dry-run)"), (first, proc.stderr.read())
+            assert first.startswith("shenshi：《run game》演练"), (first, proc.stderr.read())
         finally:
             began = time.monotonic()
             proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
         assert time.monotonic() - began < 10  # at once: not after the 5 s poll interval
     assert proc.returncode == 0, err
-    assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
+    assert f"已停止（{signal.Signals(signum).name}）" in out and "Traceback" not in err
     with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
         game = uow.games.find("run game")
         assert uow.leases.holder(game.id) is None  # given up: another daemon may start at once
@@ -162,7 +162,7 @@ def test_a_signal_stops_a_daemon_serving_many_games_cleanly(tmp_path, signum) ->
             proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-    assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
+    assert f"已停止（{signal.Signals(signum).name}）" in out and "Traceback" not in err
     with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
         for n in range(4):
             game = uow.games.find(f"第{n + 1}局")
