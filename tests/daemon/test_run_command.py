@@ -103,13 +103,14 @@ def test_a_signal_stops_the_daemon_at_once_saying_so(tmp_path, monkeypatch, sign
         config = _config(tmp_path, base_url, thread.tid, accounts)
         proc = subprocess.Popen(_shenshi("run", "--config", str(config)), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
+        first = ""
         try:
             first = proc.stdout.readline()
-            assert first.startswith("shenshi：《run game》演练"), (first, proc.stderr.read())
         finally:
             began = time.monotonic()
             proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
+        assert first.startswith("shenshi：《run game》演练"), (first, out, err)  # (stopped first: never hangs)
         assert time.monotonic() - began < 10  # at once: not after the 5 s poll interval
     assert proc.returncode == 0, err
     assert f"已停止（{signal.Signals(signum).name}）" in out and "Traceback" not in err
