@@ -83,7 +83,7 @@ class Cycle:
         else:
             if not result.errors:
                 self.backoff.failures = 0
-        if not result.held_by:
+        if not result.held_by and result.forum_error is None:  # (a forum failure says itself)
             self._summarise(result, before)
         return result
 
