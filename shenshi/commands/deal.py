@@ -32,6 +32,11 @@ def run(args: argparse.Namespace) -> int:
     service = bootstrap(config, forum=False, clock=rehearsal_clock(config))
     dealt = service.deal(args.seed)
     service.drylog.gm(service.clock(), "deal", f"发身份：{len(dealt)} 人（种子保存在数据库里）")
+    from shenshi.daemon.hints import publish_advice
+
     print(f"已发 {len(dealt)} 个身份（种子保存在数据库里），提出 {len(dealt)} 条身份私信")
-    print("下一步：shenshi review 查看；演练模式下手动发私信，然后 shenshi published ID（如 1-10）")
+    with service.store.snapshot() as uow:
+        ids = [a.id for a in uow.outbox.announcements(service.game_id) if a.kind == "role"]
+    advice = publish_advice(service.config.daemon.mode, ids, private=True)
+    print(f"下一步：shenshi review 查看；{advice.text()}")
     return 0

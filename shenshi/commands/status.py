@@ -158,7 +158,10 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
     out.append("")
     h = s.health
-    if h.ok:
+    if h.ok and h.sending:
+        add(wrap(f"守护进程：正在按论坛的发帖间隔发送（还有 {h.sending} 条），发完后再读论坛；"
+                 f"上次读取 {_t(h.last_poll, s.now)}", width))  # fmt: skip
+    elif h.ok:
         add(wrap(f"守护进程：上次成功读取论坛 {_t(h.last_poll, s.now)}", width))
     else:
         add(wrap(f"!! 守护进程：{h.problem}", width))

@@ -121,8 +121,9 @@ def public_text(
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(report.vote_tally)]
     if report.runoff_tally:  # 生死投票, or chess32's 第二轮
         lines.append(t.render(f"{runoff_template}_tally", tally=_tally_items(t, report.runoff_tally)))
-    if report.final_tally:  # 遗言计票 and 招魂: why a tied runoff still executed someone
-        lines.append(t.render("final_tally", tally=_tally_items(t, report.final_tally)))
+    if report.final_tally:  # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
+        which = "final_tally_last_words" if report.runoff_tally else "final_tally"
+        lines.append(t.render(which, tally=_tally_items(t, report.final_tally)))
     for fact in report.public_facts:
         if fact.kind == "runoff":
             lines.append(t.render(runoff_template, names="、".join(fact.get("candidates"))))

@@ -23,7 +23,7 @@ from shenshi.intake.context import (
     DeclaredKill,
 )
 from shenshi.intake.names import nickname_map
-from shenshi.rulesets.base import ABSTAIN, EarlyClose, GameState, Phase, PhaseTimes, Ruleset
+from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
 from shenshi.wording import Templates
 
 
@@ -111,7 +111,10 @@ def phase_facts(
     """The facts of the open step that single-post checks need (``early_close``: the GM ends a
     step once all its activity is in, where the ruleset allows it)."""
     facts: dict[str, Any] = {"number": state.number}
-    facts["closes_early"] = early_close and ruleset.completion(state).by is EarlyClose.ALL_IN
+    # (the profile says so; asking ``Ruleset.completion`` would judge the whole step per post)
+    facts["closes_early"] = early_close and ruleset.profile(state.config).clock.early_close and state.phase in (
+        Phase.NIGHT, Phase.DAY,
+    )
     params = state.params
     if state.phase is Phase.SETUP:
         facts["kind"] = SIGNIN

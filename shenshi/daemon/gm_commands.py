@@ -49,6 +49,7 @@ from shenshi.daemon.hints import (
     confirmation_hints,
     dropped,
     publish_advice,
+    publish_hints,
     render,
     stale_hints,
 )
@@ -186,6 +187,7 @@ def outbox_action(
     done: list[Announcement] = []
     refused: list[tuple[str, int]] = []
     moot: list[str] = []
+    hints: list[Hint] = []  # what to do instead, as data: a stale post dropped or sent late
     for ident in ids:
         try:
             with service.store.transaction() as uow:
@@ -201,6 +203,8 @@ def outbox_action(
                     a = getattr(uow.outbox, action)(ident)
         except (UserError, StoreError) as exc:
             refused.append((refused_words(service, ident, action, exc), ident))
+            if isinstance(exc, StalePost):
+                hints += stale_hints(ident)
             continue
         done.append(a)
         if action == "restore" and a.destination_kind.value == "thread" and a.published_at is None:
@@ -219,10 +223,15 @@ def outbox_action(
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送：请手动发帖/发私信（会被自动认出），再记为已发布")
         cli.append("发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")
+        hints += publish_hints("dry-run", [a.id for a in done])
     elif action == "approve" and done:
         lines.append("守护进程会在下次轮询时按论坛的发帖间隔发送")
         cli.append("shenshi status 查看")
-    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done), cli=tuple(cli))
+    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done), hints=tuple(hints), cli=tuple(cli))
+
+
+class StalePost(UserError):
+    """A post of an earlier step that was never published: approved only with ``--late``."""
 
 
 def superseded_words(service: GameService, uow, a: Announcement) -> str:  # type: ignore[no-untyped-def]
@@ -259,11 +268,11 @@ def check_current(service: GameService, a: Announcement) -> None:
     drop, send = stale_hints(a.id)
     late = f"不发就 {drop.text()}；一定要发：{send.text()}"
     if state.phase is base.Phase.OVER and not a.key.endswith(":public"):  # only the result still
-        raise UserError(f"游戏已经结束，这条{step}的帖子已过时：{late}")
+        raise StalePost(f"游戏已经结束，这条{step}的帖子已过时：{late}")
     if state.phase not in order:
         return
     if (int(found.group(2)), order[phase]) < (state.number, order[state.phase]):
-        raise UserError(
+        raise StalePost(
             f"这是{step}的帖子，现在已是{step_name(state.phase, state.number)}，已过时：{late}"
         )
 
@@ -566,9 +575,16 @@ def correct(
         outcome = service.gm(command)
     except base.IllegalActionError as exc:
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
+    return recorded(service, outcome, said, by)
+
+
+def recorded(service: GameService, outcome: Effects, said: str, by: str = "", flags: Sequence[str] = ()) -> Said:
+    """A correction stored: logged, and told to the GM with what it superseded and what it
+    proposed (and how that gets out in this mode); ``flags``: what it was accepted with."""
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
-    lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
+    lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]
+    lines += [note] if (note := running_daemon_note(service)) else []
     lines += followed_lines(service)
     line, hints, how = proposed_advice(service, outcome)
     if line:
@@ -630,15 +646,8 @@ def enter_action(
             raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
     if outcome is None:
         raise UserError(f"{said}：读不出行动；没有改动")
-    ids = proposed_ids(service, outcome)
-    gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
-    lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]
-    lines += [note] if (note := running_daemon_note(service)) else []
-    lines += followed_lines(service)
-    line, hints, how = proposed_advice(service, outcome)
-    if line:
-        lines.append(line)
-    return Said(tuple(lines), hints=hints, cli=(how,) if how else ())
+    return recorded(service, outcome, said, by, flags)
+
 
 
 def substitute(

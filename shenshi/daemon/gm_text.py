@@ -41,19 +41,23 @@ MODE = MappingProxyType({"dry-run": "演练（不发送，天神手动发布）"
                          "live": "自动（直接发送）"})  # fmt: skip
 
 
-def step_name(phase: Phase, number: int, round: int = 0, runoff: str = "生死投票") -> str:
-    """``第1夜``, ``第2天 第1轮投票``, ``第2天 生死投票``, ``第1夜（已结算，待公布）``…"""
+def step_name(phase: Phase, number: int, round: int = 0, runoff: str = "生死投票", settled: str = "") -> str:
+    """``第1夜``, ``第2天 第1轮投票``, ``第2天 生死投票``, ``第1夜（已结算，待公布）``…; a settled
+    step's ``settled``: ``published`` (its result is out, the next step opens at the next
+    cycle) or the time its result is announced at (werewolf: ``06:00``)."""
+    between = {"published": "结果已公布，下一阶段即将开始", "": "已结算，待公布"}
+    note = between.get(settled) or f"已结算，{settled} 公布"
     match phase:
         case Phase.SETUP:
             return "开局前（签到）"
         case Phase.NIGHT:
             return f"第{number}夜"
         case Phase.DAWN:
-            return f"第{number}夜（已结算，待公布）"
+            return f"第{number}夜（{note}）"
         case Phase.DAY:
             return f"第{number}天 {round_name(round, runoff)}" if round else f"第{number}天"
         case Phase.DUSK:
-            return f"第{number}天（已结算，待公布）"
+            return f"第{number}天（{note}）"
     return "游戏结束"
 
 
@@ -168,8 +172,10 @@ def event_words(event: Event) -> str | None:
     """What one event did, in the GM's words, as the reason a proposal was superseded
     (``路人甲 接替 kk_大侠``, ``天神补记 老王 的选票：Rex``); ``None``: nothing to name."""
     match event:
-        case SubstitutionScheduled(old=old, new=new) | SeatTakenOver(old=old, new=new):
+        case SubstitutionScheduled(old=old, new=new):
             return f"{new} 接替 {old}（shenshi substitute）"
+        case SeatTakenOver(old=old, new=new):
+            return f"{new} 入座（接替 {old}）"
         case ExitDeclared(name=name):
             return f"{name} 退出（shenshi override exit）"
         case BallotOverridden(ballot=b):
@@ -226,7 +232,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
-    "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
+    "joint_disagreement": "联合行动意见不一", "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
     "forum_clock_ahead": "论坛时钟超前", "possible_ballot": "可能是投票", "unclosed_quote": "引用没有闭合",
     "left_seat": "已离开座位者的指令",
 })  # fmt: skip
@@ -241,7 +247,7 @@ RULE_NAMES: Mapping[str, str] = MappingProxyType({
     "pipe_no_effect": "吹笛无效", "overlap_lots": "重叠时抽签", "not_summoned": "未被招魂", "not_now": "现在不能用",
     "not_drawn": "未被抽中额外占卜", "no_vote": "未投票", "mutual_overlap_later": "互相重叠（后者无效）",
     "missing_ballot": "未投票", "lurking": "潜水", "lovers_exist": "已有情侣", "last_words_twice": "第二份遗言",
-    "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "按默认处理",
+    "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "强制技能没有使用",
     "delegation": "委托投票", "blade_no_effect": "孤刀无效", "blade_unusable": "孤刀不能使用",
     "wolf_camp_too_small": "狼人阵营人数不足",
 })  # fmt: skip
@@ -313,6 +319,9 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "rule:lurking": "两次潜水警告：换人或淹死",
     "rule:delegation": "委托投票已按规则计入",
     "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）",
+    "rule:forced_default": "强制技能到截止时没有使用：按规则由你按事先公布的默认方式处理，shenshi 没有替他选择",
+    "rule:joint_disagreement": "到截止时仍不一致：按规则本夜这一行动作废（已写进结果）",
+    "joint_disagreement": "截止前统一目标则有效，否则这一行动作废；如你判断以其中一人为准，作废另一人的",
     "send_failed": "守护进程会自动重试",
     "order_uncertain": "已按有利于玩家计入；如你判断不该计入，可作废",
     "last_words_after_post": "遗言在天亮公告提出之后才到：把它加进公告",
@@ -336,7 +345,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "earlier_version_on_forum": "论坛上可能已有改之前的版本：核对后记为已发布或放弃",
     "forum_clock_ahead": "论坛时钟快了或跳变：请核对论坛时间",
     "sent_by_daemon": "守护进程会自动发送",
-    "game_over": "游戏已经结束，不能再更正",
+    "game_over": "游戏已结束：不能再更正",
     "earlier_stands": "他之前的行动仍然有效（如你判断也不该计，可作废）",
     "nothing_to_publish": "列出的都已发布或放弃",
     "nothing_to_approve": "列出的都已批准、发出或放弃",
@@ -420,6 +429,29 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
     (re.compile(r"only today's execution can be corrected"), lambda m: "只能更正今天的处决"),
     (re.compile(r"no voting round is open on day (\d+)"), lambda m: f"第{m[1]}天现在没有进行中的投票"),
 )  # fmt: skip
+
+
+# The rules core's details (English, as the pure core writes them) in the GM's words.
+_DETAILS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (re.compile(r"(\d+) characters"), lambda m: f"{m[1]} 字"),
+    (re.compile(r"(\d+) warnings"), lambda m: f"第 {m[1]} 次警告"),
+    (re.compile(r"sent off: (\w+)"), lambda m: f"已被罚下，不能用「{ACTION_NAMES.get(m[1], m[1])}」"),
+    (re.compile(r"phase (\w+)"), lambda m: f"夜晚{m[1]}已截止"),
+    (re.compile(r"after dawn − 10 min"), lambda m: "晚于天亮前10分钟"),
+    (re.compile(r"penalty divination sent at night"), lambda m: "额外占卜在夜里发出"),
+    (re.compile(r"two characters"), lambda m: "要写两个对象"),
+    (re.compile(r"no (【.+】) reply"), lambda m: f"没有回复{m[1]}，没有替他选择"),
+)  # fmt: skip
+
+
+def detail_words(detail: str) -> str:
+    """A rules-core decision's detail (``60 characters``) in the GM's words (``60 字``); a
+    name or a detail without words is kept as it is."""
+    for pattern, words in _DETAILS:
+        found = pattern.fullmatch(detail.strip())
+        if found:
+            return words(found)
+    return detail
 
 
 def refusal(message: str) -> str:
@@ -553,7 +585,7 @@ NOTIFY = MappingProxyType({
 
 __all__ = [
     "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round",
+    "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round", "detail_words",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
     "DEATH_CAUSES", "NOTIFY", "cycle_line", "cycle_parts", "death_cause", "gm_notes", "once_summary",
 ]  # fmt: skip

@@ -183,6 +183,7 @@ class Advice:
 # -- what an alert is about, and what resolves it ------------------------------------------------------
 
 BALLOT, ACTION, DECLARATION, SENT, SEAT, RECEIPT = "ballot", "action", "declaration", "sent", "seat", "receipt"
+ENTERED = "entered"  # an action the GM entered for a player (a PM he judged to be meant as one)
 
 
 @dataclass(frozen=True)
@@ -309,17 +310,29 @@ def resolutions(
             if s.extra.get("gm"):
                 words = gm_text.RESOLVED["gm"].format(what=words)
             found.append((Cause.of_action(step, s.actor, s.action), words))
+            if s.extra.get("gm"):  # the GM entered it: a PM he judged to be meant as one is answered
+                found.append((Cause(ENTERED, s.actor, step), words))
+            if joint.get(s.actor):  # the unit's choice changed (a disagreement may be over)
+                found.append((Cause.of_action(step, unit_of(s.actor, joint[s.actor]), s.action), words))
             if s.extra.get("declaration") or s.extra.get("declaration_chars"):
                 for who in (s.actor, *joint.get(s.actor, ())):
                     found.append((Cause.declaration(step, who), gm_text.RESOLVED["declaration"].format(who=s.actor)))
         elif isinstance(event, SubmissionVoided):
             words = gm_text.RESOLVED["void"].format(who=event.actor, action=gm_text.action_words(event.action))
             found.append((Cause.of_action(action_step(before), event.actor, event.action), words))
+            if joint.get(event.actor):
+                unit = unit_of(event.actor, joint[event.actor])
+                found.append((Cause.of_action(action_step(before), unit, event.action), words))
         elif isinstance(event, ExitDeclared):
             found.append((Cause.seat(event.name), gm_text.RESOLVED["exit"].format(who=event.name)))
         elif isinstance(event, (SubstitutionScheduled, SeatTakenOver)):
             found.append((Cause.seat(event.old), gm_text.RESOLVED["substitute"].format(who=event.old, new=event.new)))
     return found
+
+
+def unit_of(actor: str, partners: Iterable[str]) -> str:
+    """A joint unit as an alert's cause names it: its members, sorted (``夜行者、老王``)."""
+    return "、".join(sorted({actor, *partners}))
 
 
 def settle(uow: Any, game_id: int, happened: Sequence[Happening], *, at: Any = None) -> list[Any]:
@@ -395,6 +408,8 @@ def intake_cause(
     extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions), "at": sent}
     if kind == "declaration_missing":
         return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel, at=sent)
+    if kind == "not_a_command":  # read by the GM; settled only by his entering it as an action
+        return Cause(ENTERED, subject, action_step(state), **extra)
     if kind in REFUSED_KINDS:
         step = ballot_step(state) if action in BALLOT_ACTIONS else action_step(state)
         return Cause(RECEIPT, subject, step, action or "", evidence=evidence, **extra)
@@ -811,7 +826,19 @@ _BY_KIND: dict[str, Any] = {
     "last_words_after_post": _words_after_post,
     "not_a_command": _player_pm, "question": _player_pm,
     "edited_vote": _edited,
+    "joint_disagreement": lambda alert, sit: _disagreeing(alert, sit),
 }  # fmt: skip
+
+
+def _disagreeing(alert: AlertFacts, sit: Situation) -> Advice:
+    """A joint unit that disagrees while its step is open: they may still agree; the GM may
+    take one member's choice (voiding the other's)."""
+    cause = alert.cause
+    if cause is None or not sit.action_open(cause):
+        return Advice(gm_text.NOTES["rule:joint_disagreement"])
+    members = cause.who.split("、")
+    hints = tuple(h for m in members if (h := _void_hint(sit, m, cause.action)) is not None)
+    return Advice(gm_text.NOTES["joint_disagreement"], hints)
 
 
 # -- announcements ------------------------------------------------------------------------------------
@@ -874,5 +901,5 @@ def render(hints: Iterable[Hint]) -> str:
 __all__ = [
     "ACTION", "BALLOT", "RECEIPT", "REFUSED_KINDS", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
     "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
-    "Happening", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+    "Happening", "unit_of", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
 ]  # fmt: skip

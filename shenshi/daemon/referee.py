@@ -30,8 +30,17 @@ from shenshi.config import GameConfig
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
-from shenshi.daemon.gm_text import describe_ballot, refusal, rule_name, verdict_name, who_name
+from shenshi.daemon.gm_text import (
+    describe_ballot,
+    describe_submission,
+    detail_words,
+    refusal,
+    rule_name,
+    verdict_name,
+    who_name,
+)
 from shenshi.daemon.hints import (
+    ACTION,
     RECEIPT,
     Cause,
     Happening,
@@ -42,6 +51,7 @@ from shenshi.daemon.hints import (
     rule_cause,
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
+from shenshi.daemon.timeline import Window, window_of
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
@@ -56,6 +66,7 @@ from shenshi.rulesets.base import (
     CloseRound,
     Command,
     DaemonNote,
+    DeclareExit,
     Due,
     EarlyClose,
     Event,
@@ -75,6 +86,8 @@ from shenshi.rulesets.base import (
     Report,
     Resolved,
     Ruleset,
+    Submission,
+    SubmissionVoided,
     Submit,
     SubstitutionScheduled,
     frozen_map,
@@ -219,8 +232,11 @@ class Referee:
         self._last_words: list[tuple[int, str, str]] = []
         # What the events applied since the shell last stored them resolve (hints.resolutions).
         self.happened: list[Happening] = []
+        self.last_night: PhaseTimes | None = None  # the clock of the night settled last
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
+        # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
+        self.to_confirm: dict[str, tuple[str, str]] = {}
 
     # -- state -------------------------------------------------------------------------------
 
@@ -269,6 +285,7 @@ class Referee:
         if isinstance(event, PhaseOpened):
             self._held = None
         elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
+            self.last_night = self.times(before)
             at = self._announced_at(before)
             self._held = HeldDawn(at, before, event) if at is not None else None
         elif self._held is not None:
@@ -335,6 +352,28 @@ class Referee:
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
         )  # fmt: skip
+
+    def held_until(self) -> datetime | None:
+        """When a settled night's result is announced, if it waits for its time (werewolf:
+        settled as 夜晚2 closes, announced at 06:00)."""
+        return self._held.at if self._held is not None else None
+
+    def window_for(self, kind: str, action: str) -> tuple[Window | None, str]:
+        """The window an alert about ``action`` of ``kind`` cites, and its name: a ballot's is the
+        voting round's; a night action's the night's PM window (by day: the night settled last,
+        never the vote's); late last words cite the deadline the player was told (the night's
+        close)."""
+        state = self.state
+        night_window = PHASE_GRAPH[state.phase].due is Due.NIGHT_CLOSE
+        if kind in ("no_vote_open", "vote_closed") or action in BALLOTS:
+            return window_of(state, self.times()) if state.phase is Phase.DAY else None, ""
+        if kind == "last_words_late":
+            last = self.last_night
+            return (Window(last.closes, last.closes), "last_words") if last is not None else (None, "")
+        if night_window:
+            return window_of(state, self.times()), ""
+        last = self.last_night
+        return (window_of(replace(state, phase=Phase.NIGHT), last), "last_night") if last is not None else (None, "")
 
     def watched(self) -> set[str]:
         """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and
@@ -418,7 +457,12 @@ class Referee:
         self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None
     ) -> Effects:
         out = Effects()
+        # A short kill declaration is the rules' to flag, once, at the close, for the unit's
+        # longest (RES-A5): the player's receipt says it is short; the GM is not told twice.
+        short = self.profile.kill_post.short_alert if self.profile.kill_post is not None else None
         for i, alert in enumerate(result.alerts):
+            if alert.kind == short:
+                continue
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
                                  self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             out.alerts.append(
@@ -458,13 +502,14 @@ class Referee:
                 continue
             out.events += events
             out.extend(self._notes(events, evidence))
+            out.alerts += self._disagreement(events, evidence)
             out.drafts += self.drafts_for(events, before)
             out.alerts += self._words_after_post(events, evidence)
             if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
                 answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
         # The step ends now, everything being in (RULES.md "Early close"): the receipts of what
         # completed it say so, not that it may still change.
-        closing = ctx is not None and bool(result.commands) and self._closes_early()
+        closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
@@ -479,6 +524,8 @@ class Referee:
                     why = standing.get(receipt.command) or self.templates.render(self._closed_reason(command))
                     text = rejected(self.templates, verb, command.target, why)
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
+        if channel == "post":
+            out.alerts = _one_per_post(out.alerts, evidence)
         return out
 
     def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
@@ -617,6 +664,24 @@ class Referee:
         for key, text in self.pending_public.items():
             if _same_announcement(text, post.text, names):
                 out.published.append((key, post.posted_at))
+        for key, (text, name) in list(self.to_confirm.items()):
+            if _same_announcement(text, post.text, names):
+                out.extend(self._confirmed_by_hand(key, name, post.posted_at))
+        return out
+
+    def _confirmed_by_hand(self, key: str, name: str, at: datetime) -> Effects:
+        """The GM posted an unconfirmed exit (a missed sign-in, a lurker) himself: the players
+        have read it, so it is confirmed, as ``shenshi override exit`` would (the seat dies at
+        his post), and his post publishes both it and the exit."""
+        del self.to_confirm[key]
+        before = self.state
+        try:
+            events = self.apply(DeclareExit(name, "天神手动发帖"))
+        except IllegalActionError:
+            return Effects()  # out already (or replaced): his post publishes nothing more
+        out = Effects(events=events, drafts=self.drafts_for(events, before))
+        out.extend(self._notes(events, None))
+        out.published += [(key, at), *((d.key, at) for d in out.drafts if d.kind == "exit")]
         return out
 
     # -- the clock -----------------------------------------------------------------------------
@@ -870,7 +935,7 @@ class Referee:
         before = self.state
         events = self.apply(command)
         out.events += events
-        out.extend(self._notes(events, None))
+        out.extend(self._notes(events, None, before))
         out.drafts += self.drafts_for(events, before, at)
 
     def _closes_early(self) -> bool:
@@ -958,7 +1023,9 @@ class Referee:
         for who in sorted(warned | replaced):
             kind = "lurk_replaced" if who in replaced else "lurk_warning"
             text = self.templates.render(kind, n=day, count=counts.get(who, 1))
-            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text))
+            # the replacement is the GM's to make (a substitute, or an exit): told once he does
+            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text,
+                                unconfirmed=kind == "lurk_replaced"))  # fmt: skip
         return drafts
 
     def _due_with_result(self, before: GameState, report: Report) -> tuple[PrivateResult, ...]:
@@ -1072,14 +1139,59 @@ class Referee:
         name = "night_title" if before.phase is Phase.NIGHT else "day_title"
         return self.templates.render(name, n=before.number)
 
-    def _notes(self, events: list[Event], evidence: str | None) -> Effects:
-        """Daemon decisions of the rules core, as GM alerts (in the GM's words)."""
+    def _notes(self, events: list[Event], evidence: str | None, before: GameState | None = None) -> Effects:
+        """Daemon decisions of the rules core, as GM alerts (in the GM's words); a joint unit's
+        disagreement names each member's choice as it stood (``before`` the resolution)."""
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
                 if n.verdict == "exit" and n.who in self.successors:
                     continue  # a substitute takes the seat over: nobody exits (RES-A18)
+                if n.rule == "joint_disagreement" and before is not None and not n.detail:
+                    n = replace(n, detail="；".join(self._choices(subs) for _, subs in self.disagreements(before)))
                 out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event)))
+        return out
+
+    def disagreements(self, state: GameState) -> list[tuple[tuple[str, ...], list[Submission]]]:
+        """The joint units (killers, horses…) whose members' latest submissions of one action
+        name different targets: each unit's members and those submissions, in time order."""
+        found = []
+        seen: set[str] = set()
+        for seat in state.alive():
+            if seat.name in seen or not self.partners(seat.name, state):
+                continue
+            members = (seat.name, *self.partners(seat.name, state))
+            seen.update(members)
+            latest: dict[tuple[str, str], Submission] = {}
+            for sub in sorted(state.submissions, key=lambda x: x.sort_key()):
+                if sub.actor in members:
+                    latest[(sub.actor, sub.action)] = sub
+            for action in dict.fromkeys(a for _, a in latest):
+                subs = [x for (_, a), x in latest.items() if a == action]
+                if len(subs) > 1 and len({(x.target, x.extra.get("platform")) for x in subs}) > 1:
+                    found.append((members, sorted(subs, key=lambda x: x.sort_key())))
+        return found
+
+    def _choices(self, subs: list[Submission]) -> str:
+        """``夜行者 杀 Rex（12-01 23:10）、老王 杀 小明（12-02 01:15）``."""
+        return "、".join(
+            describe_submission(x) + (f"（{x.t.astimezone(self.tz):%m-%d %H:%M}）" if x.t else "") for x in subs
+        )
+
+    def _disagreement(self, events: list[Event], evidence: str) -> list[GmAlert]:
+        """A submission that leaves its joint unit disagreeing (A-J2): the GM sees both choices
+        while the step is open (it runs to its deadline; unless they agree by then, the action
+        is forfeited), with the next step: void one of them."""
+        actors = {e.submission.actor for e in events if isinstance(e, PowerSubmitted)}
+        out = []
+        for members, subs in self.disagreements(self.state):
+            if not actors & set(members):
+                continue
+            unit = "、".join(sorted(members))
+            text = self.templates.render("alert_joint_disagreement", choices=self._choices(subs))
+            cause = Cause(ACTION, unit, action_step(self.state), subs[0].action, evidence=_number(evidence))
+            key = self.keys.reply(evidence, "joint_disagreement")
+            out.append(GmAlert(key, "joint_disagreement", text, subs[-1].actor, evidence, cause))
         return out
 
 
@@ -1124,7 +1236,7 @@ def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], d
     if recorded:
         notes["recorded"] = recorded
     uncounted = [
-        {"id": b.evidence, "words": describe_ballot(b), "reason": _not_counted(b, judged, counted, ballots)}
+        {"id": b.evidence, "words": describe_ballot(b), "reason": _not_counted(state, b, judged, counted, ballots)}
         for b in ballots if b.seq not in counted
     ]  # fmt: skip
     if uncounted:
@@ -1132,8 +1244,13 @@ def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], d
     return tuple(dict.fromkeys(e for e in found if e)), notes
 
 
-def _not_counted(ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]) -> str:
-    """Why a ballot did not count, in the GM's words (the count's own note, else why not)."""
+def _not_counted(
+    state: GameState, ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]
+) -> str:
+    """Why a ballot did not count, in the GM's words: its voter is out (an exit during the
+    round), the count's own note, or another ballot of his counted."""
+    if not state.is_alive(ballot.voter):
+        return "投票人已出局"
     n = judged.get(ballot.seq)
     if n is not None:
         return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"
@@ -1152,14 +1269,27 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
 
 
+def _one_per_post(alerts: list[GmAlert], evidence: str) -> list[GmAlert]:
+    """At most one alert per post reaches the GM: a post's alerts become its first one, its
+    message saying everything the others said (once each); its next steps are the first's."""
+    own = [a for a in alerts if a.evidence == evidence]
+    if len(own) < 2:
+        return alerts
+    messages = list(dict.fromkeys(a.message for a in own))
+    merged = replace(own[0], message="；".join(messages))
+    return [merged if a is own[0] else a for a in alerts if a is own[0] or a.evidence != evidence]
+
+
 def _number(evidence: str | None) -> int | None:
     """A stored post or PM's id (the referee's evidence strings are its numbers)."""
     return int(evidence) if evidence and evidence.isdigit() else None
 
 
 def _actors(event: Event) -> tuple[str, ...]:
-    """Who submitted in ``event`` (a unit's partners share his declaration)."""
-    return (event.submission.actor,) if isinstance(event, PowerSubmitted) else ()
+    """Who submitted (or had a submission voided) in ``event``: a unit's partners share it."""
+    if isinstance(event, PowerSubmitted):
+        return (event.submission.actor,)
+    return (event.actor,) if isinstance(event, SubmissionVoided) else ()
 
 
 def _evidence_of(event: Event) -> str | None:
@@ -1172,7 +1302,7 @@ def _note_alert(
     t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None
 ) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
-    detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
+    detail = t.render("alert_rule_detail", detail=detail_words(n.detail)) if n.detail else ""
     message = t.render("alert_rule", who=who_name(n.who), rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     kind = f"rule:{n.rule}"
     return GmAlert(key, kind, message, n.who, evidence, rule_cause(kind, n.who, n.verdict, action_step(state)))

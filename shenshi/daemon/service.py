@@ -56,6 +56,7 @@ from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Refe
 from shenshi.daemon.sharing import Seats, SharedReads
 from shenshi.daemon.situation import facts_of, on_forum, situation_of
 from shenshi.daemon.superseding import (
+    ABSENCES,
     EARLIER,
     Proposals,
     Reconciled,
@@ -66,6 +67,7 @@ from shenshi.daemon.superseding import (
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
+    Window,
     counted_at,
     in_order,
     moment_of,
@@ -87,8 +89,10 @@ from shenshi.store.unit_of_work import Store, UnitOfWork
 log = logging.getLogger(__name__)
 
 CLOCK = "clock"  # the cursor that keeps the phase clock's time across restarts
-# What the GM may be seen publishing by hand (not what is being sent, or was).
-PUBLISHABLE = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
+# What the GM may be seen publishing by hand (not what is being sent, or was; an unconfirmed
+# exit he posts himself is confirmed by it, referee._confirmed_by_hand).
+PUBLISHABLE = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED,
+               AnnouncementState.UNCONFIRMED)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -229,6 +233,9 @@ class GameService:
         for a in waiting:
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
+        with self.store.snapshot() as uow:
+            unconfirmed = uow.outbox.announcements(self.game_id, [AnnouncementState.UNCONFIRMED])
+        referee.to_confirm = {a.key: (a.text, subject_of(a)) for a in unconfirmed if a.kind in ABSENCES}
         self.referee = referee
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
         self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
@@ -353,7 +360,7 @@ class GameService:
                 outcome.alerts.append(GmAlert(referee.keys.order_uncertain(evidence), "order_uncertain", text, who, evidence))
         tz = self.config.forum.tz
         outcome.alerts = [
-            replace(a, message=a.message + window_text(window, item.moment, tz))
+            replace(a, message=a.message + window_text(*self._window_of(a), moment=item.moment, tz=tz))
             if a.evidence == evidence and a.kind.removeprefix("rule:") in WINDOW_ALERTS
             else a
             for a in outcome.alerts
@@ -366,12 +373,50 @@ class GameService:
             published[:] = [key for key, at in outcome.published if pid and self._publish(uow, key, at, pid)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
+        self._declared_for_partners(outcome.events)
         for key in published:
             self.referee.pending_public.pop(key, None)
             with self.store.snapshot() as uow:
                 a = uow.outbox.by_key(self.game_id, key)
             if a is not None:
                 self._log_published(a)
+
+    def _window_of(self, alert: GmAlert) -> tuple[Window | None, str]:
+        """The window an alert about an input outside its window cites, and its name (the
+        voting round's for a ballot, a night's for a night action: Referee.window_for)."""
+        kind = gm_text.without_round(alert.kind.removeprefix("rule:"))
+        action = alert.cause.action if alert.cause is not None else ""
+        return self.referee.window_for(kind, action)
+
+    def _declared_for_partners(self, events: Iterable[object]) -> None:
+        """A kill that came with its declaration covers the joint unit's (A-J3): a partner's
+        receipt still waiting to go out that says his kill has none, and asks him to send one,
+        now says who sent it (a partner's PM read in the same poll, after his)."""
+        referee = self.referee
+        post = referee.profile.kill_post
+        if post is None:
+            return
+        t = self.templates
+        for event in events:
+            sub = getattr(event, "submission", None)
+            if sub is None or not sub.extra.get("declaration_chars"):
+                continue
+            missing = t.render("receipt_post_missing", label=post.label)
+            reminder = t.render("note_post_missing", label=post.label)
+            covered = t.render("receipt_post_partner", label=post.label, partner=sub.actor)
+            theirs = {str(s.evidence) for s in referee.state.submissions
+                      if s.actor in referee.partners(sub.actor) and s.evidence}  # fmt: skip
+            with self.store.transaction() as uow:
+                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
+                    if a.kind != "receipt" or missing not in a.text or not {str(e) for e in a.evidence_ids} & theirs:
+                        continue
+                    sep = t.render("receipt_note_separator")
+                    text = a.text.replace(missing, covered)
+                    for cut in (sep + reminder, reminder + sep, reminder):
+                        text = text.replace(cut, "", 1) if cut in text else text
+                    empty = t.render("receipt_notes", text="", notes="")  # 。提醒： with no notes left
+                    text = text.removesuffix(empty)
+                    uow.outbox.edit(a.id, text)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
@@ -506,6 +551,8 @@ class GameService:
             settled = settle(uow, self.game_id, happened, at=self.clock())
             # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
+            if also is not None:  # (a substitute's row, the GM's own post publishing a proposal)
+                also(uow)
             # what the new events made moot is superseded, what they change is proposed anew
             followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
             self.followed = followed
@@ -515,8 +562,6 @@ class GameService:
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
-            if also is not None:
-                also(uow)
             if outcome.events:
                 self._sync_players(uow)
             if self.clock_time is not None:
@@ -524,19 +569,23 @@ class GameService:
         if seqs and seqs[0] == self._seq_known + 1:  # nobody else wrote events in between
             self._seq_known = seqs[-1]
         if self.referee is not None:  # the GM's own posts are matched against every public draft
-            for old, _ in followed.superseded:  # (a superseded one never again)
-                self.referee.pending_public.pop(original_key(old.key), None)
             for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
                 if d.channel == "thread" and not d.unconfirmed:
                     self.referee.pending_public[d.key] = d.text
+                elif d.channel == "thread" and d.kind in ABSENCES:
+                    self.referee.to_confirm[d.key] = (d.text, d.key.split(":")[2])
+            for old, _ in followed.superseded:  # (a superseded one never again)
+                self.referee.pending_public.pop(original_key(old.key), None)
+                self.referee.to_confirm.pop(original_key(old.key), None)
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for old, by in followed.superseded:
             self._log_superseded(old, by)
         for draft in created:
             self._log_draft(draft)
+        situation = self.situation() if alerts else None  # (one read of the outbox for all)
         for alert in alerts:
-            self._log_alert(alert)
+            self._log_alert(alert, situation)
         self._log_settled(settled)
 
     def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
@@ -623,12 +672,12 @@ class GameService:
                      title=kind_words(self.templates, d.kind, d.key), notes=tuple(notes))  # fmt: skip
         )
 
-    def _log_alert(self, a: GmAlert) -> None:
+    def _log_alert(self, a: GmAlert, situation: Situation | None = None) -> None:
         evidence = self._evidence_links((a.evidence,) if a.evidence else ())
         with self.store.snapshot() as uow:
             stored = uow.alerts.by_key(self.game_id, a.key)
         ident = str(stored.id) if stored else ""
-        advice = self.advice(stored) if stored is not None else None
+        advice = self.advice(stored, situation) if stored is not None else None
         self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence, alert=True,
                                    hint=advice.text() if advice else "", hints=advice.hints if advice else ()))  # fmt: skip
 

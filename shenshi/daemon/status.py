@@ -37,6 +37,7 @@ from shenshi.daemon.referee import NOT_YET, Referee
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
+from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Alert, Announcement, DestinationKind
 from shenshi.store.unit_of_work import Store
@@ -199,6 +200,19 @@ class SignIn:
 
 
 @dataclass(frozen=True)
+class SupersededView:
+    """A proposal a later event made moot (never sent), as a review tool marks a comment
+    outdated: what replaces it now (``by``: an announcement id; None: withdrawn) and why."""
+
+    id: int
+    kind: str
+    what: str  # the kind in the GM's words
+    by: int | None
+    because: str
+    at: datetime | None
+
+
+@dataclass(frozen=True)
 class SubstituteView:
     """A substitute (替补) and the seat he took over: ``entering`` until the open step ends
     (he acts for the seat already, under its name in the tally), with the deadlines his entry
@@ -218,6 +232,9 @@ class Health:
     poll_interval: float
     ok: bool
     problem: str = ""
+    # Sends the daemon is pacing to the forum's flood interval (it reads the forum again once
+    # they are out): a poll that long ago is no problem then.
+    sending: int = 0
 
 
 @dataclass(frozen=True)
@@ -255,6 +272,7 @@ class GameStatus:
     to_send: tuple[int, ...] = ()  # PMs (receipts, role PMs…) waiting for the GM, by id
     sign_in: SignIn | None = None  # while the sign-in window is open
     substitutes: tuple[SubstituteView, ...] = ()  # every substitution of the game
+    superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
 
 # -- building it ------------------------------------------------------------------------------------
@@ -273,13 +291,15 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         outbox = uow.outbox.announcements(game_id)
         alerts = uow.alerts.raised(game_id, unacknowledged=True)
         poll = uow.evidence.cursor(game_id, LAST_POLL)
+        lease = uow.leases.holder(game_id)
     published = {a.key for a in outbox if a.published_at or a.sent_at}
     dead_known, unannounced = _deaths(referee, published)
     runoff = "生死投票" if referee.profile.ballots.runoff_template == "runoff" else "第二轮投票"
     deadlines = _deadlines(referee, state, now, tz, runoff)
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
-    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now)
+    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now,
+                     _pacing(outbox, lease, service.config.daemon.poll_interval, now))  # fmt: skip
     situation = situation_of(service, outbox)
     waiting = _waiting(referee, outbox, mode, situation)
     return GameStatus(
@@ -292,7 +312,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         phase=state.phase.value,
         number=state.number,
         round=state.round,
-        step=gm_text.step_name(state.phase, state.number, state.round, runoff),
+        step=gm_text.step_name(state.phase, state.number, state.round, runoff, _settled(referee, published, tz)),
         deadline=later[0] if later else None,
         deadlines=deadlines,
         winner=state.winner,
@@ -316,7 +336,27 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         to_send=_to_send(outbox, mode),
         sign_in=_sign_in(service, state, now),
         substitutes=_substitutes(referee),
+        superseded=_superseded(referee, outbox, tz),
     )
+
+
+def _superseded(referee: Referee, outbox: list[Announcement], tz: tzinfo) -> tuple[SupersededView, ...]:
+    """The proposals a later event made moot, each with what stands for it now."""
+    by_id = {a.id: a for a in outbox}
+
+    def standing(a: Announcement) -> int | None:
+        seen = set()
+        while a.superseded_by is not None and a.superseded_by in by_id and a.id not in seen:
+            seen.add(a.id)
+            a = by_id[a.superseded_by]
+        return None if a.state is AnnouncementState.SUPERSEDED else a.id
+
+    moot = [a for a in outbox if a.state is AnnouncementState.SUPERSEDED]
+    return tuple(
+        SupersededView(a.id, a.kind, kind_words(referee.templates, a.kind, original_key(a.key)), standing(a),
+                       a.superseded_because or "", a.superseded_at.astimezone(tz) if a.superseded_at else None)
+        for a in sorted(moot, key=lambda a: a.id, reverse=True)
+    )  # fmt: skip
 
 
 def _substitutes(referee: Referee) -> tuple[SubstituteView, ...]:
@@ -343,6 +383,18 @@ def _next(
     if not deadlines:
         return "守护进程没有在运行：请运行 shenshi run" if not health.ok else ""
     return gm_text.next_step(deadlines[0].what, mode, health.ok)
+
+
+def _settled(referee: Referee, published: set[str], tz: tzinfo) -> str:
+    """A settled step's state for its name: ``published`` once its result is out (sent by the
+    daemon or posted by the GM: the next step opens at the next cycle), the time its result is
+    announced at when it waits for one (werewolf: 06:00), else ''."""
+    if PHASE_GRAPH[referee.state.phase].due is not Due.PUBLICATION:
+        return ""
+    if referee.gate_key() in published:
+        return "published"
+    at = referee.held_until()
+    return f"{at.astimezone(tz):%H:%M}" if at is not None else ""
 
 
 def _sign_in(service: GameService, state: GameState, now: datetime) -> SignIn | None:
@@ -597,7 +649,22 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
     )
 
 
-def _health(last: datetime | None, interval: float, now: datetime) -> Health:
+def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:
+    """How many approved announcements a running daemon is sending one by one (its lease
+    renewed and a send made within the health window), else 0."""
+    window = timedelta(seconds=STALE_AFTER * interval)
+    if lease is None or lease.renewed_at < now - window or lease.expires_at <= now:
+        return 0
+    waiting = [a for a in outbox if a.state in (AnnouncementState.APPROVED, AnnouncementState.SENDING)]
+    active = any(a.sent_at is not None and a.sent_at >= now - window for a in outbox) or any(
+        a.state is AnnouncementState.SENDING for a in outbox
+    )
+    return len(waiting) if waiting and active else 0
+
+
+def _health(last: datetime | None, interval: float, now: datetime, sending: int = 0) -> Health:
+    if sending:  # it is busy sending, paced; it reads the forum again once they are out
+        return Health(last.astimezone(now.tzinfo) if last else None, interval, True, "", sending)
     if last is None:
         return Health(None, interval, False, "守护进程还没有成功读取过论坛（shenshi run）")
     age = (now - last).total_seconds()
@@ -638,7 +705,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "ActionView", "AlertView", "BallotView", "CandidateVotes", "Deadline", "FailedSend",
-    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "SubstituteView",
+    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "SubstituteView", "SupersededView",
     "VoteStanding", "Waiting",
     "build_status", "record_poll", "to_json",
 ]  # fmt: skip

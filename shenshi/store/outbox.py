@@ -11,12 +11,12 @@
        ├──publish─▶ published      (from proposed, approved, failed: the GM posted it by hand)
        └──supersede─▶ superseded   (from proposed, approved, failed, unconfirmed)
 
-    unconfirmed ──confirm──▶ proposed
+    unconfirmed ──confirm──▶ proposed      (──publish─▶ published: the GM posted it himself)
 
 ``unconfirmed``: a proposal the GM must confirm with a game correction before it can go out
 (a missed sign-in is an exit only once ``shenshi override exit`` says so): it is never
 approved, sent or listed to publish by hand; the event that confirms it confirms it (or
-supersedes it). ``superseded``: a later event made it moot (a substitute, a confirmed exit, a
+supersedes it), and the GM's own post of it is his confirmation. ``superseded``: a later event made it moot (a substitute, a confirmed exit, a
 corrected ballot…): it is never sent, and it keeps what superseded it (the replacing
 announcement, if any, and the event in the GM's words), as a review tool marks a comment
 outdated.
@@ -119,6 +119,7 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
                     A.REJECT: S.REJECTED,
                     A.EDIT: S.UNCONFIRMED,
                     A.SUPERSEDE: S.SUPERSEDED,
+                    A.PUBLISH: S.PUBLISHED,  # the GM posted it himself: that confirms it
                 }
             ),
             S.SUPERSEDED: MappingProxyType({A.SUPERSEDE: S.SUPERSEDED}),

@@ -88,6 +88,11 @@ _group(
     ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
     ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
     ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
+    (
+        "final_tally_last_words",
+        "计入遗言后：${tally}",
+        "the runoff's tally after 遗言计票, when it decided (no 招魂 took place)",
+    ),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
     (
@@ -382,7 +387,7 @@ _group(
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
     (
         "reason_step_settled",
-        "本阶段已经截止，这条不计入",
+        "本阶段已经截止，不再计入",
         "a command after the step that decided the game closed, before its end is published",
     ),
     ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
@@ -865,6 +870,11 @@ _group(
         "alert_left_seat",
         "${player} 已由替补 ${substitute} 接替，这条不再计入（座位由 ${substitute} 行使）",
         "a player who left his seat to a substitute still sends a command (not counted)",
+    ),
+    (
+        "alert_joint_disagreement",
+        "联合行动意见不一：${choices}",
+        "a joint unit's members name different targets while the step is open ($choices: each latest)",
     ),
     (
         "alert_last_words_after_post",

@@ -172,6 +172,7 @@ class _Play:
             ]
         report = report.merge(self.gm(step))
         report = report.merge(self.actions(actions, opens, self.phase_openings(deadlines, opens)))
+        report = report.merge(self.substitutions(step))
         return report.merge(self.apply(CloseNight(close)))
 
     def phase_openings(
@@ -215,26 +216,49 @@ class _Play:
             report = report.merge(self.read(self.post(lw["from"], text, opens)))
         report = report.merge(self.actions(drawn(step.get("actions", ())), opens))
         report = report.merge(self.ballots(step.get("votes", ()), opens))
+        # the substitution once the step's last round has its ballots (the runoff's, the summoning's)
+        last = 3 if summon else 2 if step.get("runoff_votes") else 1
+        subs = {"done": False}
+
+        def substituted_in(rnd: int) -> Report:
+            if rnd < last or subs["done"]:
+                return Report()
+            subs["done"] = True
+            return self.substitutions(step)
+
+        report = report.merge(substituted_in(1))
         report = report.merge(self.apply(CloseRound(closes["round1_close"])))
         while self.ref.state.phase is Phase.DAY and self.ref.state.round > 1:
             rnd = self.ref.state.round
             self.ref.learn({self.ref.keys.public(key_label(Phase.DAY, step["n"], rnd - 1)): opens})
             if rnd == 2:
                 report = report.merge(self.ballots(step.get("runoff_votes", ()), opens))
+                report = report.merge(substituted_in(2))
                 report = report.merge(self.apply(CloseRound(closes["round2_close"])))
             else:
                 votes = [dict(v, extra={**(v.get("extra") or {})}) for v in summon.get("votes", ())]
                 report = report.merge(self.ballots(votes, opens))
+                report = report.merge(substituted_in(3))
                 report = report.merge(self.apply(CloseRound(None, tuple(summon.get("online", ())))))
+        if not subs["done"]:  # (the day ended before the round the document expected)
+            report = report.merge(self.substitutions(step))
         if report.executed is UNSET:
             report = replace(report, executed=None)
         return report
 
-    def gm(self, step: Mapping[str, Any]) -> Report:
-        """Substitutions and rulings: the GM's commands, as ``shenshi substitute``/``override``."""
+    def substitutions(self, step: Mapping[str, Any]) -> Report:
+        """The step's substitutions (``shenshi substitute``), once its players have written: the
+        ``out`` player's own actions and ballots in that step still count (FORMAT
+        "Substitutions"); after the GM's command he no longer acts for the seat (RULES.md "The
+        substitute's own clocks")."""
         report = Report()
         for sub in step.get("substitutions", ()):
             report = report.merge(self.apply(Substitute(sub["out"], sub["in"])))
+        return report
+
+    def gm(self, step: Mapping[str, Any]) -> Report:
+        """The GM's rulings (``shenshi override``) as the step opens."""
+        report = Report()
         for r in step.get("gm_rulings", ()):
             params = {k: v for k, v in r.items() if k not in ("kind", "name")}
             report = report.merge(self.apply(GmRuling(r["kind"], r["name"], frozen_map(params))))

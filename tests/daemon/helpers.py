@@ -88,3 +88,24 @@ def chess_referee(tmp_path):
         [PlayerSpec(s.name, s.role, s.team) for s in script.seats], {"day_hours": 24, "night_hours": 24}
     )
     return Referee(rules, cfg.game, state, game_key="g1", templates=Templates(), tz=TZ)
+
+
+def started(tmp_path, ruleset: str = "game6-10", mode: str = "review", script=None, **daemon):
+    """A started service for a test game (no forum), its first step open at ``at(0.02)``:
+    ``(service, clock)``. ``script``: a demo script whose seats (with their teams) play."""
+    from dataclasses import replace
+
+    from shenshi.adapters.sandbox.clock import ManualClock
+    from shenshi.bootstrap import bootstrap
+
+    table = [(s.name, s.role) for s in script.seats] if script is not None else GAME6_10
+    cfg = config(tmp_path, ruleset, table, mode=mode, **daemon)
+    if script is not None:
+        teams = {s.name: s.team for s in script.seats}
+        cfg = replace(cfg, game=replace(cfg.game, players=tuple(replace(p, team=teams[p.name]) for p in cfg.game.players)))
+    clock = ManualClock(START)
+    service = bootstrap(cfg, clock=clock, forum=False)
+    service.start()
+    clock.set(at(0.02))
+    service.tick()
+    return service, clock

@@ -13,6 +13,8 @@ from shenshi.rulesets.base import PublicFact, Report
 
 
 def test_a_tied_runoff_decided_by_last_words_shows_the_count() -> None:
+    """The runoff decided by the last-words count says so, not 招魂 (issue 20: game5 has a
+    summoning, but this day had none)."""
     report = Report(
         runoff_tally={"阿杰": 3, "夜行者": 3},
         final_tally={"阿杰": 4, "夜行者": 3},
@@ -23,9 +25,11 @@ def test_a_tied_runoff_decided_by_last_words_shows_the_count() -> None:
     assert lines[:4] == [
         "【第2天投票结果】",
         "生死投票：夜行者 3 票，阿杰 3 票",
-        "计入遗言与招魂后：阿杰 4 票，夜行者 3 票",
+        "计入遗言后：阿杰 4 票，夜行者 3 票",
         "阿杰 被处决，身份：杀手。",
     ]
+    summoned = Report(final_tally={"阿杰": 5, "夜行者": 3}, executed="阿杰")  # the 招魂's own result
+    assert "计入遗言与招魂后：阿杰 5 票，夜行者 3 票" in public_text(Templates(), "【第2天投票结果】", summoned, {})
 
 
 def test_chess_speaks_of_round_2_and_kill_posts() -> None:

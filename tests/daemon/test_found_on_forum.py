@@ -175,7 +175,9 @@ def test_a_receipt_edited_after_an_unclear_answer_is_not_sent_again(world) -> No
 
 def test_the_gms_post_publishes_only_the_draft_it_is(world) -> None:
     """Dry-run: ten sign-in notices wait, alike but for the name. The GM posts 老王's by hand:
-    that one is published, not the nine others that merely look like it."""
+    that one is published, not the nine others that merely look like it; and since the players
+    read it, it confirms 老王's exit (issue 20: the notice waited for the GM's confirmation),
+    which his post publishes too."""
     clock, forum, tid, service = world
     service = restarted(service, clock, mode="dry-run")
     clock.set(START + timedelta(hours=24, minutes=1))
@@ -187,5 +189,7 @@ def test_the_gms_post_publishes_only_the_draft_it_is(world) -> None:
     clock.advance(minutes=2)
     service.poll()
     published = [a.key for a in announcements(service, [S.PUBLISHED])]
-    assert published == [laowang.key]
+    assert published == [laowang.key, "g1:exit:老王"]
+    assert not service.referee.state.is_alive("老王")
+    assert all(a.state is S.UNCONFIRMED for a in announcements(service) if a.kind == "signin" and a.key != laowang.key)
     service.close()

@@ -6,21 +6,14 @@ from __future__ import annotations
 
 import json
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.hints import Blank, Cause, Hint, delivered
 from shenshi.daemon.status import build_status, to_json
-from tests.daemon.helpers import START, alerts, at, config, pm
+from tests.daemon.helpers import alerts, at, pm, started
 from tests.daemon.test_status import feed
 
 
 def night_one(tmp_path, mode: str = "review"):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode=mode), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
-    return svc, clock
+    return started(tmp_path, mode=mode)
 
 
 def test_a_hint_is_a_command_with_arguments_and_blanks() -> None:
@@ -81,3 +74,27 @@ def test_a_failed_send_closes_when_it_is_delivered_published_or_dropped(tmp_path
     mark_published(svc, [ids[1]])
     outbox_action(svc, "reject", [ids[2]])
     assert [a.resolution for a in alerts(svc)] == [f"#{ids[0]} 已发出", f"#{ids[1]} 已记为发布", f"#{ids[2]} 已放弃"]
+
+
+def test_a_stale_post_refused_by_approve_carries_its_two_ways_out_as_hints(tmp_path) -> None:
+    """A post of an earlier step never published: ``approve`` refuses it, and its answer holds
+    the hints (drop it, or send it late on purpose) as data, the console's buttons."""
+    from shenshi.daemon.gm_commands import mark_published, outbox_action, run_hint
+    from tests.daemon.helpers import announcement
+
+    svc, clock = night_one(tmp_path)
+    clock.set(at(24.5))
+    svc.tick()  # night 1's result
+    stale = announcement(svc, svc.referee.gate_key())
+    mark_published(svc, [stale.id])
+    clock.set(at(37))
+    svc.tick()
+    assert svc.referee.state.phase.value == "day"
+    from shenshi.daemon.announce import Draft
+    from shenshi.daemon.referee import Effects
+
+    svc._commit(Effects(drafts=[Draft("g1:night1:vote_note", "notice", "thread", "2", "第1夜的旧帖")]), "t", None)
+    old = announcement(svc, "g1:night1:vote_note")
+    said = outbox_action(svc, "approve", [old.id])
+    assert said.refused and [(h.command, h.late) for h in said.hints] == [("reject", False), ("approve", True)]
+    assert not run_hint(svc, said.hints[1]).refused  # sent late, on purpose

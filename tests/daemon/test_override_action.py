@@ -7,34 +7,18 @@ from __future__ import annotations
 
 import pytest
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon.gm_commands import enter_action, run_hint
 from shenshi.daemon.status import build_status
 from shenshi.demo.script import load_script
 from shenshi.errors import UserError
-from tests.daemon.helpers import START, alerts, at, config, pm
+from tests.daemon.helpers import START, alerts, at, pm, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
 
 
 def service(tmp_path, ruleset: str = "game6-10", script=None):
-    from dataclasses import replace
-
-    clock = ManualClock(START)
-    cfg = config(tmp_path, ruleset, [(s.name, s.role) for s in script.seats], mode="review") if script else config(
-        tmp_path, ruleset, mode="review"
-    )
-    if script:
-        teams = {s.name: s.team for s in script.seats}
-        players = tuple(replace(p, team=teams[p.name]) for p in cfg.game.players)
-        cfg = replace(cfg, game=replace(cfg.game, players=players))
-    svc = bootstrap(cfg, clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
-    return svc, clock
+    return started(tmp_path, ruleset, script=script)
 
 
 def test_the_hint_of_a_misspelt_kill_enters_it_and_closes_the_alert(tmp_path) -> None:

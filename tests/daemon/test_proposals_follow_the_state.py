@@ -92,6 +92,8 @@ def test_a_substitute_replaces_the_pending_exit_and_gets_his_role_pm(game) -> No
     [sub] = status.substitutes
     assert (sub.old, sub.new, sub.entering) == ("kk_大侠", NEWCOMER, True) and "投票截止改为" in sub.moved
     assert status.vote is not None and status.vote.played_by == {"kk_大侠": NEWCOMER}
+    [moot] = status.superseded  # for the console: what replaced it, and why
+    assert (moot.id, moot.by, moot.what) == (signin.id, notice.id, "未签到") and "接替" in moot.because
 
 
 def test_the_substitute_votes_for_his_seat_and_has_his_own_clocks(game) -> None:
@@ -207,7 +209,7 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     [result] = [a for a in announcements(svc) if a.kind == "day_result"]
     assert "计入（没有帖子）：Lily99 投 老王（天神补记）" in _notes(result)
     uncounted = result.notes["uncounted"]
-    assert [u["words"] for u in uncounted] == ["Tom_2 委托投 老王"] and "出局" in uncounted[0]["reason"]
+    assert uncounted == [{"id": uncounted[0]["id"], "words": "Tom_2 委托投 老王", "reason": "投票人已出局"}]
     with svc.store.snapshot() as uow:
         counted = [codec.decode(e.payload) for e in uow.events.of_evidence(svc.game_id, result.evidence_ids)]
     assert all(isinstance(e, BallotCast) and e.ballot.voter != "Tom_2" for e in counted)

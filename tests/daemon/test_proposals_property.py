@@ -43,7 +43,7 @@ ids = count(10_000)
 # What happens next, as often as it happens in a game: mostly players and the clock, now and
 # then a correction (an exit rarely: it ends short games).
 STEPS = (["wait"] * 7 + ["night"] * 4 + ["ballot"] * 4 + ["signin"] * 2 + ["delegate", "talk"]
-         + ["substitute"] * 2 + ["gm_ballot"] * 2 + ["void", "answered", "exit", "send_then_correct"])  # fmt: skip
+         + ["substitute"] * 2 + ["gm_ballot"] * 2 + ["void", "answered", "action", "exit", "send_then_correct"])  # fmt: skip
 
 
 class RecordingForum:
@@ -183,6 +183,14 @@ def correct(game: Game, kind: str, data: st.DataObject) -> None:
         elif kind == "void" and game.state.submissions:
             sub = data.draw(st.sampled_from(game.state.submissions))
             gm_commands.correct(gm, "void", [sub.actor, sub.action])
+        elif kind == "action":  # what intake could not read, entered by the GM (override action)
+            actor = data.draw(st.sampled_from(seats))
+            role = game.state.seat(actor).role
+            if game.state.phase is not Phase.NIGHT or role not in ROLE_PM:
+                return
+            word = ROLE_PM[role].split()[0]
+            extra = {"declaration": DECLARATION.split("：", 1)[1]} if role == "killer" else {}
+            gm_commands.enter_action(gm, [actor, word, data.draw(st.sampled_from(seats))], **extra)
         elif kind == "answered":
             seers = [s.name for s in game.state.alive() if s.role == "seer"]
             if seers:

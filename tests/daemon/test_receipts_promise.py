@@ -5,21 +5,14 @@ nobody is sent a 遗言期限 PM once the game has ended."""
 
 from __future__ import annotations
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
-from tests.daemon.helpers import START, alerts, announcements, at, config, pm
+from tests.daemon.helpers import alerts, announcements, at, pm, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
 
 
 def night_one(tmp_path, **daemon):
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review", **daemon), clock=clock, forum=False)
-    svc.start()
-    clock.set(at(0.02))
-    svc.tick()
-    return svc, clock
+    return started(tmp_path, **daemon)
 
 
 def receipts(svc) -> dict[str, str]:

@@ -151,7 +151,8 @@ def _night_complete(table: Table, step: Mapping[str, Any]) -> bool:
     window = step.get("window") or {}
     opens = datetime.fromisoformat(window["open"]) if window.get("open") else None
     closes = datetime.fromisoformat(window["close"]) if window.get("close") else None
-    answered = (step.get("gm_answered") or {}).get("actor")
+    gm = step.get("gm_answered") or {}
+    answered = gm.get("actor") if gm.get("t") else None  # the lock needs the answer's time
     on_duty = _on_duty(table, n) if table.ruleset == "game6-8" else None
     lone = table.ruleset in ("game5", "game6-10") and len(table.killers()) == 1
     last: dict[int, Mapping[str, Any]] = {}

@@ -220,14 +220,27 @@ def core_completions(document: dict) -> dict[str, bool]:
     return found
 
 
-@pytest.mark.parametrize("ruleset", FAMILY_A)
-def test_the_core_closes_early_exactly_when_the_reference_does(ruleset: str) -> None:
+def compare(ruleset: str, seeds: range) -> dict[bool, int]:
+    """Core and reference agree on every step of these random games; how many steps were
+    complete (True) and not (False)."""
     seen = {True: 0, False: 0}
-    for seed in range(12):
+    for seed in seeds:
         document = random_game(ruleset, seed)
         expected = reference_family_a.completions(document)
         got = core_completions(document)
         assert got == expected, (ruleset, seed)
         for value in got.values():
             seen[value] += 1
+    return seen
+
+
+@pytest.mark.parametrize("ruleset", FAMILY_A)
+def test_the_core_closes_early_exactly_when_the_reference_does(ruleset: str) -> None:
+    seen = compare(ruleset, range(5))
     assert seen[True] and seen[False], seen  # both kinds of step were met
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", FAMILY_A)
+def test_many_random_steps_close_early_as_the_reference_says(ruleset: str) -> None:
+    compare(ruleset, range(5, 205))

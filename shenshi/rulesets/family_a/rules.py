@@ -226,9 +226,9 @@ class FamilyA(Ruleset):
         return min(times) if times else None
 
     def divination_frozen(self, state: GameState, actor: str) -> bool:
-        """Whether ``actor``'s seer unit has had its answer (nothing it sends can change it)."""
-        answered = state.params.get("gm_answered") or {}
-        return any(n in answered for n in self._divination_unit(state, actor))
+        """Whether ``actor``'s seer unit has had its answer, so that nothing it sends from now
+        on can change it (the lock of :meth:`answered_at`)."""
+        return self.answered_at(state, actor) is not None
 
     def completion(self, state: GameState) -> Completion:
         """RULES.md "Early close": a night once every living power holder has a valid PM in,
