@@ -31,8 +31,8 @@ def config_from_args(path: Path | None) -> Config:
     path = path or DEFAULT_CONFIG
     if not path.exists():
         raise ConfigError(
-            f"no configuration at {path}: copy config.example.toml to {DEFAULT_CONFIG} "
-            "and edit it, or pass --config PATH"
+            f"{path} 处没有配置文件：把 config.example.toml 复制为 {DEFAULT_CONFIG} 再编辑，"
+            "或用 --config 指定配置文件"
         )
     return load_config(path)
 

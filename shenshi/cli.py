@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from shenshi import __version__, commands
-from shenshi.errors import UserError
+from shenshi.errors import ERROR_PREFIX, UserError
 
 
 def _command_modules() -> list:
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except UserError as exc:
-        print(f"shenshi: error: {exc}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -47,12 +47,15 @@ from shenshi.schema import (
 )
 
 __all__ = [
-    "DEFAULT_CONFIG", "Config", "ConfigError", "DaemonConfig", "ForumSettings", "GameConfig",
+    "DEFAULT_CONFIG", "Config", "ConfigError", "DaemonConfig", "ForumSettings", "GameConfig", "NotifyConfig",
     "PlayerEntry", "load_config", "load_players", "parse_config",
 ]
 
 DEFAULT_CONFIG = Path("shenshi.toml")  # where every command looks without --config
-SECTIONS = ("forum", "game", "daemon", "templates")
+SECTIONS = ("forum", "game", "daemon", "notify", "templates")
+# What the GM can be told of (``[notify] on``): a proposal waiting for him, a new alert, a send
+# that failed, the forum unreadable, the game over.
+NOTIFY_EVENTS = ("waiting", "alert", "send_failed", "forum_down", "game_over")
 
 
 @dataclass(frozen=True, config=TABLE)
@@ -222,12 +225,67 @@ class DaemonConfig:
 
 
 @dataclass(frozen=True, kw_only=True, config=TABLE)
+class NotifyConfig:
+    """``[notify]``: how the GM is told when the game waits for him (Apprise URLs: WeCom,
+    DingTalk, Feishu, Bark, Telegram, e-mail, ntfy, a webhook…). A URL that holds a token
+    belongs in ``urls_file`` (mode 0600) or ``urls_env``, never in the file itself."""
+
+    urls: tuple[str, ...] = ()  # channels whose URL holds no secret
+    urls_file: ConfigPath | None = None  # one URL a line, readable only by its owner
+    urls_env: str | None = None  # an environment variable holding URLs (space-separated)
+    console_url: str | None = None  # the console's address in messages (default: run --console's)
+    on: tuple[str, ...] = NOTIFY_EVENTS
+
+    @field_validator("on")
+    @classmethod
+    def _known_events(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for event in value:
+            if event not in NOTIFY_EVENTS:
+                raise problem(unknown("event", event, NOTIFY_EVENTS))
+        return value
+
+    @field_validator("console_url")
+    @classmethod
+    def _http(cls, value: str | None) -> str | None:
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise problem(f"expected an http(s) address, got {value!r}")
+        return value.rstrip("/") if value else value
+
+    @property
+    def configured(self) -> bool:
+        """Whether any channel is named (the URLs themselves are read when sending starts)."""
+        return bool(self.urls or self.urls_file or self.urls_env)
+
+    def channel_urls(self) -> tuple[str, ...]:
+        """Every channel's Apprise URL: ``urls``, then the 0600 ``urls_file``'s lines, then
+        ``$urls_env`` (a missing file or a file others can read is a :class:`ConfigError`)."""
+        import os
+        import stat
+
+        found = list(self.urls)
+        if self.urls_file is not None:
+            path = self.urls_file.expanduser()
+            try:
+                mode = path.stat().st_mode
+                text = path.read_text(encoding="utf-8")
+            except OSError as exc:
+                raise ConfigError(f"[notify] urls_file：读不了 {path}：{exc.strerror}") from None
+            if mode & (stat.S_IRWXG | stat.S_IRWXO):
+                raise ConfigError(f"[notify] urls_file：{path} 别人也能读；请运行 chmod 600 {path}")
+            found += [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        if self.urls_env:
+            found += os.environ.get(self.urls_env, "").split()
+        return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True, kw_only=True, config=TABLE)
 class Config:
     """The whole configuration."""
 
     forum: ForumSettings
     game: GameConfig
     daemon: DaemonConfig = Field(default_factory=DaemonConfig)
+    notify: NotifyConfig = Field(default_factory=NotifyConfig)
     templates: Mapping[str, str] = Field(default_factory=dict)
     path: Path | None = None  # the file it was read from (not an option)
 

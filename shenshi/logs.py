@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TextIO
 
-LIBRARIES = ("httpx", "httpcore", "alembic", "apscheduler")
+LIBRARIES = ("httpx", "httpcore", "alembic", "apscheduler", "apprise")
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(game)s%(message)s"
 # Under systemd (``JOURNAL_STREAM`` set) journald stamps the time and reads the priority from an
 # ``<N>`` prefix (sd-daemon(3)): one line per record, continuation lines indented.

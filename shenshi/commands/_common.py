@@ -10,7 +10,7 @@ import sys
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from shenshi.errors import UserError
+from shenshi.errors import ERROR_PREFIX, UserError
 
 if TYPE_CHECKING:
     from shenshi.config import Config
@@ -145,23 +145,32 @@ def register_outbox_action(
     if action == "approve":
         parser.add_argument("--late", action="store_true",
                             help="approve a post of an earlier step too (refused otherwise)")  # fmt: skip
-    parser.set_defaults(func=lambda args: _outbox_action(args, action))
+    if action == "reject":
+        parser.add_argument("--undo", action="store_true",
+                            help="撤销放弃：这些公告/私信回到待审")  # fmt: skip
+    parser.set_defaults(func=lambda args: _outbox_action(args, "restore" if getattr(args, "undo", False) else action))
     return parser
 
 
 def _outbox_action(args: argparse.Namespace, action: str) -> int:
     """Apply ``action`` to every id; an id that cannot take it is reported and the others
     still go through (exit 2 if any could not)."""
-    from shenshi.daemon.gm_commands import outbox_action
+    from shenshi.daemon.gm_commands import id_ranges, outbox_action
 
     late = getattr(args, "late", False)
-    return print_said(outbox_action(open_service(args), action, ids_of(args.ids), late=late))
+    said = outbox_action(open_service(args), action, ids_of(args.ids), late=late)
+    code = print_said(said)
+    if action == "reject" and said.ids:
+        print(f"放错了可以撤销：shenshi reject --undo {id_ranges(said.ids)}")
+    return code
 
 
 def print_said(said: Said) -> int:
     """Print what a GM command did (refusals on stderr); exit 2 if it refused any id."""
     for line in said.lines:
         print(line)
+    for line in said.cli:  # the next steps as commands (the console shows buttons)
+        print(line)
     for line in said.refused:
-        print(f"shenshi: error: {line}", file=sys.stderr)
+        print(f"{ERROR_PREFIX}{line}", file=sys.stderr)
     return 2 if said.refused else 0

@@ -14,7 +14,7 @@ import argparse
 from shenshi.commands import add_config_option
 
 NAME = "check-config"
-HELP = "check the configuration against the forum (login, board, threads, inbox, players)"
+HELP = "检查配置：登录论坛，找到版块、帖子、收件箱和玩家"
 ORDER = 5
 
 
@@ -22,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
     add_config_option(parser)
     parser.add_argument(
-        "--offline", action="store_true", help="check the file only; do not connect"
+        "--offline", action="store_true", help="只检查配置文件，不连接论坛"
     )
     parser.set_defaults(func=run)
     return parser
@@ -44,7 +44,19 @@ def run(args: argparse.Namespace) -> int:
         else:
             results.append(login)
     for r in results:
-        print(f"{'ok  ' if r.ok else 'FAIL'} {r.what}: {r.detail}")
+        print(f"{'正常' if r.ok else '有误'} {what_words(r.what)}：{r.detail}")
     failed = [r for r in results if not r.ok]
-    print("all good" if not failed else f"{len(failed)} problem(s)")
+    print("全部正常" if not failed else f"{len(failed)} 处有误")
     return 1 if failed else 0
+
+
+# What each check is about, in the GM's words (an option's own name stays as the file writes it).
+WHAT = {"password": "密码", "players": "玩家", "player count": "人数", "login": "登录", "board": "版块",
+        "vote thread": "投票帖", "inbox": "收件箱", "charset": "字符集", "role mix": "身份配置"}  # fmt: skip
+
+
+def what_words(what: str) -> str:
+    """``vote thread`` → 投票帖, ``player 小明`` → 玩家 小明; an option's name as it is."""
+    if what.startswith("player "):
+        return f"玩家 {what.removeprefix('player ')}"
+    return WHAT.get(what, what)

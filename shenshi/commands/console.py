@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         for service in services:
             service.close()
-    print("shenshi: console stopped")
+    print("shenshi：控制台已停止")
     return 0
 
 
@@ -76,7 +76,21 @@ def _prepare(services, host: str, port: int):  # type: ignore[no-untyped-def]
     try:
         return prepare(services, host, port)
     except OSError as exc:
-        raise UserError(f"the console cannot listen on {host}:{port}: {exc.strerror or exc}") from None
+        raise UserError(listen_refused(host, port, exc, "--host", "--port")) from None
+
+
+def listen_refused(host: str, port: int, exc: OSError, host_option: str, port_option: str) -> str:
+    """Why the console cannot listen, and the option that changes it (a port already taken:
+    ``--port``; an address this machine does not have: ``--host``)."""
+    import errno
+    import socket
+
+    if exc.errno == errno.EADDRINUSE:
+        return (f"控制台的端口 {port} 已被占用（{host}:{port}，也许另一个 shenshi console 在运行）："
+                f"用 {port_option} 换一个端口，如 {port_option} {port + 1}（{port_option} 0：任意空闲端口）")  # fmt: skip
+    if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(exc, socket.gaierror):
+        return f"控制台不能监听 {host}:{port}：本机没有这个地址（{exc.strerror or exc}）；用 {host_option} 改地址"
+    return f"控制台不能监听 {host}:{port}：{exc.strerror or exc}（{host_option}、{port_option} 可改地址和端口）"
 
 
 def announce(console) -> None:  # type: ignore[no-untyped-def]
@@ -112,7 +126,7 @@ def start_beside_daemon(args: argparse.Namespace, fleet) -> object:  # type: ign
     except OSError as exc:
         from shenshi.errors import UserError
 
-        raise UserError(f"the console cannot listen on {args.console_host}:{args.console_port}: "
-                        f"{exc.strerror or exc}") from None  # fmt: skip
+        raise UserError(listen_refused(args.console_host, args.console_port, exc,
+                                       "--console-host", "--console-port")) from None  # fmt: skip
     announce(console)
     return console

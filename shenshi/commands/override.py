@@ -1,22 +1,20 @@
-"""``shenshi override``: GM corrections, recorded as events like everything else.
+"""``shenshi override``：天神的更正，和其他一切一样记为事件（shenshi replay 重放得出同样的局面）。
 
-  action ACTOR ACTION [TARGET…]   enter a night (or day) action intake could not read, by id or
-                          in Chinese, written as the player writes it: 月光 杀 老王,
-                          小明 占卜 Rex, 帅 炮打 X 炮架子 Y (a kill's declaration:
-                          --declaration TEXT; the PM's time: --at TIME). Checked as the
-                          player's own PM would be
-  void ACTOR ACTION       drop a player's submission of this phase (e.g. a mistaken PM)
-  execute NAME            execute NAME instead of the tally's result (before or after the close)
-  cancel-execution        nobody is executed today
-  exit NAME               an automatic exit with no substitute: the seat dies (sign-in, lurking)
-  answered SEER [--at T]  the GM answered this seer early: later changes are refused (A-S2)
-  penalty NAME POINTS     werewolf: the referee's penalty points (12 points: sent off, 罚下)
-  send-off NAME           werewolf: send a character off (罚下) at once
-  sheriff NAME            werewolf: hand the sheriff's badge (a late 【殉职】 reply, a default)
-  extra-divination NAME   game5/game6: the civilian drawn by lot for the penalty divination
-                          (a short kill declaration, RES-A19); his 占卜 PM is answered at once
-  ballot VOTER TARGET     VOTER's ballot of the open round is TARGET (or 弃权 where allowed):
-                          a ballot intake could not read; it replaces what VOTER cast
+  action 玩家 行动 [对象…]  补记玩家读不出的夜间（或白天）行动，按玩家的写法：月光 杀 老王、小明 占卜 Rex、
+                         帅 炮打 X 炮架子 Y（杀人宣言：--declaration 文字；私信时间：--at 时间）；按玩家自己的私信检查
+  void 玩家 行动          作废该玩家本阶段的一个行动（如发错的私信）；行动写 id 或中文（杀、占卜）
+  execute 玩家           今天处决该玩家，代替计票结果（截止前后都可以）
+  cancel-execution       今天不处决任何人
+  exit 玩家              自动退出、没有替补：该座位出局（签到、潜水）
+  answered 占卜者 [--at 时间]   天神已提前答复该占卜者：之后的更改不再受理（A-S2）
+  penalty 玩家 分数       狼人：裁判罚分（满 12 分罚下）
+  send-off 玩家          狼人：立即罚下
+  sheriff 玩家           狼人：交警徽（迟到的【殉职】回复，或按默认）
+  extra-divination 玩家  游戏五/六：抽签抽中做额外占卜的庶民（杀人宣言太短，RES-A19）；他的占卜私信立即答复
+  ballot 投票人 对象      把投票人本轮的选票记为对象（允许时可写 弃权）：用于读不出的选票，取代他原来的票
+
+名字按读玩家发言的方式读（空格、全角、大小写、昵称都可以）；规则不允许的更正不会有任何改动。
+运行中的 shenshi run 在下一轮开始时读到更正，不必重启。
 """
 
 from __future__ import annotations
@@ -27,7 +25,7 @@ from shenshi.commands import add_config_option
 from shenshi.daemon.gm_commands import CORRECTIONS
 
 NAME = "override"
-HELP = "GM corrections: void an action, force or cancel an execution, an exit"
+HELP = "天神更正：作废行动、改处决、退出、补记选票……（--help 列出每一种）"
 ORDER = 41
 
 
@@ -36,15 +34,12 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         NAME, help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     add_config_option(parser)
-    parser.add_argument(
-        "what",
-        choices=tuple(CORRECTIONS),
-    )
-    parser.add_argument("args", nargs="*", metavar="ARG")
-    parser.add_argument("--reason", default="", help="why (kept in the log)")
-    parser.add_argument("--at", metavar="TIME",
-                        help="answered: when the GM answered; action: when the player sent it")  # fmt: skip
-    parser.add_argument("--declaration", metavar="TEXT", help="action: a kill's declaration (杀人宣言)")
+    parser.add_argument("what", choices=tuple(CORRECTIONS), metavar="更正",
+                        help="、".join(CORRECTIONS))
+    parser.add_argument("args", nargs="*", metavar="参数", help="见上表（玩家名、行动、分数……）")
+    parser.add_argument("--reason", default="", help="理由（记入演练日志）")
+    parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间；action：玩家发私信的时间（论坛时间，如 2026-12-02T20:15）")
+    parser.add_argument("--declaration", metavar="文字", help="action：杀人宣言")
     parser.set_defaults(func=run)
     return parser
 

@@ -1,4 +1,5 @@
-"""``shenshi reject ID...``: never send these announcements."""
+"""``shenshi reject ID...``: never send these announcements; ``--undo`` takes a reject back (the
+announcements are proposed again, to review)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ import argparse
 from shenshi.commands import add_config_option
 
 NAME = "replay"
-HELP = "rebuild the game state from the stored events and report differences"
+HELP = "从保存的事件重建游戏，报告与数据库不一致之处"
 ORDER = 60
 
 
@@ -30,10 +30,12 @@ def run(args: argparse.Namespace) -> int:
     state = service.referee.state
     with service.store.snapshot() as uow:
         events = uow.events.last_seq(service.game_id)
-    print(f"replayed {events} events: {state.phase.value} {state.number}")
+    from shenshi.daemon.gm_text import step_name
+
+    print(f"重放了 {events} 个事件，局面：{step_name(state.phase, state.number, state.round)}")
     if not differences:
-        print("no difference")
+        print("与数据库一致，没有差异")
         return 0
     for line in differences:
-        print(f"difference: {line}")
+        print(f"差异：{line}")
     return 1

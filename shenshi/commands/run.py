@@ -70,6 +70,7 @@ def _run(args: argparse.Namespace, after_round: AfterRound | None = None) -> int
     from shenshi.bootstrap import bootstrap_fleet
     from shenshi.commands._common import configs_of, rehearsal_clock
     from shenshi.commands.console import start_beside_daemon
+    from shenshi.daemon.notify import Notices
     from shenshi.daemon.stopping import Stopped, StopSignal
     from shenshi.games import pick_game
 
@@ -83,9 +84,10 @@ def _run(args: argparse.Namespace, after_round: AfterRound | None = None) -> int
             try:
                 fleet.start()
                 console = start_beside_daemon(args, fleet)
+                fleet.notices = Notices.for_services(fleet.services, console.url if console else None)
                 return _rounds(args, fleet, stop, after_round)
             except Stopped as exc:
-                print(f"shenshi: stopped ({exc.signal_name}); everything read so far is kept")
+                print(f"shenshi：已停止（{exc.signal_name}）；读到的内容都已保存")
                 return 0
             finally:
                 if console is not None:
@@ -102,10 +104,10 @@ def _rounds(args: argparse.Namespace, fleet: Fleet, stop: StopSignal, after_roun
 
     fleet.forum_warnings(not args.once)
     fleet.after_round = after_round
-    with Console(stderr=True).status("catching up with the forum…") as status:
+    with Console(stderr=True).status("正在赶上论坛的进度…") as status:
         for service in fleet.services:
             service.progress = lambda message, name=service.config.game.name: status.update(
-                f"catching up ({name}): {message}"
+                f"正在赶上论坛的进度（{name}）：{message}"
             )
         results = fleet.run()  # the first catch-up of a long thread can take a while
     for service in fleet.services:
@@ -114,7 +116,7 @@ def _rounds(args: argparse.Namespace, fleet: Fleet, stop: StopSignal, after_roun
     if args.once:
         return 1 if any(failed) else 0
     if len(fleet.services) > 1:
-        print(f"shenshi: {len(fleet.services)} games; `shenshi games` lists them; Ctrl-C stops")
+        print(f"shenshi：共 {len(fleet.services)} 局（shenshi games 列出它们）；Ctrl-C 停止")
     clock = fleet.services[0].clock
     every = RENEW_EVERY.total_seconds()
     speed = float(getattr(clock, "factor", 1.0))  # a rehearsal clock runs faster
@@ -125,21 +127,23 @@ def _rounds(args: argparse.Namespace, fleet: Fleet, stop: StopSignal, after_roun
 def _report(args: argparse.Namespace, service: GameService, result: CycleResult) -> bool:
     """What the first round did for one game, in a line or two; whether it failed."""
     from shenshi.daemon.forum_problems import explain
+    from shenshi.daemon.gm_text import MODE, once_summary
     from shenshi.errors import UserError
 
     name, log = service.config.game.name, service.config.daemon.log
     if result.forum_error is not None and args.once:
         raise UserError(explain(service.config, result.forum_error))  # one line, no traceback
     if result.held_by:
-        print(f"shenshi: {name} is run by another daemon ({result.held_by}); leaving it alone")
+        print(f"shenshi：《{name}》由另一个守护进程运行（{result.held_by}），本进程不动它")
     elif result.forum_error is not None:
-        print(f"shenshi: {explain(service.config, result.forum_error)}; trying again, backed off")
+        print(f"shenshi：{explain(service.config, result.forum_error)}；稍后自动重试")
     else:
         for error in result.errors:
-            print(f"warning: {error}")
+            print(f"注意：{error}")
     if args.once:
         if not result.held_by:
-            print(f"events: {result.events}, sent: {result.sent}; log: {log}")
+            print(f"《{name}》{once_summary(result)}；日志：{log}")
     else:
-        print(f"shenshi: {name} ({service.config.daemon.mode}); log: {log}; Ctrl-C stops")
+        mode = MODE.get(service.config.daemon.mode, service.config.daemon.mode)
+        print(f"shenshi：《{name}》{mode}；日志：{log}；Ctrl-C 停止")
     return bool(result.errors or result.held_by)

@@ -11,9 +11,12 @@ Map::
     /                                      the games of the store (a single game: its page)
     /g/N/  review  alerts  players  timeline  corrections      the pages of game N
     /g/N/players/SEAT/role                 one role, when the GM clicks (JSON)
-    POST /g/N/announcements/ID/(approve|reject|edit|published), /g/N/announcements/approve
-         (several ids), /g/N/alerts/ack,
+    POST /g/N/announcements/ID/(approve|reject|restore|edit|published),
+         /g/N/announcements/approve (several ids), /g/N/alerts/ack, /g/N/alerts/unack,
          /g/N/substitute, /g/N/override    the GM's actions
+
+After an action the page shows what it said and, as buttons, what can follow it (undo a reject
+or an acknowledgement, approve an edit); a refused form comes back filled in as the GM left it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,19 +55,15 @@ from shenshi.errors import UserError
 from shenshi.rulesets.catalog import ACTION_NAMES
 
 HERE = Path(__file__).parent
+SEP = "\x1f"  # between the values of a repeated form field (a hint's arguments)
+# The commands a hint's button may run here (the others are shown as links or words).
+RUNNABLE = frozenset({"override", "substitute", "approve", "reject", "published", "ack"})
 NOTES_KEPT = 64  # notes waiting to be shown (one per action; the oldest are dropped)
 ID_LIMIT = 500  # ids in one form (as the CLI's ranges)
 PAGES = (("now", "", "现在"), ("review", "review", "审核"), ("alerts", "alerts", "提醒"),
          ("players", "players", "玩家"), ("timeline", "timeline", "时间线"),
          ("corrections", "corrections", "更正"))  # fmt: skip
-CORRECTION_FORMS = {
-    "void": ("作废一个行动", ("玩家", "行动")), "execute": ("改为处决", ("玩家",)),
-    "cancel-execution": ("今天不处决", ()), "exit": ("自动退出（无替补）", ("玩家",)),
-    "answered": ("已提前答复占卜", ("占卜者",)), "penalty": ("罚分（狼人）", ("玩家", "分数")),
-    "send-off": ("罚下（狼人）", ("玩家",)), "sheriff": ("交警徽（狼人）", ("玩家",)),
-    "extra-divination": ("额外占卜（抽中的庶民）", ("玩家",)),
-    "ballot": ("补记选票", ("投票人", "投给（或 弃权）")),
-}  # fmt: skip
+
 
 
 def environment() -> Environment:
@@ -79,26 +79,54 @@ def environment() -> Environment:
     env.filters["t"] = lambda at: at.strftime("%m-%d %H:%M") if at else "—"
     env.filters["left"] = gm_text.left
     env.filters["votes"] = lambda v: str(int(v)) if float(v).is_integer() else f"{v:g}"
+    env.filters["tz"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else ""
     env.globals.update(STATES=gm_text.STATES, MODE=gm_text.MODE, ACTION_NAMES=ACTION_NAMES,
-                       CORRECTION_FORMS=CORRECTION_FORMS, PAGES=PAGES)  # fmt: skip
+                       PAGES=PAGES, STATE_FILTERS=views.STATE_FILTERS)  # fmt: skip
     return env
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A button the note after an action offers: what it does, where it posts, its fields."""
+
+    label: str
+    action: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Note:
+    """What an action said, what may follow it (buttons), and the form as the GM sent it
+    (kept when refused, so nothing he typed is lost)."""
+
+    said: Said
+    offers: tuple[Offer, ...] = ()
+    form: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self.said.lines
+
+    @property
+    def refused(self) -> tuple[str, ...]:
+        return self.said.refused
 
 
 class Notes:
     """What the last actions said, kept on the server until their page shows them."""
 
     def __init__(self) -> None:
-        self._notes: OrderedDict[str, Said] = OrderedDict()
+        self._notes: OrderedDict[str, Note] = OrderedDict()
 
-    def keep(self, said: Said) -> str:
-        """Keep ``said``; the key that shows it once."""
+    def keep(self, note: Note) -> str:
+        """Keep ``note``; the key that shows it once."""
         key = secrets.token_urlsafe(8)
-        self._notes[key] = said
+        self._notes[key] = note
         while len(self._notes) > NOTES_KEPT:
             self._notes.popitem(last=False)
         return key
 
-    def take(self, key: str | None) -> Said | None:
+    def take(self, key: str | None) -> Note | None:
         """The note under ``key``, removed (``None``: none)."""
         return self._notes.pop(key, None) if key else None
 
@@ -137,7 +165,8 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
                 except UnknownGame as exc:
                     return PlainTextResponse(str(exc), status_code=404)
                 note = notes.take(request.query_params.get("note"))
-                return render(template, game=number, s=status, note=note,
+                kept = dict(note.form) if note is not None and note.refused else {}
+                return render(template, game=number, s=status, note=note, kept=kept,
                               csrf=key.csrf, csrf_field=CSRF_FIELD, path=request.url.path,
                               several=len(desk.services) > 1, **context)  # fmt: skip
 
@@ -149,12 +178,21 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         return {"page": "now"}
 
     def review(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
-        every = request.query_params.get("all") == "1"
-        return {"page": "review", "items": views.review_items(service, every), "every": every}
+        state = request.query_params.get("state") or ("all" if request.query_params.get("all") == "1" else "open")
+        if state not in views.STATE_FILTERS:
+            state = "open"
+        step = request.query_params.get("step") or ""
+        every = views.review_items(service, state="all")
+        items = [i for i in views.review_items(service, state=state) if not step or i.step == step]
+        return {"page": "review", "items": items, "every": state == "all", "state": state, "step": step,
+                "steps": views.steps_of(every)}  # fmt: skip
 
     def alerts(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
+        history = views.alert_history(service) if request.query_params.get("show") == "all" else []
         ids = {a.evidence.id for a in status.alerts if a.evidence is not None}
-        return {"page": "alerts", "texts": views.evidence_views(service, ids)}
+        ids |= {r.evidence.id for _, rows in history for r in rows if r.evidence is not None}
+        return {"page": "alerts", "texts": views.evidence_views(service, ids), "history": history,
+                "open_subjects": {a.id: gm_text.who_name(a.subject) if a.subject else None for a in status.alerts}}  # fmt: skip
 
     def players(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
         return {"page": "players", "seats": views.players(service, status),
@@ -164,7 +202,11 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         return {"page": "timeline", "steps": timeline(service)}
 
     def corrections(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
-        return {"page": "corrections", "seats": views.players(service, status)}
+        seats = views.players(service, status)
+        return {"page": "corrections", "seats": seats, "forms": views.corrections_for(service),
+                "actions": views.action_choices(service), "made": views.corrections_made(service),
+                "living": [p.name for p in seats if p.standing == "alive"],
+                "bench": list(service.config.game.substitutes)}  # fmt: skip
 
     async def role(request: Request) -> Response:
         number, seat = request.path_params["game"], request.path_params["seat"]
@@ -181,7 +223,8 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
 
     # -- actions ----------------------------------------------------------------------------------
 
-    def action(operation: Callable[[GameService, Mapping[str, str], Mapping[str, Any]], Said]):  # type: ignore[no-untyped-def]
+    def action(operation: Callable[[GameService, Mapping[str, str], Mapping[str, Any]], Said],  # type: ignore[no-untyped-def]
+               offers: Callable[[int, Said, Mapping[str, str], Mapping[str, Any]], tuple[Offer, ...]] | None = None):  # fmt: skip
         """A POST endpoint: the CSRF token checked, the operation run under the desk's lock, a
         refusal kept as the note, and a redirect back to the page it came from."""
 
@@ -192,6 +235,8 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
                 return PlainTextResponse("refused: a missing or wrong CSRF token", status_code=403)
             number = request.path_params["game"]
             fields["ids"] = " ".join(str(v) for k, v in form.multi_items() if k == "id")
+            fields["args"] = SEP.join(str(v) for k, v in form.multi_items() if k == "arg")
+            fields["options"] = SEP.join(str(v) for k, v in form.multi_items() if k == "option")
 
             def work() -> Said:
                 with desk.game(number) as service:
@@ -207,15 +252,19 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
             back = fields.get("back", "")
             if not back.startswith(f"/g/{number}/") or "//" in back or "\\" in back:
                 back = f"/g/{number}/"
-            back = back.split("?")[0]
-            return RedirectResponse(f"{back}?note={notes.keep(said)}", status_code=303)
+            back, _, query = back.partition("?")
+            kept = {k: v for k, v in fields.items() if k not in (CSRF_FIELD, "back", "ids", "args", "options")}
+            follow = offers(number, said, fields, request.path_params) if offers and not said.refused else ()
+            note = notes.keep(Note(said, follow, kept))
+            keep_query = "&".join(p for p in query.split("&") if p.split("=")[0] in ("state", "step", "show"))
+            return RedirectResponse(f"{back}?{keep_query + '&' if keep_query else ''}note={note}", status_code=303)
 
         return endpoint
 
     def announcement(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
         ident, what = params["ident"], params["what"]
         if what in ops.OUTBOX_ACTIONS:
-            return ops.outbox_action(service, what, [ident], by=CONSOLE)
+            return ops.outbox_action(service, what, [ident], by=CONSOLE, late=form.get("late") == "1")
         if what == "edit":
             return ops.edit_text(service, ident, form.get("text", "").replace("\r\n", "\n"), by=CONSOLE)
         if what == "published":
@@ -228,6 +277,26 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         if not ids:
             raise UserError("没有选中公告")
         return ops.outbox_action(service, "approve", ids, by=CONSOLE)
+
+    def run_hint(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
+        """A next step's button or prefilled form (a hint of :mod:`shenshi.daemon.hints`, as the
+        page rendered it): the very operation the CLI command it names runs."""
+        from shenshi.daemon.hints import Hint
+
+        command = form.get("command", "")
+        if command not in RUNNABLE:
+            raise UserError(f"这一步不能在这里执行：{command or '（空）'}")
+        args = tuple(form["args"].split(SEP)) if form.get("args") else ()
+        options = tuple(tuple(o.split("=", 1)) for o in form.get("options", "").split(SEP) if "=" in o)
+        hint = Hint(command, args, tuple(_ids(form.get("ids", ""))), late=form.get("late") == "1",
+                    options=options)  # type: ignore[arg-type]  # fmt: skip
+        return ops.run_hint(service, hint, by=CONSOLE)
+
+    def unacknowledge(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
+        ids = _ids(form.get("ids", ""))
+        if not ids:
+            raise UserError("没有选中提醒")
+        return ops.unacknowledge(service, ids, by=CONSOLE)
 
     def acknowledge(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
         if form.get("all") == "1":
@@ -244,6 +313,12 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
 
     def override(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
         what = form.get("what", "")
+        if what not in views.corrections_for(service):
+            raise UserError(f"本局规则没有这种更正：{what}")
+        if what == "action":  # ACTOR ACTION [what the action takes, as the player writes it]
+            args = [form.get("arg0", ""), form.get("arg1", ""), *form.get("arg2", "").split()]
+            return ops.enter_action(service, args, form.get("reason", "").strip(), form.get("at") or None,
+                                    by=CONSOLE, declaration=form.get("declaration", "").strip() or None)  # fmt: skip
         need = ops.CORRECTIONS.get(what, 0)
         args = [form.get(f"arg{i}", "") for i in range(need)]
         return ops.correct(service, what, args, form.get("reason", "").strip(),
@@ -259,8 +334,10 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
         Route("/g/{game:int}/corrections", page("corrections.html", corrections)),
         Route("/g/{game:int}/players/{seat:int}/role", role),
         Route("/g/{game:int}/announcements/approve", action(approve_all), methods=["POST"]),
-        Route("/g/{game:int}/announcements/{ident:int}/{what}", action(announcement), methods=["POST"]),
-        Route("/g/{game:int}/alerts/ack", action(acknowledge), methods=["POST"]),
+        Route("/g/{game:int}/announcements/{ident:int}/{what}", action(announcement, _announcement_offers), methods=["POST"]),
+        Route("/g/{game:int}/alerts/ack", action(acknowledge, _ack_offers), methods=["POST"]),
+        Route("/g/{game:int}/alerts/unack", action(unacknowledge), methods=["POST"]),
+        Route("/g/{game:int}/hint", action(run_hint, _hint_offers), methods=["POST"]),
         Route("/g/{game:int}/substitute", action(substitute), methods=["POST"]),
         Route("/g/{game:int}/override", action(override), methods=["POST"]),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
@@ -268,6 +345,35 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
     app = Starlette(routes=routes)
     app.state.desk = desk
     return Gate(app, key, hosts)
+
+
+def _announcement_offers(game: int, said: Said, form: Mapping[str, str], params: Mapping[str, Any]) -> tuple[Offer, ...]:
+    """What may follow an action on an announcement: a reject can be taken back; an edited
+    one approved (or marked published) from the note."""
+    ident, what = params["ident"], params["what"]
+    base = f"/g/{game}/announcements/{ident}"
+    if what == "reject" and said.ids:
+        return (Offer(f"撤销放弃 #{ident}", f"{base}/restore"),)
+    if what == "edit" and said.ids:
+        return (Offer(f"批准 #{ident}", f"{base}/approve"),)
+    return ()
+
+
+def _hint_offers(game: int, said: Said, form: Mapping[str, str], params: Mapping[str, Any]) -> tuple[Offer, ...]:
+    """What may follow a next step: an acknowledgement or a reject can be taken back."""
+    if form.get("command") == "ack":
+        return _ack_offers(game, said, form, params)
+    if form.get("command") == "reject" and said.ids:
+        return tuple(Offer(f"撤销放弃 #{i}", f"/g/{game}/announcements/{i}/restore") for i in said.ids[:5])
+    return ()
+
+
+def _ack_offers(game: int, said: Said, form: Mapping[str, str], params: Mapping[str, Any]) -> tuple[Offer, ...]:
+    """An acknowledgement can be taken back from the note."""
+    if not said.ids:
+        return ()
+    shown = " ".join(f"#{i}" for i in said.ids[:10]) + ("…" if len(said.ids) > 10 else "")
+    return (Offer(f"撤销确认 {shown}", f"/g/{game}/alerts/unack", tuple(("id", str(i)) for i in said.ids)),)
 
 
 def _ids(text: str) -> list[int]:

@@ -8,7 +8,6 @@ re-decided here: the timeline only names what the events say.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -16,34 +15,57 @@ from shenshi.daemon import gm_text
 from shenshi.daemon.service import GameService
 from shenshi.rulesets import base
 from shenshi.rulesets.base import UNSET
+from shenshi.rulesets.catalog import ACTION_NAMES, RulesetInfo
 from shenshi.store import codec
 
+# The GM's rulings (RulingApplied kinds), in his words.
+RULINGS = {"extra_divination": "抽中 {name} 做额外占卜", "penalty": "{name} 罚分", "send_off": "{name} 被罚下",
+           "sheriff": "警徽交给 {name}"}  # fmt: skip
 # GM corrections, in the GM's words.
 _CORRECTIONS = {
-    base.SubmissionVoided: lambda e: f"作废 {e.actor} 的「{e.action}」",
+    base.SubmissionVoided: lambda e: f"作废 {e.actor} 的「{ACTION_NAMES.get(e.action, e.action)}」",
     base.SubstitutionScheduled: lambda e: f"{e.new} 将接替 {e.old}（本阶段结算时）",
     base.SeatTakenOver: lambda e: f"{e.new} 接替 {e.old}",
     base.ExecutionForced: lambda e: f"今天处决 {e.name}" if e.name else "今天不处决任何人",
     base.ExitDeclared: lambda e: f"{e.name} 自动退出游戏",
-    base.RulingApplied: lambda e: f"裁定 {e.kind}：{e.name}",
+    base.RulingApplied: lambda e: RULINGS.get(e.kind, "裁定 {kind}：{name}").format(kind=e.kind, name=e.name),
     base.BallotOverridden: lambda e: f"{e.ballot.voter} 的选票改记为 {e.ballot.target}",
     base.GmAnswerRecorded: lambda e: f"天神已答复 {e.actor} 的占卜",
 }
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One line of a step, in the order it happened: a result, a GM correction, or a rules
+    decision for the GM (killers disagreed…)."""
+
+    at: datetime | None
+    kind: str  # result | correction | note | over
+    text: str
+
+
 @dataclass
 class Step:
-    """One step of the game (a night or a day) and what happened in it."""
+    """One step of the game (a night or a day) and what happened in it, in order."""
 
     name: str  # 第1夜, 第2天
     opened_at: datetime | None  # when it was recorded as opened (forum clock)
-    results: list[str] = field(default_factory=list)  # 出局：Rex（kill）, 处决：老王, 计票 …
-    corrections: list[str] = field(default_factory=list)  # the GM's, in his words
+    entries: list[Entry] = field(default_factory=list)
     over: str | None = None  # the game ended here: who won
+
+    @property
+    def results(self) -> list[str]:
+        """The step's results (出局：Rex（被杀）, 处决：老王, 计票 …)."""
+        return [e.text for e in self.entries if e.kind == "result"]
+
+    @property
+    def corrections(self) -> list[str]:
+        """The GM's corrections, in his words."""
+        return [e.text for e in self.entries if e.kind == "correction"]
 
 
 def timeline(service: GameService) -> list[Step]:
-    """The game's steps in order, from its stored events."""
+    """The game's steps in order, from its stored events; every line with its time."""
     tz = service.config.forum.tz
     info = service.ruleset.info
     steps: list[Step] = [Step("开局前", None)]
@@ -57,29 +79,49 @@ def timeline(service: GameService) -> list[Step]:
             continue
         step = steps[-1]
         words = _CORRECTIONS.get(type(event))
-        if words is not None:
+        if words is not None:  # the correction first, then what it caused (an exit…)
             reason = getattr(event, "reason", "")
-            step.corrections.append(words(event) + (f"（理由：{reason}）" if reason else ""))
-        step.results += _results(event.report, info.role_name)
+            entry = Entry(at, "correction", words(event) + (f"（理由：{reason}）" if reason else ""))
+            scheduled = _CORRECTIONS[base.SubstitutionScheduled]
+            if isinstance(event, base.SeatTakenOver):  # a substitution that took effect: one line
+                step.entries = [e for e in step.entries if e.text != scheduled(event)]
+            step.entries.append(entry)
+        step.entries += [Entry(at, kind, text) for kind, text in _results(event.report, info)]
         outcome = getattr(event, "outcome", None)
-        if outcome is not None:
+        if outcome is not None and step.over is None:
             winner = "和棋" if outcome.winner == "draw" else info.team_name(outcome.winner)
             step.over = f"游戏结束：{winner}" + ("" if outcome.winner == "draw" else " 获胜")
-    return [s for s in steps if s.results or s.corrections or s.over or s.opened_at]
+            step.entries.append(Entry(at, "over", step.over))
+    return [s for s in steps if s.entries or s.opened_at]
 
 
-def _results(report: base.Report, words: Callable[[str], str]) -> list[str]:
-    """What a report says, in short lines (``words``: a cause in Chinese, when it has a name)."""
-    out = [f"出局：{d.name}（{words(d.cause)}）" for d in report.deaths]
+def step_starts(service: GameService) -> list[tuple[datetime, str]]:
+    """When each step opened (forum clock) and its name, in order (grouping by step)."""
+    return [(s.opened_at, s.name) for s in timeline(service) if s.opened_at is not None]
+
+
+def _results(report: base.Report, info: RulesetInfo) -> list[tuple[str, str]]:
+    """What a report says, in short lines: (``result`` or ``note``, words)."""
+    out = [("result", f"出局：{d.name}（{gm_text.death_cause(d.cause, info)}）") for d in report.deaths]
+    facts = {f.kind for f in report.public_facts}
+    if "no_death" in facts and not report.deaths:
+        out.append(("result", "无人死亡"))
+    if report.bound is not UNSET and report.bound:
+        bound = report.bound if isinstance(report.bound, str) else "、".join(report.bound)
+        out.append(("result", f"被束魂：{bound}"))
     if report.executed is not UNSET:
-        out.append(f"处决：{report.executed}" if report.executed else "今天无人被处决")
+        out.append(("result", f"处决：{report.executed}" if report.executed else "今天无人被处决"))
     for label, tally in (("计票", report.vote_tally), ("第二轮计票", report.runoff_tally),
                          ("最终计票", report.final_tally)):  # fmt: skip
         if tally is not UNSET and tally:
             shown = "，".join(f"{name} {_votes(n)}" for name, n in sorted(tally.items(), key=lambda x: -x[1]))
-            out.append(f"{label}：{shown}")
-    out += [f"退出：{name}" for name in report.exits]
-    out += [f"替补：{name}" for name in report.replaced]
+            out.append(("result", f"{label}：{shown}"))
+    out += [("result", f"退出：{name}") for name in report.exits]
+    out += [("result", f"替补：{name}") for name in report.replaced]
+    for note in report.daemon:
+        if note.log_only:
+            continue
+        out.append(("note", f"{gm_text.rule_name(note.rule)}（{gm_text.who_name(note.who)}）：{gm_text.verdict_name(note.verdict)}"))
     return out
 
 

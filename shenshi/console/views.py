@@ -3,7 +3,10 @@
 
 Map::
 
-    review_items(service, every)   the outbox: where each goes, its text, its evidence
+    review_items(service, every)   the outbox: where each goes (the thread's title), its text, its
+                                   evidence, an edit's diff, what superseded it; filters
+    thread_names(service)          each game thread's title as the forum shows it
+    alert_history(service)         every alert, acknowledged ones too, grouped by step
     players(service, status)       seats, holders and substitutes, alive/out as published
     activity(service, days)        counted posts per player per forum day, with the thresholds
     role_of(service, seat)         one seat's role (shown only when the GM asks)
@@ -11,19 +14,26 @@ Map::
 
 from __future__ import annotations
 
+import difflib
+import json
+import re
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
+from shenshi.daemon import gm_text
 from shenshi.daemon.announce import kind_words
-from shenshi.daemon.drylog import where_to
 from shenshi.daemon.gm_text import STATES
-from shenshi.daemon.links import evidence_links
+from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.service import GameService
 from shenshi.daemon.status import GameStatus
+from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
 
-OPEN_STATES = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)
+OPEN_STATES = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED,
+               AnnouncementState.UNCONFIRMED)  # fmt: skip
+TITLE = "title:"  # the store cursor that keeps a thread's title as the forum shows it
+_STEP = re.compile(r":(night|day)(\d+)")
 ACTIVITY_DAYS = 14  # forum days shown in the activity chart, the latest last
 
 
@@ -58,13 +68,21 @@ class EvidenceView:
 
 
 @dataclass(frozen=True)
+class DiffLine:
+    """One line of an edit's diff: ``-`` as proposed, ``+`` as the GM wrote it, `` `` kept."""
+
+    sign: str
+    text: str
+
+
+@dataclass(frozen=True)
 class ReviewItem:
     """An announcement of the outbox with everything the GM needs to decide on it."""
 
     id: int
     kind: str
     what: str  # 第1夜结果
-    where: str  # 帖子 2 / 私信给 小明
+    where: str  # 《第3期 投票帖》 / 私信给 小明
     to_thread: bool
     state: str
     state_words: str
@@ -74,6 +92,13 @@ class ReviewItem:
     sent_at: datetime | None
     last_error: str | None
     evidence: tuple[EvidenceView, ...]
+    step: str = ""  # the step it belongs to (第1夜), '' when not tied to one
+    edited_at: datetime | None = None
+    diff: tuple[DiffLine, ...] = ()  # the GM's edit against the proposed text (when known)
+    superseded_by: int | None = None
+    superseded_because: str | None = None
+    notes: tuple[str, ...] = ()  # for the GM only (what is missing, ballots not counted)
+    late: bool = False  # a post of an earlier step never published: approving it needs "late"
 
     @property
     def open(self) -> bool:
@@ -81,26 +106,116 @@ class ReviewItem:
         return self.state in {s.value for s in OPEN_STATES}
 
 
-def review_items(service: GameService, every: bool = False) -> list[ReviewItem]:
-    """The announcements waiting for the GM (``every``: whatever their state), oldest first."""
+# What the review page filters by: its state words, and "open" (what waits for the GM).
+STATE_FILTERS = {"open": "待处理", "proposed": "待审", "unconfirmed": "待确认", "approved": "已批准",
+                 "failed": "发送失败", "sent": "已发送", "published": "已手动发布", "rejected": "已放弃",
+                 "superseded": "已被取代", "all": "全部"}  # fmt: skip
+
+
+def review_items(
+    service: GameService, every: bool = False, *, state: str | None = None, step: str | None = None
+) -> list[ReviewItem]:
+    """The announcements waiting for the GM (``every`` or ``state="all"``: whatever their
+    state; ``state``: only that one), of ``step`` if given (``第1夜``), oldest first."""
     tz = service.config.forum.tz
+    wanted: list[AnnouncementState] | None = list(OPEN_STATES)
+    if every or state == "all":
+        wanted = None
+    elif state and state != "open":
+        wanted = [AnnouncementState(state)]
     with service.store.snapshot() as uow:
-        items = uow.outbox.announcements(service.game_id, None if every else list(OPEN_STATES))
+        items = uow.outbox.announcements(service.game_id, wanted)
     views = evidence_views(service, {i for a in items for i in a.evidence_ids})
-    return [_item(service, a, views, tz) for a in items]
+    titles = thread_names(service)
+    first = _first_texts(service, {a.id for a in items if a.edited_at is not None})
+    out = [_item(service, a, views, tz, titles, first.get(a.id)) for a in items]
+    return [i for i in out if not step or i.step == step]
 
 
-def _item(service: GameService, a: Announcement, views: dict[int, EvidenceView], tz) -> ReviewItem:  # type: ignore[no-untyped-def]
+def steps_of(items: list[ReviewItem]) -> list[str]:
+    """The steps the items belong to, in order of appearance (the phase filter's choices)."""
+    return list(dict.fromkeys(i.step for i in items if i.step))
+
+
+def _item(service: GameService, a: Announcement, views: dict[int, EvidenceView], tz, titles: dict[str, str],  # type: ignore[no-untyped-def]
+          proposed: str | None) -> ReviewItem:  # fmt: skip
     thread = a.destination_kind is DestinationKind.THREAD
+    found = _STEP.search(a.key)
+    step = gm_text.step_name(Phase.NIGHT if found.group(1) == "night" else Phase.DAY, int(found.group(2))) if found else ""
+    diff: tuple[DiffLine, ...] = ()
+    if proposed is not None and proposed != a.text:
+        diff = tuple(DiffLine(line[0], line[2:]) for line in difflib.ndiff(proposed.splitlines(), a.text.splitlines())
+                     if line[:1] in "+- ")  # fmt: skip
+    late = False
+    if thread and a.state is AnnouncementState.PROPOSED:
+        from shenshi.daemon.gm_commands import check_current
+        from shenshi.errors import UserError
+
+        try:
+            check_current(service, a)
+        except UserError:
+            late = True
     return ReviewItem(
         id=a.id, kind=a.kind, what=kind_words(service.templates, a.kind, a.key),
-        where=where_to(thread, a.destination), to_thread=thread, state=a.state.value,
+        where=titles.get(a.destination, f"帖子 {a.destination}") if thread else f"私信给 {a.destination}",
+        to_thread=thread, state=a.state.value,
         state_words=STATES.get(a.state.value, a.state.value), text=a.text,
         created_at=a.created_at.astimezone(tz),
         published_at=a.published_at.astimezone(tz) if a.published_at else None,
         sent_at=a.sent_at.astimezone(tz) if a.sent_at else None, last_error=a.last_error,
-        evidence=tuple(views[i] for i in a.evidence_ids if i in views),
+        evidence=tuple(views[i] for i in a.evidence_ids if i in views), step=step,
+        edited_at=a.edited_at.astimezone(tz) if a.edited_at else None, diff=diff,
+        superseded_by=getattr(a, "superseded_by", None), superseded_because=getattr(a, "superseded_because", None),
+        notes=tuple(gm_text.gm_notes(a)), late=late,
     )  # fmt: skip
+
+
+def thread_names(service: GameService) -> dict[str, str]:
+    """Each thread the game posts in or reads, by id: its title as the forum last showed it
+    (kept by the poller), with what it is for the game (投票帖, 功能树洞…); ``帖子 N`` for a
+    thread never read yet."""
+    game = service.config.game
+    roles: dict[str, str] = {str(game.vote_thread): "投票帖"}
+    if game.player_list_thread:
+        roles.setdefault(str(game.player_list_thread), "游戏者名单")
+    info = service.ruleset.info
+    for role, tid in game.role_threads.items():
+        roles.setdefault(str(tid), f"{info.roles[role].chinese if role in info.roles else role}功能树洞")
+    with service.store.snapshot() as uow:
+        titles = {c.source.removeprefix(TITLE): c.value.get("subject") for c in uow.evidence.cursors(service.game_id)
+                  if c.source.startswith(TITLE) and isinstance(c.value, dict)}  # fmt: skip
+    out = {}
+    for tid in set(roles) | set(titles):
+        title, role = titles.get(tid), roles.get(tid)
+        if title:
+            out[tid] = f"《{title}》" + (f"（{role}）" if role else "")
+        else:
+            out[tid] = f"{role}（帖子 {tid}）" if role else f"帖子 {tid}"
+    return out
+
+
+def _first_texts(service: GameService, ids: set[int]) -> dict[int, str]:
+    """The text each announcement was proposed with, from the dry-run log's JSON lines (the
+    outbox keeps only the current text); an announcement the log does not have is left out."""
+    if not ids:
+        return {}
+    path = service.config.daemon.log.with_suffix(".jsonl")
+    found: dict[int, str] = {}
+    try:
+        with path.open(encoding="utf-8") as lines:
+            for line in lines:
+                if '"proposed"' not in line:
+                    continue
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue
+                ident = str(entry.get("ident") or entry.get("id") or "")
+                if entry.get("state") == "proposed" and ident.isdigit() and int(ident) in ids:
+                    found.setdefault(int(ident), entry.get("text", ""))
+    except OSError:
+        return {}
+    return found
 
 
 def evidence_views(service: GameService, ids: set[int]) -> dict[int, EvidenceView]:
@@ -192,7 +307,9 @@ class Activity:
     now: datetime
     rows: tuple[ActivityRow, ...]
     sign_in_at: datetime | None  # the sign-in deadline (family A)
-    lurking: timedelta | None  # the lurking window (family A)
+    lurking: timedelta | None  # the lurking window (family A); None once the game is over
+    day_minimum: int | None = None  # fewer counted posts a day can be lurking (chess32)
+    over: bool = False  # the game ended: no lurking line any more
 
     def x(self, at: datetime) -> float:
         """Where ``at`` falls on the axis, from 0 to 1."""
@@ -234,7 +351,8 @@ def activity(service: GameService, status: GameStatus, days: int = ACTIVITY_DAYS
             )  # fmt: skip
             counts.append({names.get(a.author_uid, a.author): a.posts for a in rows})
     last = {a.name: a.last_post for a in status.activity}
-    lurking = clock.lurking
+    over = status.winner is not None
+    lurking = None if over else clock.lurking
     rows = tuple(
         ActivityRow(
             name, tuple(c.get(name, 0) for c in counts), last.get(name),
@@ -242,7 +360,105 @@ def activity(service: GameService, status: GameStatus, days: int = ACTIVITY_DAYS
         )
         for name in status.living
     )  # fmt: skip
-    sign_in_at = (game.start + clock.sign_in).astimezone(tz) if clock.sign_in else None
+    sign_in_at = (game.start + clock.sign_in).astimezone(tz) if clock.sign_in and not over else None
     end = starts[-1] + timedelta(days=2)
-    return Activity(tuple(starts), end, now, rows, sign_in_at, lurking)
+    return Activity(tuple(starts), end, now, rows, sign_in_at, lurking, None if over else clock.day_minimum, over)
 
+
+
+# -- alerts, history included ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AlertRow:
+    """An alert as the alerts page shows it: its kind and subject in the GM's words."""
+
+    id: int
+    kind: str
+    name: str  # 名字对不上玩家
+    message: str
+    subject: str | None  # 杀手方 for ``killers``
+    at: datetime
+    evidence: EvidenceLink | None
+    acknowledged_at: datetime | None
+    resolved_at: datetime | None
+    resolution: str | None = None  # what resolved it (its cause happened)
+
+
+def alert_history(service: GameService) -> list[tuple[str, list[AlertRow]]]:
+    """Every alert of the game, acknowledged or resolved ones too, grouped by the step they
+    were raised in (the latest step first, its newest alert first)."""
+    from shenshi.console.timeline import step_starts
+
+    tz = service.config.forum.tz
+    with service.store.snapshot() as uow:
+        raised = uow.alerts.raised(service.game_id)
+    links = {link.id: link for link in evidence_links(service.store, service.game_id, [a.evidence_id for a in raised])}
+    starts = step_starts(service)
+    groups: dict[str, list[AlertRow]] = {}
+    for a in raised:
+        at = a.created_at.astimezone(tz)
+        step = next((name for opened, name in reversed(starts) if opened <= at), "开局前")
+        groups.setdefault(step, []).append(AlertRow(
+            a.id, a.kind, gm_text.alert_name(a.kind), a.message,
+            gm_text.who_name(a.subject) if a.subject else None, at, links.get(a.evidence_id),
+            a.acknowledged_at.astimezone(tz) if a.acknowledged_at else None,
+            a.resolved_at.astimezone(tz) if a.resolved_at else None, getattr(a, "resolution", None),
+        ))  # fmt: skip
+    order = {name: i for i, (_, name) in enumerate(starts)}
+    return [(name, sorted(rows, key=lambda r: -r.id))
+            for name, rows in sorted(groups.items(), key=lambda g: -order.get(g[0], -1))]  # fmt: skip
+
+
+# -- corrections ---------------------------------------------------------------------------------------
+
+# The console's correction forms: ``override`` kind → (title, its fields). A field is
+# ``player`` (a picker of the living), ``action`` (the ruleset's actions), ``target`` (a player
+# or 弃权), ``points``, ``optional`` (free text that may stay empty) or ``text``.
+CORRECTIONS = {
+    "action": ("补录行动（读不出的私信）", (("玩家", "player"), ("行动", "action"), ("对象（可空）", "optional"))),
+    "void": ("作废一个行动", (("玩家", "player"), ("行动", "action"))),
+    "execute": ("改为处决", (("玩家", "player"),)),
+    "cancel-execution": ("今天不处决", ()),
+    "exit": ("自动退出（无替补）", (("玩家", "player"),)),
+    "ballot": ("补记选票", (("投票人", "player"), ("投给", "target"))),
+    "answered": ("已提前答复占卜", (("占卜者", "player"),)),
+    "extra-divination": ("额外占卜（抽中的庶民）", (("玩家", "player"),)),
+    "penalty": ("罚分", (("玩家", "player"), ("分数", "points"))),
+    "send-off": ("罚下", (("玩家", "player"),)),
+    "sheriff": ("交警徽", (("玩家", "player"),)),
+}  # fmt: skip
+COMMON = ("action", "void", "execute", "cancel-execution", "exit", "ballot")  # every ruleset takes these
+
+
+def corrections_for(service: GameService) -> dict[str, tuple[str, tuple[tuple[str, str], ...]]]:
+    """The correction forms this game's ruleset takes: the common ones and the rulings it
+    declares (``Ruleset.gm_rulings``: no werewolf 罚分 on a game6 game)."""
+    declared = {kind.replace("_", "-") for kind in service.ruleset.gm_rulings}
+    return {what: form for what, form in CORRECTIONS.items() if what in COMMON or what in declared}
+
+
+def action_choices(service: GameService) -> list[tuple[str, str]]:
+    """The ruleset's actions a GM may void: (id, Chinese name)."""
+    from shenshi.rulesets.catalog import ACTION_NAMES
+
+    info = service.ruleset.info
+    ids = {a for role in info.roles.values() for a in getattr(role, "powers", ())}
+    return sorted(((a, ACTION_NAMES.get(a, a)) for a in ids), key=lambda x: x[1]) or sorted(ACTION_NAMES.items())
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A correction the GM made: when, in which step, in his words."""
+
+    at: datetime | None
+    step: str
+    words: str
+
+
+def corrections_made(service: GameService) -> list[Correction]:
+    """Every correction of the game (substitutes included), the latest first."""
+    from shenshi.console.timeline import timeline
+
+    out = [Correction(e.at, step.name, e.text) for step in timeline(service) for e in step.entries if e.kind == "correction"]
+    return out[::-1]

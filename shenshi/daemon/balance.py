@@ -81,7 +81,7 @@ class Balance:
         count = min(len(mine) - share, room)
         if count <= 0:
             return []
-        log.info("%d daemons serve %d games: giving %d up for the others", len(alive), len(self.games), count)
+        log.info("%d 个守护进程分担 %d 局：交出 %d 局给其他进程", len(alive), len(self.games), count)
         return mine[-count:]
 
     def give_up(self, game_id: int) -> None:

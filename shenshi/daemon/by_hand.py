@@ -77,7 +77,7 @@ class OutboxWatch:
             try:
                 forum_id = find_sent_pm(a.destination, a.text, a.created_at)
             except ForumError as exc:
-                log.warning("could not read the GM's sent PMs: %s", exc)
+                log.warning("读不到天神发件箱里的私信：%s", exc)
                 break
             if forum_id is None or forum_id in claimed:
                 continue

@@ -31,12 +31,12 @@ def check_offline(config: Config) -> Iterator[Check]:
         yield Check("password", False, str(exc))
     else:
         if has_password:
-            yield Check("password", True, "found (not shown)")
+            yield Check("password", True, "已找到（不显示）")
         elif cookies_file:
-            yield Check("password", True, f"none; using the cookies file {cookies_file}")
+            yield Check("password", True, f"没有密码；用 cookies 文件 {cookies_file}")
         else:
             where = f"${f.password_env}" if f.password_env else "password_env / password_file"
-            yield Check("password", False, f"no password: set {where} or give a cookies_file")
+            yield Check("password", False, f"没有密码：请设置 {where}，或给出 cookies_file")
     rules = find_ruleset(g.ruleset)
     info = rules.info
     if all(p.role for p in g.players):
@@ -45,17 +45,17 @@ def check_offline(config: Config) -> Iterator[Check]:
                 [PlayerSpec(p.name, p.role, p.team or info.roles[p.role].team, True, p.addons) for p in g.players],
                 g.rules,
             )
-            yield Check("players", True, f"{len(g.players)} players with roles for {g.ruleset}")
+            yield Check("players", True, f"{len(g.players)} 名玩家，身份已给出（{g.ruleset}）")
         except (RulesetError, KeyError) as exc:
             yield Check("players", False, str(exc).strip("'\""))
     else:
-        yield Check("players", True, f"{len(g.players)} players; roles to be dealt (shenshi deal)")
+        yield Check("players", True, f"{len(g.players)} 名玩家；身份待发（shenshi deal）")
     try:
         expected = rules.profile(g.rules).players  # None: any number (werewolf, RES-W1)
     except RulesetError:
         expected = None  # the players check above said what is wrong with the settings
     if expected and len(g.players) != expected:
-        yield Check("player count", False, f"{g.ruleset} is played by {expected}, the file lists {len(g.players)}")
+        yield Check("player count", False, f"{g.ruleset} 需要 {expected} 人，文件里有 {len(g.players)} 人")
 
 
 def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
@@ -66,22 +66,22 @@ def check_forum(config: Config, forum: ForumAdapter) -> Iterator[Check]:
     try:
         if not forum.own_uid:  # check-config logged in already (check_login): not twice
             forum.login()
-        yield Check("login", True, f"logged in as {config.forum.username} (uid {forum.own_uid})")
+        yield Check("login", True, f"已登录为 {config.forum.username}（uid {forum.own_uid}）")
     except ForumError as exc:
         yield Check("login", False, explain(config, exc))  # the option and the cause
         return
     try:
         rows = forum.list_board(g.board)
-        yield Check("board", True, f"board {g.board}: {len(rows)} threads on the first page")
+        yield Check("board", True, f"版块 {g.board}：第一页 {len(rows)} 个主题")
     except ForumError as exc:
-        yield Check("board", False, f"board {g.board}: {exc}")
+        yield Check("board", False, f"版块 {g.board}：{exc}")
     from shenshi.daemon.game_checks import check_thread
 
     yield check_thread(forum, "vote thread", g.vote_thread)
     try:
         inbox = forum.read_pms()
-        found = f"{len(inbox.conversations)} conversations" if inbox.conversations else "empty (no conversations yet)"
-        yield Check("inbox", True, found + (f", {len(inbox.failures)} unreadable" if inbox.failures else ""))
+        found = f"{len(inbox.conversations)} 个对话" if inbox.conversations else "空的（还没有对话）"
+        yield Check("inbox", True, found + (f"，{len(inbox.failures)} 个读不了" if inbox.failures else ""))
     except ForumError as exc:
         yield Check("inbox", False, str(exc))
     charset = getattr(forum, "charset_decision", None)
@@ -99,8 +99,8 @@ def _check_player(forum: ForumAdapter, name: str, uid: str | None) -> Check:
             return Check(f"player {name}", True, f"uid {forum.lookup_uid(name)}")
         shown = forum.member_name(uid)
     except ForumError as exc:
-        where = f"uid {uid}" if uid else "the name"
-        return Check(f"player {name}", False, f"{where} not found on the forum: {exc}")
+        where = f"uid {uid}" if uid else "这个名字"
+        return Check(f"player {name}", False, f"论坛上找不到{where}：{exc}")
     if shown.casefold() != name.casefold():  # phpwind keeps names in lower case
-        return Check(f"player {name}", False, f"uid {uid} is {shown} on the forum, not {name}: fix the players file")
-    return Check(f"player {name}", True, f"uid {uid} is {shown}")
+        return Check(f"player {name}", False, f"论坛上 uid {uid} 是 {shown}，不是 {name}：请改正玩家文件")
+    return Check(f"player {name}", True, f"uid {uid} 是 {shown}")

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from shenshi.adapters.errors import CaptchaRequired, ForumError, LoginFailed
+from shenshi.daemon.gm_text import cycle_line, step_name
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.scheduler import Backoff, next_delay
 from shenshi.daemon.service import GameService
@@ -38,6 +39,12 @@ class CycleResult:
     polled: bool = False
     events: int = 0
     sent: int = 0
+    posts: int = 0  # new posts and PMs the poll stored
+    pms: int = 0
+    proposed: tuple[int, ...] = ()  # the announcements, alerts and sends that are new
+    alerts: tuple[int, ...] = ()
+    sent_ids: tuple[int, ...] = ()
+    step: str = ""  # the game's step after the cycle, in the GM's words, when it changed
     errors: list[str] = field(default_factory=list)
     held_by: str | None = None  # another daemon holds the game's lease: nothing was done
     forum_error: ForumError | None = None  # the forum could not be read at all (down, login refused)
@@ -66,6 +73,7 @@ class Cycle:
         """Poll, tick, publish. Whatever fails is logged, alerted and backed off; the daemon
         goes on with the next cycle."""
         result = CycleResult()
+        before = self._marks()
         try:
             self._work(result)
         except ForumError as exc:
@@ -75,7 +83,50 @@ class Cycle:
         else:
             if not result.errors:
                 self.backoff.failures = 0
+        if not result.held_by and result.forum_error is None:  # (a forum failure says itself)
+            self._summarise(result, before)
         return result
+
+    def _marks(self) -> tuple[int, int, frozenset[int], str]:
+        """What the store holds before a cycle: the last announcement and alert, the sent ones,
+        and the step (to say after the cycle what it changed)."""
+        service = self.service
+        try:
+            with service.store.snapshot() as uow:
+                outbox = uow.outbox.announcements(service.game_id)
+                alerts = uow.alerts.raised(service.game_id)
+        except Exception:  # noqa: BLE001 - the cycle meets the store's trouble and says it
+            return (0, 0, frozenset(), "")
+        sent = frozenset(a.id for a in outbox if a.sent_at is not None)
+        return (max((a.id for a in outbox), default=0), max((a.id for a in alerts), default=0), sent, self._step())
+
+    def _step(self) -> str:
+        referee = self.service.referee
+        if referee is None:
+            return ""
+        state = referee.state
+        return step_name(state.phase, state.number, state.round)
+
+    def _summarise(self, result: CycleResult, before: tuple[int, int, frozenset[int], str]) -> None:
+        """One line in the daemon's log, on the forum's clock and in the GM's words, for a cycle
+        that changed something (read, proposed, sent, alerted, moved the step); nothing for a
+        quiet one."""
+        last_id, last_alert, sent, step = before
+        service = self.service
+        try:
+            with service.store.snapshot() as uow:
+                outbox = uow.outbox.announcements(service.game_id)
+                alerts = uow.alerts.raised(service.game_id)
+        except Exception:  # noqa: BLE001 - said by the cycle's own warning
+            return
+        result.proposed = tuple(a.id for a in outbox if a.id > last_id)
+        result.alerts = tuple(a.id for a in alerts if a.id > last_alert)
+        result.sent_ids = tuple(a.id for a in outbox if a.sent_at is not None and a.id not in sent)
+        now_step = self._step()
+        result.step = now_step if now_step != step else ""
+        line = cycle_line(result, self.clock().astimezone(service.config.forum.tz))
+        if line:
+            log.info("%s", line)
 
     def _work(self, result: CycleResult) -> None:
         service = self.service
@@ -86,7 +137,7 @@ class Cycle:
         except LeaseHeld as exc:  # another daemon runs this game: leave it alone
             result.held_by = exc.lease.owner
             if self._held_by != exc.lease.owner:
-                log.warning("%s: leaving this game alone", exc)
+                log.warning("另一个守护进程在运行这局（%s）：本进程不动它", exc.lease.owner)
             self._held_by = exc.lease.owner
             return
         self._held_by = None
@@ -102,6 +153,7 @@ class Cycle:
                 service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
             report = service.poll()
             result.polled = True
+            result.posts, result.pms = report.posts, report.pms
             record_poll(service.store, service.game_id, self.clock())
             at = report.started if report.complete else service.last_poll
         if at is not None:  # (None: no complete read of the forum yet)
@@ -151,7 +203,7 @@ class Cycle:
             message = f"论坛暂时无法访问：{exc}；shenshi 会自动重试"
         result.errors.append(f"forum: {exc}")
         level = logging.WARNING if self.forum_warnings else logging.DEBUG
-        log.log(level, "the forum could not be read (%s); retrying with back-off", exc)
+        log.log(level, "读不到论坛（%s）；退避后重试", exc)
         self._alert(kind, message)
         self._rebuild()
 
@@ -160,7 +212,7 @@ class Cycle:
         referee rebuilt from the store."""
         self.backoff.failures += 1
         result.errors.append(f"{type(exc).__name__}: {exc}")
-        log.warning("the cycle failed; the next one runs after a back-off", exc_info=exc)
+        log.warning("这一轮工作失败，退避后重试", exc_info=exc)
         where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
         place = f"（{where.filename.rsplit('/', 1)[-1]}:{where.lineno}）" if where else ""
         self._alert(
@@ -179,13 +231,13 @@ class Cycle:
                 [GmAlert(service.referee.keys.daemon_trouble(kind, stamp), kind, message)]
             )
         except Exception as exc:  # noqa: BLE001 - the store may be what failed
-            log.warning("could not store the GM alert (%s): %s", kind, exc)
+            log.warning("没能保存给天神的提醒（%s）：%s", kind, exc)
 
     def _rebuild(self) -> None:
         try:
             self.service.rebuild()
         except Exception as exc:  # noqa: BLE001 - the store may be what failed: next cycle
-            log.warning("could not rebuild the game from the store: %s", exc)
+            log.warning("没能从数据库重建游戏（下一轮再试）：%s", exc)
 
     def next_delay(self) -> float:
         """Seconds until the next cycle: back-off after failures, faster near a deadline."""

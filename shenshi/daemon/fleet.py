@@ -16,6 +16,7 @@ Map::
     Fleet.run()                one round: every game's cycle, the reads shared
     Fleet.next_delay()         seconds until the soonest game's next cycle
     Fleet.keep()               renew the leases this daemon holds (while waiting)
+    Fleet.notices              the GM's notifications after each round (:mod:`.notify`)
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from datetime import datetime
 
 from shenshi.daemon.balance import Balance
 from shenshi.daemon.cycle import Cycle, CycleResult
+from shenshi.daemon.notify import Notices
 from shenshi.daemon.service import GameService
 from shenshi.logs import game_context
 from shenshi.store.errors import LeaseHeld
@@ -55,6 +57,7 @@ class Fleet:
         self.balances: list[Balance] = []  # per database: the games shared with other daemons
         # Called after every round with each game's result (a console watching the daemon).
         self.after_round: Callable[[Fleet, dict[str, CycleResult]], None] | None = None
+        self.notices: Notices | None = None  # the GM's channels ([notify]), told after each round
 
     def forum_warnings(self, shown: bool) -> None:
         """Whether a forum failure is logged at WARNING (``run --once`` says it in one line)."""
@@ -99,6 +102,8 @@ class Fleet:
                 else:
                     results[service.config.game.name] = cycle.run()
         self.results = results
+        if self.notices is not None:
+            self.notices.after_round(results)
         if self.after_round is not None:
             self.after_round(self, results)
         return results
@@ -110,7 +115,7 @@ class Fleet:
             try:
                 balance.beat()
             except Exception as exc:  # noqa: BLE001 - the database: the cycles meet it and alert
-                log.warning("could not note this daemon in the database: %s", exc)
+                log.warning("没能在数据库里登记本守护进程：%s", exc)
             left |= {g for g in balance.games if balance.waiting(g)}
         for service in self.services:
             if service.game_id not in left:
@@ -119,12 +124,12 @@ class Fleet:
             try:
                 surplus = balance.surplus()
             except Exception as exc:  # noqa: BLE001 - serve what is held; try again next round
-                log.warning("could not see which daemon serves which game: %s", exc)
+                log.warning("看不到哪个守护进程在服务哪局：%s", exc)
                 continue
             for service in self.services:
                 if service.game_id in surplus and service.store is balance.store and service.lease is not None:
                     with game_context(service.config.game.name):
-                        log.info("leaving this game to another daemon")
+                        log.info("这局交给另一个守护进程")
                         service.lease.release()
                     balance.give_up(service.game_id)
                     left.add(service.game_id)
@@ -138,7 +143,7 @@ class Fleet:
         except LeaseHeld:
             pass  # the cycle says who holds it
         except Exception as exc:  # noqa: BLE001 - the cycle meets it again and alerts
-            log.debug("could not take the lease of %s: %s", service.config.game.name, exc)
+            log.debug("没能拿到 %s 的租约：%s", service.config.game.name, exc)
 
     def next_delay(self) -> float:
         """Seconds until the soonest game's next cycle."""
@@ -152,14 +157,17 @@ class Fleet:
                     service.lease.keep()
 
     def close(self) -> None:
-        """Give every lease up, then close the shared forum sessions and databases, each once."""
+        """Give every lease up, then close the shared forum sessions and databases, each once
+        (the last notifications delivered first)."""
+        if self.notices is not None:
+            self.notices.close()
         for service in self.services:
             if service.lease is not None and service.lease.held is not None:
                 with game_context(service.config.game.name):
                     try:
                         service.lease.release()
                     except Exception as exc:  # noqa: BLE001 - the lease then expires on its own
-                        log.warning("could not give the game's lease up: %s", exc)
+                        log.warning("没能交出这局的租约（它会自行过期）：%s", exc)
         adapters = {id(s.adapter): s.adapter for s in self.services if s.adapter is not None}
         for adapter in adapters.values():
             if hasattr(adapter, "close"):

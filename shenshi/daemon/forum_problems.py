@@ -17,13 +17,13 @@ from shenshi.config import Config
 
 _ERRNO = re.compile(r"\[Errno -?\d+\]\s*")
 _CAUSES = (
-    ("connection refused", "connection refused"),
-    ("name or service not known", "host not found"),
-    ("nodename nor servname", "host not found"),
-    ("temporary failure in name resolution", "host not found"),
-    ("no route to host", "no route to host"),
-    ("timed out", "timed out"),
-    ("certificate", "TLS certificate problem"),
+    ("connection refused", "连接被拒绝"),
+    ("name or service not known", "找不到主机"),
+    ("nodename nor servname", "找不到主机"),
+    ("temporary failure in name resolution", "找不到主机"),
+    ("no route to host", "网络不通（no route to host）"),
+    ("timed out", "超时"),
+    ("certificate", "TLS 证书有问题"),
 )
 
 
@@ -41,7 +41,7 @@ def network_cause(exc: BaseException) -> str:
                 return cause
     http = re.search(r"HTTP (\d{3})", " ".join(texts))
     if http:
-        return f"the forum answers HTTP {http.group(1)}"
+        return f"论坛回答 HTTP {http.group(1)}"
     return _ERRNO.sub("", texts[-1]).strip() or type(exc).__name__
 
 
@@ -55,21 +55,20 @@ def explain(
     ``sniff(base_url)`` finds the engine a page comes from (default: fetch the front page)."""
     f = config.forum
     if isinstance(exc, errors.TransportError):
-        return f"[forum] base_url: {network_cause(exc)} ({f.base_url}) — is the forum up and the address right?"
+        return f"[forum] base_url：{network_cause(exc)}（{f.base_url}）——论坛开着吗？地址对吗？"
     if isinstance(exc, errors.CaptchaRequired):
-        return f"[forum] cookies_file: {exc}"
+        return f"[forum] cookies_file：{exc}"
     if isinstance(exc, errors.LoginFailed):
         source = f"${f.password_env}" if f.password_env else "password_file"
-        return (f"[forum] password: the forum rejected the user name or password for "
-                f"{f.username!r} ({exc.message}); check username and {source}. shenshi does not "
-                f"try the same password again (forums lock an account after 3–5 failures)")  # fmt: skip
+        return (f"[forum] password：论坛拒绝了 {f.username!r} 的用户名或密码（{exc.message}）；"
+                f"请检查 username 和 {source}。shenshi 不会再用同一个密码登录（论坛连续失败 3–5 次会锁定账号）")  # fmt: skip
     if isinstance(exc, errors.UnexpectedPage):
         other = wrong_engine(config, exc, sniff)
         if other:
             return other
     if isinstance(exc, errors.ForumClosed):
-        return f"[forum] base_url: the forum is closed or under maintenance ({exc.message})"
-    return f"[forum] {exc}"
+        return f"[forum] base_url：论坛已关闭或在维护中（{exc.message}）"
+    return f"[forum]：{exc}"
 
 
 def wrong_engine(
@@ -81,5 +80,5 @@ def wrong_engine(
     found = guess_engine(exc.snippet or "") or (sniff or engine_at)(config.forum.base_url)
     if found is None or found == engine:
         return None
-    return (f'[forum] engine: this looks like a {NAMES[found]} forum, not {NAMES.get(engine, engine)}: '
-            f'set engine = "{found}"')  # fmt: skip
+    return (f'[forum] engine：这看起来是 {NAMES[found]} 论坛，不是 {NAMES.get(engine, engine)}：'
+            f'请设 engine = "{found}"')  # fmt: skip

@@ -46,15 +46,15 @@ def check_composition(config: Config) -> Iterator[Check]:
             {(role, info.roles[role].team): n for role, n in wanted.items() if role in info.roles}
         )
     if given == expected:
-        yield Check("role mix", True, f"{_mix(expected, info)} as {g.ruleset} deals")
+        yield Check("role mix", True, f"{_mix(expected, info)}，与 {g.ruleset} 的配置一致")
         return
     extra, missing = given - expected, expected - given
     parts = []
     if extra:
-        parts.append(f"too many: {_mix(extra, info)}")
+        parts.append(f"多了：{_mix(extra, info)}")
     if missing:
-        parts.append(f"missing: {_mix(missing, info)}")
-    yield Check("role mix", False, f"{'; '.join(parts)} ({g.ruleset} deals {_mix(expected, info)})")
+        parts.append(f"缺少：{_mix(missing, info)}")
+    yield Check("role mix", False, f"{'；'.join(parts)}（{g.ruleset} 应为 {_mix(expected, info)}）")
 
 
 def _mix(counts: Counter[tuple[str, str]], info: RulesetInfo) -> str:
@@ -73,7 +73,7 @@ def check_login(config: Config, forum: ForumAdapter) -> Check:
         forum.login()
     except ForumError as exc:
         return Check("login", False, explain(config, exc))
-    return Check("login", True, f"logged in as {config.forum.username} (uid {forum.own_uid})")
+    return Check("login", True, f"已登录为 {config.forum.username}（uid {forum.own_uid}）")
 
 
 def check_thread(forum: ForumAdapter, what: str, tid: str) -> Check:
@@ -81,13 +81,13 @@ def check_thread(forum: ForumAdapter, what: str, tid: str) -> Check:
     try:
         delta = forum.read_thread(tid)
     except ForumError as exc:
-        return Check(what, False, f"thread {tid}: {exc}")
+        return Check(what, False, f"帖子 {tid}：{exc}")
     if delta.deleted or (not delta.posts and delta.subject is None):
         return Check(
-            what, False, f"thread {tid} does not exist (or was deleted): check the thread id"
+            what, False, f"帖子 {tid} 不存在（或已删除）：请检查帖子编号"
         )
-    subject = delta.subject or "(no subject)"
-    return Check(what, True, f"thread {tid}: {subject}, {delta.cursor.floor} posts")
+    subject = delta.subject or "（无标题）"
+    return Check(what, True, f"帖子 {tid}：{subject}，{delta.cursor.floor} 楼")
 
 
 def check_threads(config: Config, forum: ForumAdapter) -> Iterator[Check]:

@@ -10,11 +10,13 @@ whole raises :class:`~shenshi.errors.UserError` and changes nothing.
 
 Map::
 
-    outbox_action(service, "approve"|"reject", ids, by, late)  the outbox (review mode)
+    outbox_action(service, "approve"|"reject"|"restore", ids, by, late)  the outbox (review
+                                                           mode; restore: a reject undone)
     editable(service, ident)                               the announcement, if it can be edited
     edit_text(service, ident, text, by)                    an announcement's new text
     mark_published(service, ids, when, by)                 posted by hand (dry-run)
     acknowledge(service, ids | None, by)                   alerts read (None: every one)
+    unacknowledge(service, ids, by)                        an acknowledgement undone
     correct(service, what, args, reason, at, by)           ``shenshi override …``
     substitute(service, old, new, uid, offline, by)        替补
 
@@ -53,7 +55,7 @@ from shenshi.daemon.hints import (
     stale_hints,
 )
 from shenshi.daemon.situation import on_forum
-from shenshi.daemon.superseding import subject_of
+from shenshi.daemon.superseding import ABSENCES, subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
 from shenshi.store.announcements import original_key
@@ -66,7 +68,10 @@ if TYPE_CHECKING:
     from shenshi.daemon.service import GameService
 
 CONSOLE = "控制台"  # ``by`` for the web console's actions
-OUTBOX_ACTIONS = ("approve", "reject")
+OUTBOX_ACTIONS = ("approve", "reject", "restore")  # restore: a reject taken back
+# The proposals that wait for the GM's confirmation (an exit for a missed sign-in or lurking,
+# chess32's replacement): one taken back from a reject waits for it again.
+WAITS_FOR_CONFIRMATION = frozenset({*ABSENCES, "lurk_replaced"})
 # ``shenshi override WHAT ARG…``: how many arguments each correction takes.
 CORRECTIONS = {
     "action": -2,  # ACTOR ACTION and what the action takes (a negative count: at least that many)
@@ -97,6 +102,9 @@ class Said:
     refused: tuple[str, ...] = ()
     ids: tuple[int, ...] = field(default=())  # the announcements or alerts it changed
     hints: tuple[Hint, ...] = ()  # the next steps it names, as data (the console's buttons)
+    # What only the command line adds after ``lines``: the next steps written as commands (the
+    # console shows ``hints`` as buttons instead, and never a command to type).
+    cli: tuple[str, ...] = ()
 
 
 def gm_log(service: GameService, command: str, text: str, by: str = "") -> None:
@@ -147,12 +155,12 @@ def proposed_ids(service: GameService, outcome: Effects) -> str:
     return " ".join(f"#{a.id}" for a in proposed(service, outcome))
 
 
-def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[Hint, ...]]:
-    """The line saying what an outcome proposed and how it gets out in this mode, and the
-    hints of it ('' when it proposed nothing)."""
+def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[Hint, ...], str]:
+    """The line saying what an outcome proposed, its hints, and how it gets out in this mode
+    as the command line says it ('' when it proposed nothing)."""
     found = proposed(service, outcome)
     if not found:
-        return "", ()
+        return "", (), ""
     mode = service.config.daemon.mode
     posts = [a.id for a in found if a.destination_kind.value == "thread"]
     pms = [a.id for a in found if a.destination_kind.value != "thread"]
@@ -163,7 +171,9 @@ def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[
         hints = publish_advice(mode, posts + pms, private=not posts).hints
     how = publish_advice(mode, posts + pms).text() if mode == "live" else render(hints)
     shown = " ".join(f"#{a.id}" for a in found)
-    return f"已提出公告 {shown}（shenshi review 查看）：{how}", hints
+    if mode == "live":
+        return f"已提出公告 {shown}：{how}", hints, ""
+    return f"已提出公告 {shown}", hints, f"（shenshi review 查看）：{how}"
 
 
 # -- the outbox ---------------------------------------------------------------------------------
@@ -172,7 +182,7 @@ def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[
 def outbox_action(
     service: GameService, action: str, ids: Sequence[int], by: str = "", *, late: bool = False
 ) -> Said:
-    """Apply ``action`` (approve, reject) to every id; an id that cannot take it is refused
+    """Apply ``action`` (approve, reject, restore) to every id; an id that cannot take it is refused
     with the reason (one line per reason) and the others still go through. A post of an
     earlier step that was never published is approved only when ``late``."""
     from shenshi.daemon.publisher import retry_note
@@ -192,13 +202,18 @@ def outbox_action(
                     continue
                 if action == "approve" and item.state.value == "proposed" and not late:
                     check_current(service, item)
-                a = getattr(uow.outbox, action)(ident)
+                if action == "restore":  # a sign-in or lurking exit waits for his confirmation again
+                    a = uow.outbox.restore(ident, unconfirmed=item.kind in WAITS_FOR_CONFIRMATION)
+                else:
+                    a = getattr(uow.outbox, action)(ident)
         except (UserError, StoreError) as exc:
             refused.append((refused_words(service, ident, action, exc), ident))
             if isinstance(exc, StalePost):
                 hints += stale_hints(ident)
             continue
         done.append(a)
+        if action == "restore" and a.destination_kind.value == "thread" and a.published_at is None:
+            service.referee.pending_public[a.key] = a.text  # the GM's own post may publish it
     lines = list(moot)
     for a in done:
         lines.append(f"#{a.id} {STATES.get(a.state.value, a.state.value)}（{kind_words(service.templates, a.kind, a.key)}）")
@@ -209,13 +224,15 @@ def outbox_action(
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
     if action == "reject" and done:  # an alert about a send the GM dropped is moot
         service.resolve_alerts([dropped(a.id) for a in done])
+    cli: list[str] = []
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
-        lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信（会被自动认出），"
-                     "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
+        lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送：请手动发帖/发私信（会被自动认出），再记为已发布")
+        cli.append("发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")
         hints += publish_hints("dry-run", [a.id for a in done])
     elif action == "approve" and done:
-        lines.append("守护进程（shenshi run）会在下次轮询时按论坛的发帖间隔发送；shenshi status 查看")
-    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done), hints=tuple(hints))
+        lines.append("守护进程会在下次轮询时按论坛的发帖间隔发送")
+        cli.append("shenshi status 查看")
+    return Said(tuple(lines), _grouped(refused), tuple(a.id for a in done), hints=tuple(hints), cli=tuple(cli))
 
 
 class StalePost(UserError):
@@ -336,7 +353,7 @@ def edit_text(service: GameService, ident: int, text: str, by: str = "") -> Said
     again = "（改过的内容要重新批准）" if current.state.value == "approved" else ""
     private = a.destination_kind.value != "thread"
     advice = publish_advice(service.config.daemon.mode, (a.id,), private, a.state.value)
-    return Said((f"#{a.id} 已修改（{state}）{again}；{advice.text()}",), ids=(a.id,), hints=advice.hints)
+    return Said((f"#{a.id} 已修改（{state}）{again}",), ids=(a.id,), hints=advice.hints, cli=(advice.text(),))
 
 
 def mark_published(
@@ -384,8 +401,9 @@ def mark_published(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, "published", f"{shown} 发布于 {fmt_time(when, tz)}", by)
-        lines.append("下一阶段从发布时间算起；shenshi run 会继续推进（shenshi status 查看）")
-    return Said(tuple(lines), tuple(refused), tuple(a.id for a in done))
+        lines.append("下一阶段从发布时间算起")
+    cli = ("shenshi run 会继续推进（shenshi status 查看）",) if done else ()
+    return Said(tuple(lines), tuple(refused), tuple(a.id for a in done), cli=cli)
 
 
 def _already_out(a: Announcement, tz: tzinfo) -> str | None:
@@ -414,6 +432,25 @@ def _not_publishable(a: Announcement, when: datetime, tz: tzinfo, confirm: str =
 # -- alerts -----------------------------------------------------------------------------------------
 
 
+def unacknowledge(service: GameService, ids: Sequence[int], by: str = "") -> Said:
+    """Take back the acknowledgement of these alerts: ``shenshi status`` and the console show
+    them again; ids this game has no alert for are refused."""
+    with service.store.transaction() as uow:
+        known = {a.id: a for a in uow.alerts.raised(service.game_id)}
+        missing = [i for i in ids if i not in known]
+        wanted = [i for i in ids if i in known and known[i].acknowledged_at is not None]
+        unread = [i for i in ids if i in known and known[i].acknowledged_at is None]
+        done = uow.alerts.unacknowledge(service.game_id, wanted) if wanted else []
+    shown = " ".join(f"#{a.id}" for a in done)
+    if done:
+        gm_log(service, "unack", f"撤销确认 {shown}", by)
+    lines = [f"已撤销确认：{shown}（重新显示为未确认）"] if done else []
+    if unread:
+        lines.append(f"{' '.join(f'#{i}' for i in unread)} 本来就是未确认的，没有改动")
+    refused = (f"没有提醒 {' '.join(f'#{i}' for i in missing)}（shenshi status 列出未确认的提醒）",) if missing else ()
+    return Said(tuple(lines), refused, tuple(a.id for a in done))
+
+
 def acknowledge(service: GameService, ids: Sequence[int] | None, by: str = "") -> Said:
     """The GM has read these alerts (``None``: every unacknowledged one); the good ids are
     acknowledged and the ones this game has no alert for are refused."""
@@ -429,7 +466,7 @@ def acknowledge(service: GameService, ids: Sequence[int] | None, by: str = "") -
         left = len(uow.alerts.raised(service.game_id, unacknowledged=True))
     shown = " ".join(f"#{a.id}" for a in done)
     gm_log(service, "ack", f"已确认提醒 {shown}" if done else "没有未确认的提醒", by)
-    line = f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认（shenshi status）"
+    line = f"已确认 {len(done)} 条提醒{'：' + shown if done else ''}；还有 {left} 条未确认"
     refused = (
         (f"没有提醒 {' '.join(f'#{i}' for i in missing)}（shenshi status 列出未确认的提醒）",)
         if missing
@@ -554,10 +591,10 @@ def recorded(service: GameService, outcome: Effects, said: str, by: str = "", fl
     lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]
     lines += [note] if (note := running_daemon_note(service)) else []
     lines += followed_lines(service)
-    line, hints = proposed_advice(service, outcome)
+    line, hints, how = proposed_advice(service, outcome)
     if line:
         lines.append(line)
-    return Said(tuple(lines), hints=hints)
+    return Said(tuple(lines), hints=hints, cli=(how,) if how else ())
 
 
 def enter_action(
@@ -655,10 +692,10 @@ def substitute(
     proposed = [d for d in (*outcome.drafts, *service.followed.proposed)]
     ids = proposed_ids(service, replace(outcome, drafts=proposed))
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
-    line, hints = proposed_advice(service, replace(outcome, drafts=proposed))
+    line, hints, how = proposed_advice(service, replace(outcome, drafts=proposed))
     if line:
         lines.append(line)
-    return Said(tuple(lines), hints=hints)
+    return Said(tuple(lines), hints=hints, cli=(how,) if how else ())
 
 
 def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | None, str]:

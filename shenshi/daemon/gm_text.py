@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime
 from types import MappingProxyType
 from typing import Any
 
@@ -120,6 +121,24 @@ def left(seconds: float) -> str:
 
 
 # -- what players did ----------------------------------------------------------------------------
+
+
+# How a player left the game (a death's cause in the rules core), in the GM's words.
+DEATH_CAUSES = MappingProxyType({
+    "killer": "被杀", "kill": "被杀", "bind_failure": "束魂失败", "execution": "处决", "vote_out": "被投票出局",
+    "auto_exit": "自动退出", "poison": "被毒死", "lone_blade": "孤刀", "lovers_suicide": "殉情",
+    "general": "被帅吃掉", "cannon": "被炮打", "mine": "踩雷", "swap": "抽将", "pray": "祈祷",
+})  # fmt: skip
+
+
+def death_cause(cause: str, info: Any = None) -> str:
+    """A death's cause in words (``auto_exit`` → 自动退出); a role's name where the cause is
+    a role (``info``: the ruleset's catalog), else the id as it is."""
+    if cause in DEATH_CAUSES:
+        return DEATH_CAUSES[cause]
+    if info is not None and cause in getattr(info, "roles", {}):
+        return info.role_name(cause)
+    return ACTION_NAMES.get(cause, cause)
 
 
 def who_name(who: str) -> str:
@@ -468,14 +487,17 @@ _OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
     ("*", "sent"): "已由守护进程发出，不能再{verb}；要更正，请在论坛上编辑或另发",
     ("*", "published"): "已记为你手动发布，不能再{verb}；要更正，请在论坛上编辑或另发",
     ("*", "sending"): "正在发送中，不能{verb}：等守护进程确认（shenshi status）",
-    ("*", "rejected"): "已放弃（shenshi reject），不能再{verb}",
+    ("*", "rejected"): "已放弃（shenshi reject），不能再{verb}；要恢复：shenshi reject --undo ID",
     ("*", "superseded"): "已被后来的事取代（shenshi review --all 看取代它的是哪条），不会发送，不能再{verb}",
     ("approve", "unconfirmed"): "要你先确认，不能直接批准：{confirm}",
     ("publish", "unconfirmed"): "要你先确认，不能记为发布：{confirm}",
     ("approve", "failed"): "发送失败，已在重试队列中（无需再批准）",
+    ("restore", "proposed"): "没有被放弃（待审），无需撤销",
+    ("restore", "approved"): "没有被放弃（已批准），无需撤销",
+    ("restore", "failed"): "没有被放弃（发送失败，重试中），无需撤销",
 })  # fmt: skip
 OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit": "修改",
-                                 "publish": "记为发布"})  # fmt: skip
+                                 "publish": "记为发布", "restore": "撤销放弃"})  # fmt: skip
 
 
 def outbox_refusal(action: str, state: str, confirm: str = "") -> str:
@@ -506,8 +528,70 @@ def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list
 
 
 
+# -- the daemon's own log ------------------------------------------------------------------------
+
+
+def cycle_parts(result: object, *, once: bool = False) -> list[str]:
+    """What a daemon cycle did, in the GM's words: read, proposed, sent, alerted, the step it
+    moved to (``once``: also the new events, and that a poll found nothing new). ``result`` is
+    a :class:`~shenshi.daemon.cycle.CycleResult`."""
+    from shenshi.daemon.gm_commands import id_ranges
+
+    parts = []
+    posts, pms = getattr(result, "posts", 0), getattr(result, "pms", 0)
+    if posts or pms:
+        parts.append("读到 " + "、".join(p for p in (f"{posts} 帖" if posts else "", f"{pms} 条私信" if pms else "") if p))
+    elif once and getattr(result, "polled", False):
+        parts.append("论坛上没有新帖或私信")
+    if once and getattr(result, "events", 0):
+        parts.append(f"新事件 {result.events}")
+    for field, words in (("proposed", "提出"), ("sent_ids", "发出"), ("alerts", "提醒")):
+        found = getattr(result, field, ())
+        if found:
+            parts.append(f"{words} " + " ".join(f"#{x}" for x in id_ranges(found).split()))
+    if step := getattr(result, "step", ""):
+        parts.append(f"进入 {step}")
+    return parts
+
+
+def cycle_line(result: object, at: datetime) -> str:
+    """One line for the daemon's log, on the forum's clock (``at``): ``12-02 20:15（论坛时间）
+    读到 3 帖、2 条私信；提出 #12 #13；发出 #9；提醒 #5；进入 第2天``; '' for a quiet cycle."""
+    parts = cycle_parts(result)
+    return f"{at.strftime('%m-%d %H:%M')}（论坛时间）" + "；".join(parts) if parts else ""
+
+
+def once_summary(result: object) -> str:
+    """``shenshi run --once``'s line (``读到 2 帖、3 条私信；新事件 4；提出 #12 #13``)."""
+    return "；".join(cycle_parts(result, once=True)) or "没有新变化"
+
+
+# -- notifications ([notify]) ----------------------------------------------------------------------
+
+# One message per round, to the GM's channels (e-mail, WeCom…): ids, counts and kinds only,
+# never an announcement's or alert's text (actions, roles) nor a PM's recipient.
+NOTIFY = MappingProxyType({
+    "title": "神使：{game} 有事等你",
+    "step": "现在：{step}",
+    "verb_dry_run": "等你手动发布",
+    "verb_review": "等你审核",
+    "verb_confirm": "等你确认（退出或换人）",
+    "post_waiting": "#{id} {what} {verb}",
+    "posts_waiting": "{count} 个「{what}」帖子{verb}（{ids}）",
+    "pms_waiting": "{count} 条私信{verb}（{ids}）",
+    "alerts": "新提醒 {count} 条（{ids}）：{kinds}",
+    "send_failed": "发送失败 {count} 条（{ids}），守护进程会重试",
+    "forum_down": "守护进程读不到论坛：{why}",
+    "forum_back": "论坛又能读了",
+    "game_over": "游戏已结束：请在控制台查看并发布最终结果",
+    "link": "控制台：{url}",
+    "no_link": "（用 shenshi console 打开控制台；[notify] console_url 可以让这里带上链接）",
+})  # fmt: skip
+
+
 __all__ = [
     "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "WAITING", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round", "detail_words",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
+    "DEATH_CAUSES", "NOTIFY", "cycle_line", "cycle_parts", "death_cause", "gm_notes", "once_summary",
 ]  # fmt: skip

@@ -82,7 +82,7 @@ class GameLease:
             if not gone(exc.lease.owner):
                 raise
             log.warning(
-                "the daemon %s that ran this game is gone: taking its lease", exc.lease.owner
+                "原来运行这局的守护进程 %s 已不在：接手它的租约", exc.lease.owner
             )
             self.held = self._take(replacing=exc.lease.owner)
         return self.held
@@ -93,7 +93,7 @@ class GameLease:
         try:
             self.hold()
         except Exception as exc:  # noqa: BLE001 - waiting must go on
-            log.warning("could not renew the game's lease: %s", exc)
+            log.warning("没能续约这局的租约：%s", exc)
 
     def _take(self, replacing: str | None = None) -> Lease:
         with self.store.transaction() as uow:

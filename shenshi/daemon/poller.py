@@ -132,6 +132,8 @@ class Poller(GameIO):
                 uow.evidence.set_cursor(
                     self.game_id, thread_source(delta.tid), delta.cursor.to_json()
                 )
+                if delta.subject:  # the title, as the console names the thread
+                    uow.evidence.set_cursor(self.game_id, f"title:{delta.tid}", {"subject": delta.subject})
             report.posts += sum(result.is_new for result in results)
 
     def _poll_threads(self, cursors: dict[str, ThreadCursor]) -> dict[str, ThreadDelta]:

@@ -94,6 +94,6 @@ def serve_forever(cycle: Cycling, wait: Callable[[float], bool], speed: float = 
     while True:
         cycle.run()
         delay = cycle.next_delay() / speed
-        log.info("next cycle in %.0f s", delay)
+        log.debug("下一轮在 %.0f 秒后", delay)
         if wait(delay):
             return

@@ -247,7 +247,7 @@ class GameService:
         store so that the next step sees them. True if it was."""
         if self.referee is None or self._last_seq() <= self._seq_known:
             return False
-        log.info("%s: events written beside the daemon (the GM's corrections): read", self.config.game.name)
+        log.info("读到守护进程之外写入的事件（天神的更正），已重建局面")
         self.rebuild()
         return True
 
@@ -266,7 +266,7 @@ class GameService:
                 try:
                     uids[p.name] = self.adapter.lookup_uid(p.name)
                 except ForumError as exc:
-                    log.warning("could not look up the uid of %s: %s", p.name, exc)
+                    log.warning("查不到 %s 的论坛 uid：%s", p.name, exc)
         with self.store.transaction() as uow:
             game = uow.games.create(cfg.name, cfg.ruleset, {"board": cfg.board, "vote_thread": cfg.vote_thread})
             for seat, p in enumerate(cfg.players):
@@ -709,7 +709,7 @@ class GameService:
             try:
                 self.lease.release()
             except Exception as exc:  # noqa: BLE001 - the lease then expires on its own
-                log.warning("could not give the game's lease up: %s", exc)
+                log.warning("没能交出这局的租约（它会自行过期）：%s", exc)
         if self.adapter is not None and hasattr(self.adapter, "close"):
             self.adapter.close()
         self.store.close()
@@ -787,13 +787,13 @@ class GameService:
         for seat in state.seats:
             row = stored.get(seat.number)
             if row is None:
-                out.append(f"seat {seat.number} ({seat.name}) is missing from the players table")
+                out.append(f"座位 {seat.number}（{seat.name}）在玩家表里没有")
                 continue
             if row.name != seat.name and not state.pending_substitutions:
-                out.append(f"seat {seat.number}: events say {seat.name}, the table says {row.name}")
+                out.append(f"座位 {seat.number}：事件里是 {seat.name}，玩家表里是 {row.name}")
             if row.alive != seat.alive:
-                word = "alive" if seat.alive else "dead"
-                out.append(f"{seat.name}: events say {word}, the table says {'alive' if row.alive else 'dead'}")
+                word = "存活" if seat.alive else "出局"
+                out.append(f"{seat.name}：事件里{word}，玩家表里{'存活' if row.alive else '出局'}")
         return out
 
     def deal(self, seed: str | None = None) -> list[Dealt]:

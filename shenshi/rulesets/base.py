@@ -965,6 +965,10 @@ class Ruleset:
     # Family A: night n, day n; chess32 and werewolf count game days from the day.
     cycle: ClassVar[tuple[Phase, Phase]] = (Phase.NIGHT, Phase.DAY)
     exit_cause: ClassVar[str] = "auto_exit"
+    # The GM's rulings this ruleset knows beyond the corrections every ruleset takes (the
+    # :meth:`gm_ruling` kinds, and ``answered``: a seer answered early, A-S2): the console
+    # offers only these.
+    gm_rulings: ClassVar[tuple[str, ...]] = ()
     # The ruleset's own values that stored events can hold (its memory), by stable tag: the
     # store keeps the tag, so a class may move or be renamed without old games turning
     # unreadable. Never change a tag once games are stored under it.

@@ -173,6 +173,9 @@ class ClockRules:
     records_activity: bool = False
     sign_in: timedelta | None = None  # 签到 within this long of the player list (family A)
     lurking: timedelta | None = None  # this long without a post is an exit (family A)
+    # Fewer counted posts than this in a game day can be lurking (chess32 §4.8, with the share
+    # of the day's average); the console draws it on the activity chart.
+    day_minimum: int | None = None
     # Steps that end with no result post of their own, as (phase, number): werewolf night 0.
     unannounced: frozenset[tuple[str, int]] = frozenset()
     death_causes_public: bool = True  # deaths are announced with their cause (not the camp)

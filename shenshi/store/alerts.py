@@ -84,6 +84,19 @@ class AlertRepository(Repository):
                 row.acknowledged_at = when
         return [to_alert(rows[i]) for i in wanted]
 
+    def unacknowledge(self, game_id: int, ids: Iterable[int]) -> list[Alert]:
+        """The GM takes an acknowledgement back (``shenshi ack --undo``): shown again. An id
+        that is not one of this game's alerts raises :class:`NotFound` and changes nothing."""
+        wanted = list(dict.fromkeys(ids))
+        q = select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.id.in_(wanted))
+        rows = {r.id: r for r in self.session.scalars(q)}
+        missing = [i for i in wanted if i not in rows]
+        if missing:
+            raise NotFound(f"no alert {', '.join(f'#{i}' for i in missing)} in this game")
+        for row in rows.values():
+            row.acknowledged_at = None
+        return [to_alert(rows[i]) for i in wanted]
+
     def resolve(
         self,
         game_id: int,

@@ -106,6 +106,21 @@ class OutboxRepository(Repository):
 
         return self._transition(announcement_id, OutboxAction.REJECT, apply)
 
+    def restore(self, announcement_id: int, *, unconfirmed: bool = False) -> Announcement:
+        """The GM takes a reject back (``shenshi reject --undo``): proposed again, to review
+        (``unconfirmed``: it waits for his confirmation again, as it did before the reject)."""
+
+        def apply(row: m.Announcement) -> None:
+            row.rejected_at = None
+            row.approved_at = None
+
+        restored = self._transition(announcement_id, OutboxAction.RESTORE, apply)
+        if unconfirmed and restored.state is AnnouncementState.PROPOSED:
+            row = self._row(announcement_id)
+            row.state = AnnouncementState.UNCONFIRMED.value
+            return to_announcement(row)
+        return restored
+
     def edit(self, announcement_id: int, text: str, *, at: datetime | None = None) -> Announcement:
         """The GM changed the text. An approved announcement goes back to ``proposed``; the
         same text again changes nothing."""

@@ -67,6 +67,7 @@ class OutboxAction(StrEnum):
     SENT = "sent"  # mark_sent
     FAIL = "fail"  # mark_failed
     PUBLISH = "publish"  # mark_published
+    RESTORE = "restore"  # the GM takes a reject back: proposed again
     CONFIRM = "confirm"  # the event the proposal waited for happened
     SUPERSEDE = "supersede"  # a later event made it moot (replaced or withdrawn)
 
@@ -110,7 +111,7 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
                 }
             ),
             S.SENT: MappingProxyType({A.SENT: S.SENT}),
-            S.REJECTED: MappingProxyType({A.REJECT: S.REJECTED}),
+            S.REJECTED: MappingProxyType({A.REJECT: S.REJECTED, A.RESTORE: S.PROPOSED}),
             S.PUBLISHED: MappingProxyType({A.PUBLISH: S.PUBLISHED}),
             S.UNCONFIRMED: MappingProxyType(
                 {

@@ -20,7 +20,7 @@ def test_roles_may_be_chinese_and_the_mix_is_the_rulesets(sandbox, capsys) -> No
     code, out = check(capsys)
     assert code == 0, out
     assert (
-        "ok   role mix: 2×杀手、1×占卜者、1×束魂者、1×诅咒者、1×庇佑者、4×庶民 as game6-10 deals"
+        "正常 身份配置：2×杀手、1×占卜者、1×束魂者、1×诅咒者、1×庇佑者、4×庶民，与 game6-10 的配置一致"
         in out
     )
 
@@ -30,7 +30,7 @@ def test_a_role_mix_the_ruleset_does_not_deal_fails(sandbox, capsys) -> None:
     write_config(folder, url, tid, roles=["seer", "seer", *ROLES[2:]])  # a seer instead of a killer
     code, out = check(capsys, "--offline")
     assert code == 1
-    assert "FAIL role mix: too many: 1×占卜者; missing: 1×杀手" in out
+    assert "有误 身份配置：多了：1×占卜者；缺少：1×杀手" in out
 
 
 def test_an_unknown_role_name_lists_the_rulesets_roles(sandbox, capsys) -> None:
@@ -47,7 +47,7 @@ def test_a_vote_thread_that_does_not_exist_fails(sandbox, capsys) -> None:
     code, out = check(capsys)
     assert code == 1
     assert (
-        "FAIL vote thread: thread 999 does not exist (or was deleted): check the thread id" in out
+        "有误 投票帖：帖子 999 不存在（或已删除）：请检查帖子编号" in out
     )
 
 
@@ -58,8 +58,8 @@ def test_role_threads_that_do_not_exist_fail(sandbox, capsys) -> None:
                  extra=f'role_threads = {{ "占卜者" = {seer.tid}, seer_b = 998 }}')  # fmt: skip
     code, out = check(capsys)
     assert code == 1, out
-    assert f"ok   [game] role_threads: seer 占卜者: thread {seer.tid}" in out
-    assert "FAIL [game] role_threads: seer_b: thread 998 does not exist" in out
+    assert f"正常 [game] role_threads: seer 占卜者：帖子 {seer.tid}" in out
+    assert "有误 [game] role_threads: seer_b：帖子 998 不存在" in out
 
 
 def test_a_forum_that_cannot_be_reached_names_the_option(sandbox, capsys) -> None:
@@ -67,7 +67,7 @@ def test_a_forum_that_cannot_be_reached_names_the_option(sandbox, capsys) -> Non
     write_config(folder, "http://127.0.0.1:9/", tid)
     code, out = check(capsys)
     assert code == 1
-    assert "FAIL login: [forum] base_url: connection refused (http://127.0.0.1:9/)" in out
+    assert "有误 登录：[forum] base_url：连接被拒绝（http://127.0.0.1:9/）" in out
     assert "Traceback" not in out
 
 
@@ -77,7 +77,7 @@ def test_the_other_engine_is_named(sandbox, capsys) -> None:
     code, out = check(capsys)
     assert code == 1
     assert (
-        'FAIL login: [forum] engine: this looks like a phpwind forum, not Discuz!: set engine = "phpwind"'
+        '有误 登录：[forum] engine：这看起来是 phpwind 论坛，不是 Discuz!：请设 engine = "phpwind"'
         in out
     )
 
@@ -91,12 +91,12 @@ def test_a_rejected_password_is_one_line_in_check_config_and_in_run(
     code, out = check(capsys)
     assert (
         code == 1
-        and "FAIL login: [forum] password: the forum rejected the user name or password" in out
+        and "有误 登录：[forum] password：论坛拒绝了" in out
     )
     assert "not-the-password" not in out
     code = main(["run", "--once"])
     out, err = capsys.readouterr()
     assert (
-        code == 2 and err.startswith("shenshi: error: [forum] password:") and err.count("\n") == 1
+        code == 2 and err.startswith("shenshi 出错：[forum] password：") and err.count("\n") == 1
     )
     assert "Traceback" not in out + err and "not-the-password" not in out + err

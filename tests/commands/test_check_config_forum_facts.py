@@ -57,8 +57,8 @@ def checks(sandbox: SandboxForum, base_url: str, tmp_path, **kwargs) -> dict[str
 def test_swapped_uids_fail_and_name_both_players(forum, tmp_path) -> None:  # type: ignore[no-untyped-def]
     sandbox, base_url = forum
     found = checks(sandbox, base_url, tmp_path, swap=("小明", "阿杰"))
-    assert found["player 小明"] == (False, f"uid 4 is {player_name('阿杰', sandbox.engine)} on the forum, not 小明: fix the players file")
-    assert found["player 阿杰"][0] is False and "uid 3 is 小明" in found["player 阿杰"][1]
+    assert found["player 小明"] == (False, f"论坛上 uid 4 是 {player_name('阿杰', sandbox.engine)}，不是 小明：请改正玩家文件")
+    assert found["player 阿杰"][0] is False and "uid 3 是 小明" in found["player 阿杰"][1]
     others = [what for what, (ok, _) in found.items() if what.startswith("player ") and ok]
     assert len(others) == len(GAME6_10) - 2  # Tom_2 is tom_2 on phpwind: the same member
 
@@ -67,7 +67,7 @@ def test_an_empty_inbox_is_fine_and_the_charset_is_reported(forum, tmp_path) -> 
     sandbox, base_url = forum
     found = checks(sandbox, base_url, tmp_path)
     assert all(ok for ok, _ in found.values()), found
-    assert found["inbox"] == (True, "empty (no conversations yet)")
+    assert found["inbox"] == (True, "空的（还没有对话）")
     assert found["charset"][1].startswith(f"{sandbox.charset} (from the pages' own declaration)")
 
 
@@ -84,5 +84,5 @@ def test_a_gbk_forum_whose_server_says_utf8_is_read_and_written_as_gbk(tmp_path,
         code = main(["check-config", "--config", str(tmp_path / "shenshi.toml")])
     out = capsys.readouterr().out
     assert code == 0, out
-    assert f"ok   login: logged in as {GM_NAME}" in out
-    assert "ok   charset: gbk (from the pages' own declaration); the HTTP header says utf-8, the pages win" in out
+    assert f"正常 登录：已登录为 {GM_NAME}" in out
+    assert "正常 字符集：gbk (from the pages' own declaration); the HTTP header says utf-8, the pages win" in out

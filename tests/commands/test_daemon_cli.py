@@ -31,12 +31,12 @@ def test_override_and_substitute_are_events_and_replay_agrees(cfg, capsys) -> No
     living = out.split("存活")[1].split("\n\n")[0]
     assert "替补甲" in living and "Rex" not in living
     code, out, _ = run(capsys, "replay")
-    assert code == 0 and "no difference" in out
+    assert code == 0 and "没有差异" in out
 
 
 def test_illegal_override_is_one_clear_line(cfg, capsys) -> None:
     code, out, err = run(capsys, "override", "cancel-execution")
-    assert code == 2 and err.startswith("shenshi: error:") and err.count("\n") == 1
+    assert code == 2 and err.startswith("shenshi 出错：") and err.count("\n") == 1
     code, _, err = run(capsys, "override", "exit")
     assert code == 2 and "override exit 需要 1 个参数，收到 0 个：shenshi override exit NAME" in err
 
@@ -69,7 +69,7 @@ def test_an_illegal_correction_leaves_the_stored_game_as_it_was(cfg, capsys, arg
     assert before  # the substitution is stored
     code, out, err = run(capsys, *argv)
     assert code == 2 and out == ""
-    assert err == f"shenshi: error: {says}\n", err  # one clear line, no traceback
+    assert err == f"shenshi 出错：{says}\n", err  # one clear line, no traceback
     assert stored_events(cfg) == before
 
 
@@ -86,9 +86,9 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
     assert code == 0 and "#1 [待审] 夜晚结果 → 帖子 2" in out and "私信给 小明" in out
     code, out, _ = run(capsys, "approve", "1")
     assert out.startswith("#1 已批准（夜晚结果）\n") and "不会发送" in out  # dry-run
-    assert run(capsys, "reject", "2")[1].strip() == "#2 已放弃（回执）"
+    assert run(capsys, "reject", "2")[1].startswith("#2 已放弃（回执）\n放错了可以撤销：shenshi reject --undo 2")
     code, _, err = run(capsys, "approve", "2")
-    assert code == 2 and err == "shenshi: error: #2：已放弃（shenshi reject），不能再批准\n"
+    assert code == 2 and err == "shenshi 出错：#2：已放弃（shenshi reject），不能再批准；要恢复：shenshi reject --undo ID\n"
     code, _, err = run(capsys, "published", "1", "--at", "2999-01-01T20:15")
     assert code == 2 and "在未来" in err
     code, out, _ = run(capsys, "published", "1")
@@ -107,10 +107,10 @@ def test_review_approve_reject_published(cfg, capsys) -> None:
 def test_check_config_offline_names_the_missing_password(cfg, capsys, monkeypatch) -> None:
     monkeypatch.delenv("SHENSHI_CLI_TEST_PASSWORD", raising=False)
     code, out, _ = run(capsys, "check-config", "--offline")
-    assert code == 1 and "FAIL password: no password: set $SHENSHI_CLI_TEST_PASSWORD" in out
+    assert code == 1 and "有误 密码：没有密码：请设置 $SHENSHI_CLI_TEST_PASSWORD" in out
     monkeypatch.setenv("SHENSHI_CLI_TEST_PASSWORD", "secret-value")
     code, out, _ = run(capsys, "check-config", "--offline")
-    assert code == 0 and "secret-value" not in out and "all good" in out
+    assert code == 0 and "secret-value" not in out and "全部正常" in out
 
 
 def test_check_config_offline_refuses_a_cookies_file_others_can_read(cfg, capsys, monkeypatch) -> None:
@@ -120,10 +120,10 @@ def test_check_config_offline_refuses_a_cookies_file_others_can_read(cfg, capsys
     (cfg / "cookies.txt").write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
     os.chmod(cfg / "cookies.txt", 0o644)
     code, out, _ = run(capsys, "check-config", "--offline")
-    assert code == 1 and "FAIL password:" in out and "cookies.txt is readable by others; run: chmod 600" in out
+    assert code == 1 and "有误 密码：" in out and "cookies.txt is readable by others; run: chmod 600" in out
     os.chmod(cfg / "cookies.txt", 0o600)
     code, out, _ = run(capsys, "check-config", "--offline")
-    assert code == 0 and "using the cookies file" in out
+    assert code == 0 and "用 cookies 文件" in out
 
 
 def test_a_wrong_option_is_named(cfg, capsys) -> None:

@@ -45,7 +45,7 @@ def test_one_daemon_serves_every_game_and_the_commands_pick_one(two_games, capsy
     code = main(["run", "--once", "--games", str(games)])
     out, err = capsys.readouterr()
     assert code == 0, out + err
-    assert out.count("events:") == 2  # one line per game
+    assert out.count("日志：") == 2  # one line per game
     assert (games / "first.log").exists() and (games / "second.log").exists()  # each its own log
 
     assert main(["games", "--games", str(games)]) == 0

@@ -79,7 +79,7 @@ def test_a_wrong_name_or_action_is_refused_with_the_close_ones(cfg, capsys, argv
     before = _events()
     code, out, err = cli(capsys, *argv)
     assert (code, out) == (2, "")
-    assert err.startswith(f"shenshi: error: {says}") and err.count("\n") == 1, err
+    assert err.startswith(f"shenshi 出错：{says}") and err.count("\n") == 1, err
     assert err.rstrip().endswith("没有改动")
     assert _events() == before
 
@@ -108,9 +108,33 @@ def test_ack_takes_the_good_ids_and_names_the_wrong_one(cfg, capsys) -> None:
     code, out, err = cli(capsys, "ack", "1", "7")
     assert code == 2
     assert out.startswith("已确认 1 条提醒：#1；还有 1 条未确认")
-    assert err == "shenshi: error: 没有提醒 #7（shenshi status 列出未确认的提醒）\n"
+    assert err == "shenshi 出错：没有提醒 #7（shenshi status 列出未确认的提醒）\n"
     code, _, err = cli(capsys, "ack")
     assert code == 2 and "或 --all" in err
+
+
+def test_a_reject_and_an_acknowledgement_can_be_taken_back(cfg, capsys) -> None:
+    _propose(("k1", "night_result", "thread", "2", "【第1夜结果】"), ("k2", "receipt", "pm", "小明", "已收到"))
+    assert cli(capsys, "reject", "1-2")[0] == 0
+    code, out, err = cli(capsys, "reject", "--undo", "2")
+    assert code == 0 and out.startswith("#2 待审（回执）"), err
+    code, out, _ = cli(capsys, "review")
+    assert "#2 [待审]" in out and "#1 [待审]" not in out
+    code, _, err = cli(capsys, "reject", "--undo", "2")  # not rejected any more
+    assert code == 2 and err == "shenshi 出错：#2：没有被放弃（待审），无需撤销\n"
+    assert cli(capsys, "approve", "2")[0] == 0
+
+    _alerts("unknown_name", "not_a_command")
+    assert cli(capsys, "ack", "--all")[0] == 0
+    code, out, err = cli(capsys, "ack", "--undo", "2", "9")
+    assert code == 2 and out.startswith("已撤销确认：#2")
+    assert err == "shenshi 出错：没有提醒 #9（shenshi status 列出未确认的提醒）\n"
+    code, out, _ = cli(capsys, "status")
+    assert "#2" in out and "#1 " not in out.split("提醒")[-1]
+    code, _, err = cli(capsys, "ack", "--undo", "--all")
+    assert code == 2 and "--undo 需要提醒编号" in err
+    log = (cfg / "dry.jsonl").read_text(encoding="utf-8")
+    assert '"restore"' in log and '"unack"' in log
 
 
 def test_outbox_refusals_say_why_and_the_others_go_through(cfg, capsys) -> None:
@@ -120,11 +144,11 @@ def test_outbox_refusals_say_why_and_the_others_go_through(cfg, capsys) -> None:
     assert code == 2
     assert out.startswith("#2 已批准（回执）")
     assert err.splitlines() == [
-        "shenshi: error: #1：已记为你手动发布，不能再批准；要更正，请在论坛上编辑或另发",
-        "shenshi: error: #99：没有这条公告/私信（shenshi review 列出待审的，shenshi review --all 列出全部）",
+        "shenshi 出错：#1：已记为你手动发布，不能再批准；要更正，请在论坛上编辑或另发",
+        "shenshi 出错：#99：没有这条公告/私信（shenshi review 列出待审的，shenshi review --all 列出全部）",
     ]
     code, _, err = cli(capsys, "edit", "1", "--text", "新的")
-    assert code == 2 and err.startswith("shenshi: error: #1：已记为你手动发布，不能再修改")
+    assert code == 2 and err.startswith("shenshi 出错：#1：已记为你手动发布，不能再修改")
     code, _, err = cli(capsys, "published", "x1")
     assert code == 2 and "「x1」不是编号" in err
 
@@ -209,7 +233,7 @@ def test_check_config_names_the_option_when_the_second_login_fails(sandbox) -> N
 
     first = next(check_forum(load_config(folder / "shenshi.toml"), Refusing()))  # type: ignore[arg-type]
     assert not first.ok
-    assert first.detail.startswith("[forum] password: the forum rejected the user name or password")
+    assert first.detail.startswith("[forum] password：论坛拒绝了")
 
 
 def test_status_shows_who_has_not_signed_in_while_the_window_is_open(tmp_path) -> None:
@@ -356,4 +380,4 @@ def test_refusals_with_one_reason_are_one_line(cfg, capsys) -> None:
     assert cli(capsys, "reject", "1-3")[0] == 0
     code, out, err = cli(capsys, "approve", "1-4")
     assert code == 2 and out.startswith("#4 已批准（回执）")
-    assert err == "shenshi: error: #1-3：已放弃（shenshi reject），不能再批准\n"
+    assert err == "shenshi 出错：#1-3：已放弃（shenshi reject），不能再批准；要恢复：shenshi reject --undo ID\n"

@@ -24,8 +24,8 @@ def test_check_config_against_the_forum(forum_config, capsys) -> None:
     code = main(["check-config"])
     out, _ = capsys.readouterr()
     assert code == 0, out
-    assert "ok   login: logged in as 神的使者 (uid 2)" in out
-    assert "ok   player 小明: uid 3" in out
+    assert "正常 登录：已登录为 神的使者（uid 2）" in out
+    assert "正常 玩家 小明：uid 3" in out
     assert GM_PASSWORD not in out
 
 
@@ -34,6 +34,8 @@ def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
     code = main(["run", "--once"])
     out, err = capsys.readouterr()
     assert code == 0, out + err
+    said = out.strip().splitlines()[-1]  # what the cycle did, in words (not "events: 0, sent: 0")
+    assert "进入 第1夜" in said and "日志：" in said and "events:" not in out, out
     code = main(["status"])
     out, _ = capsys.readouterr()
     assert "第1夜" in out and "下一个截止：第1夜结束" in out

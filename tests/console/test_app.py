@@ -7,9 +7,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from starlette.testclient import TestClient
 
-from shenshi.console.auth import CSRF_FIELD
+from shenshi.console.app import create_app
+from shenshi.console.auth import COOKIE, CSRF_FIELD
+from shenshi.console.desk import Desk
 from shenshi.store.outbox import AnnouncementState
+from tests.console.conftest import midgame
 from tests.daemon.helpers import announcements
 
 PAGES = ["/g/1/", "/g/1/review", "/g/1/review?all=1", "/g/1/alerts", "/g/1/players",
@@ -134,7 +138,7 @@ def test_substitute_and_override_through_the_forms(client, key, game) -> None:
     page = note(client, form(client, key, "/g/1/override", what="exit", arg0=""))
     assert "没有执行：" in page and "empty" in page
     page = note(client, form(client, key, "/g/1/override", what="nonsense"))
-    assert "unknown correction" in page
+    assert "本局规则没有这种更正：nonsense" in page
     entries = [e["kind"] for e in game.drylog.entries() if e["state"] == "gm"]
     assert entries == ["substitute"]
 
@@ -165,10 +169,30 @@ def test_an_unknown_game_is_404(client) -> None:
     assert client.get("/g/7/players/1/role").status_code == 404
 
 
-def test_approve_every_proposal_at_once(client, key, game) -> None:
+def test_no_approve_all_in_dry_run(client) -> None:
+    html = client.get("/g/1/review").text
+    assert "全部批准" not in html and "复制原文" in html
+
+
+@pytest.fixture
+def review_game(tmp_path, clock):
+    svc = midgame(tmp_path / "review", clock, mode="review")
+    yield svc
+    svc.close()
+
+
+def test_approve_every_proposal_at_once(review_game, key) -> None:
+    game = review_game
+    with TestClient(create_app(Desk([game]), key), follow_redirects=False) as client:
+        client.cookies.set(COOKIE, key.cookie)
+        _approve_all(client, key, game)
+
+
+def _approve_all(client, key, game) -> None:
     html = client.get("/g/1/review").text
     proposed = by_state(game, AnnouncementState.PROPOSED)
     assert f"全部批准（{len(proposed)} 条待审）" in html
+    assert f'data-confirm="批准这 {len(proposed)} 条' in html  # asked before approving many
     ids = [str(a.id) for a in proposed]
     r = client.post("/g/1/announcements/approve", data={CSRF_FIELD: key.csrf, "id": ids, "back": "/g/1/review"})
     assert f"#{ids[0]} 已批准" in note(client, r)

@@ -82,8 +82,20 @@ def test_a_port_in_use_is_one_clear_line(game) -> None:
 
     with served([game]) as console:
         port = int(console.url.rsplit(":", 1)[1])
-        with pytest.raises(UserError, match=f"cannot listen on 127.0.0.1:{port}"):
+        with pytest.raises(UserError, match=f"控制台的端口 {port} 已被占用.*用 --port 换一个端口"):
             _prepare([game], "127.0.0.1", port)
+
+
+def test_a_port_in_use_beside_the_daemon_names_the_run_option() -> None:
+    import errno
+
+    from shenshi.commands.console import listen_refused
+
+    taken = OSError(errno.EADDRINUSE, "Address already in use")
+    said = listen_refused("127.0.0.1", 8737, taken, "--console-host", "--console-port")
+    assert "端口 8737 已被占用" in said and "--console-port 8738" in said
+    missing = OSError(errno.EADDRNOTAVAIL, "Cannot assign requested address")
+    assert "--console-host" in listen_refused("10.9.9.9", 8737, missing, "--console-host", "--console-port")
 
 
 

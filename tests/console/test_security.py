@@ -28,9 +28,9 @@ def post_routes(client) -> list[str]:
     """Every POST route of the application, with its parameters filled in."""
     app = client.app.app  # behind the Gate
     paths = [r.path for r in app.routes if isinstance(r, Route) and "POST" in (r.methods or ())]
-    assert len(paths) == 5
+    assert len(paths) == 7  # approve (several), one announcement, ack, unack, hint, substitute, override
     return [p.replace("{game:int}", "1").replace("{ident:int}", "1").replace("{what}", w)
-            for p in paths for w in (("approve", "reject", "edit", "published") if "{what}" in p else ("",))]  # fmt: skip
+            for p in paths for w in (("approve", "reject", "restore", "edit", "published") if "{what}" in p else ("",))]  # fmt: skip
 
 
 def states(game) -> list:

@@ -149,7 +149,7 @@ def test_override_exit_replaces_the_pending_exit_proposal(game) -> None:
     svc, clock = game
     [signin] = [a for a in pending(svc, "signin") if about(a) == "白色的猫"]
     said = gm_commands.correct(svc, "exit", ["白色的猫"])
-    text = "\n".join(said.lines)
+    text = "\n".join((*said.lines, *said.cli))  # what the command line prints
     [exit_] = [a for a in pending(svc, "exit")]
     assert exit_.text.startswith("白色的猫 自动退出游戏。")
     with svc.store.snapshot() as uow:

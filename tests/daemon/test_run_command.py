@@ -64,7 +64,7 @@ def test_run_once_with_the_forum_down_says_so_in_one_line(tmp_path) -> None:
                           text=True, env=_env(), timeout=120)  # fmt: skip
     assert done.returncode == 2 and not done.stdout
     lines = [line for line in done.stderr.splitlines() if "WARNING" not in line]  # the libraries' logs
-    assert lines == [lines[0]] and lines[0].startswith("shenshi: error: [forum] base_url: connection refused")
+    assert lines == [lines[0]] and lines[0].startswith("shenshi 出错：[forum] base_url：连接被拒绝")
     assert "Traceback" not in done.stdout + done.stderr
 
 
@@ -90,7 +90,7 @@ def test_run_with_the_forum_down_starts_alerts_and_keeps_trying(tmp_path) -> Non
         proc.send_signal(signal.SIGTERM)
         out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err
-    assert "stopped (SIGTERM)" in out and "Traceback" not in err
+    assert "已停止（SIGTERM）" in out and "Traceback" not in err
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
@@ -103,16 +103,17 @@ def test_a_signal_stops_the_daemon_at_once_saying_so(tmp_path, monkeypatch, sign
         config = _config(tmp_path, base_url, thread.tid, accounts)
         proc = subprocess.Popen(_shenshi("run", "--config", str(config)), stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
+        first = ""
         try:
             first = proc.stdout.readline()
-            assert first.startswith("shenshi: run game (dry-run)"), (first, proc.stderr.read())
         finally:
             began = time.monotonic()
             proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
+        assert first.startswith("shenshi：《run game》演练"), (first, out, err)  # (stopped first: never hangs)
         assert time.monotonic() - began < 10  # at once: not after the 5 s poll interval
     assert proc.returncode == 0, err
-    assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
+    assert f"已停止（{signal.Signals(signum).name}）" in out and "Traceback" not in err
     with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
         game = uow.games.find("run game")
         assert uow.leases.holder(game.id) is None  # given up: another daemon may start at once
@@ -155,14 +156,15 @@ def test_a_signal_stops_a_daemon_serving_many_games_cleanly(tmp_path, signum) ->
             args += ["--config", str(path)]
         proc = subprocess.Popen(_shenshi(*args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 text=True, env=_env())  # fmt: skip
+        lines: list[str] = []
         try:
             lines = [proc.stdout.readline() for _ in range(5)]
-            assert lines[-1].startswith("shenshi: 4 games"), (lines, proc.stderr.read())
         finally:
             proc.send_signal(signum)
             out, err = proc.communicate(timeout=30)
+        assert lines[-1].startswith("shenshi：共 4 局"), (lines, out, err)  # (stopped first: never hangs)
     assert proc.returncode == 0, err
-    assert f"stopped ({signal.Signals(signum).name})" in out and "Traceback" not in err
+    assert f"已停止（{signal.Signals(signum).name}）" in out and "Traceback" not in err
     with open_store(database_url(tmp_path, "g.sqlite3")) as store, store.snapshot() as uow:
         for n in range(4):
             game = uow.games.find(f"第{n + 1}局")

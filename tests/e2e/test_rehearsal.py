@@ -504,7 +504,7 @@ def test_the_game_ends_as_the_players_meant_it(rehearsal: Rehearsal) -> None:
 
 def test_check_config_and_the_deal(rehearsal: Rehearsal) -> None:
     said = {argv[0]: out for argv, _, out, _ in rehearsal.said}
-    assert "all good" in said["check-config"] and "ok   role mix" not in said["check-config"]
+    assert "全部正常" in said["check-config"] and "正常 身份配置" not in said["check-config"]
     assert "已发 10 个身份" in said["deal"]
 
 

@@ -138,13 +138,13 @@ def test_check_config_on_the_real_forum(real_forum: RealForumSpec, tmp_path, mon
     assert main(["check-config", "--config", _config(real_forum, tmp_path, players)]) == 0
     out = capsys.readouterr().out
     charset = "gbk" if real_forum.id == "phpwind-gbk" else "utf-8"
-    assert f"ok   charset: {charset} (from the pages' own declaration)" in out, out
-    assert "ok   inbox:" in out and "all good" in out
+    assert f"正常 字符集：{charset} (from the pages' own declaration)" in out, out
+    assert "正常 收件箱：" in out and "全部正常" in out
     players[0]["uid"], players[1]["uid"] = players[1]["uid"], players[0]["uid"]  # two uids swapped
     assert main(["check-config", "--config", _config(real_forum, tmp_path, players)]) == 1
     out = capsys.readouterr().out
-    assert f"FAIL player {names[0]}: uid {uids[names[1]]} is {names[1]} on the forum, not {names[0]}" in out, out
-    assert f"FAIL player {names[1]}:" in out and "2 problem(s)" in out
+    assert f"有误 玩家 {names[0]}：论坛上 uid {uids[names[1]]} 是 {names[1]}，不是 {names[0]}" in out, out
+    assert f"有误 玩家 {names[1]}：" in out and "2 处有误" in out
 
 
 @pytest.mark.engines("phpwind")

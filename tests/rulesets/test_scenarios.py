@@ -70,4 +70,4 @@ def test_simulate_refuses_a_malformed_file_with_one_line(path: Path, capsys) -> 
     code = main(["simulate", str(path)])
     out, err = capsys.readouterr()
     assert code != 0 and out == ""
-    assert err.count("\n") == 1 and err.startswith("shenshi: error:")
+    assert err.count("\n") == 1 and err.startswith("shenshi 出错：")

@@ -28,6 +28,7 @@ ACTIONS = {
     A.SENT: lambda s, i: s.mark_sent(i, "9001"),
     A.FAIL: lambda s, i: s.mark_failed(i, "timeout"),
     A.PUBLISH: lambda s, i: s.mark_published(i),
+    A.RESTORE: lambda s, i: s.restore(i),
     A.CONFIRM: lambda s, i: s.confirm(i),
     A.SUPERSEDE: lambda s, i: s.supersede(i, "路人甲 接替 kk_大侠"),
 }
@@ -115,6 +116,14 @@ def test_every_state_and_action(outbox, game, state, action):
     message = str(excinfo.value)
     assert f"#{ann.id} is {state.value}" in message and f"cannot {action.value}" in message
     assert outbox.get(ann.id) == ann  # untouched
+
+
+def test_a_reject_taken_back_is_proposed_again(outbox, game):
+    ann = _in_state(outbox, game, S.APPROVED)
+    ann = outbox.reject(ann.id)
+    assert ann.rejected_at is not None
+    back = outbox.restore(ann.id)
+    assert (back.state, back.rejected_at, back.approved_at, back.text) == (S.PROPOSED, None, None, ann.text)
 
 
 def test_a_superseded_announcement_gives_its_key_up_and_names_its_replacement(outbox, game, clock):

@@ -92,7 +92,7 @@ class Chess32(Ruleset):
             ),
             last_words=LastWordsRules(post=LastWordsPost.WHOLE, notice=LastWordsNotice.PUBLIC),
             speech=SpeechRules(dead_posts=True, spectators=True, content=True),
-            clock=ClockRules(records_activity=True, death_causes_public=False),
+            clock=ClockRules(records_activity=True, death_causes_public=False, day_minimum=clock.LURK_MIN_POSTS),
             players=self.info.players,
         )
 

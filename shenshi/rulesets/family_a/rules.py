@@ -74,6 +74,7 @@ class FamilyA(Ruleset):
     """游戏五/游戏六 core (§1): subclasses set the parameters of their table."""
 
     stored_types = MappingProxyType({"FamilyAMemory": FamilyAMemory, "LastWords": LastWords})
+    gm_rulings = ("extra_divination", "answered")  # RES-A19, A-S2
 
     FIXED_X: ClassVar[int | None] = None  # game6-8: x = 2
     KILLERS_CANNOT_KILL_EACH_OTHER: ClassVar[bool] = False  # game6-8 (RES-A3)

@@ -88,6 +88,7 @@ class Werewolf(Ruleset):
     first_number = 0  # 第零日夜晚: cupid and 托孤
     cycle = (Phase.DAY, Phase.NIGHT)  # game day n is day n then night n [WW:L74]
     stored_types = MappingProxyType({"WerewolfMemory": WerewolfMemory, "DaySnapshot": DaySnapshot})
+    gm_rulings = ("penalty", "send_off", "sheriff")  # the referee's and the host's (§5)
 
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
