@@ -36,6 +36,7 @@ from shenshi.adapters.errors import (
 )
 from shenshi.daemon.announce import Templates, kind_words
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.forum_ids import ForumRef, claimed, evidence_ref, pm_ref
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
@@ -181,11 +182,7 @@ class Publisher(GameIO):
         self._read_afresh(a)
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
-            claimed = {
-                x.forum_id
-                for x in uow.outbox.announcements(self.game_id)
-                if x.id != a.id and x.forum_id
-            }
+            taken = claimed(uow.outbox.announcements(self.game_id), besides=a.id)
         if a.state not in WAITING:
             return True  # meanwhile recognised as the GM's own post, or rejected: nothing to send
         thread = a.destination_kind is DestinationKind.THREAD
@@ -194,13 +191,13 @@ class Publisher(GameIO):
             (
                 (e.forum_id, e.posted_at)
                 for e in self._ours(a)
-                if e.forum_id not in claimed and same_message(e.text, a.text, padding)
+                if evidence_ref(e) not in taken and same_message(e.text, a.text, padding)
             ),
             None,
         )
         if found is None and not thread:
             # phpwind shows a PM the GM sent only in the outbox until the player answers.
-            pm_id = self._unclaimed_sent_pm(a, a.approved_at or a.created_at, claimed)
+            pm_id = self._unclaimed_sent_pm(a, a.approved_at or a.created_at, taken)
             if pm_id is not None:
                 found = (pm_id, self.clock())
         if found is None:
@@ -233,12 +230,12 @@ class Publisher(GameIO):
         be it: nothing is sent (never twice), the GM is told where it is and what to do."""
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
-            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.forum_id}
+            taken = claimed(uow.outbox.announcements(self.game_id))
         if a.edited_at is None or a.attempted_at is None or a.edited_at <= a.attempted_at:
             return False
         since = a.attempted_at - FORUM_CLOCK_SKEW - self.adapter.time_precision.pm
         suspect = next(
-            (e for e in self._ours(a) if e.forum_id not in claimed and e.posted_at >= since), None
+            (e for e in self._ours(a) if evidence_ref(e) not in taken and e.posted_at >= since), None
         )
         if suspect is None:
             return False
@@ -278,21 +275,21 @@ class Publisher(GameIO):
         a second identical one (two receipts ``已收到：今晚占卜 老王``) is never taken for this
         one after a crash. ``pm:<key>`` if the forum does not show it."""
         with self.store.snapshot() as uow:
-            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.forum_id}
+            taken = claimed(uow.outbox.announcements(self.game_id))
         try:
-            found = self._unclaimed_sent_pm(a, a.attempted_at or self.clock(), claimed)
+            found = self._unclaimed_sent_pm(a, a.attempted_at or self.clock(), taken)
         except ForumError as exc:  # it was sent: only its id is unknown
             log.info("could not read the id of the PM just sent (#%s): %s", a.id, exc)
             found = None
         return found or f"pm:{a.key}"
 
-    def _unclaimed_sent_pm(self, a: Announcement, since: datetime, claimed: set[str]) -> str | None:
+    def _unclaimed_sent_pm(self, a: Announcement, since: datetime, taken: set[ForumRef]) -> str | None:
         """The oldest PM of the GM's to ``a``'s player with ``a``'s text since ``since`` that no
         announcement records (the engine's list of sent PMs), if the adapter can list them."""
         find = getattr(self.adapter, "find_sent_pms", None)
         if find is None:
             return None
-        return next((i for i in find(a.destination, a.text, since) if i not in claimed), None)
+        return next((i for i in find(a.destination, a.text, since) if pm_ref(i) not in taken), None)
 
     def _padding(self) -> str:
         """What a post shorter than the forum's minimum is padded with (the GM's template)."""

@@ -35,6 +35,7 @@ from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
+from shenshi.daemon.forum_ids import claimed, post_ref
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.gm_text import hint
@@ -258,9 +259,9 @@ class GameService:
         for alert in self._edit_alerts:  # (stored with the revisions: only the log is left)
             self._log_alert(alert)
         self._edit_alerts.clear()
-        find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
-        if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
-            for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
+        find_sent_pms = getattr(self.adapter, "find_sent_pms", None)
+        if self.config.daemon.mode == "dry-run" and find_sent_pms and not getattr(self.adapter, "inbox_lists_sent", False):
+            for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pms):  # sent by hand
                 self._log_published(a)
         return report
 
@@ -335,10 +336,10 @@ class GameService:
         ]
         outcome.alerts.extend(notes)
         published: list[str] = []  # the GM's own post publishes these (with the processed mark)
-        pid = item.record.pid if isinstance(item.record, Post) else None
+        post = item.record if isinstance(item.record, Post) else None
 
         def publish(uow: UnitOfWork) -> None:
-            published[:] = [key for key, at in outcome.published if pid and self._publish(uow, key, at, pid)]
+            published[:] = [key for key, at in outcome.published if post and self._publish(uow, key, at, post)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
         for key in published:
@@ -531,13 +532,16 @@ class GameService:
         self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
                                    alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
 
-    def _publish(self, uow: UnitOfWork, key: str, at: datetime, forum_id: str | None) -> bool:
-        """Mark the announcement ``key`` published by the GM's own post, in ``uow`` (the
-        transaction that marks that post processed: a crash keeps both or neither)."""
+    def _publish(self, uow: UnitOfWork, key: str, at: datetime, post: Post) -> bool:
+        """Mark the announcement ``key`` published by the GM's own ``post``, in ``uow`` (the
+        transaction that marks that post processed: a crash keeps both or neither). A post
+        another announcement already records (two with the same text) publishes only that one."""
         a = uow.outbox.by_key(self.game_id, key)
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
-        uow.outbox.mark_published(a.id, at, forum_id=forum_id)
+        if post_ref(post.tid, post.pid) in claimed(uow.outbox.announcements(self.game_id), besides=a.id):
+            return False
+        uow.outbox.mark_published(a.id, at, forum_id=post.pid)
         return True
 
     def _log_published(self, a: Announcement) -> None:
