@@ -35,9 +35,9 @@ from shenshi.daemon import keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
-from shenshi.daemon.forum_ids import claimed, post_ref
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.forum_ids import claimed, post_ref
 from shenshi.daemon.gm_text import hint
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links

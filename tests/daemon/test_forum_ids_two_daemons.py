@@ -10,8 +10,6 @@ from datetime import timedelta
 
 import pytest
 
-pytestmark = pytest.mark.slow  # two daemon processes per trial (`make e2e`)
-
 from shenshi.adapters.sandbox import SandboxForum, serve
 from shenshi.adapters.sandbox.seed import GM_PASSWORD, seed_demo
 from shenshi.demo.clockfile import FileClock
@@ -21,6 +19,8 @@ from tests.daemon.helpers import START
 from tests.daemon.test_forum_ids import next_ids_collide
 from tests.daemon.test_run_command import PASSWORD_ENV
 from tests.daemon.test_service_sandbox import ROLES
+
+pytestmark = pytest.mark.slow  # two daemon processes per trial (`make e2e`)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
