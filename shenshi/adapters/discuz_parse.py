@@ -194,6 +194,7 @@ def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
 THREAD_END = ('id="postlistreply"', "]]></root>")  # a full page; the viewpid ajax answer
 INBOX_END = ("addBlockLink('deletepmform'", '<div class="emp">')  # the list's form; "no PMs"
 CONVERSATION_END = ('id="pm_append"',)
+BOARD_END = ('id="fd_page_bottom"',)  # the pager under the list (every branch of forumdisplay_list)
 
 
 def parse_thread_page(
@@ -366,8 +367,13 @@ def pagination(tree: Any) -> tuple[int, int]:
 def parse_board(
     data: bytes | str, *, tz: tzinfo, now: datetime, charset: str | None = None
 ) -> list[BoardThread]:
-    """The threads of a board page (``forum.php?mod=forumdisplay``): reply counts, last post."""
-    text, tree = _load(data, charset)
+    """The threads of a board page (``forum.php?mod=forumdisplay``): reply counts, last post.
+
+    A listing cut short is refused (:class:`~shenshi.adapters.errors.IncompletePage`): a
+    thread missing from it would look like a thread with no new reply."""
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, BOARD_END, "board listing", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     bodies = tree.xpath("//tbody[starts-with(@id, 'normalthread_') or starts-with(@id, 'stickthread_')]")
     if not bodies and not tree.xpath("//*[@id='threadlisttableid' or @id='threadlist']"):
         check_page(text)

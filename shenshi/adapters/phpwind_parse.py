@@ -163,8 +163,21 @@ def message_of(text: str) -> tuple[str, str] | None:
     return None
 
 
+# The load guard of ``global.php`` (``pwDefendCc``, on while the load is above ``db_loadavg``):
+# a bare line instead of the page, before the forum does anything (require/common.php).
+_LOAD_GUARD = re.compile(r"\s*Forbidden, Please (?:Refresh|turn off CC)\s*\Z")
+
+
+def is_load_guard(text: str) -> bool:
+    """Whether an answer is the load guard's bare "Forbidden, Please Refresh" (or "…turn off
+    CC") instead of a page."""
+    return len(text) < 200 and _LOAD_GUARD.match(text) is not None
+
+
 def check_page(text: str, *, url: str | None = None) -> str | None:
     """Raise the typed error a message page stands for; return a success message, or None."""
+    if is_load_guard(text):
+        raise errors.ForumBusy(f"the forum's load guard answered {text.strip()!r}", url=url)
     body = ajax_body(text)
     if body is not None:
         return check_ajax(text, url=url).message
@@ -225,6 +238,7 @@ _TID = re.compile(r"[?&]tid=(\d+)")
 THREAD_END = ("<!--发帖回复-->", 'id="checkurl"')  # the reply bar; the link warning box
 INBOX_END = ('id="showmessage"',)  # after the conversations' table
 CONVERSATION_END = ('name="atc_content"',)  # the reply form, after the ids of the messages
+BOARD_END = ("getObj('threadlist')",)  # the list's script (delload), after tbody#threadlist
 
 
 def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
@@ -370,8 +384,13 @@ def pagination(tree: Any) -> tuple[int, int]:
 def parse_board(
     data: bytes | str, *, tz: tzinfo, now: datetime, charset: str | None = None
 ) -> list[BoardThread]:
-    """The threads of a board page (``thread.php?fid=F``): ``<em>replies</em>/hits``, last post."""
-    text, tree = _load(data, charset)
+    """The threads of a board page (``thread.php?fid=F``): ``<em>replies</em>/hits``, last post.
+
+    A listing cut short is refused (:class:`~shenshi.adapters.errors.IncompletePage`): a
+    thread missing from it would look like a thread with no new reply."""
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, BOARD_END, "board listing", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     rows = tree.xpath(f"//tbody[@id='threadlist']/tr[{has_class('tr3')}]")
     if not rows and not tree.xpath("//tbody[@id='threadlist']"):
         check_page(text)

@@ -65,8 +65,11 @@ def decode_page(data: bytes, fallback: str | None = None) -> str:
 
 def is_complete(text: str, markers: Sequence[str]) -> bool:
     """Whether a page holds one of ``markers``: the closing structure its engine always prints
-    after the list (of posts, of conversations, of messages)."""
-    return any(marker in text for marker in markers)
+    after the list (of posts, of conversations, of messages, of a board's threads).
+
+    One look at the page's end: the markers stand after the list, near the end, and are
+    searched for from there backwards (a whole page is not walked a second time)."""
+    return any(text.rfind(marker) >= 0 for marker in markers)
 
 
 def require_complete(text: str, markers: Sequence[str], what: str, says: Callable[[str], object]) -> None:

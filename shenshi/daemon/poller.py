@@ -158,12 +158,25 @@ class Poller(GameIO):
             lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
         )
         try:
-            return found | self.adapter.poll_board(game.board, on_board, discover, **self._listing())
+            listing = self._listing()
+        except UnexpectedPage as exc:
+            # A listing cut short (or unreadable) says nothing of which threads moved, nor of
+            # new ones: the poll is incomplete (the phase clock holds), and the threads known
+            # are read directly.
+            self.unparsable(f"board {game.board}", exc)
+            for tid, cursor in sorted(on_board.items()):
+                try:
+                    found[tid] = self.adapter.read_thread(tid, cursor)
+                except UnexpectedPage as failure:
+                    self.unparsable(f"thread {tid}", failure)
+            return found
+        try:
+            return found | self.adapter.poll_board(game.board, on_board, discover, **listing)
         except UnexpectedPage:
             pass
         for tid, cursor in on_board.items():
             try:
-                found.update(self.adapter.poll_board(game.board, {tid: cursor}, **self._listing()))
+                found.update(self.adapter.poll_board(game.board, {tid: cursor}, **listing))
             except UnexpectedPage as exc:
                 self.unparsable(f"thread {tid}", exc)
         return found

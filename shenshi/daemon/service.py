@@ -283,18 +283,23 @@ class GameService:
         restart's leftovers and the last poll's finds together): the phase clock is caught up
         to each item's moment first (a PM written after the dawn post belongs to the day, even
         if one poll saw both), but after a read that was not ``complete`` never past the start
-        of the last complete one (what could not be read may be older). Returns how many were
-        read."""
+        of the last complete one (what could not be read may be older): an item written after
+        it waits for a complete read (read earlier, a ballot would count after a close that had
+        not seen it). Returns how many were read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         waiting = list(self.store.stream_evidence(self.game_id, unprocessed=True))
         items = [self._item(e, gm) for e in waiting]
         notes = {e.id: self.poller.notes(e) for e in waiting} if self.poller is not None else {}
         cap = None if complete else self.last_poll
+        read = 0
         for at, item in in_order(items):
+            if cap is not None and at > cap:
+                continue  # written after the last complete read: what was not read may be older
             if complete or cap is not None:
-                self._catch_up(at if cap is None else min(at, cap))
+                self._catch_up(at)
             self._read(item, notes.get(item.evidence_id, ()))
-        return len(items)
+            read += 1
+        return read
 
     def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
         precision = self.precision
