@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from shenshi.adapters.errors import CaptchaRequired, ForumError, LoginFailed
+from shenshi.adapters.errors import ForumError, PasswordRejected
+from shenshi.daemon.forum_trouble import trouble
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.scheduler import Backoff, next_delay
 from shenshi.daemon.service import GameService
@@ -120,12 +121,12 @@ class Cycle:
             password = None
         seen = hashlib.sha256((password or "").encode()).hexdigest()
         if self._rejected is not None and seen == self._rejected:
-            raise LoginFailed(
+            raise PasswordRejected(
                 "the forum rejected this password: waiting for a new one (password_file / password_env)"
             )
         try:
             self.service.adapter.login()
-        except LoginFailed:
+        except PasswordRejected:  # the forum said so: not a guard page, a changed page, a lock
             self._rejected = seen  # (only its hash, in memory)
             raise
         self._rejected = None
@@ -137,18 +138,7 @@ class Cycle:
         alert, and the back-off; the referee is rebuilt in case a part of the stream was read."""
         self.backoff.failures += 1
         result.forum_error = exc
-        kind = (
-            "login_failed"
-            if isinstance(exc, LoginFailed | CaptchaRequired)
-            else "forum_unreachable"
-        )
-        if kind == "login_failed":
-            message = (
-                f"论坛拒绝了 GM 账号的登录：{exc}。shenshi 不会再用同一个密码登录（论坛连续失败会锁定账号）；"
-                "改好 password_file（或改 password_env 后重启）后会自动重新登录"
-            )
-        else:
-            message = f"论坛暂时无法访问：{exc}；shenshi 会自动重试"
+        kind, message = trouble(exc, self.service.config.forum)
         result.errors.append(f"forum: {exc}")
         level = logging.WARNING if self.forum_warnings else logging.DEBUG
         log.log(level, "the forum could not be read (%s); retrying with back-off", exc)

@@ -58,11 +58,23 @@ def explain(
         return f"[forum] base_url: {network_cause(exc)} ({f.base_url}) — is the forum up and the address right?"
     if isinstance(exc, errors.CaptchaRequired):
         return f"[forum] cookies_file: {exc}"
-    if isinstance(exc, errors.LoginFailed):
+    if isinstance(exc, errors.LoginPageChanged):
+        other = wrong_engine(config, exc, sniff)
+        if other:
+            return other
+        return (f"[forum] base_url: the login page changed ({exc.message}); nothing was sent. "
+                f"It will not fix itself: is {f.base_url} the forum's front page?")  # fmt: skip
+    if isinstance(exc, errors.ForumBusy):
+        return (f"[forum] base_url: the forum's load guard answered instead of its pages ({exc.message}); "
+                "try again later, or raise its threshold (phpwind: db_loadavg)")  # fmt: skip
+    if isinstance(exc, errors.PasswordRejected):
         source = f"${f.password_env}" if f.password_env else "password_file"
         return (f"[forum] password: the forum rejected the user name or password for "
                 f"{f.username!r} ({exc.message}); check username and {source}. shenshi does not "
                 f"try the same password again (forums lock an account after 3–5 failures)")  # fmt: skip
+    if isinstance(exc, errors.LoginFailed):
+        return (f"[forum] username: the forum does not let {f.username!r} log in for now ({exc.message}); "
+                "the password was not judged wrong: try again later")  # fmt: skip
     if isinstance(exc, errors.UnexpectedPage):
         other = wrong_engine(config, exc, sniff)
         if other:
@@ -73,7 +85,9 @@ def explain(
 
 
 def wrong_engine(
-    config: Config, exc: errors.UnexpectedPage, sniff: Callable[[str], str | None] | None = None
+    config: Config,
+    exc: errors.UnexpectedPage | errors.LoginPageChanged,
+    sniff: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """``[forum] engine: this looks like a Discuz! forum…`` when the page (or the front page)
     is the other engine's."""

@@ -157,6 +157,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "conditional_action": "带条件的行动", "order_uncertain": "先后顺序无法确定",
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
+    "login_page_changed": "论坛登录页面变了", "forum_busy": "论坛负载保护",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
 })  # fmt: skip
 
@@ -259,6 +260,8 @@ HINTS: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程会自动重试；反复出现时请把 shenshi run -v 的输出交给维护者",
     "login_failed": "改好密码（password_file，或 password_env 后重启 shenshi run）",
     "forum_unreachable": "会自动重试；打开论坛看看是否能访问",
+    "login_page_changed": "不会自己好：核对 base_url；没错的话把 shenshi run -v 的输出交给维护者",
+    "forum_busy": "会自动重试；一直如此时请在论坛后台调高负载保护阈值（phpwind：db_loadavg）",
 })  # fmt: skip
 
 

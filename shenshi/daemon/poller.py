@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from shenshi.adapters.errors import UnexpectedPage
+from shenshi.adapters.errors import AnswerTooLarge, IncompletePage, UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.sharing import SharedReads
@@ -36,6 +36,22 @@ INBOX = "inbox"
 REREAD_SPACING = timedelta(minutes=10)  # re-reading pages for edits, at most this often
 MAX_REREAD_PAGES = 5  # … and at most this many pages of a thread each time
 REPLACEMENT = "\ufffd"  # what a byte the page's charset cannot decode became
+
+
+def source_words(what: str) -> str:
+    """A source the poller reads, in the GM's words (``thread 12`` → ``帖子 12``)."""
+    kind, _, rest = what.partition(" ")
+    words = {"thread": "帖子", "board": "版块", "inbox": "短消息收件箱", "conversation": "短消息对话"}
+    return f"{words.get(kind, kind)} {rest}".strip()
+
+
+def page_trouble(exc: UnexpectedPage) -> str:
+    """Why a page could not be read, in the GM's words (details go to the log)."""
+    if isinstance(exc, AnswerTooLarge):
+        return "回答太大，超过了 max_answer_bytes，shenshi 没有读完它"
+    if isinstance(exc, IncompletePage):
+        return "页面不完整（传输中途断了），重新读了几次仍是如此"
+    return "页面的结构与 shenshi 认识的不同（shenshi run -v 可看详情）"
 
 
 def thread_source(tid: str) -> str:
@@ -325,11 +341,11 @@ class Poller(GameIO):
         if incomplete:
             self._unread.append(what)
         stamp = self.clock().strftime("%Y%m%d%H")
-        message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        message = f"{source_words(what)}：shenshi 读不了这一页（{exc.url or '没有网址'}）：{page_trouble(exc)}"
         if incomplete:
             message += "；读不到这一页时，阶段时钟停在上一次完整读取论坛的时间（不会在没读到的帖子和私信之前截止）"
         self.alert([GmAlert(self.keys.unparsable(what, stamp), "unparsable_page", message)])
-        log.warning("%s", message)
+        log.warning("%s: a page shenshi cannot read (%s): %s", what, exc.url or "no URL", exc)
 
     def notes(self, evidence: Evidence) -> list[GmAlert]:
         """What the GM must be told of a stored post or PM whatever it says: bytes its page's

@@ -78,7 +78,7 @@ def test_a_cut_listing_does_not_close_the_vote_without_a_ballot_in_time(tmp_path
         cycle.run()
         assert transport.cuts, "the listing was not cut"
         assert service.referee.state.phase is Phase.DAY, "the vote closed on a cut listing"
-        assert any(a.kind == "unparsable_page" and "board" in a.message for a in alerts(service))
+        assert any(a.kind == "unparsable_page" and "版块 3" in a.message and "不完整" in a.message for a in alerts(service))
         transport.armed = False
         clock.advance(minutes=2)
         cycle.run()
