@@ -31,6 +31,8 @@ from shenshi.store.errors import LeaseHeld
 
 log = logging.getLogger(__name__)
 
+ROUNDS = 3  # poll, tick and publish again at most this often in a cycle (a deadline passed)
+
 
 @dataclass
 class CycleResult:
@@ -95,19 +97,24 @@ class Cycle:
     def _work_held(self, result: CycleResult) -> None:
         service = self.service
         service.read_corrections()  # the GM's corrections made beside the running daemon
-        at = self.clock()
-        if service.adapter is not None:
-            if getattr(service.adapter, "own_uid", None) is None:
-                self._login()
-            elif service.referee is not None and service.referee.gm_uid is None:
-                service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
-            report = service.poll()
-            result.polled = True
-            record_poll(service.store, service.game_id, self.clock())
-            at = report.started if report.complete else service.last_poll
-        if at is not None:  # (None: no complete read of the forum yet)
-            result.events = len(service.tick(at).events)
-        result.sent = service.publish()
+        for _ in range(ROUNDS):
+            at = self.clock()
+            if service.adapter is not None:
+                if getattr(service.adapter, "own_uid", None) is None:
+                    self._login()
+                elif service.referee is not None and service.referee.gm_uid is None:
+                    service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
+                report = service.poll()
+                result.polled = True
+                record_poll(service.store, service.game_id, self.clock())
+                at = report.started if report.complete else service.last_poll
+            if at is not None:  # (None: no complete read of the forum yet)
+                result.events += len(service.tick(at).events)
+            result.sent += service.publish()
+            if not service.deadline_passed_while_sending:
+                return
+            # A deadline passed while sends were paced: read and run the clock again now,
+            # so that what it brings (the dawn post) goes out before the PMs still waiting.
 
     def _login(self) -> None:
         """Log in, unless the forum rejected this very password before: forums lock an

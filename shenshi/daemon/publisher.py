@@ -1,9 +1,13 @@
 """The publisher: the outbox sent to the forum (store → forum), paced, at most once.
 
-What the mode allows goes out (review: what the GM approved; live: everything proposed),
-oldest first. The adapter says how the forum must be treated: its flood interval
+What the mode allows goes out (review: what the GM approved; live: everything proposed):
+public posts first, then PMs, each oldest first, so that a night's result never waits behind
+its receipts. The adapter says how the forum must be treated: its flood interval
 (``adapter.flood_interval``) paces the sends, and ``adapter.fit_min_length`` pads a post
-shorter than the forum accepts.
+shorter than the forum accepts. Sends paced 15 s apart take time: between two sends the
+publisher checks the phase clock's next deadline, and once it passes it stops
+(:attr:`Publisher.interrupted`): the cycle reads the forum and runs the clock first, so that
+what the deadline brings (the dawn post) goes out before the PMs still waiting.
 
 Sending is at most once:
 
@@ -75,6 +79,7 @@ class Publisher(GameIO):
         refresh: Callable[[], object],
         polled_at: Callable[[], datetime | None],
         sent: Callable[[str], None],
+        deadline: Callable[[], datetime | None] = lambda: None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -86,12 +91,17 @@ class Publisher(GameIO):
         self.refresh = refresh  # read the forum (and process what is new) before looking on it
         self.polled_at = polled_at  # when the last poll began
         self.sent = sent  # an announcement's key, once it is on the forum
+        self.deadline = deadline  # the phase clock's next deadline
+        self.interrupted = False  # the last publish stopped at a deadline: the clock runs first
         self._last_sent: datetime | None = None
         self._fresh_at: datetime | None = None  # when the last read of our own began
 
     def publish(self) -> int:
-        """Send what the mode allows (review: approved; live: everything proposed), oldest
-        first; a failed one once its ``retry_at`` has come. Returns how many went out."""
+        """Send what the mode allows (review: approved; live: everything proposed): public
+        posts first, then PMs, oldest first; a failed one once its ``retry_at`` has come. Stops
+        when the phase clock's next deadline passes between two sends (:attr:`interrupted`).
+        Returns how many went out."""
+        self.interrupted = False
         mode = self.config.daemon.mode
         if mode == "dry-run":
             return 0
@@ -101,10 +111,17 @@ class Publisher(GameIO):
                     uow.outbox.approve(a.id)
             pending = uow.outbox.announcements(self.game_id, WAITING)
         now = self.clock()
+        upcoming = self.deadline()
+        if upcoming is not None and upcoming <= now:
+            upcoming = None  # passed already: the clock's own business (a read held it)
         sent = 0
-        for a in pending:
+        for a in sorted(pending, key=public_first):
             if a.retry_at is not None and a.retry_at > now:
                 continue
+            if upcoming is not None and self.clock() >= upcoming:
+                self.interrupted = True
+                log.info("a deadline of the phase clock passed while sending: reading the forum first")
+                break
             self.hold()
             sent += self._send(a)
         return sent
@@ -307,6 +324,11 @@ class Publisher(GameIO):
         wait = (self._last_sent + gap - self.clock()).total_seconds()
         if wait > 0:
             self.sleep(wait)
+
+
+def public_first(a: Announcement) -> tuple[bool, int]:
+    """The order of sending: posts in the game's threads before PMs, each oldest first."""
+    return a.destination_kind is not DestinationKind.THREAD, a.id
 
 
 def retry_note(a: Announcement, tz: tzinfo) -> str:

@@ -168,6 +168,7 @@ class GameService:
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
                 refresh=lambda: self.poll(fresh=True), polled_at=lambda: self.last_poll, sent=self._published_by_sending,
+                deadline=self.next_deadline,
             )  # fmt: skip
         return referee
 
@@ -680,6 +681,12 @@ class GameService:
     def publish(self) -> int:
         """Send what the mode allows (review: approved; live: everything proposed). Returns sent."""
         return self.publisher.publish() if self.publisher is not None else 0
+
+    @property
+    def deadline_passed_while_sending(self) -> bool:
+        """The last :meth:`publish` stopped because a deadline of the phase clock passed: read
+        the forum and run the clock before sending the rest."""
+        return self.publisher is not None and self.publisher.interrupted
 
     def next_retry(self) -> datetime | None:
         """When a failed send is due to be tried again (the scheduler comes back then)."""
