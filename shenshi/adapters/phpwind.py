@@ -17,7 +17,7 @@ import httpx
 from shenshi.adapters import errors
 from shenshi.adapters import phpwind_parse as pw
 from shenshi.adapters.base import MINUTE, SECOND, TimePrecision
-from shenshi.adapters.text import html_tree, squash
+from shenshi.adapters.text import html_tree, pm_title, squash
 from shenshi.adapters.web import WebAdapter
 from shenshi.records import (
     BoardThread,
@@ -254,7 +254,7 @@ class PhpwindAdapter(WebAdapter):
 
     def send_pm(self, username: str, text: str, subject: str | None = None) -> str | None:
         """PM a member by name. phpwind requires a title; it returns no message id (None)."""
-        title = subject or (squash(text)[:20] or "消息")
+        title = subject or pm_title(text)
 
         def form() -> list[tuple[str, str]]:
             return [

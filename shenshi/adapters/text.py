@@ -246,6 +246,35 @@ def squash(text: str | None) -> str:
     return " ".join((text or "").replace("\xa0", " ").split())
 
 
+_CLAUSE_END = "，。：；！？、,.:;!?）)】」』 "
+_CLAUSE_START = "（(【「『"
+_TRAILING = frozenset("，、,：:；;—")  # what a title does not end with
+
+
+def pm_title(text: str, limit: int = 20, empty: str = "消息") -> str:
+    """A PM's title from its text, for an engine that requires one: its first line, cut at
+    the last clause boundary within ``limit`` characters (never inside a word, a number or a
+    name written in Latin letters); ``empty`` if nothing is left."""
+    first = squash(next((line for line in text.splitlines() if line.strip()), ""))
+    if len(first) <= limit:
+        return first or empty
+    head = first[: limit + 1]
+    cut = max(head.rfind(c, 1, limit + 1) for c in _CLAUSE_END + _CLAUSE_START)
+    if cut > 0:
+        keep = head[:cut] if head[cut] in _CLAUSE_START or head[cut] == " " else head[: cut + 1]
+    else:  # no boundary: stop before a Latin word or number the limit would split
+        keep = first[:limit]
+        while keep and first[len(keep)].isascii() and first[len(keep)].isalnum() and keep[-1].isascii() and keep[-1].isalnum():
+            keep = keep[:-1]
+    for opening, closing in (("（", "）"), ("(", ")"), ("【", "】"), ("「", "」"), ("《", "》")):
+        if keep.count(opening) > keep.count(closing):  # never leave a bracket open
+            keep = keep[: keep.rfind(opening)]
+    keep = keep.strip()
+    while keep and keep[-1] in _TRAILING:
+        keep = keep[:-1]
+    return keep or first[:limit]
+
+
 def drop(el: etree._Element) -> None:
     """Remove an element but keep the text that follows it (its tail)."""
     parent = el.getparent()

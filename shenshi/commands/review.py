@@ -23,38 +23,48 @@ def run(args: argparse.Namespace) -> int:
     from shenshi.commands._common import fmt_time, open_service
     from shenshi.daemon.announce import kind_words
     from shenshi.daemon.drylog import where_to
-    from shenshi.daemon.gm_text import STATES
+    from shenshi.daemon.gm_commands import confirm_words
+    from shenshi.daemon.gm_text import STATES, gm_notes
+    from shenshi.store.announcements import original_key
     from shenshi.store.outbox import AnnouncementState
+
+    WAITING = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED)  # noqa: N806
 
     service = open_service(args)
     tz = service.config.forum.tz
-    states = None if args.all else [AnnouncementState.PROPOSED, AnnouncementState.APPROVED, AnnouncementState.FAILED]
+    states = None if args.all else [AnnouncementState.UNCONFIRMED, *WAITING]
     with service.store.snapshot() as uow:
         items = uow.outbox.announcements(service.game_id, states)
+        replaced = {a.id: uow.outbox.replaced_by(a.id) for a in items if a.state is AnnouncementState.SUPERSEDED}
     if not items:
         print("没有待审的公告或私信")
     for a in items:
         where = where_to(a.destination_kind.value == "thread", a.destination)
         state = STATES.get(a.state.value, a.state.value)
-        print(f"#{a.id} [{state}] {kind_words(service.templates, a.kind, a.key)} → {where}（{fmt_time(a.created_at, tz)}）")
+        what = kind_words(service.templates, a.kind, original_key(a.key))
+        print(f"#{a.id} [{state}] {what} → {where}（{fmt_time(a.created_at, tz)}）")
         for line in a.text.splitlines():
             print(f"    {line}")
+        for line in gm_notes(a):
+            print(f"    （只给你看）{line}")
+        if a.state is AnnouncementState.SUPERSEDED:
+            now = replaced.get(a.id)
+            instead = f"已被 #{now.id} 取代" if now is not None else "已撤回"
+            print(f"    {instead}：{a.superseded_because or '局面变化'}；不会发送")
+        if a.state is AnnouncementState.UNCONFIRMED:
+            print(f"    要你确认（确认之前不会发出）：{confirm_words(service, a)}")
         if a.last_error:
             print(f"    论坛的原因：{a.last_error}")
         print()
     if items:
-        print(f"下一步：{_next(service.config.daemon.mode, [a.id for a in items])}")
+        print(f"下一步：{review_footer(service.config.daemon.mode, items)}")
     return 0
 
 
-def _next(mode: str, ids: list[int]) -> str:
-    """What to do with the listed announcements, with their ids as the commands take them."""
-    from shenshi.commands._common import id_ranges
+def review_footer(mode: str, items: list) -> str:  # type: ignore[type-arg]
+    """What to do with the listed announcements: only those still waiting for the GM are
+    named (``review --all`` lists sent ones too), as the mode wants."""
+    from shenshi.daemon.hints import drop_hint, pending_advice
 
-    listed = id_ranges(ids)
-    if mode == "dry-run":
-        return (f"手动发帖/发私信（会被自动认出），或发出后 shenshi published {listed}；"
-                "不要的：shenshi reject ID")  # fmt: skip
-    if mode == "review":
-        return f"shenshi approve {listed}（先 shenshi edit ID 修改）；不要的：shenshi reject ID"
-    return "守护进程会自动发送；不要的：shenshi reject ID"
+    advice = pending_advice(mode, [(a.id, a.state.value, a.destination_kind.value != "thread") for a in items])
+    return advice.text() + (f"；不要的：{drop_hint().text()}" if advice.hints else "")

@@ -112,6 +112,10 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(listing("已结算、尚未公布的出局（只有你知道）：", list(s.unannounced_deaths), width))
     if s.marks:
         add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
+    for sub in (x for x in s.substitutes if x.entering):
+        names_too = [*names, sub.new]
+        add(wrap(f"替补：{sub.new} 接替 {sub.old}（本阶段结束时入座，现在已替这个座位投票和行动）"
+                 + (f"；{sub.moved}" if sub.moved else ""), width, names_too, "  "))  # fmt: skip
     if s.sign_in is not None and s.sign_in.missing:
         si = s.sign_in
         add(wrap(f"签到（在帖子 {si.thread} 回帖，{_t(si.closes)} 截止；之后未签到的会被提议自动退出）："
@@ -131,7 +135,9 @@ def render(s: GameStatus, width: int) -> list[str]:
             text = a.message
             if a.evidence is not None:
                 text += f"\n证据：{a.evidence}"
-            if a.hint:
+            if a.resolution is not None:
+                text += f"\n已解决：{a.resolution}"
+            elif a.hint:
                 text += f"\n下一步：{a.hint}"
             rows.append((f"#{a.id}", _t(a.at, s.now), a.name, text))
         add(table(("编号", "时间", "类型", "内容"), rows, width, names))
@@ -152,7 +158,10 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
     out.append("")
     h = s.health
-    if h.ok:
+    if h.ok and h.sending:
+        add(wrap(f"守护进程：正在按论坛的发帖间隔发送（还有 {h.sending} 条），发完后再读论坛；"
+                 f"上次读取 {_t(h.last_poll, s.now)}", width))  # fmt: skip
+    elif h.ok:
         add(wrap(f"守护进程：上次成功读取论坛 {_t(h.last_poll, s.now)}", width))
     else:
         add(wrap(f"!! 守护进程：{h.problem}", width))
@@ -164,18 +173,19 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
     (ten 未签到 posts are one line)."""
     from shenshi.commands._common import id_ranges
     from shenshi.daemon import gm_text
+    from shenshi.daemon.hints import publish_advice
 
     lines: list[str] = []
-    groups: dict[str, list[int]] = {}
+    groups: dict[tuple[str, str], list[int]] = {}
     for w in s.waiting:
         if w.opens_next_step:
             what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
             final = "（玩家要看到它才知道游戏结束）" if s.winner else ""
             lines += wrap(f"等待你发布 #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
         else:
-            groups.setdefault(w.what, []).append(w.id)
-    for what, ids in groups.items():
-        how = gm_text.publish_hint(s.mode, ids[0]).replace(f" {ids[0]}", f" {id_ranges(ids)}")
+            groups.setdefault((w.what, w.state), []).append(w.id)
+    for (what, state), ids in groups.items():
+        how = publish_advice(s.mode, ids, state=state).text()
         lines += wrap(f"尚未发布的{what}：#{id_ranges(ids)}：{how}", width, names, "  ")
     return lines
 
@@ -201,18 +211,22 @@ def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) ->
     lines = wrap(head, width, names)
     if v.decided:
         lines += wrap(f"  {v.decided} 已无法被追上", width, names)
+        if v.why_open:
+            lines += wrap(f"  {v.why_open}", width, names, "  ")
     rows = []
     for c in v.tally:
         voters = "、".join(
-            f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
+            f"{b.voter}（天神补记）" if b.via == "gm"
+            else f"{b.voter}（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else b.voter
             for b in c.voters
-        )
+        )  # fmt: skip
         rows.append((c.name, _votes(c.votes), voters or "—"))
     lines += table(("候选人", "票数", "投票人（帖子）"), rows, width, names)
     if v.abstained:
         lines += listing("弃权：", [b.voter for b in v.abstained], width)
     if v.not_voted:
-        lines += listing("未投票：", list(v.not_voted), width)
+        shown = [f"{n}（替补 {v.played_by[n]} 投）" if n in v.played_by else n for n in v.not_voted]
+        lines += listing("未投票：", shown, width)
     return lines
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from shenshi.daemon.keys import GameKeys
 from shenshi.intake.text import is_invisible
@@ -37,6 +38,11 @@ class Draft:
     destination: str  # thread id, or the recipient's name
     text: str
     evidence: tuple[str, ...] = field(default=())
+    # Waits for the GM to confirm it with a correction (a missed sign-in is an exit once
+    # ``shenshi override exit`` says so): never approved, sent or published by hand before.
+    unconfirmed: bool = False
+    # What the GM reads beside it, never sent (records.Announcement.notes).
+    notes: Mapping[str, Any] | None = None
 
 
 # Player text in a GM post cannot form markup on either engine: no BBCode tag, HTML tag, @
@@ -72,7 +78,7 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
         case "kill_declaration" | "kill_post":  # family A 杀人宣言, chess32 杀人帖
             text = declarations.get(f["victim"])
             if text is None:
-                return t.render(f"{fact.kind}_missing", victim=f["victim"])
+                return None  # not on record: the GM is told beside the post (missing_texts)
             return t.render(fact.kind, victim=f["victim"], text=quote_player_text(t, text))
         case "no_death" | "kill_failed" | "no_execution" | "madness_lifted":
             return t.render(fact.kind)
@@ -85,6 +91,16 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
         case "substitution":
             return t.render("substitution", out=f["out"], **{"in": f["in"]})
     return None
+
+
+def missing_texts(t: Templates, report: Report, declarations: Mapping[str, str]) -> list[str]:
+    """For the GM, beside a result post: the kill declarations (chess32: kill posts) its
+    deaths should publish and that are not on record (never in the post itself)."""
+    return [
+        t.render(f"{fact.kind}_missing", victim=fact.get("victim"))
+        for fact in report.public_facts
+        if fact.kind in ("kill_declaration", "kill_post") and fact.get("victim") not in declarations
+    ]
 
 
 def public_text(
@@ -105,8 +121,9 @@ def public_text(
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(report.vote_tally)]
     if report.runoff_tally:  # 生死投票, or chess32's 第二轮
         lines.append(t.render(f"{runoff_template}_tally", tally=_tally_items(t, report.runoff_tally)))
-    if report.final_tally:  # 遗言计票 and 招魂: why a tied runoff still executed someone
-        lines.append(t.render("final_tally", tally=_tally_items(t, report.final_tally)))
+    if report.final_tally:  # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
+        which = "final_tally_last_words" if report.runoff_tally else "final_tally"
+        lines.append(t.render(which, tally=_tally_items(t, report.final_tally)))
     for fact in report.public_facts:
         if fact.kind == "runoff":
             lines.append(t.render(runoff_template, names="、".join(fact.get("candidates"))))
@@ -165,12 +182,15 @@ def drafts_for_step(
     targets: Mapping[tuple[str, str], str] | None = None,
     roles: Mapping[str, Role] | None = None,
     extra: Sequence[str] = (),
+    notes: Mapping[str, Any] | None = None,
 ) -> list[Draft]:
-    """Every announcement a resolved step proposes: one public post (with ``extra`` lines)
-    and its private PMs."""
+    """Every announcement a resolved step proposes: one public post (with ``extra`` lines;
+    ``notes`` for the GM beside it) and its private PMs."""
     drafts: list[Draft] = []
     keys = GameKeys(game)
     if report.public_facts or report.vote_tally or report.winner:
+        missing = missing_texts(t, report, declarations or {})
+        gm_notes = {**(notes or {}), **({"missing": missing} if missing else {})}
         drafts.append(
             Draft(
                 keys.public(label),
@@ -179,6 +199,7 @@ def drafts_for_step(
                 thread,
                 public_text(t, title, report, declarations or {}, runoff_template, extra),
                 tuple(evidence),
+                notes=gm_notes or None,
             )
         )
     for i, result in enumerate(report.private_results):

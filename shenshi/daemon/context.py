@@ -23,7 +23,7 @@ from shenshi.intake.context import (
     DeclaredKill,
 )
 from shenshi.intake.names import nickname_map
-from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
+from shenshi.rulesets.base import ABSTAIN, EarlyClose, GameState, Phase, PhaseTimes, Ruleset
 from shenshi.wording import Templates
 
 
@@ -53,12 +53,20 @@ def build_context(
     now: datetime,
     tz: tzinfo,
     templates: Templates | None = None,
+    stand_ins: Mapping[str, str] | None = None,
+    early_close: bool = False,
 ) -> GameContext:
     """Everything intake needs to read and validate one post or PM at ``now``.
 
     The living are the living as the players know them: a death takes effect when the GM
     publishes it, so between a resolution and its publication (dawn, dusk, a game just over) the
-    step's dead are still alive here, and no alert or receipt can reveal an unpublished death."""
+    step's dead are still alive here, and no alert or receipt can reveal an unpublished death.
+
+    ``stand_ins``: substitutes entering when the open step ends, each with the seat he acts
+    for until then (new → old): he is a player of that seat already (his ballots and actions
+    are the seat's, RULES.md "The substitute's own clocks"), and the seat's ballots are his.
+    ``early_close``: the GM lets a step end once all its activity is in (``[daemon]
+    early_close``), where the ruleset allows it."""
     unpublished = (
         {d.name for d in state.step_report.deaths}
         if state.phase in (Phase.DAWN, Phase.DUSK, Phase.OVER)
@@ -69,18 +77,23 @@ def build_context(
                    frozenset(s.addons))  # fmt: skip
         for s in state.seats
     )
+    acting = dict(stand_ins or {})
+    by_name = {p.name: p for p in players}
+    players += tuple(
+        replace(by_name[old], name=new, uid=uids.get(new)) for new, old in acting.items() if old in by_name
+    )
     nicknames = nickname_map(game.nicknames)  # a nickname given to two players is ambiguous
     role_threads: dict[str, frozenset[str]] = {}
     for owner, tid in game.role_threads.items():
         owners = {s.name for s in state.seats if s.role == owner or s.name == owner}
-        role_threads[tid] = frozenset(owners)
+        role_threads[tid] = frozenset(owners | {new for new, old in acting.items() if old in owners})
     return GameContext(
         ruleset=state.ruleset,
         players=players,
         nicknames=nicknames,
         gm_names=frozenset({gm_name}),
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
-        phase=phase_facts(ruleset, state, times, now),
+        phase=_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
         threads=thread_kinds(game),
         other_threads=DISCUSSION_THREAD,
         role_threads=role_threads,
@@ -92,9 +105,13 @@ def build_context(
     )
 
 
-def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, now: datetime) -> PhaseFacts:
-    """The facts of the open step that single-post checks need."""
+def phase_facts(
+    ruleset: Ruleset, state: GameState, times: PhaseTimes | None, now: datetime, early_close: bool = False
+) -> PhaseFacts:
+    """The facts of the open step that single-post checks need (``early_close``: the GM ends a
+    step once all its activity is in, where the ruleset allows it)."""
     facts: dict[str, Any] = {"number": state.number}
+    facts["closes_early"] = early_close and ruleset.completion(state).by is EarlyClose.ALL_IN
     params = state.params
     if state.phase is Phase.SETUP:
         facts["kind"] = SIGNIN
@@ -119,6 +136,17 @@ def phase_facts(ruleset: Ruleset, state: GameState, times: PhaseTimes | None, no
     facts["seer_answered"] = frozenset(answered)
     facts.update(ruleset.intake_facts(state))  # bound survivor, swaps left, madness…
     return PhaseFacts(**facts)
+
+
+def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:
+    """The open step's facts with each substitute still entering given his seat's ballots."""
+    if not acting:
+        return facts
+    ballots = dict(facts.ballots)
+    for new, old in acting.items():
+        if old in ballots:
+            ballots[new] = ballots[old]
+    return replace(facts, ballots=ballots)
 
 
 def _ballots(state: GameState) -> dict[str, tuple[IntakeBallot, ...]]:

@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from shenshi.errors import UserError
-from shenshi.rulesets.catalog import RulesetInfo
+from shenshi.rulesets.catalog import TEAM_NAMES, RulesetInfo
+from shenshi.wording import Templates
 
 
 @dataclass(frozen=True)
@@ -57,3 +58,13 @@ def partners(dealt: Sequence[Dealt], info: RulesetInfo) -> dict[str, list[str]]:
         if info.roles[d.role].knows_partners:
             out[d.name] = [o.name for o in dealt if o is not d and o.role == d.role and o.team == d.team]
     return out
+
+
+def role_text(
+    templates: Templates, game: str, info: RulesetInfo, role: str, team: str, known: Sequence[str] = ()
+) -> str:
+    """The role PM (身份通知): the role and camp, and the partners the role knows."""
+    text = templates.render("role", game=game, role=info.roles[role].chinese, team=TEAM_NAMES.get(team, team))
+    if known:
+        text += "\n" + templates.render("partners", names="、".join(known))
+    return text

@@ -60,7 +60,7 @@ def check_composition(config: Config) -> Iterator[Check]:
 def _mix(counts: Counter[tuple[str, str]], info: RulesetInfo) -> str:
     teams = len({team for _, team in counts}) > 1 and info.composition_per_team
     return "、".join(
-        f"{n}×{info.roles[role].chinese}{f'({team})' if teams else ''}"
+        f"{n}×{info.roles[role].chinese}{f'（{info.team_name(team)}）' if teams else ''}"
         for (role, team), n in sorted(
             counts.items(), key=lambda kv: list(info.roles).index(kv[0][0])
         )

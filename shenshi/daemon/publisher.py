@@ -185,7 +185,7 @@ class Publisher(GameIO):
         with self.store.transaction() as uow:
             failed = uow.outbox.mark_failed(a.id, reason, retry_at=retry)
         log.warning("could not send announcement #%s: %s", a.id, reason)
-        message = f"#{a.id} {a.kind}（{where(a)}）发送失败：{reason}。{retry_note(failed, self.config.forum.tz)}"
+        message = f"#{a.id} {kind_words(self.templates, a.kind, a.key)}（{where(a)}）发送失败：{reason}。{retry_note(failed, self.config.forum.tz)}"
         self.alert([GmAlert(self.keys.send_failed(a.id, failed.attempts), "send_failed", message)])
 
     def already_on_forum(self, a: Announcement) -> bool:
@@ -263,7 +263,7 @@ class Publisher(GameIO):
         with self.store.transaction() as uow:
             uow.outbox.mark_failed(a.id, reason, retry_at=self.clock() + RETRY_MAX)
         message = (
-            f"#{a.id} {a.kind}（{where(a)}）上次发送时论坛没有给出明确答复，之后它被改过文字；论坛上有一条"
+            f"#{a.id} {kind_words(self.templates, a.kind, a.key)}（{where(a)}）上次发送时论坛没有给出明确答复，之后它被改过文字；论坛上有一条"
             f"那以后的我方消息，可能就是改之前的版本：{suspect.url or suspect.forum_id}。为免重复，不再发送。"
             f"它就是这条：shenshi published {a.id}；不是：shenshi reject {a.id} 后另行发布"
         )

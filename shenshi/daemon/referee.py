@@ -30,21 +30,44 @@ from shenshi.config import GameConfig
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
-from shenshi.daemon.gm_text import refusal, rule_name, verdict_name, who_name
+from shenshi.daemon.gm_text import (
+    describe_ballot,
+    describe_submission,
+    detail_words,
+    refusal,
+    rule_name,
+    verdict_name,
+    who_name,
+)
+from shenshi.daemon.hints import (
+    ACTION,
+    RECEIPT,
+    Cause,
+    Happening,
+    action_step,
+    ballot_step,
+    intake_cause,
+    resolutions,
+    rule_cause,
+)
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
+from shenshi.daemon.timeline import Window, window_of
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
+from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
-from shenshi.intake.receipts import rejected
+from shenshi.intake.receipts import rejected, until
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
     PHASE_GRAPH,
+    Ballot,
     CastBallot,
     CloseNight,
     CloseRound,
     Command,
     DaemonNote,
     Due,
+    EarlyClose,
     Event,
     ExitDeclared,
     GameState,
@@ -62,6 +85,8 @@ from shenshi.rulesets.base import (
     Report,
     Resolved,
     Ruleset,
+    Submission,
+    SubmissionVoided,
     Submit,
     SubstitutionScheduled,
     frozen_map,
@@ -71,6 +96,9 @@ from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
 NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
+BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
+# Deadlines a substitution can move, as the players are told (``moved_*`` templates).
+MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
 
 
 @dataclass(frozen=True)
@@ -82,6 +110,7 @@ class GmAlert:
     message: str
     subject: str | None = None
     evidence: str | None = None
+    cause: Cause | None = None  # what it is about, which resolves it (hints.Cause)
 
 
 @dataclass(frozen=True)
@@ -200,18 +229,39 @@ class Referee:
         self._held: HeldDawn | None = None
         # Last words written in private, to publish the next day: (game day, author, text).
         self._last_words: list[tuple[int, str, str]] = []
+        # What the events applied since the shell last stored them resolve (hints.resolutions).
+        self.happened: list[Happening] = []
+        self.last_night: PhaseTimes | None = None  # the clock of the night settled last
+        # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
+        self.successors: dict[str, str] = {}
 
     # -- state -------------------------------------------------------------------------------
 
     def apply(self, command: Command) -> list[Event]:
-        """Decide and evolve; raises :class:`IllegalActionError` (state untouched)."""
+        """Decide and evolve; raises :class:`IllegalActionError` (state untouched). What the
+        events resolve (a ballot cast, a declaration that arrived…) is kept in
+        :attr:`happened` until the shell stores it (and closes the alerts it resolves)."""
         events = self.ruleset.decide(self.state, command)
         state = self.state
+        happened = []
         for event in events:
             self._remember(state, event)
+            happened += resolutions([event], state, {n: self.partners(n, state) for n in _actors(event)})
             state = self.ruleset.evolve(state, event)
         self.state = state
+        self.happened += happened
         return events
+
+    def partners(self, name: str, state: GameState | None = None) -> tuple[str, ...]:
+        """The other members of ``name``'s joint unit (the killers), who share its actions."""
+        state = state or self.state
+        if not state.has_player(name):
+            return ()
+        seat = state.seat(name)
+        role = self.ruleset.info.roles.get(seat.role)
+        if role is None or not role.joint:
+            return ()
+        return tuple(s.name for s in state.seats if s.name != name and s.role == seat.role and s.team == seat.team)
 
     def replay(self, events: Iterable[Event]) -> None:
         """Fold stored events into the state (no rules are re-run)."""
@@ -224,12 +274,15 @@ class Referee:
         each announcement publishes, last words to publish, a settled night whose result waits
         for its announcement time."""
         self._remember_announced(before, event)
+        if isinstance(event, SubstitutionScheduled):
+            self.successors[event.old] = event.new
         lw = self.profile.last_words
         if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
             self._last_words.append((before.number, event.author, event.text))
         if isinstance(event, PhaseOpened):
             self._held = None
         elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
+            self.last_night = self.times(before)
             at = self._announced_at(before)
             self._held = HeldDawn(at, before, event) if at is not None else None
         elif self._held is not None:
@@ -294,7 +347,30 @@ class Referee:
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
+            stand_ins=stand_ins(state), early_close=self.early_close,
         )  # fmt: skip
+
+    def held_until(self) -> datetime | None:
+        """When a settled night's result is announced, if it waits for its time (werewolf:
+        settled as 夜晚2 closes, announced at 06:00)."""
+        return self._held.at if self._held is not None else None
+
+    def window_for(self, kind: str, action: str) -> tuple[Window | None, str]:
+        """The window an alert about ``action`` of ``kind`` cites, and its name: a ballot's is the
+        voting round's; a night action's the night's PM window (by day: the night settled last,
+        never the vote's); late last words cite the deadline the player was told (the night's
+        close)."""
+        state = self.state
+        night_window = PHASE_GRAPH[state.phase].due is Due.NIGHT_CLOSE
+        if kind in ("no_vote_open", "vote_closed") or action in BALLOTS:
+            return window_of(state, self.times()) if state.phase is Phase.DAY else None, ""
+        if kind == "last_words_late":
+            last = self.last_night
+            return (Window(last.closes, last.closes), "last_words") if last is not None else (None, "")
+        if night_window:
+            return window_of(state, self.times()), ""
+        last = self.last_night
+        return (window_of(replace(state, phase=Phase.NIGHT), last), "last_night") if last is not None else (None, "")
 
     def watched(self) -> set[str]:
         """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and
@@ -323,48 +399,92 @@ class Referee:
         """A new post in a game thread (the first-seen text is what counts)."""
         if self._is_gm(post.author, post.author_uid):
             return self._gm_post(post)
-        result = read_post(self.context(post.posted_at), post)
-        return self._intake(result, evidence, post.posted_at)
+        ctx = self.context(post.posted_at)
+        result = read_post(ctx, post)
+        if (left := self._left_seat(post.author, post.author_uid)) is not None:
+            return self._from_one_who_left(result, left, evidence)
+        return self._intake(result, evidence, post.posted_at, "post", ctx)
 
     def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
         """A new PM to the GM."""
         if self._is_gm(pm.sender, pm.sender_uid):
             return Effects()
-        result = read_pm(self.context(pm.sent_at), pm)
-        return self._intake(result, evidence, pm.sent_at)
+        ctx = self.context(pm.sent_at)
+        result = read_pm(ctx, pm)
+        if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
+            return self._from_one_who_left(result, left, evidence)
+        return self._intake(result, evidence, pm.sent_at, "pm", ctx)
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""
-        context = self.context(revision.posted_at, self._as_read(evidence))
+        as_read = self._as_read(evidence)
+        context = self.context(revision.posted_at, as_read)
         result = read_post_edit(context, first, revision)
         out = Effects()
         for i, alert in enumerate(result.alerts):
+            cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
+                                 as_read, "post")  # fmt: skip
             out.alerts.append(
-                GmAlert(self.keys.edit_alert(evidence, revision.text, i), alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.edit_alert(evidence, revision.text, i), alert.kind, alert.message, alert.subject,
+                        evidence, cause)  # fmt: skip
             )
         return out
+
+    def _left_seat(self, name: str, uid: str | None) -> tuple[str, str] | None:
+        """``(he, his substitute)`` when the author left his seat to a substitute who enters
+        at the step's end (the seat is the substitute's already), else ``None``."""
+        for new, old in stand_ins(self.state).items():
+            if (uid is not None and uid == self.uids.get(old)) or name == old:
+                return old, new
+        return None
+
+    def _from_one_who_left(self, result: IntakeResult, left: tuple[str, str], evidence: str) -> Effects:
+        """What a player who left his seat still sends counts for nothing (his substitute plays
+        it): one alert for the GM, no receipt; his talk is only talk."""
+        if not (result.commands or result.alerts):
+            return Effects()
+        old, new = left
+        text = self.templates.render("alert_left_seat", player=old, substitute=new)
+        return Effects(alerts=[GmAlert(self.keys.reply(evidence, "left_seat"), "left_seat", text, old, evidence)])
 
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
-    def _intake(self, result: IntakeResult, evidence: str, at: datetime) -> Effects:
+    def _intake(
+        self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None
+    ) -> Effects:
         out = Effects()
+        # A short kill declaration is the rules' to flag, once, at the close, for the unit's
+        # longest (RES-A5): the player's receipt says it is short; the GM is not told twice.
+        short = self.profile.kill_post.short_alert if self.profile.kill_post is not None else None
         for i, alert in enumerate(result.alerts):
+            if alert.kind == short:
+                continue
+            cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
+                                 self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             out.alerts.append(
-                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
+        standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
+        answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
-            core = self.translate(command, evidence, at)
+            core = self.translate(for_the_seat(command, stand_ins(self.state)), evidence, at)
             if core is None:
+                continue
+            if (kept := self._seat_ballot_stands(command, core)) is not None:
+                standing[n] = kept
                 continue
             before = self.state
             try:
                 events = self._apply_input(core)
             except IllegalActionError as exc:
                 refused.add(n)
+                if command.action in BALLOTS:  # a ballot after its round closed: a late ballot
+                    out.extend(self._late_ballot(command, evidence, at, channel))
+                    continue
                 out.alerts.append(
                     GmAlert(
                         self.keys.refused(evidence, command.action), "not_in_phase",
@@ -372,22 +492,52 @@ class Referee:
                                               verb=self.ruleset.info.action_name(command.action),
                                               error=refusal(str(exc))),
                         command.actor, evidence,
+                        Cause(RECEIPT, command.actor, action_step(self.state), command.action, channel=channel,
+                              evidence=_number(evidence)),
                     )  # fmt: skip
                 )
                 continue
             out.events += events
             out.extend(self._notes(events, evidence))
+            out.alerts += self._disagreement(events, evidence)
             out.drafts += self.drafts_for(events, before)
             out.alerts += self._words_after_post(events, evidence)
+            if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
+                answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
+        # The step ends now, everything being in (RULES.md "Early close"): the receipts of what
+        # completed it say so, not that it may still change.
+        closing = ctx is not None and bool(result.commands) and self._closes_early()
         if self.game.receipts:
             for i, receipt in enumerate(result.receipts):
+                if receipt.command in answered:
+                    continue
                 text = receipt.text
-                if receipt.command in refused:
+                if closing and ctx is not None and receipt.command is not None:
+                    note = until(ctx, result.commands[receipt.command])
+                    text = text.replace(note, self.templates.render("receipt_until_closing"), 1)
+                if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
-                    text = rejected(self.templates, verb, command.target, self.templates.render("reason_not_in_phase"))
+                    why = standing.get(receipt.command) or self.templates.render(self._closed_reason(command))
+                    text = rejected(self.templates, verb, command.target, why)
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
+        if channel == "post":
+            out.alerts = _one_per_post(out.alerts, evidence)
         return out
+
+    def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
+        """A substitute still entering votes for his seat only if it has no ballot in the open
+        round yet: one the replaced player cast stands for the seat (RULES.md "The substitute's
+        own clocks"). The reason for his receipt when it stands, else ``None``."""
+        if not isinstance(core, CastBallot) or command.actor == core.voter:
+            return None
+        rnd = core.round if core.round is not None else self.state.round
+        cast = [b for b in self.state.ballots if b.voter == core.voter and b.round == rnd]
+        if not cast:
+            return None
+        last = max(cast, key=lambda b: b.sort_key())
+        target = self.templates.render("abstain_word") if last.target == ABSTAIN else last.target
+        return self.templates.render("reason_seat_ballot_stands", old=core.voter, target=target)
 
     def _words_after_post(self, events: list[Event], evidence: str) -> list[GmAlert]:
         """Last words that came in time but after the dawn post that publishes them was
@@ -414,6 +564,38 @@ class Referee:
             if later is None:
                 raise
             return self.apply(later)
+
+    def _closed_reason(self, command: IntakeCommand) -> str:
+        """Why a command the open step does not take is refused, as the player may know it: the
+        vote has closed; the game is over (once its end is published); the step is settled
+        (with a next step to resend in only while the game goes on)."""
+        if command.action in BALLOTS:
+            return "reason_vote_closed"
+        if self.state.outcome is None:
+            return "reason_not_in_phase"
+        return "reason_game_over" if self._end_published() else "reason_step_settled"
+
+    def _end_published(self) -> bool:
+        """The post announcing the game's end (the last announcement of what happened) is out:
+        the players know it ended."""
+        return bool(self.announced) and list(self.announced)[-1] not in self.pending_public
+
+    def _late_ballot(self, command: IntakeCommand, evidence: str, at: datetime, channel: str) -> Effects:
+        """A ballot that came after its round closed (the round settled, or the game decided
+        by it): not counted, the GM told it is late, the voter told too (a PM for a post; a
+        delegation's receipt says so)."""
+        t = self.templates
+        step = ballot_step(self.state)
+        message = t.render("alert_no_vote_open_late", player=command.actor)
+        cause = Cause("", command.actor, step, command.action, command.target or "", channel,
+                      at=at.astimezone(self.tz).strftime("%Y-%m-%dT%H:%M:%S"), evidence=_number(evidence))  # fmt: skip
+        out = Effects(alerts=[GmAlert(self.keys.refused(evidence, command.action), "no_vote_open", message,
+                                      command.actor, evidence, cause)])  # fmt: skip
+        if channel == "post":
+            text = t.render("vote_closed_notice", at=notices.clock_time(at, self.tz))
+            out.drafts.append(Draft(self.keys.reply(evidence, "vote_closed"), "vote_closed", "pm", command.actor,
+                                    text, (evidence,)))  # fmt: skip
+        return out
 
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
@@ -546,7 +728,7 @@ class Referee:
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
             settles = self._settles_at(times)
-            if now >= settles or (self.early_close and self._night_complete()):
+            if now >= settles or self._closes_early():
                 at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
@@ -567,9 +749,7 @@ class Referee:
         is in, or 加速), else ``None``."""
         state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        early = (
-            self.early_close and state.round in (1, 2) and self._vote_complete(now, opens)
-        ) or self.ruleset.speed_up_ready(state)  # werewolf 加速 (W-D7)
+        early = now >= opens and self._closes_early()
         return min(now, closes) if now >= closes or early else None
 
     def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:
@@ -650,17 +830,17 @@ class Referee:
 
     # -- what the clock waits for, for the scheduler and status -----------------------------------
 
-    def deadlines(self) -> tuple[Moment, ...]:
-        """Every time the phase clock acts at in the open step, in order: the start, each
-        night phase's deadline, the settlement and the announcement of a night, the vote's
-        opening and close, the day's end."""
-        state = self.state
+    def deadlines(self, state: GameState | None = None) -> tuple[Moment, ...]:
+        """Every time the phase clock acts at in the open step (of ``state``, default the
+        game's), in order: the start, each night phase's deadline, the settlement and the
+        announcement of a night, the vote's opening and close, the day's end."""
+        state = state or self.state
         found: list[Moment] = []
         if state.phase is Phase.SETUP:
             found.append(Moment("game_start", self.game.start))
-        if self._held is not None:
+        if self._held is not None and state is self.state:
             found.append(Moment("dawn_post", self._held.at))
-        times = self.times()
+        times = self.times(state)
         if times is not None and state.phase is Phase.NIGHT:
             found += [Moment("night_phase", at, k) for k, at in sorted(times.phase_deadlines.items())]
             if times.input_deadline is not None and times.input_deadline < times.closes:
@@ -734,24 +914,15 @@ class Referee:
         before = self.state
         events = self.apply(command)
         out.events += events
-        out.extend(self._notes(events, None))
+        out.extend(self._notes(events, None, before))
         out.drafts += self.drafts_for(events, before, at)
 
-    def _night_complete(self) -> bool:
-        """Every living player with a night power has submitted something."""
-        info = self.ruleset.info
-        actors = {s.actor for s in self.state.submissions}
-        needed = [s.name for s in self.state.alive() if info.roles[s.role].powers]
-        return bool(needed) and all(n in actors for n in needed)
-
-    def _vote_complete(self, now: datetime, opens: datetime) -> bool:
-        """Every living player has a ballot in the open round."""
-        if now < opens:
-            return False
-        voters = {b.voter for b in self.state.ballots if b.round == self.state.round}
-        facts = self.context(now).phase
-        barred = {facts.bound, *facts.sent_off}  # the bound survivor (束魂), the sent off
-        return all(s.name in voters for s in self.state.alive() if s.name not in barred)
+    def _closes_early(self) -> bool:
+        """Whether the open step ends now, before its deadline: the ruleset says when it is
+        complete (RULES.md "Early close"); the GM's ``early_close`` setting governs his own
+        early close, not the players' 加速."""
+        done = self.ruleset.completion(self.state)
+        return done.complete and (self.early_close or done.by is EarlyClose.SPEED_UP)
 
     # -- announcements ---------------------------------------------------------------------------
 
@@ -795,7 +966,7 @@ class Referee:
     def _result_drafts(self, before: GameState, event: Resolved, report: Report) -> list[Draft]:
         """The result post of a resolution and its private PMs (answers, madness notices)."""
         label = self._label(before, event)
-        evidence = _step_evidence(before)
+        evidence, notes = _step_evidence(before, report)
         if event.outcome is not None and not report.winner:
             # The end of the game is announced with the resolution that decided it.
             report = replace(report, winner=event.outcome.winner)
@@ -804,7 +975,7 @@ class Referee:
             self.templates, game=self.keys.game, label=label, title=self._title(before, event),
             thread=self.game.vote_thread, report=report, declarations=_declarations(before, event.report),
             evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
-            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report),
+            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report), notes=notes,
         )  # fmt: skip
         # A private answer cites its recipient's own submissions only (the seer's PM).
         info = self.ruleset.info
@@ -831,7 +1002,9 @@ class Referee:
         for who in sorted(warned | replaced):
             kind = "lurk_replaced" if who in replaced else "lurk_warning"
             text = self.templates.render(kind, n=day, count=counts.get(who, 1))
-            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text))
+            # the replacement is the GM's to make (a substitute, or an exit): told once he does
+            drafts.append(Draft(self.keys.private(label, kind, who, 0), kind, "pm", who, text,
+                                unconfirmed=kind == "lurk_replaced"))  # fmt: skip
         return drafts
 
     def _due_with_result(self, before: GameState, report: Report) -> tuple[PrivateResult, ...]:
@@ -871,8 +1044,8 @@ class Referee:
                 key = self.keys.private(label, "successor_notice", who, 0)
                 text = self.templates.render("successor_notice")
                 drafts.append(Draft(key, "successor_notice", "pm", who, text))
-        if rules.notice is not LastWordsNotice.PM or not event.report.last_words:
-            return drafts
+        if rules.notice is not LastWordsNotice.PM or not event.report.last_words or event.outcome is not None:
+            return drafts  # (once the game is over, no last words are due)
         deadline = self._next_day_opens(before, at)
         text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
         return drafts + [
@@ -903,9 +1076,39 @@ class Referee:
             report = self.ruleset.substitution_report(event.old, event.new)
         if not (report.public_facts or report.winner):
             return []
-        text = public_text(self.templates, "", report, {}).lstrip("\n")
+        if isinstance(event, SubstitutionScheduled):
+            text = self.substitution_text(event.old, event.new)
+        else:
+            text = public_text(self.templates, "", report, {}).lstrip("\n")
         self.pending_public[key] = text
         return [Draft(key, kind, "thread", self.game.vote_thread, text)]
+
+    def substitution_text(self, old: str, new: str) -> str:
+        """The post of ``new`` taking over ``old``'s seat, as the game stands: who replaces
+        whom, and the deadlines the substitution moved while it waits for the step's end
+        (+12 h, A-D13)."""
+        report = self.ruleset.substitution_report(old, new)
+        moved = self.moved_deadlines(old, new)
+        return public_text(self.templates, "", report, {}, extra=[moved] if moved else ()).lstrip("\n")
+
+    def moved_deadlines(self, old: str, new: str) -> str:
+        """The open step's deadlines that ``new`` entering for ``old`` moved, as the players
+        are told (``本阶段因替补延长12小时：投票截止改为 …``); '' when none moved (he entered
+        between steps, or the ruleset gives no time)."""
+        state = self.state
+        if (old, new) not in state.pending_substitutions:
+            return ""
+        without = tuple(p for p in state.pending_substitutions if p != (old, new))
+        before = {(m.what, m.detail): m.at for m in self.deadlines(replace(state, pending_substitutions=without))}
+        moved = [m for m in self.deadlines(state)
+                 if m.what in MOVABLE and (m.what, m.detail) in before and before[(m.what, m.detail)] != m.at]  # fmt: skip
+        if not moved:
+            return ""
+        t = self.templates
+        hours = (moved[0].at - before[(moved[0].what, moved[0].detail)]).total_seconds() / 3600
+        shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail)
+                 for m in moved]  # fmt: skip
+        return t.render("substitution_deadline", hours=f"{hours:g}", moments=t.render("list_separator").join(shown))
 
     def _label(self, before: GameState, event: Resolved) -> str:
         """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""
@@ -915,34 +1118,119 @@ class Referee:
         name = "night_title" if before.phase is Phase.NIGHT else "day_title"
         return self.templates.render(name, n=before.number)
 
-    def _notes(self, events: list[Event], evidence: str | None) -> Effects:
-        """Daemon decisions of the rules core, as GM alerts (in the GM's words)."""
+    def _notes(self, events: list[Event], evidence: str | None, before: GameState | None = None) -> Effects:
+        """Daemon decisions of the rules core, as GM alerts (in the GM's words); a joint unit's
+        disagreement names each member's choice as it stood (``before`` the resolution)."""
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                alert = _note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event))
-                hint = self._what_to_do(n)
-                if hint:
-                    alert = replace(alert, message=f"{alert.message}；{hint}")
-                out.alerts.append(alert)
+                if n.verdict == "exit" and n.who in self.successors:
+                    continue  # a substitute takes the seat over: nobody exits (RES-A18)
+                if n.rule == "joint_disagreement" and before is not None and not n.detail:
+                    n = replace(n, detail="；".join(self._choices(subs) for _, subs in self.disagreements(before)))
+                out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event)))
         return out
 
-    def _what_to_do(self, n: DaemonNote) -> str:
-        """What the GM can do about a decision that removes or replaces a player."""
-        bench = [s for s in self.game.substitutes if not self.state.has_player(s)]
-        if (n.rule, n.verdict) == ("lurking", "replaced"):
-            new = bench[0] if bench else "新玩家"
-            return f"两次潜水警告：换人（shenshi substitute {n.who} {new}）或淹死（shenshi override exit {n.who}）"
-        return ""
+    def disagreements(self, state: GameState) -> list[tuple[tuple[str, ...], list[Submission]]]:
+        """The joint units (killers, horses…) whose members' latest submissions of one action
+        name different targets: each unit's members and those submissions, in time order."""
+        found = []
+        seen: set[str] = set()
+        for seat in state.alive():
+            if seat.name in seen or not self.partners(seat.name, state):
+                continue
+            members = (seat.name, *self.partners(seat.name, state))
+            seen.update(members)
+            latest: dict[tuple[str, str], Submission] = {}
+            for sub in sorted(state.submissions, key=lambda x: x.sort_key()):
+                if sub.actor in members:
+                    latest[(sub.actor, sub.action)] = sub
+            for action in dict.fromkeys(a for _, a in latest):
+                subs = [x for (_, a), x in latest.items() if a == action]
+                if len(subs) > 1 and len({(x.target, x.extra.get("platform")) for x in subs}) > 1:
+                    found.append((members, sorted(subs, key=lambda x: x.sort_key())))
+        return found
+
+    def _choices(self, subs: list[Submission]) -> str:
+        """``夜行者 杀 Rex（12-01 23:10）、老王 杀 小明（12-02 01:15）``."""
+        return "、".join(
+            describe_submission(x) + (f"（{x.t.astimezone(self.tz):%m-%d %H:%M}）" if x.t else "") for x in subs
+        )
+
+    def _disagreement(self, events: list[Event], evidence: str) -> list[GmAlert]:
+        """A submission that leaves its joint unit disagreeing (A-J2): the GM sees both choices
+        while the step is open (it runs to its deadline; unless they agree by then, the action
+        is forfeited), with the next step: void one of them."""
+        actors = {e.submission.actor for e in events if isinstance(e, PowerSubmitted)}
+        out = []
+        for members, subs in self.disagreements(self.state):
+            if not actors & set(members):
+                continue
+            unit = "、".join(sorted(members))
+            text = self.templates.render("alert_joint_disagreement", choices=self._choices(subs))
+            cause = Cause(ACTION, unit, action_step(self.state), subs[0].action, evidence=_number(evidence))
+            key = self.keys.reply(evidence, "joint_disagreement")
+            out.append(GmAlert(key, "joint_disagreement", text, subs[-1].actor, evidence, cause))
+        return out
 
 
-def _step_evidence(state: GameState) -> tuple[str, ...]:
-    """The posts and PMs behind a step's result: its submissions, and the closing round's
-    ballots (a vote result lists each ballot), in the order they were made."""
+def stand_ins(state: GameState) -> dict[str, str]:
+    """Substitutes entering at the end of the open step, each with the seat he acts for until
+    then (new → old): his ballots and actions are the seat's (RULES.md "The substitute's own
+    clocks")."""
+    return {new: old for old, new in state.pending_substitutions}
+
+
+def for_the_seat(command: IntakeCommand, acting: Mapping[str, str]) -> IntakeCommand:
+    """``command`` with a substitute still entering named by the seat he acts for, wherever it
+    names him (actor, target, a second target, a platform, the accused of last words): the
+    rules core knows the seat under its holder's name until the step ends."""
+    if not acting:
+        return command
+
+    def seat(name: Any) -> Any:
+        return acting.get(name, name) if isinstance(name, str) else name
+
+    extra = dict(command.extra)
+    for key in ("target2", "platform"):
+        if key in extra:
+            extra[key] = seat(extra[key])
+    if "accused" in extra and extra["accused"]:
+        extra["accused"] = tuple(seat(n) for n in extra["accused"])
+    return replace(command, actor=seat(command.actor), target=seat(command.target), extra=frozen_map(extra))
+
+
+def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The posts and PMs behind a step's result, in the order they were made: its submissions,
+    and the closing round's ballots that counted (a vote result lists each ballot); and the
+    notes the GM reads beside them: the ballots he recorded himself (``shenshi override
+    ballot``, no post behind them) and the ballots not counted, each with the reason."""
     subs = sorted(state.submissions, key=lambda s: s.sort_key())
     ballots = sorted((b for b in state.ballots if b.round == state.round), key=lambda b: b.sort_key())
-    found = [s.evidence for s in subs] + [b.evidence for b in ballots]
-    return tuple(dict.fromkeys(e for e in found if e))
+    counted = {b.seq for b in notices.counted_ballots(state, report)} if ballots else set()
+    judged = {n.seq: n for n in report.daemon if n.seq is not None}
+    found = [s.evidence for s in subs] + [b.evidence for b in ballots if b.seq in counted]
+    notes: dict[str, Any] = {}
+    recorded = [describe_ballot(b) for b in ballots if b.seq in counted and not b.evidence]
+    if recorded:
+        notes["recorded"] = recorded
+    uncounted = [
+        {"id": b.evidence, "words": describe_ballot(b), "reason": _not_counted(b, judged, counted, ballots)}
+        for b in ballots if b.seq not in counted
+    ]  # fmt: skip
+    if uncounted:
+        notes["uncounted"] = uncounted
+    return tuple(dict.fromkeys(e for e in found if e)), notes
+
+
+def _not_counted(ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]) -> str:
+    """Why a ballot did not count, in the GM's words (the count's own note, else why not)."""
+    n = judged.get(ballot.seq)
+    if n is not None:
+        return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"
+    if any(b.voter == ballot.voter and b.seq in counted for b in ballots):
+        return "同一投票人的另一张票为准"
+    return "不计"
 
 
 def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ...]:
@@ -955,6 +1243,29 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
 
 
+def _one_per_post(alerts: list[GmAlert], evidence: str) -> list[GmAlert]:
+    """At most one alert per post reaches the GM: a post's alerts become its first one, its
+    message saying everything the others said (once each); its next steps are the first's."""
+    own = [a for a in alerts if a.evidence == evidence]
+    if len(own) < 2:
+        return alerts
+    messages = list(dict.fromkeys(a.message for a in own))
+    merged = replace(own[0], message="；".join(messages))
+    return [merged if a is own[0] else a for a in alerts if a is own[0] or a.evidence != evidence]
+
+
+def _number(evidence: str | None) -> int | None:
+    """A stored post or PM's id (the referee's evidence strings are its numbers)."""
+    return int(evidence) if evidence and evidence.isdigit() else None
+
+
+def _actors(event: Event) -> tuple[str, ...]:
+    """Who submitted (or had a submission voided) in ``event``: a unit's partners share it."""
+    if isinstance(event, PowerSubmitted):
+        return (event.submission.actor,)
+    return (event.actor,) if isinstance(event, SubmissionVoided) else ()
+
+
 def _evidence_of(event: Event) -> str | None:
     if isinstance(event, PowerSubmitted):
         return event.submission.evidence
@@ -965,9 +1276,10 @@ def _note_alert(
     t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None
 ) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
-    detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
+    detail = t.render("alert_rule_detail", detail=detail_words(n.detail)) if n.detail else ""
     message = t.render("alert_rule", who=who_name(n.who), rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
-    return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
+    kind = f"rule:{n.rule}"
+    return GmAlert(key, kind, message, n.who, evidence, rule_cause(kind, n.who, n.verdict, action_step(state)))
 
 
 def _declarations(state: GameState, report: Report) -> dict[str, str]:

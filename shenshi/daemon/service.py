@@ -24,30 +24,50 @@ that time is stored with each outcome (the ``clock`` cursor).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter, TimePrecision, find_adapter
 from shenshi.adapters.errors import ForumError
 from shenshi.config import Config
-from shenshi.daemon import keys
+from shenshi.daemon import gm_text, keys
 from shenshi.daemon.activity import lurking, missed_sign_in
-from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
+from shenshi.daemon.announce import Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
-from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
+from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.forum_ids import claimed, post_ref
-from shenshi.daemon.gm_text import hint
+from shenshi.daemon.hints import (
+    Advice,
+    Happening,
+    Situation,
+    advise,
+    cause_of,
+    confirmation_hints,
+    render,
+    settle,
+    superseded,
+)
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.sharing import Seats, SharedReads
+from shenshi.daemon.situation import facts_of, on_forum, situation_of
+from shenshi.daemon.superseding import (
+    EARLIER,
+    Proposals,
+    Reconciled,
+    because,
+    reconcile,
+    subject_of,
+)
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
+    Window,
     counted_at,
     in_order,
     moment_of,
@@ -58,11 +78,12 @@ from shenshi.daemon.timeline import (
 )
 from shenshi.errors import UserError
 from shenshi.records import Post
-from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
+from shenshi.rulesets.base import Command, Event, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
+from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
+from shenshi.store.records import Alert, Announcement, DestinationKind, Evidence, EvidenceKind
 from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -131,6 +152,9 @@ class GameService:
         # Board listings and the inbox shared with the other games of this forum account (set
         # by :class:`~shenshi.daemon.fleet.Fleet` before ``start``); None: this game reads alone.
         self.reads: SharedReads | None = None
+        # What the last stored change superseded, confirmed and proposed anew (the GM's command
+        # says it).
+        self.followed = Reconciled()
 
     @property
     def precision(self) -> TimePrecision:
@@ -264,6 +288,7 @@ class GameService:
         if self.config.daemon.mode == "dry-run" and find_sent_pms and not getattr(self.adapter, "inbox_lists_sent", False):
             for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pms):  # sent by hand
                 self._log_published(a)
+                self.resolve_alerts(on_forum(a, by_hand=True))
         return report
 
     def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
@@ -326,6 +351,7 @@ class GameService:
         else:
             if item.by_gm and (found := recognise_sent_pm(self.store, self.game_id, item.record)):
                 self._log_published(found)  # a PM the GM sent by hand
+                self.resolve_alerts(on_forum(found, by_hand=True))
             at = counted_at(item.moment, window)
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
@@ -335,7 +361,7 @@ class GameService:
                 outcome.alerts.append(GmAlert(referee.keys.order_uncertain(evidence), "order_uncertain", text, who, evidence))
         tz = self.config.forum.tz
         outcome.alerts = [
-            replace(a, message=a.message + window_text(window, item.moment, tz))
+            replace(a, message=a.message + window_text(*self._window_of(a), moment=item.moment, tz=tz))
             if a.evidence == evidence and a.kind.removeprefix("rule:") in WINDOW_ALERTS
             else a
             for a in outcome.alerts
@@ -348,12 +374,50 @@ class GameService:
             published[:] = [key for key, at in outcome.published if post and self._publish(uow, key, at, post)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
+        self._declared_for_partners(outcome.events)
         for key in published:
             self.referee.pending_public.pop(key, None)
             with self.store.snapshot() as uow:
                 a = uow.outbox.by_key(self.game_id, key)
             if a is not None:
                 self._log_published(a)
+
+    def _window_of(self, alert: GmAlert) -> tuple[Window | None, str]:
+        """The window an alert about an input outside its window cites, and its name (the
+        voting round's for a ballot, a night's for a night action: Referee.window_for)."""
+        kind = gm_text.without_round(alert.kind.removeprefix("rule:"))
+        action = alert.cause.action if alert.cause is not None else ""
+        return self.referee.window_for(kind, action)
+
+    def _declared_for_partners(self, events: Iterable[object]) -> None:
+        """A kill that came with its declaration covers the joint unit's (A-J3): a partner's
+        receipt still waiting to go out that says his kill has none, and asks him to send one,
+        now says who sent it (a partner's PM read in the same poll, after his)."""
+        referee = self.referee
+        post = referee.profile.kill_post
+        if post is None:
+            return
+        t = self.templates
+        for event in events:
+            sub = getattr(event, "submission", None)
+            if sub is None or not sub.extra.get("declaration_chars"):
+                continue
+            missing = t.render("receipt_post_missing", label=post.label)
+            reminder = t.render("note_post_missing", label=post.label)
+            covered = t.render("receipt_post_partner", label=post.label, partner=sub.actor)
+            theirs = {str(s.evidence) for s in referee.state.submissions
+                      if s.actor in referee.partners(sub.actor) and s.evidence}  # fmt: skip
+            with self.store.transaction() as uow:
+                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
+                    if a.kind != "receipt" or missing not in a.text or not {str(e) for e in a.evidence_ids} & theirs:
+                        continue
+                    sep = t.render("receipt_note_separator")
+                    text = a.text.replace(missing, covered)
+                    for cut in (sep + reminder, reminder + sep, reminder):
+                        text = text.replace(cut, "", 1) if cut in text else text
+                    empty = t.render("receipt_notes", text="", notes="")  # 。提醒： with no notes left
+                    text = text.removesuffix(empty)
+                    uow.outbox.edit(a.id, text)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""
@@ -411,31 +475,40 @@ class GameService:
 
     def _absences(self, now: datetime) -> Effects:
         """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
-        confirm, where the ruleset has these rules."""
+        confirm (``unconfirmed``: ``shenshi override exit`` confirms), where the ruleset has
+        these rules. A substitute does not sign in (entering is his sign-in) and his lurking
+        clock starts when he entered; a seat whose substitute is still entering is his, and
+        waits for him to hold it (RULES.md "The substitute's own clocks")."""
         state = self.referee.state
         rules = self.referee.profile.clock
         start = self.config.game.start
         if state.phase is Phase.OVER or now < start or not (rules.lurking or rules.sign_in):
             return Effects()
-        living = [s.name for s in state.alive()]
+        leaving = {old for old, _ in state.pending_substitutions}
+        came_in = set(self.referee.successors.values())
+        living = [s.name for s in state.alive() if s.name not in leaving]
         signin_thread = self.config.game.player_list_thread or self.config.game.vote_thread
         signed_in = rules.sign_in is not None and now >= start + rules.sign_in
         with self.store.snapshot() as uow:
-            names = {p.uid: p.name for p in uow.games.players(self.game_id) if p.uid}
+            players = uow.games.players(self.game_id, current_only=False)
             board = uow.evidence.activity(self.game_id, start, now, exclude_sources=list(self.config.game.uncounted_threads))
             if signed_in:
                 replies = uow.evidence.activity(self.game_id, start, start + rules.sign_in, sources=[signin_thread])
+        names = {p.uid: p.name for p in players if p.uid and p.current}
+        entered = {p.name: max(p.joined_at, start) for p in players if p.name in came_in}
         last = {names.get(a.author_uid, a.author): a.last_at for a in board}
-        absent = lurking(rules, living, start, now, last)
+        absent = lurking(rules, [n for n in living if n not in came_in], start, now, last)
+        for name in (n for n in living if n in came_in):
+            absent += lurking(rules, [name], entered.get(name, start), now, last)
         if signed_in:
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
-            absent = missed_sign_in(rules, living, start, signed) + absent
+            absent = missed_sign_in(rules, [n for n in living if n not in came_in], start, signed) + absent
         out = Effects()
         for a in absent:
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
-            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text))
+            out.drafts.append(Draft(key, a.kind, "thread", self.config.game.vote_thread, text, unconfirmed=True))
             out.alerts.append(GmAlert(key, a.kind, text, a.name))  # the next command: gm_text.hint
         return out
 
@@ -470,10 +543,21 @@ class GameService:
         processed mark, what ``also`` writes (a substitute's row in the players table), and
         the players table brought in step with the new state. A crash or an error leaves all
         of it or none of it."""
+        happened = list(self.referee.happened) if self.referee is not None else []
+        if self.referee is not None:
+            self.referee.happened.clear()  # (stored below, or lost with the events if this fails)
         with self.store.transaction() as uow:
             seqs = uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
+            # alerts raised before these events that they resolve close (not the batch's own)
+            settled = settle(uow, self.game_id, happened, at=self.clock())
             # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
+            # what the new events made moot is superseded, what they change is proposed anew
+            followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
+            self.followed = followed
+            created += followed.proposed
+            # a failed send of what is superseded now is no longer a trouble
+            settled += settle(uow, self.game_id, [superseded(old.id) for old, _ in followed.superseded], at=self.clock())
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
             if evidence_id is not None:
                 uow.evidence.mark_processed(evidence_id)
@@ -486,15 +570,49 @@ class GameService:
         if seqs and seqs[0] == self._seq_known + 1:  # nobody else wrote events in between
             self._seq_known = seqs[-1]
         if self.referee is not None:  # the GM's own posts are matched against every public draft
+            for old, _ in followed.superseded:  # (a superseded one never again)
+                self.referee.pending_public.pop(original_key(old.key), None)
             for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
-                if d.channel == "thread":
-                    self.referee.pending_public.setdefault(d.key, d.text)
+                if d.channel == "thread" and not d.unconfirmed:
+                    self.referee.pending_public[d.key] = d.text
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
+        for old, by in followed.superseded:
+            self._log_superseded(old, by)
         for draft in created:
             self._log_draft(draft)
         for alert in alerts:
             self._log_alert(alert)
+        self._log_settled(settled)
+
+    def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
+        """Every pending proposal brought in line with the state after ``events`` (in
+        ``uow``): what they made moot is superseded, with them as the reason."""
+        if self.referee is None:
+            return Reconciled()
+        proposals = self.proposals(uow)
+        why = because(events, proposals.leaving, self.referee.state)
+        return reconcile(uow, self.game_id, proposals, why, _draft_row)
+
+    def proposals(self, uow: UnitOfWork) -> Proposals:
+        """What the current state proposes (:mod:`shenshi.daemon.superseding`), read in
+        ``uow``: a substitute's role PM repeats the answers his seat received before."""
+        referee = self.referee
+        assert referee is not None, "start the service first"
+        earlier: dict[str, list[str]] = {}
+        if referee.successors:
+            for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
+                if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
+                    earlier.setdefault(a.destination, []).append(a.text)
+        return Proposals(referee, self.config.game.name, earlier)
+
+    def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
+        """The dry-run log: a proposal a later event made moot (never sent)."""
+        instead = f"由 #{by.id} 取代" if by is not None else "撤回"
+        text = f"#{old.id} {instead}（{old.superseded_because}），不会发送：\n{old.text}"
+        where = where_to(old.destination_kind is DestinationKind.THREAD, old.destination)
+        self.drylog.write(LogEntry(self.clock(), old.kind, where, text, AnnouncementState.SUPERSEDED.value,
+                                   str(old.id), title=kind_words(self.templates, old.kind, original_key(old.key))))  # fmt: skip
 
     def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
@@ -512,9 +630,24 @@ class GameService:
         """Store GM alerts (each once, by its key) and write the new ones to the dry-run log."""
         for a in alerts:
             with self.store.transaction() as uow:
-                _, created = uow.alerts.add(self.game_id, a.key, a.kind, a.message, subject=a.subject)
+                row = _alert_row(a)
+                _, created = uow.alerts.add(self.game_id, row["key"], row["kind"], row["message"],
+                                            subject=row["subject"], cause=row["cause"])  # fmt: skip
             if created:
                 self._log_alert(a)
+
+    def resolve_alerts(self, happened: Sequence[Happening]) -> list[Alert]:
+        """Close the open alerts that ``happened`` resolves (e.g. ``hints.delivered(id)``: a
+        send that failed went out), logged; the alerts stay viewable."""
+        with self.store.transaction() as uow:
+            settled = settle(uow, self.game_id, happened, at=self.clock())
+        self._log_settled(settled)
+        return settled
+
+    def _log_settled(self, settled: Sequence[Alert]) -> None:
+        for a in settled:
+            self.drylog.write(LogEntry(self.clock(), a.kind, "天神", f"提醒 #{a.id} 已解决：{a.resolution}",
+                                       "resolved", str(a.id), title=gm_text.alert_name(a.kind)))  # fmt: skip
 
     def _last_seq(self) -> int:
         with self.store.snapshot() as uow:
@@ -525,9 +658,15 @@ class GameService:
         with self.store.snapshot() as uow:
             stored = uow.outbox.by_key(self.game_id, d.key)
         ident = str(stored.id) if stored else ""
+        uncounted = [u.get("id") for u in (d.notes or {}).get("uncounted", ())]
+        labels = {str(link.id): str(link) for link in self._evidence_links(uncounted)}
+        notes = gm_text.gm_notes(stored or d, labels)
+        if d.unconfirmed and stored is not None:
+            hints = confirmation_hints(self.situation(), d.kind, subject_of(stored), stored.id)
+            notes.append(f"{gm_text.NOTES['unconfirmed']}：{render(hints)}")
         self.drylog.write(
             LogEntry(self.clock(), d.kind, where, d.text, "proposed", ident, self._evidence_links(d.evidence),
-                     title=kind_words(self.templates, d.kind, d.key))  # fmt: skip
+                     title=kind_words(self.templates, d.kind, d.key), notes=tuple(notes))  # fmt: skip
         )
 
     def _log_alert(self, a: GmAlert) -> None:
@@ -535,8 +674,17 @@ class GameService:
         with self.store.snapshot() as uow:
             stored = uow.alerts.by_key(self.game_id, a.key)
         ident = str(stored.id) if stored else ""
-        self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
-                                   alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
+        advice = self.advice(stored) if stored is not None else None
+        self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence, alert=True,
+                                   hint=advice.text() if advice else "", hints=advice.hints if advice else ()))  # fmt: skip
+
+    def situation(self) -> Situation:
+        """The model every hint is derived from, now (:mod:`shenshi.daemon.hints`)."""
+        return situation_of(self)
+
+    def advice(self, alert: Alert, situation: Situation | None = None) -> Advice:
+        """The next steps for a stored alert, now."""
+        return advise(facts_of(alert), situation or self.situation())
 
     def _publish(self, uow: UnitOfWork, key: str, at: datetime, post: Post) -> bool:
         """Mark the announcement ``key`` published by the GM's own ``post``, in ``uow`` (the
@@ -548,6 +696,7 @@ class GameService:
         if post_ref(post.tid, post.pid) in claimed(uow.outbox.announcements(self.game_id), besides=a.id):
             return False
         uow.outbox.mark_published(a.id, at, forum_id=post.pid)
+        settle(uow, self.game_id, on_forum(a, by_hand=True), at=self.clock())
         return True
 
     def _log_published(self, a: Announcement) -> None:
@@ -622,7 +771,7 @@ class GameService:
         if uid is None and self.adapter is not None:
             uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
         outcome = self.gm(
-            Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid)
+            Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid, at=self.clock())
         )
         if uid:
             self.referee.uids[new] = uid
@@ -667,11 +816,7 @@ class GameService:
         known = partners(dealt, info)
         drafts = []
         for d in dealt:
-            text = self.templates.render(
-                "role", game=cfg.name, role=info.roles[d.role].chinese, team=CAMP.get(d.team, d.team)
-            )
-            if known.get(d.name):
-                text += "\n" + self.templates.render("partners", names="、".join(known[d.name]))
+            text = role_text(self.templates, cfg.name, info, d.role, d.team, known.get(d.name, ()))
             drafts.append(Draft(keys.GameKeys(keys.game_key(game.id)).role(d.name), "role", "pm", d.name, text))
         self._commit(Effects(drafts=drafts), keys.deal_batch(game.id), None)
         return dealt
@@ -693,9 +838,14 @@ class GameService:
         return self.publisher.next_retry() if self.publisher is not None else None
 
     def _published_by_sending(self, key: str) -> None:
-        """An announcement is on the forum: the GM's posts no longer need matching against it."""
+        """An announcement is on the forum: the GM's posts no longer need matching against it,
+        and an alert about its failed sends is resolved."""
         if self.referee is not None:
             self.referee.pending_public.pop(key, None)
+        with self.store.snapshot() as uow:
+            a = uow.outbox.by_key(self.game_id, key)
+        if a is not None:
+            self.resolve_alerts(on_forum(a))
 
 
 def _draft_row(d: Draft) -> dict:
@@ -704,12 +854,15 @@ def _draft_row(d: Draft) -> dict:
         "destination_kind": "thread" if d.channel == "thread" else "user",
         "destination": d.destination, "text": d.text,
         "evidence_ids": [int(e) for e in d.evidence if str(e).isdigit()],
+        "unconfirmed": d.unconfirmed, "notes": dict(d.notes) if d.notes else None,
     }  # fmt: skip
 
 
 def _alert_row(a: GmAlert) -> dict:
+    cause = a.cause or cause_of(a.kind, a.key, a.subject)
     return {
         "key": a.key, "kind": a.kind, "message": a.message, "subject": a.subject,
         "evidence_id": int(a.evidence) if a.evidence and a.evidence.isdigit() else None,
+        "cause": cause.to_json() if cause is not None else None,
     }  # fmt: skip
 

@@ -30,12 +30,16 @@ from typing import TYPE_CHECKING, Any
 
 from shenshi.daemon import gm_text
 from shenshi.daemon.announce import kind_words
+from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, Referee
+from shenshi.daemon.situation import facts_of, situation_of
+from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
+from shenshi.store.announcements import original_key
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import Announcement, DestinationKind
+from shenshi.store.records import Alert, Announcement, DestinationKind
 from shenshi.store.unit_of_work import Store
 
 if TYPE_CHECKING:
@@ -97,6 +101,12 @@ class VoteStanding:
     abstained: tuple[BallotView, ...]
     not_voted: tuple[str, ...]
     decided: str | None  # the candidate nobody can catch any more, if there is one
+    # Why the round is still open although ``decided`` (the rules close it early only once
+    # every ballot is in, or never): the GM's words, None when it is not decided.
+    why_open: str | None = None
+    # Seats a substitute is taking over at the step's end: seat name → the substitute, who
+    # votes for it (RULES.md "The substitute's own clocks").
+    played_by: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,8 @@ class Waiting:
     what: str  # the kind in the GM's words (第1天投票结果)
     state: str
     opens_next_step: bool
-    hint: str
+    hint: str  # the hints in words
+    hints: tuple[Hint, ...] = ()  # how the GM gets it out in this mode (none in live)
 
 
 @dataclass(frozen=True)
@@ -142,7 +153,9 @@ class AlertView:
     subject: str | None
     at: datetime
     evidence: EvidenceLink | None
-    hint: str
+    hint: str  # the advice in words (note and next steps)
+    advice: Advice = field(default_factory=Advice)  # … as data: the console's buttons
+    resolution: str | None = None  # closed: what resolved it (its cause happened)
 
 
 @dataclass(frozen=True)
@@ -187,6 +200,31 @@ class SignIn:
 
 
 @dataclass(frozen=True)
+class SupersededView:
+    """A proposal a later event made moot (never sent), as a review tool marks a comment
+    outdated: what replaces it now (``by``: an announcement id; None: withdrawn) and why."""
+
+    id: int
+    kind: str
+    what: str  # the kind in the GM's words
+    by: int | None
+    because: str
+    at: datetime | None
+
+
+@dataclass(frozen=True)
+class SubstituteView:
+    """A substitute (替补) and the seat he took over: ``entering`` until the open step ends
+    (he acts for the seat already, under its name in the tally), with the deadlines his entry
+    moved (+12 h, A-D13) as the players are told."""
+
+    old: str
+    new: str
+    entering: bool
+    moved: str = ""
+
+
+@dataclass(frozen=True)
 class Health:
     """Whether the daemon is polling: its last successful poll, and if that is too long ago."""
 
@@ -194,6 +232,9 @@ class Health:
     poll_interval: float
     ok: bool
     problem: str = ""
+    # Sends the daemon is pacing to the forum's flood interval (it reads the forum again once
+    # they are out): a poll that long ago is no problem then.
+    sending: int = 0
 
 
 @dataclass(frozen=True)
@@ -230,6 +271,8 @@ class GameStatus:
     next: str = ""  # what happens next, when, and what the GM then does (gm_text.next_step)
     to_send: tuple[int, ...] = ()  # PMs (receipts, role PMs…) waiting for the GM, by id
     sign_in: SignIn | None = None  # while the sign-in window is open
+    substitutes: tuple[SubstituteView, ...] = ()  # every substitution of the game
+    superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
 
 # -- building it ------------------------------------------------------------------------------------
@@ -248,14 +291,17 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         outbox = uow.outbox.announcements(game_id)
         alerts = uow.alerts.raised(game_id, unacknowledged=True)
         poll = uow.evidence.cursor(game_id, LAST_POLL)
+        lease = uow.leases.holder(game_id)
     published = {a.key for a in outbox if a.published_at or a.sent_at}
     dead_known, unannounced = _deaths(referee, published)
     runoff = "生死投票" if referee.profile.ballots.runoff_template == "runoff" else "第二轮投票"
     deadlines = _deadlines(referee, state, now, tz, runoff)
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
-    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now)
-    waiting = _waiting(referee, outbox, mode)
+    health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now,
+                     _pacing(outbox, lease, service.config.daemon.poll_interval, now))  # fmt: skip
+    situation = situation_of(service, outbox)
+    waiting = _waiting(referee, outbox, mode, situation)
     return GameStatus(
         game=service.config.game.name,
         ruleset=state.ruleset,
@@ -266,7 +312,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         phase=state.phase.value,
         number=state.number,
         round=state.round,
-        step=gm_text.step_name(state.phase, state.number, state.round, runoff),
+        step=gm_text.step_name(state.phase, state.number, state.round, runoff, _settled(referee, published, tz)),
         deadline=later[0] if later else None,
         deadlines=deadlines,
         winner=state.winner,
@@ -281,7 +327,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         night=_night(service, state, tz),
         waiting=waiting,
         proposed=sum(1 for a in outbox if a.state is AnnouncementState.PROPOSED),
-        alerts=_alerts(store, game_id, alerts, tz),
+        alerts=_alerts(store, game_id, alerts, tz, situation),
         failed=tuple(_failed(a) for a in outbox if a.state is AnnouncementState.FAILED),
         activity=_activity(service, state, now),
         health=health,
@@ -289,7 +335,38 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         next=_next(state, deadlines, waiting, mode, health),
         to_send=_to_send(outbox, mode),
         sign_in=_sign_in(service, state, now),
+        substitutes=_substitutes(referee),
+        superseded=_superseded(referee, outbox, tz),
     )
+
+
+def _superseded(referee: Referee, outbox: list[Announcement], tz: tzinfo) -> tuple[SupersededView, ...]:
+    """The proposals a later event made moot, each with what stands for it now."""
+    by_id = {a.id: a for a in outbox}
+
+    def standing(a: Announcement) -> int | None:
+        seen = set()
+        while a.superseded_by is not None and a.superseded_by in by_id and a.id not in seen:
+            seen.add(a.id)
+            a = by_id[a.superseded_by]
+        return None if a.state is AnnouncementState.SUPERSEDED else a.id
+
+    moot = [a for a in outbox if a.state is AnnouncementState.SUPERSEDED]
+    return tuple(
+        SupersededView(a.id, a.kind, kind_words(referee.templates, a.kind, original_key(a.key)), standing(a),
+                       a.superseded_because or "", a.superseded_at.astimezone(tz) if a.superseded_at else None)
+        for a in sorted(moot, key=lambda a: a.id, reverse=True)
+    )  # fmt: skip
+
+
+def _substitutes(referee: Referee) -> tuple[SubstituteView, ...]:
+    """Every substitution, the ones still entering with the deadlines they moved."""
+    state = referee.state
+    return tuple(
+        SubstituteView(old, new, (old, new) in state.pending_substitutions and state.is_alive(old),
+                       referee.moved_deadlines(old, new))
+        for old, new in referee.successors.items()
+    )  # fmt: skip
 
 
 def _next(
@@ -306,6 +383,18 @@ def _next(
     if not deadlines:
         return "守护进程没有在运行：请运行 shenshi run" if not health.ok else ""
     return gm_text.next_step(deadlines[0].what, mode, health.ok)
+
+
+def _settled(referee: Referee, published: set[str], tz: tzinfo) -> str:
+    """A settled step's state for its name: ``published`` once its result is out (sent by the
+    daemon or posted by the GM: the next step opens at the next cycle), the time its result is
+    announced at when it waits for one (werewolf: 06:00), else ''."""
+    if PHASE_GRAPH[referee.state.phase].due is not Due.PUBLICATION:
+        return ""
+    if referee.gate_key() in published:
+        return "published"
+    at = referee.held_until()
+    return f"{at.astimezone(tz):%H:%M}" if at is not None else ""
 
 
 def _sign_in(service: GameService, state: GameState, now: datetime) -> SignIn | None:
@@ -435,6 +524,7 @@ def _vote(
         key=lambda c: (-c.votes, c.name),
     )  # fmt: skip
     not_voted = tuple(n for n in standing.electorate if n not in standing.counted)
+    decided = _decided(tally, len(not_voted))
     return VoteStanding(
         round=state.round,
         name=gm_text.round_name(state.round, runoff),
@@ -446,8 +536,21 @@ def _vote(
         tally=tuple(tally),
         abstained=tuple(by_target.get(ABSTAIN, ())),
         not_voted=not_voted,
-        decided=_decided(tally, len(not_voted)),
+        decided=decided,
+        why_open=_why_open(referee, not_voted, closes) if decided else None,
+        played_by={old: new for old, new in state.pending_substitutions if state.is_alive(old)},
     )
+
+
+def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:
+    """Why a vote nobody can change any more is still open, in the GM's words."""
+    until = f"到 {closes:%m-%d %H:%M} 截止时计票" if closes else "到截止时间计票"
+    if not referee.early_close:
+        return f"结果已定，但本局规则不提前结束投票：{until}"
+    if not_voted:
+        return (f"结果已定，但提前结束要等所有人投票（还差 {len(not_voted)} 人：{'、'.join(not_voted)}）；"
+                f"否则{until}")  # fmt: skip
+    return f"结果已定，守护进程下一轮就结束投票（或{until}）"
 
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
@@ -476,7 +579,7 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
     return NightActions(submitted, not_acted)
 
 
-def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[Waiting, ...]:
+def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation: Situation) -> tuple[Waiting, ...]:
     """Public announcements not yet out, the one the next step waits for first."""
     gate = referee.gate_key() if PHASE_GRAPH[referee.state.phase].due is Due.PUBLICATION else None
     if referee.state.phase is Phase.OVER and referee.announced:  # the final result: the players
@@ -484,26 +587,35 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[W
     pending = [
         a for a in outbox
         if a.destination_kind is DestinationKind.THREAD and not (a.published_at or a.sent_at)
-        and a.state not in (AnnouncementState.REJECTED,)
+        and a.state not in (AnnouncementState.REJECTED, AnnouncementState.SUPERSEDED)
     ]  # fmt: skip
     pending.sort(key=lambda a: (a.key != gate, a.id))
-    return tuple(
-        Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
-                a.key == gate, gm_text.publish_hint(mode, a.id))
-        for a in pending
-    )
+    out = []
+    for a in pending:
+        if a.state is AnnouncementState.UNCONFIRMED:  # it goes out once the GM confirms it
+            hints = confirmation_hints(situation, a.kind, subject_of(a), a.id)
+            advice = Advice(gm_text.NOTES["unconfirmed"], hints)
+        else:
+            advice = publish_advice(mode, (a.id,), state=a.state.value)
+        out.append(Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
+                           a.key == gate, advice.text(), advice.hints))  # fmt: skip
+    return tuple(out)
 
 
-def _alerts(store: Store, game_id: int, alerts: Iterable[Any], tz: tzinfo) -> tuple[AlertView, ...]:
+def _alerts(
+    store: Store, game_id: int, alerts: Iterable[Alert], tz: tzinfo, situation: Situation
+) -> tuple[AlertView, ...]:
     alerts = list(alerts)
     links = {
         link.id: link for link in evidence_links(store, game_id, [a.evidence_id for a in alerts])
     }
-    return tuple(
-        AlertView(a.id, a.kind, gm_text.alert_name(a.kind), a.message, a.subject,
-                  a.created_at.astimezone(tz), links.get(a.evidence_id), gm_text.hint(a.kind, a.subject))
-        for a in alerts
-    )  # fmt: skip
+    views = []
+    for a in alerts:
+        advice = advise(facts_of(a), situation)
+        views.append(AlertView(a.id, a.kind, gm_text.alert_name(a.kind), a.message, a.subject,
+                               a.created_at.astimezone(tz), links.get(a.evidence_id), advice.text(), advice,
+                               a.resolution if a.resolved_at else None))  # fmt: skip
+    return tuple(views)
 
 
 def _failed(a: Announcement) -> FailedSend:
@@ -537,7 +649,22 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
     )
 
 
-def _health(last: datetime | None, interval: float, now: datetime) -> Health:
+def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:
+    """How many approved announcements a running daemon is sending one by one (its lease
+    renewed and a send made within the health window), else 0."""
+    window = timedelta(seconds=STALE_AFTER * interval)
+    if lease is None or lease.renewed_at < now - window or lease.expires_at <= now:
+        return 0
+    waiting = [a for a in outbox if a.state in (AnnouncementState.APPROVED, AnnouncementState.SENDING)]
+    active = any(a.sent_at is not None and a.sent_at >= now - window for a in outbox) or any(
+        a.state is AnnouncementState.SENDING for a in outbox
+    )
+    return len(waiting) if waiting and active else 0
+
+
+def _health(last: datetime | None, interval: float, now: datetime, sending: int = 0) -> Health:
+    if sending:  # it is busy sending, paced; it reads the forum again once they are out
+        return Health(last.astimezone(now.tzinfo) if last else None, interval, True, "", sending)
     if last is None:
         return Health(None, interval, False, "守护进程还没有成功读取过论坛（shenshi run）")
     age = (now - last).total_seconds()
@@ -561,6 +688,8 @@ def to_json(status: GameStatus) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, (Advice, Hint)):
+        return value.to_json()  # the console's shape (blanks as forms, the text beside)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, datetime):
@@ -576,7 +705,7 @@ def _plain(value: Any) -> Any:
 
 __all__ = [
     "ActionView", "AlertView", "BallotView", "CandidateVotes", "Deadline", "FailedSend",
-    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "VoteStanding",
-    "Waiting",
+    "GameStatus", "Health", "Mark", "NightActions", "PlayerActivity", "SignIn", "SubstituteView", "SupersededView",
+    "VoteStanding", "Waiting",
     "build_status", "record_poll", "to_json",
 ]  # fmt: skip

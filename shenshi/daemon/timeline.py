@@ -189,18 +189,26 @@ def shown_text(moment: Moment, tz: tzinfo) -> str:
     return local.strftime("%m-%d %H:%M:%S")
 
 
-def window_text(window: Window | None, moment: Moment, tz: tzinfo) -> str:
-    """``（窗口 …–…；时间 …）`` for an alert about a window."""
+# What a cited window is, when it is not the open step's (``window_text``'s ``name``).
+WINDOW_NAMES = {"": "窗口", "last_night": "上一夜的私信时间", "last_words": "遗言截止"}
+
+
+def window_text(window: Window | None, name: str = "", *, moment: Moment, tz: tzinfo) -> str:
+    """``（窗口 …–…；时间 …）`` for an alert about a window (``name``: ``last_night``, the night
+    settled last; ``last_words``, a deadline: its close only)."""
     shown = shown_text(moment, tz)
     if window is None:
         return f"（现在没有开放的阶段；时间 {shown}）"
+    if name == "last_words":
+        return f"（{WINDOW_NAMES[name]} {_local(window.closes, tz)}；时间 {shown}）"
     deadlines = "".join(f"，截止 {_local(d, tz)}" for d in window.deadlines)
-    return f"（窗口 {_local(window.opens, tz)} – {_local(window.closes, tz)}{deadlines}；时间 {shown}）"
+    opened = f"{WINDOW_NAMES.get(name, name)} {_local(window.opens, tz)} – {_local(window.closes, tz)}"
+    return f"（{opened}{deadlines}；时间 {shown}）"
 
 
 def uncertain_message(who: str, moment: Moment, window: Window, tz: tzinfo) -> str:
     """The GM's alert: an action counted as in time though its order was uncertain."""
     return (
         f"{who} 的私信时间只显示到分钟，无法确定它在阶段边界之前还是之后；"
-        f"已按对玩家有利的方式计入{window_text(window, moment, tz)}。如需更正：shenshi override void"
+        f"已按对玩家有利的方式计入{window_text(window, moment=moment, tz=tz)}"
     )

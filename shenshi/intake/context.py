@@ -84,6 +84,9 @@ class PhaseFacts:
 
     kind: str | None = None  # NIGHT, DAY, SIGNIN
     number: int | None = None
+    # The open step ends before its deadline once everything is in (RULES.md "Early close"):
+    # a receipt then promises a change only until the step is settled, never until its deadline.
+    closes_early: bool = False
     # Night PM window (family A, A-S1): [open, close). Chess: ``deadline`` = dawn - 10 min.
     pm_window_open: datetime | None = None
     pm_window_close: datetime | None = None

@@ -19,8 +19,10 @@ from shenshi.wording import Templates
 _UNTIMED = frozenset({"sheriff_successor", "lone_blade", "lone_wolf"})
 
 
-def _until(ctx: GameContext, cmd: IntakeCommand) -> str:
-    """Until when an accepted skill may still change, as the ruleset's profile says."""
+def until(ctx: GameContext, cmd: IntakeCommand) -> str:
+    """Until when an accepted skill may still change, as the ruleset's profile says; where the
+    step ends as soon as everything is in (RULES.md "Early close"), only until it is settled:
+    a receipt never promises a change the step's early end makes impossible."""
     t, skills = ctx.templates, ctx.profile.skills
     if cmd.extra.get("confirm"):
         return t.render("receipt_until_locked")
@@ -30,6 +32,8 @@ def _until(ctx: GameContext, cmd: IntakeCommand) -> str:
         return t.render("receipt_until_deadline")
     if cmd.action in skills.answer_locks:
         return t.render("receipt_until_answer")
+    if ctx.phase.closes_early:
+        return t.render("receipt_until_settled")
     phase = skills.night_phases.get(cmd.action)
     closes = ctx.phase.phase_deadlines.get(phase) if phase is not None else None
     if closes is not None:  # werewolf: until its night phase closes (W-D1)
@@ -90,7 +94,7 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
             what += t.render("receipt_post_missing", label=label)
         else:
             what += t.render("receipt_post_chars", label=label, chars=cmd.extra["declaration_chars"])
-    return t.render("receipt_accepted", what=what, note=_until(ctx, cmd))
+    return t.render("receipt_accepted", what=what, note=until(ctx, cmd))
 
 
 def with_notes(ctx: GameContext, text: str, notes: Sequence[str]) -> str:

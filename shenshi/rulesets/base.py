@@ -176,6 +176,55 @@ def standing(
     return StandingVote(frozen_map(dict(counted)), tuple(electorate), frozen_map(dict(counts)))
 
 
+class Waiting(StrEnum):
+    """Why an open step is not yet complete (:class:`Outstanding`, RULES.md "Early close")."""
+
+    NO_ACTION = "no_action"  # a living power holder has no PM in for his power (detail: it)
+    REJECTED = "rejected"  # his latest PM was rejected and he may send another (detail: why)
+    JOINT_DISAGREEMENT = "joint_disagreement"  # a joint unit's members name different targets
+    DECLARATION_MISSING = "declaration_missing"  # the unit's kill has no 杀人宣言 yet
+    NO_BALLOT = "no_ballot"  # an elector has no ballot that counts in the open round
+    NO_CONSENT = "no_consent"  # 加速: this character has not agreed to speed the day up
+    UNDECIDED = "undecided"  # 加速: the ballots not yet cast could still change who leads
+
+
+class EarlyClose(StrEnum):
+    """How an open step may end before its deadline (:attr:`Completion.by`)."""
+
+    ALL_IN = "all_in"  # the GM ends it once all activity is complete [G6:L33][G5:L54]
+    SPEED_UP = "speed_up"  # the players agreed and the outcome is determined (werewolf 加速)
+
+
+@dataclass(frozen=True)
+class Outstanding:
+    """One thing that keeps an open step open to its deadline: ``who`` (a player, a unit
+    such as ``killers``, or ``""`` for the step as a whole) and ``why``; ``detail`` is the
+    action a holder has not used, or the rule his latest PM was rejected by."""
+
+    who: str
+    why: Waiting
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Completion:
+    """Whether the open step may end now, before its deadline (RULES.md "Early close").
+
+    ``by`` says how this step can end early at all (``None``: it runs to its deadline);
+    ``outstanding`` what is still missing. The step is :attr:`complete` when it can end early
+    and nothing is outstanding: what stands would be resolved as a valid action by every
+    holder, and nothing a player was told he may still do could change the result.
+    """
+
+    by: EarlyClose | None = None
+    outstanding: tuple[Outstanding, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """The step may end now."""
+        return self.by is not None and not self.outstanding
+
+
 @dataclass(frozen=True)
 class Outcome:
     """The end of a game: who won and why (never a bare string)."""
@@ -903,7 +952,7 @@ class Ruleset:
     * ``gm_ruling(state, command)`` → events of the GM rulings the ruleset knows (werewolf
       penalty points / 罚下); a :class:`RulingApplied` carries the new seats and memory.
     * ``declare(config)`` → its :class:`~shenshi.rulesets.profile.RulesetProfile`;
-    * ``check_submission(state, sub)``, ``intake_facts(state)``, ``speed_up_ready(state)``,
+    * ``check_submission(state, sub)``, ``intake_facts(state)``, ``completion(state)``,
       ``night_phase_closed(state, key)``: what intake and the daemon ask while a step is open.
     """
 
@@ -1172,10 +1221,12 @@ class Ruleset:
         ``None``: it has no effect now. Default: none."""
         return None
 
-    def speed_up_ready(self, state: GameState) -> bool:
-        """Whether the open day may close at once because the players agreed (werewolf 加速,
-        W-D7). Default: never."""
-        return False
+    def completion(self, state: GameState) -> Completion:
+        """Whether the open step may end before its deadline, and what keeps it open
+        (RULES.md "Early close"; werewolf 加速, W-D7/RES-W14). The daemon's clock ends the step
+        once :attr:`Completion.complete`; receipts and hints read the same answer.
+        Default: the step runs to its deadline."""
+        return Completion()
 
     def night_phase_closed(self, state: GameState, key: str) -> tuple[PrivateResult, ...]:
         """Private results due as soon as night phase ``key`` of the open night closes

@@ -20,7 +20,7 @@ Map::
       players           the seats the rules require (None: any)
 
 The hooks that need the game's state (``check_submission``, ``intake_facts``,
-``speed_up_ready``, ``night_phase_closed``…) are methods of
+``completion``, ``night_phase_closed``…) are methods of
 :class:`~shenshi.rulesets.base.Ruleset`, each declared there with a default.
 """
 

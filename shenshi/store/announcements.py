@@ -8,16 +8,17 @@ row and asks the state table, so a repeat is a no-op and anything else not allow
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import func, select
 
 from shenshi.store import models as m
-from shenshi.store.errors import Conflict, NotFound, SendClaimed
+from shenshi.store.errors import Conflict, IllegalTransition, NotFound, SendClaimed
 from shenshi.store.outbox import AnnouncementState, OutboxAction, next_state
 from shenshi.store.records import Announcement, DestinationKind
-from shenshi.store.rows import Repository, added, aware, game_row, to_announcement
+from shenshi.store.rows import Repository, added, aware, game_row, json_copy, to_announcement
 
 
 class OutboxRepository(Repository):
@@ -35,12 +36,17 @@ class OutboxRepository(Repository):
         *,
         destination_uid: str | None = None,
         created_at: datetime | None = None,
+        unconfirmed: bool = False,
+        notes: Mapping[str, Any] | None = None,
     ) -> tuple[Announcement, bool]:
-        """Put an announcement in the outbox as ``proposed``; ``(announcement, created)``.
+        """Put an announcement in the outbox as ``proposed`` (``unconfirmed``: waiting for the
+        GM to confirm it with a correction); ``(announcement, created)``. ``notes``: what the
+        GM reads beside it (never sent).
 
         Idempotent by ``key`` (deterministic, e.g. ``"night3:results"``): re-proposing an
         existing key returns the stored announcement unchanged (it may have been edited or
-        sent since) with ``created=False``.
+        sent since) with ``created=False``. A superseded announcement gave its key up
+        (:meth:`supersede`): its key proposes anew.
         """
         dest_kind = DestinationKind(destination_kind).value
         ids = [int(i) for i in evidence_ids]
@@ -54,8 +60,8 @@ class OutboxRepository(Repository):
             m.Announcement(
                 game_id=game_id, key=key, kind=kind, destination_kind=dest_kind,
                 destination=destination, destination_uid=destination_uid, text=text,
-                evidence_ids=ids, state=AnnouncementState.PROPOSED.value, created_at=when,
-                attempts=0,
+                evidence_ids=ids, created_at=when, attempts=0, notes=json_copy(notes) if notes else None,
+                state=(AnnouncementState.UNCONFIRMED if unconfirmed else AnnouncementState.PROPOSED).value,
             ),
         )  # fmt: skip
         return to_announcement(row), True
@@ -177,6 +183,50 @@ class OutboxRepository(Repository):
 
         return self._transition(announcement_id, OutboxAction.FAIL, apply, unchanged=unchanged)
 
+    def confirm(self, announcement_id: int) -> Announcement:
+        """What an unconfirmed announcement waited for happened: it is an ordinary proposal now
+        (a proposed one stays as it is)."""
+        return self._transition(announcement_id, OutboxAction.CONFIRM, lambda row: None)
+
+    def supersede(
+        self,
+        announcement_id: int,
+        because: str,
+        *,
+        by: int | None = None,
+        at: datetime | None = None,
+    ) -> Announcement:
+        """A later event made it moot: it is never sent. ``by``: the announcement that replaces
+        it (None: withdrawn); ``because``: that event in the GM's words. Its key is given up
+        (``KEY~ID``) so that the replacement can take it: every lookup by key finds what
+        stands now."""
+        when = self._now(at, "at")
+
+        def apply(row: m.Announcement) -> None:
+            row.superseded_at, row.superseded_by, row.superseded_because = when, by, because
+            row.key = superseded_key(row.key, row.id)
+
+        return self._transition(announcement_id, OutboxAction.SUPERSEDE, apply)
+
+    def link_superseded(self, announcement_id: int, by: int) -> Announcement:
+        """Name the announcement that replaces a superseded one (proposed after it gave its
+        key up)."""
+        row = self._row(announcement_id, lock=True)
+        if row.state != AnnouncementState.SUPERSEDED:
+            raise IllegalTransition(f"announcement #{announcement_id} is {row.state}: not superseded")
+        row.superseded_by = by
+        return to_announcement(row)
+
+    def replaced_by(self, announcement_id: int) -> Announcement | None:
+        """The announcement that stands now for one that was superseded (following a chain of
+        replacements), or None when it was withdrawn."""
+        seen = set()
+        row = self._row(announcement_id)
+        while row.superseded_by is not None and row.id not in seen:
+            seen.add(row.id)
+            row = self._row(row.superseded_by)
+        return None if row.id == announcement_id or row.state == AnnouncementState.SUPERSEDED else to_announcement(row)
+
     def counts(self, game_id: int) -> dict[AnnouncementState, int]:
         """How many of the game's announcements stand in each state (``status``: failed sends
         among them)."""
@@ -235,6 +285,16 @@ class OutboxRepository(Repository):
                 m.Announcement.game_id == game_id, m.Announcement.key == key
             )
         )
+
+
+def superseded_key(key: str, announcement_id: int) -> str:
+    """The key a superseded announcement keeps (its own, given up to its replacement)."""
+    return f"{key}~{announcement_id}"
+
+
+def original_key(key: str) -> str:
+    """The key an announcement was proposed under (a superseded one's without its ``~ID``)."""
+    return key.split("~", 1)[0]
 
 
 def _same_time(a: datetime | None, b: datetime | None) -> bool:

@@ -228,6 +228,14 @@ class Announcement(Base):
     sending_owner: Mapped[str | None] = mapped_column(String(200))  # the daemon sending it
     attempted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # the last attempt began
     retry_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # a failed one is retried then
+    # A later event made it moot (state ``superseded``): when, the announcement that replaces
+    # it (none: withdrawn), and that event in the GM's words.
+    superseded_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    superseded_by: Mapped[int | None] = mapped_column(Integer)
+    superseded_because: Mapped[str | None] = mapped_column(Text)
+    # What the GM reads beside the text (never sent): ballots recorded by the GM, ballots not
+    # counted with the reason, what a proposal waits for (JSON, see records.Announcement).
+    notes: Mapped[Any | None] = mapped_column(JSON(none_as_null=True))
 
 
 class Alert(Base):
@@ -246,6 +254,8 @@ class Alert(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # `shenshi ack`
+    cause: Mapped[Any | None] = mapped_column(JSON(none_as_null=True))  # what resolves it
+    resolution: Mapped[str | None] = mapped_column(String(200))  # what resolved it
 
 
 class Cursor(Base):

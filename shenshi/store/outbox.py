@@ -7,8 +7,19 @@
        │  └──────edit────────┘                  │  └──send (retry)──┐
        │                                        └──fail──▶ failed ──┘
        │                                                    └──sent (found on the forum)
-       ├──reject──▶ rejected       (from proposed, approved, failed)
-       └──publish─▶ published      (from proposed, approved, failed: the GM posted it by hand)
+       ├──reject──▶ rejected       (from proposed, approved, failed, unconfirmed)
+       ├──publish─▶ published      (from proposed, approved, failed: the GM posted it by hand)
+       └──supersede─▶ superseded   (from proposed, approved, failed, unconfirmed)
+
+    unconfirmed ──confirm──▶ proposed
+
+``unconfirmed``: a proposal the GM must confirm with a game correction before it can go out
+(a missed sign-in is an exit only once ``shenshi override exit`` says so): it is never
+approved, sent or listed to publish by hand; the event that confirms it confirms it (or
+supersedes it). ``superseded``: a later event made it moot (a substitute, a confirmed exit, a
+corrected ballot…): it is never sent, and it keeps what superseded it (the replacing
+announcement, if any, and the event in the GM's words), as a review tool marks a comment
+outdated.
 
 ``edit`` keeps a proposed or failed announcement in its state and sends an approved one back to
 ``proposed`` (an edited text needs a new approval). In ``live`` mode the daemon approves before
@@ -42,6 +53,8 @@ class AnnouncementState(StrEnum):
     FAILED = "failed"
     REJECTED = "rejected"
     PUBLISHED = "published"  # the GM posted it by hand (dry-run)
+    UNCONFIRMED = "unconfirmed"  # waits for the GM to confirm it with a correction
+    SUPERSEDED = "superseded"  # a later event made it moot: never sent
 
 
 class OutboxAction(StrEnum):
@@ -54,6 +67,8 @@ class OutboxAction(StrEnum):
     SENT = "sent"  # mark_sent
     FAIL = "fail"  # mark_failed
     PUBLISH = "publish"  # mark_published
+    CONFIRM = "confirm"  # the event the proposal waited for happened
+    SUPERSEDE = "supersede"  # a later event made it moot (replaced or withdrawn)
 
 
 S, A = AnnouncementState, OutboxAction
@@ -67,6 +82,8 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
                     A.REJECT: S.REJECTED,
                     A.EDIT: S.PROPOSED,
                     A.PUBLISH: S.PUBLISHED,
+                    A.CONFIRM: S.PROPOSED,
+                    A.SUPERSEDE: S.SUPERSEDED,
                 }
             ),
             S.APPROVED: MappingProxyType(
@@ -76,6 +93,7 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
                     A.REJECT: S.REJECTED,
                     A.EDIT: S.PROPOSED,
                     A.PUBLISH: S.PUBLISHED,
+                    A.SUPERSEDE: S.SUPERSEDED,
                 }
             ),
             S.SENDING: MappingProxyType({A.SEND: S.SENDING, A.SENT: S.SENT, A.FAIL: S.FAILED}),
@@ -88,11 +106,21 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
                     A.REJECT: S.REJECTED,
                     A.EDIT: S.FAILED,
                     A.PUBLISH: S.PUBLISHED,
+                    A.SUPERSEDE: S.SUPERSEDED,
                 }
             ),
             S.SENT: MappingProxyType({A.SENT: S.SENT}),
             S.REJECTED: MappingProxyType({A.REJECT: S.REJECTED}),
             S.PUBLISHED: MappingProxyType({A.PUBLISH: S.PUBLISHED}),
+            S.UNCONFIRMED: MappingProxyType(
+                {
+                    A.CONFIRM: S.PROPOSED,
+                    A.REJECT: S.REJECTED,
+                    A.EDIT: S.UNCONFIRMED,
+                    A.SUPERSEDE: S.SUPERSEDED,
+                }
+            ),
+            S.SUPERSEDED: MappingProxyType({A.SUPERSEDE: S.SUPERSEDED}),
         }
     )
 )
@@ -101,6 +129,15 @@ TRANSITIONS: Mapping[AnnouncementState, Mapping[OutboxAction, AnnouncementState]
 An entry that maps a state to itself is a repeat (a no-op) except for ``edit``, which
 changes the text, and ``fail``, which records the latest error.
 """
+
+# Proposals still waiting to go out (or to be confirmed): what the current state re-derives
+# (:mod:`shenshi.daemon.superseding`).
+PENDING = (
+    AnnouncementState.UNCONFIRMED,
+    AnnouncementState.PROPOSED,
+    AnnouncementState.APPROVED,
+    AnnouncementState.FAILED,
+)
 
 
 def next_state(state: AnnouncementState, action: OutboxAction, what: str) -> AnnouncementState:

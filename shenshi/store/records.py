@@ -8,6 +8,7 @@ produced the record. Datetimes are aware, in UTC. JSON columns come back as plai
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -191,6 +192,13 @@ class Announcement:
     sending_owner: str | None = None  # the daemon that marked it ``sending``
     attempted_at: datetime | None = None  # when the last attempt to send it began
     retry_at: datetime | None = None  # a failed announcement is not tried again before
+    superseded_at: datetime | None = None  # a later event made it moot (``superseded``)
+    superseded_by: int | None = None  # the announcement that replaces it (None: withdrawn)
+    superseded_because: str | None = None  # that event, in the GM's words
+    # For the GM only, never sent: {"recorded": [words…], "uncounted": [{"id", "reason"}…],
+    # "waits": words} (ballots the GM recorded, ballots not counted, what an unconfirmed
+    # proposal waits for).
+    notes: Any = None
 
 
 @dataclass(frozen=True)
@@ -206,8 +214,9 @@ class Lease:
 
 @dataclass(frozen=True)
 class Alert:
-    """A GM alert; open until ``resolved_at`` is set, new to the GM until he acknowledges it
-    (``acknowledged_at``, ``shenshi ack``)."""
+    """A GM alert; open until ``resolved_at`` is set (its ``cause`` happened: ``resolution``
+    says what), new to the GM until he acknowledges it (``acknowledged_at``, ``shenshi ack``).
+    ``cause`` is what the alert is about, as :class:`shenshi.daemon.hints.Cause` stores it."""
 
     id: int
     game_id: int
@@ -219,6 +228,8 @@ class Alert:
     created_at: datetime
     resolved_at: datetime | None
     acknowledged_at: datetime | None = None
+    cause: Mapping[str, Any] | None = None
+    resolution: str | None = None
 
 
 @dataclass(frozen=True)

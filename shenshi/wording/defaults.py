@@ -60,11 +60,6 @@ _group(
         "a kill declaration published with its death",
     ),
     (
-        "kill_declaration_missing",
-        "（${victim} 的杀人宣言待天神补充）",
-        "a death whose declaration is not on record",
-    ),
-    (
         "quoted_line",
         "｜${line}",
         "each line of a player's text a GM post repeats (kill declarations): never the GM's own",
@@ -92,8 +87,12 @@ _group(
     ),
     ("round2_tally", "第二轮：${tally}", "chess32: round 2's tally"),
     ("kill_post", "杀人帖（${victim}）：\n${text}", "chess32: a kill post published with its death"),
-    ("kill_post_missing", "（${victim} 的杀人帖待法官补充）", "chess32: a death whose kill post is not on record"),
     ("final_tally", "计入遗言与招魂后：${tally}", "the runoff's tally after 遗言计票 and 招魂"),
+    (
+        "final_tally_last_words",
+        "计入遗言后：${tally}",
+        "the runoff's tally after 遗言计票, when it decided (no 招魂 took place)",
+    ),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
     (
@@ -105,6 +104,18 @@ _group(
     ("no_execution", "本日无人被处决，直接进入黑夜。", "a day without an execution"),
     ("exit", "${name} 自动退出游戏。", "an automatic exit"),
     ("substitution", "${out} 退出，由替补 ${in} 接替。", "a substitute takes over a seat"),
+    (
+        "substitution_deadline",
+        "本阶段因替补延长${hours}小时：${moments}。",
+        "a substitution that moved the open step's deadlines (+12 h, A-D13): in its post and in the "
+        "substitute's role PM ($moments: `moved_*` joined by `list_separator`)",
+    ),
+    ("moved_vote_opens", "投票开始改为 ${at}", "a deadline moved: the vote opens"),
+    ("moved_vote_closes", "投票截止改为 ${at}", "a deadline moved: the vote closes"),
+    ("moved_day_end", "第${n}天结束改为 ${at}", "a deadline moved: the day ends"),
+    ("moved_night_end", "第${n}夜结束改为 ${at}", "a deadline moved: the night ends"),
+    ("moved_action_deadline", "夜间行动截止改为 ${at}", "a deadline moved: night actions are due"),
+    ("moved_night_phase", "夜晚${phase}截止改为 ${at}", "a deadline moved: a night phase closes"),
     ("out", "${name} 出局。", "werewolf: a character goes out"),
     ("sheriff", "${name} 成为警长。", "werewolf: the new sheriff"),
     ("madness_lifted", "吹笛者出局，所有癫狂状态解除。", "werewolf: the piper went out"),
@@ -113,12 +124,12 @@ _group(
     ("signature", "\n\n—— 神的使者", "added at the end of every public post"),
     (
         "signin_missed",
-        "${name} 未在游戏者名单公布后24小时内签到，视为自动退出游戏（待天神确认）。",
+        "${name} 未在游戏者名单公布后24小时内签到，视为自动退出游戏。",
         "a player who did not sign in",
     ),
     (
         "lurking",
-        "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏（待天神确认）。",
+        "${name} 已超过48小时未在杀人版发帖，视为自动退出游戏。",
         "a player who lurked too long",
     ),
 )
@@ -142,6 +153,7 @@ _group(
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
+    ("kind_vote_closed", "投票已截止提醒", "a PM to whoever voted after the round closed"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
     ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
@@ -201,6 +213,32 @@ _group(
         "the role PM of the deal",
     ),
     ("partners", "你的同伴：${names}。", "added to the role PM of a joint unit or pack"),
+    (
+        "substitute_seat",
+        "你作为替补接替 ${old} 的座位：身份、同伴、标记和这个座位已有的投票与行动都由你继承。",
+        "the role PM of a substitute (替补): whose seat he takes over (RES-A18)",
+    ),
+    (
+        "substitute_ballot_stands",
+        "这个座位本轮已投票（${target}），按规则这一票仍然有效，你不必再投。",
+        "a substitute's role PM: the seat's ballot of the open round stands",
+    ),
+    (
+        "substitute_ballot_due",
+        "这个座位本轮还没有投票：请你在投票帖投票（${closes} 截止）。",
+        "a substitute's role PM: the seat has not voted in the open round",
+    ),
+    (
+        "substitute_actions",
+        "这个座位今晚已提交：${actions}。它们仍然有效，直到你私信提交你自己的（以最后一条为准）。",
+        "a substitute's role PM: the seat's night actions of the open night",
+    ),
+    (
+        "substitute_earlier",
+        "这个座位此前收到的私信：\n${results}",
+        "a substitute's role PM: the private results the seat received before (answers, checks)",
+    ),
+    ("substitute_earlier_line", "｜${text}", "one earlier private result, in `substitute_earlier`"),
 )
 _group(
     "receipt",
@@ -257,6 +295,16 @@ _group(
     ("receipt_until_dawn", "天亮前可更改", "family A: until dawn"),
     ("receipt_until_dawn_10", "天亮前10分钟内可更改", "chess32: until dawn − 10 min"),
     ("receipt_until_deadline", "截止前可更改", "until the deadline"),
+    (
+        "receipt_until_settled",
+        "结算前可更改（行动全部到齐后会提前结算）",
+        "a step that ends once everything is in (RULES.md Early close): until it is settled",
+    ),
+    (
+        "receipt_until_closing",
+        "行动已全部到齐，即将结算，不能再更改",
+        "the command that completed a step that ends once everything is in",
+    ),
     (
         "receipt_until_deadline_confirm",
         "截止前可更改，另起一行写「确定」可锁定",
@@ -337,6 +385,18 @@ _group(
         "werewolf: a witch's reply before 夜晚2 opens",
     ),
     ("reason_wrong_phase", "该技能现在不能使用", "a skill of another phase"),
+    (
+        "reason_step_settled",
+        "本阶段已经截止，这条不计入",
+        "a command after the step that decided the game closed, before its end is published",
+    ),
+    ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
+    (
+        "reason_seat_ballot_stands",
+        "你接替的座位本轮已由 ${old} 投票（${target}），按规则这一票有效",
+        "a substitute's ballot where the seat he took over had voted already (RULES.md "
+        "\"The substitute's own clocks\")",
+    ),
     (
         "reason_not_in_phase",
         "天神正在结算或公布结果，现在不能提交；请在下一阶段开始后重新发送",
@@ -779,7 +839,7 @@ _group(
     ),
     (
         "lurk_replaced",
-        "你在第${n}天再次潜水，累计 ${count} 次警告：按规则将由替补接替你的位置（待天神确认）。"
+        "你在第${n}天再次潜水，累计 ${count} 次警告：按规则由替补接替你的位置。"
         "请继续为本局保密。",
         "chess32: the second warning means replacement (§4.8); substitutions are not announced",
     ),
@@ -788,9 +848,34 @@ _group(
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
     ),
+    (
+        "vote_closed_notice",
+        "你在 ${at} 的投票没有计入：本轮投票已经截止。",
+        "a ballot posted after its round closed",
+    ),
 )
 _group(
     "alert",
+    (
+        "kill_declaration_missing",
+        "${victim} 死于杀手，但没有记录到杀人宣言：公告里没有写宣言；要补上请 shenshi edit 这条公告",
+        "a result whose death's kill declaration is not on record (a note for the GM, never posted)",
+    ),
+    (
+        "kill_post_missing",
+        "${victim} 被杀，但没有记录到杀人帖：公告里没有写；要补上请 shenshi edit 这条公告",
+        "chess32: a result whose death's kill post is not on record (a note for the GM, never posted)",
+    ),
+    (
+        "alert_left_seat",
+        "${player} 已由替补 ${substitute} 接替，这条不再计入（座位由 ${substitute} 行使）",
+        "a player who left his seat to a substitute still sends a command (not counted)",
+    ),
+    (
+        "alert_joint_disagreement",
+        "联合行动意见不一：${choices}",
+        "a joint unit's members name different targets while the step is open ($choices: each latest)",
+    ),
     (
         "alert_last_words_after_post",
         "${player} 的遗言在天亮公告提出之后才到（仍在期限内）：请用 shenshi edit 加进公告",

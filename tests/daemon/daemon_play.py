@@ -172,6 +172,7 @@ class _Play:
             ]
         report = report.merge(self.gm(step))
         report = report.merge(self.actions(actions, opens, self.phase_openings(deadlines, opens)))
+        report = report.merge(self.substitutions(step))
         return report.merge(self.apply(CloseNight(close)))
 
     def phase_openings(
@@ -215,6 +216,7 @@ class _Play:
             report = report.merge(self.read(self.post(lw["from"], text, opens)))
         report = report.merge(self.actions(drawn(step.get("actions", ())), opens))
         report = report.merge(self.ballots(step.get("votes", ()), opens))
+        report = report.merge(self.substitutions(step))
         report = report.merge(self.apply(CloseRound(closes["round1_close"])))
         while self.ref.state.phase is Phase.DAY and self.ref.state.round > 1:
             rnd = self.ref.state.round
@@ -230,11 +232,19 @@ class _Play:
             report = replace(report, executed=None)
         return report
 
-    def gm(self, step: Mapping[str, Any]) -> Report:
-        """Substitutions and rulings: the GM's commands, as ``shenshi substitute``/``override``."""
+    def substitutions(self, step: Mapping[str, Any]) -> Report:
+        """The step's substitutions (``shenshi substitute``), once its players have written: the
+        ``out`` player's own actions and ballots in that step still count (FORMAT
+        "Substitutions"); after the GM's command he no longer acts for the seat (RULES.md "The
+        substitute's own clocks")."""
         report = Report()
         for sub in step.get("substitutions", ()):
             report = report.merge(self.apply(Substitute(sub["out"], sub["in"])))
+        return report
+
+    def gm(self, step: Mapping[str, Any]) -> Report:
+        """The GM's rulings (``shenshi override``) as the step opens."""
+        report = Report()
         for r in step.get("gm_rulings", ()):
             params = {k: v for k, v in r.items() if k not in ("kind", "name")}
             report = report.merge(self.apply(GmRuling(r["kind"], r["name"], frozen_map(params))))

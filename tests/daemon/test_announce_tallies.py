@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-from shenshi.daemon.announce import Templates, drafts_for_step, kind_words, public_text
+from shenshi.daemon.announce import (
+    Templates,
+    drafts_for_step,
+    kind_words,
+    missing_texts,
+    public_text,
+)
 from shenshi.rulesets.base import PublicFact, Report
 
 
 def test_a_tied_runoff_decided_by_last_words_shows_the_count() -> None:
+    """The runoff decided by the last-words count says so, not 招魂 (issue 20: game5 has a
+    summoning, but this day had none)."""
     report = Report(
         runoff_tally={"阿杰": 3, "夜行者": 3},
         final_tally={"阿杰": 4, "夜行者": 3},
@@ -17,9 +25,11 @@ def test_a_tied_runoff_decided_by_last_words_shows_the_count() -> None:
     assert lines[:4] == [
         "【第2天投票结果】",
         "生死投票：夜行者 3 票，阿杰 3 票",
-        "计入遗言与招魂后：阿杰 4 票，夜行者 3 票",
+        "计入遗言后：阿杰 4 票，夜行者 3 票",
         "阿杰 被处决，身份：杀手。",
     ]
+    summoned = Report(final_tally={"阿杰": 5, "夜行者": 3}, executed="阿杰")  # the 招魂's own result
+    assert "计入遗言与招魂后：阿杰 5 票，夜行者 3 票" in public_text(Templates(), "【第2天投票结果】", summoned, {})
 
 
 def test_chess_speaks_of_round_2_and_kill_posts() -> None:
@@ -33,7 +43,9 @@ def test_chess_speaks_of_round_2_and_kill_posts() -> None:
     text = public_text(Templates(), "【第2夜结果】", night, {"项伯": "子时三刻……"}, "round2")
     assert "杀人帖（项伯）：\n｜子时三刻……" in text and "宣言" not in text
     text = public_text(Templates(), "【第2夜结果】", night, {}, "round2")
-    assert "杀人帖待法官补充" in text and "宣言" not in text
+    assert "杀人帖" not in text and "法官" not in text  # not on record: nothing about it in public
+    [note] = missing_texts(Templates(), night, {})
+    assert "项伯" in note and "杀人帖" in note and "shenshi edit" in note  # the GM is told beside it
 
 
 def test_announcement_kinds_are_words_for_the_gm() -> None:

@@ -88,3 +88,40 @@ def test_a_lurker_is_warned_and_told_of_his_replacement_at_the_second_warning(tm
     assert any(
         a.kind == "rule:lurking" and "shenshi substitute 小明" in a.message for a in out.alerts
     )
+
+
+def test_the_replacement_pm_waits_for_the_gm_and_follows_what_he_decides(tmp_path) -> None:
+    """chess32's second lurking warning tells the player he is replaced: that waits until the
+    GM brings the substitute in (then it stands as it is), and a drowning instead (an exit)
+    withdraws it (issue 20: proposals follow the state)."""
+    from dataclasses import replace as changed
+
+    from shenshi.daemon.superseding import Proposals
+    from shenshi.rulesets.base import DeclareExit, Substitute
+    from shenshi.store.outbox import AnnouncementState
+    from shenshi.store.records import Announcement, DestinationKind
+
+    ref = chess_referee(tmp_path)
+    ref.tick(at(0), Clockwork())
+    everyone_abstains(ref, 1)
+    close_day(ref, (at(0), at(24)), "小明")
+    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
+    ref.tick(at(49), Clockwork())
+    ref.tick(at(49), Clockwork({"g1:night1:public": at(49)}))
+    everyone_abstains(ref, 50)
+    out = close_day(ref, (at(25), at(73)), "小明")
+    (second,) = [d for d in out.drafts if d.kind == "lurk_replaced"]
+    assert second.unconfirmed and "待天神确认" not in second.text
+    stored = Announcement(1, 1, second.key, second.kind, DestinationKind.USER, "小明", None, second.text, (),
+                          AnnouncementState.UNCONFIRMED, None, at(73), None, None, None, 0, None, None, None)
+    assert Proposals(ref, "g").standing(stored).draft.unconfirmed  # nothing decided yet: it waits
+    drowned = chess_referee(tmp_path)
+    drowned.state, drowned.successors = ref.state, dict(ref.successors)
+    drowned.announced = dict(ref.announced)
+    drowned.apply(DeclareExit("小明"))
+    withdrawn = Proposals(drowned, "g").standing(stored)
+    assert withdrawn.draft is None and withdrawn.by == drowned.keys.exit("小明")
+    ref.apply(Substitute("小明", "替补甲"))
+    confirmed = Proposals(ref, "g").standing(stored).draft
+    assert confirmed is not None and not confirmed.unconfirmed
+    assert changed(confirmed, unconfirmed=True).text == second.text  # the same words, now true

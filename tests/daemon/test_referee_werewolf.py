@@ -75,7 +75,7 @@ def test_a_step_opened_by_a_post_stored_in_utc_keeps_the_forums_clock(tmp_path) 
     times = ref.times()
     assert ref.state.phase is Phase.NIGHT
     assert times.closes == datetime(2026, 12, 10, 6, 0, tzinfo=TZ)  # the next 06:00 in Shanghai
-    assert times.phase_deadlines["1"] == datetime(2026, 12, 10, 0, 5, tzinfo=TZ)
+    assert times.phase_deadlines["1"] == datetime(2026, 12, 10, 0, 0, tzinfo=TZ)  # 00:00, not 00:05
 
 
 def test_a_werewolf_day_with_every_ballot_in_still_runs_to_21_00(tmp_path) -> None:

@@ -82,7 +82,7 @@ class Game:
         assert self.reply("kk_大侠", "【吹笛】Rex", t(9, 23)).events
 
     def settled_1(self) -> Effects:
-        """Night 1 played and settled as 夜晚2 closes (03:05); its post waits for 06:00."""
+        """Night 1 played and settled once 夜晚2 has closed (03:00); its post waits for 06:00."""
         self.to_night_1()
         self.night_1()
         return self.tick(t(10, 3, 5))
@@ -104,23 +104,35 @@ def test_a_night_announces_its_phase_deadlines_and_receipts_say_until_when(tmp_p
     out = game.to_night_1()
     post = next(d for d in out.drafts if d.kind == "night_deadlines")
     assert post.channel == "thread" and post.key == "g1:night1:deadlines"
-    assert "夜晚1（守护、隔音、杀人、预言、吹笛）：2026-12-10 00:05 前" in post.text
-    assert "夜晚2（救药、毒药）：2026-12-10 03:05 前" in post.text and "金箭" not in post.text
+    assert "夜晚1（守护、隔音、杀人、预言、吹笛）：2026-12-10 00:00 前" in post.text
+    assert "夜晚2（救药、毒药）：2026-12-10 03:00 前" in post.text and "金箭" not in post.text
     receipt = next(
         d for d in game.reply("老王", "【杀人】月光", t(9, 22)).drafts if d.kind == "receipt"
     )
-    assert "夜晚1截止（2026-12-10 00:05）前可更改" in receipt.text
+    assert "夜晚1截止（2026-12-10 00:00）前可更改" in receipt.text
     heal = game.reply("阿杰", "【毒药】老王", t(10, 1))
     receipt = next(d for d in heal.drafts if d.kind == "receipt")
-    assert "夜晚2截止（2026-12-10 03:05）前可更改" in receipt.text
+    assert "夜晚2截止（2026-12-10 03:00）前可更改" in receipt.text
+
+
+def test_night_0_closes_its_phase_at_midnight_whatever_minute_it_opened(tmp_path) -> None:
+    """A game started at 22:41 (a real forum: 01:41/04:41, 3 h from the minute the night's
+    post went out): 夜晚1 still closes at 00:00, as README and the night's post say."""
+    game = Game(tmp_path)
+    game.ref.game = replace(game.ref.game, start=t(7, 22, 41))
+    out = game.tick(t(7, 22, 41))
+    assert game.ref.state.phase is Phase.NIGHT and game.ref.state.number == 0
+    post = next(d for d in out.drafts if d.kind == "night_deadlines")
+    assert "夜晚1（金箭、托孤）：2026-12-08 00:00 前" in post.text and "夜晚2" not in post.text
+    assert game.ref.times().phase_deadlines == {"1": t(8, 0), "2": t(8, 3)}
 
 
 def test_the_scheduler_wakes_at_each_night_phase_deadline(tmp_path) -> None:
     game = Game(tmp_path)
     game.to_night_1()
     ref = game.ref
-    assert ref.next_deadline(t(9, 22)) == t(10, 0, 5)  # 夜晚1: the 【通灵】 list is due
-    assert ref.next_deadline(t(10, 1)) == t(10, 3, 5)  # 夜晚2: the night settles
+    assert ref.next_deadline(t(9, 22)) == t(10, 0)  # 夜晚1: the 【通灵】 list is due
+    assert ref.next_deadline(t(10, 1)) == t(10, 3)  # 夜晚2: the night settles
     assert [m.what for m in ref.deadlines()] == [
         "night_phase",
         "night_phase",

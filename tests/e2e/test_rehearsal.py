@@ -300,16 +300,20 @@ def play(folder: Path) -> Rehearsal:
     return r
 
 
-def _dry_run(r: Rehearsal) -> None:
+def deal_and_start(r: Rehearsal, seed: str) -> tuple[str, ...]:
+    """``check-config``, ``deal``, ``run``: the game's players by role, ``(k1, k2, seer, binder,
+    curser, blesser, c1, c2, c3, c4)``."""
     r.cli("check-config")
-    r.cli("deal", "--seed", "rehearsal-1")
+    r.cli("deal", "--seed", seed)
     r.start_daemon()
     with r.service.store.snapshot() as uow:  # type: ignore[union-attr]
         for p in uow.games.players(r.service.game_id):  # type: ignore[union-attr]
             r.roles.setdefault(p.role, []).append(p.name)
-    k1, k2 = r.roles["killer"]
-    seer, binder, curser, blesser = (r.one(x) for x in ("seer", "binder", "curser", "blesser"))
-    c1, c2, c3, c4 = r.roles["commoner"]
+    return (*r.roles["killer"], *(r.one(x) for x in ("seer", "binder", "curser", "blesser")), *r.roles["commoner"])
+
+
+def _dry_run(r: Rehearsal) -> None:
+    k1, k2, seer, binder, curser, blesser, c1, c2, c3, c4 = deal_and_start(r, "rehearsal-1")
     now = r.clock()
     # The GM PMs each player his role by hand: the daemon recognises them from the inbox.
     for i, a in enumerate(r.announcements([AnnouncementState.PROPOSED])):

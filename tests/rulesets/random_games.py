@@ -18,7 +18,7 @@ What a step holds. Every living player with a power uses it most of the time, on
 player; joint units usually agree; every elector usually votes. Around that, a little of
 everything the rules must cope with: changed targets, targets changed back, entries with and
 without ``extra.t`` and listed out of time order, PMs outside the window or after the deadline,
-actions and ballots by dead players, ballots by the bound survivor, delegated ballots, ballots
+actions and ballots by dead players (family A and chess), ballots by the bound survivor, delegated ballots, ballots
 for dead players, short or missing kill declarations, self-targets, 确定 locks, last words,
 summoned victims, penalty divinations, and substitutions (``substitutions``, new names ``N1``…).
 
@@ -583,6 +583,9 @@ class _Chess(_Game):
             for t in self.times(start, hours, 1 + self.chance(0.2) + self.chance(0.1), timed):
                 extra = {"format_ok": False} if self.chance(0.04) else {}
                 out.append(self.stamp(self.ballot(voter, pick(voter), **extra), t))
+        for voter in self.dead():  # a dead player's ballot: not_eligible, never counted
+            if self.chance(0.03):
+                out.append(self.ballot(voter, pick(voter)))
         return self.shuffled(out)
 
 

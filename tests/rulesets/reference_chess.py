@@ -6,10 +6,10 @@ games (``test_random_games.py``). It reads a scenario document and returns, per 
 result keys it knows::
 
     resolve(document) -> {label: {deaths, saved, x, states, private_results, public_facts,
-                                  vote_tally, runoff_tally, executed, winner,
-                                  daemon (nights: FORMAT's visible entries)}}
+                                  vote_tally, runoff_tally, executed, winner, replaced,
+                                  lurk_warnings (days), daemon (FORMAT's visible entries)}}
 
-Lurking, the weekend clock and the day's ``daemon`` entries are left out. Where the spec is silent the reference takes the decision written next to the code
+The weekend clock is left out. Where the spec is silent the reference takes the decision written next to the code
 (a ``# decision:`` comment).
 """
 
@@ -52,6 +52,7 @@ class Board(Roster):
     curses: list[int] = field(default_factory=list)
     blesses: list[int] = field(default_factory=list)
     winner: str | None = None
+    warnings: dict[str, int] = field(default_factory=dict)  # lurking warnings, by person (RES-C33)
 
     def of(self, camp: str, *roles: str) -> list[int]:
         """Living seats of ``camp`` with one of ``roles``."""
@@ -80,8 +81,11 @@ def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         out[label] = result
         for sub in step.get("substitutions") or ():  # RES-C33: the seat goes on, unannounced
             i = board.index(sub["out"])
-            if i is not None and board.seats[i].alive:
-                board.seats[i].name = sub["in"]
+            if i is not None and board.seats[i].alive and board.winner is None:
+                board.seats[i].name = sub["in"]  # FORMAT: nobody enters a finished game
+        # FORMAT replaced (decided 2026-12-01): everyone due after the step, until a
+        # substitute takes the seat or he dies [CH:L144]
+        result["replaced"] = [s.name for s in board.seats if s.alive and board.warnings.get(s.name, 0) >= 2]
     return out
 
 
@@ -455,13 +459,23 @@ def _ballots(
     entries: Iterable[Mapping[str, Any]],
     close: datetime | None,
     candidates: set[str] | None,
+    notes: list[dict[str, str]],
 ) -> dict[int, str]:
-    """One round: each voter's vote after at most one change (RES-C28)."""
+    """One round: each voter's vote after at most one change (RES-C28); FORMAT's visible
+    entries into ``notes`` (round 2 has only ``not_eligible_runoff``)."""
     votes: dict[int, str] = {}
     changed: set[int] = set()
+    first = candidates is None
+
+    def note(entry: Mapping[str, Any], rule: str) -> None:
+        notes.append({"who": entry["voter"], "rule": rule, "verdict": "rejected"})
+
     for entry in in_time_order(entries):
         voter = board.index(entry["voter"])
-        if voter is None or not board.seats[voter].alive:
+        if voter is None:
+            continue
+        if not board.seats[voter].alive:  # §4.7: the electorate is the living players
+            note(entry, "not_eligible_r1" if first else "not_eligible_runoff")
             continue
         t = entry_time(entry)
         target = entry["target"]
@@ -473,15 +487,21 @@ def _ballots(
         if candidates is not None and target != ABSTAIN and target not in candidates:
             ok = False  # RES-C16
         if not ok:
-            continue  # format_r1: consumes nothing
+            if first:
+                note(entry, "format_r1")  # consumes nothing
+            continue
         if voter not in votes:
             votes[voter] = target
         elif votes[voter] == target:
             continue  # not a change
         elif voter in changed:
-            continue  # change_limit_r1
+            if first:
+                note(entry, "change_limit_r1")
+            continue
         elif close is not None and t is not None and t >= close - timedelta(hours=1):
-            continue  # last_hour_change_r1
+            if first:
+                note(entry, "last_hour_change_r1")
+            continue
         else:
             votes[voter] = target
             changed.add(voter)
@@ -492,7 +512,13 @@ def _day(board: Board, step: Mapping[str, Any]) -> dict[str, Any]:
     seats = board.seats
     close1 = datetime.fromisoformat(step["round1_close"]) if step.get("round1_close") else None
     close2 = datetime.fromisoformat(step["round2_close"]) if step.get("round2_close") else None
-    votes = _ballots(board, step.get("votes") or (), close1, None)
+    notes: list[dict[str, str]] = []
+    electorate = [i for i, s in enumerate(seats) if s.alive]
+    votes = _ballots(board, step.get("votes") or (), close1, None, notes)
+    # [CH:L118] not voting is a lurking day (decision: only on a day whose vote thread has
+    # any ballot: a step without ``votes`` tracks no vote)
+    tracked = bool(step.get("votes"))
+    missing = {i for i in electorate if i not in votes} if tracked else set()
     total = len(votes)
     tally: dict[str, int] = {}
     for target in votes.values():
@@ -516,7 +542,9 @@ def _day(board: Board, step: Mapping[str, Any]) -> dict[str, Any]:
             executed = top[0]
         else:
             facts.append({"kind": "runoff", "candidates": top})
-            second = _ballots(board, step.get("runoff_votes") or (), close2, set(top))
+            second = _ballots(board, step.get("runoff_votes") or (), close2, set(top), notes)
+            if tracked:
+                missing |= {i for i in electorate if i not in second}
             runoff: dict[str, int] = {}
             for target in second.values():
                 if target != ABSTAIN:
@@ -559,6 +587,23 @@ def _day(board: Board, step: Mapping[str, Any]) -> dict[str, Any]:
     else:
         facts.append({"kind": "no_execution"})
     board.pending_swap = {}  # the swap covers the night and the day after (RES-C13)
+    # §4.8 lurking: fewer than 5 counted posts and fewer than 20% of the day's mean over the
+    # day's living players (RES-C19), or no ballot; each lurking day is one warning, the
+    # second means replacement [CH:L144] (FORMAT: warning and replaced both)
+    counts = step.get("post_counts") or {}
+    lurking = set(missing)
+    if counts:
+        names = [seats[i].name for i in electorate]
+        mean = sum(counts.get(n, 0) for n in names) / len(names)
+        lurking |= {i for i in electorate if counts.get(seats[i].name, 0) < 5
+                    and counts.get(seats[i].name, 0) < mean / 5}  # fmt: skip
+    for i in sorted(lurking):
+        name = seats[i].name
+        board.warnings[name] = board.warnings.get(name, 0) + 1
+        notes.append({"who": name, "rule": "lurking", "verdict": "warning"})
+        if board.warnings[name] >= 2:
+            notes.append({"who": name, "rule": "lurking", "verdict": "replaced"})
     result.update(executed=executed, deaths=deaths, saved=saved, public_facts=facts,
-                  private_results=private)  # fmt: skip
+                  private_results=private, daemon=notes,
+                  lurk_warnings=dict(board.warnings))  # fmt: skip
     return result

@@ -103,6 +103,19 @@ class Table(Roster):
 
 def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """The reference results of every night and day step of a family A scenario document."""
+    return _play(document, None)
+
+
+def completions(document: Mapping[str, Any]) -> dict[str, bool]:
+    """RULES.md §1.10 "Early close": per step label, whether the step is complete once every
+    entry of it is in (a night's ``actions``; a day's first round, its ``votes``); the runoff
+    is ``<label>.runoff``. Complete means the GM may end it before its deadline."""
+    found: dict[str, bool] = {}
+    _play(document, found)
+    return found
+
+
+def _play(document: Mapping[str, Any], complete: dict[str, bool] | None) -> dict[str, dict[str, Any]]:
     ruleset = document["ruleset"]
     seats = [
         Seat(p["name"], p["role"], p["team"], p.get("alive", True)) for p in document["players"]
@@ -114,11 +127,83 @@ def resolve(document: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
         table.killer_order = [table.index(n) for n in names]  # type: ignore[misc]
     out: dict[str, dict[str, Any]] = {}
     for label, step in played_steps(document):
-        result = _night(table, step) if step["phase"] == "night" else _day(table, step)
+        if complete is not None and step["phase"] == "night":
+            complete[label] = _night_complete(table, step)
+        elif complete is not None:
+            complete[label] = _vote_complete(table, step.get("votes") or (), None)
+        result = _night(table, step) if step["phase"] == "night" else _day(table, step, complete, label)
         result["winner"] = table.winner
         out[label] = result
         _substitute(table, step, result)
     return out
+
+
+# ------------------------------------------------------------------------------------------------
+# early close (§1.10, decided 2026-12-01)
+
+
+def _night_complete(table: Table, step: Mapping[str, Any]) -> bool:
+    """Every living power holder has a valid PM in (the latest one counts, A-S2; one that was
+    rejected, which he may resend, is outstanding); the joint units agree (A-J); each kill has
+    its declaration (§1.8). The off-duty 8p killer holds no power (RES-A1); a seer whose
+    (unit's) divination the GM answered can no longer change it (RES-A21)."""
+    n = step["n"]
+    window = step.get("window") or {}
+    opens = datetime.fromisoformat(window["open"]) if window.get("open") else None
+    closes = datetime.fromisoformat(window["close"]) if window.get("close") else None
+    answered = (step.get("gm_answered") or {}).get("actor")
+    on_duty = _on_duty(table, n) if table.ruleset == "game6-8" else None
+    lone = table.ruleset in ("game5", "game6-10") and len(table.killers()) == 1
+    last: dict[int, Mapping[str, Any]] = {}
+    for entry in in_time_order(step.get("actions") or ()):
+        i = table.index(entry["actor"])
+        if i is None or not table.seats[i].alive or (entry.get("extra") or {}).get("extra_divination"):
+            continue
+        if entry["action"] == POWERS[table.seats[i].role]:
+            last[i] = entry
+    for i in table.living():
+        seat = table.seats[i]
+        if seat.role == "killer" and on_duty is not None and i != on_duty:
+            continue
+        if seat.role == "seer" and answered is not None and _same_divination(table, answered, seat):
+            continue  # frozen: nothing the seer sends changes the night
+        entry = last.get(i)
+        if entry is None:
+            return False
+        t = entry_time(entry)
+        if t is not None and ((opens and t < opens) or (closes and t >= closes)):
+            return False
+        if not table.alive(entry["target"]):
+            return False
+        target = table.index(entry["target"])
+        if entry["action"] == "kill" and lone and table.seats[target].team == "killers":  # type: ignore[index]
+            return False  # RES-A4: rejected at once, so that he can still change it
+    joint = {"game5": ("killer",), "game6-10": ("killer",),
+             "game6-13": ("alliance_killer", "seer", "binder")}.get(table.ruleset, ())  # fmt: skip
+    for role in joint:
+        members = [i for i in table.living(role) if i in last]
+        if role == "seer" and answered is not None:
+            continue
+        if len({last[i]["target"] for i in members}) > 1:
+            return False
+    for role in KILLER_ROLES:
+        kills = [last[i] for i in table.living(role) if i in last]
+        if role == "killer" and on_duty is not None:
+            kills = [last[on_duty]] if on_duty in last else []
+        groups = [kills] if role in ("killer", "alliance_killer") else [[k] for k in kills]
+        for group in groups:
+            if group and all((e.get("extra") or {}).get("declaration_missing") for e in group):
+                return False
+    return True
+
+
+def _vote_complete(
+    table: Table, entries: Iterable[Mapping[str, Any]], candidates: set[str] | None
+) -> bool:
+    """Every elector (D-E: living, not the bound survivor) has a ballot that counts: the first
+    one posted (D-I), or a delegation, which the GM casts once all have voted [G6:L119]."""
+    counted = _ballots(table, entries, candidates is not None, None, candidates).counted
+    return all(i in counted for i in table.living() if i != table.bound)
 
 
 def _substitute(table: Table, step: Mapping[str, Any], result: dict[str, Any]) -> None:
@@ -145,6 +230,18 @@ def _on_duty(table: Table, n: int) -> int | None:
     if len(living) == 2:
         return table.killer_order[(n - 1) % 2]
     return living[0] if living else None
+
+
+def _same_divination(table: Table, answered: Any, seat: Any) -> bool:
+    """A-S2/RES-A21: whether the GM's answer to ``answered`` froze ``seat``'s divination: his
+    own answer, or in game6-13, where the two seers divine as one unit [G6:L67], the answer to
+    either seer (decided 2026-12-01)."""
+    if answered == seat.name:
+        return True
+    if table.ruleset != "game6-13" or seat.role != "seer":
+        return False
+    other = table.index(answered)
+    return other is not None and table.seats[other].role == "seer"
 
 
 def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
@@ -181,7 +278,7 @@ def _night(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if (
             entry["action"] == "divine"
-            and answered.get("actor") == seat.name
+            and _same_divination(table, answered.get("actor"), seat)
             and t is not None
             and answered_t is not None
             and t > answered_t
@@ -405,9 +502,11 @@ def _ballots(
         voter = table.index(entry["voter"])
         via = (entry.get("extra") or {}).get("via", "post")
         t = entry_time(entry)
-        if voter is None or not table.seats[voter].alive:
-            continue  # decision: a dead player's ballot is ignored (no FORMAT entry)
-        if voter == table.bound:
+        if voter is None:
+            continue
+        if not table.seats[voter].alive or voter == table.bound:
+            # FORMAT not_eligible_*: the bound survivor, or a player who is dead (a summoned
+            # victim's ballot is in ``summon``, never a round-1 or runoff ballot)
             notes.append(
                 {"who": entry["voter"], "rule": f"not_eligible_{suffix}", "verdict": "rejected"}
             )
@@ -455,7 +554,12 @@ def _unique_top(tally: Mapping[str, int]) -> tuple[int, list[str]]:
     return best, sorted(n for n, v in tally.items() if v == best)
 
 
-def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
+def _day(
+    table: Table,
+    step: Mapping[str, Any],
+    complete: dict[str, bool] | None = None,
+    label: str = "",
+) -> dict[str, Any]:
     n = step["n"]
     result: dict[str, Any] = {}
     notes: list[dict[str, str]] = []
@@ -541,6 +645,10 @@ def _day(table: Table, step: Mapping[str, Any]) -> dict[str, Any]:
         pass  # final day: a tie is the killers' win; no vote at all: nobody (decision: no runoff)
     else:
         facts.append({"kind": "runoff", "candidates": leaders})
+        if complete is not None:
+            complete[f"{label}.runoff"] = _vote_complete(
+                table, step.get("runoff_votes") or (), set(leaders)
+            )
         second = _ballots(table, step.get("runoff_votes") or (), True, close2, set(leaders))
         notes += second.notes
         note_missing(second.counted)

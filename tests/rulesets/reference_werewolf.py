@@ -9,7 +9,9 @@ label, the result keys it knows::
                                   madness, sheriff, camps, last_words, vote_tally, executed,
                                   daemon (nights: FORMAT's visible entries), winner}}
 
-Left out: GM rulings (penalty points, sent off), speed-up, substitutions' own rules beyond the renaming, and
+``speed_up_closes`` reads RES-W14's "uniquely determined" (加速, W-D7) on its own.
+
+Left out: GM rulings (penalty points, sent off), substitutions' own rules beyond the renaming, and
 the extra 【杀人】 holders (【复仇】, 【遗志】, RES-W13) and 【孤刀】 (RES-W16): a game that
 reaches one of those stops being compared at that step. Where the spec is silent the reference
 takes the decision written next to the code (a ``# decision:`` comment).
@@ -210,6 +212,9 @@ def _night(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
 
     notes: list[dict[str, str]] = []  # FORMAT's visible daemon entries
 
+    def reject(e: Mapping[str, Any], rule: str) -> None:
+        notes.append({"who": e["actor"], "rule": rule, "verdict": "rejected"})
+
     def fails(e: Mapping[str, Any]) -> bool:
         """W-D1: the actor, the skill, its phase's validity period, a living target."""
         actor, action, t = v.index(e["actor"]), e["action"], entry_time(e)
@@ -226,21 +231,22 @@ def _night(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
         opens = deadlines.get(str(int(key) - 1))  # 夜晚2 opens when 夜晚1 closes (§5.4)
         if t is not None and opens is not None and t < opens:
             return True  # decision: a note for the GM's log only (FORMAT has no id for it)
+        target = v.index(e["target"])
+        # W-D2: once per character, "whether or not that character is still in play" (FORMAT)
+        if action == "guard" and target in v.guarded:
+            reject(e, "guard_once")
+            return True
+        if action == "silence_guard" and target in v.silenced:
+            reject(e, "silence_once")
+            return True
         return not v.alive(e["target"])
-
-    def reject(e: Mapping[str, Any], rule: str) -> None:
-        notes.append({"who": e["actor"], "rule": rule, "verdict": "rejected"})
 
     for e in entries:  # 夜晚1 first: the 【通灵】 list depends on the kill replies
         if PHASE.get(e["action"]) == "2" or fails(e):
             continue
-        actor, action, target = v.index(e["actor"]), e["action"], v.index(e["target"])
+        actor, action = v.index(e["actor"]), e["action"]
         if action == "kill":
             kills.append(e)
-        elif action == "guard" and target in v.guarded:
-            reject(e, "guard_once")
-        elif action == "silence_guard" and target in v.silenced:
-            reject(e, "silence_once")
         else:
             valid.setdefault((actor, action), []).append(e)  # type: ignore[index]
     kill = _chosen(kills)
@@ -441,3 +447,24 @@ def _day(v: Village, step: Mapping[str, Any]) -> dict[str, Any]:
     result["executed"] = top[0]
     result.update(_go_out(v, [(voted, "vote_out")], step.get("actions") or ()))
     return result
+
+
+def speed_up_closes(
+    electorate: Mapping[str, Fraction], agreed: Iterable[str], ballots: Mapping[str, str]
+) -> bool:
+    """W-D7 / RES-W14 (decided 2026-12-01): the day may close at once when every character in
+    play (``electorate``: name → ballot weight, the sheriff's 2.1) agreed, and with the
+    ``ballots`` standing (voter → target) one character leads and the ballots not yet cast
+    could not change that even if every one of them went to the runner-up."""
+    if set(electorate) - set(agreed):
+        return False
+    votes: dict[str, Fraction] = {}
+    for voter, target in ballots.items():
+        votes[target] = votes.get(target, Fraction(0)) + electorate[voter]
+    ranked = sorted(votes.values(), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[0] == ranked[1]):
+        return False
+    runner_up = ranked[1] if len(ranked) > 1 else Fraction(0)
+    to_come = sum((w for name, w in electorate.items() if name not in ballots), Fraction(0))
+    return ranked[0] - runner_up > to_come
+

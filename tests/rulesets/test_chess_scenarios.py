@@ -23,7 +23,8 @@ FORMAT_KEYS = {
 RULE_IDS = {
     "dead_actor", "pm_window", "joint_disagreement", "format_r1", "change_limit_r1",
     "last_hour_change_r1", "general_target", "invalid_platform", "mutual_overlap_later",
-    "imprison_cycle", "no_swaps_left", "kill_post_short", "lurking",
+    "imprison_cycle", "no_swaps_left", "kill_post_short", "lurking", "not_eligible_r1",
+    "not_eligible_runoff",
 }  # fmt: skip
 
 

@@ -113,3 +113,24 @@ def test_a_round_one_non_voter_is_alive_until_the_days_result():
     assert [(d.name, d.cause) for d in report.deaths] == [("K2", "execution"), ("C4", "auto_exit")]
     assert not [n for n in report.daemon if n.rule == "no_vote"]  # once per player and day
     assert not state.is_alive("C4")
+
+
+def test_one_answer_locks_both_seers_of_the_pair_for_intake_too():
+    """RES-A21 (decided 2026-12-01): intake refuses a change by either seer of game6-13 once
+    the GM answered one of them, as the night's resolution does."""
+    from shenshi.rulesets.base import GmAnswered
+
+    rules = find_ruleset("game6-13")
+    cast = [
+        ("A1", "alliance_killer"), ("A2", "alliance_killer"), ("I", "independent_killer"),
+        ("S1", "seer"), ("S2", "seer"), ("B1", "binder"), ("B2", "binder"), ("Cu", "curser"),
+        ("Bl", "blesser"), ("C1", "commoner"), ("C2", "commoner"), ("C3", "commoner"),
+        ("C4", "commoner"),
+    ]  # fmt: skip
+    team = {"alliance_killer": "killers", "independent_killer": "killers"}
+    state = rules.new_game([PlayerSpec(n, r, team.get(r, "civilians")) for n, r in cast])
+    state, _ = apply_all(rules, state, [OpenNight(1), GmAnswered("S1")])
+    assert rules.intake_facts(state)["seer_answered"] == frozenset({"S1", "S2"})
+    solo = find_ruleset("game5")
+    state, _ = apply_all(solo, solo.new_game(specs()), [OpenNight(1), GmAnswered("S")])
+    assert solo.intake_facts(state)["seer_answered"] == frozenset({"S"})

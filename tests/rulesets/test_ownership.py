@@ -76,7 +76,7 @@ def test_no_ruleset_knowledge_outside_the_rulesets(path: Path) -> None:
         'if self.script.ruleset == "werewolf": pass',
         'causes = args.ruleset not in ("chess32", "werewolf")',
         'vision = getattr(self.ruleset, "witch_vision", None)',
-        'ok = hasattr(rules, "speed_up_ready")',
+        'ok = hasattr(rules, "completion")',
         "from shenshi.rulesets.family_a.clock import SIGN_IN",
         "import shenshi.rulesets.werewolf.settings",
     ],

@@ -94,6 +94,24 @@ def test_the_references_catch_a_core_that_strays(monkeypatch) -> None:
     assert reference_mismatches(random_game("chess32", 3))  # a game with a silent save
 
 
+def test_the_references_catch_the_old_readings(monkeypatch) -> None:
+    """The decisions of 2026-12-01 are in the references: a core that answers only the seer
+    the GM answered (not his pair, RES-A21) or lists only the newly due for replacement is
+    caught on the random games."""
+    from shenshi.rulesets.chess import day as chess_day
+    from shenshi.rulesets.family_a.rules import FamilyA
+
+    def own_answer(self, state, actor):
+        return (state.params.get("gm_answered") or {}).get(actor)
+
+    monkeypatch.setattr(FamilyA, "answered_at", own_answer)
+    assert reference_mismatches(random_game("game6-13", 13))
+    monkeypatch.undo()
+    assert not reference_mismatches(random_game("game6-13", 13))
+    monkeypatch.setattr(chess_day, "due", lambda state, leaving=(): ())
+    assert any(reference_mismatches(random_game("chess32", seed)) for seed in range(3))
+
+
 def test_the_generator_is_deterministic_and_legal() -> None:
     for ruleset in RULESETS:
         document = random_game(ruleset, 3)

@@ -149,11 +149,21 @@ def test_default_config_is_a_fresh_copy() -> None:
         ({"night_phases": {"1": ["vote"]}}, "not a night skill"),
         ({"sheriff_default": "random"}, "sheriff_default"),
         ({"sheriff_weight": "heavy"}, "config"),
+        ({"night_phase_deadlines": {"1": "midnight"}}, "night_phase_deadlines"),
     ],
 )
 def test_bad_settings_are_refused(config: dict[str, Any], message: str) -> None:
     with pytest.raises(RulesetError, match=message):
         game(config=config)
+
+
+def test_night_phase_deadlines_are_times_of_day() -> None:
+    """A host who gives other deadlines (夜晚1 23:30, 夜晚2 02:00) gets them on every night."""
+    state = game(config={"night_phase_deadlines": {"1": "23:30", "2": "02:00"}})
+    times = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 5, 21, 7))
+    assert times.phase_deadlines == {"1": datetime(2024, 3, 5, 23, 30), "2": datetime(2024, 3, 6, 2, 0)}
+    late = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 6, 0, 30))  # opened after 23:30
+    assert late.phase_deadlines == {"1": datetime(2024, 3, 6, 6, 0), "2": datetime(2024, 3, 6, 6, 0)}
 
 
 def test_win_settings_merge_key_by_key() -> None:
@@ -778,18 +788,22 @@ def test_werewolf_core_imports_only_the_standard_library_and_the_package() -> No
 
 
 def test_speed_up_needs_everyone_in_play_and_a_determined_result() -> None:
-    from shenshi.rulesets.werewolf.day import speed_up
-
     cast = [
         ("V1", "villager", "village"),
         ("V2", "villager", "village"),
         ("W1", "werewolf", "wolves"),
     ]
     state, _ = run(game(cast), [GmRuling("send_off", "V2"), OpenDay(2), CastBallot("V1", "W1")])
-    assert speed_up(state, ["V1", "W1"])  # V2 is sent off: not asked
-    assert not speed_up(state, ["V1"])
-    state, _ = run(state, [CastBallot("W1", "V1")])
-    assert not speed_up(state, ["V1", "W1"])  # 1 : 1, nothing is determined yet
+    consent = [act(n, "speed_up", None, day=2) for n in ("V1", "W1")]
+    agreed, _ = run(state, consent)
+    # V2 is sent off: not asked, and casts nothing; W1's ballot is still to come (1 : 0 + 1)
+    assert not WW.completion(agreed).complete
+    both, _ = run(agreed, [CastBallot("W1", "V2")])  # 1 : 1 (a sent-off target still counts)
+    assert not WW.completion(both).complete
+    decided, _ = run(agreed, [CastBallot("W1", "W1")])  # 2 : 0, nothing to come
+    assert WW.completion(decided).complete
+    one, _ = run(state, consent[:1] + [CastBallot("W1", "W1")])
+    assert [o.who for o in WW.completion(one).outstanding] == ["W1"]
 
 
 def test_no_correction_after_the_close_across_a_substitution() -> None:
@@ -810,9 +824,10 @@ def test_step_order_and_clock_hooks() -> None:
     state = game()
     night_times = WW.phase_times(state, Phase.NIGHT, 1, datetime(2024, 3, 5, 21, 4))
     assert night_times.closes == datetime(2024, 3, 6, 6, 0)
+    # times of day, whatever minute the night opened (a real forum landed at 00:04/03:04)
     assert night_times.phase_deadlines == {
-        "1": datetime(2024, 3, 6, 0, 4),
-        "2": datetime(2024, 3, 6, 3, 4),
+        "1": datetime(2024, 3, 6, 0, 0),
+        "2": datetime(2024, 3, 6, 3, 0),
     }
     zero = WW.phase_times(state, Phase.NIGHT, 0, datetime(2024, 3, 4, 5, 0))
     assert zero.closes == datetime(2024, 3, 4, 6, 0) and zero.phase_deadlines["2"] == zero.closes

@@ -28,6 +28,8 @@ ACTIONS = {
     A.SENT: lambda s, i: s.mark_sent(i, "9001"),
     A.FAIL: lambda s, i: s.mark_failed(i, "timeout"),
     A.PUBLISH: lambda s, i: s.mark_published(i),
+    A.CONFIRM: lambda s, i: s.confirm(i),
+    A.SUPERSEDE: lambda s, i: s.supersede(i, "路人甲 接替 kk_大侠"),
 }
 
 PATHS = {
@@ -38,6 +40,8 @@ PATHS = {
     S.FAILED: [A.APPROVE, A.SEND, A.FAIL],
     S.REJECTED: [A.REJECT],
     S.PUBLISHED: [A.PUBLISH],
+    S.UNCONFIRMED: [],  # proposed unconfirmed
+    S.SUPERSEDED: [A.SUPERSEDE],
 }
 
 
@@ -52,7 +56,7 @@ def _propose(outbox, game, key="night1:results", text="第一夜结果：无人�
 
 
 def _in_state(outbox, game, state):
-    ann, _ = _propose(outbox, game)
+    ann, _ = _propose(outbox, game, unconfirmed=state is S.UNCONFIRMED)
     for action in PATHS[state]:
         ann = ACTIONS[action](outbox, ann.id)
     assert ann.state is state
@@ -111,6 +115,33 @@ def test_every_state_and_action(outbox, game, state, action):
     message = str(excinfo.value)
     assert f"#{ann.id} is {state.value}" in message and f"cannot {action.value}" in message
     assert outbox.get(ann.id) == ann  # untouched
+
+
+def test_a_superseded_announcement_gives_its_key_up_and_names_its_replacement(outbox, game, clock):
+    """Superseding keeps the old text and why; the replacement takes the key, so every lookup
+    by key finds what stands now; withdrawn, it names nothing."""
+    ann, _ = _propose(outbox, game, key="g1:signin:kk:1", text="kk 未签到", unconfirmed=True)
+    assert ann.state is S.UNCONFIRMED
+    old = outbox.supersede(ann.id, "路人甲 接替 kk（shenshi substitute）")
+    new, created = _propose(outbox, game, key="g1:signin:kk:1", text="另一个版本")
+    assert created and new.id != old.id and outbox.by_key(game.id, "g1:signin:kk:1") == new
+    linked = outbox.link_superseded(old.id, new.id)
+    assert (linked.state, linked.text, linked.superseded_by, linked.superseded_because) == (
+        S.SUPERSEDED, "kk 未签到", new.id, "路人甲 接替 kk（shenshi substitute）"
+    )
+    assert linked.superseded_at == clock.now and outbox.replaced_by(old.id) == new
+    withdrawn = outbox.supersede(new.id, "kk 退出")
+    assert withdrawn.superseded_by is None and outbox.replaced_by(old.id) is None
+    assert outbox.by_key(game.id, "g1:signin:kk:1") is None
+
+
+def test_an_unconfirmed_announcement_is_confirmed_by_its_event(outbox, game):
+    ann, _ = _propose(outbox, game, unconfirmed=True, notes={"missing": ["宣言"]})
+    assert ann.notes == {"missing": ["宣言"]}
+    with pytest.raises(IllegalTransition):
+        outbox.approve(ann.id)  # the GM confirms with a correction, never by approving it
+    assert outbox.confirm(ann.id).state is S.PROPOSED
+    assert outbox.approve(ann.id).state is S.APPROVED
 
 
 def test_repeats_change_nothing(outbox, game, clock):

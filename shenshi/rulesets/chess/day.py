@@ -10,10 +10,12 @@ Map::
     execute()           the general's kill condition at tally time (RES-C14) and a pending swap
                         (RES-C13); camp public, identity to the camp's general
     end_of_day()        lurking warnings (not voting counts too), memory for the night
+    due()               who is due for replacement: 2+ warnings, alive, still in the seat
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -56,8 +58,9 @@ def counted_ballots(
     changed: set[str] = set()
     notes: list[DaemonNote] = []
     for b in sorted((b for b in state.ballots if b.round == rnd), key=Ballot.sort_key):
-        if not state.is_alive(b.voter):
-            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True, seq=b.seq))
+        if not state.is_alive(b.voter):  # a dead player may not vote
+            rule = "not_eligible_r1" if rnd == 1 else "not_eligible_runoff"
+            notes.append(note(b.voter, rule, "rejected", seq=b.seq))
             continue
         if close is not None and b.t is not None and b.t > close:
             notes.append(note(b.voter, "late_ballot", "rejected", log_only=True, seq=b.seq))
@@ -218,13 +221,26 @@ def end_of_day(rules: Chess32, before: GameState, report: Report, after: GameSta
 
 def warn(lurkers: list[str], mem: ChessMemory) -> Report:
     """C-D7: one warning per lurking day; the second means replacement [CH:L144]. A second
-    lurking day is still a warning: it gives both ``warning`` and ``replaced`` (FORMAT)."""
-    notes, replaced = [], []
+    lurking day is still a warning: it gives both ``warning`` and ``replaced`` (FORMAT).
+    Who is due for replacement after the step is :func:`due` (the report's ``replaced``)."""
+    notes = []
     for person in lurkers:
         count = mem.warnings_of(person) + 1
         notes.append(note(person, "lurking", "warning"))
         if count >= REPLACE_AT:
             notes.append(note(person, "lurking", "replaced", f"{count} warnings"))
-            replaced.append(person)
     warnings = mem.with_warnings(lurkers).warnings
-    return Report(daemon=tuple(notes), replaced=tuple(replaced), lurk_warnings=dict(warnings))
+    return Report(daemon=tuple(notes), lurk_warnings=dict(warnings))
+
+
+def due(state: GameState, leaving: Iterable[str] = ()) -> tuple[str, ...]:
+    """FORMAT ``replaced``: every player due for replacement in ``state``: alive, still in the
+    seat (not ``leaving`` it for a substitute), with 2 or more warnings. A due player stays
+    listed until a substitute takes the seat or he dies (RES-C33: the substitute starts at 0)."""
+    mem: ChessMemory = state.memory
+    gone = set(leaving)
+    return tuple(
+        s.name
+        for s in state.seats
+        if s.alive and s.name not in gone and mem.warnings_of(s.name) >= REPLACE_AT
+    )

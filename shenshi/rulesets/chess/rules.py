@@ -156,9 +156,8 @@ class Chess32(Ruleset):
     def resolve_night(self, state: GameState, command: CloseNight) -> Iterable[Event]:
         out = night.resolve(state)
         after = replace(state, seats=out.seats, memory=out.memory)
-        return self.finish_step(
-            state, Resolved(out.seats, out.memory, self.check_win(after), report=out.report)
-        )
+        resolved = Resolved(out.seats, out.memory, self.check_win(after), report=out.report)
+        return self.finish_step(state, self._with_due(state, resolved))
 
     def close_round(self, state: GameState, command: CloseRound) -> Iterable[Event]:
         if state.round == 1:
@@ -168,7 +167,14 @@ class Chess32(Ruleset):
         else:  # pragma: no cover - rounds come from close_round itself
             raise IllegalActionError(f"no round {state.round} in {self.name}")
         resolved = Resolved(out.seats, out.memory, out.outcome, out.next_round, report=out.report)
-        return [resolved] if out.next_round else self.finish_step(state, resolved)
+        return [resolved] if out.next_round else self.finish_step(state, self._with_due(state, resolved))
+
+    def _with_due(self, state: GameState, resolved: Resolved) -> Resolved:
+        """The step's ``replaced``: everyone due for replacement once it is over (C-D7), not
+        only those newly due; a seat a substitute takes over at the step's end is not."""
+        after = self.evolve(state, resolved)
+        leaving = () if after.outcome is not None else [old for old, _ in after.pending_substitutions]
+        return replace(resolved, report=replace(resolved.report, replaced=day.due(after, leaving)))
 
     def remember(self, state: GameState, event: Event) -> Any:
         mem: ChessMemory = state.memory
@@ -229,5 +235,7 @@ class Chess32(Ruleset):
             players = [s.name for s in state.alive()]
             counts = clock.window_counts(step["events"], step["start"], step["now"])
             mem: ChessMemory = state.memory
-            return day.warn(clock.lurkers(players, counts), mem)
+            lurkers = clock.lurkers(players, counts)
+            after = replace(state, memory=mem.with_warnings(lurkers))
+            return day.warn(lurkers, mem).merge(Report(replaced=day.due(after)))
         return super().timeline(state, step)

@@ -51,10 +51,11 @@ def counted_ballots(
     delegated: dict[str, Ballot] = {}
     ballots = sorted((b for b in state.ballots if b.round == rnd), key=Ballot.sort_key)
     for b in ballots:
-        if not state.is_alive(b.voter):
-            notes.append(note(b.voter, "dead_voter", "rejected", log_only=True, seq=b.seq))
+        if not state.is_alive(b.voter) and b.via == "summon":
+            # a summoned victim's ballot before the summoning is no round-1 or runoff ballot
+            notes.append(note(b.voter, "not_summoned", "rejected", log_only=True, seq=b.seq))
             continue
-        if b.voter == bound:
+        if not state.is_alive(b.voter) or b.voter == bound:  # the dead and the bound survivor
             notes.append(note(b.voter, f"not_eligible_{_suffix(rnd)}", "rejected", seq=b.seq))
             continue
         if close is not None and b.t is not None and b.t > close:

@@ -15,7 +15,9 @@ from typing import Any, ClassVar
 from shenshi.rulesets.base import (
     CloseNight,
     CloseRound,
+    Completion,
     DaemonNote,
+    EarlyClose,
     Event,
     GameState,
     GmRuling,
@@ -50,7 +52,7 @@ from shenshi.rulesets.catalog import (
     KILL,
 )
 from shenshi.rulesets.common import note
-from shenshi.rulesets.family_a import clock, day, night
+from shenshi.rulesets.family_a import clock, complete, day, night
 from shenshi.rulesets.family_a.memory import FamilyAMemory, LastWords
 from shenshi.rulesets.family_a.night import KillSource
 from shenshi.rulesets.profile import (
@@ -146,10 +148,15 @@ class FamilyA(Ruleset):
         return standing(counted, electorate)
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
-        """The bound survivor, the 8p on-duty killer, summoned victims, last-words grants and
-        the civilian drawn for the penalty divination."""
+        """The bound survivor, the 8p on-duty killer, summoned victims, last-words grants, the
+        civilian drawn for the penalty divination, and the seers whose unit the GM answered."""
         mem: FamilyAMemory = state.memory
         facts: dict[str, Any] = {}
+        answered = state.params.get("gm_answered") or {}
+        if answered:  # both seers of a unit are locked by one answer (RES-A21)
+            facts["seer_answered"] = frozenset(
+                n for a in answered if state.has_player(a) for n in self._divination_unit(state, a)
+            )
         if mem.extra_divination_actor is not None and state.phase in (Phase.DAWN, Phase.DAY):
             facts["extra_divination_actor"] = state.by_number(mem.extra_divination_actor).name
             deadline = state.params.get("extra_divination_deadline")
@@ -194,7 +201,7 @@ class FamilyA(Ruleset):
             opened, closed = params.get("window_open"), params.get("window_close")
             if (opened and sub.t < opened) or (closed and sub.t >= closed):
                 return note(sub.actor, "pm_window", "rejected")
-            answered = (params.get("gm_answered") or {}).get(sub.actor)
+            answered = self.answered_at(state, sub.actor)
             if sub.action == DIVINE and answered is not None and sub.t > answered:
                 return note(sub.actor, "seer_locked", "rejected")
         if sub.target is None or not state.is_alive(sub.target):
@@ -202,6 +209,36 @@ class FamilyA(Ruleset):
         if sub.action == KILL:
             return self._check_kill(state, sub)
         return None
+
+    def _divination_unit(self, state: GameState, actor: str) -> list[str]:
+        """The seers who divine as one with ``actor`` (game6-13: both, [G6:L67]), him included."""
+        seat = state.seat(actor)
+        if not self.info.roles[seat.role].joint:
+            return [actor]
+        return [s.name for s in state.seats if s.role == seat.role and s.team == seat.team]
+
+    def answered_at(self, state: GameState, actor: str) -> datetime | None:
+        """When the GM answered the divination of ``actor``'s seer unit, if he has (A-S2,
+        RES-A21): an answer to either seer of a unit freezes the unit's target for both."""
+        answered = state.params.get("gm_answered") or {}
+        times = [answered[n] for n in self._divination_unit(state, actor) if answered.get(n)]
+        return min(times) if times else None
+
+    def divination_frozen(self, state: GameState, actor: str) -> bool:
+        """Whether ``actor``'s seer unit has had its answer (nothing it sends can change it)."""
+        answered = state.params.get("gm_answered") or {}
+        return any(n in answered for n in self._divination_unit(state, actor))
+
+    def completion(self, state: GameState) -> Completion:
+        """RULES.md "Early close": a night once every living power holder has a valid PM in,
+        each joint unit agrees and each kill has its declaration, with nothing a player was
+        told he may fix outstanding; a first round or runoff once every elector's ballot that
+        counts is in. The summoning (招魂) runs its period."""
+        if state.phase is Phase.NIGHT:
+            return Completion(EarlyClose.ALL_IN, complete.night_outstanding(self, state))
+        if state.phase is Phase.DAY and state.round in (1, 2):
+            return Completion(EarlyClose.ALL_IN, complete.vote_outstanding(self, state))
+        return Completion()
 
     def _check_kill(self, state: GameState, sub: Submission) -> DaemonNote | None:
         killers = state.on_team("killers")

@@ -24,8 +24,9 @@ def step_times(phase: Phase, opened_at: datetime, settings: WerewolfSettings) ->
     """The clock of a step that opened at ``opened_at`` (the daemon's deadlines).
 
     A day ends at 21:00 of the next calendar day whenever it opened; a night (night 0 too)
-    ends at the next 06:00, and its phases 夜晚1/夜晚2 close ``night_phase_hours`` after it
-    opened (never after the dawn). Substitutes extend nothing in werewolf.
+    ends at the next 06:00. Its phases 夜晚1/夜晚2 close at the configured times of day
+    (00:00 and 03:00 by default), whatever minute the night opened: :func:`phase_deadlines`.
+    Substitutes extend nothing in werewolf.
     """
     if phase is Phase.DAY:
         day_start = datetime.combine(
@@ -34,11 +35,29 @@ def step_times(phase: Phase, opened_at: datetime, settings: WerewolfSettings) ->
         closes = day_start + timedelta(hours=settings.day_hours)
         return PhaseTimes(opened_at, closes, rounds=frozen_map({1: (opened_at, closes)}))
     closes = first_day_start(opened_at + timedelta(microseconds=1), settings)
-    deadlines = {
-        key: min(opened_at + timedelta(hours=hours), closes)
-        for key, hours in settings.night_phase_hours.items()
-    }
+    deadlines = phase_deadlines(opened_at, closes, settings)
     return PhaseTimes(opened_at, closes, phase_deadlines=frozen_map(deadlines))
+
+
+def phase_deadlines(
+    opened_at: datetime, dawn: datetime, settings: WerewolfSettings
+) -> dict[str, datetime]:
+    """Each night phase's deadline: the first time its configured time of day comes after
+    the night opened, never after the dawn, and never before the phase ahead of it closes
+    (a night opened after 00:00 has its 夜晚1 until the dawn, and 夜晚2 with it)."""
+    out: dict[str, datetime] = {}
+    before = opened_at
+    for key, at in sorted(settings.night_phase_times.items(), key=lambda kv: _phase_order(kv[0])):
+        deadline = datetime.combine(opened_at.date(), at, tzinfo=opened_at.tzinfo)
+        if deadline <= opened_at:
+            deadline += timedelta(days=1)
+        deadline = max(min(deadline, dawn), before)
+        out[key] = before = deadline
+    return out
+
+
+def _phase_order(key: str) -> tuple[int, str]:
+    return (int(key), key) if key.isdigit() else (0, key)
 
 
 def schedule(start: datetime, settings: WerewolfSettings, cycles: int = 3) -> dict[str, datetime]:

@@ -9,12 +9,11 @@ Map::
                         reached the top count first in time (RES-W6)
     lone_blade()        【孤刀】 of the last living wolf voted out (RES-W16)
     close()             day n ≥ 2: a unique top goes out (no runoff), then 孤刀, 殉情, 殉职
-    speed_up()          W-D7 加速: everyone in play agreed and the result is already unique
+    determined()        RES-W14: the ballots not yet cast could not change who leads
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
@@ -210,12 +209,18 @@ def _election(
     return Settled(replace(state, seats=seats), None, report)
 
 
-def speed_up(state: GameState, agreed: Iterable[str], close: datetime | None = None) -> bool:
-    """W-D7 (加速, RES-W14): the day thread may close at once when every character not out
-    and not sent off has replied "同意第N天加速" and the outcome is already uniquely determined
-    by the ballots counted so far (a unique top; on the election day, a unique leader)."""
-    agreed = set(agreed)
-    if not all(s.name in agreed for s in electorate(state)):
-        return False
+def determined(state: GameState, close: datetime | None = None) -> bool:
+    """RES-W14 "uniquely determined" (decided 2026-12-01): with the ballots standing one
+    character leads, and the ballots not yet cast could not change that even if every one of
+    them, with its sheriff weight, went to the runner-up. Changes of ballots already cast are
+    not considered (every player agreed to speed up)."""
     counted, _ = counted_ballots(state, close)
-    return len(top(tally(state, counted))[1]) == 1
+    counts = tally(state, counted)
+    best, leaders = top(counts)
+    if len(leaders) != 1:
+        return False
+    runner_up = max((v for n, v in counts.items() if n != leaders[0]), default=Fraction(0))
+    to_come = sum(
+        (camps.weight(state, s) for s in electorate(state) if s.name not in counted), Fraction(0)
+    )
+    return best > runner_up + to_come

@@ -17,9 +17,11 @@ from shenshi.rulesets.base import (
     CloseNight,
     CloseRound,
     Command,
+    Completion,
     DaemonNote,
     Death,
     DeclareExit,
+    EarlyClose,
     Event,
     ExecutionForced,
     ForceExecution,
@@ -28,6 +30,7 @@ from shenshi.rulesets.base import (
     IllegalActionError,
     LastWordsRecorded,
     Outcome,
+    Outstanding,
     Phase,
     PhaseTimes,
     PrivateResult,
@@ -41,6 +44,7 @@ from shenshi.rulesets.base import (
     StandingVote,
     Submission,
     Submit,
+    Waiting,
     frozen_map,
     standing,
 )
@@ -179,16 +183,23 @@ class Werewolf(Ruleset):
             return None
         return GmRuling("sheriff", target, reason="殉职")
 
-    def speed_up_ready(self, state: GameState) -> bool:
-        """W-D7 (RES-W14): every character in play agreed to speed this day up and the
-        outcome is already uniquely determined: the discussion may close at once."""
+    def completion(self, state: GameState) -> Completion:
+        """A day ends early only by 加速 (W-D7, RES-W14): every character in play agreed to
+        speed this day up, and the ballots not yet cast could not change who leads even if
+        all went to the runner-up. A night runs to its phases' deadlines (a 确定 lock fixes a
+        target, not the night's end)."""
         if state.phase is not Phase.DAY:
-            return False
+            return Completion()
         agreed = {
             s.actor for s in submissions.valid(state, [SPEED_UP]).subs
             if s.extra.get("day", state.number) == state.number
         }  # fmt: skip
-        return day.speed_up(state, agreed)
+        waiting = [
+            Outstanding(s.name, Waiting.NO_CONSENT) for s in day.electorate(state) if s.name not in agreed
+        ]
+        if not day.determined(state):
+            waiting.append(Outstanding("", Waiting.UNDECIDED))
+        return Completion(EarlyClose.SPEED_UP, tuple(waiting))
 
     def night_phase_closed(self, state: GameState, key: str) -> tuple[PrivateResult, ...]:
         """When 夜晚1 closes the witch gets her 【通灵】 list at once (RES-W3); night 0 has no

@@ -18,8 +18,9 @@ Keys of ``config`` (nested tables merge over the defaults key by key)::
     sent_off_points        12                        罚下 at this many penalty points
     day_starts             "06:00"                   §5.4: day 06:00 D → 21:00 D+1, night → 06:00
     day_hours, night_hours 39, 9
-    night_phase_hours      {"1": 3, "2": 6}          default deadlines of 夜晚1/夜晚2, in hours after
-                                                     the night opens (the host gives them per night)
+    night_phase_deadlines  {"1": "00:00", "2": "03:00"}  default deadlines of 夜晚1/夜晚2: times of
+                                                     day, whatever minute the night opened (the
+                                                     host gives them per night)
 """
 
 from __future__ import annotations
@@ -74,7 +75,8 @@ DEFAULTS: Mapping[str, Any] = {
     "night_hours": 9,
     # The source leaves each phase's deadline to the night's action thread [WW:L183]; the
     # proposal: 夜晚1 closes at 00:00 and 夜晚2 at 03:00, leaving time for 殉职 and last words.
-    "night_phase_hours": {"1": 3, "2": 6},
+    # Times of day: a night that opens at 21:01 still closes its phases at 00:00 and 03:00.
+    "night_phase_deadlines": {"1": "00:00", "2": "03:00"},
 }
 
 
@@ -103,7 +105,7 @@ class WerewolfSettings:
     day_starts: str  # "06:00" (see :attr:`day_start_time`)
     day_hours: int
     night_hours: int
-    night_phase_hours: Mapping[str, float]
+    night_phase_deadlines: Mapping[str, str]  # phase key → "00:00" (see :attr:`night_phase_times`)
 
     @property
     def weight(self) -> Fraction:
@@ -114,6 +116,11 @@ class WerewolfSettings:
     def day_start_time(self) -> time:
         """When a day opens (06:00)."""
         return time.fromisoformat(self.day_starts)
+
+    @property
+    def night_phase_times(self) -> dict[str, time]:
+        """Each night phase's deadline as a time of day (夜晚1 00:00, 夜晚2 03:00)."""
+        return {k: time.fromisoformat(v) for k, v in self.night_phase_deadlines.items()}
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any]) -> WerewolfSettings:
@@ -152,11 +159,13 @@ class WerewolfSettings:
         except (ValueError, TypeError) as exc:
             raise RulesetError(f"config: {exc}") from None
         try:
-            phase_hours = {str(k): float(v) for k, v in dict(cfg["night_phase_hours"]).items()}
+            phase_times = {str(k): str(v) for k, v in dict(cfg["night_phase_deadlines"]).items()}
+            for at in phase_times.values():
+                time.fromisoformat(at)
         except (ValueError, TypeError) as exc:
-            raise RulesetError(f"config.night_phase_hours: {exc}") from None
+            raise RulesetError(f"config.night_phase_deadlines: {exc}") from None
         return cls(
-            night_phase_hours=MappingProxyType(phase_hours),
+            night_phase_deadlines=MappingProxyType(phase_times),
             night_order=order,
             night_phase=phase,
             win=WinSettings(**{k: bool(v) for k, v in win.items()}),

@@ -114,6 +114,9 @@ def _target(state: GameState, sub: Submission) -> DaemonNote | None:
     seat = state.seat(sub.actor)
     if sub.action in (SHERIFF_SUCCESSOR, SPEED_UP):
         return None  # 殉职: judged at the settlement; 加速 names no target
+    once = _once_per_character(state, sub)
+    if once is not None:  # whether or not that character is still in play (FORMAT)
+        return once
     if sub.target is None or not state.is_alive(sub.target):
         return note(sub.actor, "target_not_alive", "rejected", str(sub.target), log_only=True)
     target = state.seat(sub.target)
@@ -134,12 +137,6 @@ def _target(state: GameState, sub: Submission) -> DaemonNote | None:
                 return note(sub.actor, "single_use", "rejected", sub.action, log_only=True)
             if target.number == seat.number:
                 return note(sub.actor, "bad_target", "rejected", "another character", log_only=True)
-        case "guard":
-            if target.number in mem.guarded:
-                return note(sub.actor, "guard_once", "rejected")
-        case "silence_guard":
-            if target.number in mem.silenced:
-                return note(sub.actor, "silence_once", "rejected")
         case "heal":
             if seat.number in mem.heal_used:
                 return note(sub.actor, "single_use", "rejected", sub.action, log_only=True)
@@ -148,6 +145,20 @@ def _target(state: GameState, sub: Submission) -> DaemonNote | None:
         case "poison":
             if seat.number in mem.poison_used:
                 return note(sub.actor, "single_use", "rejected", sub.action, log_only=True)
+    return None
+
+
+def _once_per_character(state: GameState, sub: Submission) -> DaemonNote | None:
+    """W-D2: 【守护】 and 【隔音】 take each character once per game [WW:L145-146]; a character
+    already guarded (silenced) is rejected as such, even one who is out by now."""
+    if sub.action not in (GUARD, SILENCE_GUARD) or not sub.target or not state.has_player(sub.target):
+        return None
+    mem = camps.memory(state)
+    number = state.seat(sub.target).number
+    if sub.action == GUARD and number in mem.guarded:
+        return note(sub.actor, "guard_once", "rejected")
+    if sub.action == SILENCE_GUARD and number in mem.silenced:
+        return note(sub.actor, "silence_once", "rejected")
     return None
 
 

@@ -1,0 +1,369 @@
+"""Proposals follow the state (issue 20): every pending proposal is what the current state
+would propose now, and nothing a later event made moot is ever sent.
+
+After every change of the game (a post or PM read, the clock, a GM correction), the service
+asks :class:`Proposals` what the current state proposes in place of each pending announcement,
+and :func:`reconcile` brings the outbox in line, in the transaction that stores the change:
+
+- the same text: it stands (an unconfirmed one that the state now confirms is confirmed);
+- another text or recipient: the pending one is *superseded* by the new one, which takes its
+  key (every lookup by key finds what stands now);
+- nothing: it is *withdrawn* (superseded, pointing at what says it now, if anything);
+- what the state proposes that nothing says yet is proposed (a substitute's role PM).
+
+A superseded announcement keeps its text and what superseded it (the replacing announcement,
+and the event in the GM's words), as a code-review tool marks a comment outdated; it is never
+approved, sent, or listed to publish by hand. So a GM correction never leaves two proposals
+that say different things about one seat.
+
+What is derived again (everything else is about an input at its time, or a result as the rules
+gave it, and stands as proposed)::
+
+    role PMs           deal:{name}               the role, the partners as they play now; a
+                                                 substitute's with his seat's state
+    sign-in, lurking   {signin|lurk}:{name}:…    while he holds his living seat (unconfirmed:
+                                                 ``override exit`` confirms, a substitute or an
+                                                 exit replaces it)
+    substitutions      substitution:{old}:{new}  with the deadlines the substitution moved;
+                                                 withdrawn if the seat died before he entered
+    PMs to a seat      {label}:{kind}:{to}:{i}   to whoever holds the seat now (answers,
+                                                 notices); a receipt to one who left, withdrawn
+    the vote opening   day{n}:vote_open          with the round's close as it is now
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from shenshi.daemon import notices
+from shenshi.daemon.announce import Draft
+from shenshi.daemon.deal import role_text
+from shenshi.daemon.gm_text import event_words, step_name
+from shenshi.daemon.referee import Referee, stand_ins
+from shenshi.rulesets.base import (
+    ABSTAIN,
+    BallotCast,
+    Event,
+    GameState,
+    Phase,
+    PowerSubmitted,
+    Resolved,
+    Seat,
+)
+from shenshi.store.announcements import original_key
+from shenshi.store.outbox import PENDING, AnnouncementState
+from shenshi.store.records import Announcement, DestinationKind
+
+if TYPE_CHECKING:
+    from shenshi.store.unit_of_work import UnitOfWork
+
+# PMs about the person, not his seat: they stay his when he leaves it.
+PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
+# A player's answer to his own post or PM: moot once he has left his seat.
+REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed"})
+ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
+# Private results a seat received: a substitute's role PM repeats them.
+EARLIER = frozenset({"divination", "extra_divination", "check", "death_identity", "prophecy",
+                     "witch_vision", "lover_partner"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What the current state proposes in place of one pending announcement: ``draft``, or
+    nothing (withdrawn; ``by``: the key of the announcement that says it now, if any)."""
+
+    draft: Draft | None
+    by: str | None = None
+
+
+@dataclass
+class Reconciled:
+    """What :func:`reconcile` changed: ``superseded`` pairs (the old, its replacement or
+    None when withdrawn), the drafts newly ``proposed``, and the ``confirmed`` ones."""
+
+    superseded: list[tuple[Announcement, Announcement | None]] = field(default_factory=list)
+    proposed: list[Draft] = field(default_factory=list)
+    confirmed: list[Announcement] = field(default_factory=list)
+
+
+class Proposals:
+    """What the referee's current state proposes, for the announcements it derives again.
+
+    ``game``: the game's name (role PMs); ``earlier``: private results already out, by
+    recipient (a substitute's role PM repeats his seat's)."""
+
+    def __init__(self, referee: Referee, game: str, earlier: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.referee = referee
+        self.state = referee.state
+        self.game = game
+        self.earlier = earlier or {}
+        state = self.state
+        self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
+        self.leaving = {old: new for new, old in self.acting.items()}
+        self.came_in = {new: old for old, new in referee.successors.items()}
+
+    # -- who plays which seat ------------------------------------------------------------------
+
+    def seat_of(self, name: str) -> Seat | None:
+        """The seat ``name`` plays now (a substitute still entering: the one he acts for)."""
+        state = self.state
+        if name in self.acting:
+            return state.seat(self.acting[name])
+        if state.has_player(name) and name not in self.leaving:
+            return state.seat(name)
+        return None
+
+    def player_of(self, seat: Seat) -> str:
+        """Who plays ``seat`` now (its substitute already, if one is entering)."""
+        return self.leaving.get(seat.name, seat.name)
+
+    def successor(self, name: str) -> str | None:
+        """Who plays the seat ``name`` left, if he left it for a substitute who plays it."""
+        seen = {name}
+        nxt = self.referee.successors.get(name)
+        while nxt is not None and nxt not in seen:
+            if self.seat_of(nxt) is not None:
+                return nxt
+            seen.add(nxt)
+            nxt = self.referee.successors.get(nxt)
+        return None
+
+    # -- what stands ---------------------------------------------------------------------------
+
+    def standing(self, a: Announcement) -> Standing | None:
+        """What stands now in place of pending announcement ``a`` (``None``: it is not derived
+        again, it stands as proposed)."""
+        parts = original_key(a.key).split(":")
+        if a.kind == "role":
+            return self._role(a)
+        if a.kind in ABSENCES and len(parts) >= 3:
+            return self._absence(a, parts[2])
+        if a.kind == "substitution" and len(parts) >= 4:
+            return self._substitution(a, parts[2], parts[3])
+        if a.kind == "vote_opened":
+            return self._vote_opened(a, parts)
+        if a.destination_kind is DestinationKind.USER:
+            return self._to_seat(a, parts)
+        return None
+
+    def fresh(self) -> list[Draft]:
+        """What the state proposes whatever is pending: each substitute's role PM."""
+        return [self.role_draft(new, seat) for new in self.came_in if (seat := self.seat_of(new)) is not None]
+
+    def _role(self, a: Announcement) -> Standing | None:
+        seat = self.seat_of(a.destination)
+        if seat is not None:
+            return Standing(self.role_draft(a.destination, seat))
+        nxt = self.successor(a.destination)
+        if nxt is not None:
+            return Standing(None, self.referee.keys.role(nxt))
+        if a.destination in self.came_in and not self.state.has_player(a.destination):
+            return Standing(None)  # his seat died before he entered: he never plays
+        return None
+
+    def _absence(self, a: Announcement, name: str) -> Standing | None:
+        keys = self.referee.keys
+        seat = self.seat_of(name)
+        if seat is not None and seat.alive and not (a.kind == "signin" and name in self.came_in):
+            text = self.referee.templates.render(ABSENCES[a.kind], name=name)
+            return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text, unconfirmed=True))
+        if name in self.referee.successors:
+            return Standing(None, keys.substitution(name, self.referee.successors[name]))
+        if keys.exit(name) in self.referee.announced:
+            return Standing(None, keys.exit(name))
+        return Standing(None)
+
+    def _substitution(self, a: Announcement, old: str, new: str) -> Standing:
+        state = self.state
+        enters = self.acting.get(new) == old or (state.has_player(new) and self.came_in.get(new) == old)
+        if not enters:
+            return Standing(None)  # the seat died before he entered: nobody replaces anyone
+        text = self.referee.substitution_text(old, new)
+        return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text))
+
+    def _vote_opened(self, a: Announcement, parts: Sequence[str]) -> Standing | None:
+        state = self.state
+        times = self.referee.times()
+        if state.phase is not Phase.DAY or state.round != 1 or times is None or len(parts) < 2:
+            return None
+        if parts[1] != f"day{state.number}" or 1 not in times.rounds:
+            return None
+        text = notices.vote_opened(self.referee.templates, state.number, times.rounds[1][1], self.referee.tz)
+        return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text))
+
+    def _to_seat(self, a: Announcement, parts: Sequence[str]) -> Standing | None:
+        """A PM to a player: it stays his while he plays; once he left his seat, what the seat
+        is told goes to whoever plays it now, and the answer to his own input is withdrawn."""
+        keys = self.referee.keys
+        who = a.destination
+        if a.kind == "lurk_replaced":
+            return self._replaced(a, who)
+        if a.kind in PERSONAL or self.seat_of(who) is not None:
+            return None
+        nxt = self.successor(who)
+        if nxt is None:
+            return None  # out of the game: what he is told stays true
+        if a.kind in REPLIES:
+            return Standing(None, keys.role(nxt))
+        key = list(parts)
+        if len(key) > 3 and key[3] == who:
+            key[3] = nxt
+        else:
+            key.append(nxt)
+        return Standing(replace(_draft_of(a), key=":".join(key), destination=nxt))
+
+    def _replaced(self, a: Announcement, who: str) -> Standing:
+        """chess32's second lurking warning: true once the GM brings the substitute in, moot
+        once he drowns the player instead (an exit)."""
+        keys = self.referee.keys
+        if who in self.referee.successors:
+            return Standing(replace(_draft_of(a), unconfirmed=False))
+        if keys.exit(who) in self.referee.announced:
+            return Standing(None, keys.exit(who))
+        return Standing(replace(_draft_of(a), unconfirmed=True))
+
+    # -- role PMs ------------------------------------------------------------------------------
+
+    def role_draft(self, name: str, seat: Seat) -> Draft:
+        """The role PM of ``name``, who plays ``seat``: his role and camp, the partners his
+        role knows as they play now; a substitute's also says whose seat he took over and what
+        of it stands (its ballot or night actions, the deadlines it moved, its earlier
+        answers)."""
+        referee = self.referee
+        info = referee.ruleset.info
+        role = info.roles[seat.role]
+        known = [
+            self.player_of(s) for s in self.state.seats
+            if role.knows_partners and s.number != seat.number and s.role == seat.role and s.team == seat.team
+        ]  # fmt: skip
+        text = role_text(referee.templates, self.game, info, seat.role, seat.team, known)
+        old = self.came_in.get(name)
+        if old is not None:
+            text += "\n" + "\n".join(self._seat_lines(old, seat))
+        return Draft(referee.keys.role(name), "role", "pm", name, text)
+
+    def _seat_lines(self, old: str, seat: Seat) -> list[str]:
+        referee, state = self.referee, self.state
+        t, info = referee.templates, referee.ruleset.info
+        lines = [t.render("substitute_seat", old=old)]
+        times = referee.times()
+        if state.phase is Phase.DAY and state.round and times is not None:
+            cast = sorted((b for b in state.ballots if b.voter == seat.name and b.round == state.round),
+                          key=lambda b: b.sort_key())  # fmt: skip
+            if cast:
+                target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
+                lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
+            elif state.round in times.rounds:
+                closes = notices.clock_time(times.rounds[state.round][1], referee.tz)
+                lines.append(t.render("substitute_ballot_due", closes=closes))
+        if state.phase is Phase.NIGHT:
+            mine = sorted((s for s in state.submissions if s.actor == seat.name), key=lambda s: s.sort_key())
+            if mine:
+                words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in mine]
+                lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words)))
+        moved = referee.moved_deadlines(old, referee.successors[old])
+        if moved:
+            lines.append(moved)
+        earlier = [text for n in self._holders(seat)[1:] for text in self.earlier.get(n, ())]
+        if earlier:
+            results = "\n".join(t.render("substitute_earlier_line", text=line)
+                                for text in earlier for line in text.splitlines())  # fmt: skip
+            lines.append(t.render("substitute_earlier", results=results))
+        return lines
+
+    def _shown(self, name: str | None) -> str:
+        """A player as the players know him now (a seat being taken over: its substitute)."""
+        return self.leaving.get(name, name) if name else ""
+
+    def _holders(self, seat: Seat) -> list[str]:
+        """Who plays ``seat`` now, then who held it before him, latest first."""
+        names = [self.player_of(seat)]
+        while names[-1] in self.came_in and self.came_in[names[-1]] not in names:
+            names.append(self.came_in[names[-1]])
+        return names
+
+
+def subject_of(a: Announcement) -> str:
+    """Whom an announcement is about: the player a sign-in or lurking post names (in its
+    key), else its recipient (a PM) or its thread."""
+    parts = original_key(a.key).split(":")
+    if a.kind in ABSENCES and len(parts) >= 3:
+        return parts[2]
+    return a.destination
+
+
+def _draft_of(a: Announcement) -> Draft:
+    """A stored announcement as a draft (its original key)."""
+    channel = "thread" if a.destination_kind is DestinationKind.THREAD else "pm"
+    return Draft(original_key(a.key), a.kind, channel, a.destination, a.text,
+                 tuple(str(i) for i in a.evidence_ids), a.state is AnnouncementState.UNCONFIRMED,
+                 a.notes)  # fmt: skip
+
+
+def because(events: Iterable[Event], acting: Mapping[str, str] | None = None, state: GameState | None = None) -> str:
+    """What superseded a proposal: the events of the change, in the GM's words (a GM
+    correction first); ``acting``: seats played by a substitute still entering (old → new),
+    whose ballots and actions are his; ``state``: the game after them (names a resolution's
+    step)."""
+    words = []
+    for e in events:
+        if isinstance(e, Resolved) and state is not None:
+            done = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}.get(state.phase, state.phase)
+            words.append(f"{step_name(done, state.number)}结算")
+        elif w := event_words(_as_played(e, acting or {})):
+            words.append(w)
+    gm = [w for w in words if "shenshi" in w or "天神" in w]
+    chosen = list(dict.fromkeys(gm or words))
+    return "；".join(chosen[:3]) or "局面变化"
+
+
+def _as_played(event: Event, acting: Mapping[str, str]) -> Event:
+    """``event`` with a seat's ballot or action named by the substitute who made it."""
+    if isinstance(event, BallotCast) and event.ballot.voter in acting:
+        return replace(event, ballot=replace(event.ballot, voter=acting[event.ballot.voter]))
+    if isinstance(event, PowerSubmitted) and event.submission.actor in acting:
+        return replace(event, submission=replace(event.submission, actor=acting[event.submission.actor]))
+    return event
+
+
+def reconcile(
+    uow: UnitOfWork, game_id: int, proposals: Proposals, why: str, row: Callable[[Draft], dict]
+) -> Reconciled:
+    """Bring the outbox's pending announcements in line with ``proposals`` (see the module),
+    in ``uow``; ``why``: the change in the GM's words; ``row``: a draft as the outbox's
+    ``propose`` takes it."""
+    out = Reconciled()
+    for d in proposals.fresh():
+        if uow.outbox.propose(game_id, **row(d))[1]:
+            out.proposed.append(d)
+    replaced: list[tuple[Announcement, Draft]] = []
+    withdrawn: list[tuple[Announcement, str | None]] = []
+    for a in uow.outbox.announcements(game_id, PENDING):
+        standing = proposals.standing(a)
+        if standing is None:
+            continue
+        d = standing.draft
+        if d is None:
+            withdrawn.append((a, standing.by))
+            continue
+        same_place = d.key == original_key(a.key) and d.destination == a.destination
+        if same_place and (d.text == a.text or a.edited_at is not None):  # (the GM's edit stands)
+            if a.state is AnnouncementState.UNCONFIRMED and not d.unconfirmed:
+                out.confirmed.append(uow.outbox.confirm(a.id))
+            continue
+        replaced.append((a, d))
+    for a, d in replaced:
+        old = uow.outbox.supersede(a.id, why)
+        new, created = uow.outbox.propose(game_id, **row(d))
+        out.superseded.append((uow.outbox.link_superseded(old.id, new.id), new))
+        if created:
+            out.proposed.append(d)
+    for a, by in withdrawn:
+        found = uow.outbox.by_key(game_id, by) if by else None
+        out.superseded.append((uow.outbox.supersede(a.id, why, by=found.id if found else None), found))
+    return out
+
+
+__all__ = ["EARLIER", "Proposals", "Reconciled", "Standing", "because", "reconcile", "subject_of"]
