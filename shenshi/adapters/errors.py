@@ -23,7 +23,8 @@ Hierarchy::
     │                                   (phpwind "Forbidden, Please Refresh"): nothing was done
     ├── OtherSite                       a request to another site than base_url's was refused
     ├── Rejected                        the forum refused what we sent (too short, unknown user…)
-    │   └── OwnBoxFull                  the GM's own PM box is full (phpwind counts sent PMs in it)
+    │   ├── OwnBoxFull                  the GM's own PM box is full (phpwind counts sent PMs in it)
+    │   └── RecipientBoxFull            the player's PM box is full: only the player can free it
     ├── UnexpectedPage(url, snippet)    markup we do not understand
     │   ├── IncompletePage              a page cut short (its closing structure missing): fetched again
     │   └── AnswerTooLarge              an answer larger than the cap: refused, never read whole
@@ -149,7 +150,15 @@ class Rejected(ForumError):
 
 class OwnBoxFull(Rejected):
     """The GM's own PM box is full: phpwind counts the PMs the GM sent in it, so every PM is
-    refused until the GM deletes some (his sent ones first)."""
+    refused until the GM deletes some (his sent ones first). ``total``/``box``: its figures."""
+
+    def __init__(self, message: str, *, total: int, box: int, url: str | None = None) -> None:
+        super().__init__(message, url=url)
+        self.total, self.box = total, box
+
+
+class RecipientBoxFull(Rejected):
+    """The player's PM box is full: the PM is refused until the player deletes some."""
 
 
 class UnexpectedPage(ForumError):

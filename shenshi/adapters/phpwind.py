@@ -265,8 +265,30 @@ class PhpwindAdapter(WebAdapter):
                 ("atc_content", text),
             ]
 
-        self._paced("pm", lambda: self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"}))
+        try:
+            self._paced("pm", lambda: self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"}))
+        except errors.Rejected as exc:
+            if pw.SENDER_LIMIT.search(exc.message):
+                raise self._sender_limit(exc) from exc
+            raise
         return None
+
+    def _sender_limit(self, refusal: errors.Rejected) -> errors.Rejected:
+        """The forum's "你已超过每日发送消息数或你的消息总数已满" says one of two things: its
+        clean-up page tells which. The GM's own box full (the PMs he sent count in it) is
+        :class:`OwnBoxFull`; otherwise the account reached its PMs of the day."""
+        try:
+            box = self._get("message.php", lambda text, r: pw.parse_pm_box(self._page(text, r)), params={"type": "clear"})
+        except errors.ForumError:
+            return refusal  # the figures cannot be read: the forum's own words
+        if box.full:
+            return errors.OwnBoxFull(
+                f"the GM's own PM box is full: {box.total} of {box.size} messages, the PMs he sent "
+                f"included ({refusal.message})", total=box.total, box=box.size or box.total, url=refusal.url,
+            )  # fmt: skip
+        return errors.Rejected(
+            f"the GM account has sent its {box.daily or '?'} PMs of today ({refusal.message})", url=refusal.url
+        )
 
     def member_name(self, uid: str) -> str:
         """The forum name of member ``uid`` (their space page ``u.php?uid=U``)."""

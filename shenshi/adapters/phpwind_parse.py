@@ -94,6 +94,7 @@ RULES = (
     # "在5秒内": whole seconds, the 5th included: wait 6
     rule(r"灌水预防机制已经打开，在\s*(\d+)\s*秒内不能发帖", flood(extra=1.0)),
     rule(r"验证码|认证码", captcha("posting")),
+    rule(r"消息数已满", raise_as(errors.RecipientBoxFull)),  # "{name}消息数已满,不能接收你的消息"
     rule(r"非法请求", raise_as(errors.SessionExpired)),
     rule(r"没有登录|还没有登录|请先登录", raise_as(errors.NotLoggedIn)),
     rule(r"连续\s*\d+\s*次密码输入错误|尝试次数过多", raise_as(errors.LoginFailed)),  # login_forbid
@@ -145,6 +146,38 @@ def check_ajax(text: str, *, url: str | None = None) -> AjaxResult:
     if re.search(r"成功", body):
         return AjaxResult(squash(_TAGS.sub("", body)))
     raise classify(squash(_TAGS.sub("", body)), RULES, url=url)
+
+
+# The ambiguous refusal of a PM (``_checkUserLevle``): the sender's daily limit, or his own box
+# full, the PMs he sent counted in it.
+SENDER_LIMIT = re.compile(r"每日发送消息数|消息总数已满")
+_BOX_TOTAL = re.compile(r"您目前有消息\s*(\d+)\s*条")
+_BOX_DAILY = re.compile(r"每日可发送消息\s*(\d+)\s*条")
+_BOX_SIZE = re.compile(r"最多可存消息\s*(\d+)\s*条")
+
+
+@dataclass(frozen=True)
+class PmBox:
+    """The GM's PM box as the clean-up page (``message.php?type=clear``) states it."""
+
+    total: int  # messages in it, the sent ones included
+    daily: int | None  # PMs a day the account may send
+    size: int | None  # messages it holds (None: no limit)
+
+    @property
+    def full(self) -> bool:
+        return self.size is not None and self.total >= self.size
+
+
+def parse_pm_box(data: bytes | str, charset: str | None = None) -> PmBox:
+    """The figures of the clean-up page's line ``您目前有消息N条,每日可发送消息M条,最多可存消息X条,…``."""
+    text = data if isinstance(data, str) else decode_page(data, charset)
+    total = _BOX_TOTAL.search(text)
+    if total is None:
+        check_page(text)
+        raise errors.UnexpectedPage("no 您目前有消息N条 on the PM clean-up page", snippet=errors.snippet_of(text))
+    daily, size = _BOX_DAILY.search(text), _BOX_SIZE.search(text)
+    return PmBox(int(total.group(1)), int(daily.group(1)) if daily else None, int(size.group(1)) if size else None)
 
 
 def message_of(text: str) -> tuple[str, str] | None:

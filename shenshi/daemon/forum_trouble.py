@@ -104,3 +104,31 @@ def trouble(exc: errors.ForumError, forum: ForumSettings) -> tuple[str, str]:
     if isinstance(exc, errors.TransportError):
         return "forum_unreachable", f"论坛暂时无法访问（{network_words(exc)}）；shenshi 会自动重试"
     return "forum_unreachable", f"论坛暂时无法访问{forum_words(exc) or '（页面不是预期的样子）'}；shenshi 会自动重试"
+
+
+def send_trouble(exc: errors.ForumError) -> str:
+    """Why a post or PM was not delivered, in the GM's words (kept as the announcement's
+    ``last_error``, shown by ``status`` and ``review``, and in its ``send_failed`` alert)."""
+    said = forum_words(exc)
+    if isinstance(exc, errors.FloodControl):
+        wait = f"：等 {exc.wait_seconds:g} 秒" if exc.wait_seconds is not None else ""
+        return f"论坛的灌水预防{wait}"
+    if isinstance(exc, errors.OwnBoxFull):
+        return f"天神账号自己的短消息箱满了（{exc.total}/{exc.box} 条，发出的私信也算在里面）"
+    if isinstance(exc, errors.RecipientBoxFull):
+        return f"对方的短消息箱满了{said}，只有玩家自己清理后才能送到"
+    if isinstance(exc, errors.ForumBusy):
+        return "论坛的负载保护拦下了请求（什么也没有做）"
+    if isinstance(exc, errors.CaptchaRequired):
+        return "论坛要求输入验证码"
+    if isinstance(exc, errors.NotLoggedIn):
+        return "论坛的登录失效了（会重新登录）"
+    if isinstance(exc, errors.OtherSite):
+        return "请求指向了另一个网站，没有发送"
+    if isinstance(exc, errors.NotFound | errors.NoPermission | errors.Rejected):
+        chinese = _CHINESE.search(exc.message)
+        return exc.message[chinese.start():].strip() if chinese else "论坛拒绝了"
+    why = network_words(exc) if isinstance(exc, errors.TransportError) else "回答看不懂"
+    if isinstance(exc, errors.AnswerTooSlow):
+        why = "回答太慢"
+    return f"论坛没有给出明确答复（{why}），可能已经发出：重发之前会先在论坛上查找"

@@ -32,16 +32,21 @@ from typing import Any
 from shenshi.adapters.errors import (
     CaptchaRequired,
     FloodControl,
+    ForumBusy,
     ForumError,
     NoPermission,
     NotFound,
     NotLoggedIn,
+    OtherSite,
+    OwnBoxFull,
     Rejected,
 )
 from shenshi.daemon.announce import Templates, kind_words
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.forum_ids import ForumRef, claimed, evidence_ref, pm_ref
+from shenshi.daemon.forum_trouble import send_trouble
 from shenshi.daemon.gameio import GameIO
+from shenshi.daemon.hints import Cause
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
 from shenshi.sent_text import same_message
@@ -61,7 +66,7 @@ def retry_delay(attempts: int) -> timedelta:
     doublings = min(max(0, attempts - 1), 16)  # (2**16 × RETRY_FIRST is far past RETRY_MAX)
     return min(RETRY_MAX, RETRY_FIRST * 2**doublings)
 # What the forum clearly refused (nothing was created): every other failure is an unclear answer.
-REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaRequired)
+REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaRequired, ForumBusy, OtherSite)
 WAITING = (AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED)
 
 
@@ -93,6 +98,7 @@ class Publisher(GameIO):
         self.sent = sent  # an announcement's key, once it is on the forum
         self.deadline = deadline  # the phase clock's next deadline
         self.interrupted = False  # the last publish stopped at a deadline: the clock runs first
+        self._box_full = False  # this round found the GM's own PM box full
         self._last_sent: datetime | None = None
         self._fresh_at: datetime | None = None  # when the last read of our own began
 
@@ -115,9 +121,12 @@ class Publisher(GameIO):
         if upcoming is not None and upcoming <= now:
             upcoming = None  # passed already: the clock's own business (a read held it)
         sent = 0
+        self._box_full = False
         for a in sorted(pending, key=public_first):
             if a.retry_at is not None and a.retry_at > now:
                 continue
+            if self._box_full and a.destination_kind is DestinationKind.USER:
+                continue  # the GM's own PM box is full: every PM would fail (its alert says so)
             if upcoming is not None and self.clock() >= upcoming:
                 self.interrupted = True
                 log.info("a deadline of the phase clock passed while sending: reading the forum first")
@@ -170,23 +179,42 @@ class Publisher(GameIO):
         return True
 
     def _failed(self, a: Announcement, exc: ForumError) -> None:
-        """A failed send: kept with the forum's reason and when it is tried again, and told
-        to the GM."""
+        """A failed send: kept with the reason in the GM's words and when it is tried again,
+        and told to the GM: one alert for the announcement however many tries fail (it closes
+        itself once the announcement is delivered); the GM's own PM box full, once more on its
+        own with what to delete."""
         now = self.clock()
+        reason = send_trouble(exc)
         if isinstance(exc, FloodControl) and exc.wait_seconds is not None:
-            reason = f"flood control: wait {exc.wait_seconds:g} s"
             retry = now + timedelta(seconds=exc.wait_seconds)
         else:
-            unclear = (
-                "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
-            )
-            reason = f"{unclear}{exc}"
             retry = now + retry_delay(a.attempts)
         with self.store.transaction() as uow:
-            failed = uow.outbox.mark_failed(a.id, reason, retry_at=retry)
-        log.warning("could not send announcement #%s: %s", a.id, reason)
-        message = f"#{a.id} {kind_words(self.templates, a.kind, a.key)}（{where(a)}）发送失败：{reason}。{retry_note(failed, self.config.forum.tz)}"
-        self.alert([GmAlert(self.keys.send_failed(a.id, failed.attempts), "send_failed", message)])
+            uow.outbox.mark_failed(a.id, reason, retry_at=retry)
+        unclear = "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
+        log.warning("could not send announcement #%s: %s%s", a.id, unclear, exc)
+        message = (
+            f"#{a.id} {kind_words(self.templates, a.kind, a.key)}（{where(a)}）发送失败：{reason}。"
+            "它已获批准，会自动重试直到送到（送到后这条提醒自动关闭）"
+        )
+        player = a.destination if a.destination_kind is DestinationKind.USER else None
+        alerts = [GmAlert(self.keys.send_failed(a.id), "send_failed", message, player, cause=Cause.sent(a.id))]
+        if isinstance(exc, OwnBoxFull):
+            self._box_full = True
+            alerts.append(self._own_box_full(exc))
+        self.alert(alerts)
+
+    def _own_box_full(self, exc: OwnBoxFull) -> GmAlert:
+        """The GM's own PM box is full (phpwind counts the PMs he sent in it): every PM fails
+        until he deletes some. One alert a day, saying what to delete."""
+        message = (
+            f"天神账号自己的短消息箱满了：现有 {exc.total} 条，最多 {exc.box} 条。phpwind 把天神发出的私信"
+            "也算在里面，所以所有私信（回执、夜晚结果）都发不出去，直到腾出空间。请登录论坛删除"
+            "已发送的私信（消息中心 → 发件箱，或 消息设置 → 消息清理 → 清空已发送的消息）；"
+            "之后没送到的私信会自动重发"
+        )
+        day = self.clock().astimezone(self.config.forum.tz).strftime("%Y%m%d")
+        return GmAlert(self.keys.daemon_trouble("own_box_full", day), "own_box_full", message)
 
     def already_on_forum(self, a: Announcement) -> bool:
         """Did the forum get it, although its sending was not recorded? A poll records what the
