@@ -56,54 +56,50 @@ def forum_words(exc: errors.ForumError) -> str:
     return f"（论坛原话：{exc.message[found.start():].strip()[:80]}）"
 
 
+# What the GM reads for each kind of trouble, the first class that matches (``{account}``: the
+# GM's account, ``{said}``: the forum's own words, ``{network}``: the network's reason,
+# ``{deadline}``, ``{max_answer_bytes}``: the [forum] settings).
+_TROUBLES: tuple[tuple[type[errors.ForumError], str, str], ...] = (
+    (errors.PasswordRejected, "login_failed",
+     "论坛拒绝了{account}的登录：用户名或密码不对{said}。shenshi 不会再用同一个密码登录（论坛连续失败会锁定"
+     "账号）；改好 password_file（或改 password_env 后重启）后会自动重新登录"),
+    (errors.LoginPageChanged, "login_page_changed",
+     "论坛的登录页面变了：{where}。shenshi 没有发送密码。这不会自己好，重试也没有用：请确认 base_url 是论坛"
+     "的首页地址；地址没错的话，论坛的模板改了，请把 shenshi run -v 的输出交给维护者"),
+    (errors.CaptchaRequired, "login_failed",
+     "论坛要求{account}登录时输入验证码，shenshi 无法输入。请在论坛后台给天神账号所在的用户组免除验证码，"
+     "或者用浏览器登录后导出 cookie，写进 cookies_file"),
+    (errors.LoginFailed, "login_failed",
+     "论坛暂时不让{account}登录{said_or_guest}。密码没有被判为错误，shenshi 会稍后自动再试；如果反复出现，"
+     "请用浏览器登录看看账号是否被锁定"),
+    (errors.ForumBusy, "forum_busy",
+     "论坛的负载保护拦下了请求（它回答“Forbidden, Please Refresh”，什么也没有做）。shenshi 会等一会儿自动"
+     "重试，不会把它当成论坛的页面或登录结果。如果一直如此，请在论坛后台调高负载保护的阈值"
+     "（phpwind：db_loadavg），或者减轻服务器的负载"),
+    (errors.AnswerTooSlow, "forum_unreachable",
+     "论坛的回答太慢：一个请求在 {deadline} 秒内没有传完（论坛一点一点地发送）。shenshi 放弃了这一轮，会"
+     "自动重试；阶段时钟不会越过没读到的内容"),
+    (errors.AnswerTooLarge, "forum_unreachable",
+     "论坛的回答太大：超过 {max_answer_bytes} 字节，shenshi 拒绝读完它（max_answer_bytes）。会自动重试；"
+     "反复出现时请打开论坛看看"),
+    (errors.ForumClosed, "forum_unreachable", "论坛关闭或正在维护{said}；shenshi 会自动重试"),
+    (errors.TransportError, "forum_unreachable", "论坛暂时无法访问（{network}）；shenshi 会自动重试"),
+    (errors.ForumError, "forum_unreachable", "论坛暂时无法访问{said_or_page}；shenshi 会自动重试"),
+)  # fmt: skip
+
+
 def trouble(exc: errors.ForumError, forum: ForumSettings) -> tuple[str, str]:
     """``(alert kind, message)`` for a cycle the forum stopped."""
-    account = f"天神账号 {forum.username}"
-    if isinstance(exc, errors.PasswordRejected):
-        return "login_failed", (
-            f"论坛拒绝了{account}的登录：用户名或密码不对{forum_words(exc)}。shenshi 不会再用同一个密码"
-            "登录（论坛连续失败会锁定账号）；改好 password_file（或改 password_env 后重启）后会自动重新登录"
-        )
-    if isinstance(exc, errors.LoginPageChanged):
-        where = (
-            "它的登录表单要把密码发到另一个网站" if "another site" in exc.message
-            else "页面上找不到 shenshi 认识的登录表单"
-        )  # fmt: skip
-        return "login_page_changed", (
-            f"论坛的登录页面变了：{where}。shenshi 没有发送密码。这不会自己好，重试也没有用："
-            "请确认 base_url 是论坛的首页地址；地址没错的话，论坛的模板改了，请把 shenshi run -v 的输出交给维护者"
-        )
-    if isinstance(exc, errors.CaptchaRequired):
-        return "login_failed", (
-            f"论坛要求{account}登录时输入验证码，shenshi 无法输入。请在论坛后台给天神账号所在的用户组免除验证码，"
-            "或者用浏览器登录后导出 cookie，写进 cookies_file"
-        )
-    if isinstance(exc, errors.LoginFailed):
-        return "login_failed", (
-            f"论坛暂时不让{account}登录{forum_words(exc) or '（登录后的页面仍是游客页面）'}。"
-            "密码没有被判为错误，shenshi 会稍后自动再试；如果反复出现，请用浏览器登录看看账号是否被锁定"
-        )
-    if isinstance(exc, errors.ForumBusy):
-        return "forum_busy", (
-            "论坛的负载保护拦下了请求（它回答“Forbidden, Please Refresh”，什么也没有做）。shenshi 会等一会儿"
-            "自动重试，不会把它当成论坛的页面或登录结果。如果一直如此，请在论坛后台调高负载保护的阈值"
-            "（phpwind：db_loadavg），或者减轻服务器的负载"
-        )
-    if isinstance(exc, errors.AnswerTooSlow):
-        return "forum_unreachable", (
-            f"论坛的回答太慢：一个请求在 {forum.deadline:g} 秒内没有传完（论坛一点一点地发送）。shenshi 放弃了"
-            "这一轮，会自动重试；阶段时钟不会越过没读到的内容"
-        )
-    if isinstance(exc, errors.AnswerTooLarge):
-        return "forum_unreachable", (
-            f"论坛的回答太大：超过 {forum.max_answer_bytes} 字节，shenshi 拒绝读完它（max_answer_bytes）。"
-            "会自动重试；反复出现时请打开论坛看看"
-        )
-    if isinstance(exc, errors.ForumClosed):
-        return "forum_unreachable", f"论坛关闭或正在维护{forum_words(exc)}；shenshi 会自动重试"
-    if isinstance(exc, errors.TransportError):
-        return "forum_unreachable", f"论坛暂时无法访问（{network_words(exc)}）；shenshi 会自动重试"
-    return "forum_unreachable", f"论坛暂时无法访问{forum_words(exc) or '（页面不是预期的样子）'}；shenshi 会自动重试"
+    said = forum_words(exc)
+    words = {
+        "account": f"天神账号 {forum.username}", "said": said,
+        "said_or_guest": said or "（登录后的页面仍是游客页面）", "said_or_page": said or "（页面不是预期的样子）",
+        "where": "它的登录表单要把密码发到另一个网站" if "another site" in exc.message
+        else "页面上找不到 shenshi 认识的登录表单",
+        "network": network_words(exc), "deadline": f"{forum.deadline:g}", "max_answer_bytes": forum.max_answer_bytes,
+    }  # fmt: skip
+    kind, text = next((k, t) for cls, k, t in _TROUBLES if isinstance(exc, cls))
+    return kind, text.format(**words)
 
 
 def send_trouble(exc: errors.ForumError) -> str:

@@ -5,20 +5,16 @@ it sent before; the second takes the game over, finds the post and never posts i
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
 
-from shenshi.adapters.sandbox import SandboxForum, serve
-from shenshi.adapters.sandbox.seed import GM_PASSWORD, seed_demo
-from shenshi.demo.clockfile import FileClock
+from shenshi.adapters.sandbox.seed import GM_PASSWORD
 from shenshi.demo.runner import DaemonProcess
-from shenshi.demo.tomlfile import dumps
 from tests.daemon.helpers import START
 from tests.daemon.test_forum_ids import next_ids_collide
 from tests.daemon.test_run_command import PASSWORD_ENV
-from tests.daemon.test_service_sandbox import ROLES
+from tests.daemon.test_two_daemons import two_daemon_game
 
 pytestmark = pytest.mark.slow  # two daemon processes per trial (`make e2e`)
 
@@ -36,22 +32,7 @@ def test_the_second_daemon_does_not_repeat_what_the_first_sent_before_it_died(tm
     first daemon dies. ``after_pm``: the posts of the dawn are 1001-1011, the refusal sent by
     day is stored as PM 1002 and the first daemon dies. Either way the second daemon sends it
     never again."""
-    clock = FileClock(tmp_path / "clock.txt", START + timedelta(minutes=5))
-    forum = SandboxForum("discuz", clock)
-    accounts = {name: uid for name, _, uid in seed_demo(forum)}
-    thread = forum.create_thread("神的使者", 3, "【游戏六】游戏者名单与投票帖", "名单", at=START)
-    with serve(forum) as base_url:
-        raw = {
-            "forum": {"engine": "discuz", "base_url": base_url, "username": "神的使者",
-                      "password_env": PASSWORD_ENV, "min_interval": 0},
-            "game": {"name": "two daemons", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
-                     "start": START.replace(tzinfo=None).isoformat(),
-                     "players": [{"name": n, "uid": accounts[n], "role": r} for n, r in ROLES.items()]},
-            "daemon": {"mode": "live", "database": database, "log": str(tmp_path / "dry.log")},
-        }  # fmt: skip
-        config = tmp_path / "shenshi.toml"
-        config.write_text(dumps(raw), encoding="utf-8")
-        os.chmod(config, 0o600)
+    with two_daemon_game(tmp_path, database) as (clock, forum, thread, config):
         env = {PASSWORD_ENV: GM_PASSWORD}
         first = DaemonProcess(config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "a.err")
         second = DaemonProcess(config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "b.err")
