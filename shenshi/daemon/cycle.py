@@ -97,14 +97,16 @@ class Cycle:
     def _work_held(self, result: CycleResult) -> None:
         service = self.service
         service.read_corrections()  # the GM's corrections made beside the running daemon
-        for _ in range(ROUNDS):
+        for again in range(ROUNDS):
             at = self.clock()
             if service.adapter is not None:
                 if getattr(service.adapter, "own_uid", None) is None:
                     self._login()
                 elif service.referee is not None and service.referee.gm_uid is None:
                     service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
-                report = service.poll()
+                # (again: read afresh, not the listings and the inbox other games' cycles of
+                # this round read before the deadline passed)
+                report = service.poll(fresh=True) if again else service.poll()
                 result.polled = True
                 record_poll(service.store, service.game_id, self.clock())
                 at = report.started if report.complete else service.last_poll
