@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """forumctl.py - a small command-line CLIENT for Discuz! X3.x and phpwind 8.x forums.
 
-(Vendored from ../shared/realforum/forumctl.py, with the CC-guard check of /work/realforum: the
+(Vendored from ../shared/realforum/forumctl.py, with the CC guard waited out (issue 22): the
 generic forum client that played the players on the real installs. The sandbox must serve it as
 the real Discuz and phpwind do (tests/sandbox/test_generic_client.py); the real-forum suite
 (tests/real/) plays its players with it. Keep it as close to the original as possible.)
@@ -126,12 +126,26 @@ class Web:
             if follow and r.status_code in (301, 302, 303, 307) and r.headers.get('location'):
                 url = urllib.parse.urljoin(url, r.headers['location'])
                 continue
-            if r.content.startswith(b'Forbidden, Please'):
-                # (added in /work/realforum) phpwind's CC guard (on while the server's load average > db_loadavg)
-                raise ForumError('phpwind CC guard answered %r for %s: set db_loadavg=0 (or wait for the load to drop)'
-                                 % (r.content[:40].decode('ascii', 'replace'), url))
+            if self._guarded(r, url):
+                continue
             return r, self.decode(r)
         raise ForumError('too many redirects: ' + url)
+
+    def _guarded(self, r: httpx.Response, url: str) -> bool:
+        """(added in /work/realforum; issue 22) phpwind's CC guard (on while the server's load
+        average > db_loadavg) answered instead of the page, before the forum did anything: it
+        sets its c_stamp cookie, and a request that carries it passes. Wait a moment and send
+        the request again, as a person pressing refresh; its bytes never set the charset."""
+        if not r.content.startswith(b'Forbidden, Please'):
+            self._guards = 0
+            return False
+        self._guards = getattr(self, '_guards', 0) + 1
+        if self._guards > 8:
+            raise ForumError('phpwind CC guard answered %r for %s again and again: set db_loadavg=0 (or wait for '
+                             'the load to drop)' % (r.content[:40].decode('ascii', 'replace'), url))
+        self._log('CC guard', url)
+        time.sleep(1.5)
+        return True
 
     def post(self, path: str, fields, referer: str | None = None) -> tuple[httpx.Response, str]:
         url = self.url(path)
@@ -142,8 +156,10 @@ class Web:
         headers = {'Content-Type': 'application/x-www-form-urlencoded', 'Referer': referer or url,
                    'Origin': self.base.rstrip('/')}
         self._log('POST', url, [k for k, _ in items])
-        r = self.client.post(url, content=body.encode('ascii'), headers=headers)
-        return r, self.decode(r)
+        while True:
+            r = self.client.post(url, content=body.encode('ascii'), headers=headers)
+            if not self._guarded(r, url):
+                return r, self.decode(r)
 
     def cookie_endswith(self, suffix: str) -> str | None:
         for c in self.client.cookies.jar:

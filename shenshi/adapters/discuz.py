@@ -105,8 +105,15 @@ class DiscuzAdapter(WebAdapter):
         return text
 
     def _send_password(self, password: str) -> None:
-        """The web login form (``member.php?mod=logging&action=login``)."""
-        form_page = self._get("member.php", lambda text, r: text, params={"mod": "logging", "action": "login"}, relogin=False)
+        """The web login form (``member.php?mod=logging&action=login``). The password goes only
+        to the configured forum: a form that posts elsewhere, or no form shenshi knows, is
+        :class:`LoginPageChanged` (nothing sent)."""
+
+        def login_page(text: str, response: httpx.Response) -> str:
+            dz.check_page(text, url=str(response.url))  # closed, no permission…: the forum's own words
+            return text
+
+        form_page = self._get("member.php", login_page, params={"mod": "logging", "action": "login"}, relogin=False)
         if dz.page_state(form_page).logged_in:
             return  # the session is alive: a member opening the login page is welcomed back
         if dz.login_has_captcha(form_page):
@@ -114,7 +121,11 @@ class DiscuzAdapter(WebAdapter):
         tree = html_tree(form_page)
         forms = tree.xpath("//form[@name='login' and contains(@action, 'loginsubmit')]")
         if not forms:
-            raise errors.UnexpectedPage("login page without form[name=login]", snippet=errors.snippet_of(form_page))
+            raise errors.LoginPageChanged(
+                "the login page has no login form (form[name=login]) shenshi knows",
+                snippet=errors.snippet_of(form_page),
+            )
+        action = self._login_action(forms[0].get("action") or "")
         fields = {el.get("name"): el.get("value") or "" for el in forms[0].xpath(".//input[@type='hidden'][@name]")}
         data = {
             "formhash": fields.get("formhash", ""),
@@ -126,7 +137,7 @@ class DiscuzAdapter(WebAdapter):
             "answer": "",
             "cookietime": "2592000",
         }
-        self._post(forms[0].get("action"), data, self._login_answer(dz.check_page, dz.login_has_captcha), relogin=False)
+        self._post(action, data, self._login_answer(dz.check_page, dz.login_has_captcha), relogin=False)
 
     def _refresh_session(self) -> bool:
         """GET the forum index: learn our uid, name and formhash; False when we are a guest."""

@@ -194,6 +194,7 @@ def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
 THREAD_END = ('id="postlistreply"', "]]></root>")  # a full page; the viewpid ajax answer
 INBOX_END = ("addBlockLink('deletepmform'", '<div class="emp">')  # the list's form; "no PMs"
 CONVERSATION_END = ('id="pm_append"',)
+BOARD_END = ('id="fd_page_bottom"',)  # the pager under the list (every branch of forumdisplay_list)
 
 
 def parse_thread_page(
@@ -202,8 +203,8 @@ def parse_thread_page(
     """One thread page (``forum.php?mod=viewthread``, also the ``viewpid`` ajax XML)."""
     page = data if isinstance(data, str) else decode_page(data, charset)
     require_complete(page, THREAD_END, "thread page", check_page)  # before parsing: a cut page is not read
-    text, tree = _load(page)
-    tables = tree.xpath(f"//table[starts-with(@id, 'pid') and {has_class('plhin')}]")
+    text, tree = _load(_thread_region(page))
+    tables = [t for t in _X_POSTLIST(tree) if "plhin" in (t.get("class") or "").split()] or _X_POST_TABLES(tree)
     if not tables:
         check_page(text)
         raise errors.UnexpectedPage(
@@ -216,10 +217,10 @@ def parse_thread_page(
         if post.floor <= 0:  # unlabelled floor: count from the page start
             post = _replace(post, floor=(page - 1) * len(tables) + index + 1)
         posts.append(post)
-    crumbs = tree.xpath("//div[@id='pt']//a[contains(@href, 'mod=viewthread')]/@href")
+    crumbs = [h for h in _X_CRUMBS(tree) if "mod=viewthread" in h]
     thread_tid = tid or posts[0].tid or (url_param(crumbs[-1], "tid") if crumbs else "") or ""
     posts = [p if p.tid else _replace(p, tid=thread_tid) for p in posts]
-    subject = tree.xpath("//span[@id='thread_subject']")
+    subject = _X_ID(tree, id="thread_subject")
     return ThreadPage(
         tid=thread_tid,
         page=page,
@@ -230,6 +231,17 @@ def parse_thread_page(
     )
 
 
+def _thread_region(page: str) -> str:
+    """What a thread page's parse needs: from the breadcrumbs (``div#pt``) to the end of the
+    post list (``#postlistreply``, the completeness marker found from the end): the head's
+    scripts and the footer are not parsed. A page without them (the ``viewpid`` XML) whole."""
+    start = page.find('<div id="pt"')
+    end = page.rfind('id="postlistreply"')
+    if start < 0 or end < start:
+        return page
+    return page[start : page.rfind("<", start, end)]
+
+
 def _replace(post: Post, **changes: Any) -> Post:
     from dataclasses import replace
 
@@ -237,17 +249,23 @@ def _replace(post: Post, **changes: Any) -> Post:
 
 
 def _fid_of(tree: Any) -> str | None:
-    links = tree.xpath("//div[@id='pt']//a[contains(@href, 'mod=forumdisplay')]/@href")
+    links = [h for h in _X_CRUMBS(tree) if "mod=forumdisplay" in h]
     return url_param(links[-1], "fid") if links else None
 
 
-# Compiled once: per-post lookups are the hot path (a page has ten posts).
+# Compiled once, and by id where the page has one (``id()`` is a look-up in the parser's table
+# of ids; ``//…`` walks the whole page): per-post lookups are the hot path (ten posts a page).
+_X_ID = etree.XPath("id($id)")
+_X_POSTLIST = etree.XPath("id('postlist')/div/table[starts-with(@id, 'pid')]")
+_X_POST_TABLES = etree.XPath(f"//table[starts-with(@id, 'pid') and {has_class('plhin')}]")  # (viewpid XML)
+_X_CRUMBS = etree.XPath("id('pt')//a/@href")
+_X_FAVATAR_AUTHOR = etree.XPath("id($id)//div[@class='authi']/a")  # td.pls > div#favatar{pid}
 _X_AUTHOR = etree.XPath(f".//td[{has_class('pls')}]//div[{has_class('authi')}]/a")
 _X_AUTHI = etree.XPath(f".//td[{has_class('pls')}]//div[{has_class('authi')}]")
-_X_POSTED = etree.XPath(".//em[@id=$id]")
+_X_POSTED = _X_ID
 _X_TITLE = etree.XPath(".//span[@title]")
-_X_FLOOR = etree.XPath(".//a[@id=$id]")
-_X_BODY = etree.XPath(".//td[@id=$id]")
+_X_FLOOR = _X_ID
+_X_BODY = _X_ID
 _X_LOCKED = etree.XPath(f".//div[{has_class('locked')}]")
 _X_PSTATUS = etree.XPath(f".//i[{has_class('pstatus')}]")
 
@@ -256,7 +274,7 @@ def _html_post(table: Any, *, tz: tzinfo, now: datetime, tid: str | None) -> Pos
     pid = table.get("id")[3:]
     if not pid.isdigit():
         raise errors.UnexpectedPage(f"post table id {table.get('id')!r} is not pidN")
-    author_links = _X_AUTHOR(table)
+    author_links = _X_FAVATAR_AUTHOR(table, id=f"favatar{pid}") or _X_AUTHOR(table)
     if author_links:
         author = squash(author_links[0].text_content())
         uid = url_param(author_links[0].get("href"), "uid") or "0"
@@ -346,9 +364,13 @@ def _quote(block: Any) -> Quote:
     return Quote(author=author, pid=pid, text=text)
 
 
+_X_PG_TOP = etree.XPath(f"id('pgt')//div[{has_class('pg')}]")  # the pager above the list
+_X_PG = etree.XPath(f"//div[{has_class('pg')}]")
+
+
 def pagination(tree: Any) -> tuple[int, int]:
     """``(current page, number of pages)`` from the first ``div.pg`` (none = one page)."""
-    pg = tree.xpath(f"//div[{has_class('pg')}]")
+    pg = _X_PG_TOP(tree) or _X_PG(tree)
     if not pg:
         return 1, 1
     current = pg[0].xpath("./strong/text()")
@@ -366,8 +388,13 @@ def pagination(tree: Any) -> tuple[int, int]:
 def parse_board(
     data: bytes | str, *, tz: tzinfo, now: datetime, charset: str | None = None
 ) -> list[BoardThread]:
-    """The threads of a board page (``forum.php?mod=forumdisplay``): reply counts, last post."""
-    text, tree = _load(data, charset)
+    """The threads of a board page (``forum.php?mod=forumdisplay``): reply counts, last post.
+
+    A listing cut short is refused (:class:`~shenshi.adapters.errors.IncompletePage`): a
+    thread missing from it would look like a thread with no new reply."""
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, BOARD_END, "board listing", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     bodies = tree.xpath("//tbody[starts-with(@id, 'normalthread_') or starts-with(@id, 'stickthread_')]")
     if not bodies and not tree.xpath("//*[@id='threadlisttableid' or @id='threadlist']"):
         check_page(text)

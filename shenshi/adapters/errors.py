@@ -11,16 +11,25 @@ Hierarchy::
     ├── NotLoggedIn                     the page rendered as a guest / "您尚未登录"
     │   └── SessionExpired              we were logged in and the forum forgot us (retry after login)
     ├── LoginFailed                     the login did not work (account locked, a guest page after it)
-    │   └── PasswordRejected            the forum says the name or password is wrong: never retried
-    │                                   with the same password (forums lock accounts after 3–5)
+    │   ├── PasswordRejected            the forum says the name or password is wrong: never retried
+    │   │                               with the same password (forums lock accounts after 3–5)
+    │   └── LoginPageChanged            the login page is not the form shenshi knows (or its form
+    │                                   sends the password to another site): it will not fix itself
     ├── CaptchaRequired                 a captcha (验证码) stands between us and login or posting
     ├── NoPermission                    "您没有权限…", "您无权限…"
     ├── NotFound                        thread / board / user / post does not exist or was deleted
     ├── ForumClosed                     the site is closed or under maintenance (站点关闭/维护)
+    ├── ForumBusy                       the forum's load guard answered instead of the page
+    │                                   (phpwind "Forbidden, Please Refresh"): nothing was done
+    ├── OtherSite                       a request to another site than base_url's was refused
     ├── Rejected                        the forum refused what we sent (too short, unknown user…)
+    │   ├── OwnBoxFull                  the GM's own PM box is full (phpwind counts sent PMs in it)
+    │   └── RecipientBoxFull            the player's PM box is full: only the player can free it
     ├── UnexpectedPage(url, snippet)    markup we do not understand
-    │   └── IncompletePage              a page cut short (its closing structure missing): fetched again
+    │   ├── IncompletePage              a page cut short (its closing structure missing): fetched again
+    │   └── AnswerTooLarge              an answer larger than the cap: refused, never read whole
     └── TransportError                  network failure / 5xx after the retries were exhausted
+        └── AnswerTooSlow               an answer not complete within the request's total deadline
 """
 
 from __future__ import annotations
@@ -76,6 +85,16 @@ class LoginFailed(ForumError):
     """The login did not work (the account is locked, the next page is still a guest's…)."""
 
 
+class LoginPageChanged(LoginFailed):
+    """The login page is not the form shenshi knows, or its form would send the password to
+    another site than the configured ``base_url``: nothing was sent, and retrying will not help
+    (the forum's templates changed, or ``base_url`` points at the wrong place)."""
+
+    def __init__(self, message: str, *, url: str | None = None, snippet: str = "") -> None:
+        super().__init__(message, url=url)
+        self.snippet = snippet
+
+
 class PasswordRejected(LoginFailed):
     """The forum says the user name or password is wrong.
 
@@ -113,8 +132,33 @@ class ForumClosed(ForumError):
     """The site is closed or under maintenance."""
 
 
+class ForumBusy(ForumError):
+    """The forum's load guard answered instead of the page (phpwind ``db_loadavg``: "Forbidden,
+    Please Refresh" / "Forbidden, Please turn off CC" while the server's load is high). The
+    request was refused before the forum did anything: it is waited out, never taken for a
+    page, a charset, or an answer to a password."""
+
+
+class OtherSite(ForumError):
+    """A request to another site than the configured ``base_url``'s (scheme, host and port) was
+    refused before it went out: the forum account's cookies and password go nowhere else."""
+
+
 class Rejected(ForumError):
     """The forum refused the content or the recipient (too short, unknown user, mailbox full…)."""
+
+
+class OwnBoxFull(Rejected):
+    """The GM's own PM box is full: phpwind counts the PMs the GM sent in it, so every PM is
+    refused until the GM deletes some (his sent ones first). ``total``/``box``: its figures."""
+
+    def __init__(self, message: str, *, total: int, box: int, url: str | None = None) -> None:
+        super().__init__(message, url=url)
+        self.total, self.box = total, box
+
+
+class RecipientBoxFull(Rejected):
+    """The player's PM box is full: the PM is refused until the player deletes some."""
 
 
 class UnexpectedPage(ForumError):
@@ -135,8 +179,18 @@ class IncompletePage(UnexpectedPage):
     again and never stored."""
 
 
+class AnswerTooLarge(UnexpectedPage):
+    """An answer larger than ``max_answer_bytes``: refused as soon as it passed the cap (or
+    said it would), never held whole in memory."""
+
+
 class TransportError(ForumError):
     """The forum could not be reached (connection, timeout, 5xx) after every retry."""
+
+
+class AnswerTooSlow(TransportError):
+    """An answer that was not complete within the request's total ``deadline`` (a forum that
+    sends a little at a time never trips a read timeout). For a POST it is an unclear answer."""
 
 
 def snippet_of(data: bytes | str, limit: int = 160) -> str:

@@ -12,11 +12,21 @@ stable User-Agent: phpwind's ``verify`` token is bound to it). Every request goe
   and the caller finds out from the forum itself (the daemon's publisher looks for what it
   sent before sending again). A refusal the forum states (flood control, an expired session)
   is clear: nothing was created, and that POST is sent again;
+* reads every answer against a total ``deadline`` (connecting, waiting and reading together: a
+  forum that drips its answer a few bytes at a time never trips a read timeout) and a size cap
+  (``max_answer_bytes``, checked as the bytes arrive: an answer is never held whole past it),
+  raising :class:`AnswerTooSlow` (a :class:`TransportError`: for a POST, an unclear answer) and
+  :class:`AnswerTooLarge` (an :class:`UnexpectedPage`);
+* sends nothing to another site than ``base_url``'s (scheme, host and port): an absolute URL
+  elsewhere raises :class:`OtherSite` before any byte goes out;
 * hands the response to the caller's ``check`` function, which turns forum message pages into
   typed errors; a :class:`FloodControl` is waited out (the stated time, else ``flood_wait``, the
   engine's flood interval) and the request retried;
   a :class:`SessionExpired` triggers the registered re-login and one retry; a page cut short
-  (:class:`IncompletePage`) is fetched again, like a 5xx;
+  (:class:`IncompletePage`) is fetched again, like a 5xx; the forum's load guard
+  (:class:`ForumBusy`: it did nothing) is waited out with back-off, then raised;
+* learns the forum's charset (``charset = "auto"``) only from an answer ``check`` accepted as
+  the forum's own page, never from a load guard's or a proxy's;
 * logs method, path and status at DEBUG, never form values, cookies or tokens.
 """
 
@@ -28,7 +38,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
 from tenacity import Retrying, retry_if_exception_type, stop_after_attempt, wait_exponential_jitter
@@ -43,6 +53,18 @@ log = logging.getLogger("shenshi.adapters.http")
 T = TypeVar("T")
 Form = Mapping[str, Any] | list[tuple[str, Any]]
 FormSource = Form | Callable[[], Form]
+
+DEADLINE = 60.0  # seconds for a whole request: connecting, waiting, reading
+MAX_ANSWER_BYTES = 8 * 1024 * 1024  # a forum page is ~100 KiB; a PM box page less
+BUSY_WAIT = 10.0  # the first wait after the forum's load guard (doubling)
+
+
+def origin(url: str) -> tuple[str, str, int | None]:
+    """``(scheme, host, port)`` of an absolute URL, the port filled in for http(s)."""
+    parts = urlsplit(url)
+    port = parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+    return parts.scheme.lower(), (parts.hostname or "").lower(), port
+
 
 class _Transient(Exception):
     """A failure worth retrying (connection, timeout, 5xx)."""
@@ -84,9 +106,19 @@ class ForumHttp:
         clock: Callable[[], datetime] | None = None,
         sleep: Callable[[float], None] | None = None,
         meaningful_5xx: Callable[[httpx.Response], bool] | None = None,
+        deadline: float = DEADLINE,
+        max_answer_bytes: int = MAX_ANSWER_BYTES,
+        busy_wait: float = BUSY_WAIT,
+        monotonic: Callable[[], float] | None = None,
     ) -> None:
         self.base_url = base_url if base_url.endswith("/") else base_url + "/"
+        self.origin = origin(self.base_url)
         self.client = client or httpx.Client(timeout=timeout, verify=True, follow_redirects=False)
+        self.timeout = timeout
+        self.deadline = deadline
+        self.max_answer_bytes = max_answer_bytes
+        self.busy_wait = busy_wait
+        self.monotonic = monotonic or time.monotonic  # the deadline's clock: real seconds
         self._owns_client = client is None
         self.client.headers["User-Agent"] = user_agent
         self.charset = normalise_charset(charset) or normalise_charset(default_charset) or "utf-8"
@@ -115,8 +147,18 @@ class ForumHttp:
             self.client.close()
 
     def url(self, path: str, params: Mapping[str, Any] | None = None) -> str:
-        """Absolute URL for a forum path; query values encoded in the forum's charset."""
-        url = path if path.startswith(("http://", "https://")) else self.base_url + path.lstrip("/")
+        """Absolute URL for a forum path; query values encoded in the forum's charset. A URL of
+        another site (a form's ``action``, a redirect) raises :class:`OtherSite`."""
+        if path.startswith(("http://", "https://", "//")) or ":" in path.split("/", 1)[0]:
+            url = urljoin(self.base_url, path)
+            if origin(url) != self.origin:
+                scheme, host, port = origin(url)
+                raise errors.OtherSite(
+                    f"refused to send a request to {scheme}://{host}:{port}: the forum is "
+                    f"{self.origin[0]}://{self.origin[1]}:{self.origin[2]} (base_url)"
+                )
+        else:
+            url = self.base_url + path.lstrip("/")
         if params:
             url += ("&" if "?" in url else "?") + urlencode(params, encoding=outgoing(self.charset), errors=UNENCODABLE)
         return url
@@ -137,12 +179,19 @@ class ForumHttp:
         re-login sends the fresh anti-CSRF token.
         """
         url = self.url(path, params)
-        floods = cuts = 0
+        floods = cuts = busy = 0
         relogged = False
         while True:
             response = self._send(method, url, data)
             try:
-                return check(response)
+                found = check(response)
+            except errors.ForumBusy:
+                busy += 1
+                if busy >= self.retries:
+                    raise
+                wait = self.busy_wait * 2 ** (busy - 1)
+                log.warning("%s: the forum's load guard answered; waiting %.0f s", redact(url), wait)
+                self.sleep(wait)
             except errors.IncompletePage:
                 cuts += 1
                 if method.upper() != "GET" or cuts >= self.retries:
@@ -163,6 +212,10 @@ class ForumHttp:
                 relogged = True
                 log.warning("session expired on %s: logging in again", redact(url))
                 self.relogin()
+            else:
+                if not self.charset_known:
+                    self._learn_charset(response)  # from a page the forum's parser accepted
+                return found
 
     # ------------------------------------------------------------------ internals
 
@@ -200,19 +253,54 @@ class ForumHttp:
             headers["Content-Type"] = "application/x-www-form-urlencoded"
         self.requests += 1
         try:
-            response = self.client.request(method, url, content=content, headers=headers)
+            response = self._answer(method, url, content, headers)
         except httpx.TransportError as exc:
             log.warning("%s %s: %s", method, redact(url), type(exc).__name__)
             raise _Transient(type(exc).__name__) from exc
         finally:
             self._last = self.clock()
         log.debug("%s %s -> %s", method, redact(url), response.status_code)
-        if not self.charset_known:
-            self._learn_charset(response)
         if response.status_code >= 500 and not self.meaningful_5xx(response):
             log.warning("%s %s: HTTP %s", method, redact(url), response.status_code)
             raise _Transient(f"HTTP {response.status_code}")
         return response
+
+    def _answer(self, method: str, url: str, content: str | None, headers: dict[str, str]) -> httpx.Response:
+        """One request, its answer read whole within the deadline and the size cap (streamed:
+        a drip is caught between two chunks, a huge answer as it passes the cap)."""
+        started = self.monotonic()
+        timeout = httpx.Timeout(max(0.001, min(self.timeout, self.deadline)))
+        with self.client.stream(method, url, content=content, headers=headers, timeout=timeout) as streamed:
+            declared = streamed.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > self.max_answer_bytes:
+                self._too_large(method, url, f"it says {int(declared)} bytes")
+            body = bytearray()
+            for chunk in streamed.iter_bytes():
+                body += chunk
+                if len(body) > self.max_answer_bytes:
+                    self._too_large(method, url, f"more than {len(body)} bytes so far")
+                if self.monotonic() - started > self.deadline:
+                    self._too_slow(method, url, len(body))
+            if self.monotonic() - started > self.deadline:
+                self._too_slow(method, url, len(body))
+        # The body as read (decoded: a compressed answer is capped as it unpacks).
+        kept = [(k, v) for k, v in streamed.headers.multi_items() if k.lower() not in ("content-encoding", "content-length")]
+        return httpx.Response(streamed.status_code, headers=kept, content=bytes(body), request=streamed.request)
+
+    def _too_large(self, method: str, url: str, seen: str) -> None:
+        log.warning("%s %s: the answer is larger than %d bytes (%s): refused", method, redact(url), self.max_answer_bytes, seen)
+        raise errors.AnswerTooLarge(
+            f"the forum's answer is larger than max_answer_bytes = {self.max_answer_bytes} ({seen}): "
+            "refused without reading it whole", url=url,
+        )  # fmt: skip
+
+    def _too_slow(self, method: str, url: str, size: int) -> None:
+        log.warning("%s %s: no whole answer within %g s (%d bytes came): given up", method, redact(url), self.deadline, size)
+        raise errors.AnswerTooSlow(
+            f"{method}: the forum's answer was not complete within the deadline of {self.deadline:g} s "
+            f"(only {size} bytes came){'' if method.upper() == 'GET' else '; not repeated (it may have reached the forum)'}",
+            url=url,
+        )
 
     def _learn_charset(self, response: httpx.Response) -> None:
         """Decide the forum's charset once, as a browser does: the page's own declaration (a

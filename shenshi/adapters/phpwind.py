@@ -69,6 +69,10 @@ class PhpwindAdapter(WebAdapter):
 
     # ------------------------------------------------------------------ session
 
+    def load_guard(self, text: str) -> bool:
+        """phpwind's load guard ("Forbidden, Please Refresh"): :class:`ForumBusy`, waited out."""
+        return pw.is_load_guard(text)
+
     def _page(self, text: str, response: httpx.Response) -> str:
         pw.check_page(text, url=str(response.url))
         state = pw.page_state(text)
@@ -78,10 +82,28 @@ class PhpwindAdapter(WebAdapter):
         return text
 
     def _send_password(self, password: str) -> None:
-        """The login form (``login.php``, step 2)."""
-        page = self._get("login.php", lambda text, r: text, relogin=False)
+        """The login form (``login.php``, step 2). The password goes only to the configured
+        forum: no form shenshi knows, or one that posts elsewhere, is :class:`LoginPageChanged`
+        (nothing sent); the load guard is :class:`ForumBusy`, never a form or an answer."""
+
+        def login_page(text: str, response: httpx.Response) -> str | None:
+            if response.status_code in (301, 302, 303):
+                return None  # a live session: phpwind sends a member on to index.php
+            pw.check_page(text, url=str(response.url))
+            return text
+
+        page = self._get("login.php", login_page, relogin=False)
+        if page is None:
+            return
         if pw.login_has_captcha(page):
             raise errors.CaptchaRequired("login")
+        forms = html_tree(page).xpath("//form[@name='login'][.//input[@name='pwuser']][.//input[@name='pwpwd']]")
+        if not forms:
+            raise errors.LoginPageChanged(
+                "the login page has no login form (form[name=login] with pwuser, pwpwd) shenshi knows",
+                snippet=errors.snippet_of(page),
+            )
+        action = self._login_action(forms[0].get("action") or "login.php")
         data = {
             "forward": "",
             "jumpurl": self.http.base_url + "index.php",
@@ -92,7 +114,7 @@ class PhpwindAdapter(WebAdapter):
             "hideid": "0",
             "cktime": "31536000",
         }
-        self._post("login.php", data, self._login_answer(pw.check_page, pw.login_has_captcha), relogin=False)
+        self._post(action, data, self._login_answer(pw.check_page, pw.login_has_captcha), relogin=False)
 
     def _refresh_session(self) -> bool:
         state = self._get("index.php", lambda text, r: pw.page_state(text), relogin=False)
@@ -243,8 +265,30 @@ class PhpwindAdapter(WebAdapter):
                 ("atc_content", text),
             ]
 
-        self._paced("pm", lambda: self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"}))
+        try:
+            self._paced("pm", lambda: self._post("message.php", form, self._ajax, params={"type": "ajax", "action": "post"}))
+        except errors.Rejected as exc:
+            if pw.SENDER_LIMIT.search(exc.message):
+                raise self._sender_limit(exc) from exc
+            raise
         return None
+
+    def _sender_limit(self, refusal: errors.Rejected) -> errors.Rejected:
+        """The forum's "你已超过每日发送消息数或你的消息总数已满" says one of two things: its
+        clean-up page tells which. The GM's own box full (the PMs he sent count in it) is
+        :class:`OwnBoxFull`; otherwise the account reached its PMs of the day."""
+        try:
+            box = self._get("message.php", lambda text, r: pw.parse_pm_box(self._page(text, r)), params={"type": "clear"})
+        except errors.ForumError:
+            return refusal  # the figures cannot be read: the forum's own words
+        if box.full:
+            return errors.OwnBoxFull(
+                f"the GM's own PM box is full: {box.total} of {box.size} messages, the PMs he sent "
+                f"included ({refusal.message})", total=box.total, box=box.size or box.total, url=refusal.url,
+            )  # fmt: skip
+        return errors.Rejected(
+            f"the GM account has sent its {box.daily or '?'} PMs of today ({refusal.message})", url=refusal.url
+        )
 
     def member_name(self, uid: str) -> str:
         """The forum name of member ``uid`` (their space page ``u.php?uid=U``)."""

@@ -94,6 +94,7 @@ RULES = (
     # "在5秒内": whole seconds, the 5th included: wait 6
     rule(r"灌水预防机制已经打开，在\s*(\d+)\s*秒内不能发帖", flood(extra=1.0)),
     rule(r"验证码|认证码", captcha("posting")),
+    rule(r"消息数已满", raise_as(errors.RecipientBoxFull)),  # "{name}消息数已满,不能接收你的消息"
     rule(r"非法请求", raise_as(errors.SessionExpired)),
     rule(r"没有登录|还没有登录|请先登录", raise_as(errors.NotLoggedIn)),
     rule(r"连续\s*\d+\s*次密码输入错误|尝试次数过多", raise_as(errors.LoginFailed)),  # login_forbid
@@ -147,6 +148,38 @@ def check_ajax(text: str, *, url: str | None = None) -> AjaxResult:
     raise classify(squash(_TAGS.sub("", body)), RULES, url=url)
 
 
+# The ambiguous refusal of a PM (``_checkUserLevle``): the sender's daily limit, or his own box
+# full, the PMs he sent counted in it.
+SENDER_LIMIT = re.compile(r"每日发送消息数|消息总数已满")
+_BOX_TOTAL = re.compile(r"您目前有消息\s*(\d+)\s*条")
+_BOX_DAILY = re.compile(r"每日可发送消息\s*(\d+)\s*条")
+_BOX_SIZE = re.compile(r"最多可存消息\s*(\d+)\s*条")
+
+
+@dataclass(frozen=True)
+class PmBox:
+    """The GM's PM box as the clean-up page (``message.php?type=clear``) states it."""
+
+    total: int  # messages in it, the sent ones included
+    daily: int | None  # PMs a day the account may send
+    size: int | None  # messages it holds (None: no limit)
+
+    @property
+    def full(self) -> bool:
+        return self.size is not None and self.total >= self.size
+
+
+def parse_pm_box(data: bytes | str, charset: str | None = None) -> PmBox:
+    """The figures of the clean-up page's line ``您目前有消息N条,每日可发送消息M条,最多可存消息X条,…``."""
+    text = data if isinstance(data, str) else decode_page(data, charset)
+    total = _BOX_TOTAL.search(text)
+    if total is None:
+        check_page(text)
+        raise errors.UnexpectedPage("no 您目前有消息N条 on the PM clean-up page", snippet=errors.snippet_of(text))
+    daily, size = _BOX_DAILY.search(text), _BOX_SIZE.search(text)
+    return PmBox(int(total.group(1)), int(daily.group(1)) if daily else None, int(size.group(1)) if size else None)
+
+
 def message_of(text: str) -> tuple[str, str] | None:
     """``(kind, text)`` of a 提示信息 page (kind ``right`` or ``error``), None for other pages."""
     if "regTitle" not in text and "提示信息" not in text[:3000]:
@@ -163,8 +196,21 @@ def message_of(text: str) -> tuple[str, str] | None:
     return None
 
 
+# The load guard of ``global.php`` (``pwDefendCc``, on while the load is above ``db_loadavg``):
+# a bare line instead of the page, before the forum does anything (require/common.php).
+_LOAD_GUARD = re.compile(r"\s*Forbidden, Please (?:Refresh|turn off CC)\s*\Z")
+
+
+def is_load_guard(text: str) -> bool:
+    """Whether an answer is the load guard's bare "Forbidden, Please Refresh" (or "…turn off
+    CC") instead of a page."""
+    return len(text) < 200 and _LOAD_GUARD.match(text) is not None
+
+
 def check_page(text: str, *, url: str | None = None) -> str | None:
     """Raise the typed error a message page stands for; return a success message, or None."""
+    if is_load_guard(text):
+        raise errors.ForumBusy(f"the forum's load guard answered {text.strip()!r}", url=url)
     body = ajax_body(text)
     if body is not None:
         return check_ajax(text, url=url).message
@@ -225,6 +271,7 @@ _TID = re.compile(r"[?&]tid=(\d+)")
 THREAD_END = ("<!--发帖回复-->", 'id="checkurl"')  # the reply bar; the link warning box
 INBOX_END = ('id="showmessage"',)  # after the conversations' table
 CONVERSATION_END = ('name="atc_content"',)  # the reply form, after the ids of the messages
+BOARD_END = ("getObj('threadlist')",)  # the list's script (delload), after tbody#threadlist
 
 
 def _load(data: bytes | str, charset: str | None = None) -> tuple[str, Any]:
@@ -370,8 +417,13 @@ def pagination(tree: Any) -> tuple[int, int]:
 def parse_board(
     data: bytes | str, *, tz: tzinfo, now: datetime, charset: str | None = None
 ) -> list[BoardThread]:
-    """The threads of a board page (``thread.php?fid=F``): ``<em>replies</em>/hits``, last post."""
-    text, tree = _load(data, charset)
+    """The threads of a board page (``thread.php?fid=F``): ``<em>replies</em>/hits``, last post.
+
+    A listing cut short is refused (:class:`~shenshi.adapters.errors.IncompletePage`): a
+    thread missing from it would look like a thread with no new reply."""
+    page = data if isinstance(data, str) else decode_page(data, charset)
+    require_complete(page, BOARD_END, "board listing", check_page)  # before parsing: a cut page is not read
+    text, tree = _load(page)
     rows = tree.xpath(f"//tbody[@id='threadlist']/tr[{has_class('tr3')}]")
     if not rows and not tree.xpath("//tbody[@id='threadlist']"):
         check_page(text)

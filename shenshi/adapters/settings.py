@@ -59,6 +59,8 @@ class ForumSettings:
     user_agent: str = DEFAULT_USER_AGENT
     min_interval: Seconds = 2.0  # between two requests
     timeout: PositiveSeconds = 30.0
+    deadline: PositiveSeconds = 60.0  # a whole request, answer included (a drip never times out)
+    max_answer_bytes: PositiveCount = 8 * 1024 * 1024  # a larger answer is refused as it arrives
     use_mobile_api: Literal["auto", "yes", "no"] = "auto"  # Discuz only
     retries: PositiveCount = 4  # attempts of a request that fails in transit
     backoff: Seconds = 1.0  # first wait between them (doubling, with jitter)

@@ -18,10 +18,8 @@ from shenshi.adapters import errors
 
 # --------------------------------------------------------------------------- charset
 
-_META_CHARSET = re.compile(
-    rb"""<meta[^>]+charset\s*=\s*["']?\s*([A-Za-z0-9_\-]+)""", re.IGNORECASE
-)
-_XML_ENCODING = re.compile(rb"""<\?xml[^>]+encoding\s*=\s*["']([A-Za-z0-9_\-]+)""", re.IGNORECASE)
+_META_CHARSET = re.compile(rb"""<meta[^>]+charset\s*=\s*["']?\s*([a-z0-9_\-]+)""")  # (lower-cased head)
+_XML_ENCODING = re.compile(rb"""<\?xml[^>]+encoding\s*=\s*["']([a-z0-9_\-]+)""")
 
 # GB2312 and GBK pages routinely contain characters only GB18030 (their superset) names.
 _ALIASES = {"gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "utf8": "utf-8"}
@@ -41,7 +39,7 @@ def normalise_charset(name: str | None) -> str | None:
 
 def declared_charset(data: bytes) -> str | None:
     """The charset a page declares in its own markup (meta tag or XML declaration)."""
-    head = data[:4096]
+    head = data[:4096].lower()
     match = _XML_ENCODING.search(head) or _META_CHARSET.search(head)
     return normalise_charset(match.group(1).decode("ascii")) if match else None
 
@@ -65,8 +63,11 @@ def decode_page(data: bytes, fallback: str | None = None) -> str:
 
 def is_complete(text: str, markers: Sequence[str]) -> bool:
     """Whether a page holds one of ``markers``: the closing structure its engine always prints
-    after the list (of posts, of conversations, of messages)."""
-    return any(marker in text for marker in markers)
+    after the list (of posts, of conversations, of messages, of a board's threads).
+
+    One look at the page's end: the markers stand after the list, near the end, and are
+    searched for from there backwards (a whole page is not walked a second time)."""
+    return any(text.rfind(marker) >= 0 for marker in markers)
 
 
 def require_complete(text: str, markers: Sequence[str], what: str, says: Callable[[str], object]) -> None:

@@ -95,6 +95,8 @@ class WebAdapter:
             charset=settings.charset,
             default_charset=self.default_charset,
             timeout=settings.timeout,
+            deadline=settings.deadline,
+            max_answer_bytes=settings.max_answer_bytes,
             min_interval=settings.min_interval,
             retries=settings.retries,
             backoff=settings.backoff,
@@ -175,6 +177,10 @@ class WebAdapter:
     def _meaningful_5xx(self, response: httpx.Response) -> bool:
         return False
 
+    def load_guard(self, text: str) -> bool:
+        """Whether an answer is the engine's load guard instead of a page (none by default)."""
+        return False
+
     def _get(self, path: str, parse: Callable[[str, httpx.Response], T], *, params: Mapping[str, Any] | None = None, relogin: bool = True) -> T:
         return self.http.fetch("GET", path, params=params, check=self._checked(parse), relogin=relogin)
 
@@ -184,7 +190,10 @@ class WebAdapter:
     def _checked(self, parse: Callable[[str, httpx.Response], T]) -> Callable[[httpx.Response], T]:
         def check(response: httpx.Response) -> T:
             try:
-                return parse(self.text_of(response), response)
+                text = self.text_of(response)
+                if self.load_guard(text):  # the forum did nothing: never a page, a charset or an answer
+                    raise errors.ForumBusy(f"the forum's load guard answered {text.strip()[:60]!r}")
+                return parse(text, response)
             except errors.SessionExpired:
                 raise
             except errors.NotLoggedIn as exc:
@@ -374,6 +383,17 @@ class WebAdapter:
             return message
 
         return accepted
+
+    def _login_action(self, action: str) -> str:
+        """Where a login form sends the password: only the configured forum's site, else
+        :class:`~shenshi.adapters.errors.LoginPageChanged` before anything is sent."""
+        try:
+            self.http.url(action)
+        except errors.OtherSite as exc:
+            raise errors.LoginPageChanged(
+                f"the login form sends the password to another site: {exc.message}"
+            ) from exc
+        return action
 
     def _finish_login(self) -> None:
         """After the form: the next page must show us logged in."""

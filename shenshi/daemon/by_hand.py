@@ -15,6 +15,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from shenshi.adapters.errors import ForumError
+from shenshi.daemon.forum_ids import ForumRef, claimed, pm_ref
 from shenshi.records import PrivateMessage
 from shenshi.sent_text import same_message
 from shenshi.store.outbox import AnnouncementState
@@ -29,23 +30,23 @@ OUTBOX_LOOK_BACK = timedelta(hours=48)  # … for PMs proposed this recently
 OUTBOX_AT_MOST = 10  # … and at most this many each time
 
 
-def _waiting_pms(store: Store, game_id: int) -> tuple[list[Announcement], set[str]]:
-    """PM announcements not out yet, oldest first, and the forum ids already recorded."""
+def _waiting_pms(store: Store, game_id: int) -> tuple[list[Announcement], set[ForumRef]]:
+    """PM announcements not out yet, oldest first, and the messages already recorded (a PM's
+    id means nothing among post ids: :mod:`shenshi.daemon.forum_ids`)."""
     with store.snapshot() as uow:
         every = uow.outbox.announcements(game_id)
-    claimed = {a.forum_id for a in every if a.forum_id}
     waiting = [
         a for a in every
         if a.state in WAITING and a.destination_kind is DestinationKind.USER
         and a.published_at is None and a.sent_at is None
     ]  # fmt: skip
-    return waiting, claimed
+    return waiting, claimed(every)
 
 
 def recognise_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> Announcement | None:
     """Mark the proposed PM that ``pm`` (sent by the GM) publishes, if one matches."""
-    waiting, claimed = _waiting_pms(store, game_id)
-    if pm.id in claimed:
+    waiting, taken = _waiting_pms(store, game_id)
+    if pm_ref(pm.id) in taken:
         return None
     for a in waiting:
         if a.destination.casefold() == pm.recipient.casefold() and same_message(pm.text, a.text):
@@ -62,26 +63,29 @@ class OutboxWatch:
         self.last: datetime | None = None
 
     def look(
-        self, store: Store, game_id: int, find_sent_pm: Callable[[str, str, datetime], str | None]
+        self, store: Store, game_id: int, find_sent_pms: Callable[[str, str, datetime], list[str]]
     ) -> list[Announcement]:
         """Check up to :data:`OUTBOX_AT_MOST` waiting PMs (at most every
-        :data:`OUTBOX_SPACING`); returns the ones found sent and marks them published."""
+        :data:`OUTBOX_SPACING`); returns the ones found sent and marks them published.
+        ``find_sent_pms``: the ids of the GM's PMs to a player with a text since a moment, oldest
+        first (two identical receipts are two PMs: the first one not recorded is this one)."""
         now = self.clock()
         if self.last is not None and now - self.last < OUTBOX_SPACING:
             return []
         self.last = now
-        waiting, claimed = _waiting_pms(store, game_id)
+        waiting, taken = _waiting_pms(store, game_id)
         recent = [a for a in waiting if now - a.created_at <= OUTBOX_LOOK_BACK][:OUTBOX_AT_MOST]
         found = []
         for a in recent:
             try:
-                forum_id = find_sent_pm(a.destination, a.text, a.created_at)
+                sent = find_sent_pms(a.destination, a.text, a.created_at)
             except ForumError as exc:
                 log.warning("读不到天神发件箱里的私信：%s", exc)
                 break
-            if forum_id is None or forum_id in claimed:
+            forum_id = next((i for i in sent if pm_ref(i) not in taken), None)
+            if forum_id is None:
                 continue
-            claimed.add(forum_id)
+            taken.add(pm_ref(forum_id))
             with store.transaction() as uow:
                 found.append(uow.outbox.mark_published(a.id, now, forum_id=forum_id))
         return found

@@ -20,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from shenshi.adapters.errors import CaptchaRequired, ForumError, LoginFailed
+from shenshi.adapters.errors import ForumError, PasswordRejected
+from shenshi.daemon.forum_trouble import trouble
 from shenshi.daemon.gm_text import cycle_line, step_name
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.scheduler import Backoff, next_delay
@@ -30,6 +31,8 @@ from shenshi.logs import redact
 from shenshi.store.errors import LeaseHeld
 
 log = logging.getLogger(__name__)
+
+ROUNDS = 3  # poll, tick and publish again at most this often in a cycle (a deadline passed)
 
 
 @dataclass
@@ -145,20 +148,28 @@ class Cycle:
     def _work_held(self, result: CycleResult) -> None:
         service = self.service
         service.read_corrections()  # the GM's corrections made beside the running daemon
-        at = self.clock()
-        if service.adapter is not None:
-            if getattr(service.adapter, "own_uid", None) is None:
-                self._login()
-            elif service.referee is not None and service.referee.gm_uid is None:
-                service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
-            report = service.poll()
-            result.polled = True
-            result.posts, result.pms = report.posts, report.pms
-            record_poll(service.store, service.game_id, self.clock())
-            at = report.started if report.complete else service.last_poll
-        if at is not None:  # (None: no complete read of the forum yet)
-            result.events = len(service.tick(at).events)
-        result.sent = service.publish()
+        for again in range(ROUNDS):
+            at = self.clock()
+            if service.adapter is not None:
+                if getattr(service.adapter, "own_uid", None) is None:
+                    self._login()
+                elif service.referee is not None and service.referee.gm_uid is None:
+                    service.referee.gm_uid = service.adapter.own_uid  # another game's cycle logged in
+                # (again: read afresh, not the listings and the inbox other games' cycles of
+                # this round read before the deadline passed)
+                report = service.poll(fresh=True) if again else service.poll()
+                result.polled = True
+                result.posts += report.posts
+                result.pms += report.pms
+                record_poll(service.store, service.game_id, self.clock())
+                at = report.started if report.complete else service.last_poll
+            if at is not None:  # (None: no complete read of the forum yet)
+                result.events += len(service.tick(at).events)
+            result.sent += service.publish()
+            if not service.deadline_passed_while_sending:
+                return
+            # A deadline passed while sends were paced: read and run the clock again now,
+            # so that what it brings (the dawn post) goes out before the PMs still waiting.
 
     def _login(self) -> None:
         """Log in, unless the forum rejected this very password before: forums lock an
@@ -172,12 +183,12 @@ class Cycle:
             password = None
         seen = hashlib.sha256((password or "").encode()).hexdigest()
         if self._rejected is not None and seen == self._rejected:
-            raise LoginFailed(
+            raise PasswordRejected(
                 "the forum rejected this password: waiting for a new one (password_file / password_env)"
             )
         try:
             self.service.adapter.login()
-        except LoginFailed:
+        except PasswordRejected:  # the forum said so: not a guard page, a changed page, a lock
             self._rejected = seen  # (only its hash, in memory)
             raise
         self._rejected = None
@@ -189,18 +200,7 @@ class Cycle:
         alert, and the back-off; the referee is rebuilt in case a part of the stream was read."""
         self.backoff.failures += 1
         result.forum_error = exc
-        kind = (
-            "login_failed"
-            if isinstance(exc, LoginFailed | CaptchaRequired)
-            else "forum_unreachable"
-        )
-        if kind == "login_failed":
-            message = (
-                f"论坛拒绝了 GM 账号的登录：{exc}。shenshi 不会再用同一个密码登录（论坛连续失败会锁定账号）；"
-                "改好 password_file（或改 password_env 后重启）后会自动重新登录"
-            )
-        else:
-            message = f"论坛暂时无法访问：{exc}；shenshi 会自动重试"
+        kind, message = trouble(exc, self.service.config.forum)
         result.errors.append(f"forum: {exc}")
         level = logging.WARNING if self.forum_warnings else logging.DEBUG
         log.log(level, "读不到论坛（%s）；退避后重试", exc)

@@ -58,10 +58,22 @@ def explain(
         return f"[forum] base_url：{network_cause(exc)}（{f.base_url}）——论坛开着吗？地址对吗？"
     if isinstance(exc, errors.CaptchaRequired):
         return f"[forum] cookies_file：{exc}"
-    if isinstance(exc, errors.LoginFailed):
+    if isinstance(exc, errors.LoginPageChanged):
+        other = wrong_engine(config, exc, sniff)
+        if other:
+            return other
+        return (f"[forum] base_url：论坛的登录页面变了（{exc.message}）；没有发送密码。"
+                f"这不会自己好：{f.base_url} 是论坛的首页地址吗？")  # fmt: skip
+    if isinstance(exc, errors.ForumBusy):
+        return (f"[forum] base_url：论坛的负载保护代替页面作了回答（{exc.message}）；"
+                "请稍后再试，或调高它的阈值（phpwind：db_loadavg）")  # fmt: skip
+    if isinstance(exc, errors.PasswordRejected):
         source = f"${f.password_env}" if f.password_env else "password_file"
         return (f"[forum] password：论坛拒绝了 {f.username!r} 的用户名或密码（{exc.message}）；"
                 f"请检查 username 和 {source}。shenshi 不会再用同一个密码登录（论坛连续失败 3–5 次会锁定账号）")  # fmt: skip
+    if isinstance(exc, errors.LoginFailed):
+        return (f"[forum] username：论坛暂时不让 {f.username!r} 登录（{exc.message}）；"
+                "密码没有被判为错误：请稍后再试")  # fmt: skip
     if isinstance(exc, errors.UnexpectedPage):
         other = wrong_engine(config, exc, sniff)
         if other:
@@ -72,7 +84,9 @@ def explain(
 
 
 def wrong_engine(
-    config: Config, exc: errors.UnexpectedPage, sniff: Callable[[str], str | None] | None = None
+    config: Config,
+    exc: errors.UnexpectedPage | errors.LoginPageChanged,
+    sniff: Callable[[str], str | None] | None = None,
 ) -> str | None:
     """``[forum] engine: this looks like a Discuz! forum…`` when the page (or the front page)
     is the other engine's."""

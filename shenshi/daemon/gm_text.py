@@ -231,6 +231,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "conditional_action": "带条件的行动", "order_uncertain": "先后顺序无法确定",
     "cycle_failed": "守护进程一轮工作失败", "login_failed": "论坛拒绝登录",
     "forum_unreachable": "论坛无法访问", "undecodable_bytes": "读不懂的字符",
+    "login_page_changed": "论坛登录页面变了", "forum_busy": "论坛负载保护", "own_box_full": "天神的短消息箱满了",
     "last_words_after_post": "遗言在公告之后到", "lurk_warning": "潜水警告", "lurk_replaced": "潜水换人",
     "joint_disagreement": "联合行动意见不一", "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
     "forum_clock_ahead": "论坛时钟超前", "possible_ballot": "可能是投票", "unclosed_quote": "引用没有闭合",
@@ -349,6 +350,9 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "earlier_stands": "他之前的行动仍然有效（如你判断也不该计，可作废）",
     "nothing_to_publish": "列出的都已发布或放弃",
     "nothing_to_approve": "列出的都已批准、发出或放弃",
+    "login_page_changed": "不会自己好：核对配置里论坛的地址；地址没错的话，把 shenshi run -v 的输出交给维护者",
+    "forum_busy": "会自动重试；一直如此时，请在论坛后台调高负载保护的阈值",
+    "own_box_full": "登录论坛删除已发送的私信，腾出空间；没送到的私信之后自动重发",
 })  # fmt: skip
 
 # What each hint does, in the GM's words (a button's text), by command or purpose.

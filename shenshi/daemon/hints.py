@@ -440,7 +440,9 @@ def cause_of(kind: str, key: str, subject: str | None) -> Cause | None:
     :mod:`shenshi.daemon.keys` never change): a failed send is resolved by its delivery."""
     if kind == "send_failed":
         parts = key.split(":")
-        if len(parts) >= 4 and parts[-3] == "send" and parts[-2].isdigit():
+        if len(parts) >= 3 and parts[-2] == "send" and parts[-1].isdigit():  # {game}:send:{id}
+            return Cause.sent(int(parts[-1]))
+        if len(parts) >= 4 and parts[-3] == "send" and parts[-2].isdigit():  # …:{attempt}, before
             return Cause.sent(int(parts[-2]))
     if kind in ("signin", "lurk") and subject:
         return Cause.seat(subject)

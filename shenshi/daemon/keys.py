@@ -23,7 +23,9 @@ propose again what it proposed before)::
     {game}:order:{evidence}                 a PM counted though its order with a boundary is unknown
     {game}:pm_game:{pm}                     a PM that may belong to another game of the GM
     {game}:daemon:{kind}:{hour}             the daemon's own trouble (a failed cycle, the forum down)
-    {game}:send:{announcement}:{attempt}    a send that failed
+    {game}:send:{announcement}              an announcement not delivered yet (one alert, however
+                                            many tries; it closes itself once delivered)
+    {game}:send:{announcement}:{attempt}    (before issue 22: one alert per failed try)
     {game}:{signin|lurk}:{name}:{minute}    a missed sign-in or a lurker
     {game}:deal:{name}                      a role PM of ``shenshi deal``
     {game}:exit:{name}                      an exit without substitute (``override exit``)
@@ -134,9 +136,9 @@ class GameKeys:
         """The daemon's own trouble (``hour``: ``YYYYMMDDHH``, one alert an hour)."""
         return f"{self.game}:daemon:{kind}:{hour}"
 
-    def send_failed(self, announcement: int, attempt: int) -> str:
-        """The ``attempt``-th failed send of an announcement."""
-        return f"{self.game}:send:{announcement}:{attempt}"
+    def send_failed(self, announcement: int) -> str:
+        """An announcement the forum has not taken yet: one alert however many tries fail."""
+        return f"{self.game}:send:{announcement}"
 
     def earlier_version(self, announcement: int) -> str:
         """An edited announcement held: the forum may show its earlier text."""

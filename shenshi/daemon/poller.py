@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from shenshi.adapters.errors import UnexpectedPage
+from shenshi.adapters.errors import AnswerTooLarge, IncompletePage, UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.sharing import SharedReads
@@ -36,6 +36,22 @@ INBOX = "inbox"
 REREAD_SPACING = timedelta(minutes=10)  # re-reading pages for edits, at most this often
 MAX_REREAD_PAGES = 5  # … and at most this many pages of a thread each time
 REPLACEMENT = "\ufffd"  # what a byte the page's charset cannot decode became
+
+
+def source_words(what: str) -> str:
+    """A source the poller reads, in the GM's words (``thread 12`` → ``帖子 12``)."""
+    kind, _, rest = what.partition(" ")
+    words = {"thread": "帖子", "board": "版块", "inbox": "短消息收件箱", "conversation": "短消息对话"}
+    return f"{words.get(kind, kind)} {rest}".strip()
+
+
+def page_trouble(exc: UnexpectedPage) -> str:
+    """Why a page could not be read, in the GM's words (details go to the log)."""
+    if isinstance(exc, AnswerTooLarge):
+        return "回答太大，超过了 max_answer_bytes，shenshi 没有读完它"
+    if isinstance(exc, IncompletePage):
+        return "页面不完整（传输中途断了），重新读了几次仍是如此"
+    return "页面的结构与 shenshi 认识的不同（shenshi run -v 可看详情）"
 
 
 def thread_source(tid: str) -> str:
@@ -160,12 +176,25 @@ class Poller(GameIO):
             lambda row: row.tid not in game.uncounted_threads and (not row.tid.isdigit() or int(row.tid) > oldest)
         )
         try:
-            return found | self.adapter.poll_board(game.board, on_board, discover, **self._listing())
+            listing = self._listing()
+        except UnexpectedPage as exc:
+            # A listing cut short (or unreadable) says nothing of which threads moved, nor of
+            # new ones: the poll is incomplete (the phase clock holds), and the threads known
+            # are read directly.
+            self.unparsable(f"board {game.board}", exc)
+            for tid, cursor in sorted(on_board.items()):
+                try:
+                    found[tid] = self.adapter.read_thread(tid, cursor)
+                except UnexpectedPage as failure:
+                    self.unparsable(f"thread {tid}", failure)
+            return found
+        try:
+            return found | self.adapter.poll_board(game.board, on_board, discover, **listing)
         except UnexpectedPage:
             pass
         for tid, cursor in on_board.items():
             try:
-                found.update(self.adapter.poll_board(game.board, {tid: cursor}, **self._listing()))
+                found.update(self.adapter.poll_board(game.board, {tid: cursor}, **listing))
             except UnexpectedPage as exc:
                 self.unparsable(f"thread {tid}", exc)
         return found
@@ -314,11 +343,11 @@ class Poller(GameIO):
         if incomplete:
             self._unread.append(what)
         stamp = self.clock().strftime("%Y%m%d%H")
-        message = f"{what}: a page shenshi cannot read ({exc.url or 'no URL'}): {exc}"
+        message = f"{source_words(what)}：shenshi 读不了这一页（{exc.url or '没有网址'}）：{page_trouble(exc)}"
         if incomplete:
             message += "；读不到这一页时，阶段时钟停在上一次完整读取论坛的时间（不会在没读到的帖子和私信之前截止）"
         self.alert([GmAlert(self.keys.unparsable(what, stamp), "unparsable_page", message)])
-        log.warning("%s", message)
+        log.warning("%s: a page shenshi cannot read (%s): %s", what, exc.url or "no URL", exc)
 
     def notes(self, evidence: Evidence) -> list[GmAlert]:
         """What the GM must be told of a stored post or PM whatever it says: bytes its page's

@@ -1,9 +1,13 @@
 """The publisher: the outbox sent to the forum (store → forum), paced, at most once.
 
-What the mode allows goes out (review: what the GM approved; live: everything proposed),
-oldest first. The adapter says how the forum must be treated: its flood interval
+What the mode allows goes out (review: what the GM approved; live: everything proposed):
+public posts first, then PMs, each oldest first, so that a night's result never waits behind
+its receipts. The adapter says how the forum must be treated: its flood interval
 (``adapter.flood_interval``) paces the sends, and ``adapter.fit_min_length`` pads a post
-shorter than the forum accepts.
+shorter than the forum accepts. Sends paced 15 s apart take time: between two sends the
+publisher checks the phase clock's next deadline, and once it passes it stops
+(:attr:`Publisher.interrupted`): the cycle reads the forum and runs the clock first, so that
+what the deadline brings (the dawn post) goes out before the PMs still waiting.
 
 Sending is at most once:
 
@@ -28,15 +32,21 @@ from typing import Any
 from shenshi.adapters.errors import (
     CaptchaRequired,
     FloodControl,
+    ForumBusy,
     ForumError,
     NoPermission,
     NotFound,
     NotLoggedIn,
+    OtherSite,
+    OwnBoxFull,
     Rejected,
 )
 from shenshi.daemon.announce import Templates, kind_words
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.forum_ids import ForumRef, claimed, evidence_ref, pm_ref
+from shenshi.daemon.forum_trouble import send_trouble
 from shenshi.daemon.gameio import GameIO
+from shenshi.daemon.hints import Cause
 from shenshi.daemon.referee import GmAlert
 from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
 from shenshi.sent_text import same_message
@@ -56,7 +66,7 @@ def retry_delay(attempts: int) -> timedelta:
     doublings = min(max(0, attempts - 1), 16)  # (2**16 × RETRY_FIRST is far past RETRY_MAX)
     return min(RETRY_MAX, RETRY_FIRST * 2**doublings)
 # What the forum clearly refused (nothing was created): every other failure is an unclear answer.
-REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaRequired)
+REFUSED = (FloodControl, Rejected, NotLoggedIn, NoPermission, NotFound, CaptchaRequired, ForumBusy, OtherSite)
 WAITING = (AnnouncementState.APPROVED, AnnouncementState.SENDING, AnnouncementState.FAILED)
 
 
@@ -74,6 +84,7 @@ class Publisher(GameIO):
         refresh: Callable[[], object],
         polled_at: Callable[[], datetime | None],
         sent: Callable[[str], None],
+        deadline: Callable[[], datetime | None] = lambda: None,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -85,12 +96,18 @@ class Publisher(GameIO):
         self.refresh = refresh  # read the forum (and process what is new) before looking on it
         self.polled_at = polled_at  # when the last poll began
         self.sent = sent  # an announcement's key, once it is on the forum
+        self.deadline = deadline  # the phase clock's next deadline
+        self.interrupted = False  # the last publish stopped at a deadline: the clock runs first
+        self._box_full = False  # this round found the GM's own PM box full
         self._last_sent: datetime | None = None
         self._fresh_at: datetime | None = None  # when the last read of our own began
 
     def publish(self) -> int:
-        """Send what the mode allows (review: approved; live: everything proposed), oldest
-        first; a failed one once its ``retry_at`` has come. Returns how many went out."""
+        """Send what the mode allows (review: approved; live: everything proposed): public
+        posts first, then PMs, oldest first; a failed one once its ``retry_at`` has come. Stops
+        when the phase clock's next deadline passes between two sends (:attr:`interrupted`).
+        Returns how many went out."""
+        self.interrupted = False
         mode = self.config.daemon.mode
         if mode == "dry-run":
             return 0
@@ -100,10 +117,20 @@ class Publisher(GameIO):
                     uow.outbox.approve(a.id)
             pending = uow.outbox.announcements(self.game_id, WAITING)
         now = self.clock()
+        upcoming = self.deadline()
+        if upcoming is not None and upcoming <= now:
+            upcoming = None  # passed already: the clock's own business (a read held it)
         sent = 0
-        for a in pending:
+        self._box_full = False
+        for a in sorted(pending, key=public_first):
             if a.retry_at is not None and a.retry_at > now:
                 continue
+            if self._box_full and a.destination_kind is DestinationKind.USER:
+                continue  # the GM's own PM box is full: every PM would fail (its alert says so)
+            if upcoming is not None and self.clock() >= upcoming:
+                self.interrupted = True
+                log.info("a deadline of the phase clock passed while sending: reading the forum first")
+                break
             self.hold()
             sent += self._send(a)
         return sent
@@ -152,23 +179,42 @@ class Publisher(GameIO):
         return True
 
     def _failed(self, a: Announcement, exc: ForumError) -> None:
-        """A failed send: kept with the forum's reason and when it is tried again, and told
-        to the GM."""
+        """A failed send: kept with the reason in the GM's words and when it is tried again,
+        and told to the GM: one alert for the announcement however many tries fail (it closes
+        itself once the announcement is delivered); the GM's own PM box full, once more on its
+        own with what to delete."""
         now = self.clock()
+        reason = send_trouble(exc)
         if isinstance(exc, FloodControl) and exc.wait_seconds is not None:
-            reason = f"flood control: wait {exc.wait_seconds:g} s"
             retry = now + timedelta(seconds=exc.wait_seconds)
         else:
-            unclear = (
-                "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
-            )
-            reason = f"{unclear}{exc}"
             retry = now + retry_delay(a.attempts)
         with self.store.transaction() as uow:
-            failed = uow.outbox.mark_failed(a.id, reason, retry_at=retry)
-        log.warning("could not send announcement #%s: %s", a.id, reason)
-        message = f"#{a.id} {kind_words(self.templates, a.kind, a.key)}（{where(a)}）发送失败：{reason}。{retry_note(failed, self.config.forum.tz)}"
-        self.alert([GmAlert(self.keys.send_failed(a.id, failed.attempts), "send_failed", message)])
+            uow.outbox.mark_failed(a.id, reason, retry_at=retry)
+        unclear = "" if isinstance(exc, REFUSED) else "unclear answer (it may be on the forum): "
+        log.warning("could not send announcement #%s: %s%s", a.id, unclear, exc)
+        message = (
+            f"#{a.id} {kind_words(self.templates, a.kind, a.key)}（{where(a)}）发送失败：{reason}。"
+            "它已获批准，会自动重试直到送到（送到后这条提醒自动关闭）"
+        )
+        player = a.destination if a.destination_kind is DestinationKind.USER else None
+        alerts = [GmAlert(self.keys.send_failed(a.id), "send_failed", message, player, cause=Cause.sent(a.id))]
+        if isinstance(exc, OwnBoxFull):
+            self._box_full = True
+            alerts.append(self._own_box_full(exc))
+        self.alert(alerts)
+
+    def _own_box_full(self, exc: OwnBoxFull) -> GmAlert:
+        """The GM's own PM box is full (phpwind counts the PMs he sent in it): every PM fails
+        until he deletes some. One alert a day, saying what to delete."""
+        message = (
+            f"天神账号自己的短消息箱满了：现有 {exc.total} 条，最多 {exc.box} 条。phpwind 把天神发出的私信"
+            "也算在里面，所以所有私信（回执、夜晚结果）都发不出去，直到腾出空间。请登录论坛删除"
+            "已发送的私信（消息中心 → 发件箱，或 消息设置 → 消息清理 → 清空已发送的消息）；"
+            "之后没送到的私信会自动重发"
+        )
+        day = self.clock().astimezone(self.config.forum.tz).strftime("%Y%m%d")
+        return GmAlert(self.keys.daemon_trouble("own_box_full", day), "own_box_full", message)
 
     def already_on_forum(self, a: Announcement) -> bool:
         """Did the forum get it, although its sending was not recorded? A poll records what the
@@ -181,11 +227,7 @@ class Publisher(GameIO):
         self._read_afresh(a)
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
-            claimed = {
-                x.forum_id
-                for x in uow.outbox.announcements(self.game_id)
-                if x.id != a.id and x.forum_id
-            }
+            taken = claimed(uow.outbox.announcements(self.game_id), besides=a.id)
         if a.state not in WAITING:
             return True  # meanwhile recognised as the GM's own post, or rejected: nothing to send
         thread = a.destination_kind is DestinationKind.THREAD
@@ -194,13 +236,13 @@ class Publisher(GameIO):
             (
                 (e.forum_id, e.posted_at)
                 for e in self._ours(a)
-                if e.forum_id not in claimed and same_message(e.text, a.text, padding)
+                if evidence_ref(e) not in taken and same_message(e.text, a.text, padding)
             ),
             None,
         )
         if found is None and not thread:
             # phpwind shows a PM the GM sent only in the outbox until the player answers.
-            pm_id = self._unclaimed_sent_pm(a, a.approved_at or a.created_at, claimed)
+            pm_id = self._unclaimed_sent_pm(a, a.approved_at or a.created_at, taken)
             if pm_id is not None:
                 found = (pm_id, self.clock())
         if found is None:
@@ -233,12 +275,12 @@ class Publisher(GameIO):
         be it: nothing is sent (never twice), the GM is told where it is and what to do."""
         with self.store.snapshot() as uow:
             a = uow.outbox.get(a.id)
-            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.forum_id}
+            taken = claimed(uow.outbox.announcements(self.game_id))
         if a.edited_at is None or a.attempted_at is None or a.edited_at <= a.attempted_at:
             return False
         since = a.attempted_at - FORUM_CLOCK_SKEW - self.adapter.time_precision.pm
         suspect = next(
-            (e for e in self._ours(a) if e.forum_id not in claimed and e.posted_at >= since), None
+            (e for e in self._ours(a) if evidence_ref(e) not in taken and e.posted_at >= since), None
         )
         if suspect is None:
             return False
@@ -278,21 +320,21 @@ class Publisher(GameIO):
         a second identical one (two receipts ``已收到：今晚占卜 老王``) is never taken for this
         one after a crash. ``pm:<key>`` if the forum does not show it."""
         with self.store.snapshot() as uow:
-            claimed = {x.forum_id for x in uow.outbox.announcements(self.game_id) if x.forum_id}
+            taken = claimed(uow.outbox.announcements(self.game_id))
         try:
-            found = self._unclaimed_sent_pm(a, a.attempted_at or self.clock(), claimed)
+            found = self._unclaimed_sent_pm(a, a.attempted_at or self.clock(), taken)
         except ForumError as exc:  # it was sent: only its id is unknown
             log.info("could not read the id of the PM just sent (#%s): %s", a.id, exc)
             found = None
         return found or f"pm:{a.key}"
 
-    def _unclaimed_sent_pm(self, a: Announcement, since: datetime, claimed: set[str]) -> str | None:
+    def _unclaimed_sent_pm(self, a: Announcement, since: datetime, taken: set[ForumRef]) -> str | None:
         """The oldest PM of the GM's to ``a``'s player with ``a``'s text since ``since`` that no
         announcement records (the engine's list of sent PMs), if the adapter can list them."""
         find = getattr(self.adapter, "find_sent_pms", None)
         if find is None:
             return None
-        return next((i for i in find(a.destination, a.text, since) if i not in claimed), None)
+        return next((i for i in find(a.destination, a.text, since) if pm_ref(i) not in taken), None)
 
     def _padding(self) -> str:
         """What a post shorter than the forum's minimum is padded with (the GM's template)."""
@@ -310,6 +352,11 @@ class Publisher(GameIO):
         wait = (self._last_sent + gap - self.clock()).total_seconds()
         if wait > 0:
             self.sleep(wait)
+
+
+def public_first(a: Announcement) -> tuple[bool, int]:
+    """The order of sending: posts in the game's threads before PMs, each oldest first."""
+    return a.destination_kind is not DestinationKind.THREAD, a.id
 
 
 def retry_note(a: Announcement, tz: tzinfo) -> str:

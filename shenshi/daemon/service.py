@@ -37,6 +37,7 @@ from shenshi.daemon.announce import Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
+from shenshi.daemon.forum_ids import claimed, post_ref
 from shenshi.daemon.hints import (
     Advice,
     Happening,
@@ -194,6 +195,7 @@ class GameService:
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
                 refresh=lambda: self.poll(fresh=True), polled_at=lambda: self.last_poll, sent=self._published_by_sending,
+                deadline=self.next_deadline,
             )  # fmt: skip
         return referee
 
@@ -288,9 +290,9 @@ class GameService:
         for alert in self._edit_alerts:  # (stored with the revisions: only the log is left)
             self._log_alert(alert)
         self._edit_alerts.clear()
-        find_sent_pm = getattr(self.adapter, "find_sent_pm", None)
-        if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
-            for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
+        find_sent_pms = getattr(self.adapter, "find_sent_pms", None)
+        if self.config.daemon.mode == "dry-run" and find_sent_pms and not getattr(self.adapter, "inbox_lists_sent", False):
+            for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pms):  # sent by hand
                 self._log_published(a)
                 self.resolve_alerts(on_forum(a, by_hand=True))
         return report
@@ -313,18 +315,23 @@ class GameService:
         restart's leftovers and the last poll's finds together): the phase clock is caught up
         to each item's moment first (a PM written after the dawn post belongs to the day, even
         if one poll saw both), but after a read that was not ``complete`` never past the start
-        of the last complete one (what could not be read may be older). Returns how many were
-        read."""
+        of the last complete one (what could not be read may be older): an item written after
+        it waits for a complete read (read earlier, a ballot would count after a close that had
+        not seen it). Returns how many were read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         waiting = list(self.store.stream_evidence(self.game_id, unprocessed=True))
         items = [self._item(e, gm) for e in waiting]
         notes = {e.id: self.poller.notes(e) for e in waiting} if self.poller is not None else {}
         cap = None if complete else self.last_poll
+        read = 0
         for at, item in in_order(items):
+            if cap is not None and at > cap:
+                continue  # written after the last complete read: what was not read may be older
             if complete or cap is not None:
-                self._catch_up(at if cap is None else min(at, cap))
+                self._catch_up(at)
             self._read(item, notes.get(item.evidence_id, ()))
-        return len(items)
+            read += 1
+        return read
 
     def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
         precision = self.precision
@@ -367,10 +374,10 @@ class GameService:
         ]
         outcome.alerts.extend(notes)
         published: list[str] = []  # the GM's own post publishes these (with the processed mark)
-        pid = item.record.pid if isinstance(item.record, Post) else None
+        post = item.record if isinstance(item.record, Post) else None
 
         def publish(uow: UnitOfWork) -> None:
-            published[:] = [key for key, at in outcome.published if pid and self._publish(uow, key, at, pid)]
+            published[:] = [key for key, at in outcome.published if post and self._publish(uow, key, at, post)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
         self._declared_for_partners(outcome.events)
@@ -689,13 +696,16 @@ class GameService:
         """The next steps for a stored alert, now."""
         return advise(facts_of(alert), situation or self.situation())
 
-    def _publish(self, uow: UnitOfWork, key: str, at: datetime, forum_id: str | None) -> bool:
-        """Mark the announcement ``key`` published by the GM's own post, in ``uow`` (the
-        transaction that marks that post processed: a crash keeps both or neither)."""
+    def _publish(self, uow: UnitOfWork, key: str, at: datetime, post: Post) -> bool:
+        """Mark the announcement ``key`` published by the GM's own ``post``, in ``uow`` (the
+        transaction that marks that post processed: a crash keeps both or neither). A post
+        another announcement already records (two with the same text) publishes only that one."""
         a = uow.outbox.by_key(self.game_id, key)
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
-        uow.outbox.mark_published(a.id, at, forum_id=forum_id)
+        if post_ref(post.tid, post.pid) in claimed(uow.outbox.announcements(self.game_id), besides=a.id):
+            return False
+        uow.outbox.mark_published(a.id, at, forum_id=post.pid)
         settle(uow, self.game_id, on_forum(a, by_hand=True), at=self.clock())
         return True
 
@@ -827,6 +837,12 @@ class GameService:
     def publish(self) -> int:
         """Send what the mode allows (review: approved; live: everything proposed). Returns sent."""
         return self.publisher.publish() if self.publisher is not None else 0
+
+    @property
+    def deadline_passed_while_sending(self) -> bool:
+        """The last :meth:`publish` stopped because a deadline of the phase clock passed: read
+        the forum and run the clock before sending the rest."""
+        return self.publisher is not None and self.publisher.interrupted
 
     def next_retry(self) -> datetime | None:
         """When a failed send is due to be tried again (the scheduler comes back then)."""

@@ -1,7 +1,8 @@
 """A page cut short never parses as a valid page with posts missing or a truncated last post
 (issue 11: 433 of 2,596 cuts of captured pages used to parse "fine" but wrong).
 
-Every captured thread page, PM list and conversation of both engines is cut at many points;
+Every captured thread page, PM list, conversation and board listing of both engines (issue 22:
+25 board-listing cuts were still accepted) is cut at many points;
 each cut either parses exactly as the whole page does (the cut fell after the list's closing
 structure) or raises a :class:`~shenshi.adapters.errors.ForumError` (it is fetched again,
 never stored). The HTTP layer fetches a cut page again.
@@ -33,6 +34,7 @@ PAGES = {
         "viewthread_single_post_ajax_viewpid.xml": discuz_parse.parse_thread_page,
         "pm_inbox_*.html": discuz_parse.parse_inbox,
         "pm_conversation_view_*.html": discuz_parse.parse_conversation,
+        "forumdisplay_*.html": discuz_parse.parse_board,
         "api_viewthread_p*.json": discuz_parse.parse_api_thread,  # the mobile API: JSON that ends
         "api_mypm_list.json": discuz_parse.parse_api_inbox,
         "api_mypm_view_touid11.json": discuz_parse.parse_api_conversation,
@@ -42,6 +44,7 @@ PAGES = {
         "read_analysis_thread_tid3.html": phpwind_parse.parse_thread_page,
         "pm_inbox_*.html": phpwind_parse.parse_inbox,
         "pm_conversation_view*.html": phpwind_parse.parse_conversation,
+        "thread_list_*.html": phpwind_parse.parse_board,
     },
 }
 

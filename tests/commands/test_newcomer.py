@@ -229,7 +229,7 @@ def test_check_config_names_the_option_when_the_second_login_fails(sandbox) -> N
         own_uid = ""  # not logged in yet (check_forum logs in itself)
 
         def login(self) -> None:
-            raise errors.LoginFailed("密码错误", url=base_url)
+            raise errors.PasswordRejected("密码错误", url=base_url)
 
     first = next(check_forum(load_config(folder / "shenshi.toml"), Refusing()))  # type: ignore[arg-type]
     assert not first.ok

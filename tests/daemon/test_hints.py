@@ -67,7 +67,7 @@ def test_a_failed_send_closes_when_it_is_delivered_published_or_dropped(tmp_path
     svc, clock = night_one(tmp_path)
     svc._commit(Effects(drafts=[Draft(f"k{i}", "receipt", "pm", "小明", f"已收到 {i}") for i in range(3)]), "t", None)
     ids = [a.id for a in announcements(svc) if a.key.startswith("k")]
-    svc.raise_alerts([GmAlert(svc.referee.keys.send_failed(i, 1), "send_failed", "论坛拒绝") for i in ids])
+    svc.raise_alerts([GmAlert(svc.referee.keys.send_failed(i), "send_failed", "论坛拒绝") for i in ids])
     [first, second, third] = alerts(svc)
     assert [h.command for h in build_status(svc).alerts[0].advice.hints] == ["edit", "reject"]
     svc._published_by_sending("k0")  # the publisher got it out

@@ -79,7 +79,7 @@ def alert_of(kind: str, state, channel: str):
     if kind.startswith("rule:"):
         cause = rule_cause(kind, "月光", "exit", "night1")
         return AlertFacts(kind, "月光", keys.rule_alert(state.phase, state.number, 1, "月光", kind[5:], "7"), cause, 7)
-    key = keys.send_failed(3, 1) if kind == "send_failed" else keys.intake_alert("7", 0)
+    key = keys.send_failed(3) if kind == "send_failed" else keys.intake_alert("7", 0)
     cause = cause_of(kind, key, "月光") or intake_cause(
         kind, "月光", action, "老五", ("老王",), state, channel, T, 7
     )

@@ -5,6 +5,7 @@ and nothing is sent twice."""
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from datetime import timedelta
 
 import pytest
@@ -26,7 +27,10 @@ def database(request, tmp_path) -> str:
     return request.getfixturevalue("new_postgresql_db")()
 
 
-def test_one_daemon_runs_the_game_the_other_leaves_it_alone(tmp_path, database) -> None:
+@contextmanager
+def two_daemon_game(tmp_path, database: str):  # type: ignore[no-untyped-def]
+    """A game6-10 game on a sandbox Discuz served on loopback, its configuration written for the
+    daemon processes (live mode): ``(clock, forum, thread, config)``."""
     clock = FileClock(tmp_path / "clock.txt", START + timedelta(minutes=5))
     forum = SandboxForum("discuz", clock)
     accounts = {name: uid for name, _, uid in seed_demo(forum)}
@@ -43,6 +47,11 @@ def test_one_daemon_runs_the_game_the_other_leaves_it_alone(tmp_path, database) 
         config = tmp_path / "shenshi.toml"
         config.write_text(dumps(raw), encoding="utf-8")
         os.chmod(config, 0o600)
+        yield clock, forum, thread, config
+
+
+def test_one_daemon_runs_the_game_the_other_leaves_it_alone(tmp_path, database) -> None:
+    with two_daemon_game(tmp_path, database) as (clock, forum, thread, config):
         env = {PASSWORD_ENV: GM_PASSWORD}
         first = DaemonProcess(
             config, tmp_path / "clock.txt", auto_approve=False, env=env, stderr=tmp_path / "a.err"

@@ -51,6 +51,13 @@ def gm_adapter(spec: RealForumSpec, clock: OffsetClock, transport: Flaky, **sett
     return make_adapter(forum, client=httpx.Client(transport=transport, timeout=60), clock=clock, sleep=clock.sleep)
 
 
+def a_thread(spec: RealForumSpec, clock: OffsetClock) -> int:
+    """A thread of the stranger's on the game board, made now: a fault test never counts on the
+    threads a game left (a freshly set-up forum has none)."""
+    forum = RealForum(spec, clock)
+    return forum.create_thread(spec.stranger, f"故障测试（{clock():%m%d %H%M%S}）", "这一帖只用来读版块列表，不是游戏。")
+
+
 def forget_session(adapter) -> None:  # type: ignore[no-untyped-def]
     """The forum forgot us: the session cookie is gone (the others stay, as in the capture)."""
     for cookie in list(adapter.http.client.cookies.jar):
@@ -84,6 +91,7 @@ def test_the_expired_session_is_recovered_after_any_number_of_failed_logins(real
     """The page says "您没有登录" (a guest's page): log in again; that login fails (the forum is
     down), once or many times; the next page that says so logs in again, and it works."""
     clock = OffsetClock(real_forum.clock_file)
+    a_thread(real_forum, clock)  # the listing a guest would see differs from a member's
     transport = Flaky()
     adapter = gm_adapter(real_forum, clock, transport)
     adapter.login()
@@ -102,6 +110,7 @@ def test_the_expired_session_is_recovered_after_any_number_of_failed_logins(real
 def test_a_rejected_password_is_sent_once_and_the_new_one_logs_in(real_forum: RealForumSpec, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     clock = OffsetClock(real_forum.clock_file)
     clock.advance(minutes=16)  # older failed logins of this account no longer count (15 min)
+    a_thread(real_forum, clock)
     transport = Flaky()
     monkeypatch.setenv(PASSWORD_ENV, real_forum.gm_password)
     adapter = gm_adapter(real_forum, clock, transport, password=None, password_env=PASSWORD_ENV)
@@ -117,11 +126,11 @@ def test_a_rejected_password_is_sent_once_and_the_new_one_logs_in(real_forum: Re
     assert transport.login_posts == 3
 
 
-def _config(spec: RealForumSpec, tmp_path, players: list[dict]) -> str:  # type: ignore[no-untyped-def,type-arg]
+def _config(spec: RealForumSpec, tmp_path, players: list[dict], vote_thread: int) -> str:  # type: ignore[no-untyped-def,type-arg]
     raw = {
         "forum": {"engine": spec.engine, "base_url": spec.base_url, "username": spec.gm,
                   "password_env": PASSWORD_ENV, "min_interval": 0, "timeout": 60},
-        "game": {"name": "check", "ruleset": "game6-8", "board": spec.board, "vote_thread": 1,
+        "game": {"name": "check", "ruleset": "game6-8", "board": spec.board, "vote_thread": vote_thread,
                  "start": "2026-12-01T20:00", "players": players},
         "daemon": {"database": f"sqlite:///{tmp_path / 'game.sqlite3'}", "log": str(tmp_path / "dry.log")},
     }  # fmt: skip
@@ -132,16 +141,17 @@ def _config(spec: RealForumSpec, tmp_path, players: list[dict]) -> str:  # type:
 
 def test_check_config_on_the_real_forum(real_forum: RealForumSpec, tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv(PASSWORD_ENV, real_forum.gm_password)
+    tid = a_thread(real_forum, OffsetClock(real_forum.clock_file))
     names = list(real_forum.players[:8])
     uids = truth.members(real_forum.db, real_forum.engine, names)
     players = [{"name": n, "uid": uids[n]} for n in names]
-    assert main(["check-config", "--config", _config(real_forum, tmp_path, players)]) == 0
+    assert main(["check-config", "--config", _config(real_forum, tmp_path, players, tid)]) == 0
     out = capsys.readouterr().out
     charset = "gbk" if real_forum.id == "phpwind-gbk" else "utf-8"
     assert f"正常 字符集：{charset} (from the pages' own declaration)" in out, out
     assert "正常 收件箱：" in out and "全部正常" in out
     players[0]["uid"], players[1]["uid"] = players[1]["uid"], players[0]["uid"]  # two uids swapped
-    assert main(["check-config", "--config", _config(real_forum, tmp_path, players)]) == 1
+    assert main(["check-config", "--config", _config(real_forum, tmp_path, players, tid)]) == 1
     out = capsys.readouterr().out
     assert f"有误 玩家 {names[0]}：论坛上 uid {uids[names[1]]} 是 {names[1]}，不是 {names[0]}" in out, out
     assert f"有误 玩家 {names[1]}：" in out and "2 处有误" in out

@@ -11,6 +11,9 @@ Tests, the demo and the scripted players switch them on and off in-process::
     forum.faults.expire_before_next("POST")  # ... just before the next POST arrives
     forum.faults.header_charset = "UTF-8"    # HTML pages say charset=UTF-8 in the header
                                              # whatever they are (a misconfigured server)
+    forum.faults.load_guard_next(3)          # phpwind's load guard answers the next 3 requests
+                                             # ("Forbidden, Please Refresh", nothing done)
+    forum.faults.drip(256, 0.2)              # answers trickle: 256 bytes every 0.2 real seconds
 
 ``slow`` waits in *real* seconds (it exists to exercise HTTP time-outs); everything else that
 involves time reads the forum's injected clock.
@@ -34,6 +37,9 @@ class Faults:
     captcha_post: bool = False
     captcha_answer: str = "8R3K"
     header_charset: str | None = None  # the charset HTML pages claim in their HTTP header
+    _guards: list[str] = field(default_factory=list)
+    drip_bytes: int = 0  # answers are sent this many bytes at a time …
+    drip_every: float = 0.0  # … this many real seconds apart (0: at once)
     _expire_hook: object = None
     _expire_before: list[str] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -74,6 +80,24 @@ class Faults:
         with self._lock:
             return self._delays.pop(0) if self._delays else self.delay_seconds
 
+    def load_guard_next(self, n: int = 1, header: str = "text/html; charset=UTF-8") -> None:
+        """Answer the next ``n`` requests with phpwind's load guard (``pwDefendCc``: the bare
+        line "Forbidden, Please Refresh", before the forum does anything), under ``header``
+        (PHP's default charset header: UTF-8 whatever the forum's pages are)."""
+        with self._lock:
+            self._guards.extend([header] * n)
+
+    def take_guard(self) -> str | None:
+        """The guard's Content-Type if the current request meets the load guard."""
+        with self._lock:
+            return self._guards.pop(0) if self._guards else None
+
+    def drip(self, size: int, every: float) -> None:
+        """Send every answer ``size`` bytes at a time, ``every`` real seconds apart (0, 0: off)."""
+        if size < 0 or every < 0:
+            raise ValueError(f"a drip cannot be negative, got {size} bytes every {every} s")
+        self.drip_bytes, self.drip_every = size, every
+
     def maintenance(self, on: bool = True) -> None:
         """Close the site (the engine's 站点关闭 page) or open it again."""
         self.closed = on
@@ -111,6 +135,8 @@ class Faults:
             self._failures.clear()
             self._delays.clear()
             self._expire_before.clear()
+            self._guards.clear()
+        self.drip_bytes, self.drip_every = 0, 0.0
         self.delay_seconds = 0.0
         self.closed = False
         self.captcha_login = self.captcha_post = False

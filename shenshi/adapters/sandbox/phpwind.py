@@ -56,6 +56,7 @@ MESSAGES = {
     "posted": "[ 发帖完毕点击进入主题列表 ]",
     "closed": "网站升级中，请稍后访问",  # phpwind's install default for db_whybbsclose
     "empty_title": "标题不能为空",
+    "own_box_full": "你已超过每日发送消息数或你的消息总数已满",  # the sender's daily limit, or his box
 }
 LOGIN_REASONS = {
     "reply": ["1、用户组权限：你所属的用户组没有发表回复的权限！", "2、您还不是站点会员,请先登录站点"],
@@ -411,6 +412,8 @@ class PhpwindSite:
             return self._message(ctx, "", kind="login", reasons=LOGIN_REASONS["pm"])
         if kind == "post":
             return self._page(ctx, "pm_compose.html", "写消息", to_name=req.arg("username"))
+        if kind == "clear":  # 消息清理: the box's figures (actions/message/ms_clear.php)
+            return self._page(ctx, "pm_clear.html", "消息中心", tip=self._box_tip(ctx.me))
         if action == "info":
             return self._pm_view(ctx)
         box = "outbox" if action == "outbox" else "inbox"
@@ -521,6 +524,11 @@ class PhpwindSite:
                 return self._ajax_json(False, "用户不存在")
             if any(r.uid == ctx.me.uid for r in recipients if r):
                 return self._ajax_json(False, "你不能给自己发消息")
+            if self._box_refuses(ctx.me):  # the sender's own box and daily limit come first
+                return self._ajax_json(False, MESSAGES["own_box_full"])
+            full = next((r for r in recipients if r and r.pm_box and self.forum.pm_count(r) >= r.pm_box), None)
+            if full is not None:
+                return self._ajax_json(False, f"{full.name}消息数已满,不能接收你的消息")
             title, content = req.arg("atc_title").strip(), req.arg("atc_content").strip()
             if not title:
                 return self._ajax_json(False, "标题不能为空")
@@ -531,6 +539,24 @@ class PhpwindSite:
                 self.forum.send_pm(ctx.me, recipient, content, subject=title)
             return self._ajax_json(True, "消息已发送")
         return self._ajax_json(False, "非法操作")
+
+
+    def _box_refuses(self, me: Any) -> bool:
+        """phpwind's ``_checkUserLevle``: the daily limit, then the sender's own box (his sent
+        PMs count in it); one ambiguous message for both."""
+        today = local(self.forum.now()).replace(hour=0, minute=0, second=0, microsecond=0)
+        if me.pm_daily and self.forum.pms_sent_since(me, today) >= me.pm_daily:
+            return True
+        return bool(me.pm_box and self.forum.pm_count(me) >= me.pm_box)
+
+    def _box_tip(self, me: Any) -> str:
+        """The clean-up page's line (ms_clear.php): messages, the daily limit, the box, its use."""
+        total = self.forum.pm_count(me)
+        tip = f"您目前有消息{total}条,每日可发送消息{me.pm_daily or 20}条"
+        if me.pm_box:
+            used = round(total / me.pm_box, 4) * 100
+            tip += f",最多可存消息{me.pm_box}条,空间使用率{'100' if used >= 100 else f'{used:g}'}%"
+        return tip
 
 
 class _Ctx:

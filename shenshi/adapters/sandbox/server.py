@@ -202,7 +202,10 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
             if delay:
                 time.sleep(delay)
             failure = forum.faults.take_failure()
-            if failure is not None:
+            guard = forum.faults.take_guard() if failure is None else None
+            if guard is not None:
+                response = Response("Forbidden, Please Refresh", 200, guard)
+            elif failure is not None:
                 reason = self.responses.get(failure, ("Error",))[0]
                 response = Response(BAD_GATEWAY.format(status=failure, reason=reason), failure,
                                     "text/html")
@@ -232,8 +235,16 @@ def _handler_class(site: Site) -> type[BaseHTTPRequestHandler]:
             for cookie in response.cookies:
                 self.send_header("Set-Cookie", cookie)
             self.end_headers()
-            if method != "HEAD":
+            if method == "HEAD":
+                return
+            size, every = forum.faults.drip_bytes, forum.faults.drip_every
+            if not size:
                 self.wfile.write(body)
+                return
+            for start in range(0, len(body), size):  # a forum (or proxy) that trickles
+                self.wfile.write(body[start : start + size])
+                self.wfile.flush()
+                time.sleep(every)
 
     return Handler
 

@@ -61,6 +61,10 @@ class User:
     registered_at: datetime | None = None
     last_post_at: datetime | None = None
     last_pm_at: datetime | None = None
+    # phpwind's PM limits of the user's group (None: none): the messages the box holds, the
+    # sent ones included (``maxmsg``), and the PMs a day it may send (``maxsendmsg``).
+    pm_box: int | None = None
+    pm_daily: int | None = None
 
     @property
     def is_admin(self) -> bool:
@@ -531,6 +535,31 @@ class SandboxForum:
         conversation.last_at = moment
         sender.last_pm_at = moment
         return message
+
+    def pm_count(self, user: UserRef) -> int:
+        """The messages in ``user``'s PM box as phpwind counts them: every relation (row) of
+        his, those of the PMs he sent included."""
+        uid = self.user(user).uid
+        with self._lock:
+            return sum(len(c.rows_of(uid)) for c in self.conversations.values())
+
+    def pms_sent_since(self, user: UserRef, since: datetime) -> int:
+        """How many PMs ``user`` sent since ``since`` (phpwind's daily limit counts them)."""
+        uid = self.user(user).uid
+        with self._lock:
+            return sum(1 for m in self.messages.values() if m.sender_uid == uid and m.sent_at >= since)
+
+    def delete_sent_pms(self, user: UserRef) -> int:
+        """``user`` deletes the PMs he sent from his box (his rows of the conversations he
+        started); the recipients keep theirs. Returns how many rows went."""
+        uid = self.user(user).uid
+        gone = 0
+        with self._change():
+            for c in self.conversations.values():
+                if uid in c.rids and c.mids and self.messages[c.mids[0]].sender_uid == uid:
+                    del c.rids[uid]
+                    gone += 1
+        return gone
 
     def conversations_of(self, user: UserRef) -> list[Conversation]:
         """The user's conversations, newest activity first."""

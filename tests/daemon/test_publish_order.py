@@ -1,0 +1,69 @@
+"""Public announcements go before receipts, and a deadline that passes while receipts are paced
+out stops them until the clock has run (issue 22: 200 receipts paced 15 s apart delayed the
+dawn post by 46 forum-minutes)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from shenshi.adapters.sandbox.seed import PLAYERS
+from shenshi.daemon.cycle import Cycle
+from shenshi.rulesets.base import Phase
+from shenshi.store.outbox import AnnouncementState
+from shenshi.store.records import DestinationKind
+from tests.daemon import test_service_sandbox
+from tests.daemon.helpers import START, announcements
+
+world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
+
+@pytest.mark.parametrize("receipts", [45, pytest.param(200, marks=pytest.mark.slow)])
+def test_the_dawn_post_does_not_wait_behind_the_receipts(world, receipts: int) -> None:
+    """``receipts`` PMs in the last ten minutes of the night: their receipts, 15 s apart,
+    would take 11 or 50 minutes."""
+    clock, forum, tid, service = world
+    cycle = Cycle(service, clock)
+    clock.set(START + timedelta(minutes=5))
+    cycle.run()
+    deadline = START + timedelta(hours=24)
+    clock.set(deadline - timedelta(minutes=10))
+    for i in range(receipts):  # every player asks again and again (each PM gets its receipt)
+        forum.send_pm(PLAYERS[i % len(PLAYERS)], "神的使者", f"占卜 老王 第{i}次", at=clock())
+    clock.advance(minutes=1)
+    cycle.run()  # the receipts, 15 s apart: the deadline passes in 9 minutes
+    assert service.referee.state.phase is not Phase.NIGHT, "the night waited for the receipts"
+    gm = forum.user("神的使者").uid
+    [dawn] = [p for p in forum.visible_posts(tid) if p.author_uid == gm and "【第1夜结果】" in p.text]
+    assert dawn.posted_at - deadline <= timedelta(minutes=2), dawn.posted_at - deadline
+    sent_pms = sorted(m.sent_at for m in forum.messages.values() if m.sender_uid == gm)
+    assert sent_pms[0] < deadline < sent_pms[-1]  # receipts went before and after it
+    assert any(m > dawn.posted_at for m in sent_pms)
+    for _ in range(5):
+        clock.advance(minutes=1)
+        cycle.run()
+    answered = [a for a in announcements(service) if a.kind == "receipt"]
+    assert len(answered) >= receipts and all(a.state is AnnouncementState.SENT for a in answered)
+    texts = [m.text for m in forum.messages.values() if m.sender_uid == gm]
+    assert len(texts) == len([a for a in announcements(service) if a.destination_kind is DestinationKind.USER])
+
+
+def test_posts_go_before_pms_in_one_publish(world) -> None:
+    """A receipt proposed before the dawn post still goes after it."""
+    clock, forum, tid, service = world
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
+    clock.advance(minutes=10)
+    service.poller.read()
+    service.process()
+    clock.set(START + timedelta(hours=24, minutes=1))
+    service.tick()
+    receipt = next(a for a in announcements(service) if a.kind == "receipt")
+    dawn = next(a for a in announcements(service) if a.key == "g1:night1:public")
+    assert receipt.id < dawn.id
+    service.publish()
+    gm = forum.user("神的使者").uid
+    [post] = [p for p in forum.visible_posts(tid) if p.author_uid == gm and "【第1夜结果】" in p.text]
+    pms = [m for m in forum.messages.values() if m.sender_uid == gm]
+    assert pms and all(post.posted_at < m.sent_at for m in pms)
