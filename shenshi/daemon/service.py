@@ -237,6 +237,15 @@ class GameService:
                     uids[p.name] = self.adapter.lookup_uid(p.name)
                 except ForumError as exc:
                     log.warning("could not look up the uid of %s: %s", p.name, exc)
+        held: dict[str, str] = {}
+        for name, uid in uids.items():
+            if uid is not None and uid in held:
+                raise UserError(
+                    f"{held[uid]} 和 {name} 在论坛上是同一个账号（uid {uid}）：一个账号只能坐一个座位；"
+                    "请在玩家名单里改正名字或 uid"
+                )
+            if uid is not None:
+                held[uid] = name
         with self.store.transaction() as uow:
             game = uow.games.create(cfg.name, cfg.ruleset, {"board": cfg.board, "vote_thread": cfg.vote_thread})
             for seat, p in enumerate(cfg.players):

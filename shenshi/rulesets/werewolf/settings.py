@@ -47,6 +47,7 @@ from shenshi.rulesets.catalog import (
     SILENCE_GUARD,
     WEREWOLF,
 )
+from shenshi.rulesets.settings import Kind, Setting
 
 # Settlement steps P1–P5 of §5.5 (P6, the settlement itself, always comes last).
 NIGHT_STEPS = ("guard", "kill", "witch", "seer", "piper")
@@ -76,6 +77,32 @@ DEFAULTS: Mapping[str, Any] = {
     # proposal: 夜晚1 closes at 00:00 and 夜晚2 at 03:00, leaving time for 殉职 and last words.
     "night_phase_hours": {"1": 3, "2": 6},
 }
+
+
+WIN_CONDITIONS = ("piper_madness", "last_camp_standing", "draw_when_none_left")
+
+# Each key of DEFAULTS with its type and range ([game.rules], checked when the configuration is
+# loaded; :meth:`WerewolfSettings.from_config` then judges the whole).
+DECLARED = (
+    Setting("composition", Kind.TABLE, keys=tuple(WEREWOLF.composition), item=Setting("", Kind.WHOLE, least=0, most=32),
+            meaning="the characters dealt: role → count (RES-W1)"),
+    Setting("night_order", Kind.LIST, item=Setting("", Kind.TEXT, choices=NIGHT_STEPS), distinct=True,
+            meaning="settlement steps P1–P5 (RES-W3)"),
+    Setting("night_phases", Kind.TABLE, item=Setting("", Kind.LIST, item=Setting("", Kind.TEXT, choices=NIGHT_SKILLS),
+            distinct=True), meaning="the night phase of each skill"),
+    Setting("win", Kind.TABLE, keys=WIN_CONDITIONS, item=Setting("", Kind.FLAG), meaning="win conditions (RES-W2)"),
+    Setting("sheriff_weight", Kind.NUMBER, least=1, most=10, meaning="the sheriff's ballot (【领导】)"),
+    Setting("sheriff_election_day", Kind.WHOLE, least=0, most=30, meaning="the day that elects the sheriff; 0: never"),
+    Setting("sheriff_default", Kind.TEXT, choices=SHERIFF_DEFAULTS, meaning="when 【殉职】 is not used (RES-W21)"),
+    Setting("last_words_limit", Kind.WHOLE, least=0, most=100, meaning="the first N characters out leave last words"),
+    Setting("last_words_chars", Kind.WHOLE, least=1, most=100_000, meaning="characters of last words"),
+    Setting("sent_off_points", Kind.WHOLE, least=1, most=1000, meaning="penalty points for 罚下"),
+    Setting("day_starts", Kind.CLOCK, meaning="when a day opens"),
+    Setting("day_hours", Kind.WHOLE, least=1, most=168, meaning="hours of a day"),
+    Setting("night_hours", Kind.WHOLE, least=1, most=168, meaning="hours of a night"),
+    Setting("night_phase_hours", Kind.TABLE, item=Setting("", Kind.HOURS, most=168),
+            meaning="deadlines of 夜晚1/夜晚2, hours after the night opens"),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -133,7 +160,7 @@ class WerewolfSettings:
                     raise RulesetError(f"config.night_phases: {action!r} is in two phases")
                 phase[str(action)] = str(key)
         win = dict(cfg["win"])
-        unknown = set(win) - {"piper_madness", "last_camp_standing", "draw_when_none_left"}
+        unknown = set(win) - set(WIN_CONDITIONS)
         if unknown:
             raise RulesetError(f"config.win: unknown condition {sorted(unknown)[0]!r}")
         if cfg["sheriff_default"] not in SHERIFF_DEFAULTS:
