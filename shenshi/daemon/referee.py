@@ -180,6 +180,9 @@ class Referee:
         self.keys = GameKeys(game_key)
         self.templates = templates
         self.uids = dict(uids or {})
+        # Other names the forum showed for a player's uid (renamed on the forum), by seat name:
+        # read as his, like nicknames (the shell learns them from the stored posts and PMs).
+        self.forum_names: dict[str, tuple[str, ...]] = {}
         self.gm_name = gm_name
         self.gm_uid = gm_uid
         self.tz = tz
@@ -294,6 +297,7 @@ class Referee:
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
+            forum_names=self.forum_names,
         )  # fmt: skip
 
     def watched(self) -> set[str]:

@@ -207,6 +207,7 @@ class GameService:
             if a.destination_kind is DestinationKind.THREAD and a.published_at is None:
                 referee.pending_public[a.key] = a.text
         self.referee = referee
+        self.learn_names()
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
         self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
         return referee
@@ -295,6 +296,8 @@ class GameService:
         read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         waiting = list(self.store.stream_evidence(self.game_id, unprocessed=True))
+        if waiting:
+            self.learn_names()
         items = [self._item(e, gm) for e in waiting]
         notes = {e.id: self.poller.notes(e) for e in waiting} if self.poller is not None else {}
         cap = None if complete else self.last_poll
@@ -303,6 +306,29 @@ class GameService:
                 self._catch_up(at if cap is None else min(at, cap))
             self._read(item, notes.get(item.evidence_id, ()))
         return len(items)
+
+    def learn_names(self) -> None:
+        """Renames learned from the forum: a player's uid shown under another name on the
+        stored posts and PMs (his own, after a rename on the forum) makes that name his for
+        everyone's ballots and actions, as a nickname would; the GM is told once per name."""
+        referee = self.referee
+        seated = {s.name for s in referee.state.seats}
+        seat_of = {uid: name for name, uid in referee.uids.items() if uid and name in seated}
+        with self.store.snapshot() as uow:
+            shown = uow.evidence.names_of(self.game_id, list(seat_of))
+        learned: dict[str, list[str]] = {}
+        new = []
+        for uid, name, _first in shown:
+            player = seat_of[uid]
+            if name == player or name in seated or name in learned.get(player, ()):
+                continue
+            learned.setdefault(player, []).append(name)
+            if name not in referee.forum_names.get(player, ()):
+                text = self.templates.render("alert_renamed", player=player, shown=name, uid=uid)
+                new.append(GmAlert(referee.keys.renamed(uid, name), "renamed", text, player))
+        referee.forum_names = {player: tuple(names) for player, names in learned.items()}
+        if new:
+            self.raise_alerts(new)
 
     def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
         precision = self.precision

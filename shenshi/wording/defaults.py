@@ -455,6 +455,11 @@ _group(
         "unknown_name ($hint: `alert_hint` or empty)",
     ),
     ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
+    (
+        "alert_renamed",
+        "论坛上 ${player}（uid ${uid}）现在显示为「${shown}」：写「${shown}」的选票和行动都算作 ${player}",
+        "renamed: a player's forum account shown under another name (same uid)",
+    ),
     # who may act
     (
         "alert_not_a_player_pm",

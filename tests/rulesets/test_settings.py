@@ -51,7 +51,7 @@ def test_hours_outside_their_range_are_refused(name: str, value: Any) -> None:
         ({"composition": {"werewolf": -1}}, "composition.werewolf"),
         ({"composition": {"dragon": 1}}, "composition.dragon"),
         ({"composition": "3 werewolves"}, "composition"),
-        ({"night_phase_hours": {"1": -3}}, "night_phase_hours.1"),
+        ({"sent_off_points": 0}, "sent_off_points"),
         ({"night_phases": {"1": ["kill", "kill"]}}, "night_phases.1"),
         ({"night_phases": {"1": ["vote"]}}, "night_phases.1[1]"),
         ({"win": {"piper_madness": "yes"}}, "win.piper_madness"),
@@ -73,7 +73,7 @@ def test_werewolf_settings_are_checked_to_the_nested_key(settings: dict, key: st
 def test_what_fits_each_declaration_is_then_judged_whole_by_the_ruleset() -> None:
     [found] = find_ruleset("werewolf").check_settings({"night_order": ["kill", "guard", "witch", "seer"]})
     assert found.key == "" and "night_order" in found.reason  # P5 missing: the ruleset says so
-    assert find_ruleset("werewolf").check_settings({"night_phase_hours": {"1": 2.5, "2": 5}}) == []
+    assert find_ruleset("werewolf").check_settings({"win": {"piper_madness": False}, "sheriff_weight": 1.5}) == []
     assert find_ruleset("game6-8").check_settings({"killer_order": ["甲", "乙"]}) == []
     [twice] = find_ruleset("game6-8").check_settings({"killer_order": ["甲", "甲"]})
     assert twice.key == "killer_order" and "两次" in twice.reason

@@ -82,8 +82,10 @@ DEFAULTS: Mapping[str, Any] = {
 WIN_CONDITIONS = ("piper_madness", "last_camp_standing", "draw_when_none_left")
 
 # Each key of DEFAULTS with its type and range ([game.rules], checked when the configuration is
-# loaded; :meth:`WerewolfSettings.from_config` then judges the whole).
-DECLARED = (
+# loaded; :meth:`WerewolfSettings.from_config` then judges the whole). The night phases'
+# deadlines are declared both as hours after the night opens and as times of day (branch
+# i21-rules turns the first into the second): whichever DEFAULTS has is in force.
+_DECLARABLE = (
     Setting("composition", Kind.TABLE, keys=tuple(WEREWOLF.composition), item=Setting("", Kind.WHOLE, least=0, most=32),
             meaning="the characters dealt: role → count (RES-W1)"),
     Setting("night_order", Kind.LIST, item=Setting("", Kind.TEXT, choices=NIGHT_STEPS), distinct=True,
@@ -102,6 +104,8 @@ DECLARED = (
     Setting("night_hours", Kind.WHOLE, least=1, most=168, meaning="hours of a night"),
     Setting("night_phase_hours", Kind.TABLE, item=Setting("", Kind.HOURS, most=168),
             meaning="deadlines of 夜晚1/夜晚2, hours after the night opens"),
+    Setting("night_phase_deadlines", Kind.TABLE, item=Setting("", Kind.CLOCK),
+            meaning="deadlines of 夜晚1/夜晚2, times of day"),
 )  # fmt: skip
 
 
@@ -192,6 +196,9 @@ class WerewolfSettings:
             day_starts=starts,
             **numbers,
         )
+
+
+DECLARED = tuple(s for s in _DECLARABLE if s.key in DEFAULTS)
 
 
 def merged(config: Mapping[str, Any]) -> dict[str, Any]:
