@@ -646,6 +646,11 @@ class GameService:
         events and the players table change in one transaction: both or neither."""
         if uid is None and self.adapter is not None:
             uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
+        if uid:
+            with self.store.snapshot() as uow:
+                seated = [p.name for p in uow.games.players(self.game_id) if p.uid == uid and p.name not in (old, new)]
+            if seated:
+                raise UserError(f"{new} 在论坛上和 {seated[0]} 是同一个账号（uid {uid}）：一个账号只能坐一个座位；没有改动")
         outcome = self.gm(
             Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid)
         )
