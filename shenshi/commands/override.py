@@ -1,5 +1,10 @@
 """``shenshi override``: GM corrections, recorded as events like everything else.
 
+  action ACTOR ACTION [TARGET…]   enter a night (or day) action intake could not read, by id or
+                          in Chinese, written as the player writes it: 月光 杀 老王,
+                          小明 占卜 Rex, 帅 炮打 X 炮架子 Y (a kill's declaration:
+                          --declaration TEXT; the PM's time: --at TIME). Checked as the
+                          player's own PM would be
   void ACTOR ACTION       drop a player's submission of this phase (e.g. a mistaken PM)
   execute NAME            execute NAME instead of the tally's result (before or after the close)
   cancel-execution        nobody is executed today
@@ -37,7 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     )
     parser.add_argument("args", nargs="*", metavar="ARG")
     parser.add_argument("--reason", default="", help="why (kept in the log)")
-    parser.add_argument("--at", metavar="TIME", help="answered: when the GM answered")
+    parser.add_argument("--at", metavar="TIME",
+                        help="answered: when the GM answered; action: when the player sent it")  # fmt: skip
+    parser.add_argument("--declaration", metavar="TEXT", help="action: a kill's declaration (杀人宣言)")
     parser.set_defaults(func=run)
     return parser
 
@@ -45,8 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     """Record the correction; say in the GM's words what it did and what was proposed."""
     from shenshi.commands._common import open_service, print_said
-    from shenshi.daemon.gm_commands import check_arguments, correct
+    from shenshi.daemon.gm_commands import check_arguments, correct, enter_action
 
     check_arguments(args.what, args.args)  # a wrong count: refused before opening
     service = open_service(args)
+    if args.what == "action":
+        return print_said(enter_action(service, args.args, args.reason, args.at, declaration=args.declaration))
     return print_said(correct(service, args.what, args.args, args.reason, args.at))

@@ -43,18 +43,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"    论坛的原因：{a.last_error}")
         print()
     if items:
-        print(f"下一步：{_next(service.config.daemon.mode, [a.id for a in items])}")
+        print(f"下一步：{review_footer(service.config.daemon.mode, items)}")
     return 0
 
 
-def _next(mode: str, ids: list[int]) -> str:
-    """What to do with the listed announcements, with their ids as the commands take them."""
-    from shenshi.commands._common import id_ranges
+def review_footer(mode: str, items: list) -> str:  # type: ignore[type-arg]
+    """What to do with the listed announcements: only those still waiting for the GM are
+    named (``review --all`` lists sent ones too), as the mode wants."""
+    from shenshi.daemon.hints import drop_hint, pending_advice
 
-    listed = id_ranges(ids)
-    if mode == "dry-run":
-        return (f"手动发帖/发私信（会被自动认出），或发出后 shenshi published {listed}；"
-                "不要的：shenshi reject ID")  # fmt: skip
-    if mode == "review":
-        return f"shenshi approve {listed}（先 shenshi edit ID 修改）；不要的：shenshi reject ID"
-    return "守护进程会自动发送；不要的：shenshi reject ID"
+    advice = pending_advice(mode, [(a.id, a.state.value, a.destination_kind.value != "thread") for a in items])
+    return advice.text() + (f"；不要的：{drop_hint().text()}" if advice.hints else "")

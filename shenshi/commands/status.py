@@ -131,7 +131,9 @@ def render(s: GameStatus, width: int) -> list[str]:
             text = a.message
             if a.evidence is not None:
                 text += f"\n证据：{a.evidence}"
-            if a.hint:
+            if a.resolution is not None:
+                text += f"\n已解决：{a.resolution}"
+            elif a.hint:
                 text += f"\n下一步：{a.hint}"
             rows.append((f"#{a.id}", _t(a.at, s.now), a.name, text))
         add(table(("编号", "时间", "类型", "内容"), rows, width, names))
@@ -164,18 +166,19 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
     (ten 未签到 posts are one line)."""
     from shenshi.commands._common import id_ranges
     from shenshi.daemon import gm_text
+    from shenshi.daemon.hints import publish_advice
 
     lines: list[str] = []
-    groups: dict[str, list[int]] = {}
+    groups: dict[tuple[str, str], list[int]] = {}
     for w in s.waiting:
         if w.opens_next_step:
             what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
             final = "（玩家要看到它才知道游戏结束）" if s.winner else ""
             lines += wrap(f"等待你发布 #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
         else:
-            groups.setdefault(w.what, []).append(w.id)
-    for what, ids in groups.items():
-        how = gm_text.publish_hint(s.mode, ids[0]).replace(f" {ids[0]}", f" {id_ranges(ids)}")
+            groups.setdefault((w.what, w.state), []).append(w.id)
+    for (what, state), ids in groups.items():
+        how = publish_advice(s.mode, ids, state=state).text()
         lines += wrap(f"尚未发布的{what}：#{id_ranges(ids)}：{how}", width, names, "  ")
     return lines
 

@@ -11,6 +11,7 @@ twin (``.jsonl``). Entries:
 - ``[已发布]`` an announcement the daemon recognised as published by the GM by hand (his post
   in a game thread, his PM from his outbox), with the time the game counts from;
 - ``!! 提醒`` a GM alert, with its id (``shenshi ack ID``), evidence and next command;
+- ``[已解决]`` an alert closed because its cause was resolved (a corrected ballot, a send);
 - ``[天神]`` a GM command (published, approve, reject, edit, override, substitute, ack);
 - ``[阶段]`` a phase change (a night or day opens, a step is resolved).
 """
@@ -30,8 +31,8 @@ from shenshi.daemon.links import EvidenceLink
 from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
 
 PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
-PUBLISHED = "published"
-HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]"}
+PUBLISHED, RESOLVED = "published", "resolved"
+HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", RESOLVED: "[已解决]"}
 
 
 def open_private(path: Path) -> int:
@@ -60,7 +61,8 @@ class LogEntry:
     evidence: Sequence[EvidenceLink | str] = field(default=())  # labelled links to posts and PMs
     alert: bool = False
     title: str = ""  # the kind in the GM's words (第1天第一轮结果), for the human-readable log
-    hint: str = ""  # the next command (alerts)
+    hint: str = ""  # the next steps in words (alerts)
+    hints: Sequence[Any] = ()  # … as data (hints.Hint), in the JSON twin for the console
 
     def to_json(self, tz: tzinfo = UTC) -> dict[str, Any]:
         """The JSON-lines form (times with the forum's offset)."""
@@ -74,6 +76,7 @@ class LogEntry:
             "text": self.text,
             "evidence": [_link_json(e) for e in self.evidence],
             **({"hint": self.hint} if self.hint else {}),
+            **({"hints": [h.to_json() for h in self.hints]} if self.hints else {}),
         }
 
     def to_text(self, tz: tzinfo = UTC) -> str:
@@ -82,7 +85,7 @@ class LogEntry:
         if self.alert:
             head = f"!! 提醒{ident} {gm_text.alert_name(self.kind)} ({self.kind})"
         else:
-            kind = "" if self.state in (GM, PHASE) else f" {self.title or self.kind} → {self.where}"
+            kind = "" if self.state in (GM, PHASE, RESOLVED) else f" {self.title or self.kind} → {self.where}"
             head = f"{HEADS.get(self.state, f'[{self.state}]')}{ident}{kind}"
         lines = [f"{self.at.astimezone(tz):%Y-%m-%d %H:%M:%S%z} {head}"]
         lines += ["    " + line for line in self.text.splitlines() or [""]]

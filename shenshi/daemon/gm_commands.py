@@ -26,14 +26,23 @@ the game says that the daemon reads it at its next cycle.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
 from shenshi.daemon.announce import kind_words
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
-from shenshi.daemon.gm_text import STATES, outbox_refusal, publish_hint, refusal, step_name
+from shenshi.daemon.gm_text import (
+    STATES,
+    id_ranges,
+    outbox_refusal,
+    refusal,
+    rule_name,
+    step_name,
+    verdict_name,
+)
+from shenshi.daemon.hints import Hint, delivered, dropped, publish_advice, render, stale_hints
 from shenshi.errors import UserError
 from shenshi.rulesets import base
 from shenshi.store.errors import IllegalTransition, NotFound, StoreError
@@ -48,11 +57,14 @@ CONSOLE = "控制台"  # ``by`` for the web console's actions
 OUTBOX_ACTIONS = ("approve", "reject")
 # ``shenshi override WHAT ARG…``: how many arguments each correction takes.
 CORRECTIONS = {
+    "action": -2,  # ACTOR ACTION and what the action takes (a negative count: at least that many)
     "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
     "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2,
 }  # fmt: skip
 # … and how to write them, said when the count is wrong.
 USAGE = {
+    "action": "ACTOR ACTION [TARGET…]（如 shenshi override action 月光 杀 老王，"
+              "shenshi override action 帅 炮打 X 炮架子 Y）",
     "void": "ACTOR ACTION（如 shenshi override void 月光 杀）", "execute": "NAME",
     "cancel-execution": "（不带参数）", "exit": "NAME", "answered": "SEER [--at TIME]",
     "penalty": "NAME POINTS", "send-off": "NAME", "sheriff": "NAME", "extra-divination": "NAME",
@@ -72,6 +84,7 @@ class Said:
     lines: tuple[str, ...] = ()
     refused: tuple[str, ...] = ()
     ids: tuple[int, ...] = field(default=())  # the announcements or alerts it changed
+    hints: tuple[Hint, ...] = ()  # the next steps it names, as data (the console's buttons)
 
 
 def gm_log(service: GameService, command: str, text: str, by: str = "") -> None:
@@ -97,17 +110,6 @@ def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
 
-def id_ranges(ids: Iterable[int]) -> str:
-    """``[3, 4, 5, 9]`` → ``3-5 9``: ids as the commands take them (the inverse of ``ids_of``)."""
-    runs: list[list[int]] = []
-    for i in sorted(set(ids)):
-        if runs and runs[-1][1] == i - 1:
-            runs[-1][1] = i
-        else:
-            runs.append([i, i])
-    return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
-
-
 def running_daemon_note(service: GameService) -> str:
     """A note when a daemon (``shenshi run``) holds the game: it reads the correction at the
     start of its next cycle, before the next step ('' when no daemon runs the game)."""
@@ -121,11 +123,31 @@ def running_daemon_note(service: GameService) -> str:
             "之后的结算都按更正后的局面")  # fmt: skip
 
 
-def proposed_ids(service: GameService, outcome: Effects) -> str:
-    """The ids of the announcements an outcome proposed (``#12 #13``)."""
+def proposed(service: GameService, outcome: Effects) -> list[Announcement]:
+    """The announcements an outcome proposed, as stored."""
     with service.store.snapshot() as uow:
         found = [uow.outbox.by_key(service.game_id, d.key) for d in outcome.drafts]
-    return " ".join(f"#{a.id}" for a in found if a is not None)
+    return [a for a in found if a is not None]
+
+
+def proposed_ids(service: GameService, outcome: Effects) -> str:
+    """The ids of the announcements an outcome proposed (``#12 #13``)."""
+    return " ".join(f"#{a.id}" for a in proposed(service, outcome))
+
+
+def proposed_advice(service: GameService, outcome: Effects) -> tuple[str, tuple[Hint, ...]]:
+    """The line saying what an outcome proposed and how it gets out in this mode, and the
+    hints of it ('' when it proposed nothing)."""
+    found = proposed(service, outcome)
+    if not found:
+        return "", ()
+    mode = service.config.daemon.mode
+    posts = [a.id for a in found if a.destination_kind.value == "thread"]
+    pms = [a.id for a in found if a.destination_kind.value != "thread"]
+    hints = publish_advice(mode, posts).hints + publish_advice(mode, pms, private=True).hints
+    how = publish_advice(mode, posts + pms).text() if mode == "live" else render(hints)
+    shown = " ".join(f"#{a.id}" for a in found)
+    return f"已提出公告 {shown}（shenshi review 查看）：{how}", hints
 
 
 # -- the outbox ---------------------------------------------------------------------------------
@@ -162,6 +184,8 @@ def outbox_action(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
+    if action == "reject" and done:  # an alert about a send the GM dropped is moot
+        service.resolve_alerts([dropped(a.id) for a in done])
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送。请手动发帖/发私信（会被自动认出），"
                      "或发出后 shenshi published ID；要让守护进程发送，把 [daemon] mode 改为 review 并重启 shenshi run。")  # fmt: skip
@@ -193,7 +217,8 @@ def check_current(service: GameService, a: Announcement) -> None:
              base.Phase.DAY: int(not day_first), base.Phase.DUSK: int(not day_first)}  # fmt: skip
     phase = base.Phase.NIGHT if found.group(1) == "night" else base.Phase.DAY
     step = step_name(phase, int(found.group(2)))
-    late = f"不发就 shenshi reject {a.id}；一定要发：shenshi approve {a.id} --late"
+    drop, send = stale_hints(a.id)
+    late = f"不发就 {drop.text()}；一定要发：{send.text()}"
     if state.phase is base.Phase.OVER and not a.key.endswith(":public"):  # only the result still
         raise UserError(f"游戏已经结束，这条{step}的帖子已过时：{late}")
     if state.phase not in order:
@@ -254,8 +279,8 @@ def edit_text(service: GameService, ident: int, text: str, by: str = "") -> Said
     gm_log(service, "edit", f"#{a.id} 改为：\n{text}", by)
     again = "（改过的内容要重新批准）" if current.state.value == "approved" else ""
     private = a.destination_kind.value != "thread"
-    hint = publish_hint(service.config.daemon.mode, a.id, private)
-    return Said((f"#{a.id} 已修改（{state}）{again}；{hint}",), ids=(a.id,))
+    advice = publish_advice(service.config.daemon.mode, (a.id,), private, a.state.value)
+    return Said((f"#{a.id} 已修改（{state}）{again}；{advice.text()}",), ids=(a.id,), hints=advice.hints)
 
 
 def mark_published(
@@ -294,6 +319,8 @@ def mark_published(
         else:
             service.referee.pending_public.pop(a.key, None)
             done.append(a)
+    if done:
+        service.resolve_alerts([delivered(a.id, published_by_hand=True) for a in done])
     lines = [
         f"#{a.id} 已记为发布于 {fmt_time(a.published_at, tz)}（{kind_words(service.templates, a.kind, a.key)}）"
         for a in done
@@ -392,8 +419,10 @@ def check_arguments(what: str, args: Sequence[str]) -> None:
     """A known correction with the number of arguments it takes (said with an example)."""
     if what not in CORRECTIONS:
         raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
-    if len(args) != CORRECTIONS[what]:
-        raise UserError(f"override {what} 需要 {CORRECTIONS[what]} 个参数，收到 {len(args)} 个："
+    wanted = CORRECTIONS[what]
+    if (len(args) < -wanted) if wanted < 0 else (len(args) != wanted):
+        count = f"至少 {-wanted}" if wanted < 0 else str(wanted)
+        raise UserError(f"override {what} 需要 {count} 个参数，收到 {len(args)} 个："
                         f"shenshi override {what} {USAGE[what]}")  # fmt: skip
 
 
@@ -420,6 +449,7 @@ def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
     a = list(args)
     why = f"（理由：{reason}）" if reason else ""
     said = {
+        "action": lambda: f"补录 {a[0]} 的行动：{' '.join(a[1:])}（代替读不出的私信）",
         "void": lambda: f"作废 {a[0]} 本阶段的「{ACTION_NAMES.get(a[1], a[1])}」",
         "execute": lambda: f"今天处决 {a[0]}（代替计票结果）",
         "cancel-execution": lambda: "今天不处决任何人",
@@ -445,6 +475,8 @@ def correct(
     """Record a GM correction (an event like any other) and what it proposed; a correction
     the rules refuse changes nothing (:class:`UserError` with the rules' reason). Players'
     names and actions are read as intake reads them (:func:`resolved`)."""
+    if what == "action":
+        return enter_action(service, args, reason, at, by)
     args = resolved(service, what, args)
     command = correction(what, args, reason, at, service.config.forum.tz)
     said = correction_words(what, args, reason)
@@ -455,9 +487,74 @@ def correct(
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
     lines = [f"已记录：{said}"] + ([note] if (note := running_daemon_note(service)) else [])
-    if ids:
-        lines.append(f"已提出公告 {ids}：shenshi review 查看（演练模式请手动发帖后 shenshi published ID）")
-    return Said(tuple(lines))
+    line, hints = proposed_advice(service, outcome)
+    if line:
+        lines.append(line)
+    return Said(tuple(lines), hints=hints)
+
+
+def enter_action(
+    service: GameService,
+    args: Sequence[str],
+    reason: str = "",
+    at: str | None = None,
+    by: str = "",
+    declaration: str | None = None,
+) -> Said:
+    """``shenshi override action ACTOR ACTION [TARGET…]``: the GM enters a player's action
+    that intake could not read (a misspelt name, a garbled PM), by the action's id or its
+    Chinese word, with what the action takes written as the player writes it (``炮打 X 炮架子
+    Y``; a kill's declaration by ``declaration``). It is read and validated as the player's own
+    PM (or 功能树洞 reply) sent at ``at`` (default: now) would be, then checked by the
+    ruleset as his submission; it is an event like every correction (replay rebuilds it), and
+    the alert it answers closes itself."""
+    from shenshi.intake import read_gm_entry
+    from shenshi.intake.lexicon import DECLARATION_WORDS
+
+    check_arguments("action", args)
+    actor = seat_name(service, args[0], "玩家")
+    action = action_id(service, args[1])
+    info = service.ruleset.info
+    rest = " ".join(a.strip(SPACES) for a in args[2:] if a.strip(SPACES))
+    text = f"{info.action_name(action)} {rest}".strip()
+    if declaration:
+        text += f"\n{DECLARATION_WORDS[0]}：{declaration.strip()}"
+    tz = service.config.forum.tz
+    when = parse_when(at, tz) or service.clock()
+    referee = service.referee
+    said = correction_words("action", [actor, text.splitlines()[0]], reason)
+    result = read_gm_entry(referee.context(when), actor, text, when)
+    entered = [c for c in result.commands if c.action == action] or list(result.commands)
+    if not entered and result.alerts:
+        raise UserError(f"{said}：{'；'.join(a.message for a in result.alerts)}；没有改动")
+    if not entered:
+        raise UserError(f"{said}：读不出行动，写法：shenshi override action {USAGE['action']}；没有改动")
+    flags = [a.message for a in result.alerts]  # accepted with a flag (a missing declaration…)
+    outcome = None
+    for command in entered:
+        core = referee.translate(command, None, when)
+        if not isinstance(core, base.Submit):
+            continue
+        core = replace(core, extra=base.frozen_map({**core.extra, "gm": True, **({"reason": reason} if reason else {})}))
+        problem = service.ruleset.check_submission(
+            referee.state, base.Submission(core.actor, core.action, core.target, core.extra, core.t)
+        )
+        if problem is not None and problem.verdict == "rejected":
+            raise UserError(f"{said}：{rule_name(problem.rule)}（{verdict_name(problem.verdict)}）；没有改动")
+        try:
+            outcome = service.gm(core)
+        except base.IllegalActionError as exc:
+            raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
+    if outcome is None:
+        raise UserError(f"{said}：读不出行动；没有改动")
+    ids = proposed_ids(service, outcome)
+    gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
+    lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]
+    lines += [note] if (note := running_daemon_note(service)) else []
+    line, hints = proposed_advice(service, outcome)
+    if line:
+        lines.append(line)
+    return Said(tuple(lines), hints=hints)
 
 
 def substitute(
@@ -490,9 +587,10 @@ def substitute(
         lines.append(running)
     ids = proposed_ids(service, outcome)
     gm_log(service, "substitute", f"{new} 接替 {old}（{when}）" + (f"；公告 {ids}" if ids else ""), by)
-    if ids:
-        lines.append(f"已提出公告 {ids}：shenshi review 查看")
-    return Said(tuple(lines))
+    line, hints = proposed_advice(service, outcome)
+    if line:
+        lines.append(line)
+    return Said(tuple(lines), hints=hints)
 
 
 def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | None, str]:
@@ -516,3 +614,35 @@ def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | N
         close = getattr(forum, "close", None)
         if close is not None:
             close()
+
+
+# -- hints ------------------------------------------------------------------------------------------
+
+
+def run_hint(service: GameService, hint: Hint, by: str = "", *, text: str | None = None,
+             offline: bool = False) -> Said:  # fmt: skip
+    """Do what a hint suggests (its blanks filled in first: :meth:`Hint.fill`), as the command
+    line would: the console's button and the CLI run the same operation. ``text``: an edit's
+    new text; ``offline``: a substitute's forum account is not looked up. A hint done by hand
+    on the forum, or one that only shows something, is refused with what to do instead."""
+    if hint.blanks:
+        raise UserError(f"先填写：{'、'.join(b.what for b in hint.blanks)}")
+    args = [str(a) for a in hint.args]
+    options = dict(hint.options)
+    match hint.command:
+        case "override" if args and args[0] == "action":
+            return enter_action(service, args[1:], options.get("--reason", ""), options.get("--at"), by,
+                                declaration=options.get("--declaration"))  # fmt: skip
+        case "override" if args:
+            return correct(service, args[0], args[1:], options.get("--reason", ""), options.get("--at"), by)
+        case "substitute" if len(args) == 2:
+            return substitute(service, args[0], args[1], options.get("--uid"), offline=offline, by=by)
+        case "approve" | "reject":
+            return outbox_action(service, hint.command, hint.ids, by, late=hint.late)
+        case "published":
+            return mark_published(service, hint.ids, by=by)
+        case "ack":
+            return acknowledge(service, hint.ids, by)
+        case "edit" if text is not None and len(hint.ids) == 1:
+            return edit_text(service, hint.ids[0], text, by)
+    raise UserError(f"这一步不是一条可以直接执行的命令：{hint.text()}")

@@ -9,7 +9,7 @@ words here, and an id without words is shown as it is, so that a new one is stil
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 
 from shenshi.rulesets.base import ABSTAIN, Ballot, Phase, Submission
@@ -183,7 +183,7 @@ VERDICTS: Mapping[str, str] = MappingProxyType({
 _ROUND_SUFFIXES = ("_r1", "_r2", "_runoff")
 
 
-def _without_round(rule: str) -> str:
+def without_round(rule: str) -> str:
     """``delegation_r1`` → ``delegation`` (a round suffix dropped)."""
     for suffix in _ROUND_SUFFIXES:
         if rule.endswith(suffix):
@@ -193,7 +193,7 @@ def _without_round(rule: str) -> str:
 
 def rule_name(rule: str) -> str:
     """The words of a rules-core decision id (``delegation_r1`` → 委托投票)."""
-    rule = _without_round(rule)
+    rule = without_round(rule)
     return RULE_NAMES.get(rule) or ALERT_NAMES.get(rule, rule)
 
 
@@ -209,65 +209,122 @@ def verdict_name(verdict: str) -> str:
     return VERDICTS.get(verdict, verdict)
 
 
-# What the GM can do about an alert, by kind (``{who}``: its subject). Every alert ends with
-# ``shenshi ack ID`` once read.
-_BALLOT = "看原帖；玩家可在投票时间内重新投票，或由你代记：shenshi override ballot {who} 对象"
-_NOT_COUNTED = "按规则不计；如你判断应计：shenshi override ballot {who} 对象"
-_ACTION = "看原帖；如需作废已记下的行动：shenshi override void {who} 行动"
-_REFUSED = "按规则不受理，回执已写明原因（演练模式请手动发出回执）；无需操作"
-_JUDGE = "由你判断是否处罚（规则 §7）；无需操作"
-HINTS: Mapping[str, str] = MappingProxyType({
-    "unknown_name": _BALLOT, "ambiguous_name": _BALLOT, "missing_target": _BALLOT,
-    "vote_conflict": _BALLOT, "conditional_vote": _BALLOT, "alternatives": _BALLOT,
-    "vote_immutable": _NOT_COUNTED, "no_vote_open": _NOT_COUNTED, "not_eligible": "按规则不计（今天被束魂）；无需操作",
-    "not_a_candidate": _NOT_COUNTED, "vote_closed": _NOT_COUNTED, "vote_wrong_thread": _NOT_COUNTED,
-    "change_limit": _NOT_COUNTED, "last_hour_change": _NOT_COUNTED,
-    "abstain_not_allowed": _NOT_COUNTED, "delegation_overridden": "本人的投票为准；无需操作",
-    "delegation_published": _NOT_COUNTED, "delegation_to_player": _NOT_COUNTED,
-    "edited_vote": "首次看到的内容为准；看原帖与修改",
-    "not_a_player": "非本局玩家，无需处理", "question": "私信回复该玩家",
-    "not_a_command": "读一下这条私信，需要的话私信回复该玩家；如果它其实是行动，请让玩家按格式重发",
-    "conditional_action": "不受理带条件的行动：请让玩家重发一个确定的行动",
-    "pm_window": _ACTION, "seer_locked": _ACTION, "locked": _ACTION, "action_conflict": _ACTION,
-    "order_uncertain": "已按有利于玩家计入；如你判断不该计入：shenshi override void {who} 行动",
-    "dead_actor": _REFUSED, "no_power": _REFUSED, "sent_off": _REFUSED, "after_deadline": _REFUSED,
-    "phase_deadline": _REFUSED, "wrong_phase": _REFUSED, "dead_target": _REFUSED,
-    "self_target": _REFUSED, "general_target": _REFUSED, "invalid_platform": _REFUSED,
-    "invalid_target": _REFUSED, "off_duty_killer": _REFUSED, "no_swaps_left": _REFUSED,
-    "swap_enemy": _REFUSED, "guard_once": _REFUSED, "silence_once": _REFUSED,
-    "heal_not_in_vision": _REFUSED, "skill_used": _REFUSED, "wrong_channel": _REFUSED,
-    "extra_divination_deadline": _REFUSED, "extra_divination_used": _REFUSED,
-    "last_words_not_granted": _REFUSED, "last_words_late": _REFUSED,
-    "last_words_too_long": _REFUSED, "lone_killer_suicide": _REFUSED, "not_in_phase": _REFUSED,
-    "dead_post": _JUDGE, "spectator_post": _JUDGE, "maddened_speech": _JUDGE,
-    "content_free_post": _JUDGE, "long_quote": _JUDGE, "kill_post_short": _JUDGE,
-    "declaration_missing": "截止前补交则有效，否则本次杀人作废（无需操作）",
-    "declaration_short": "天神判断是否罚：shenshi override extra-divination 抽中的平民",
-    "signin": "确认退出：shenshi override exit {who}，或换人：shenshi substitute {who} 新玩家",
-    "lurk": "确认退出：shenshi override exit {who}，或换人：shenshi substitute {who} 新玩家",
-    "lurk_warning": "警告私信已提出（演练模式请手动发出）；无需操作",
-    "lurk_replaced": "换人：shenshi substitute {who} 新玩家",
-    "last_words_after_post": "用 shenshi edit ID 把遗言加进天亮公告",
-    "rule:no_vote": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
-    "rule:missing_ballot": "如需替补（不退出）：在今日结果前 shenshi substitute {who} 新玩家",
-    "rule:lurking": "换人：shenshi substitute {who} 新玩家，或 shenshi override exit {who}",
+# What the GM reads about an alert (:class:`~shenshi.daemon.hints.Advice`): the note says what
+# happened and what the rules did (words only); the next steps are hints, data rendered below.
+NOTES: Mapping[str, str] = MappingProxyType({
+    "resolved": "已解决，无需操作",
+    "read": "请阅读；无需操作",
+    "round_closed": "这一轮投票已截止，不能再补记；无需操作",
+    "step_closed": "这一阶段已结算，不能再补录；无需操作",
+    "ballot_again": "看原帖；玩家可在截止前重新投票，或由你代记",
+    "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",
+    "refused": "按规则不受理",
+    "refused_receipt": "按规则不受理，回执 {ids} 写明了原因",
+    "refused_receipt_out": "按规则不受理，回执 {ids} 已发出；无需操作",
+    "refused_receipt_auto": "按规则不受理，回执 {ids} 会自动发出；无需操作",
+    "refused_no_receipt": "按规则不受理（没有回执）；无需操作",
+    "accepted": "已受理；无需操作",
+    "swap_enemy": "已受理：抽将会无效，帅仍会阵亡（规则如此）；无需操作",
+    "not_counted": "按规则不计",
+    "not_counted_closed": "按规则不计；这一轮已截止，无需操作",
+    "pm_window": "不在提交时间内，按规则不受理",
+    "seer_locked": "天神答复后的更改不受理，之前的占卜有效",
+    "locked": "「确定」后的更改不受理，锁定的目标有效",
+    "judge": "由你判断是否处罚（规则 §7）；不罚则无需操作",
+    "declaration_pending": "截止前补交杀人宣言则有效，否则本次杀人作废；无需操作",
+    "declaration_closed": "这一夜已结算：没有宣言的杀人已按规则处理；无需操作",
+    "declaration_short": "由你判断是否罚：抽一名平民做额外占卜",
+    "declaration_short_later": "由你判断是否罚；现在不能指定额外占卜，无需操作",
+    "signin": "未签到：确认退出、换人，或保留他（放弃这条公告）",
+    "lurk": "潜水：确认退出、换人，或保留他（放弃这条公告）",
+    "seat_done": "这个座位已处理（退出或换人）；无需操作",
+    "rule:no_vote": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
+    "rule:missing_ballot": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
+    "rule:lurking": "两次潜水警告：换人或淹死",
     "rule:delegation": "委托投票已按规则计入；无需操作",
     "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）；无需操作",
-    "send_failed": "会自动重试；shenshi review 查看，shenshi edit ID 修改或 shenshi reject ID 放弃",
-    "thread_changed": "打开论坛查看；shenshi run -v 看详情",
-    "unparsable_page": "打开链接查看；shenshi run -v 看详情",
+    "send_failed": "守护进程会自动重试",
+    "order_uncertain": "已按有利于玩家计入；如你判断不该计入，可作废",
+    "last_words_after_post": "遗言在天亮公告提出之后才到：把它加进公告",
+    "last_words_after_post_out": "天亮公告已发出：遗言请另行公布",
+    "not_a_command": "读一下这条私信，需要的话私信回复；如果它其实是行动，可以补录",
+    "question": "玩家提问：私信回复",
+    "edited_vote": "首次看到的内容为准；看原帖与修改",
+    "not_a_player": "非本局玩家，无需处理",
+    "lurk_warning": "警告私信已提出；无需操作",
+    "lurk_replaced": "两次潜水警告：须换人",
+    "delegation_overridden": "本人的投票为准；无需操作",
+    "thread_changed": "打开论坛查看（shenshi run -v 看详情）",
+    "unparsable_page": "打开链接查看（shenshi run -v 看详情）",
     "undecodable_bytes": "打开链接核对原文；无需操作",
     "cycle_failed": "守护进程会自动重试；反复出现时请把 shenshi run -v 的输出交给维护者",
-    "login_failed": "改好密码（password_file，或 password_env 后重启 shenshi run）",
+    "login_failed": "论坛拒绝登录：改好密码（password_file，或 password_env 后重启 shenshi run）",
     "forum_unreachable": "会自动重试；打开论坛看看是否能访问",
     "renamed": "已按 uid 认出；无需操作",
+    "pm_game_unknown": "这条私信没有计入任何一局：请人工处理",
+    "earlier_version_on_forum": "论坛上可能已有改之前的版本：核对后记为已发布或放弃",
+    "forum_clock_ahead": "论坛时钟快了或跳变：请核对论坛时间",
+    "sent_by_daemon": "守护进程会自动发送",
+    "nothing_to_publish": "列出的都已发布或放弃；无需操作",
+    "nothing_to_approve": "列出的都已批准、发出或放弃；无需操作",
+})  # fmt: skip
+
+# What each hint does, in the GM's words (a button's text), by command or purpose.
+LABELS: Mapping[str, str] = MappingProxyType({
+    "override_ballot": "代记选票", "override_action": "补录行动", "void": "作废行动",
+    "count_anyway": "仍然计票", "penalty": "罚分", "extra_divination": "抽额外占卜",
+    "exit": "确认退出", "substitute": "换人", "keep_player": "保留他（放弃公告）",
+    "approve": "批准发送", "approve_late": "仍然发送（已过时）", "reject": "放弃", "edit": "修改",
+    "published": "记为已发布", "post": "手动发帖", "send_pm": "手动发私信", "review": "查看",
+    "pm": "私信回复", "forum": "打开论坛", "ask_player": "请玩家重发", "ack": "确认已读",
+    "maintainer": "交给维护者", "password": "改密码", "count_in_game": "计入这一局",
+    "by_hand": "手动发帖/发私信",
+})  # fmt: skip
+# What a blank argument stands for.
+BLANKS: Mapping[str, str] = MappingProxyType({
+    "target": "对象", "action": "行动", "points": "分数", "civilian": "平民", "newcomer": "新玩家",
+    "id": "ID",
+})  # fmt: skip
+OR = "，或 "
+SUGGESTED = "（{what}：{names}）"
+# What resolved an alert (kept with it, shown in its history).
+RESOLVED: Mapping[str, str] = MappingProxyType({
+    "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "void": "已作废 {who} 的「{action}」",
+    "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
+    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃",
 })  # fmt: skip
 
 
-def hint(kind: str, subject: str | None) -> str:
-    """The next command for an alert of ``kind`` about ``subject`` ('' when none applies)."""
-    text = HINTS.get(kind) or HINTS.get(_without_round(kind), "")
-    return text.replace("{who}", subject or "玩家")
+def action_words(action: str) -> str:
+    """An action id in Chinese (``kill`` → 杀), as the catalog names it."""
+    return ACTION_NAMES.get(action, action)
+
+
+def id_ranges(ids: Iterable[int]) -> str:
+    """``[3, 4, 5, 9]`` → ``3-5 9``: ids as the commands take them."""
+    runs: list[list[int]] = []
+    for i in sorted(set(ids)):
+        if runs and runs[-1][1] == i - 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    return " ".join(f"{a}-{b}" if b > a else str(a) for a, b in runs)
+
+
+def by_hand(command: str, args: Sequence[str], ids: Sequence[int]) -> str:
+    """A step the GM does on the forum, in words (``私信回复 老王``, ``手动发帖 #3（会被自动认出）``)."""
+    shown = " ".join(f"#{run}" for run in id_ranges(ids).split())
+    who = args[0] if args else "玩家"
+    return {
+        "pm": f"私信回复 {who}",
+        "post": f"手动发帖 {shown}（会被自动认出）",
+        "by_hand": f"手动发帖/发私信 {shown}（会被自动认出）",
+        "send_pm": f"手动发私信 {shown}（会被自动认出）",
+        "forum": f"打开论坛查看 {who}" if args else "打开论坛查看",
+        "ask_player": f"请 {who} 按格式重发",
+        "maintainer": "把 shenshi run -v 的输出交给维护者",
+        "password": "改好密码（password_file，或 password_env 后重启 shenshi run）",
+    }.get(command, command)
 
 
 # -- what the rules core refused ------------------------------------------------------------------
@@ -331,18 +388,8 @@ def outbox_refusal(action: str, state: str) -> str:
     return (words or f"现在是「{STATES.get(state, state)}」，不能{verb}").format(verb=verb)
 
 
-def publish_hint(mode: str, ident: int, private: bool = False) -> str:
-    """How the GM publishes announcement ``ident`` in ``mode`` (a PM when ``private``)."""
-    if mode == "dry-run":
-        how = "发私信" if private else "发帖"
-        return f"请手动{how}（会被自动认出），或发出后 shenshi published {ident}"
-    if mode == "review":
-        return f"shenshi approve {ident}（或 shenshi edit {ident} 后批准）"
-    return "会自动发送"
-
-
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "DEADLINES", "PUBLISH", "next_step", "HINTS", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
-    "PHASES", "OUTBOX_VERBS", "alert_name", "outbox_refusal", "describe_ballot", "describe_submission", "hint", "left",
-    "publish_hint", "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
+    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "OR", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round",
+    "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
 ]  # fmt: skip

@@ -31,6 +31,14 @@ from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import refusal, rule_name, verdict_name, who_name
+from shenshi.daemon.hints import (
+    Cause,
+    Happening,
+    action_step,
+    intake_cause,
+    resolutions,
+    rule_cause,
+)
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
@@ -82,6 +90,7 @@ class GmAlert:
     message: str
     subject: str | None = None
     evidence: str | None = None
+    cause: Cause | None = None  # what it is about, which resolves it (hints.Cause)
 
 
 @dataclass(frozen=True)
@@ -203,18 +212,36 @@ class Referee:
         self._held: HeldDawn | None = None
         # Last words written in private, to publish the next day: (game day, author, text).
         self._last_words: list[tuple[int, str, str]] = []
+        # What the events applied since the shell last stored them resolve (hints.resolutions).
+        self.happened: list[Happening] = []
 
     # -- state -------------------------------------------------------------------------------
 
     def apply(self, command: Command) -> list[Event]:
-        """Decide and evolve; raises :class:`IllegalActionError` (state untouched)."""
+        """Decide and evolve; raises :class:`IllegalActionError` (state untouched). What the
+        events resolve (a ballot cast, a declaration that arrived…) is kept in
+        :attr:`happened` until the shell stores it (and closes the alerts it resolves)."""
         events = self.ruleset.decide(self.state, command)
         state = self.state
+        happened = []
         for event in events:
             self._remember(state, event)
+            happened += resolutions([event], state, {n: self.partners(n, state) for n in _actors(event)})
             state = self.ruleset.evolve(state, event)
         self.state = state
+        self.happened += happened
         return events
+
+    def partners(self, name: str, state: GameState | None = None) -> tuple[str, ...]:
+        """The other members of ``name``'s joint unit (the killers), who share its actions."""
+        state = state or self.state
+        if not state.has_player(name):
+            return ()
+        seat = state.seat(name)
+        role = self.ruleset.info.roles.get(seat.role)
+        if role is None or not role.joint:
+            return ()
+        return tuple(s.name for s in state.seats if s.name != name and s.role == seat.role and s.team == seat.team)
 
     def replay(self, events: Iterable[Event]) -> None:
         """Fold stored events into the state (no rules are re-run)."""
@@ -328,34 +355,40 @@ class Referee:
         if self._is_gm(post.author, post.author_uid):
             return self._gm_post(post)
         result = read_post(self.context(post.posted_at), post)
-        return self._intake(result, evidence, post.posted_at)
+        return self._intake(result, evidence, post.posted_at, "post")
 
     def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
         """A new PM to the GM."""
         if self._is_gm(pm.sender, pm.sender_uid):
             return Effects()
         result = read_pm(self.context(pm.sent_at), pm)
-        return self._intake(result, evidence, pm.sent_at)
+        return self._intake(result, evidence, pm.sent_at, "pm")
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""
-        context = self.context(revision.posted_at, self._as_read(evidence))
+        as_read = self._as_read(evidence)
+        context = self.context(revision.posted_at, as_read)
         result = read_post_edit(context, first, revision)
         out = Effects()
         for i, alert in enumerate(result.alerts):
+            cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
+                                 as_read, "post")  # fmt: skip
             out.alerts.append(
-                GmAlert(self.keys.edit_alert(evidence, revision.text, i), alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.edit_alert(evidence, revision.text, i), alert.kind, alert.message, alert.subject,
+                        evidence, cause)  # fmt: skip
             )
         return out
 
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
-    def _intake(self, result: IntakeResult, evidence: str, at: datetime) -> Effects:
+    def _intake(self, result: IntakeResult, evidence: str, at: datetime, channel: str) -> Effects:
         out = Effects()
         for i, alert in enumerate(result.alerts):
+            cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
+                                 self.state, channel, at.astimezone(self.tz))  # fmt: skip
             out.alerts.append(
-                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence)
+                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
@@ -376,6 +409,7 @@ class Referee:
                                               verb=self.ruleset.info.action_name(command.action),
                                               error=refusal(str(exc))),
                         command.actor, evidence,
+                        Cause("", command.actor, action_step(self.state), command.action, channel=channel),
                     )  # fmt: skip
                 )
                 continue
@@ -924,20 +958,8 @@ class Referee:
         out = Effects()
         for event in events:
             for i, n in enumerate(event.report.daemon):
-                alert = _note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event))
-                hint = self._what_to_do(n)
-                if hint:
-                    alert = replace(alert, message=f"{alert.message}；{hint}")
-                out.alerts.append(alert)
+                out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event)))
         return out
-
-    def _what_to_do(self, n: DaemonNote) -> str:
-        """What the GM can do about a decision that removes or replaces a player."""
-        bench = [s for s in self.game.substitutes if not self.state.has_player(s)]
-        if (n.rule, n.verdict) == ("lurking", "replaced"):
-            new = bench[0] if bench else "新玩家"
-            return f"两次潜水警告：换人（shenshi substitute {n.who} {new}）或淹死（shenshi override exit {n.who}）"
-        return ""
 
 
 def _step_evidence(state: GameState) -> tuple[str, ...]:
@@ -959,6 +981,11 @@ def _own_evidence(state: GameState, to: str, info: RulesetInfo) -> tuple[str, ..
     return tuple(dict.fromkeys(s.evidence for s in subs if s.evidence))
 
 
+def _actors(event: Event) -> tuple[str, ...]:
+    """Who submitted in ``event`` (a unit's partners share his declaration)."""
+    return (event.submission.actor,) if isinstance(event, PowerSubmitted) else ()
+
+
 def _evidence_of(event: Event) -> str | None:
     if isinstance(event, PowerSubmitted):
         return event.submission.evidence
@@ -971,7 +998,8 @@ def _note_alert(
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     detail = t.render("alert_rule_detail", detail=n.detail) if n.detail else ""
     message = t.render("alert_rule", who=who_name(n.who), rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
-    return GmAlert(key, f"rule:{n.rule}", message, n.who, evidence)
+    kind = f"rule:{n.rule}"
+    return GmAlert(key, kind, message, n.who, evidence, rule_cause(kind, n.who, n.verdict, action_step(state)))
 
 
 def _declarations(state: GameState, report: Report) -> dict[str, str]:

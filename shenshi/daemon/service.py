@@ -24,26 +24,27 @@ that time is stored with each outcome (the ``clock`` cursor).
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from shenshi.adapters.base import ForumAdapter, TimePrecision, find_adapter
 from shenshi.adapters.errors import ForumError
 from shenshi.config import Config
-from shenshi.daemon import keys
+from shenshi.daemon import gm_text, keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
 from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
-from shenshi.daemon.gm_text import hint
+from shenshi.daemon.hints import Advice, Happening, Situation, advise, cause_of, delivered, settle
 from shenshi.daemon.lease import GameLease, owner_name
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
 from shenshi.daemon.sharing import Seats, SharedReads
+from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.timeline import (
     WINDOW_ALERTS,
     Item,
@@ -61,7 +62,7 @@ from shenshi.rulesets.base import Command, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import Announcement, DestinationKind, Evidence, EvidenceKind
+from shenshi.store.records import Alert, Announcement, DestinationKind, Evidence, EvidenceKind
 from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -272,6 +273,7 @@ class GameService:
         if self.config.daemon.mode == "dry-run" and find_sent_pm and not getattr(self.adapter, "inbox_lists_sent", False):
             for a in self.outbox_watch.look(self.store, self.game_id, find_sent_pm):  # sent by hand
                 self._log_published(a)
+                self.resolve_alerts([delivered(a.id, published_by_hand=True)])
         return report
 
     def _edits_seen(self, uow: UnitOfWork, edits: list[Edit]) -> None:
@@ -498,8 +500,13 @@ class GameService:
         processed mark, what ``also`` writes (a substitute's row in the players table), and
         the players table brought in step with the new state. A crash or an error leaves all
         of it or none of it."""
+        happened = list(self.referee.happened) if self.referee is not None else []
+        if self.referee is not None:
+            self.referee.happened.clear()  # (stored below, or lost with the events if this fails)
         with self.store.transaction() as uow:
             seqs = uow.events.append(self.game_id, [codec.encode(e) for e in outcome.events], evidence_id, key=batch_key)
+            # alerts raised before these events that they resolve close (not the batch's own)
+            settled = settle(uow, self.game_id, happened, at=self.clock())
             # the dry-run log gets what is new (a tick proposes the same absences again)
             created = [d for d in outcome.drafts if uow.outbox.propose(self.game_id, **_draft_row(d))[1]]
             alerts = [a for a in outcome.alerts if uow.alerts.add(self.game_id, **_alert_row(a))[1]]
@@ -523,6 +530,7 @@ class GameService:
             self._log_draft(draft)
         for alert in alerts:
             self._log_alert(alert)
+        self._log_settled(settled)
 
     def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
@@ -540,9 +548,24 @@ class GameService:
         """Store GM alerts (each once, by its key) and write the new ones to the dry-run log."""
         for a in alerts:
             with self.store.transaction() as uow:
-                _, created = uow.alerts.add(self.game_id, a.key, a.kind, a.message, subject=a.subject)
+                row = _alert_row(a)
+                _, created = uow.alerts.add(self.game_id, row["key"], row["kind"], row["message"],
+                                            subject=row["subject"], cause=row["cause"])  # fmt: skip
             if created:
                 self._log_alert(a)
+
+    def resolve_alerts(self, happened: Sequence[Happening]) -> list[Alert]:
+        """Close the open alerts that ``happened`` resolves (e.g. ``hints.delivered(id)``: a
+        send that failed went out), logged; the alerts stay viewable."""
+        with self.store.transaction() as uow:
+            settled = settle(uow, self.game_id, happened, at=self.clock())
+        self._log_settled(settled)
+        return settled
+
+    def _log_settled(self, settled: Sequence[Alert]) -> None:
+        for a in settled:
+            self.drylog.write(LogEntry(self.clock(), a.kind, "天神", f"提醒 #{a.id} 已解决：{a.resolution}",
+                                       "resolved", str(a.id), title=gm_text.alert_name(a.kind)))  # fmt: skip
 
     def _last_seq(self) -> int:
         with self.store.snapshot() as uow:
@@ -563,8 +586,17 @@ class GameService:
         with self.store.snapshot() as uow:
             stored = uow.alerts.by_key(self.game_id, a.key)
         ident = str(stored.id) if stored else ""
-        self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence,
-                                   alert=True, hint=hint(a.kind, a.subject)))  # fmt: skip
+        advice = self.advice(stored) if stored is not None else None
+        self.drylog.write(LogEntry(self.clock(), a.kind, "天神", a.message, "alert", ident, evidence, alert=True,
+                                   hint=advice.text() if advice else "", hints=advice.hints if advice else ()))  # fmt: skip
+
+    def situation(self) -> Situation:
+        """The model every hint is derived from, now (:mod:`shenshi.daemon.hints`)."""
+        return situation_of(self)
+
+    def advice(self, alert: Alert, situation: Situation | None = None) -> Advice:
+        """The next steps for a stored alert, now."""
+        return advise(facts_of(alert), situation or self.situation())
 
     def _publish(self, uow: UnitOfWork, key: str, at: datetime, forum_id: str | None) -> bool:
         """Mark the announcement ``key`` published by the GM's own post, in ``uow`` (the
@@ -573,6 +605,7 @@ class GameService:
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
         uow.outbox.mark_published(a.id, at, forum_id=forum_id)
+        settle(uow, self.game_id, [delivered(a.id, published_by_hand=True)], at=self.clock())
         return True
 
     def _log_published(self, a: Announcement) -> None:
@@ -717,9 +750,14 @@ class GameService:
         return self.publisher.next_retry() if self.publisher is not None else None
 
     def _published_by_sending(self, key: str) -> None:
-        """An announcement is on the forum: the GM's posts no longer need matching against it."""
+        """An announcement is on the forum: the GM's posts no longer need matching against it,
+        and an alert about its failed sends is resolved."""
         if self.referee is not None:
             self.referee.pending_public.pop(key, None)
+        with self.store.snapshot() as uow:
+            a = uow.outbox.by_key(self.game_id, key)
+        if a is not None:
+            self.resolve_alerts([delivered(a.id)])
 
 
 def _draft_row(d: Draft) -> dict:
@@ -732,8 +770,10 @@ def _draft_row(d: Draft) -> dict:
 
 
 def _alert_row(a: GmAlert) -> dict:
+    cause = a.cause or cause_of(a.kind, a.key, a.subject)
     return {
         "key": a.key, "kind": a.kind, "message": a.message, "subject": a.subject,
         "evidence_id": int(a.evidence) if a.evidence and a.evidence.isdigit() else None,
+        "cause": cause.to_json() if cause is not None else None,
     }  # fmt: skip
 

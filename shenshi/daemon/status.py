@@ -30,12 +30,14 @@ from typing import TYPE_CHECKING, Any
 
 from shenshi.daemon import gm_text
 from shenshi.daemon.announce import kind_words
+from shenshi.daemon.hints import Advice, Hint, Situation, advise, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, Referee
+from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.rulesets.base import ABSTAIN, PHASE_GRAPH, Due, GameState, Phase, PhaseTimes, Report
 from shenshi.store.outbox import AnnouncementState
-from shenshi.store.records import Announcement, DestinationKind
+from shenshi.store.records import Alert, Announcement, DestinationKind
 from shenshi.store.unit_of_work import Store
 
 if TYPE_CHECKING:
@@ -128,7 +130,8 @@ class Waiting:
     what: str  # the kind in the GM's words (第1天投票结果)
     state: str
     opens_next_step: bool
-    hint: str
+    hint: str  # the hints in words
+    hints: tuple[Hint, ...] = ()  # how the GM gets it out in this mode (none in live)
 
 
 @dataclass(frozen=True)
@@ -142,7 +145,9 @@ class AlertView:
     subject: str | None
     at: datetime
     evidence: EvidenceLink | None
-    hint: str
+    hint: str  # the advice in words (note and next steps)
+    advice: Advice = field(default_factory=Advice)  # … as data: the console's buttons
+    resolution: str | None = None  # closed: what resolved it (its cause happened)
 
 
 @dataclass(frozen=True)
@@ -256,6 +261,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
     info = service.ruleset.info
     health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now)
     waiting = _waiting(referee, outbox, mode)
+    situation = situation_of(service, outbox)
     return GameStatus(
         game=service.config.game.name,
         ruleset=state.ruleset,
@@ -281,7 +287,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         night=_night(service, state, tz),
         waiting=waiting,
         proposed=sum(1 for a in outbox if a.state is AnnouncementState.PROPOSED),
-        alerts=_alerts(store, game_id, alerts, tz),
+        alerts=_alerts(store, game_id, alerts, tz, situation),
         failed=tuple(_failed(a) for a in outbox if a.state is AnnouncementState.FAILED),
         activity=_activity(service, state, now),
         health=health,
@@ -487,23 +493,28 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str) -> tuple[W
         and a.state not in (AnnouncementState.REJECTED,)
     ]  # fmt: skip
     pending.sort(key=lambda a: (a.key != gate, a.id))
-    return tuple(
-        Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
-                a.key == gate, gm_text.publish_hint(mode, a.id))
-        for a in pending
-    )
+    out = []
+    for a in pending:
+        advice = publish_advice(mode, (a.id,), state=a.state.value)
+        out.append(Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
+                           a.key == gate, advice.text(), advice.hints))  # fmt: skip
+    return tuple(out)
 
 
-def _alerts(store: Store, game_id: int, alerts: Iterable[Any], tz: tzinfo) -> tuple[AlertView, ...]:
+def _alerts(
+    store: Store, game_id: int, alerts: Iterable[Alert], tz: tzinfo, situation: Situation
+) -> tuple[AlertView, ...]:
     alerts = list(alerts)
     links = {
         link.id: link for link in evidence_links(store, game_id, [a.evidence_id for a in alerts])
     }
-    return tuple(
-        AlertView(a.id, a.kind, gm_text.alert_name(a.kind), a.message, a.subject,
-                  a.created_at.astimezone(tz), links.get(a.evidence_id), gm_text.hint(a.kind, a.subject))
-        for a in alerts
-    )  # fmt: skip
+    views = []
+    for a in alerts:
+        advice = advise(facts_of(a), situation)
+        views.append(AlertView(a.id, a.kind, gm_text.alert_name(a.kind), a.message, a.subject,
+                               a.created_at.astimezone(tz), links.get(a.evidence_id), advice.text(), advice,
+                               a.resolution if a.resolved_at else None))  # fmt: skip
+    return tuple(views)
 
 
 def _failed(a: Announcement) -> FailedSend:
@@ -561,6 +572,8 @@ def to_json(status: GameStatus) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, (Advice, Hint)):
+        return value.to_json()  # the console's shape (blanks as forms, the text beside)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, datetime):

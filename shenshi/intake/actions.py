@@ -22,6 +22,7 @@ from shenshi.rulesets.profile import KillPost, LastWordsNotice
 def validate_action(out: Collector, p: Parsed) -> None:
     """Turn one parsed PM / tree-hole command into a command or an alert."""
     intent = p.intents[0]
+    out.doing = "delegate_vote" if intent.startswith("delegate") else intent
     special = {
         "delegate_vote": _delegate,
         "delegate_abstain": _delegate,
@@ -42,6 +43,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
     if _extra_divination(ctx, sender, "divine") and "divine" in p.intents:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
+    out.doing = action or intent
     if action is None:
         out.alert("no_power", verb=p.verb, role=_role_cn(ctx, sender))
         return

@@ -43,6 +43,7 @@ class Collector:
     sender: PlayerInfo | None
     t: datetime | None
     receipts_on: bool = True
+    doing: str | None = None  # the command being read (its alerts are about it)
     commands: list[IntakeCommand] = field(default_factory=list)
     alerts: list[Alert] = field(default_factory=list)
     receipts: list[Receipt] = field(default_factory=list)
@@ -102,7 +103,7 @@ class Collector:
         subject = self.sender.name if self.sender else None
         values = {"player": subject or "?", "verb": verb or "", "target": target or "", **fields}
         message = self.render(template or f"alert_{kind}", **values)
-        self.alerts.append(Alert(kind, message, subject, suggestions))
+        self.alerts.append(Alert(kind, message, subject, suggestions, self.doing, target))
         if verb is None or not self.receipts_on or self.sender is None:
             return
         reason = reason_template or f"reason_{kind}"

@@ -52,13 +52,17 @@ class Alert:
     """Something the GM must look at. ``kind`` is documented in ``docs/intake.md``.
 
     ``subject`` is the player (or forum user) the alert is about; ``suggestions`` are fuzzy
-    name matches, offered to the GM and never used as a target.
+    name matches, offered to the GM and never used as a target. ``action`` is the command it
+    is about (``vote``, ``kill``…; ``None``: none), ``target`` the name as written: the GM's
+    next step is built from them (``shenshi override action 月光 杀 对象``).
     """
 
     kind: str
     message: str
     subject: str | None = None
     suggestions: tuple[str, ...] = ()
+    action: str | None = None
+    target: str | None = None
 
     def as_json(self) -> dict[str, Any]:
         """The batch tool's shape: ``{"kind", "message"}`` (plus suggestions when any)."""

@@ -97,6 +97,25 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
     return out.result()
 
 
+def read_gm_entry(ctx: GameContext, actor: str, text: str, at: datetime) -> IntakeResult:
+    """An action the GM enters for ``actor`` (``shenshi override action``: what intake could
+    not read), written as the player would write it (``杀 老王``, ``炮打 X 炮架子 Y``) and
+    validated as his own PM or 功能树洞 reply would be, sent at ``at``: his powers,
+    the window, the targets, the declaration. No receipt: the GM tells the player himself."""
+    sender = ctx.player(actor)
+    out = Collector(ctx, sender, at, receipts_on=False)
+    if sender is None:
+        return out.result()
+    parsed = read_actions(
+        text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None,
+        author_keys=_author_keys(ctx, sender, actor),
+    )  # fmt: skip
+    for p in parsed:
+        validate_action(out, p)
+    resolve_conflicts(out)
+    return out.result()
+
+
 # Replies that belong in the 功能树洞 where skills do (werewolf [WW:L116, L183, L185]).
 _TREE_HOLE_ONLY = frozenset({"last_words", "speed_up", "slow_down"})
 
@@ -181,6 +200,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     if not ballots and sender.name in ctx.phase.maddened:
         ballots = _maddened_ballot(ctx, post.text)
     _speech_rules(out, post, kind, ballots)
+    out.doing = "vote"  # what follows is about a ballot
     if hidden and read_votes(hidden, name_index(ctx)):
         out.alert("unclosed_quote", text=_excerpt(hidden))
     if not ballots:

@@ -3,15 +3,16 @@ changes a vote…), each raised once per key."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import select
 
 from shenshi.store import models as m
 from shenshi.store.errors import NotFound
 from shenshi.store.records import Alert
-from shenshi.store.rows import Repository, added, evidence_row, game_row, to_alert
+from shenshi.store.rows import Repository, added, evidence_row, game_row, json_copy, to_alert
 
 
 class AlertRepository(Repository):
@@ -27,9 +28,10 @@ class AlertRepository(Repository):
         subject: str | None = None,
         evidence_id: int | None = None,
         at: datetime | None = None,
+        cause: Mapping[str, Any] | None = None,
     ) -> tuple[Alert, bool]:
         """Raise a GM alert; idempotent by ``key``: ``(alert, created)`` (an existing key is
-        returned unchanged)."""
+        returned unchanged). ``cause``: what the alert is about (JSON), which resolves it."""
         when = self._now(at, "at")
         s = self.session
         game_row(s, game_id, lock=True)
@@ -42,7 +44,7 @@ class AlertRepository(Repository):
             s,
             m.Alert(
                 game_id=game_id, key=key, kind=kind, message=message, subject=subject,
-                evidence_id=evidence_id, created_at=when,
+                evidence_id=evidence_id, created_at=when, cause=json_copy(cause) if cause else None,
             ),
         )  # fmt: skip
         return to_alert(row), True
@@ -81,3 +83,24 @@ class AlertRepository(Repository):
             if row.acknowledged_at is None:
                 row.acknowledged_at = when
         return [to_alert(rows[i]) for i in wanted]
+
+    def resolve(
+        self,
+        game_id: int,
+        resolution: Callable[[Alert], str | None],
+        *,
+        at: datetime | None = None,
+    ) -> list[Alert]:
+        """Close the game's open alerts whose cause has happened: ``resolution(alert)`` says
+        what resolved it (``None``: nothing did, it stays open). Closed alerts stay viewable in
+        :meth:`raised`, with ``resolved_at`` and ``resolution``."""
+        when = self._now(at, "at")
+        q = select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.resolved_at.is_(None))
+        done = []
+        for row in self.session.scalars(q.order_by(m.Alert.id)):
+            words = resolution(to_alert(row))
+            if words is not None:
+                row.resolved_at = when
+                row.resolution = words[:200]
+                done.append(to_alert(row))
+        return done

@@ -246,6 +246,8 @@ class Alert(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     resolved_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     acknowledged_at: Mapped[datetime | None] = mapped_column(UTCDateTime)  # `shenshi ack`
+    cause: Mapped[Any | None] = mapped_column(JSON(none_as_null=True))  # what resolves it
+    resolution: Mapped[str | None] = mapped_column(String(200))  # what resolved it
 
 
 class Cursor(Base):

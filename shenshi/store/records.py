@@ -8,6 +8,7 @@ produced the record. Datetimes are aware, in UTC. JSON columns come back as plai
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
@@ -206,8 +207,9 @@ class Lease:
 
 @dataclass(frozen=True)
 class Alert:
-    """A GM alert; open until ``resolved_at`` is set, new to the GM until he acknowledges it
-    (``acknowledged_at``, ``shenshi ack``)."""
+    """A GM alert; open until ``resolved_at`` is set (its ``cause`` happened: ``resolution``
+    says what), new to the GM until he acknowledges it (``acknowledged_at``, ``shenshi ack``).
+    ``cause`` is what the alert is about, as :class:`shenshi.daemon.hints.Cause` stores it."""
 
     id: int
     game_id: int
@@ -219,6 +221,8 @@ class Alert:
     created_at: datetime
     resolved_at: datetime | None
     acknowledged_at: datetime | None = None
+    cause: Mapping[str, Any] | None = None
+    resolution: str | None = None
 
 
 @dataclass(frozen=True)

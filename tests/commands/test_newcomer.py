@@ -135,7 +135,7 @@ def test_an_edited_approved_announcement_needs_a_new_approval(cfg, capsys) -> No
     code, out, _ = cli(capsys, "edit", "1", "--text", "已收到：今晚占卜 Rex")
     assert code == 0
     assert "#1 已修改（待审）（改过的内容要重新批准）" in out
-    assert "请手动发私信" in out  # dry-run, and a PM: not "发帖"
+    assert "手动发私信 #1" in out  # dry-run, and a PM: not "发帖"
     code, out, _ = cli(capsys, "edit", "1", "--text", "已收到：今晚占卜 Rex")
     assert code == 0 and "内容没有变化" in out
     code, _, err = cli(capsys, "edit", "1", "--file", "absent.txt")
@@ -242,7 +242,7 @@ def test_status_groups_the_announcements_that_do_not_hold_the_game(cfg, capsys, 
     monkeypatch.setenv("COLUMNS", "300")
     _propose(*((f"s{i}", "signin", "thread", "2", f"玩家{i} 未签到") for i in range(3)))
     out = cli(capsys, "status")[1]
-    assert "尚未发布的未签到：#1-3：请手动发帖（会被自动认出），或发出后 shenshi published 1-3" in out
+    assert "尚未发布的未签到：#1-3：手动发帖 #1-3（会被自动认出），或 shenshi published 1-3" in out
     assert out.count("未签到：#") == 1
 
 
@@ -275,8 +275,23 @@ def test_review_says_what_to_do_with_the_ids_listed(cfg, capsys) -> None:
     _propose(("k1", "receipt", "pm", "小明", "已收到"))
     out = cli(capsys, "review")[1]
     assert out.rstrip().endswith(
-        "下一步：手动发帖/发私信（会被自动认出），或发出后 shenshi published 1；不要的：shenshi reject ID"
+        "下一步：手动发帖/发私信 #1（会被自动认出），或 shenshi published 1；不要的：shenshi reject ID"
     )
+
+
+def test_review_all_names_only_what_still_waits(cfg, capsys) -> None:
+    """Issue 20: ``review --all`` ended with ``approve 1-33`` including items already sent;
+    its footer names only the announcements that still wait for the GM."""
+    _propose(("k1", "night_result", "thread", "2", "【第1夜结果】"), ("k2", "receipt", "pm", "小明", "已收到"),
+             ("k3", "receipt", "pm", "Rex", "已收到"))  # fmt: skip
+    assert cli(capsys, "published", "1")[0] == 0
+    assert cli(capsys, "reject", "3")[0] == 0
+    out = cli(capsys, "review", "--all")[1]
+    assert "#1 [已手动发布]" in out and "#3 [已放弃]" in out
+    footer = out.rstrip().splitlines()[-1]
+    assert footer == "下一步：手动发帖/发私信 #2（会被自动认出），或 shenshi published 2；不要的：shenshi reject ID"
+    assert cli(capsys, "published", "2")[0] == 0
+    assert cli(capsys, "review", "--all")[1].rstrip().splitlines()[-1] == "下一步：列出的都已发布或放弃；无需操作"
 
 
 def test_the_dry_run_log_gets_a_proposal_or_an_alert_once(tmp_path) -> None:

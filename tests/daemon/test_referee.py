@@ -126,15 +126,24 @@ def test_the_penalty_divination_is_granted_by_the_gm_and_answered_at_once(tmp_pa
 
 
 def test_two_lurking_warnings_name_the_next_substitute(tmp_path) -> None:
+    """The second warning's alert offers the exit and the bench's first free substitute as
+    hints (data), and names no command in its message; the first warning offers nothing."""
     from dataclasses import replace as dc_replace
 
+    from shenshi.daemon.hints import AlertFacts, Situation, advise
+    from shenshi.daemon.referee import _note_alert
     from shenshi.rulesets.base import DaemonNote
 
     ref = referee(tmp_path)
     ref.game = dc_replace(ref.game, substitutes=("Rex", "替补甲"))  # Rex already plays
-    hint = ref._what_to_do(DaemonNote("小明", "lurking", "replaced"))
-    assert "shenshi substitute 小明 替补甲" in hint and "override exit 小明" in hint
-    assert ref._what_to_do(DaemonNote("小明", "lurking", "warning")) == ""
+    sit = Situation("review", ref.state, ref.ruleset, bench=tuple(ref.game.substitutes))
+    replaced = _note_alert(ref.templates, ref.keys, ref.state, DaemonNote("小明", "lurking", "replaced"), 0, None)
+    assert "shenshi" not in replaced.message
+    advice = advise(AlertFacts(replaced.kind, replaced.subject, replaced.key, replaced.cause), sit)
+    assert [h.args[0] for h in advice.hints] == ["exit", "小明"]
+    assert "shenshi substitute 小明 新玩家（新玩家：替补甲）" in advice.text() and "override exit 小明" in advice.text()
+    warned = _note_alert(ref.templates, ref.keys, ref.state, DaemonNote("小明", "lurking", "warning"), 0, None)
+    assert advise(AlertFacts(warned.kind, warned.subject, warned.key, warned.cause), sit).hints == ()
 
 
 def test_an_edited_ballot_after_an_early_close_is_shown_to_the_gm(tmp_path) -> None:

@@ -1,0 +1,821 @@
+"""The GM's next steps as data: what shenshi suggests after an alert, a refusal or a command's
+answer is a :class:`Hint` (a ``shenshi`` command, or something done by hand, with its
+arguments), never a sentence to parse. The command line renders it as text
+(:meth:`Hint.text`), the web console as a button or a prefilled form (:meth:`Hint.to_json`).
+
+Every hint is derived from one model, the :class:`Situation`: the mode (dry-run, review,
+live), the game's state (which step is open, who may still vote or act), what the alert is
+about (its :class:`Cause`: a ballot, a night action, a declaration, a send, a seat; the
+channel it came by) and what already happened (the receipt proposed or sent, the alert
+resolved). A correction is offered only when the rules core would take it now (it is decided
+against the state, as the command itself would be), so a hint is never refused.
+
+An alert knows what resolves it (its :class:`Cause`, stored with it): the events a GM
+correction or a player's new post brings (:func:`resolutions`), a delivered or published
+announcement (:meth:`Cause.sent`), close it. Closed alerts stay viewable (history).
+
+Map::
+
+    Hint, Blank, Advice                 the data (text, argv, JSON)
+    Cause                               what an alert is about, and what resolves it
+    resolutions(events, before)         the causes some events resolve
+    cause_of(kind, key, …)              the cause of an alert raised without one
+    Situation, advise(alert, situation) the next steps for an alert, now
+    publish_hints(mode, ids, …)         how the GM publishes announcements in a mode
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from shenshi.daemon import gm_text
+from shenshi.daemon.keys import step_label
+from shenshi.rulesets.base import (
+    BallotCast,
+    BallotOverridden,
+    Command,
+    DeclareExit,
+    Event,
+    ExitDeclared,
+    GameState,
+    GmRuling,
+    IllegalActionError,
+    OverrideBallot,
+    Phase,
+    PowerSubmitted,
+    Ruleset,
+    SeatTakenOver,
+    SubmissionVoided,
+    Substitute,
+    SubstitutionScheduled,
+    VoidAction,
+)
+
+# -- the data ----------------------------------------------------------------------------------
+
+# Commands of ``shenshi`` a hint may name, and the acts the GM does by hand on the forum.
+COMMANDS = frozenset({"override", "substitute", "approve", "reject", "edit", "published", "ack",
+                      "review", "status", "run"})  # fmt: skip
+BY_HAND = frozenset({
+    "pm",  # 私信回复 a player (args: the player)
+    "forum",  # 打开论坛查看 (args: a url, if known)
+    "post",  # 手动发帖 an announcement (ids)
+    "by_hand",  # 手动发帖/发私信 announcements of both kinds (ids)
+    "send_pm",  # 手动发私信 an announcement (ids)
+    "ask_player",  # 请玩家按格式重发 (args: the player)
+    "maintainer",  # 交给维护者
+    "password",  # 改好论坛密码
+})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Blank:
+    """An argument the GM fills in (对象, 新玩家); ``choices``: the values that fit (the rules
+    core takes each of them now), for a form's list."""
+
+    what: str
+    choices: tuple[str, ...] = ()
+    suggested: tuple[str, ...] = ()  # the likely ones (a misspelt name's close matches, the bench)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"blank": self.what, "choices": list(self.choices), "suggested": list(self.suggested)}
+
+
+Arg = str | Blank
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One next step: ``shenshi COMMAND ARGS… IDS… [--late] [OPTIONS]``, or an act done by hand
+    (:data:`BY_HAND`). ``ids`` are announcement or alert ids; ``label`` is what it does, in the
+    GM's words (a button's text)."""
+
+    command: str
+    args: tuple[Arg, ...] = ()
+    ids: tuple[int, ...] = ()
+    late: bool = False
+    options: tuple[tuple[str, str], ...] = ()
+    label: str = ""
+
+    @property
+    def by_hand(self) -> bool:
+        """Done by the GM on the forum, not a ``shenshi`` command."""
+        return self.command in BY_HAND
+
+    @property
+    def blanks(self) -> tuple[Blank, ...]:
+        """The arguments still to fill in."""
+        return tuple(a for a in self.args if isinstance(a, Blank))
+
+    def fill(self, *values: str) -> Hint:
+        """The hint with its blanks filled in, in order."""
+        it = iter(values)
+        args = tuple(next(it) if isinstance(a, Blank) else a for a in self.args)
+        return replace(self, args=args)
+
+    def argv(self) -> tuple[str, ...]:
+        """The command's words after ``shenshi`` (a blank must be filled in first)."""
+        if self.by_hand:
+            raise ValueError(f"{self.command} is done by hand, not a shenshi command")
+        if self.blanks:
+            raise ValueError(f"fill in {', '.join(b.what for b in self.blanks)} first")
+        words = [self.command, *(str(a) for a in self.args)]
+        words += [str(i) for i in self.ids]
+        if self.late:
+            words.append("--late")
+        for name, value in self.options:
+            words += [name, value]
+        return tuple(words)
+
+    def text(self) -> str:
+        """The hint as the command line shows it: ``shenshi override ballot 老王 对象``."""
+        if self.by_hand:
+            return gm_text.by_hand(self.command, [_shown(a) for a in self.args], self.ids)
+        words = [self.command, *(_shown(a) for a in self.args)]
+        if self.ids:
+            words.append(gm_text.id_ranges(self.ids))
+        if self.late:
+            words.append("--late")
+        for name, value in self.options:
+            words += [name, value]
+        likely = [gm_text.SUGGESTED.format(what=b.what, names="、".join(b.suggested)) for b in self.blanks if b.suggested]
+        return "shenshi " + " ".join(words) + "".join(likely)
+
+    def to_json(self) -> dict[str, Any]:
+        """The console's shape: the command, its arguments (blanks as forms), ids, flags."""
+        return {
+            "command": self.command,
+            "args": [a.to_json() if isinstance(a, Blank) else a for a in self.args],
+            "ids": list(self.ids),
+            "late": self.late,
+            "options": dict(self.options),
+            "label": self.label,
+            "by_hand": self.by_hand,
+            "text": self.text(),
+        }
+
+
+def _shown(arg: Arg) -> str:
+    return arg.what if isinstance(arg, Blank) else str(arg)
+
+
+@dataclass(frozen=True)
+class Advice:
+    """What the GM reads about an alert: ``note`` (what happened, what the rules did; words
+    only, never a command) and the next steps, each a :class:`Hint` (any one of them)."""
+
+    note: str = ""
+    hints: tuple[Hint, ...] = ()
+
+    def text(self) -> str:
+        """``看原帖…；shenshi override ballot 老王 对象，或 …`` (the CLI's 下一步 line)."""
+        steps = gm_text.OR.join(h.text() for h in self.hints)
+        return "；".join(x for x in (self.note, steps) if x)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"note": self.note, "hints": [h.to_json() for h in self.hints], "text": self.text()}
+
+
+# -- what an alert is about, and what resolves it ------------------------------------------------------
+
+BALLOT, ACTION, DECLARATION, SENT, SEAT = "ballot", "action", "declaration", "sent", "seat"
+
+
+@dataclass(frozen=True)
+class Cause:
+    """What an alert is about, stored with it: what resolves it, and what its hints need.
+
+    ``what``: ``ballot`` (``who``'s ballot of ``step``, e.g. ``day1.r1``), ``action`` (``who``'s
+    ``action`` of ``step``, e.g. ``night1``), ``declaration`` (the kill declaration of ``who``
+    for ``step``), ``sent`` (announcement ``announcement`` delivered or published), ``seat``
+    (``who``'s seat exited or taken over). ``target`` and ``channel`` (``pm`` | ``post``) are
+    what the alert saw; ``suggestions`` the names that came close. A cause with another
+    ``what`` (``""``) is resolved by nothing: it is read, then acknowledged.
+    """
+
+    what: str = ""
+    who: str = ""
+    step: str = ""
+    action: str = ""
+    target: str = ""
+    channel: str = ""
+    announcement: int | None = None
+    suggestions: tuple[str, ...] = ()
+    at: str = ""  # when the post or PM was sent (forum time, ISO): an entered action's time
+
+    # The alert is resolved by a cause equal to it on these fields (an action's own only if set).
+    def resolved_by(self, other: Cause) -> bool:
+        """Whether ``other`` (something that happened) resolves an alert about this."""
+        if not self.what or other.what != self.what:
+            return False
+        if self.what == SENT:
+            return self.announcement == other.announcement
+        if self.who != other.who or (self.step and self.step != other.step):
+            return False
+        return not (self.what == ACTION and self.action and other.action and self.action != other.action)
+
+    @staticmethod
+    def ballot(step: str, who: str, target: str = "", **kw: Any) -> Cause:
+        return Cause(BALLOT, who, step, target=target, **kw)
+
+    @staticmethod
+    def of_action(step: str, who: str, action: str = "", target: str = "", **kw: Any) -> Cause:
+        return Cause(ACTION, who, step, action, target, **kw)
+
+    @staticmethod
+    def declaration(step: str, who: str) -> Cause:
+        return Cause(DECLARATION, who, step)
+
+    @staticmethod
+    def sent(announcement: int) -> Cause:
+        """An announcement on the forum (sent by the daemon, or published by the GM)."""
+        return Cause(SENT, announcement=announcement)
+
+    @staticmethod
+    def seat(who: str) -> Cause:
+        return Cause(SEAT, who)
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored shape (only the fields that are set)."""
+        out: dict[str, Any] = {"what": self.what}
+        for name in ("who", "step", "action", "target", "channel", "at"):
+            if getattr(self, name):
+                out[name] = getattr(self, name)
+        if self.announcement is not None:
+            out["announcement"] = self.announcement
+        if self.suggestions:
+            out["suggestions"] = list(self.suggestions)
+        return out
+
+    @staticmethod
+    def from_json(data: Mapping[str, Any] | None) -> Cause | None:
+        if not data:
+            return None
+        return Cause(
+            str(data.get("what") or ""), str(data.get("who") or ""), str(data.get("step") or ""),
+            str(data.get("action") or ""), str(data.get("target") or ""), str(data.get("channel") or ""),
+            data.get("announcement"), tuple(data.get("suggestions") or ()), str(data.get("at") or ""),
+        )  # fmt: skip
+
+
+def ballot_step(state: GameState, round: int | None = None) -> str:
+    """The step of a ballot: ``day1.r1`` (the open round, or ``round``)."""
+    return step_label(Phase.DAY, state.number, round if round is not None else state.round)
+
+
+def action_step(state: GameState) -> str:
+    """The step of a night (or day) action: ``night1``, ``day2``."""
+    phase = state.phase if state.phase in (Phase.NIGHT, Phase.DAY) else _open_before(state.phase)
+    return step_label(phase, state.number)
+
+
+def _open_before(phase: Phase) -> Phase:
+    return Phase.DAY if phase is Phase.DUSK else Phase.NIGHT
+
+
+Happening = tuple[Cause, str]  # something that happened, and its words (what resolved an alert)
+
+
+def resolutions(
+    events: Iterable[Event], before: GameState, joint: Mapping[str, Sequence[str]] | None = None
+) -> list[Happening]:
+    """What ``events`` (applied to ``before``) resolve, with their words: a ballot cast or set
+    by the GM, an action submitted (a player's, or the GM's ``override action``) or voided, a
+    declaration that arrived (for the whole joint unit: ``joint`` maps a player to his
+    partners), a seat exited or taken over."""
+    found: list[Happening] = []
+    joint = joint or {}
+    for event in events:
+        if isinstance(event, (BallotCast, BallotOverridden)):
+            b = event.ballot
+            words = gm_text.describe_ballot(b)
+            if isinstance(event, BallotOverridden):
+                words = gm_text.RESOLVED["gm"].format(what=words)
+            found.append((Cause.ballot(step_label(Phase.DAY, before.number, b.round), b.voter), words))
+        elif isinstance(event, PowerSubmitted):
+            s = event.submission
+            step = action_step(before)
+            words = gm_text.describe_submission(s)
+            if s.extra.get("gm"):
+                words = gm_text.RESOLVED["gm"].format(what=words)
+            found.append((Cause.of_action(step, s.actor, s.action), words))
+            if s.extra.get("declaration") or s.extra.get("declaration_chars"):
+                for who in (s.actor, *joint.get(s.actor, ())):
+                    found.append((Cause.declaration(step, who), gm_text.RESOLVED["declaration"].format(who=s.actor)))
+        elif isinstance(event, SubmissionVoided):
+            words = gm_text.RESOLVED["void"].format(who=event.actor, action=gm_text.action_words(event.action))
+            found.append((Cause.of_action(action_step(before), event.actor, event.action), words))
+        elif isinstance(event, ExitDeclared):
+            found.append((Cause.seat(event.name), gm_text.RESOLVED["exit"].format(who=event.name)))
+        elif isinstance(event, (SubstitutionScheduled, SeatTakenOver)):
+            found.append((Cause.seat(event.old), gm_text.RESOLVED["substitute"].format(who=event.old, new=event.new)))
+    return found
+
+
+def settle(uow: Any, game_id: int, happened: Sequence[Happening], *, at: Any = None) -> list[Any]:
+    """Close, in the unit of work ``uow``, the game's open alerts that ``happened`` resolves
+    (each noted with what resolved it); returns the closed alerts. The one way alerts close
+    themselves: the daemon calls it with the events it stores and the announcements it sees
+    out (``(Cause.sent(id), words)``)."""
+    if not happened:
+        return []
+
+    def resolution(alert: Any) -> str | None:
+        cause = Cause.from_json(alert.cause)
+        if cause is None:
+            return None
+        return next((words for c, words in happened if cause.resolved_by(c)), None)
+
+    return uow.alerts.resolve(game_id, resolution, at=at)
+
+
+def delivered(announcement: int, published_by_hand: bool = False) -> Happening:
+    """An announcement that is on the forum (sent by the daemon, or published by the GM)."""
+    return Cause.sent(announcement), gm_text.RESOLVED["published" if published_by_hand else "sent"].format(id=announcement)
+
+
+def dropped(announcement: int) -> Happening:
+    """An announcement the GM rejected: an alert about sending it is moot."""
+    return Cause.sent(announcement), gm_text.RESOLVED["rejected"].format(id=announcement)
+
+
+BALLOT_ACTIONS = frozenset({"vote", "abstain", "delegate_vote"})
+# Intake's alerts about a ballot or an action that a later one (or the GM's entry) settles;
+# the others (a refusal, a speech rule) are read and acknowledged, nothing resolves them.
+SETTLED_BY_NEW = frozenset({
+    "unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
+    "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
+})  # fmt: skip
+
+
+def intake_cause(
+    kind: str, subject: str | None, action: str | None, target: str | None, suggestions: Sequence[str],
+    state: GameState, channel: str, at: datetime | None = None,
+) -> Cause | None:
+    """What an alert intake raised on a post or PM (``channel``) is about, in ``state``: the
+    ballot or action it concerns (settled by a new one, for the kinds that a new one settles),
+    the missing kill declaration, or only the step it was read in."""
+    if not subject:
+        return None
+    sent = at.strftime("%Y-%m-%dT%H:%M:%S") if at is not None else ""
+    extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions), "at": sent}
+    if kind == "declaration_missing":
+        return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel, at=sent)
+    settles = kind in SETTLED_BY_NEW
+    if action in BALLOT_ACTIONS or (action is None and kind in ("possible_ballot", "vote_wrong_thread")):
+        return Cause(BALLOT if settles else "", subject, ballot_step(state), **extra)
+    return Cause(ACTION if settles and action else "", subject, action_step(state), action or "", **extra)
+
+
+def rule_kind(kind: str) -> str:
+    """An alert kind without a rules-core round suffix (``rule:no_vote_r1`` → ``rule:no_vote``)."""
+    if kind.startswith("rule:"):
+        return "rule:" + gm_text.without_round(kind.removeprefix("rule:"))
+    return kind
+
+
+SEAT_VERDICTS = frozenset({"exit", "replaced"})  # rules-core decisions that take a seat
+
+
+def rule_cause(kind: str, who: str, verdict: str, step: str) -> Cause:
+    """What a rules-core decision is about: a seat it takes (no vote, a second lurking
+    warning: settled by an exit or a substitute), else only its step."""
+    return Cause(SEAT if verdict in SEAT_VERDICTS else "", who, step)
+
+
+def cause_of(kind: str, key: str, subject: str | None) -> Cause | None:
+    """The cause of an alert raised without one, from its kind and key (the formats of
+    :mod:`shenshi.daemon.keys` never change): a failed send is resolved by its delivery."""
+    if kind == "send_failed":
+        parts = key.split(":")
+        if len(parts) >= 4 and parts[-3] == "send" and parts[-2].isdigit():
+            return Cause.sent(int(parts[-2]))
+    if kind in ("signin", "lurk") and subject:
+        return Cause.seat(subject)
+    return None
+
+
+# -- the situation, and the advice it gives ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """An announcement as hints need it: id, state, and whether it is a public post."""
+
+    id: int
+    state: str
+    thread: bool
+    key: str = ""
+
+
+@dataclass(frozen=True)
+class AlertFacts:
+    """An alert as advice needs it (a stored alert, or one about to be stored)."""
+
+    kind: str
+    subject: str | None = None
+    key: str = ""
+    cause: Cause | None = None
+    evidence: int | None = None
+    resolved: bool = False
+
+
+@dataclass(frozen=True)
+class Situation:
+    """The one model every hint is derived from: the mode, the game's state and rules, the
+    substitutes on the bench, and what the outbox holds for each post or PM (its receipts)
+    and by key."""
+
+    mode: str
+    state: GameState
+    ruleset: Ruleset
+    bench: tuple[str, ...] = ()
+    receipts: Mapping[int, tuple[Outgoing, ...]] = field(default_factory=dict)  # evidence → receipts
+    outbox: Mapping[str, Outgoing] = field(default_factory=dict)  # key → announcement
+
+    def legal(self, command: Command) -> bool:
+        """Whether the rules core takes ``command`` now (decided against the state, unchanged)."""
+        try:
+            self.ruleset.decide(self.state, command)
+        except (IllegalActionError, KeyError, ValueError, AttributeError):
+            return False
+        return True
+
+    def ballot_open(self, cause: Cause) -> bool:
+        """The round of a ballot alert is still open."""
+        s = self.state
+        return s.phase is Phase.DAY and bool(s.round) and cause.step == ballot_step(s) and s.outcome is None
+
+    def action_open(self, cause: Cause) -> bool:
+        """The step of an action alert is still open (its actions can still be entered)."""
+        s = self.state
+        return s.phase in (Phase.NIGHT, Phase.DAY) and cause.step == action_step(s) and s.outcome is None
+
+    def submitted(self, who: str, action: str = "") -> bool:
+        """``who`` has a submission (of ``action``) in the open step."""
+        return any(x.actor == who and (not action or x.action == action) for x in self.state.submissions)
+
+
+def advise(alert: AlertFacts, situation: Situation) -> Advice:
+    """The next steps for ``alert`` now: a note and the hints that fit the mode, the channel,
+    the action and what already happened (a resolved alert: only the note that it is)."""
+    if alert.resolved:
+        return Advice(gm_text.NOTES["resolved"])
+    kind = rule_kind(alert.kind)
+    handler = _BY_KIND.get(kind) or _BY_KIND.get(kind.removeprefix("rule:"))
+    if handler is not None:
+        return handler(replace(alert, kind=kind), situation)
+    note = gm_text.NOTES.get(kind) or gm_text.NOTES.get(kind.removeprefix("rule:"))
+    return Advice(note) if note else _default(alert, situation)
+
+
+def _who(alert: AlertFacts) -> str:
+    return (alert.cause.who if alert.cause and alert.cause.who else alert.subject) or ""
+
+
+def _default(alert: AlertFacts, sit: Situation) -> Advice:
+    """An alert kind without advice of its own: the words that name it, nothing to run."""
+    return Advice(gm_text.NOTES["read"])
+
+
+# What can be done about an unreadable ballot or action: the player writes again, or the GM
+# enters it (override ballot / override action), while its step is open.
+
+
+def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
+    cause = alert.cause
+    who = _who(alert)
+    if cause is None or not who:
+        return Advice(gm_text.NOTES["read"])
+    if cause.what == BALLOT:
+        if not sit.ballot_open(cause):
+            return Advice(gm_text.NOTES["round_closed"])
+        hint = _ballot_hint(sit, who, cause.suggestions)
+        return Advice(gm_text.NOTES["ballot_again"], (hint,) if hint else ())
+    if cause.what == ACTION:
+        if not sit.action_open(cause):
+            return Advice(gm_text.NOTES["step_closed"])
+        hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at)
+        return Advice(gm_text.NOTES["action_again"], (hint,) if hint else ())
+    return Advice(gm_text.NOTES["read"])
+
+
+def _ballot_hint(sit: Situation, who: str, suggestions: Sequence[str] = (), target: str = "") -> Hint | None:
+    """``shenshi override ballot WHO 对象`` if the rules take a ballot of ``who`` now."""
+    living = [s.name for s in sit.state.alive()]
+    probe = target or next(iter(suggestions), "") or next((n for n in living if n != who), who)
+    if not sit.legal(OverrideBallot(who, probe)):
+        return None
+    choices = tuple(dict.fromkeys(n for n in (*suggestions, *living) if sit.legal(OverrideBallot(who, n))))
+    arg: Arg = target if target and sit.legal(OverrideBallot(who, target)) else Blank(
+        gm_text.BLANKS["target"], choices, tuple(n for n in suggestions if n in choices)
+    )
+    return Hint("override", ("ballot", who, arg), label=gm_text.LABELS["override_ballot"])
+
+
+def _action_hint(
+    sit: Situation, who: str, action: str = "", suggestions: Sequence[str] = (), at: str = ""
+) -> Hint | None:
+    """``shenshi override action WHO 行动 对象 [--at TIME]`` while the step takes actions (the
+    time the player sent it, so it is judged and ordered as his PM)."""
+    if not sit.state.has_player(who) or sit.state.phase not in (Phase.NIGHT, Phase.DAY):
+        return None
+    role = sit.ruleset.info.roles.get(sit.state.seat(who).role)
+    powers = tuple(role.powers) if role else ()
+    if action and action not in powers:
+        action = ""
+    what: Arg = sit.ruleset.info.action_name(action) if action else Blank(
+        gm_text.BLANKS["action"], tuple(sit.ruleset.info.action_name(p) for p in powers)
+    )
+    if not powers:
+        return None
+    living = tuple(s.name for s in sit.state.alive())
+    target = Blank(gm_text.BLANKS["target"], tuple(dict.fromkeys((*suggestions, *living))),
+                   tuple(n for n in suggestions if n in living))  # fmt: skip
+    options = (("--at", at),) if at else ()
+    return Hint("override", ("action", who, what, target), options=options, label=gm_text.LABELS["override_action"])
+
+
+def _void_hint(sit: Situation, who: str, action: str) -> Hint | None:
+    """``shenshi override void WHO 行动`` if ``who`` has such a submission to void now."""
+    if not (who and action) or not sit.legal(VoidAction(who, action)):
+        return None
+    return Hint("override", ("void", who, sit.ruleset.info.action_name(action)), label=gm_text.LABELS["void"])
+
+
+# A command the rules refused: the player's receipt says why (PMs, tree-hole replies); a post
+# gets no receipt. What the GM does about the receipt depends on the mode.
+
+
+def _refused(alert: AlertFacts, sit: Situation) -> Advice:
+    receipts = sit.receipts.get(alert.evidence or -1, ())
+    note = gm_text.NOTES["refused"]
+    if not receipts:
+        return Advice(note + gm_text.NOTES["no_receipt"])
+    return Advice(note, _receipt_hints(sit.mode, receipts))
+
+
+def _receipt_hints(mode: str, receipts: Sequence[Outgoing]) -> tuple[Hint, ...]:
+    """How the receipts of a post or PM reach the player in ``mode`` (nothing left: none)."""
+    waiting = tuple(r for r in receipts if r.state in ("proposed", "approved", "failed"))
+    if not waiting:
+        return ()
+    if mode == "dry-run":
+        ids = tuple(r.id for r in waiting)
+        return (Hint("send_pm", ids=ids, label=gm_text.LABELS["send_pm"]),
+                Hint("published", ids=ids, label=gm_text.LABELS["published"]))  # fmt: skip
+    if mode == "review":
+        ids = tuple(r.id for r in waiting if r.state == "proposed")
+        return (Hint("approve", ids=ids, label=gm_text.LABELS["approve"]),) if ids else ()
+    return ()
+
+
+def _accepted(alert: AlertFacts, sit: Situation) -> Advice:
+    """A command accepted with a flag for the GM (抽将 of an enemy): nothing was refused."""
+    return Advice(gm_text.NOTES.get(alert.kind.removeprefix("rule:"), gm_text.NOTES["accepted"]))
+
+
+def _not_counted(alert: AlertFacts, sit: Situation) -> Advice:
+    """A ballot the rules do not count: the GM may count it while the round is open."""
+    cause = alert.cause
+    who = _who(alert)
+    note = gm_text.NOTES["not_counted"]
+    if cause is None or cause.what != BALLOT or not who or not sit.ballot_open(cause):
+        return Advice(note)
+    hint = _ballot_hint(sit, who, cause.suggestions, cause.target)
+    return Advice(note, (replace(hint, label=gm_text.LABELS["count_anyway"]),) if hint else ())
+
+
+def _recorded_action(alert: AlertFacts, sit: Situation) -> Advice:
+    """An action refused although the player had one recorded before (a change after the
+    seer's answer, after 确定, outside the window): the earlier one stands; the GM may void it."""
+    cause = alert.cause
+    who = _who(alert)
+    note = gm_text.NOTES.get(alert.kind.removeprefix("rule:"), gm_text.NOTES["refused"])
+    hints: list[Hint] = []
+    void = _void_hint(sit, who, cause.action) if cause is not None and sit.action_open(cause) else None
+    if void is not None:
+        hints.append(void)
+    receipts = sit.receipts.get(alert.evidence or -1, ())
+    hints += _receipt_hints(sit.mode, receipts)
+    return Advice(note, tuple(hints))
+
+
+def _judge(alert: AlertFacts, sit: Situation) -> Advice:
+    """Speech rules: the GM judges whether to penalise (a ruling the ruleset knows, if any)."""
+    who = _who(alert)
+    hints = []
+    if who and sit.legal(GmRuling("penalty", who, {"points": 1})):  # type: ignore[arg-type]
+        hints.append(Hint("override", ("penalty", who, Blank(gm_text.BLANKS["points"])),
+                          label=gm_text.LABELS["penalty"]))  # fmt: skip
+    return Advice(gm_text.NOTES["judge"], tuple(hints))
+
+
+def _declaration_missing(alert: AlertFacts, sit: Situation) -> Advice:
+    cause = alert.cause
+    if cause is not None and sit.action_open(cause):
+        return Advice(gm_text.NOTES["declaration_pending"])
+    return Advice(gm_text.NOTES["declaration_closed"])
+
+
+def _declaration_short(alert: AlertFacts, sit: Situation) -> Advice:
+    """A short declaration: the GM may draw a civilian for the penalty divination (RES-A19),
+    when the rules take that ruling now."""
+    civilians = tuple(s.name for s in sit.state.alive() if sit.legal(GmRuling("extra_divination", s.name)))
+    if not civilians:
+        return Advice(gm_text.NOTES["declaration_short_later"])
+    hint = Hint("override", ("extra-divination", Blank(gm_text.BLANKS["civilian"], civilians)),
+                label=gm_text.LABELS["extra_divination"])  # fmt: skip
+    return Advice(gm_text.NOTES["declaration_short"], (hint,))
+
+
+def _seat_hints(sit: Situation, who: str) -> list[Hint]:
+    """Exit without substitute, or a substitute, for ``who``'s seat if the rules take them now."""
+    hints: list[Hint] = []
+    if not who:
+        return hints
+    if sit.legal(DeclareExit(who)):
+        hints.append(Hint("override", ("exit", who), label=gm_text.LABELS["exit"]))
+    probe = next((b for b in sit.bench if not sit.state.has_player(b)), "替补")
+    if sit.legal(Substitute(who, probe)):
+        bench = tuple(b for b in sit.bench if not sit.state.has_player(b))
+        hints.append(Hint("substitute", (who, Blank(gm_text.BLANKS["newcomer"], bench, bench[:1])),
+                          label=gm_text.LABELS["substitute"]))  # fmt: skip
+    return hints
+
+
+def _absence(alert: AlertFacts, sit: Situation) -> Advice:
+    """A missed sign-in or a lurker: confirm the exit, bring a substitute, or keep him (the
+    proposed post is then rejected)."""
+    who = _who(alert)
+    if not who or not sit.state.is_alive(who):
+        return Advice(gm_text.NOTES["seat_done"])
+    hints = _seat_hints(sit, who)
+    post = sit.outbox.get(alert.key)
+    if post is not None and post.state in ("proposed", "approved", "failed"):
+        hints.append(Hint("reject", ids=(post.id,), label=gm_text.LABELS["keep_player"]))
+    return Advice(gm_text.NOTES[alert.kind], tuple(hints))
+
+
+def _rule_seat(alert: AlertFacts, sit: Situation) -> Advice:
+    """A rules-core decision that removes a player (no vote, lurking): a substitute keeps the
+    seat while the step is open."""
+    who = _who(alert)
+    if alert.cause is None or alert.cause.what != SEAT:  # a warning: the player is told
+        return Advice(gm_text.NOTES["lurk_warning"])
+    if not who or not sit.state.is_alive(who):
+        return Advice(gm_text.NOTES["seat_done"])
+    hints = [h for h in _seat_hints(sit, who) if h.command == "substitute" or alert.kind == "rule:lurking"]
+    return Advice(gm_text.NOTES.get(alert.kind, ""), tuple(hints))
+
+
+def _send_failed(alert: AlertFacts, sit: Situation) -> Advice:
+    cause = alert.cause
+    ident = cause.announcement if cause is not None else None
+    if ident is None:
+        return Advice(gm_text.NOTES["send_failed"], (Hint("review", label=gm_text.LABELS["review"]),))
+    return Advice(gm_text.NOTES["send_failed"], (
+        Hint("edit", ids=(ident,), label=gm_text.LABELS["edit"]),
+        Hint("reject", ids=(ident,), label=gm_text.LABELS["reject"]),
+    ))  # fmt: skip
+
+
+def _order_uncertain(alert: AlertFacts, sit: Situation) -> Advice:
+    cause = alert.cause
+    who = _who(alert)
+    hint = _void_hint(sit, who, cause.action) if cause is not None and cause.action else None
+    return Advice(gm_text.NOTES["order_uncertain"], (hint,) if hint else ())
+
+
+def _words_after_post(alert: AlertFacts, sit: Situation) -> Advice:
+    dawn = next((a for a in sit.outbox.values() if a.thread and a.state in ("proposed", "approved")
+                 and a.key.endswith(":public") and ":night" in a.key), None)  # fmt: skip
+    if dawn is None:
+        return Advice(gm_text.NOTES["last_words_after_post_out"])
+    return Advice(gm_text.NOTES["last_words_after_post"], (Hint("edit", ids=(dawn.id,), label=gm_text.LABELS["edit"]),))
+
+
+def _player_pm(alert: AlertFacts, sit: Situation) -> Advice:
+    """A PM holding no command (a question, a note): read it; answer by hand; if it was meant
+    as an action, the GM may enter it."""
+    who = _who(alert)
+    hints = [Hint("pm", (who,), label=gm_text.LABELS["pm"])] if who else []
+    cause = alert.cause
+    enter = _action_hint(sit, who, at=cause.at) if cause is not None and who and sit.action_open(cause) else None
+    if enter is not None:
+        hints.append(enter)
+    return Advice(gm_text.NOTES[alert.kind], tuple(hints))
+
+
+def _edited(alert: AlertFacts, sit: Situation) -> Advice:
+    cause = alert.cause
+    who = _who(alert)
+    if cause is not None and cause.what == BALLOT and who and sit.ballot_open(cause):
+        hint = _ballot_hint(sit, who, cause.suggestions, cause.target)
+        return Advice(gm_text.NOTES["edited_vote"], (hint,) if hint else ())
+    return Advice(gm_text.NOTES["edited_vote"])
+
+
+def _note(name: str):  # type: ignore[no-untyped-def]
+    return lambda alert, sit: Advice(gm_text.NOTES[name])
+
+
+_UNREADABLE = ("unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
+               "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot")  # fmt: skip
+_REFUSED = ("dead_actor", "no_power", "sent_off", "after_deadline", "phase_deadline", "phase_not_open",
+            "wrong_phase", "dead_target", "self_target", "general_target", "invalid_platform",
+            "invalid_target", "off_duty_killer", "no_swaps_left", "guard_once", "silence_once",
+            "heal_not_in_vision", "skill_used", "wrong_channel", "extra_divination_deadline",
+            "extra_divination_used", "last_words_not_granted", "last_words_late", "last_words_too_long",
+            "lone_killer_suicide", "not_in_phase", "not_eligible")  # fmt: skip
+_NOT_COUNTED = ("vote_immutable", "no_vote_open", "not_a_candidate", "vote_closed", "vote_wrong_thread",
+                "change_limit", "last_hour_change", "abstain_not_allowed", "delegation_published",
+                "delegation_to_player", "delegation_overridden")  # fmt: skip
+_RECORDED = ("pm_window", "seer_locked", "locked")
+_JUDGE = ("dead_post", "spectator_post", "maddened_speech", "content_free_post", "long_quote",
+          "kill_post_short")  # fmt: skip
+
+_BY_KIND: dict[str, Any] = {
+    **{k: _unreadable for k in _UNREADABLE},
+    **{k: _refused for k in _REFUSED},
+    **{k: _not_counted for k in _NOT_COUNTED},
+    **{k: _recorded_action for k in _RECORDED},
+    **{k: _judge for k in _JUDGE},
+    "swap_enemy": _accepted,
+    "declaration_missing": _declaration_missing,
+    "declaration_short": _declaration_short,
+    "signin": _absence, "lurk": _absence,
+    "rule:no_vote": _rule_seat, "rule:missing_ballot": _rule_seat, "rule:lurking": _rule_seat,
+    "send_failed": _send_failed,
+    "order_uncertain": _order_uncertain,
+    "last_words_after_post": _words_after_post,
+    "not_a_command": _player_pm, "question": _player_pm,
+    "edited_vote": _edited,
+}  # fmt: skip
+
+
+# -- announcements ------------------------------------------------------------------------------------
+
+
+def publish_hints(mode: str, ids: Sequence[int], private: bool = False) -> tuple[Hint, ...]:
+    """How the GM gets announcements ``ids`` out in ``mode``: by hand then ``published``
+    (dry-run), ``approve`` (review), nothing (live: the daemon sends)."""
+    ids = tuple(ids)
+    if not ids:
+        return ()
+    if mode == "dry-run":
+        by_hand = "send_pm" if private else "post"
+        return (Hint(by_hand, ids=ids, label=gm_text.LABELS[by_hand]),
+                Hint("published", ids=ids, label=gm_text.LABELS["published"]))  # fmt: skip
+    if mode == "review":
+        return (Hint("approve", ids=ids, label=gm_text.LABELS["approve"]),)
+    return ()
+
+
+def publish_advice(mode: str, ids: Sequence[int], private: bool = False, state: str = "proposed") -> Advice:
+    """:func:`publish_hints` for announcements in ``state``, with what the mode does by
+    itself: live sends, and so does review once approved (a failed send is retried)."""
+    if mode == "live" or (mode == "review" and state in ("approved", "failed", "sending")):
+        return Advice(gm_text.NOTES["sent_by_daemon"])
+    return Advice("", publish_hints(mode, ids, private))
+
+
+def pending_advice(mode: str, items: Sequence[tuple[int, str, bool]]) -> Advice:
+    """What the GM does with listed announcements ``(id, state, private)``: only those still
+    waiting for him are named (none that is sent, published or rejected), as ``mode`` wants."""
+    waiting = {"dry-run": ("proposed", "approved", "failed"), "review": ("proposed",)}.get(mode, ())
+    ids = [i for i, state, _ in items if state in waiting]
+    if not ids:
+        names = {"dry-run": "nothing_to_publish", "review": "nothing_to_approve"}
+        return Advice(gm_text.NOTES[names[mode]] if mode in names else gm_text.NOTES["sent_by_daemon"])
+    advice = publish_advice(mode, ids)
+    if mode == "dry-run":  # posts and PMs alike are sent by hand, then recorded
+        advice = Advice("", (Hint("by_hand", ids=tuple(ids), label=gm_text.LABELS["by_hand"]),
+                             Hint("published", ids=tuple(ids), label=gm_text.LABELS["published"])))  # fmt: skip
+    return advice
+
+
+def drop_hint() -> Hint:
+    """``shenshi reject ID``: an announcement the GM does not want."""
+    return Hint("reject", (Blank(gm_text.BLANKS["id"]),), label=gm_text.LABELS["reject"])
+
+
+def stale_hints(ident: int) -> tuple[Hint, ...]:
+    """A post of an earlier step never published: drop it, or send it late on purpose."""
+    return (Hint("reject", ids=(ident,), label=gm_text.LABELS["reject"]),
+            Hint("approve", ids=(ident,), late=True, label=gm_text.LABELS["approve_late"]))  # fmt: skip
+
+
+def render(hints: Iterable[Hint]) -> str:
+    """Hints as the command line shows them, joined by ``，或``."""
+    return gm_text.OR.join(h.text() for h in hints)
+
+
+__all__ = [
+    "ACTION", "BALLOT", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
+    "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
+    "Happening", "action_step", "advise", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+]  # fmt: skip

@@ -1,0 +1,57 @@
+"""The :class:`~shenshi.daemon.hints.Situation` of a running game, read from its service: the
+mode, the referee's state and rules, the substitutes on the bench, and the outbox (each post
+or PM's receipts, every announcement by key). Hints, status and the console all build it here.
+
+Map::
+
+    situation_of(service) → Situation     now, from the store and the referee
+    facts_of(alert) → AlertFacts           a stored alert as advice reads it
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from shenshi.daemon.hints import AlertFacts, Cause, Outgoing, Situation
+from shenshi.store.records import Alert, Announcement, DestinationKind
+
+if TYPE_CHECKING:
+    from shenshi.daemon.service import GameService
+
+RECEIPT_KINDS = frozenset({"receipt", "vote_not_open"})  # PMs that answer one post or PM
+
+
+def situation_of(service: GameService, outbox: list[Announcement] | None = None) -> Situation:
+    """The hints' model of ``service``'s game now (``outbox``: its announcements, if read)."""
+    referee = service.referee
+    assert referee is not None, "start the service first"
+    if outbox is None:
+        with service.store.snapshot() as uow:
+            outbox = uow.outbox.announcements(service.game_id)
+    receipts: dict[int, list[Outgoing]] = {}
+    by_key: dict[str, Outgoing] = {}
+    for a in outbox:
+        out = Outgoing(a.id, a.state.value, a.destination_kind is DestinationKind.THREAD, a.key)
+        by_key[a.key] = out
+        if a.kind in RECEIPT_KINDS:
+            for e in a.evidence_ids:
+                receipts.setdefault(int(e), []).append(out)
+    return Situation(
+        mode=service.config.daemon.mode,
+        state=referee.state,
+        ruleset=service.ruleset,
+        bench=tuple(service.config.game.substitutes),
+        receipts={k: tuple(v) for k, v in receipts.items()},
+        outbox=by_key,
+    )
+
+
+def facts_of(alert: Alert) -> AlertFacts:
+    """A stored alert as :func:`~shenshi.daemon.hints.advise` reads it."""
+    return AlertFacts(
+        alert.kind, alert.subject, alert.key, Cause.from_json(alert.cause), alert.evidence_id,
+        alert.resolved_at is not None,
+    )
+
+
+__all__ = ["RECEIPT_KINDS", "facts_of", "situation_of"]

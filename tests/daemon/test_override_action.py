@@ -1,0 +1,108 @@
+"""``shenshi override action`` (issue 20): the GM enters a night action intake could not read,
+by id or in Chinese, for any ruleset (a kill with its declaration, a cannon and its platform,
+a werewolf skill), validated as the player's own PM would be; it is an event like every
+correction (a restarted service rebuilds it), and the alert it answers closes itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from shenshi.adapters.sandbox.clock import ManualClock
+from shenshi.bootstrap import bootstrap
+from shenshi.daemon.gm_commands import enter_action, run_hint
+from shenshi.daemon.status import build_status
+from shenshi.demo.script import load_script
+from shenshi.errors import UserError
+from tests.daemon.helpers import START, alerts, at, config, pm
+from tests.daemon.test_status import feed
+
+DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
+
+
+def service(tmp_path, ruleset: str = "game6-10", script=None):
+    from dataclasses import replace
+
+    clock = ManualClock(START)
+    cfg = config(tmp_path, ruleset, [(s.name, s.role) for s in script.seats], mode="review") if script else config(
+        tmp_path, ruleset, mode="review"
+    )
+    if script:
+        teams = {s.name: s.team for s in script.seats}
+        players = tuple(replace(p, team=teams[p.name]) for p in cfg.game.players)
+        cfg = replace(cfg, game=replace(cfg.game, players=players))
+    svc = bootstrap(cfg, clock=clock, forum=False)
+    svc.start()
+    clock.set(at(0.02))
+    svc.tick()
+    return svc, clock
+
+
+def test_the_hint_of_a_misspelt_kill_enters_it_and_closes_the_alert(tmp_path) -> None:
+    svc, clock = service(tmp_path)
+    feed(svc, pm("夜行者", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
+    [view] = build_status(svc).alerts
+    [hint] = view.advice.hints
+    assert hint.args[:3] == ("action", "夜行者", "杀") and "夜行者" in hint.args[3].suggested
+    assert dict(hint.options)["--at"] == "2026-12-01T20:03:00"  # the PM's time, not the GM's
+    clock.set(at(2))
+    said = run_hint(svc, hint.fill("Rex"))
+    assert said.lines[0] == "已记录：补录 夜行者 的行动：杀 Rex（代替读不出的私信）"
+    assert any("没有杀人宣言" in line for line in said.lines)  # the kill is in, flagged: told
+    [sub] = svc.referee.state.submissions
+    assert (sub.actor, sub.action, sub.target, sub.extra["gm"]) == ("夜行者", "kill", "Rex", True)
+    assert sub.t == START.replace(minute=3)  # when the PM was sent (to the minute), not now
+    [alert] = alerts(svc)
+    assert alert.resolved_at is not None and alert.resolution == "天神补记：夜行者 杀 Rex"
+
+
+def test_an_entered_action_is_an_event_that_a_restart_rebuilds(tmp_path) -> None:
+    svc, _ = service(tmp_path)
+    enter_action(svc, ["小明", "divine", "老王"])  # by its id
+    enter_action(svc, ["夜行者", "杀", "Rex"], declaration=DECLARATION)  # in Chinese
+    before = svc.referee.state.submissions
+    svc.rebuild()
+    assert svc.referee.state.submissions == before
+    assert [(s.actor, s.action, s.target) for s in before] == [("小明", "divine", "老王"), ("夜行者", "kill", "Rex")]
+    assert before[1].extra["declaration_chars"] >= 100
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["小明", "杀", "老王"], "没有「杀」的能力"),  # a power his role does not have
+        (["夜行者", "杀", "老五"], "不是本局玩家"),  # a name that fits nobody
+        (["夜行者", "杀"], "没写对象"),
+        (["小明", "砍", "老王"], "不是本局的行动"),
+    ],
+)
+def test_what_a_players_pm_could_not_do_the_gm_cannot_enter(tmp_path, args, says) -> None:
+    svc, _ = service(tmp_path)
+    with pytest.raises(UserError) as refused:
+        enter_action(svc, args)
+    assert "没有改动" in str(refused.value)
+    if says != "没写对象":
+        assert says in str(refused.value)
+    assert svc.referee.state.submissions == ()
+
+
+def test_a_chess_cannon_is_entered_with_its_platform(tmp_path) -> None:
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import announcement
+
+    svc, clock = service(tmp_path, "chess32", load_script("chess32"))
+    clock.set(at(48))
+    svc.tick()  # day 1 closes (nobody voted)
+    mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])
+    clock.set(at(48.5))
+    svc.tick()
+    assert svc.referee.state.phase.value == "night"
+    enter_action(svc, ["老王", "炮打", "刘邦", "炮架子", "韩信"])
+    [sub] = svc.referee.state.submissions
+    assert (sub.action, sub.target, sub.extra["platform"]) == ("cannon_kill", "刘邦", "韩信")
+
+
+def test_a_werewolf_skill_is_entered_as_its_tree_hole_reply_would_be(tmp_path) -> None:
+    svc, clock = service(tmp_path, "werewolf", load_script("werewolf"))
+    enter_action(svc, ["白色的猫", "pair_lovers", "月光", "Rex"])
+    [sub] = svc.referee.state.submissions
+    assert (sub.action, sub.target, sub.extra["target2"]) == ("pair_lovers", "月光", "Rex")
