@@ -17,6 +17,9 @@
                           (a short kill declaration, RES-A19); his 占卜 PM is answered at once
   ballot VOTER TARGET     VOTER's ballot of the open round is TARGET (or 弃权 where allowed):
                           a ballot intake could not read; it replaces what VOTER cast
+  count-pm PM             a PM of a player seated in several games, kept aside because it
+                          could be any of them (alert pm_game_unknown, "PM 3"), is this
+                          game's (--game NAME): read now as sent at its time
 """
 
 from __future__ import annotations
@@ -58,4 +61,8 @@ def run(args: argparse.Namespace) -> int:
     service = open_service(args)
     if args.what == "action":
         return print_said(enter_action(service, args.args, args.reason, args.at, declaration=args.declaration))
+    if args.what == "count-pm":
+        from shenshi.daemon.gm_commands import count_pm
+
+        return print_said(count_pm(service, args.args[0]))
     return print_said(correct(service, args.what, args.args, args.reason, args.at))

@@ -261,7 +261,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "login_failed": "论坛拒绝登录：改好密码（password_file，或 password_env 后重启 shenshi run）",
     "forum_unreachable": "会自动重试；打开论坛看看是否能访问",
     "renamed": "已按 uid 认出；无需操作",
-    "pm_game_unknown": "这条私信没有计入任何一局：请人工处理",
+    "pm_game_unknown": "这条私信没有计入任何一局（玩家已被告知怎样写明是哪一局）：它属于哪一局，就在那一局计入",
     "earlier_version_on_forum": "论坛上可能已有改之前的版本：核对后记为已发布或放弃",
     "forum_clock_ahead": "论坛时钟快了或跳变：请核对论坛时间",
     "sent_by_daemon": "守护进程会自动发送",
@@ -292,6 +292,7 @@ RESOLVED: Mapping[str, str] = MappingProxyType({
     "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "void": "已作废 {who} 的「{action}」",
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
     "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃",
+    "counted": "天神把这条私信计入了《{game}》",
 })  # fmt: skip
 
 

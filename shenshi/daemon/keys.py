@@ -130,6 +130,10 @@ class GameKeys:
         """A PM that may belong to this game or another of the same GM account."""
         return f"{self.game}:pm_game:{pm_id}"
 
+    def which_game(self, pm_id: str) -> str:
+        """The receipt telling a player in several games how to name the game of his PM."""
+        return f"{self.game}:pm_game:{pm_id}:receipt"
+
     def order_uncertain(self, evidence: str) -> str:
         """A PM counted although its order with a boundary of the step cannot be known."""
         return f"{self.game}:order:{evidence}"

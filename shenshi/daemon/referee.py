@@ -40,6 +40,7 @@ from shenshi.daemon.hints import (
     rule_cause,
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
+from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.model import IntakeCommand
 from shenshi.intake.receipts import rejected
@@ -164,6 +165,15 @@ class Effects:
         self.alerts += other.alerts
         self.published += other.published
         return self
+
+
+# Intake alerts that hold no command, and those that refuse a command for the step it came in
+# (routing a PM between games trusts the latter only where the step is surely the PM's).
+NOT_COMMANDS = frozenset({"not_a_command", "question", "unclosed_quote"})
+STEP_REFUSALS = frozenset({
+    "pm_window", "not_in_phase", "after_deadline", "phase_deadline", "wrong_phase", "phase_not_open",
+    "no_vote_open", "vote_closed", "extra_divination_deadline", "last_words_late", "last_words_not_granted",
+})  # fmt: skip
 
 
 class Referee:
@@ -363,6 +373,20 @@ class Referee:
             return Effects()
         result = read_pm(self.context(pm.sent_at), pm)
         return self._intake(result, evidence, pm.sent_at, "pm")
+
+    def judge_pm(self, pm: PrivateMessage, *, step_known: bool) -> str:
+        """How ``pm`` (a PM of a player seated in another game too) reads in this game, nothing
+        changed: :data:`~shenshi.daemon.sharing.COUNTS` (intake makes a command of it),
+        ``REFUSED`` (a command this game refuses: a target it does not have, a role without
+        the power, a dead player…; a refusal of the step only if ``step_known``: the step the
+        state is in is the PM's) or ``UNSURE`` (no command: a question, a note)."""
+        result = read_pm(self.context(pm.sent_at), pm)
+        if result.commands:
+            return COUNTS
+        kinds = {a.kind for a in result.alerts}
+        if not kinds - NOT_COMMANDS or (kinds & STEP_REFUSALS and not step_known):
+            return UNSURE
+        return REFUSED
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""

@@ -205,6 +205,12 @@ _group(
 _group(
     "receipt",
     (
+        "receipt_which_game",
+        "你同时在${games}里，这条私信（${time}）算哪一局无法确定，暂时没有计入，天神已收到提醒。"
+        "如果它是行动，请重发一次，在开头写上游戏名，例如：${example}",
+        "a PM of a player seated in several games that fits more than one (or none) of them",
+    ),
+    (
         "receipt_accepted",
         "已收到：${what}，${note}",
         "an accepted command ($what: a `receipt_what*` text, $note: until when it may change)",
@@ -455,6 +461,11 @@ _group(
         "unknown_name ($hint: `alert_hint` or empty)",
     ),
     ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
+    (
+        "alert_pm_game_unknown",
+        "${sender} 的私信（PM ${pm}，${time}）可能属于${games}中的任何一局，没有计入任何一局：「${text}」",
+        "pm_game_unknown: a PM of a player seated in several games, not certainly one game's",
+    ),
     (
         "alert_renamed",
         "论坛上 ${player}（uid ${uid}）现在显示为「${shown}」：写「${shown}」的选票和行动都算作 ${player}",
