@@ -34,7 +34,7 @@ from shenshi.config import Config
 from shenshi.daemon import gm_text, keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import CAMP, Draft, Templates, kind_words
-from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
+from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm, sent_pm_match
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.hints import (
@@ -306,7 +306,7 @@ class GameService:
         while the game's clock has passed no deadline since the PM (the state is the PM's)."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         if pm.sender_uid in gm or pm.sender in gm:
-            return COUNTS if recognise_sent_pm(self.store, self.game_id, pm) else REFUSED
+            return COUNTS if sent_pm_match(self.store, self.game_id, pm) else REFUSED
         referee = self.referee
         slack = self.precision.pm
         times = referee.times()

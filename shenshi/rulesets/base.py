@@ -328,16 +328,16 @@ class Report:
     def merge(self, other: Report) -> Report:
         """This report followed by ``other`` (lists concatenated, other keys replaced)."""
         changes: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "produced":
-                if theirs - mine:
-                    changes[f.name] = mine | theirs
-            elif f.name in self.LISTS:
+        lists = self.LISTS
+        for name, theirs in vars(other).items():  # every field (a replay merges one per event)
+            if name == "produced":
+                if theirs - self.produced:
+                    changes[name] = self.produced | theirs
+            elif name in lists:
                 if theirs:
-                    changes[f.name] = mine + theirs
+                    changes[name] = getattr(self, name) + theirs
             elif theirs is not UNSET:
-                changes[f.name] = theirs
+                changes[name] = theirs
         return replace(self, **changes) if changes else self
 
     def to_json(self) -> dict[str, Any]:

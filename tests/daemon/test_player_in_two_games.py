@@ -156,3 +156,18 @@ def test_a_question_from_a_player_in_both_games_is_asked_in_both(games) -> None:
     send(clock, forum, fleet, "月光", "请问今晚几点截止？")  # no command: nothing can tell
     assert len(doubts(first)) == 1 and len(doubts(second)) == 1
     assert not acted(first) and not acted(second)
+
+
+def test_the_gms_own_pm_to_him_goes_to_the_game_whose_outbox_holds_it(games) -> None:
+    clock, forum, fleet = games
+    first, second = fleet.services
+    send(clock, forum, fleet, "月光", "束魂 乙3号")  # the second game's: its receipt is proposed there
+    [receipt] = [a for a in announcements(second) if a.kind == "receipt" and a.destination == "月光"]
+    clock.advance(minutes=2)
+    forum.send_pm("神的使者", "月光", receipt.text, at=clock())  # the GM sends it by hand (dry-run)
+    clock.advance(minutes=11)  # (no new-PM notice for a PM sent: the inbox is read every 10 minutes)
+    fleet.run()
+    [again] = [a for a in announcements(second) if a.id == receipt.id]
+    assert again.published_at is not None  # recognised as published, in its own game
+    assert not doubts(first) and not doubts(second)
+
