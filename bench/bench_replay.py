@@ -7,7 +7,10 @@ game of that size produces: phase openings, a ballot per vote post, a submission
 PM, activity counts, and a resolution per night and per vote, each carrying 32 seats and a
 report), then, in a fresh process so that the figure is the reader's own, times reading every
 event back and decoding it with :mod:`shenshi.store.codec`, and prints the peak resident memory
-(``resource.getrusage``). Target (issue 5): a full replay under 2 s and 150 MB.
+(``resource.getrusage``). Target (issue 22): opening the store and replaying the game (read,
+decode, evolve through the rules core) in at most 0.4 s on SQLite, under 150 MB. The CPU time
+of the same is printed beside the wall time: on a machine shared with other work, it is the
+figure that does not depend on the others' load.
 
 The lead extends this to a full replay through the rules core: :func:`build_store` is reusable
 (it only uses the public store API) and :func:`read_back` is the place to fold ``evolve``.
@@ -250,15 +253,15 @@ def _uid(seat: Seat) -> str:
 def read_back(url: str, name: str = GAME) -> dict[str, float]:
     """Time reading every event and decoding it, as a replay would (streamed, not kept)."""
     rss_start = _rss_mb()
-    began = time.perf_counter()
+    began, cpu_began = time.perf_counter(), time.process_time()
     store = open_store(url, create=False)
     with store.snapshot() as uow:
         game = uow.games.find(name)
         assert game is not None, f"no game {name!r} in {url}"
         players = sorted(uow.games.players(game.id), key=lambda p: p.seat)
-    opened = time.perf_counter()
+    opened, cpu_opened = time.perf_counter(), time.process_time()
     events = sum(1 for _ in store.stream_events(game.id))
-    read = time.perf_counter()
+    read, cpu_read = time.perf_counter(), time.process_time()
     kinds: dict[str, int] = {}
     rules = find_ruleset(game.ruleset)
     state = rules.new_game([PlayerSpec(p.name, p.role, p.team) for p in players], game.config)
@@ -266,7 +269,7 @@ def read_back(url: str, name: str = GAME) -> dict[str, float]:
         event = decode(stored.payload)
         state = rules.evolve(state, event)  # the replay: the rules core folds every event
         kinds[type(event).__name__] = kinds.get(type(event).__name__, 0) + 1
-    decoded = time.perf_counter()
+    decoded, cpu_decoded = time.perf_counter(), time.process_time()
     kinds["final: " + state.phase.value + f" {state.number}, {len(state.alive())} alive"] = 1
     evidence = sum(1 for _ in store.stream_evidence(game.id))
     evidence_done = time.perf_counter()
@@ -276,6 +279,7 @@ def read_back(url: str, name: str = GAME) -> dict[str, float]:
         "open_s": opened - began,
         "read_s": read - opened,
         "read_decode_s": decoded - read,
+        "replay_cpu_s": (cpu_opened - cpu_began) + (cpu_decoded - cpu_read),  # as "total", in CPU time
         "evidence": evidence,
         "evidence_s": evidence_done - decoded,
         "rss_start_mb": rss_start,
@@ -363,7 +367,8 @@ def _bench(args: argparse.Namespace, url: str, label: str) -> None:
     print(f"read      {f['read_s'] * 1000:.0f} ms (rows and JSON only)")
     print(f"replay    {f['read_decode_s'] * 1000:.0f} ms (read + codec.decode + evolve through the rules core)")
     print(f"evidence  {f['evidence']} records in {f['evidence_s'] * 1000:.0f} ms")
-    print(f"total     {total:.2f} s to open the store and replay the game (target < 2 s)")
+    print(f"total     {total:.2f} s to open the store and replay the game (target ≤ 0.4 s; "
+          f"CPU {f['replay_cpu_s']:.2f} s)")
     print(
         f"peak RSS  {f['peak_rss_mb']:.0f} MB (after imports {f['rss_start_mb']:.0f} MB; target < 150 MB)"
     )

@@ -17,7 +17,7 @@ from sqlalchemy.engine import make_url
 
 from shenshi.adapters.base import ForumAdapter, make_adapter
 from shenshi.clock import system_clock
-from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, load_config
+from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, in_file, load_config
 from shenshi.daemon.drylog import DryRunLog
 from shenshi.daemon.service import GameService
 
@@ -59,6 +59,41 @@ def session_path(config: Config) -> Path:
     return folder / "shenshi-forum-session.json"
 
 
+DRIVERS = {"MySQLdb": "mysqlclient", "pymysql": "PyMySQL", "psycopg2": "psycopg2-binary", "psycopg": "psycopg[binary]"}
+
+
+def open_database(config: Config, clock: Callable[[], datetime] | None = None) -> Store:
+    """The store of ``config``'s ``[daemon] database``; a URL that cannot be opened (an unknown
+    kind of database, its driver not installed, the server down or refusing) is one
+    :class:`ConfigError` naming the file and the option, never a traceback."""
+    from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+
+    url = config.daemon.database
+    try:
+        return open_store(url, clock=clock)
+    except NoSuchModuleError:
+        reason = f"不认识这种数据库（{url.split(':', 1)[0]}）；shenshi 用 sqlite:/// 或 postgresql+psycopg://"
+    except ArgumentError as exc:
+        reason = f"不是数据库网址：{exc}"
+    except ImportError as exc:
+        driver = exc.name or str(exc)
+        package = DRIVERS.get(driver.split(".")[0])
+        install = f"（pip install {package}）" if package else ""
+        reason = f"没有安装这个数据库的驱动 {driver}{install}；shenshi 在 SQLite 和 PostgreSQL（postgresql+psycopg://）上测试过"
+    except DBAPIError as exc:
+        first = str(exc.orig or exc).strip().splitlines()[0] if str(exc.orig or exc).strip() else type(exc).__name__
+        reason = f"连不上数据库 {_shown_url(url)}：{first}"
+    raise in_file(ConfigError(f"[daemon] database: {reason}"), config.path)
+
+
+def _shown_url(url: str) -> str:
+    """The database URL without its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # noqa: BLE001 - a URL that does not parse shows nothing of itself
+        return "（这个网址）"
+
+
 def bootstrap(
     config: Config,
     *,
@@ -70,7 +105,7 @@ def bootstrap(
 ) -> GameService:
     """The game service for ``config``; ``forum=False`` works offline (status, review, replay)."""
     clock = clock or system_clock
-    store = store or open_store(config.daemon.database, clock=clock)
+    store = store or open_database(config, clock=clock)
     adapter = make_forum(config, client, clock, sleep) if forum else None
     return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz), sleep=sleep)
 
@@ -97,7 +132,7 @@ def bootstrap_fleet(
     for config in configs:
         url = config.daemon.database
         if url not in stores:
-            stores[url] = open_store(url, clock=clock)
+            stores[url] = open_database(config, clock=clock)
         account = (config.forum.engine, config.forum.base_url, config.forum.username)
         if account not in forums:
             adapter = make_forum(config, client, clock, sleep)

@@ -6,8 +6,9 @@ got "vbulletin"``. ``config.example.toml`` documents every option.
 
 One schema (pydantic v2 dataclasses, frozen, unknown keys refused; :mod:`shenshi.schema`):
 ``[forum]`` is the adapter's own :class:`~shenshi.adapters.settings.ForumSettings`;
-``[game]``, ``[daemon]`` and ``[templates]`` are defined here. ``[game.rules]`` is passed as a
-table to the ruleset, which checks its own settings.
+``[game]``, ``[daemon]`` and ``[templates]`` are defined here. ``[game.rules]`` is checked
+against the settings the ruleset declares (each with its type and range,
+:mod:`shenshi.rulesets.settings`), then judged whole by the ruleset; unknown keys are refused.
 
 Secrets never live in the file itself: the forum password comes from an environment variable
 (``password_env``) or a file readable only by its owner (``password_file``, mode 0600).
@@ -36,6 +37,7 @@ from shenshi.errors import ConfigError
 from shenshi.schema import (
     TABLE,
     ConfigPath,
+    ForumId,
     IdText,
     PositiveSeconds,
     Seconds,
@@ -48,7 +50,7 @@ from shenshi.schema import (
 
 __all__ = [
     "DEFAULT_CONFIG", "Config", "ConfigError", "DaemonConfig", "ForumSettings", "GameConfig", "NotifyConfig",
-    "PlayerEntry", "load_config", "load_players", "parse_config",
+    "PlayerEntry", "in_file", "load_config", "load_players", "parse_config", "read_utf8",
 ]
 
 DEFAULT_CONFIG = Path("shenshi.toml")  # where every command looks without --config
@@ -63,7 +65,7 @@ class PlayerEntry:
     """One line of the players file: name, optional forum uid, role (and team/camp)."""
 
     name: str
-    uid: IdText | None = None
+    uid: ForumId | None = None
     role: str | None = None  # None: dealt by ``shenshi deal``
     team: str | None = None  # chess camp (chu/han); werewolf camp; family A: from the role
     addons: tuple[str, ...] = ()
@@ -83,10 +85,18 @@ class PlayerEntry:
 
 def _players_named_once(players: tuple[PlayerEntry, ...]) -> tuple[PlayerEntry, ...]:
     seen: set[str] = set()
+    uids: dict[str, str] = {}
     for player in players:
         if player.name in seen:
             raise problem(f"player {player.name!r} is listed twice")
         seen.add(player.name)
+        if player.uid is not None and player.uid in uids:
+            raise problem(
+                f"{uids[player.uid]} 和 {player.name} 的 uid 都是 {player.uid}：一个论坛账号只能坐一个座位"
+                "（uid 写错了？不确定就删掉它，shenshi 会按名字去论坛查）"
+            )
+        if player.uid is not None:
+            uids[player.uid] = player.name
     return players
 
 
@@ -104,18 +114,18 @@ class GameConfig:
     """``[game]``: the ruleset, the players and the game's threads."""
 
     ruleset: str
-    board: IdText
-    vote_thread: IdText
+    board: ForumId
+    vote_thread: ForumId
     start: datetime  # the player list post (forum clock; the forum's zone when the file gives none)
     name: str = "shenshi game"
     players_file: ConfigPath | None = None  # read into ``players``
     players: tuple[PlayerEntry, ...] = ()
-    player_list_thread: IdText | None = None
-    counted_threads: tuple[IdText, ...] = ()  # empty: every thread on the board counts
-    uncounted_threads: tuple[IdText, ...] = ()  # 灌水 threads
-    role_threads: Mapping[str, IdText] = Field(default_factory=dict)  # werewolf 功能树洞
+    player_list_thread: ForumId | None = None
+    counted_threads: tuple[ForumId, ...] = ()  # empty: every thread on the board counts
+    uncounted_threads: tuple[ForumId, ...] = ()  # 灌水 threads
+    role_threads: Mapping[str, ForumId] = Field(default_factory=dict)  # werewolf 功能树洞
     nicknames: Mapping[str, tuple[str, ...]] = Field(default_factory=dict)
-    rules: Mapping[str, Any] = Field(default_factory=dict)  # [game.rules]: the ruleset checks it
+    rules: Mapping[str, Any] = Field(default_factory=dict)  # [game.rules]: the ruleset's declared settings
     receipts: bool = Field(default=True, strict=True)
     substitutes: tuple[IdText, ...] = ()
 
@@ -180,6 +190,18 @@ class GameConfig:
         threads = {info.role_id(owner) or owner: tid for owner, tid in self.role_threads.items()}
         object.__setattr__(self, "players", tuple(players))
         object.__setattr__(self, "role_threads", threads)
+        return self
+
+    @model_validator(mode="after")
+    def _rules_declared(self) -> GameConfig:
+        """``[game.rules]`` against the ruleset's declared settings (types, ranges, keys), then
+        what the ruleset refuses of the whole: a bad value is refused here, not by a cycle."""
+        from shenshi.rulesets.registry import find_ruleset
+
+        found = find_ruleset(self.ruleset).check_settings(self.rules)
+        if found:
+            first = found[0]
+            raise problem(first.reason, at=f"rules.{first.key}" if first.key else "rules")
         return self
 
     @field_validator("nicknames", mode="before")
@@ -333,7 +355,7 @@ def load_config(path: Path | str) -> Config:
     """Read and check a configuration file."""
     path = Path(path)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_utf8(path))
     except OSError as exc:
         raise ConfigError(f"cannot read the configuration {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
@@ -341,19 +363,44 @@ def load_config(path: Path | str) -> Config:
     return parse_config(raw, path.parent, path)
 
 
+def read_utf8(path: Path) -> str:
+    """The text of a TOML file (UTF-8, as TOML is); a file in another encoding is a
+    :class:`ConfigError` naming it and the first byte that is not UTF-8."""
+    data = path.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            f"{path}: 第 {line} 行不是 UTF-8 编码（第 {exc.start + 1} 个字节 0x{data[exc.start]:02x}）："
+            "TOML 文件必须用 UTF-8 保存（GBK 等编码请另存为 UTF-8）"
+        ) from None
+
+
 def parse_config(raw: Mapping[str, Any], base: Path, path: Path | None = None) -> Config:
-    """Build the configuration from parsed TOML (paths relative to ``base``)."""
+    """Build the configuration from parsed TOML (paths relative to ``base``); every problem
+    names the file (``path``, when there is one) and the option."""
     context = {"base": base, "from_file": True, "path": path}
     try:
         return _CONFIG.validate_python(raw, context=context)
     except ValidationError as exc:
-        raise explain(exc, _option, order=_section_order, known=_keys) from None
+        found = explain(exc, _option, order=_section_order, known=_keys)
+        raise in_file(found, path) from None
+
+
+def in_file(error: ConfigError, path: Path | None) -> ConfigError:
+    """``error`` with each of its lines naming the file it is about (``shenshi.toml: [game] …``)."""
+    if path is None:
+        return error
+    return ConfigError("\n".join(f"{path}: {line}" for line in str(error).splitlines()))
 
 
 def load_players(path: Path) -> tuple[PlayerEntry, ...]:
     """The players file (TOML: ``[[player]] name, uid, role, team``)."""
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = tomllib.loads(read_utf8(path))
+    except ConfigError as exc:
+        raise problem(str(exc), at="players_file") from None
     except OSError as exc:
         raise problem(f"cannot read {path}: {exc.strerror}", at="players_file") from None
     except tomllib.TOMLDecodeError as exc:
@@ -384,6 +431,9 @@ def _option(loc: tuple[Any, ...]) -> str:
     section, rest = str(loc[0]), loc[1:]
     if section == "game" and rest[:1] == ("players",) and len(rest) > 1:
         return _player_option("[game] players", rest[1:])
+    if section == "game" and rest and str(rest[0]).split(".")[0] == "rules":
+        key = ".".join(str(part) for part in rest)[len("rules"):].lstrip(".")
+        return f"[game.rules] {key}".rstrip()
     if not rest:
         return f"[{section}]"
     option = ".".join(str(part) for part in rest if not isinstance(part, int))

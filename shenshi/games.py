@@ -1,5 +1,11 @@
 """Which games a command works on: the configurations named by ``--config`` (repeatable) and
-``--games DIR`` (every ``*.toml`` in it), and the one ``--game NAME`` picks.
+``--games DIR`` (every game configuration in it), and the one ``--game NAME`` picks.
+
+A games folder holds game configurations, and may hold other TOML files beside them: the
+players files they name (``players.toml``, the example's default) and anything else. A file
+is a game configuration when it has a ``[forum]`` or ``[game]`` table; a players file
+(``[[player]]`` tables only) is left alone, and any other TOML file is skipped with a warning
+that names it. A game configuration with a mistake is an error that names its file.
 
 ``shenshi run`` serves every game named; every other command works on one game: the one
 ``--game`` names (by its ``[game] name`` or its file's stem), or the only one. Several games
@@ -8,10 +14,14 @@ without ``--game`` is a clear error listing them.
 
 from __future__ import annotations
 
+import logging
+import tomllib
 from collections.abc import Sequence
 from pathlib import Path
 
-from shenshi.config import DEFAULT_CONFIG, Config, ConfigError, load_config
+from shenshi.config import DEFAULT_CONFIG, SECTIONS, Config, ConfigError, load_config, read_utf8
+
+log = logging.getLogger(__name__)
 
 __all__ = ["game_configs", "pick_game"]
 
@@ -24,7 +34,7 @@ def game_configs(paths: Sequence[Path] = (), folder: Path | None = None) -> list
     if folder is not None:
         if not folder.is_dir():
             raise ConfigError(f"--games {folder}: not a folder of game configurations")
-        found = sorted(p for p in folder.glob("*.toml") if p.is_file())
+        found = folder_games(folder)
         if not found:
             raise ConfigError(f"--games {folder}: no *.toml game configuration in it")
         files += found
@@ -48,6 +58,32 @@ def game_configs(paths: Sequence[Path] = (), folder: Path | None = None) -> list
             )
         seen[key] = config
     return configs
+
+
+def folder_games(folder: Path) -> list[Path]:
+    """The game configurations among the folder's ``*.toml`` files, sorted by name (see the
+    module's docstring: players files are left alone, other files skipped with a warning)."""
+    games = []
+    for path in sorted(p for p in folder.glob("*.toml") if p.is_file()):
+        kind = toml_kind(path)
+        if kind == "game":
+            games.append(path)
+        elif kind == "other":
+            log.warning("%s：不是游戏配置（没有 [forum] 或 [game] 表），跳过", path)
+    return games
+
+
+def toml_kind(path: Path) -> str:
+    """``"game"`` (a ``[forum]`` or ``[game]`` table, or a file that cannot be read as TOML:
+    loading it says what is wrong, naming it), ``"players"`` (``[[player]]`` tables only) or
+    ``"other"``."""
+    try:
+        tables = set(tomllib.loads(read_utf8(path)))
+    except (OSError, ConfigError, tomllib.TOMLDecodeError):
+        return "game"
+    if tables & set(SECTIONS[:2]):
+        return "game"
+    return "players" if tables == {"player"} else "other"
 
 
 def pick_game(configs: Sequence[Config], name: str | None) -> Config:

@@ -14,6 +14,7 @@ true when the values come from a file (a secret must not).
 from __future__ import annotations
 
 import difflib
+import math
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import fields, is_dataclass
@@ -61,16 +62,33 @@ def _path(value: Any, info: ValidationInfo) -> Any:
     return path if path.is_absolute() or base is None else Path(base) / path
 
 
+MAX_SECONDS = 7 * 24 * 3600.0  # no wait, interval or timeout of shenshi's is longer than a week
+
+
 def _seconds(positive: bool) -> Callable[[Any], Any]:
     wording = "a positive number of seconds" if positive else "a number of seconds (0 or more)"
 
     def check(value: Any) -> Any:
         number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and not math.isfinite(value):
+            raise problem(f"应为有限的秒数（0 到 {MAX_SECONDS:.0f} 之间），得到 {value!r}")
         if not number or value < 0 or (positive and value == 0):
             raise problem(f"expected {wording}, got {value!r}")
+        if value > MAX_SECONDS:
+            raise problem(f"秒数太大：最多 {MAX_SECONDS:.0f}（一周），得到 {value!r}")
         return float(value)
 
     return check
+
+
+def _forum_id(value: Any) -> Any:
+    # A board, thread or member of the forum: its number (written as a number or as digits).
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return str(value)
+    if isinstance(value, str) and value.strip().isascii() and value.strip().isdigit() and int(value) > 0:
+        return str(int(value))
+    shown = f'"{value}"' if isinstance(value, str) else repr(value)
+    raise problem(f"应为论坛上的数字编号（正整数），得到 {shown}")
 
 
 def _count(least: int) -> Callable[[Any], Any]:
@@ -83,6 +101,7 @@ def _count(least: int) -> Callable[[Any], Any]:
 
 
 IdText = Annotated[str, BeforeValidator(_id_text)]  # "3" or 3
+ForumId = Annotated[str, BeforeValidator(_forum_id)]  # a fid, tid or uid: 3 or "3", never "abc" or -3
 ConfigPath = Annotated[Path, BeforeValidator(_path)]  # relative to the configuration file
 Seconds = Annotated[float, BeforeValidator(_seconds(positive=False))]
 PositiveSeconds = Annotated[float, BeforeValidator(_seconds(positive=True))]

@@ -90,7 +90,7 @@ def test_a_wrong_value_is_named_with_what_is_expected(tmp_path: Path, sections: 
         ({"game": {"ruleset": "game7"}}, "[game] ruleset", "game7"),
         ({"forum": {"use_mobile_api": "maybe"}}, "[forum] use_mobile_api", "maybe"),
         ({"game": {"substitutes": ["甲", True]}}, "[game] substitutes: item 2", "True"),
-        ({"game": {"rules": 3}}, "[game] rules", "3"),
+        ({"game": {"rules": 3}}, "[game.rules]", "3"),
     ],
 )
 def test_a_wrong_type_names_the_option_and_what_was_seen(tmp_path: Path, sections: dict, where: str, seen: str) -> None:

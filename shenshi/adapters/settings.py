@@ -87,9 +87,25 @@ class ForumSettings:
     @field_validator("base_url")
     @classmethod
     def _http_url(cls, value: str) -> str:
+        from urllib.parse import urlsplit
+
         if not value.startswith(("http://", "https://")):
             raise problem(f'expected an http(s) URL, got "{value}"')
+        try:
+            parts = urlsplit(value)
+            parts.port  # noqa: B018 - a port out of range raises
+        except ValueError:
+            raise problem(f'网址不对（端口？），得到 "{value}"') from None
+        if not parts.hostname or any(c.isspace() for c in value):
+            raise problem(f'网址里没有论坛的主机名（应如 "https://bbs.example.com/"），得到 "{value}"')
         return value if value.endswith("/") else value + "/"
+
+    @field_validator("username")
+    @classmethod
+    def _named_account(cls, value: str) -> str:
+        if not value.strip():
+            raise problem("GM 账号的用户名是空的：写上天神在论坛上的用户名")
+        return value.strip()
 
     @field_validator("charset", mode="before")
     @classmethod

@@ -106,7 +106,7 @@ def announce(console) -> None:  # type: ignore[no-untyped-def]
         print("（这个地址只显示这一次；之后浏览器会记住登录）")
     else:
         print(f"令牌在 {console.key_file}（只有你能读）：用 {console.url}/?token=<令牌> 打开")
-    if not is_loopback(console.url.split("//")[1].rsplit(":", 1)[0].strip("[]")):
+    if not is_loopback(console.address.split("//")[1].rsplit(":", 1)[0].strip("[]")):
         print("注意：控制台监听的不是本机地址，能连上这个端口并有令牌的人都能以天神身份操作")
 
 

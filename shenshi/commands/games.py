@@ -40,15 +40,15 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _row(config: Config, args: argparse.Namespace) -> tuple[str, ...]:
+    from shenshi.bootstrap import open_database
     from shenshi.commands._common import fmt_time, open_game
     from shenshi.daemon import gm_text
     from shenshi.daemon.status import build_status
-    from shenshi.store import open_store
 
     tz = config.forum.tz
     mode = gm_text.MODE.get(config.daemon.mode, config.daemon.mode)
     where = config.path.name if config.path is not None else "—"
-    store = open_store(config.daemon.database)
+    store = open_database(config)
     try:
         with store.snapshot() as uow:
             known = uow.games.find(config.game.name) is not None

@@ -12,6 +12,8 @@
   sheriff 玩家           狼人：交警徽（迟到的【殉职】回复，或按默认）
   extra-divination 玩家  游戏五/六：抽签抽中做额外占卜的庶民（杀人宣言太短，RES-A19）；他的占卜私信立即答复
   ballot 投票人 对象      把投票人本轮的选票记为对象（允许时可写 弃权）：用于读不出的选票，取代他原来的票
+  count-pm PM            把玩家在多局同时入座时搁置的私信（提醒 pm_game_unknown 里的 “PM 3”）算作本局的
+                         （--game 局名）：按它发出的时间立即读入
 
 名字按读玩家发言的方式读（空格、全角、大小写、昵称都可以）；规则不允许的更正不会有任何改动。
 运行中的 shenshi run 在下一轮开始时读到更正，不必重启。
@@ -53,4 +55,8 @@ def run(args: argparse.Namespace) -> int:
     service = open_service(args)
     if args.what == "action":
         return print_said(enter_action(service, args.args, args.reason, args.at, declaration=args.declaration))
+    if args.what == "count-pm":
+        from shenshi.daemon.gm_commands import count_pm
+
+        return print_said(count_pm(service, args.args[0]))
     return print_said(correct(service, args.what, args.args, args.reason, args.at))

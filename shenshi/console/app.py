@@ -131,9 +131,9 @@ class Notes:
         return self._notes.pop(key, None) if key else None
 
 
-def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None) -> Gate:
-    """The console for ``desk``'s games, behind the token gate (``hosts``: the Host names it
-    answers, None: any)."""
+def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
+    """The console for ``desk``'s games, behind the token gate (``home``: the console's own
+    host name, :class:`~shenshi.console.auth.Gate`; None: any name)."""
     env = environment()
     notes = Notes()
 
@@ -344,7 +344,7 @@ def create_app(desk: Desk, key: ConsoleKey, hosts: frozenset[str] | None = None)
     ]
     app = Starlette(routes=routes)
     app.state.desk = desk
-    return Gate(app, key, hosts)
+    return Gate(app, key, home)
 
 
 def _announcement_offers(game: int, said: Said, form: Mapping[str, str], params: Mapping[str, Any]) -> tuple[Offer, ...]:

@@ -1,18 +1,34 @@
-"""Who may use the console: a random token, a session cookie, and a CSRF token on every action.
+"""Who may use the console: a random token, a host name of its own, a session cookie, and a
+CSRF token on every action.
 
 - The **token** is 32 random bytes (URL-safe), kept in ``shenshi-console-token`` beside the
   database (mode 0600, like the forum session), made on the first start and reused after, so a
   bookmark keeps working. It is never logged: ``shenshi console`` shows it only on an
   interactive terminal.
-- The first visit carries it once (``/?token=…``); the console answers with a **cookie**
-  (HttpOnly, SameSite=Strict) holding a value derived from the token, and sends the browser on
-  to the same address without the token, so it stays out of the history and of Referer headers.
-  ``Authorization: Bearer TOKEN`` works too (scripts).
+- A console on this machine has a **host name of its own** (:attr:`ConsoleKey.host`,
+  ``shenshi-<20 hex digits>.localhost``, derived from the token): browsers send a cookie to
+  every port of the host that set it, so a cookie set by ``127.0.0.1`` would also go to any
+  other web service on ``127.0.0.1`` the GM's browser visits, which could replay it. Set by
+  the console's own name, the cookie goes nowhere else: only a browser told the name (by the
+  token's holder) ever visits it. Browsers resolve every name under ``.localhost`` to this
+  machine themselves (RFC 6761). ``127.0.0.1``, ``localhost`` and ``[::1]`` are only doors: a
+  visit with the token is sent on to the console's name, a script's ``Authorization: Bearer``
+  is served, and nothing else is (the cookie is never accepted there, the name never shown).
+- The first visit carries the token once (``/?token=…``); the console answers with a
+  **cookie** (HttpOnly, SameSite=Strict, no Domain: its own host only) holding a value derived
+  from the token, and sends the browser on to the same address without the token, so it stays
+  out of the history and of Referer headers. ``Authorization: Bearer TOKEN`` works too
+  (scripts).
 - Every action is a POST carrying a **CSRF token** (a second value derived from the token) in a
   form field or the ``X-CSRF-Token`` header; its Origin, when the browser sends one, must be the
   console's own address.
 
-Changing the token (delete the file, restart) signs every browser out.
+What stays trusted (README, "The console"): whoever can read the token file or the GM's browser
+profile (the GM's own account, root), and the browser itself; a console listening on another
+address than this machine's loopback (``--host``) has no name of its own, and its cookie goes
+to every port of that address.
+
+Changing the token (delete the file, restart) signs every browser out and changes the name.
 """
 
 from __future__ import annotations
@@ -27,6 +43,7 @@ TOKEN_FILE = "shenshi-console-token"
 COOKIE = "shenshi_console"
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
+HOME_SUFFIX = ".localhost"  # RFC 6761: browsers resolve every name under it to this machine
 
 
 class ConsoleKey:
@@ -47,6 +64,12 @@ class ConsoleKey:
 
     def _derive(self, purpose: str) -> str:
         return hmac.new(self._token.encode(), purpose.encode(), hashlib.sha256).hexdigest()
+
+    @property
+    def host(self) -> str:
+        """The console's own host name on this machine (``shenshi-….localhost``): its cookie
+        is set by this name and sent to no other web service (80 bits: never guessed)."""
+        return f"shenshi-{self._derive('host')[:20]}{HOME_SUFFIX}"
 
     @property
     def cookie(self) -> str:
@@ -113,28 +136,33 @@ SIGN_IN = """<!doctype html><html lang="zh"><meta charset="utf-8"><title>神使�
 
 
 class Gate:
-    """ASGI middleware: the token (once, then the cookie), the methods, the Origin of actions,
-    and the security headers. The CSRF token of each action is checked by the action itself
-    (:func:`shenshi.console.app.action`), which reads the form."""
+    """ASGI middleware: the host name, the token (once, then the cookie), the methods, the
+    Origin of actions, and the security headers. The CSRF token of each action is checked by
+    the action itself (:func:`shenshi.console.app.action`), which reads the form.
 
-    def __init__(self, app, key: ConsoleKey, hosts: frozenset[str] | None = None) -> None:  # type: ignore[no-untyped-def]
+    ``home``: the console's own host name (a console on this machine: :attr:`ConsoleKey.host`);
+    it answers that name, and on the loopback names (:data:`LOOPBACK_HOSTS`) only sends a
+    visit with the token on to it or serves a bearer; any other name is refused (DNS
+    rebinding). ``None``: any name, the cookie accepted on each (a console off loopback)."""
+
+    def __init__(self, app, key: ConsoleKey, home: str | None = None) -> None:  # type: ignore[no-untyped-def]
         self.app = app
         self.key = key
-        self.hosts = hosts  # the Host names answered (None: any); a loopback console: its own
+        self.home = home
 
     async def __call__(self, scope, receive, send) -> None:  # type: ignore[no-untyped-def]
-        from urllib.parse import urlencode
-
         from starlette.requests import Request
-        from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse
+        from starlette.responses import HTMLResponse, PlainTextResponse
 
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         send = _with_headers(send)
         request = Request(scope)
-        if self.hosts is not None and _host_name(request.headers.get("host", "")) not in self.hosts:
-            # another name pointing at 127.0.0.1 (DNS rebinding): not the GM's browser
+        name = _host_name(request.headers.get("host", ""))
+        door = self.home is not None and name != self.home
+        if door and name not in LOOPBACK_HOSTS:
+            # another name pointing at this machine (DNS rebinding): not the GM's browser
             await PlainTextResponse("refused: unknown host", status_code=421)(scope, receive, send)
             return
         if scope["path"].startswith("/static/"):
@@ -145,15 +173,11 @@ class Gate:
             if not self.key.is_token(token):
                 await HTMLResponse(SIGN_IN, status_code=401)(scope, receive, send)
                 return
-            rest = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
-            target = scope["path"] + (f"?{rest}" if rest else "")
-            response = RedirectResponse(target, status_code=303)
-            response.set_cookie(COOKIE, self.key.cookie, httponly=True, samesite="strict", path="/")
-            await response(scope, receive, send)
+            await self._sign_in(request, door)(scope, receive, send)
             return
         bearer = request.headers.get("authorization", "")
-        signed_in = self.key.is_cookie(request.cookies.get(COOKIE)) or (
-            bearer.startswith("Bearer ") and self.key.is_token(bearer[7:].strip())
+        signed_in = (bearer.startswith("Bearer ") and self.key.is_token(bearer[7:].strip())) or (
+            not door and any(self.key.is_cookie(v) for v in _cookie_values(request, COOKIE))
         )
         if not signed_in:
             await HTMLResponse(SIGN_IN, status_code=401)(scope, receive, send)
@@ -166,6 +190,34 @@ class Gate:
             await PlainTextResponse("refused: another site's request", status_code=403)(scope, receive, send)
             return
         await self.app(scope, receive, send)
+
+    def _sign_in(self, request, door: bool):  # type: ignore[no-untyped-def]
+        """A first visit with the token: on a door, sent on to the console's own name (the
+        token with it); at home, the cookie set and the token dropped from the address."""
+        from urllib.parse import urlencode
+
+        from starlette.responses import RedirectResponse
+
+        if door:
+            port = request.url.port
+            where = f"http://{self.home}{f':{port}' if port else ''}{request.url.path}"
+            query = request.url.query
+            return RedirectResponse(f"{where}?{query}", status_code=303)
+        rest = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
+        response = RedirectResponse(request.url.path + (f"?{rest}" if rest else ""), status_code=303)
+        response.set_cookie(COOKIE, self.key.cookie, httponly=True, samesite="strict", path="/")
+        return response
+
+
+def _cookie_values(request, name: str) -> list[str]:  # type: ignore[no-untyped-def]
+    """Every value the request's Cookie header gives ``name``: a cookie another site set for a
+    parent domain (``Domain=localhost``) may come beside ours, and must not hide it."""
+    values = []
+    for part in request.headers.get("cookie", "").split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            values.append(value.strip('"'))
+    return values
 
 
 def _host_name(host: str) -> str:

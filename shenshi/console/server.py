@@ -1,6 +1,11 @@
 """Serving the console with uvicorn: on a socket bound here (127.0.0.1 by default), with no
 access log (a first visit's address carries the token), in the foreground (``shenshi
 console``) or on a thread beside the daemon (``shenshi run --console``).
+
+A console on loopback is opened by its own host name (``http://shenshi-….localhost:PORT``,
+:attr:`~shenshi.console.auth.ConsoleKey.host`), so that its cookie reaches no other local web
+service; the socket's own address (:attr:`Console.address`) serves scripts with a bearer
+token and sends a browser that brings the token on to that name.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from shenshi.config import Config
-from shenshi.console.auth import LOOPBACK_HOSTS, ConsoleKey, load_or_create_key, token_file
+from shenshi.console.auth import ConsoleKey, load_or_create_key, token_file
 from shenshi.console.desk import Desk
 from shenshi.daemon.service import GameService
 
@@ -49,17 +54,25 @@ def is_loopback(host: str) -> bool:
 
 
 def address(sock: socket.socket) -> str:
-    """The console's address for a browser (``http://127.0.0.1:8737``)."""
+    """The socket's own address (``http://127.0.0.1:8737``)."""
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}"
 
 
+def home_url(key: ConsoleKey, sock: socket.socket) -> str:
+    """The address a browser opens a loopback console by: its own name and the socket's port
+    (``http://shenshi-….localhost:8737``)."""
+    return f"http://{key.host}:{sock.getsockname()[1]}"
+
+
 @dataclass
 class Console:
-    """A console being served: its address, key, and how to stop it."""
+    """A console being served: the address a browser opens it by (``url``: on loopback, the
+    console's own name), the socket's own (``address``: scripts), its key, and how to stop it."""
 
     url: str
+    address: str
     key: ConsoleKey
     key_file: Path
     new_key: bool
@@ -83,11 +96,13 @@ def prepare(services: Sequence[GameService], host: str, port: int) -> tuple[Cons
     path = key_path(services[0].config)
     key, new = load_or_create_key(path)
     sock = bind(host, port)
+    home = key.host if is_loopback(host) else None
     config = uvicorn.Config(
-        create_app(desk, key, LOOPBACK_HOSTS if is_loopback(host) else None), access_log=False, log_config=None, lifespan="off",
+        create_app(desk, key, home), access_log=False, log_config=None, lifespan="off",
         server_header=False, proxy_headers=False, log_level="warning",
     )  # fmt: skip
-    return Console(address(sock), key, path, new, uvicorn.Server(config)), sock
+    url = home_url(key, sock) if home else address(sock)
+    return Console(url, address(sock), key, path, new, uvicorn.Server(config)), sock
 
 
 def serve(console: Console, sock: socket.socket) -> None:

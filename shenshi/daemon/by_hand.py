@@ -43,16 +43,24 @@ def _waiting_pms(store: Store, game_id: int) -> tuple[list[Announcement], set[Fo
     return waiting, claimed(every)
 
 
-def recognise_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> Announcement | None:
-    """Mark the proposed PM that ``pm`` (sent by the GM) publishes, if one matches."""
+def sent_pm_match(store: Store, game_id: int, pm: PrivateMessage) -> Announcement | None:
+    """The proposed PM that ``pm`` (sent by the GM) publishes, if one matches (nothing marked)."""
     waiting, taken = _waiting_pms(store, game_id)
     if pm_ref(pm.id) in taken:
         return None
-    for a in waiting:
-        if a.destination.casefold() == pm.recipient.casefold() and same_message(pm.text, a.text):
-            with store.transaction() as uow:
-                return uow.outbox.mark_published(a.id, pm.sent_at, forum_id=pm.id)
-    return None
+    return next(
+        (a for a in waiting if a.destination.casefold() == pm.recipient.casefold() and same_message(pm.text, a.text)),
+        None,
+    )
+
+
+def recognise_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> Announcement | None:
+    """Mark the proposed PM that ``pm`` (sent by the GM) publishes, if one matches."""
+    found = sent_pm_match(store, game_id, pm)
+    if found is None:
+        return None
+    with store.transaction() as uow:
+        return uow.outbox.mark_published(found.id, pm.sent_at, forum_id=pm.id)
 
 
 class OutboxWatch:

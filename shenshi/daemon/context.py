@@ -55,8 +55,12 @@ def build_context(
     templates: Templates | None = None,
     stand_ins: Mapping[str, str] | None = None,
     early_close: bool = False,
+    forum_names: Mapping[str, tuple[str, ...]] | None = None,
 ) -> GameContext:
     """Everything intake needs to read and validate one post or PM at ``now``.
+
+    ``forum_names``: other names the forum showed for a player's uid (a rename): each is read
+    as that player's, like a nickname the GM gave, unless it is another player's name.
 
     The living are the living as the players know them: a death takes effect when the GM
     publishes it, so between a resolution and its publication (dawn, dusk, a game just over) the
@@ -82,7 +86,11 @@ def build_context(
     players += tuple(
         replace(by_name[old], name=new, uid=uids.get(new)) for new, old in acting.items() if old in by_name
     )
-    nicknames = nickname_map(game.nicknames)  # a nickname given to two players is ambiguous
+    seated = {s.name for s in state.seats} | set(acting)
+    aliases = {name: list(nicks) for name, nicks in game.nicknames.items()}
+    for name, shown in (forum_names or {}).items():
+        aliases.setdefault(name, []).extend(n for n in shown if n not in seated)
+    nicknames = nickname_map(aliases)  # a nickname given to two players is ambiguous
     role_threads: dict[str, frozenset[str]] = {}
     for owner, tid in game.role_threads.items():
         owners = {s.name for s in state.seats if s.role == owner or s.name == owner}

@@ -37,6 +37,8 @@ from shenshi.daemon.announce import kind_words
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
 from shenshi.daemon.gm_text import (
     STATES,
+    describe_ballot,
+    describe_submission,
     id_ranges,
     outbox_refusal,
     refusal,
@@ -76,7 +78,7 @@ WAITS_FOR_CONFIRMATION = frozenset({*ABSENCES, "lurk_replaced"})
 CORRECTIONS = {
     "action": -2,  # ACTOR ACTION and what the action takes (a negative count: at least that many)
     "void": 2, "execute": 1, "cancel-execution": 0, "exit": 1, "answered": 1,
-    "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2,
+    "penalty": 2, "send-off": 1, "sheriff": 1, "extra-divination": 1, "ballot": 2, "count-pm": 1,
 }  # fmt: skip
 # … and how to write them, said when the count is wrong.
 USAGE = {
@@ -86,6 +88,7 @@ USAGE = {
     "cancel-execution": "（不带参数）", "exit": "NAME", "answered": "SEER [--at TIME]",
     "penalty": "NAME POINTS", "send-off": "NAME", "sheriff": "NAME", "extra-divination": "NAME",
     "ballot": "VOTER TARGET（如 shenshi override ballot 老王 kk_大侠；弃权写 弃权）",
+    "count-pm": "PM（提醒里的私信编号，如 shenshi override count-pm 3 --game 第1局）",
 }  # fmt: skip
 # Which arguments of each correction are players' names (checked and written as the game
 # spells them: ``老王 `` or ``ｋｋ＿大侠`` are 老王 and kk_大侠).
@@ -655,6 +658,26 @@ def enter_action(
 
 
 
+def count_pm(service: GameService, pm_id: str, by: str = "") -> Said:
+    """``shenshi override count-pm PM``: the GM says that PM ``PM`` (the forum's id, as the
+    alert shows it), kept aside as maybe another game's (a player seated in several games), is
+    this game's: it is read now as the player's own PM sent at its time (an action, a
+    delegated vote…), and the alerts about it close in every game of the database."""
+    ident = pm_id.strip().upper().removeprefix("PM").strip()
+    outcome = service.count_pm(ident)
+    said = f"PM {ident} 计入《{service.config.game.name}》"
+    done = [describe_submission(e.submission) for e in outcome.events if isinstance(e, base.PowerSubmitted)]
+    done += [describe_ballot(e.ballot) for e in outcome.events if isinstance(e, base.BallotCast)]
+    gm_log(service, "override", said + (f"：{'；'.join(done)}" if done else ""), by)
+    lines = [f"已记录：{said}"] + [f"读到：{d}" for d in done]
+    lines += [f"提醒：{a.message}" for a in outcome.alerts]
+    receipts = proposed(service, outcome)
+    if receipts:
+        lines.append(f"回执 {' '.join(f'#{a.id}' for a in receipts)}")
+    lines += [note] if (note := running_daemon_note(service)) else []
+    return Said(tuple(lines), ids=tuple(a.id for a in receipts))
+
+
 def substitute(
     service: GameService,
     old: str,
@@ -735,6 +758,8 @@ def run_hint(service: GameService, hint: Hint, by: str = "", *, text: str | None
     args = [str(a) for a in hint.args]
     options = dict(hint.options)
     match hint.command:
+        case "override" if len(args) == 2 and args[0] == "count-pm":
+            return count_pm(service, args[1], by)
         case "override" if args and args[0] == "action":
             return enter_action(service, args[1:], options.get("--reason", ""), options.get("--at"), by,
                                 declaration=options.get("--declaration"))  # fmt: skip

@@ -236,6 +236,7 @@ ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "joint_disagreement": "联合行动意见不一", "pm_game_unknown": "不知属于哪一局的私信", "earlier_version_on_forum": "论坛上可能有改前的版本",
     "forum_clock_ahead": "论坛时钟超前", "possible_ballot": "可能是投票", "unclosed_quote": "引用没有闭合",
     "left_seat": "已离开座位者的指令",
+    "renamed": "玩家在论坛上改了名",
 })  # fmt: skip
 
 # The rules core's decisions (``rule:<id>``; a round suffix ``_r1``/``_r2``/``_runoff`` is
@@ -342,7 +343,8 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "cycle_failed": "守护进程会自动重试；反复出现时请把 shenshi run -v 的输出交给维护者",
     "login_failed": "论坛拒绝登录：改好密码（password_file，或 password_env 后重启 shenshi run）",
     "forum_unreachable": "会自动重试；打开论坛看看是否能访问",
-    "pm_game_unknown": "这条私信没有计入任何一局：请人工处理",
+    "renamed": "已按 uid 认出；无需操作",
+    "pm_game_unknown": "这条私信没有计入任何一局（玩家已被告知怎样写明是哪一局）：它属于哪一局，就在那一局计入",
     "earlier_version_on_forum": "论坛上可能已有改之前的版本：核对后记为已发布或放弃",
     "forum_clock_ahead": "论坛时钟快了或跳变：请核对论坛时间",
     "sent_by_daemon": "守护进程会自动发送",
@@ -386,6 +388,7 @@ RESOLVED: Mapping[str, str] = MappingProxyType({
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
     "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "receipt": "回执 #{id} 已送达",
     "superseded": "#{id} 已被取代（不会发送）",
+    "counted": "天神把这条私信计入了《{game}》",
 })  # fmt: skip
 
 

@@ -484,6 +484,7 @@ class Situation:
     state: GameState
     ruleset: Ruleset
     bench: tuple[str, ...] = ()
+    game: str = ""  # the game's name (a hint for one game of several names it: --game)
     receipts: Mapping[int, tuple[Outgoing, ...]] = field(default_factory=dict)  # evidence → receipts
     outbox: Mapping[str, Outgoing] = field(default_factory=dict)  # key → announcement
 
@@ -798,6 +799,17 @@ def _edited(alert: AlertFacts, sit: Situation) -> Advice:
     return Advice(gm_text.NOTES["edited_vote"])
 
 
+def _pm_game(alert: AlertFacts, sit: Situation) -> Advice:
+    """A PM of a player seated in several games that could be any of them: the GM counts it
+    in the game it belongs to (``shenshi override count-pm PM --game NAME``)."""
+    pm_id = alert.key.rsplit(":pm_game:", 1)[-1] if ":pm_game:" in alert.key else ""
+    if not pm_id or alert.cause is None or not alert.cause.who:
+        return Advice(gm_text.NOTES["pm_game_unknown"])
+    options = (("--game", sit.game),) if sit.game else ()
+    hint = Hint("override", ("count-pm", pm_id), options=options, label=gm_text.LABELS["count_in_game"])
+    return Advice(gm_text.NOTES["pm_game_unknown"], (hint,))
+
+
 def _note(name: str):  # type: ignore[no-untyped-def]
     return lambda alert, sit: Advice(gm_text.NOTES[name])
 
@@ -829,6 +841,7 @@ _BY_KIND: dict[str, Any] = {
     "not_a_command": _player_pm, "question": _player_pm,
     "edited_vote": _edited,
     "joint_disagreement": lambda alert, sit: _disagreeing(alert, sit),
+    "pm_game_unknown": _pm_game,
 }  # fmt: skip
 
 

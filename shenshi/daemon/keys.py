@@ -124,9 +124,17 @@ class GameKeys:
     def clock_ahead(self, evidence: str) -> str:
         """A post or PM the forum dates later than the daemon first had it in hand."""
         return f"{self.game}:clock_ahead:{evidence}"
+    def renamed(self, uid: str, name: str) -> str:
+        """A player the forum shows under another name (same uid): learned once per name."""
+        return f"{self.game}:renamed:{uid}:{name}"
+
     def pm_game(self, pm_id: str) -> str:
         """A PM that may belong to this game or another of the same GM account."""
         return f"{self.game}:pm_game:{pm_id}"
+
+    def which_game(self, pm_id: str) -> str:
+        """The receipt telling a player in several games how to name the game of his PM."""
+        return f"{self.game}:pm_game:{pm_id}:receipt"
 
     def order_uncertain(self, evidence: str) -> str:
         """A PM counted although its order with a boundary of the step cannot be known."""

@@ -24,9 +24,9 @@ from typing import Any
 from shenshi.adapters.errors import AnswerTooLarge, IncompletePage, UnexpectedPage
 from shenshi.daemon.gameio import GameIO
 from shenshi.daemon.referee import GmAlert
-from shenshi.daemon.sharing import SharedReads
+from shenshi.daemon.sharing import SharedReads, Unrouted
 from shenshi.daemon.timeline import FORUM_CLOCK_SKEW
-from shenshi.records import InboxCursor, Post, PrivateMessage, ThreadCursor, ThreadDelta
+from shenshi.records import InboxCursor, Post, ThreadCursor, ThreadDelta
 from shenshi.store.records import Evidence, EvidenceKind, RecordResult
 from shenshi.store.unit_of_work import UnitOfWork
 
@@ -97,6 +97,9 @@ class Poller(GameIO):
         self._unread: list[str] = []  # the current read's sources that could not be read
         # What edits mean for the GM, stored in the transaction that stores them (the service).
         self.on_edits: Callable[[UnitOfWork, list[Edit]], object] = lambda uow, edits: None
+        # A PM that may be this game's or another's, stored (processed: read by no game until
+        # the GM says which), with what the GM and the player are told, in the same transaction.
+        self.on_unrouted: Callable[[UnitOfWork, Unrouted, int | None], object] = self._unrouted
         # The board listings and the inbox, shared with the other games on this forum account
         # (:mod:`shenshi.daemon.sharing`); a game alone has its own, and starts its rounds.
         self.own_reads = reads is None
@@ -258,23 +261,33 @@ class Poller(GameIO):
             results = uow.evidence.record(
                 self.game_id, [(pm, self.adapter.pm_url(pm)) for pm in inbox.messages]
             )
+            kept = [u for u in inbox.ambiguous if u.seated]  # a stranger's is no game's to count
+            doubtful = uow.evidence.record(self.game_id, [(u.pm, self.adapter.pm_url(u.pm)) for u in kept])
+            for unrouted, result in zip(kept, doubtful, strict=True):
+                if result.is_new:
+                    self.on_unrouted(uow, unrouted, result.evidence.id)
+            for unrouted in inbox.ambiguous:
+                if not unrouted.seated:
+                    self.on_unrouted(uow, unrouted, None)
             uow.evidence.set_cursor(self.game_id, INBOX, inbox.cursor.to_json())
         for result in results:
             if result.is_new:
                 report.pms += 1
-        for pm, games in inbox.ambiguous:
-            self._unrouted(pm, games)
         self.reads.stored(self.game_id)  # marked read once every game stored its share
 
-    def _unrouted(self, pm: PrivateMessage, games: tuple[str, ...]) -> None:
-        """A PM that may belong to this game or to another one: the GM decides."""
-        where = self.adapter.pm_url(pm)
+    def _unrouted(self, uow: UnitOfWork, unrouted: Unrouted, evidence_id: int | None) -> None:
+        """The PM kept aside (``evidence_id``, processed: no game reads it) and the GM told, in
+        ``uow`` (the service's hook also tells the player how to name the game, and offers the
+        fix)."""
+        if evidence_id is not None:
+            uow.evidence.mark_processed(evidence_id)
+        pm = unrouted.pm
         message = (
             f"{pm.sender} 的私信（{pm.sent_at.astimezone(self.config.forum.tz):%Y-%m-%d %H:%M}）"
-            f"可能属于这几局中的任何一局：{'、'.join(games)}；shenshi 没有计入任何一局，请人工处理"
-            f"（{where}）：{pm.text[:80]}"
+            f"可能属于这几局中的任何一局：{'、'.join(unrouted.games)}；shenshi 没有计入任何一局，请人工处理"
+            f"（{self.adapter.pm_url(pm)}）：{pm.text[:80]}"
         )
-        self.alert([GmAlert(self.keys.pm_game(pm.id), "pm_game_unknown", message)])
+        uow.alerts.add(self.game_id, self.keys.pm_game(pm.id), "pm_game_unknown", message)
 
     # -- edits -------------------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from shenshi.daemon.hints import (
     rule_cause,
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
+from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE
 from shenshi.daemon.timeline import Window, window_of
 from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
 from shenshi.intake.context import GameContext
@@ -187,6 +188,15 @@ class Effects:
         return self
 
 
+# Intake alerts that hold no command, and those that refuse a command for the step it came in
+# (routing a PM between games trusts the latter only where the step is surely the PM's).
+NOT_COMMANDS = frozenset({"not_a_command", "question", "unclosed_quote"})
+STEP_REFUSALS = frozenset({
+    "pm_window", "not_in_phase", "after_deadline", "phase_deadline", "wrong_phase", "phase_not_open",
+    "no_vote_open", "vote_closed", "extra_divination_deadline", "last_words_late", "last_words_not_granted",
+})  # fmt: skip
+
+
 class Referee:
     """Runs one game: decides with the rules core, proposes with the templates."""
 
@@ -210,6 +220,9 @@ class Referee:
         self.keys = GameKeys(game_key)
         self.templates = templates
         self.uids = dict(uids or {})
+        # Other names the forum showed for a player's uid (renamed on the forum), by seat name:
+        # read as his, like nicknames (the shell learns them from the stored posts and PMs).
+        self.forum_names: dict[str, tuple[str, ...]] = {}
         self.gm_name = gm_name
         self.gm_uid = gm_uid
         self.tz = tz
@@ -351,6 +364,7 @@ class Referee:
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
+            forum_names=self.forum_names,
         )  # fmt: skip
 
     def held_until(self) -> datetime | None:
@@ -417,6 +431,20 @@ class Referee:
         if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
             return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, pm.sent_at, "pm", ctx)
+
+    def judge_pm(self, pm: PrivateMessage, *, step_known: bool) -> str:
+        """How ``pm`` (a PM of a player seated in another game too) reads in this game, nothing
+        changed: :data:`~shenshi.daemon.sharing.COUNTS` (intake makes a command of it),
+        ``REFUSED`` (a command this game refuses: a target it does not have, a role without
+        the power, a dead player…; a refusal of the step only if ``step_known``: the step the
+        state is in is the PM's) or ``UNSURE`` (no command: a question, a note)."""
+        result = read_pm(self.context(pm.sent_at), pm)
+        if result.commands:
+            return COUNTS
+        kinds = {a.kind for a in result.alerts}
+        if not kinds - NOT_COMMANDS or (kinds & STEP_REFUSALS and not step_known):
+            return UNSURE
+        return REFUSED
 
     def read_edit(self, first: Post, revision: Post, evidence: str) -> Effects:
         """A later revision of a post: shown to the GM when it changes a vote or an action."""

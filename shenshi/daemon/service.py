@@ -34,12 +34,13 @@ from shenshi.config import Config
 from shenshi.daemon import gm_text, keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import Draft, Templates, kind_words
-from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm
+from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm, sent_pm_match
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.forum_ids import claimed, post_ref
 from shenshi.daemon.hints import (
     Advice,
+    Cause,
     Happening,
     Situation,
     advise,
@@ -54,7 +55,7 @@ from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
-from shenshi.daemon.sharing import Seats, SharedReads
+from shenshi.daemon.sharing import COUNTS, REFUSED, Seats, SharedReads, Unrouted
 from shenshi.daemon.situation import facts_of, on_forum, situation_of
 from shenshi.daemon.superseding import (
     ABSENCES,
@@ -78,7 +79,7 @@ from shenshi.daemon.timeline import (
     window_text,
 )
 from shenshi.errors import UserError
-from shenshi.records import Post
+from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import Command, Event, Phase, PlayerSpec, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
@@ -152,6 +153,7 @@ class GameService:
         self.outbox_watch = OutboxWatch(clock)  # dry-run: PMs the GM sent by hand
         self._seq_known = 0  # the game's latest event this service has in its referee
         self._edit_alerts: list[GmAlert] = []  # stored with their revisions, not logged yet
+        self._unrouted_log: list[GmAlert | Draft] = []  # stored with an unrouted PM, not logged yet
         # Board listings and the inbox shared with the other games of this forum account (set
         # by :class:`~shenshi.daemon.fleet.Fleet` before ``start``); None: this game reads alone.
         self.reads: SharedReads | None = None
@@ -187,9 +189,11 @@ class GameService:
             )  # fmt: skip
             self.poller.progress = lambda message: self.progress(message)
             self.poller.on_edits = self._edits_seen
+            self.poller.on_unrouted = self._unrouted_seen
             self.poller.reads.join(
                 self.game_id, seats=self.seats, cursor=self.poller.inbox_cursor, deadline=self.next_deadline,
                 served=(lambda: self.lease is not None and self.lease.held is not None) if self.reads else lambda: True,
+                judge=self.judge_pm,
             )  # fmt: skip
             self.publisher = Publisher(
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
@@ -239,6 +243,7 @@ class GameService:
             unconfirmed = uow.outbox.announcements(self.game_id, [AnnouncementState.UNCONFIRMED])
         referee.to_confirm = {a.key: (a.text, subject_of(a)) for a in unconfirmed if a.kind in ABSENCES}
         self.referee = referee
+        self.learn_names()
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
         self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
         return referee
@@ -269,6 +274,15 @@ class GameService:
                     uids[p.name] = self.adapter.lookup_uid(p.name)
                 except ForumError as exc:
                     log.warning("查不到 %s 的论坛 uid：%s", p.name, exc)
+        held: dict[str, str] = {}
+        for name, uid in uids.items():
+            if uid is not None and uid in held:
+                raise UserError(
+                    f"{held[uid]} 和 {name} 在论坛上是同一个账号（uid {uid}）：一个账号只能坐一个座位；"
+                    "请在玩家名单里改正名字或 uid"
+                )
+            if uid is not None:
+                held[uid] = name
         with self.store.transaction() as uow:
             game = uow.games.create(cfg.name, cfg.ruleset, {"board": cfg.board, "vote_thread": cfg.vote_thread})
             for seat, p in enumerate(cfg.players):
@@ -284,6 +298,7 @@ class GameService:
         again now, not this round's shared reads (the publisher looking for what it sent)."""
         assert self.poller is not None, "poll needs a forum adapter"
         report = self.poller.read(self._watched(), fresh=fresh)
+        self._log_unrouted()
         if report.complete:  # (a source unread: the phase clock stays at the last complete poll)
             self.last_poll = report.started
         self.process(complete=report.complete)
@@ -305,6 +320,105 @@ class GameService:
                 if uow.alerts.add(self.game_id, **_alert_row(a))[1]:
                     self._edit_alerts.append(a)
 
+    # -- a PM of a player seated in several games ---------------------------------------------
+
+    def judge_pm(self, pm: PrivateMessage) -> str:
+        """How ``pm`` reads in this game, nothing changed (:mod:`shenshi.daemon.sharing` routes
+        the PMs of a player seated in several games by it): a PM the GM sent counts where the
+        outbox holds it; a player's as intake reads it, a refusal for the step trusted only
+        while the game's clock has passed no deadline since the PM (the state is the PM's)."""
+        gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
+        if pm.sender_uid in gm or pm.sender in gm:
+            return COUNTS if sent_pm_match(self.store, self.game_id, pm) else REFUSED
+        referee = self.referee
+        slack = self.precision.pm
+        times = referee.times()
+        after = self.clock_time or self.clock()
+        deadline = referee.next_deadline(after)
+        known = (
+            times is not None and times.opens <= pm.sent_at - slack
+            and (deadline is None or pm.sent_at + slack < deadline)
+        )  # fmt: skip
+        return referee.judge_pm(pm, step_known=known)
+
+    def _unrouted_seen(self, uow: UnitOfWork, unrouted: Unrouted, evidence_id: int | None) -> None:
+        """A PM that may be this game's or another's (:class:`~shenshi.daemon.sharing.Unrouted`),
+        in the transaction that stores it: kept aside (processed: read by no game until the GM
+        counts it in one, ``shenshi override count-pm``), the GM alerted with that fix, and the
+        player, once across the games, told how to name the game."""
+        pm = unrouted.pm
+        if evidence_id is not None:
+            uow.evidence.mark_processed(evidence_id)
+        seat = self._seat_of(pm.sender, pm.sender_uid)
+        tz = self.config.forum.tz
+        games = "、".join(f"《{g}》" for g in unrouted.games)
+        when = pm.sent_at.astimezone(tz).strftime("%m-%d %H:%M")
+        text = self.templates.render(
+            "alert_pm_game_unknown", sender=seat or pm.sender, time=when, games=games, pm=pm.id,
+            text=" ".join(pm.text.split())[:60],
+        )  # fmt: skip
+        cause = Cause(who=seat or "", channel="pm", at=pm.sent_at.astimezone(tz).strftime("%Y-%m-%dT%H:%M:%S"))
+        evidence = str(evidence_id) if evidence_id is not None else None
+        alert = GmAlert(self.referee.keys.pm_game(pm.id), "pm_game_unknown", text, seat or pm.sender,
+                        evidence, cause if evidence else None)  # fmt: skip
+        if uow.alerts.add(self.game_id, **_alert_row(alert))[1]:
+            self._unrouted_log.append(alert)
+        if unrouted.tell and seat is not None and evidence is not None:
+            example = f"【{self.config.game.name}】{pm.text.strip().splitlines()[0][:20] if pm.text.strip() else ''}"
+            words = self.templates.render("receipt_which_game", time=when, games=games, example=example)
+            draft = Draft(self.referee.keys.which_game(pm.id), "receipt", "pm", seat, words, (evidence,))
+            if uow.outbox.propose(self.game_id, **_draft_row(draft))[1]:
+                self._unrouted_log.append(draft)
+
+    def _seat_of(self, name: str, uid: str | None) -> str | None:
+        """The seat holder of this game who wrote as ``name`` (``uid``), if any."""
+        state = self.referee.state
+        if uid:
+            held = [n for n, u in self.referee.uids.items() if u == uid and state.has_player(n)]
+            if held:
+                return held[0]
+        return name if state.has_player(name) else None
+
+    def _log_unrouted(self) -> None:
+        for item in self._unrouted_log:
+            if isinstance(item, Draft):
+                self._log_draft(item)
+            else:
+                self._log_alert(item)
+        self._unrouted_log.clear()
+
+    def count_pm(self, pm_id: str) -> Effects:
+        """The GM counts the PM ``pm_id`` (the forum's id, as alerts show it: ``PM 3``) in this
+        game, where it was kept aside as maybe another game's: read now, as the player's own PM
+        sent at its time; the alerts about it close, here and in the other games of this
+        database. A PM this game already read, or never kept aside, is refused."""
+        with self.store.snapshot() as uow:
+            alert = uow.alerts.by_key(self.game_id, self.referee.keys.pm_game(str(pm_id)))
+            evidence = uow.evidence.get(alert.evidence_id) if alert and alert.evidence_id else None
+            counted = evidence is not None and bool(uow.events.of_evidence(self.game_id, [evidence.id]))
+        if evidence is None:
+            raise UserError(f"PM {pm_id} 不是一条待定归属的私信（只有“可能属于几局”的私信可以这样计入）；没有改动")
+        if counted or (alert is not None and alert.resolved_at is not None):
+            raise UserError(f"PM {pm_id} 的归属已经定了（{alert.resolution if alert else ''}）；没有改动")
+        gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
+        before = self._last_seq()
+        self._read(self._item(evidence, gm))
+        suffix = f":pm_game:{pm_id}"
+        words = gm_text.RESOLVED["counted"].format(game=self.config.game.name)
+        with self.store.transaction() as uow:
+            for game in uow.games.listing():
+                uow.alerts.resolve(game.id, lambda a: words if a.kind == "pm_game_unknown" and a.key.endswith(suffix) else None,
+                                   at=self.clock())  # fmt: skip
+        with self.store.snapshot() as uow:
+            events = uow.events.page(self.game_id, after_seq=before, limit=10_000)
+            raised = [a for a in uow.alerts.raised(self.game_id) if a.evidence_id == evidence.id and a.kind != "pm_game_unknown"]
+            drafts = [a for a in uow.outbox.announcements(self.game_id) if evidence.id in a.evidence_ids and a.key != self.referee.keys.which_game(str(pm_id))]
+        return Effects(
+            events=[codec.decode(e.payload) for e in events],
+            drafts=[Draft(a.key, a.kind, "pm", a.destination, a.text) for a in drafts],
+            alerts=[GmAlert(a.key, a.kind, a.message, a.subject) for a in raised],
+        )
+
     def _watched(self) -> set[str]:
         """The evidence of the open step's ballots and actions, or of the step just closed
         until the next one opens (their pages are re-read for edits)."""
@@ -320,6 +434,8 @@ class GameService:
         not seen it). Returns how many were read."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         waiting = list(self.store.stream_evidence(self.game_id, unprocessed=True))
+        if waiting:
+            self.learn_names()
         items = [self._item(e, gm) for e in waiting]
         notes = {e.id: self.poller.notes(e) for e in waiting} if self.poller is not None else {}
         cap = None if complete else self.last_poll
@@ -332,6 +448,29 @@ class GameService:
             self._read(item, notes.get(item.evidence_id, ()))
             read += 1
         return read
+
+    def learn_names(self) -> None:
+        """Renames learned from the forum: a player's uid shown under another name on the
+        stored posts and PMs (his own, after a rename on the forum) makes that name his for
+        everyone's ballots and actions, as a nickname would; the GM is told once per name."""
+        referee = self.referee
+        seated = {s.name for s in referee.state.seats}
+        seat_of = {uid: name for name, uid in referee.uids.items() if uid and name in seated}
+        with self.store.snapshot() as uow:
+            shown = uow.evidence.names_of(self.game_id, list(seat_of))
+        learned: dict[str, list[str]] = {}
+        new = []
+        for uid, name, _first in shown:
+            player = seat_of[uid]
+            if name == player or name in seated or name in learned.get(player, ()):
+                continue
+            learned.setdefault(player, []).append(name)
+            if name not in referee.forum_names.get(player, ()):
+                text = self.templates.render("alert_renamed", player=player, shown=name, uid=uid)
+                new.append(GmAlert(referee.keys.renamed(uid, name), "renamed", text, player))
+        referee.forum_names = {player: tuple(names) for player, names in learned.items()}
+        if new:
+            self.raise_alerts(new)
 
     def _item(self, evidence: Evidence, gm: set[str | None]) -> Item:
         precision = self.precision
@@ -781,6 +920,11 @@ class GameService:
         events and the players table change in one transaction: both or neither."""
         if uid is None and self.adapter is not None:
             uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
+        if uid:
+            with self.store.snapshot() as uow:
+                seated = [p.name for p in uow.games.players(self.game_id) if p.uid == uid and p.name not in (old, new)]
+            if seated:
+                raise UserError(f"{new} 在论坛上和 {seated[0]} 是同一个账号（uid {uid}）：一个账号只能坐一个座位；没有改动")
         outcome = self.gm(
             Substitute(old, new), also=lambda uow: uow.games.substitute(self.game_id, old, new, uid=uid, at=self.clock())
         )

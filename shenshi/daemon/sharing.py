@@ -15,11 +15,17 @@ request per forum, for any number of games. The inbox is read all the same
   phase clock passes it), so that the clock never passes a PM written before it;
 * after a read that failed, or left a game's share unstored.
 
-Routing (:func:`route`): a PM belongs to the game whose seats its partner (the sender, or the
-recipient of a PM the GM sent) holds or held, among the games started by its time; of several,
-the one still running when only one is. Anything else (a partner in two running games; a
-stranger while several games run) is no game's for certain: each candidate game gets a GM
-alert naming the others, and nothing is guessed. The inbox cursor is shared the same way: the
+Routing (:func:`route`, then :func:`settle_owner`): a PM belongs to the game whose seats its
+partner (the sender, or the recipient of a PM the GM sent) holds or held, among the games
+started by its time; of several, the one still running when only one is. A player seated in
+several running games is routed by what is certain: the game his PM names (``【第1局】占卜 老王``,
+or the phpwind title), else the one game where it counts (each game reads it as intake would:
+a target only that game has, the role he holds there, the step open there; a GM's PM, the one
+game whose outbox holds it; a refusal for the step counts as certain only while that game's
+clock has passed no deadline since the PM). Anything else (counts in several games or in
+none; a stranger while several games run) is no game's for certain: each candidate game gets a
+GM alert naming the others, whose fix is "count this PM in this game", the player is told once
+how to name the game, and nothing is guessed. The inbox cursor is shared the same way: the
 read starts from what every served game has stored (the common part of their cursors), and
 each game stores its share of the PMs with the new cursor in one transaction (evidence first).
 Conversations are marked read only once every game that got a share stored it.
@@ -57,15 +63,33 @@ class Seats:
     finished: bool = False
 
 
+# How a PM reads in one game (:meth:`GameService.judge_pm`): it would count there; it would be
+# refused there for a reason of that game (a target it does not have, a role without that
+# power, a step that does not take it); or either may hold (not a command, or a refusal that
+# depends on a phase the game's clock has not reached).
+COUNTS, REFUSED, UNSURE = "counts", "refused", "unsure"
+
+
+@dataclass(frozen=True)
+class Unrouted:
+    """A PM that may belong to this game or to others: the games' names (this one's too), and
+    whether this game is the one that tells the player how to name it (one game does)."""
+
+    pm: PrivateMessage
+    games: tuple[str, ...]
+    tell: bool = False
+    seated: bool = False  # its partner holds a seat of this game: it may be counted here
+
+
 @dataclass(frozen=True)
 class InboxShare:
     """One game's part of an inbox read: its PMs, the new cursor, the conversations that could
-    not be read, and the PMs it may own but cannot be sure of (with the other games' names)."""
+    not be read, and the PMs it may own but cannot be sure of (:class:`Unrouted`)."""
 
     messages: tuple[PrivateMessage, ...]
     cursor: InboxCursor
     failures: tuple[Exception, ...] = ()
-    ambiguous: tuple[tuple[PrivateMessage, tuple[str, ...]], ...] = ()
+    ambiguous: tuple[Unrouted, ...] = ()
 
 
 @dataclass
@@ -76,6 +100,7 @@ class _Member:
     cursor: Callable[[], InboxCursor | None]
     deadline: Callable[[], datetime | None]
     served: Callable[[], bool]
+    judge: Callable[[PrivateMessage], str] | None = None  # COUNTS, REFUSED or UNSURE
 
 
 @dataclass
@@ -109,6 +134,32 @@ def route(
     return running
 
 
+def named_games(pm: PrivateMessage, games: Sequence[Seats]) -> list[Seats]:
+    """The games ``pm`` names: ``【NAME】`` in its text, or NAME as (part of) its title."""
+    subject = pm.subject or ""
+    return [g for g in games if f"【{g.name}】" in pm.text or (g.name and g.name in subject)]
+
+
+def settle_owner(
+    pm: PrivateMessage, owners: Sequence[Seats], judge: Callable[[Seats, PrivateMessage], str | None]
+) -> list[Seats]:
+    """Of the games ``pm`` may belong to, the one that is certain, else all of them: the one
+    game it names, else the one game where it counts (``judge``: how it reads in a game;
+    ``None``: that game cannot say, another daemon serves it)."""
+    if len(owners) < 2:
+        return list(owners)
+    named = named_games(pm, owners)
+    if len(named) == 1:
+        return named
+    verdicts = {g.game_id: judge(g, pm) for g in owners}
+    if None in verdicts.values():
+        return list(owners)  # a game this daemon cannot ask: nothing is certain
+    counting = [g for g in owners if verdicts[g.game_id] == COUNTS]
+    if len(counting) == 1 and all(verdicts[g.game_id] == REFUSED for g in owners if g is not counting[0]):
+        return counting
+    return list(owners)
+
+
 class SharedReads:
     """The board listings and the inbox of one forum account, read once per round for every
     game this daemon serves on it."""
@@ -130,9 +181,11 @@ class SharedReads:
         cursor: Callable[[], InboxCursor | None],
         deadline: Callable[[], datetime | None],
         served: Callable[[], bool],
+        judge: Callable[[PrivateMessage], str] | None = None,
     ) -> None:
-        """Serve one more game from these reads."""
-        self.members[game_id] = _Member(seats, cursor, deadline, served)
+        """Serve one more game from these reads (``judge``: how a PM reads in it, to route the
+        PMs of a player seated in several games)."""
+        self.members[game_id] = _Member(seats, cursor, deadline, served, judge)
 
     def begin(self) -> None:
         """A new round: the listings are read again; a share a game did not store is read again."""
@@ -248,10 +301,10 @@ class SharedReads:
         gm.discard(None)
         slack = self.adapter.time_precision.pm
         mine: dict[int, list[PrivateMessage]] = {gid: [] for gid in served}
-        doubts: dict[int, list[tuple[PrivateMessage, tuple[str, ...]]]] = {gid: [] for gid in served}
+        doubts: dict[int, list[Unrouted]] = {gid: [] for gid in served}
         elsewhere = False
         for pm in delta.messages:
-            owners = route(pm, gm, seats, slack)  # type: ignore[arg-type]
+            owners = settle_owner(pm, route(pm, gm, seats, slack), self._judge)  # type: ignore[arg-type]
             if len(owners) == 1:
                 if owners[0].game_id in mine:
                     mine[owners[0].game_id].append(pm)
@@ -259,14 +312,24 @@ class SharedReads:
                     elsewhere = True  # another daemon's game: leave it unread for that one
                 continue
             names = tuple(o.name for o in owners)
+            partner = {pm.recipient_uid, pm.recipient} if pm.sender_uid in gm or pm.sender in gm else {pm.sender_uid, pm.sender}
+            teller = next((o.game_id for o in owners if o.game_id in doubts and partner & o.members), None)
             for owner in owners:
                 if owner.game_id in doubts:
-                    doubts[owner.game_id].append((pm, names))
+                    seated = bool(partner & owner.members)
+                    doubts[owner.game_id].append(Unrouted(pm, names, owner.game_id == teller, seated))
         shares = {
             gid: InboxShare(tuple(mine[gid]), delta.cursor, tuple(delta.failures), tuple(doubts[gid]))
             for gid in served
         }
         return shares, () if elsewhere else tuple(delta.unread), len(delta.messages)
+
+    def _judge(self, game: Seats, pm: PrivateMessage) -> str | None:
+        """How ``pm`` reads in ``game`` (None: not a game these reads can ask)."""
+        member = self.members.get(game.game_id)
+        if member is None or member.judge is None:
+            return None
+        return member.judge(pm)
 
 
 def common_cursor(cursors: Iterable[InboxCursor | None]) -> InboxCursor | None:

@@ -50,6 +50,7 @@ def situation_of(service: GameService, outbox: list[Announcement] | None = None)
         state=referee.state,
         ruleset=service.ruleset,
         bench=tuple(service.config.game.substitutes),
+        game=service.config.game.name,
         receipts={k: tuple(v) for k, v in receipts.items()},
         outbox=by_key,
     )

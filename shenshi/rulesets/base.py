@@ -36,6 +36,7 @@ from typing import Any, ClassVar, TypeVar
 
 from shenshi.rulesets.catalog import RulesetInfo
 from shenshi.rulesets.profile import RulesetProfile
+from shenshi.rulesets.settings import Setting, SettingProblem, problems
 
 ABSTAIN = "ABSTAIN"  # 弃权 (chess32 only)
 K = TypeVar("K")
@@ -376,16 +377,16 @@ class Report:
     def merge(self, other: Report) -> Report:
         """This report followed by ``other`` (lists concatenated, other keys replaced)."""
         changes: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            mine, theirs = getattr(self, f.name), getattr(other, f.name)
-            if f.name == "produced":
-                if theirs - mine:
-                    changes[f.name] = mine | theirs
-            elif f.name in self.LISTS:
+        lists = self.LISTS
+        for name, theirs in vars(other).items():  # every field (a replay merges one per event)
+            if name == "produced":
+                if theirs - self.produced:
+                    changes[name] = self.produced | theirs
+            elif name in lists:
                 if theirs:
-                    changes[f.name] = mine + theirs
+                    changes[name] = getattr(self, name) + theirs
             elif theirs is not UNSET:
-                changes[f.name] = theirs
+                changes[name] = theirs
         return replace(self, **changes) if changes else self
 
     def to_json(self) -> dict[str, Any]:
@@ -976,9 +977,26 @@ class Ruleset:
 
     # -- setup -------------------------------------------------------------------------------
 
+    # The settings a GM may change in ``[game.rules]``, each with its type and range
+    # (:mod:`shenshi.rulesets.settings`); a key none declares is refused at load.
+    settings: ClassVar[tuple[Setting, ...]] = ()
+
     def default_config(self) -> dict[str, Any]:
         """Ruleset settings a GM may change, with the spec's choice as the default."""
         return {}
+
+    def check_settings(self, given: Mapping[str, Any] | None) -> list[SettingProblem]:
+        """Every problem of the GM's ``[game.rules]`` (``given``) for this ruleset: a key it does
+        not declare, a value outside its declaration (:attr:`settings`), then what the ruleset
+        itself refuses of the whole (its :meth:`declare`). Empty: the settings work."""
+        found = problems(self.settings, dict(given or {}))
+        if found:
+            return found
+        try:
+            self.profile(given)
+        except RulesetError as exc:
+            return [SettingProblem("", str(exc))]
+        return []
 
     def new_game(
         self, players: Sequence[PlayerSpec], config: Mapping[str, Any] | None = None

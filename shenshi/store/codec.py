@@ -136,19 +136,24 @@ def _field_names(cls: type) -> tuple[str, ...]:
 # -- decode ------------------------------------------------------------------------------------
 
 
+_PLAIN = frozenset({str, int, bool, float, type(None)})  # JSON values that stand for themselves
+
+
 def decode(data: Any) -> Any:
     """The value :func:`encode` made ``data`` from; :class:`CodecError` for foreign data."""
     kind = type(data)
-    if data is None or kind is bool or kind is int or kind is str or kind is float:
+    if kind in _PLAIN:
         return data
     if kind is list:
-        return tuple(decode(v) for v in data)
+        return tuple([v if type(v) in _PLAIN else decode(v) for v in data])
     if kind is dict:
         if TYPE in data:
             return _decode_dataclass(data)
-        tags = [k for k in data if k.startswith("$")]
+        if len(data) == 1 and "$unset" in data:  # the commonest tag (a Report's unset fields)
+            return UNSET
+        tags = [k for k in data if k[:1] == "$"]
         if not tags:
-            return {k: decode(v) for k, v in data.items()}
+            return {k: v if type(v) in _PLAIN else decode(v) for k, v in data.items()}
         if len(tags) > 1 or tags[0] not in _TAGS:
             raise CodecError(f"unknown codec tag(s) {', '.join(tags)}")
         try:
@@ -172,28 +177,58 @@ def type_name(payload: Any) -> str | None:
 
 def _decode_dataclass(data: dict[str, Any]) -> Any:
     name = data[TYPE]
+    rebuild = _REBUILD.get(name) if type(name) is str else None
+    if rebuild is None:
+        rebuild = _rebuilder(name)
+    return rebuild(data)
+
+
+_REBUILD: dict[str, Callable[[dict[str, Any]], Any]] = {}
+
+
+def _rebuilder(name: Any) -> Callable[[dict[str, Any]], Any]:
+    """How to rebuild the dataclass stored under ``name`` (made once per tag, then kept)."""
     cls = _class_of(name)
     if not dataclasses.is_dataclass(cls):
         raise CodecError(f"{name!r} is not a stored dataclass")
     init, late = _decode_fields(cls)
-    kwargs: dict[str, Any] = {}
-    after: dict[str, Any] = {}
-    for key, value in data.items():
-        if key == TYPE:
-            continue
-        if key in init:
-            kwargs[key] = decode(value)
-        elif key in late:
-            after[key] = decode(value)
-        else:
-            raise CodecError(f"{name} has no field {key!r}")
-    try:
-        obj = cls(**kwargs)
-    except TypeError as exc:
-        raise CodecError(f"cannot rebuild {name}: {exc}") from None
-    for key, value in after.items():
-        object.__setattr__(obj, key, value)
-    return obj
+    plain = _PLAIN
+    # A plain frozen dataclass given every field is filled in directly (its generated __init__
+    # would set each field through object.__setattr__, a third of a replay's decoding); one
+    # with a __post_init__, slots or a missing field (an older event) goes through __init__.
+    direct = not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__") and not late
+    whole = len(init)
+    new = object.__new__
+
+    def rebuild(data: dict[str, Any]) -> Any:
+        kwargs: dict[str, Any] = {}
+        after: dict[str, Any] | None = None
+        for key, value in data.items():
+            if key in init:
+                kwargs[key] = value if type(value) in plain else decode(value)
+            elif key == TYPE:
+                continue
+            elif key in late:
+                if after is None:
+                    after = {}
+                after[key] = decode(value)
+            else:
+                raise CodecError(f"{name} has no field {key!r}")
+        if direct and len(kwargs) == whole:
+            obj = new(cls)
+            obj.__dict__.update(kwargs)
+            return obj
+        try:
+            obj = cls(**kwargs)
+        except TypeError as exc:
+            raise CodecError(f"cannot rebuild {name}: {exc}") from None
+        if after:
+            for key, value in after.items():
+                object.__setattr__(obj, key, value)
+        return obj
+
+    _REBUILD[name] = rebuild
+    return rebuild
 
 
 _INIT_FIELDS: dict[type, tuple[frozenset[str], frozenset[str]]] = {}

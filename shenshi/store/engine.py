@@ -10,6 +10,7 @@ is used as given. Then ``alembic upgrade head`` runs, programmatically: there is
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -129,8 +130,16 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     finds the schema already there.
     """
     with engine.execution_options(**{WRITE_OPTION: True}).begin() as conn:
-        _check_known_revision(conn)
+        current = _check_known_revision(conn)
+        if revision == "head" and current is not None and current in _heads():
+            return  # at the latest schema already (every open of a running game): no migration run
         command.upgrade(alembic_config(conn), revision)
+
+
+@functools.cache
+def _heads() -> tuple[str, ...]:
+    """The latest schema revisions this shenshi knows (read once per process)."""
+    return tuple(ScriptDirectory.from_config(alembic_config()).get_heads())
 
 
 def current_revision(engine: Engine) -> str | None:
@@ -139,17 +148,24 @@ def current_revision(engine: Engine) -> str | None:
         return MigrationContext.configure(conn).get_current_revision()
 
 
-def _check_known_revision(conn: Connection) -> None:
+def _check_known_revision(conn: Connection) -> str | None:
+    """The database's schema revision, refused if this shenshi does not know it (a newer one)."""
     current = MigrationContext.configure(conn).get_current_revision()
     if current is None:
-        return
-    script = ScriptDirectory.from_config(alembic_config())
-    known = {rev.revision for rev in script.walk_revisions()}
+        return None
+    known = _known()
     if current not in known:
         raise SchemaTooNew(
             f"the database is at schema revision {current!r}, unknown to this shenshi "
             f"(known: {', '.join(sorted(known))}): upgrade shenshi"
         )
+    return current
+
+
+@functools.cache
+def _known() -> frozenset[str]:
+    """Every schema revision this shenshi knows (read once per process)."""
+    return frozenset(rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions())
 
 
 def _has_schema(conn: Connection) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, select
+from sqlalchemy import Select, Text, cast, select
 
 from shenshi.store import models as m
 from shenshi.store.records import StoredEvent
@@ -70,6 +70,16 @@ class EventRepository(Repository):
         """Up to ``limit`` events of the game after ``after_seq``, in order."""
         q = _selected().where(m.Event.game_id == game_id, m.Event.seq > after_seq)
         return self._stored(game_id, q.order_by(m.Event.seq).limit(limit))
+
+    def raw_page(self, game_id: int, *, after_seq: int = 0, limit: int) -> list[tuple[Any, ...]]:
+        """Like :meth:`page`, each payload the stored JSON text, for the caller to parse one
+        at a time (``Store.stream_events``): a replay then never holds a page of parsed
+        payloads, which halves its time (memory reused, the collector not walking them)."""
+        q = select(
+            m.Event.seq, m.Event.type, cast(m.Event.payload, Text), m.Event.evidence_id,
+            m.Event.batch_key, m.Event.recorded_at,
+        ).where(m.Event.game_id == game_id, m.Event.seq > after_seq)  # fmt: skip
+        return [tuple(row) for row in self.session.execute(q.order_by(m.Event.seq).limit(limit))]
 
     def of_evidence(self, game_id: int, evidence_ids: Iterable[int]) -> list[StoredEvent]:
         """The events that came from these posts and PMs, in order (the dry-run log labels

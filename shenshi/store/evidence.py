@@ -193,6 +193,21 @@ class EvidenceRepository(Repository):
             )
         return sorted(merged.values(), key=lambda a: (-a.posts, a.author_uid))
 
+    def names_of(self, game_id: int, uids: Collection[str]) -> list[tuple[str, str, datetime]]:
+        """Every name the forum showed for each of ``uids`` on the game's posts and PMs
+        (their authors): ``(uid, name, first posted_at)``, oldest first (a renamed member
+        shows his new name on what he writes after the rename)."""
+        if not uids:
+            return []
+        e = m.Evidence
+        q = (
+            select(e.author_uid, e.author, func.min(e.posted_at))
+            .where(e.game_id == game_id, e.author_uid.in_(list(uids)))
+            .group_by(e.author_uid, e.author)
+        )
+        rows = [(uid, name, first) for uid, name, first in self.session.execute(q).all()]
+        return sorted(rows, key=lambda row: (row[2], row[0], row[1]))
+
     # -- cursors -------------------------------------------------------------------------------
 
     def cursor(self, game_id: int, source: str) -> Cursor | None:

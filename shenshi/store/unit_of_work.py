@@ -36,6 +36,7 @@ the first's locks, so it is refused at once.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable, Collection, Iterator
 from datetime import datetime
@@ -167,11 +168,12 @@ class Store:
         consistent)."""
         while True:
             with self.snapshot() as uow:
-                page = uow.events.page(game_id, after_seq=after_seq, limit=PAGE)
-            yield from page
+                page = uow.events.raw_page(game_id, after_seq=after_seq, limit=PAGE)
+            for seq, kind, raw, evidence_id, batch_key, recorded_at in page:  # parsed one by one
+                yield StoredEvent(game_id, seq, kind, json.loads(raw), evidence_id, batch_key, recorded_at)
             if len(page) < PAGE:
                 return
-            after_seq = page[-1].seq
+            after_seq = page[-1][0]
 
     def stream_evidence(
         self,

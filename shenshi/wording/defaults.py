@@ -243,6 +243,12 @@ _group(
 _group(
     "receipt",
     (
+        "receipt_which_game",
+        "你同时在${games}里，这条私信（${time}）算哪一局无法确定，暂时没有计入，天神已收到提醒。"
+        "如果它是行动，请重发一次，在开头写上游戏名，例如：${example}",
+        "a PM of a player seated in several games that fits more than one (or none) of them",
+    ),
+    (
         "receipt_accepted",
         "已收到：${what}，${note}",
         "an accepted command ($what: a `receipt_what*` text, $note: until when it may change)",
@@ -519,6 +525,16 @@ _group(
         "alert_lookalike_name",
         "${player}：「${what}」的对象「${written}」含形近字 ${letters}，按字形读作 ${target}（已计入，请核对）",
         "lookalike_name ($letters: each look-alike letter with its code point and Unicode name)",
+    ),
+    (
+        "alert_pm_game_unknown",
+        "${sender} 的私信（PM ${pm}，${time}）可能属于${games}中的任何一局，没有计入任何一局：「${text}」",
+        "pm_game_unknown: a PM of a player seated in several games, not certainly one game's",
+    ),
+    (
+        "alert_renamed",
+        "论坛上 ${player}（uid ${uid}）现在显示为「${shown}」：写「${shown}」的选票和行动都算作 ${player}",
+        "renamed: a player's forum account shown under another name (same uid)",
     ),
     # who may act
     (

@@ -43,7 +43,7 @@ def test_run_console_serves_the_daemons_game_beside_it(game) -> None:
     args = argparse.Namespace(console=True, console_host="127.0.0.1", console_port=0)
     console = start_beside_daemon(args, SimpleNamespace(services=[game]))  # a fleet of one game
     try:
-        r = httpx.get(f"{console.url}/g/1/", headers={"Authorization": f"Bearer {console.key.token}"})
+        r = httpx.get(f"{console.address}/g/1/", headers={"Authorization": f"Bearer {console.key.token}"})
         assert r.status_code == 200 and "《test game》" in r.text
     finally:
         console.stop()
@@ -81,7 +81,7 @@ def test_a_port_in_use_is_one_clear_line(game) -> None:
     from shenshi.commands.console import _prepare
 
     with served([game]) as console:
-        port = int(console.url.rsplit(":", 1)[1])
+        port = int(console.address.rsplit(":", 1)[1])
         with pytest.raises(UserError, match=f"控制台的端口 {port} 已被占用.*用 --port 换一个端口"):
             _prepare([game], "127.0.0.1", port)
 

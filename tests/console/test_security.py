@@ -14,7 +14,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from shenshi.console.app import create_app
-from shenshi.console.auth import COOKIE, CSRF_FIELD, LOOPBACK_HOSTS, ConsoleKey, load_or_create_key
+from shenshi.console.auth import COOKIE, CSRF_FIELD, ConsoleKey, load_or_create_key
 from shenshi.store.outbox import AnnouncementState
 from tests.console.conftest import TOKEN
 from tests.console.serving import served
@@ -91,12 +91,52 @@ def test_other_methods_are_refused_and_pages_carry_the_security_headers(client) 
 
 
 def test_a_loopback_console_answers_only_its_own_host_names(desk, key) -> None:
-    app = create_app(desk, key, LOOPBACK_HOSTS)
-    with TestClient(app, base_url="http://127.0.0.1:8737", follow_redirects=False) as c:
+    app = create_app(desk, key, key.host)
+    with TestClient(app, base_url=f"http://{key.host}:8737", follow_redirects=False) as c:
         c.cookies.set(COOKIE, key.cookie)
         assert c.get("/g/1/").status_code == 200
-        assert c.get("/g/1/", headers={"Host": "localhost:8737"}).status_code == 200
         assert c.get("/g/1/", headers={"Host": "rebound.example:8737"}).status_code == 421
+        assert c.get("/g/1/", headers={"Host": "shenshi-0123456789abcdef0123.localhost:8737"}).status_code == 421
+
+
+@pytest.mark.parametrize("door", ["127.0.0.1:8737", "localhost:8737", "[::1]:8737"])
+def test_on_the_loopback_names_the_cookie_signs_nobody_in(desk, key, game, door) -> None:
+    """Cookies ignore ports: what a browser sends to 127.0.0.1 or localhost goes to every web
+    service there. On those names the console takes no cookie, and only the token's holder is
+    told its own name."""
+    app = create_app(desk, key, key.host)
+    with TestClient(app, base_url=f"http://{door}", follow_redirects=False) as c:
+        c.cookies.set(COOKIE, key.cookie)
+        for path in GETS:
+            r = c.get(path)
+            assert r.status_code == 401 and key.host not in r.text and "test game" not in r.text
+        before = states(game)
+        for path in post_routes(c):
+            assert c.post(path, data={CSRF_FIELD: key.csrf, "all": "1"}).status_code == 401
+        assert states(game) == before
+        assert c.get("/g/1/?token=" + "x" * 40).status_code == 401
+        r = c.get(f"/g/1/review?all=1&token={TOKEN}")  # the token: sent on to the console's name
+        assert r.status_code == 303 and "set-cookie" not in r.headers
+        assert r.headers["location"] == f"http://{key.host}:8737/g/1/review?all=1&token={TOKEN}"
+        r = c.get("/g/1/", headers={"Authorization": f"Bearer {TOKEN}"})  # a script
+        assert r.status_code == 200 and "《test game》" in r.text
+
+
+def test_the_console_name_is_its_own_and_unguessable(key) -> None:
+    other = ConsoleKey("another-token-" + "z" * 32)
+    assert key.host.endswith(".localhost") and key.host != other.host
+    assert key.host == ConsoleKey(TOKEN).host  # kept with the token: a bookmark keeps working
+    label = key.host.split(".")[0]
+    assert len(label) <= 63 and len(label.removeprefix("shenshi-")) == 20  # 80 bits
+    assert key.cookie not in key.host and TOKEN not in key.host
+
+
+def test_a_cookie_for_a_parent_domain_does_not_hide_the_console_cookie(desk, key) -> None:
+    app = create_app(desk, key, key.host)
+    with TestClient(app, base_url=f"http://{key.host}:8737", follow_redirects=False) as c:
+        both = f"{COOKIE}=junk-from-localhost; {COOKIE}={key.cookie}"
+        assert c.get("/g/1/", headers={"Cookie": both}).status_code == 200
+        assert c.get("/g/1/", headers={"Cookie": f"{COOKIE}=junk"}).status_code == 401
 
 
 def test_the_token_file_is_private_and_kept(tmp_path) -> None:
@@ -115,10 +155,14 @@ def test_served_for_real_the_token_and_roles_never_reach_a_log(game, caplog, cap
     monkeypatch.setenv("SHENSHI_TEST_FORUM_PASSWORD", "Secret_pw_123")
     caplog.set_level(logging.DEBUG)
     with served([game]) as console:
-        assert console.url.startswith("http://127.0.0.1:")
-        with httpx.Client(base_url=console.url, follow_redirects=True) as c:
+        assert console.address.startswith("http://127.0.0.1:")
+        assert console.url == console.address.replace("127.0.0.1", console.key.host)
+        # httpx cannot resolve the console's name (browsers do): its socket, with the name as Host
+        host = {"Host": console.url.removeprefix("http://")}
+        with httpx.Client(base_url=console.address, headers=host, follow_redirects=False) as c:
             first = c.get(f"/g/1/?token={console.key.token}")
-            assert first.status_code == 200 and first.url.query == b""
+            assert first.status_code == 303 and first.headers["location"] == "/g/1/"
+            assert c.get("/g/1/").status_code == 200
             pages = [c.get(p).text for p in GETS[1:-1]]
             assert c.get("/g/1/players/2/role").json()["role"] == "杀手"
             assert c.get("/g/1/", headers={"Host": "evil.example"}).status_code == 421

@@ -53,6 +53,7 @@ from shenshi.rulesets.profile import (
     SpeechRules,
     TargetRules,
 )
+from shenshi.rulesets.settings import Kind, Setting
 
 LAST_HOUR = timedelta(hours=1)  # no change of ballot in a round's last hour (RES-C28)
 
@@ -68,6 +69,12 @@ class Chess32(Ruleset):
     stored_types = MappingProxyType({"ChessMemory": ChessMemory, "PendingSwap": PendingSwap})
 
     # -- setup -------------------------------------------------------------------------------
+
+    # [game.rules]: the lengths of day and night, blank in the source (RES-C1).
+    settings = (
+        Setting("day_hours", Kind.HOURS, meaning="hours of a day (weekends pause the clock)"),
+        Setting("night_hours", Kind.HOURS, meaning="hours of a night"),
+    )
 
     def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
         """§4: privileges by PM at night until dawn − 10 min, a 杀人帖 with each kill, the

@@ -66,6 +66,7 @@ from shenshi.rulesets.profile import (
     SkillRules,
     TargetRules,
 )
+from shenshi.rulesets.settings import Kind, Setting
 
 EXTRA_DIVINATION_LEAD = timedelta(hours=1)  # default deadline: 1 h before the vote closes (RES-A19)
 
@@ -87,6 +88,12 @@ class FamilyA(Ruleset):
     }  # fmt: skip
 
     # -- setup -------------------------------------------------------------------------------
+
+    # [game.rules]: the runoff and the summoning extend the day (default 12 h each).
+    settings: ClassVar[tuple[Setting, ...]] = (
+        Setting("runoff_hours", Kind.HOURS, meaning="hours of the runoff round (决选)"),
+        Setting("summon_hours", Kind.HOURS, meaning="hours of the summoning round (招魂)"),
+    )
 
     def declare(self, config: Mapping[str, Any]) -> RulesetProfile:
         """§1: powers by PM in the night's window, a 杀人宣言 with each kill, the first ballot
@@ -429,6 +436,11 @@ class Game6_8(FamilyA):
     FIXED_X = 2
     KILLERS_CANNOT_KILL_EACH_OTHER = True
     ALTERNATING_KILLERS = True
+    settings = (
+        *FamilyA.settings,
+        Setting("killer_order", Kind.LIST, item=Setting("", Kind.TEXT), distinct=True,
+                meaning="the killers' names in the order drawn by lot (RES-A1)"),
+    )  # fmt: skip
 
     def kill_sources(self, state: GameState) -> list[KillSource]:
         on_duty = self.on_duty_killer(state)

@@ -71,7 +71,7 @@ from shenshi.rulesets.profile import (
 )
 from shenshi.rulesets.werewolf import camps, clock, day, night, night0, submissions
 from shenshi.rulesets.werewolf.memory import DaySnapshot, WerewolfMemory
-from shenshi.rulesets.werewolf.settings import default_config, settings_of
+from shenshi.rulesets.werewolf.settings import DECLARED, default_config, settings_of
 from shenshi.rulesets.werewolf.settle import Settled, go_out
 
 ADDON_COUNTS = {camps.LOVER: (0, 2), camps.SHERIFF: (0, 1), camps.LONE_WOLF: (0, 1)}
@@ -97,6 +97,8 @@ class Werewolf(Ruleset):
         return clock.step_times(phase, opened_at, camps.settings(state))
 
     # -- setup -------------------------------------------------------------------------------
+
+    settings = DECLARED  # [game.rules]: each proposal of §5, with its type and range
 
     def default_config(self) -> dict[str, Any]:
         """The spec's proposals (RES-W1..W3) as settings a GM may change."""

@@ -48,6 +48,7 @@ from shenshi.rulesets.catalog import (
     SILENCE_GUARD,
     WEREWOLF,
 )
+from shenshi.rulesets.settings import Kind, Setting
 
 # Settlement steps P1–P5 of §5.5 (P6, the settlement itself, always comes last).
 NIGHT_STEPS = ("guard", "kill", "witch", "seer", "piper")
@@ -78,6 +79,36 @@ DEFAULTS: Mapping[str, Any] = {
     # Times of day: a night that opens at 21:01 still closes its phases at 00:00 and 03:00.
     "night_phase_deadlines": {"1": "00:00", "2": "03:00"},
 }
+
+
+WIN_CONDITIONS = ("piper_madness", "last_camp_standing", "draw_when_none_left")
+
+# Each key of DEFAULTS with its type and range ([game.rules], checked when the configuration is
+# loaded; :meth:`WerewolfSettings.from_config` then judges the whole). The night phases'
+# deadlines are declared both as hours after the night opens and as times of day (branch
+# i21-rules turns the first into the second): whichever DEFAULTS has is in force.
+_DECLARABLE = (
+    Setting("composition", Kind.TABLE, keys=tuple(WEREWOLF.composition), item=Setting("", Kind.WHOLE, least=0, most=32),
+            meaning="the characters dealt: role → count (RES-W1)"),
+    Setting("night_order", Kind.LIST, item=Setting("", Kind.TEXT, choices=NIGHT_STEPS), distinct=True,
+            meaning="settlement steps P1–P5 (RES-W3)"),
+    Setting("night_phases", Kind.TABLE, item=Setting("", Kind.LIST, item=Setting("", Kind.TEXT, choices=NIGHT_SKILLS),
+            distinct=True), meaning="the night phase of each skill"),
+    Setting("win", Kind.TABLE, keys=WIN_CONDITIONS, item=Setting("", Kind.FLAG), meaning="win conditions (RES-W2)"),
+    Setting("sheriff_weight", Kind.NUMBER, least=1, most=10, meaning="the sheriff's ballot (【领导】)"),
+    Setting("sheriff_election_day", Kind.WHOLE, least=0, most=30, meaning="the day that elects the sheriff; 0: never"),
+    Setting("sheriff_default", Kind.TEXT, choices=SHERIFF_DEFAULTS, meaning="when 【殉职】 is not used (RES-W21)"),
+    Setting("last_words_limit", Kind.WHOLE, least=0, most=100, meaning="the first N characters out leave last words"),
+    Setting("last_words_chars", Kind.WHOLE, least=1, most=100_000, meaning="characters of last words"),
+    Setting("sent_off_points", Kind.WHOLE, least=1, most=1000, meaning="penalty points for 罚下"),
+    Setting("day_starts", Kind.CLOCK, meaning="when a day opens"),
+    Setting("day_hours", Kind.WHOLE, least=1, most=168, meaning="hours of a day"),
+    Setting("night_hours", Kind.WHOLE, least=1, most=168, meaning="hours of a night"),
+    Setting("night_phase_hours", Kind.TABLE, item=Setting("", Kind.HOURS, most=168),
+            meaning="deadlines of 夜晚1/夜晚2, hours after the night opens"),
+    Setting("night_phase_deadlines", Kind.TABLE, item=Setting("", Kind.CLOCK),
+            meaning="deadlines of 夜晚1/夜晚2, times of day"),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -140,7 +171,7 @@ class WerewolfSettings:
                     raise RulesetError(f"config.night_phases: {action!r} is in two phases")
                 phase[str(action)] = str(key)
         win = dict(cfg["win"])
-        unknown = set(win) - {"piper_madness", "last_camp_standing", "draw_when_none_left"}
+        unknown = set(win) - set(WIN_CONDITIONS)
         if unknown:
             raise RulesetError(f"config.win: unknown condition {sorted(unknown)[0]!r}")
         if cfg["sheriff_default"] not in SHERIFF_DEFAULTS:
@@ -174,6 +205,9 @@ class WerewolfSettings:
             day_starts=starts,
             **numbers,
         )
+
+
+DECLARED = tuple(s for s in _DECLARABLE if s.key in DEFAULTS)
 
 
 def merged(config: Mapping[str, Any]) -> dict[str, Any]:

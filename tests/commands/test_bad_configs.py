@@ -1,0 +1,149 @@
+"""A configuration a GM got wrong is one line in the CLI's error form, naming the file and the
+option, for every command: never a traceback, never a value silently accepted that fails
+later (issue 22). Each case goes through ``shenshi status`` (offline: no forum is asked)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from shenshi.cli import main
+from shenshi.config import load_config
+
+CONFIG = """\
+[forum]
+engine = "discuz"
+base_url = "http://127.0.0.1:9/"
+username = "神的使者"
+password_env = "SHENSHI_TEST_NOPASSWORD"
+
+[game]
+name = "坏配置"
+ruleset = "game6-10"
+board = 3
+vote_thread = 2
+start = "2026-12-01T20:00"
+players_file = "players.toml"
+
+[daemon]
+database = "sqlite:///g.sqlite3"
+"""
+ROLES = ["killer", "killer", "seer", "binder", "curser", "blesser", "commoner", "commoner", "commoner", "commoner"]
+
+
+def players(uids: list[object] | None = None) -> str:
+    uids = uids or list(range(11, 21))
+    rows = []
+    for n, (role, uid) in enumerate(zip(ROLES, uids, strict=True)):
+        shown = f'"{uid}"' if isinstance(uid, str) else str(uid)
+        rows.append(f'[[player]]\nname = "玩家{n}"\nuid = {shown}\nrole = "{role}"\n')
+    return "\n".join(rows)
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    (tmp_path / "players.toml").write_text(players(), encoding="utf-8")
+    (tmp_path / "shenshi.toml").write_text(CONFIG, encoding="utf-8")
+    return tmp_path
+
+
+def one_line(capsys, folder: Path, *args: str) -> str:
+    """The command's only line of output (stderr), after exit code 2."""
+    code = main([*args] or ["status", "--config", str(folder / "shenshi.toml")])
+    out, err = capsys.readouterr()
+    assert code == 2, out + err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    assert err.startswith("shenshi: error: ")
+    return err.strip()
+
+
+def test_the_valid_configuration_works_offline(folder: Path, capsys) -> None:
+    assert main(["status", "--config", str(folder / "shenshi.toml")]) == 0
+    assert "坏配置" in capsys.readouterr().out
+
+
+CASES = [
+    # (what, how the text changes, the option named, words of the reason)
+    ("board three", ("board = 3", 'board = "three"'), "[game] board", '"three"'),
+    ("a thread -3", ("vote_thread = 2", "vote_thread = -3"), "[game] vote_thread", "-3"),
+    ("empty username", ('username = "神的使者"', 'username = "  "'), "[forum] username", "用户名是空的"),
+    ("a URL without a host", ('base_url = "http://127.0.0.1:9/"', 'base_url = "http://"'), "[forum] base_url", "主机名"),
+    ("a port out of range", ('base_url = "http://127.0.0.1:9/"', 'base_url = "http://x:99999/"'), "[forum] base_url", "端口"),
+    ("timeout 1e400", ('password_env = "SHENSHI_TEST_NOPASSWORD"', 'password_env = "X"\ntimeout = 1e400'), "[forum] timeout", "inf"),
+    ("min_interval nan", ('password_env = "SHENSHI_TEST_NOPASSWORD"', 'password_env = "X"\nmin_interval = nan'), "[forum] min_interval", "nan"),
+    ("poll_interval of a year", ('database = "sqlite:///g.sqlite3"', 'database = "sqlite:///g.sqlite3"\npoll_interval = 31536000'), "[daemon] poll_interval", "最多"),
+    ("summon_hours x", ('players_file = "players.toml"', 'players_file = "players.toml"\n[game.rules]\nsummon_hours = "x"'), "[game.rules] summon_hours", '"x"'),
+    ("negative hours", ('players_file = "players.toml"', 'players_file = "players.toml"\n[game.rules]\nrunoff_hours = -2'), "[game.rules] runoff_hours", "-2"),
+    ("hours of nan", ('players_file = "players.toml"', 'players_file = "players.toml"\n[game.rules]\nrunoff_hours = nan'), "[game.rules] runoff_hours", "nan"),
+    ("an unknown rules key", ('players_file = "players.toml"', 'players_file = "players.toml"\n[game.rules]\nsumon_hours = 3'), "[game.rules] sumon_hours", '"summon_hours"'),
+    ("another ruleset's key", ('players_file = "players.toml"', 'players_file = "players.toml"\n[game.rules]\nkiller_order = ["玩家0", "玩家1"]'), "[game.rules] killer_order", "不认识"),
+    ("an unknown key", ("[daemon]", "[daemon]\npoll_intervall = 3"), "[daemon] poll_intervall", "poll_interval"),
+]
+
+
+@pytest.mark.parametrize(("change", "option", "words"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_a_bad_value_is_one_line_naming_the_file_and_the_option(folder: Path, capsys, change, option, words) -> None:
+    path = folder / "shenshi.toml"
+    path.write_text(CONFIG.replace(*change), encoding="utf-8")
+    line = one_line(capsys, folder)
+    assert line.startswith(f"shenshi: error: {path}: {option}: ") and words in line, line
+
+
+@pytest.mark.parametrize(("uids", "words"), [(["abc", *range(12, 21)], '"abc"'), ([-3, *range(12, 21)], "-3"),
+                                            ([11, 11, *range(13, 21)], "uid 都是 11")])  # fmt: skip
+def test_a_bad_or_shared_uid_is_refused_naming_the_players_file(folder: Path, capsys, uids, words) -> None:
+    (folder / "players.toml").write_text(players(uids), encoding="utf-8")
+    line = one_line(capsys, folder)
+    assert f"{folder / 'shenshi.toml'}: [game] players_file: players.toml:" in line and words in line, line
+
+
+def test_a_configuration_that_is_not_utf8_names_its_line(folder: Path, capsys) -> None:
+    path = folder / "shenshi.toml"
+    path.write_bytes(CONFIG.encode("utf-8").replace("坏配置".encode(), "坏配置".encode("gbk")))  # saved as GBK
+    line = one_line(capsys, folder)
+    assert line.startswith(f"shenshi: error: {path}: 第 8 行不是 UTF-8 编码") and "0xbb" in line, line
+    (folder / "players.toml").write_bytes(players().encode("gbk"))
+    path.write_text(CONFIG, encoding="utf-8")
+    line = one_line(capsys, folder)
+    assert "[game] players_file" in line and "players.toml" in line and "不是 UTF-8" in line, line
+
+
+@pytest.mark.skipif(importlib.util.find_spec("MySQLdb") is not None, reason="a MySQL driver is installed here")
+def test_mysql_without_its_driver(folder: Path, capsys) -> None:
+    path = folder / "shenshi.toml"
+    path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "mysql://gm:pw@127.0.0.1/shenshi"), encoding="utf-8")
+    line = one_line(capsys, folder)
+    assert line.startswith(f"shenshi: error: {path}: [daemon] database: ") and "MySQLdb" in line
+    assert "pip install mysqlclient" in line and "pw" not in line.split("database:")[1].replace("pip", "")
+
+
+def test_postgresql_down_and_an_unknown_database(folder: Path, capsys) -> None:
+    pytest.importorskip("psycopg")
+    path = folder / "shenshi.toml"
+    path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "postgresql+psycopg://gm:Secret_pw_9@127.0.0.1:1/x"),
+                    encoding="utf-8")  # fmt: skip
+    line = one_line(capsys, folder)
+    assert line.startswith(f"shenshi: error: {path}: [daemon] database: 连不上数据库 ") and "127.0.0.1" in line
+    assert "Secret_pw_9" not in line
+    path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "oracle9://x"), encoding="utf-8")
+    assert "不认识这种数据库" in one_line(capsys, folder)
+    path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "not a url"), encoding="utf-8")
+    assert "不是数据库网址" in one_line(capsys, folder)
+
+
+def test_every_command_says_it_the_same_way(folder: Path, capsys) -> None:
+    path = folder / "shenshi.toml"
+    path.write_text(CONFIG.replace("board = 3", 'board = "three"'), encoding="utf-8")
+    for command in (["status"], ["review"], ["replay"], ["games"], ["run", "--once"], ["check-config"]):
+        line = one_line(capsys, folder, *command, "--config", str(path))
+        assert line.startswith(f"shenshi: error: {path}: [game] board: "), (command, line)
+
+
+def test_a_good_rules_table_loads(folder: Path) -> None:
+    path = folder / "shenshi.toml"
+    path.write_text(CONFIG.replace('players_file = "players.toml"',
+                                   'players_file = "players.toml"\n[game.rules]\nrunoff_hours = 6\nsummon_hours = 12.5'),
+                    encoding="utf-8")  # fmt: skip
+    assert dict(load_config(path).game.rules) == {"runoff_hours": 6, "summon_hours": 12.5}
