@@ -95,6 +95,13 @@ class NameIndex:
                     seen_keys.setdefault(seen(nick), set()).add(name)
         self._seen = {k: frozenset(v) for k, v in seen_keys.items() if k}
         self._seen_prefixes = {key[:i] for key in self._seen for i in range(1, len(key) + 1)}
+        # Names that hold a space (Bob Lee): what stands before each space, and whether the word
+        # after it is written in Latin letters (the word after "Bob " may still be the name).
+        self._space_heads: dict[str, set[bool]] = {}
+        for key in self._ordered:
+            for i, ch in enumerate(key):
+                if ch == " " and 0 < i < len(key) - 1 and key[i + 1] != " ":
+                    self._space_heads.setdefault(key[:i], set()).add(_is_word_char(key[i + 1]))
 
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
         """The name written at folded position ``pos``, or ``None`` if no name starts there: the
@@ -194,6 +201,28 @@ class NameIndex:
             end = max(end, stop)
         others = found - mine
         return (tuple(sorted(others)), end) if others else ((), pos)
+
+    def runs_past_space(self, folded: Folded, pos: int, match: NameMatch) -> int | None:
+        """Where a name written at ``pos`` ends when it goes on past a space into a word, where a
+        player's name holds a space right there (``Bob Leo`` where Bob Lee plays: the whole is
+        what was written, not Bob), or ``None``: a space ends a name otherwise (``Bob 理由``, or
+        any word when no name holds a space)."""
+        text = folded.text
+        if not self._space_heads or match.end >= len(text) or text[match.end] != " ":
+            return None
+        kinds = self._space_heads.get(text[pos : match.end])
+        word = match.end
+        while word < len(text) and text[word] == " ":
+            word += 1
+        if not kinds or word >= len(text) or _is_word_char(text[word]) not in kinds:
+            return None
+        latin = _is_word_char(text[word])
+        end = word
+        while end < len(text) and (
+            _is_word_char(text[end]) if latin else (text[end].isalnum() and not text[end].isascii())
+        ):
+            end += 1
+        return end if end > word else None
 
     def resolve(self, token: str) -> NameMatch | None:
         """A whole token (already stripped of ``@`` and brackets) read as one name."""
