@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from shenshi.intake import lexicon
-from shenshi.intake.names import NameIndex
+from shenshi.intake.names import NameIndex, NameMatch
 from shenshi.intake.text import Folded, fold
 
 # A name that is not a player's is still treated as meant when it scores this close to one.
@@ -122,6 +122,7 @@ _REPORTED_SPEECH = re.compile(_alt(lexicon.REPORTED_SPEECH))
 _PARTNER = re.compile(_alt(lexicon.PARTNER_WORDS))
 # The subject before a command word (我和X, Ann和我, 我们两个（老K和Ann）, 灰狼、Wolf一致同意 …).
 _WRITER = re.compile(_alt(lexicon.WRITER_WORDS))
+_FILLER_WORDS = frozenset(lexicon.FILLER_WORDS + lexicon.JOINT_WORDS)
 _WRITER_FIRST = frozenset(w[0] for w in lexicon.WRITER_WORDS)
 _SUBJECT_LINK = re.compile(r"[ \t]*" + _alt(lexicon.SUBJECT_LINKS) + r"[ \t]*")
 _SUBJECT_ASIDE = re.compile(r"[ \t]*\([^()\n]{1," + str(lexicon.SUBJECT_ASIDE_MAX) + r"}\)")
@@ -180,6 +181,12 @@ _CHANGE_VERB = re.compile(
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
 # A command word the writer opens a clause with (a name after it is its target, not a subject).
+_LATER = re.compile(_alt(lexicon.LATER_WORDS))
+# A command word or a change verb right before a name: the name is its target (杀Bob, 改投 B).
+_OBJECT_BEFORE = re.compile(
+    "(?:" + _COMMAND_WORD.pattern + "|" + _CHANGE_VERB.pattern + ")"
+    + _alt(lexicon.VERB_PARTICLES) + r"?[ \t:@]*$"
+)  # fmt: skip
 _OPENING_COMMANDS = (_VOTE_CHANGE, _VOTE_STRONG, _VOTE_WEAK, _ABSTAIN, _VERB_RE)
 # A platform word right before a change verb: the platform is changed (炮架子改成Y, 炮架就换成Y).
 _PLATFORM_BEFORE = re.compile(
@@ -383,9 +390,19 @@ class _Reader:
     _probing: bool = False  # reading ahead for _command_inside: no further look-ahead
     author_keys: tuple[str, ...] = ()  # the writer's own name and nicknames, folded
 
+    _matches: dict[int, NameMatch | None] = field(default_factory=dict)  # name_at, memoized
+
     @property
     def text(self) -> str:
         return self.folded.text
+
+    def name_at(self, pos: int) -> NameMatch | None:
+        """The player's name written at ``pos`` (:meth:`NameIndex.match_at`), looked up once."""
+        try:
+            return self._matches[pos]
+        except KeyError:
+            found = self._matches[pos] = self.index.match_at(self.folded, pos)
+            return found
 
     # -- positions (tables built once per text) ----------------------------------------------
     @cached_property
@@ -404,10 +421,21 @@ class _Reader:
                 continue
             if begin not in subject_at:
                 opens = self._opens_with_command(begin)
-                subject_at[begin] = stop if opens else self._first_subject(begin, stop)
+                subject_at[begin] = self._first_subject(begin, stop, opens)
             if subject_at[begin] >= m.start():
                 found.append(m.start())
         return found
+
+    def for_later(self, p: Parsed, end: int) -> Parsed:
+        """``p`` (read up to ``end``), conditional when it is a change said for later or as a
+        possibility (明天可能改投X, 到时候再改成X): a change verb in it with a word of time to
+        come before it in its clause."""
+        if not p.correction or p.conditional:
+            return p
+        change = _CHANGE_VERB.search(self.text, p.pos, end)
+        at = change.start() if change else p.pos
+        begin = self._bounds(self._clause_breaks, at)[0]
+        return _with(p, conditional=True) if _LATER.search(self.text, begin, at) else p
 
     def _opens_with_command(self, begin: int) -> bool:
         """Whether the clause at ``begin`` opens (after its lead-in and fillers) with a command
@@ -419,14 +447,23 @@ class _Reader:
             for pattern in _OPENING_COMMANDS
         )
 
-    def _first_subject(self, begin: int, stop: int) -> int:
-        """Where a third person (他, a player's name) is first written in ``[begin, stop)``."""
-        third = _THIRD_PERSON.search(self.text, begin, stop)
-        first = third.start() if third else stop
-        for pos in range(begin, first):
-            if self.index.match_at(self.folded, pos) is not None:
+    def _first_subject(self, begin: int, stop: int, opened: bool) -> int:
+        """Where a third person (他, a player's name) is first written in ``[begin, stop)`` as
+        a subject: when the clause ``opened`` with the writer's own command, a name right after
+        a command word or a change verb is its target, not a subject (投票：A 不对 改投B; but
+        投票：A 他们都改投B了 names a subject)."""
+        text = self.text
+        pos = begin
+        while pos < stop:
+            third = _THIRD_PERSON.match(text, pos)
+            name = None if third else self.name_at(pos)
+            if third is None and name is None:
+                pos += 1
+                continue
+            if not opened or not _OBJECT_BEFORE.search(text, max(begin, pos - 12), pos):
                 return pos
-        return first
+            pos = third.end() if third is not None else max(name.end, pos + 1) if name else pos + 1
+        return stop
 
     @cached_property
     def _colon_written(self) -> bool:
@@ -567,7 +604,7 @@ class _Reader:
         text = self.text
         if pos >= len(text):
             return []
-        if text[pos] not in _WRITER_FIRST and self.index.match_at(self.folded, pos) is None:
+        if text[pos] not in _WRITER_FIRST and not self.index.could_begin(self.folded, pos):
             return []
         at = subject_end = first_end = pos
         writer = own_name = False
@@ -577,7 +614,7 @@ class _Reader:
             if unit is not None:
                 writer, stop = True, unit.end()
             else:
-                name = self.index.match_at(self.folded, at)
+                name = self.name_at(at)
                 if name is not None:
                     if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
                         writer = own_name = True
@@ -599,7 +636,8 @@ class _Reader:
         if not writer:
             return []
         tail = _SUBJECT_TAIL.match(text, subject_end)
-        if units == 1 and not own_name and subject_end == first_end and tail is None:
+        alone = units == 1 and subject_end == first_end and tail is None
+        if alone and text[pos:first_end] in _FILLER_WORDS:
             return []  # 我投X: the filler reads it
         found = [_first_non_space(text, subject_end)]
         if tail is not None:
@@ -669,7 +707,7 @@ class _Reader:
         if self._asked_aloud(cond.end(), stop):
             return False  # 万一他是杀手呢 / 要是她是狼怎么办？: the reason's question, a musing
         about = _after_sep(text, cond.end())
-        third = _THIRD_PERSON.match(text, about) or self.index.match_at(self.folded, about)
+        third = _THIRD_PERSON.match(text, about) or self.name_at(about)
         return (
             third is not None and lexicon.FIRST_PERSON not in text[about:stop]
             and stop >= self.sentence_bounds(pos)[1]
@@ -731,7 +769,7 @@ class _Reader:
         """The player's name written at ``pos`` (the longest), read whole: one that runs on
         (老王王) is an unknown token; one that could be a longer player's name written with a
         space or brackets inside (Mia 2, 小鱼(儿)) is ambiguous."""
-        match = self.index.match_at(self.folded, pos)
+        match = self.name_at(pos)
         if match is None:
             return None
         longer, stop = self.index.longer_across(self.folded, pos, match)
@@ -835,7 +873,7 @@ class _Reader:
             if nxt < len(self.text) and self.text[nxt] in _OPEN:  # 阿杰、【小明】
                 ref, end = self.read_name(nxt, strict=False)
             else:
-                match = self.index.match_at(self.folded, nxt)
+                match = self.name_at(nxt)
                 if match is None:
                     return more, pos, alternatives
                 written = self.folded.original_slice(nxt, match.end)
@@ -872,7 +910,7 @@ class _Reader:
         start = pos + 1
         lead = _ALTERNATIVE_LEAD.match(self.text, start)
         at = lead.end() if lead else start
-        match = self.index.match_at(self.folded, at)
+        match = self.name_at(at)
         if match is None or match.player is None:
             return None
         rest = self.text[match.end : end]
@@ -896,7 +934,7 @@ class _Reader:
                 pos = end
                 continue
             first = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
-            match = self.index.match_at(self.folded, first)
+            match = self.name_at(first)
             if match is None or _word_chars(text[match.end : end]) > 0:
                 break
             names.append(NameRef(self.folded.original_slice(first, match.end), match.player,
@@ -985,7 +1023,11 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         ):  # fmt: skip
             continue
         parsed, end = hit
-        if parsed.correction and not _EDIT_NOTE.search(reader.text, consumed, end):
+        parsed = reader.for_later(parsed, end)
+        if (
+            parsed.correction and not parsed.conditional
+            and not _EDIT_NOTE.search(reader.text, consumed, end)
+        ):  # fmt: skip
             # 投票：A，改投B / 投票：A 不对 改投B: the writer's own change before posting, the
             # last one counts; after an edit note (（编辑：改投B）) it is a second ballot
             found = []
@@ -1255,6 +1297,7 @@ def read_actions(
         ):
             continue
         parsed, end = hit
+        parsed = reader.for_later(parsed, end)
         if kill_posts and set(parsed.intents) & set(_KILLS):
             kill = (len(found), end)
             found.append(parsed)
@@ -1444,7 +1487,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     again = _WEAK_VERB.match(text, start)
     if (
         again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents)
-        and reader.index.match_at(reader.folded, start) is None  # 【守护】守门员: a name
+        and reader.name_at(start) is None  # 【守护】守门员: a name
     ):  # fmt: skip
         start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
     ref, end = reader.read_name(start, strict=bracketed)
@@ -1484,7 +1527,7 @@ def _topic_before(reader: _Reader, pos: int) -> NameRef | None:
     writer's own, and a comma or a space before the command word (``Zoe：占卜`` is a label)."""
     text = reader.text
     first = _first_non_space(text, reader.line_bounds(pos)[0])
-    match = reader.index.match_at(reader.folded, first)
+    match = reader.name_at(first)
     if (
         match is None or match.player is None or match.end > pos
         or text[match.end : pos].strip(" \t,、") != ""
@@ -1503,7 +1546,7 @@ def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         if not m:
             continue
         start = _after_sep(reader.text, m.end())
-        match = reader.index.match_at(reader.folded, start)
+        match = reader.name_at(start)
         if match is None:
             continue
         after = tail.match(reader.text, match.end)
@@ -1522,7 +1565,7 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     if not m:
         return None
     start = _after_sep(reader.text, m.end())
-    match = reader.index.match_at(reader.folded, start)
+    match = reader.name_at(start)
     if match is None:
         return None
     after = _DELEGATE_TO_AFTER.match(reader.text, match.end)
@@ -1565,7 +1608,7 @@ def _after_platform(reader: _Reader, pos: int) -> int:
     m = _PLATFORM_LEAD.match(reader.text, pos)
     if not m:
         return pos
-    match = reader.index.match_at(reader.folded, m.end())
+    match = reader.name_at(m.end())
     if match is None:
         return pos
     end = match.end
@@ -1722,7 +1765,7 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
             continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
         if hit is not None and hit[0].names_players:
-            out.append(hit[0])
+            out.append(reader.for_later(*hit))
             consumed = hit[1]
     return out
 
@@ -1831,7 +1874,7 @@ def _command_line(reader: _Reader, begin: int, end: int, loose: bool) -> list[Pa
             hit = _read_correction_or_command(reader, _after_platform(reader, s), True)
             if hit is None or not hit[0].names_players:
                 continue
-            p, stop = hit
+            p, stop = reader.for_later(*hit), hit[1]
             hits.append((p, stop))
             cover(reader.sentence_bounds(s)[0] if p.conditional else pos, stop)
             break

@@ -36,7 +36,8 @@ VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
     "这一票投给", "这一票给", "这票投给", "这票就给", "这票给", "这票投", "这一票投", "一票投给",
-    "票给", "一票给", "一票", "票", "vote for", "vote",
+    "票给", "一票给", "一票", "投个票给", "投个票", "投一票给", "投一票", "投上一票给", "投上一票",
+    "票", "vote for", "vote",
 )  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
 # Weak words need a player's name right after them (跟投老王; 我跟票是因为… is talk).
@@ -107,14 +108,16 @@ PARTNER_WORDS: tuple[str, ...] = ("队友", "搭档", "同伴", "伙伴", "另�
 # Rex和老K都投X is talk about others.
 WRITER_WORDS: tuple[str, ...] = (
     "我们两个", "我们两人", "我们二人", "我们俩", "咱们俩", "咱们两个", "我俩", "咱俩", "咱们", "我们",
-    "两个人", "两人", "俩人", "二人", "我",
+    "两个人", "两人", "俩人", "二人", "本人", "我",
+    # the writer's team (in a PM or the wolves' 功能树洞): 狼队决定【杀人】X
+    "我们狼队", "狼队", "狼人们", "我们杀手", "杀手们", "全队", "我方",
 )  # fmt: skip
 SUBJECT_LINKS: tuple[str, ...] = ("和", "跟", "与", "同", "及", "以及", "、", ",", "&")
 SUBJECT_ASIDE_MAX = 16  # characters of an aside in brackets after a subject: 我们（老K和Ann）
 SUBJECT_TAILS: tuple[str, ...] = (
     "一致同意", "都同意", "同意", "一致决定", "一致", "都", "也", "一起", "一同", "共同", "商量好了",
     "商量过了", "商量好", "商量了", "商量后", "讨论好了", "讨论过了", "讨论后", "决定好了", "决定",
-    "来", "的",
+    "在此", "正式", "郑重", "现在", "来", "的",
 )  # fmt: skip
 # Speaking for others (Wolf代表狼队【杀人】X): 代表 and whom.
 REPRESENT_WORD = "代表"
@@ -253,6 +256,13 @@ CHANGE_PARTICLES: tuple[str, ...] = (
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
 CHANGE_LEADS: tuple[str, ...] = ("改", "换")
 CHANGE_NOT_AFTER = "不别没未勿"
+# A change said for later or as a possibility (明天可能改投X, 到时候再改成X, 我会改杀X) is no change
+# now: it corrects nothing and the GM is told (as for a conditional change).
+LATER_WORDS: tuple[str, ...] = (
+    "明天", "明日", "后天", "明晚", "下一轮", "下轮", "可能", "也许", "或许", "说不定", "到时候", "到时",
+    "待会儿", "待会", "等会儿", "等会", "一会儿", "晚点", "之后", "以后", "回头", "打算", "考虑",
+    "准备", "估计", "大概", "会",
+)  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 OBJECT_LINKS: tuple[str, ...] = ("选择", "选", "定为", "定", "就是")  # 炮打对象选X
 

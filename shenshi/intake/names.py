@@ -131,6 +131,18 @@ class NameIndex:
             return NameMatch(None, end, lookalike=True)
         return NameMatch(next(iter(players)), end, lookalike=True)
 
+    def could_begin(self, folded: Folded, pos: int) -> bool:
+        """A quick look at one character: whether a name could begin at ``pos`` at all (as
+        written or as a reader sees it); :meth:`match_at` says which."""
+        ch = folded.text[pos]
+        if ch in self._by_first:
+            return True
+        first = self._seen_prefixes
+        return (
+            seen_char(ch)[:1] in first
+            or seen_char(folded.original[folded.origin[pos]])[:1] in first
+        )
+
     def _seen_at(self, folded: Folded, pos: int) -> tuple[frozenset[str], int] | None:
         """The players whose skeleton is the longest one read at ``pos``, and where it ends
         (read one written character at a time while it can still begin a name's skeleton)."""
