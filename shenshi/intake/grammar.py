@@ -156,7 +156,7 @@ _ABSTAIN = re.compile(
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
     + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
     + _alt(lexicon.ABSTAIN_WORDS) + "(?:[ \t]*" + _alt(lexicon.ABSTAIN_WORDS) + ")*"  # 弃权弃权
-    + r"(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
+    + r"(?=$|[\s。.!?;,~、()\[\]【】「」『』“”《》\"'…]|票)"
 )  # fmt: skip
 
 # PM verbs: folded text -> intents (resolved against the sender's powers by validation).
@@ -628,6 +628,12 @@ class _Reader:
             first_end = stop if units == 1 else first_end
             aside = _SUBJECT_ASIDE.match(text, stop)
             at = aside.end() if aside else stop
+            if unit is not None:  # 我Momo投票：X: the writer's own name after 我
+                named = _first_non_space(text, at)
+                own = next((k for k in author_keys if k and text.startswith(k, named)), None)
+                if own is not None and self.name_at(named) is not None:
+                    at = stop = named + len(own)
+                    own_name = True
             subject_end = at
             link = _SUBJECT_LINK.match(text, at)
             if link is None:
@@ -1097,7 +1103,7 @@ def _read_ballot(
         if again and again.end() > _after_sep(text, end):
             end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
-    correction = change and bool(_CHANGE_VERB.search(text, pos, end))
+    correction = bool(_CHANGE_VERB.search(text, pos, end))  # 改投X, 改为投X
     ref, after = reader.read_name(end, strict=False, pronouns=True)
     if (ref is None or not ref.written) and strict:
         ref2, after2 = reader.read_name_after_weak_sep(end)  # 投票，X / 投票；X
@@ -1495,11 +1501,12 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         ref2, end2 = reader.read_name_after_weak_sep(start)
         if ref2 is not None:
             ref, end = ref2, end2
-    if ref is None:
+    if ref is None or not ref.written:
         rest = text[m.end() : reader.line_bounds(m.end())[1]]
         if not weak and not rest.strip(" \t:"):
             topic = _topic_before(reader, pos)  # Zoe，占卜: the player named first
             return Parsed(intents, verb, pos, topic or NameRef("")), m.end()  # "占卜：" alone
+    if ref is None:
         return None
     if "pair_lovers" in intents:
         more, end2, _ = reader.read_more_names(end)

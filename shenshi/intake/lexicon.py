@@ -117,7 +117,7 @@ SUBJECT_ASIDE_MAX = 16  # characters of an aside in brackets after a subject: �
 SUBJECT_TAILS: tuple[str, ...] = (
     "一致同意", "都同意", "同意", "一致决定", "一致", "都", "也", "一起", "一同", "共同", "商量好了",
     "商量过了", "商量好", "商量了", "商量后", "讨论好了", "讨论过了", "讨论后", "决定好了", "决定",
-    "在此", "正式", "郑重", "现在", "来", "的",
+    "在此", "这边", "这里", "正式", "郑重", "现在", "来", "的",
 )  # fmt: skip
 # Speaking for others (Wolf代表狼队【杀人】X): 代表 and whom.
 REPRESENT_WORD = "代表"
@@ -239,7 +239,9 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("炮", ("cannon_kill",)), ("打", ("cannon_kill",)), ("轰", ("cannon_kill",)),
     ("抽", ("swap_general",)),
     # the target of whatever power the sender has (目标：X, a cannon's platform on the next line)
-    ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS), ("代投", ("delegate_vote",)),
+    ("目标是", TARGET_INTENTS), ("目标为", TARGET_INTENTS), ("对象是", TARGET_INTENTS),
+    ("对象为", TARGET_INTENTS), ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS),
+    ("代投", ("delegate_vote",)),
     ("委托", ("delegate_vote",)),
 )  # fmt: skip
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
