@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from shenshi.intake import lexicon
-from shenshi.intake.names import NameIndex
+from shenshi.intake.names import NameIndex, NameMatch
 from shenshi.intake.text import Folded, fold
 
 # A name that is not a player's is still treated as meant when it scores this close to one.
@@ -106,9 +106,12 @@ _PARTICLE = re.compile(
 _ADDRESSED = (
     _alt(lexicon.ADDRESS_WORDS) + _alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + "?"
 )
+# Agreement before the command word (确定杀X, 确认占卜X) frames it too, and confirms it.
+_CONFIRM_FIRST = tuple(w for w in lexicon.CONFIRM_WORDS if not w.isascii())
+_CONFIRM_FIRST_RE = re.compile(_alt(_CONFIRM_FIRST))
 _FILLER = (
     r"(?:(?:" + _alt(lexicon.FILLER_WORDS + lexicon.POLITE_WORDS + lexicon.HELP_WORDS
-                     + lexicon.JOINT_WORDS)
+                     + lexicon.JOINT_WORDS + _CONFIRM_FIRST)
     + "|" + _ADDRESSED
     + r"|第[一二三四五六七八九十\d]+[" + lexicon.FILLER_ORDINAL_UNITS + r"])[ \t]*)*"
 )  # fmt: skip
@@ -116,9 +119,20 @@ _FILLER = (
 # when it names a player; reported speech (他说：投X) is not the writer's command.
 _FRAMED_COLON = re.compile(r"[^\s:。.!?;,~…\n]{1," + str(lexicon.FRAMING_MAX) + r"}:[ \t]*")
 _REPORTED_SPEECH = re.compile(_alt(lexicon.REPORTED_SPEECH))
-_JOINT_LINK = re.compile(_FILLER + _alt(lexicon.JOINT_LINKS) + r"[ \t]*")
 _PARTNER = re.compile(_alt(lexicon.PARTNER_WORDS))
-_OBJECT = _alt(lexicon.OBJECT_SUFFIXES) + "?"
+# The subject before a command word (我和X, Ann和我, 我们两个（老K和Ann）, 灰狼、Wolf一致同意 …).
+_WRITER = re.compile(_alt(lexicon.WRITER_WORDS))
+_FILLER_WORDS = frozenset(lexicon.FILLER_WORDS + lexicon.JOINT_WORDS)
+_WRITER_FIRST = frozenset(w[0] for w in lexicon.WRITER_WORDS)
+_SUBJECT_LINK = re.compile(r"[ \t]*" + _alt(lexicon.SUBJECT_LINKS) + r"[ \t]*")
+_SUBJECT_ASIDE = re.compile(r"[ \t]*\([^()\n]{1," + str(lexicon.SUBJECT_ASIDE_MAX) + r"}\)")
+_SUBJECT_TAIL = re.compile(
+    r"(?:[ \t]*(?:" + _alt(lexicon.SUBJECT_TAILS) + "|" + re.escape(lexicon.REPRESENT_WORD)
+    + _alt(lexicon.REPRESENTED) + "?))+" + r"[ \t:]*"
+)  # fmt: skip
+_OBJECT = (
+    "(?:" + _alt(lexicon.OBJECT_SUFFIXES) + r"(?:[ \t]*" + _alt(lexicon.OBJECT_LINKS) + ")?)?"
+)  # 占卜对象：X, 炮打对象选X
 
 # Vote words (thread posts). 投票 may be written with a space inside (投  票：X).
 _VOTE_WORD = r"[ \t]*".join(re.escape(c) for c in lexicon.VOTE_WORD)
@@ -142,7 +156,7 @@ _ABSTAIN = re.compile(
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
     + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
     + _alt(lexicon.ABSTAIN_WORDS) + "(?:[ \t]*" + _alt(lexicon.ABSTAIN_WORDS) + ")*"  # 弃权弃权
-    + r"(?=$|[\s。.!?;,~、()\[\]【】…]|票)"
+    + r"(?=$|[\s。.!?;,~、()\[\]【】「」『』“”《》\"'…]|票)"
 )  # fmt: skip
 
 # PM verbs: folded text -> intents (resolved against the sender's powers by validation).
@@ -166,17 +180,30 @@ _CHANGE_VERB = re.compile(
     "(?<![" + lexicon.CHANGE_NOT_AFTER + "])(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
+# A command word the writer opens a clause with (a name after it is its target, not a subject).
+_LATER = re.compile(_alt(lexicon.LATER_WORDS))
+# A command word or a change verb right before a name: the name is its target (杀Bob, 改投 B).
+_OBJECT_BEFORE = re.compile(
+    "(?:" + _COMMAND_WORD.pattern + "|" + _CHANGE_VERB.pattern + ")"
+    + _alt(lexicon.VERB_PARTICLES) + r"?[ \t:@]*$"
+)  # fmt: skip
+_OPENING_COMMANDS = (_VOTE_CHANGE, _VOTE_STRONG, _VOTE_WEAK, _ABSTAIN, _VERB_RE)
+# A platform word right before a change verb: the platform is changed (炮架子改成Y, 炮架就换成Y).
+_PLATFORM_BEFORE = re.compile(
+    _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + r"?[ \t]*$"
+)
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
     for leads, tails, intents in lexicon.NAME_FIRST
 )
 _PLATFORM = re.compile(
-    _alt(lexicon.PLATFORM_WORDS) + r"[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
+    r"[【\[]?" + _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
     + "(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|" + _alt(lexicon.PLATFORM_LINKS) + ")?"
 )  # fmt: skip
 _PLATFORM_LEAD = re.compile(
-    _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_WORDS) + r"[ \t:]*"
-)
+    "(?:" + _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS) + r"|[【\[]?"
+    + _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?)[ \t:]*"
+)  # fmt: skip
 _PLATFORM_AS_AFTER = re.compile(
     r"[ \t]*" + _alt(lexicon.PLATFORM_AS_LINKS) + r"[ \t]*" + _alt(lexicon.PLATFORM_AS_WORDS)
 )
@@ -241,6 +268,7 @@ _LEADS = (
     re.compile(r"\([ \t]*"),
 )
 _MAX_LEADS = 8
+_EDIT_NOTE = re.compile(_alt_bounded(lexicon.EDIT_NOTES) + r"[ \t]*:")
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
 _BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS))
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
@@ -336,6 +364,9 @@ class Parsed:
     number: int | None = None  # speed-up day
     correction: bool = False  # 改成X / 不对，是X: replaces the command before it
     offered: bool = False  # 或者X after a command: another target offered, alternatives
+    # a declaration alone after text holding a command word in which nothing was read (我和老K
+    #都…杀X⏎宣言：…): that word, for an unread_command alert (a kill is never lost in silence)
+    unread: str | None = None
 
     @property
     def names_players(self) -> bool:
@@ -357,42 +388,86 @@ class _Reader:
     # Starts inside a condition's clause (如果他不解释投X): only a command naming a player there
     weak_starts: set[int] = field(default_factory=set)
     _probing: bool = False  # reading ahead for _command_inside: no further look-ahead
+    author_keys: tuple[str, ...] = ()  # the writer's own name and nicknames, folded
+
+    _matches: dict[int, NameMatch | None] = field(default_factory=dict)  # name_at, memoized
 
     @property
     def text(self) -> str:
         return self.folded.text
 
+    def name_at(self, pos: int) -> NameMatch | None:
+        """The player's name written at ``pos`` (:meth:`NameIndex.match_at`), looked up once."""
+        try:
+            return self._matches[pos]
+        except KeyError:
+            found = self._matches[pos] = self.index.match_at(self.folded, pos)
+            return found
+
     # -- positions (tables built once per text) ----------------------------------------------
     @cached_property
     def _change_verbs(self) -> list[int]:
-        """Where a change of target is written as a verb by the writer himself: not after a
-        third person or a player's name in its clause (Rex昨天改投老K is about Rex)."""
+        """Where a change of target is written as a verb by the writer himself, whatever stands
+        before it (a comma, a space or nothing: 杀Bob 改杀X): not after a third person or a
+        player's name that is the clause's subject (Rex昨天改投老K is about Rex) — a name after
+        the writer's own command opening the clause is that command's target (投票：A 不对
+        改投B) —, nor right after a platform word (炮架子改成Y changes the platform)."""
         found = []
         subject_at: dict[int, int] = {}  # clause start -> where a third person is first named
-        for m in _CHANGE_VERB.finditer(self.text):
+        text = self.text
+        for m in _CHANGE_VERB.finditer(text):
             begin, stop = self._bounds(self._clause_breaks, m.start())
+            if _PLATFORM_BEFORE.search(text, max(begin, m.start() - 12), m.start()):
+                continue
             if begin not in subject_at:
-                subject_at[begin] = self._first_subject(begin, stop)
+                opens = self._opens_with_command(begin)
+                subject_at[begin] = self._first_subject(begin, stop, opens)
             if subject_at[begin] >= m.start():
                 found.append(m.start())
         return found
 
-    def _first_subject(self, begin: int, stop: int) -> int:
-        """Where a third person (他, a player's name) is first written in ``[begin, stop)``."""
-        third = _THIRD_PERSON.search(self.text, begin, stop)
-        first = third.start() if third else stop
-        for pos in range(begin, first):
-            if self.index.match_at(self.folded, pos) is not None:
+    def for_later(self, p: Parsed, end: int) -> Parsed:
+        """``p`` (read up to ``end``), conditional when it is a change said for later or as a
+        possibility (明天可能改投X, 到时候再改成X): a change verb in it with a word of time to
+        come before it in its clause."""
+        if not p.correction or p.conditional:
+            return p
+        change = _CHANGE_VERB.search(self.text, p.pos, end)
+        at = change.start() if change else p.pos
+        begin = self._bounds(self._clause_breaks, at)[0]
+        return _with(p, conditional=True) if _LATER.search(self.text, begin, at) else p
+
+    def _opens_with_command(self, begin: int) -> bool:
+        """Whether the clause at ``begin`` opens (after its lead-in and fillers) with a command
+        word of the writer's: 杀Bob…, 投票：A…."""
+        text = self.text
+        return any(
+            pattern.match(text, at)
+            for at in lead_positions(text, _first_non_space(text, begin))
+            for pattern in _OPENING_COMMANDS
+        )
+
+    def _first_subject(self, begin: int, stop: int, opened: bool) -> int:
+        """Where a third person (他, a player's name) is first written in ``[begin, stop)`` as
+        a subject: when the clause ``opened`` with the writer's own command, a name right after
+        a command word or a change verb is its target, not a subject (投票：A 不对 改投B; but
+        投票：A 他们都改投B了 names a subject)."""
+        text = self.text
+        pos = begin
+        while pos < stop:
+            third = _THIRD_PERSON.match(text, pos)
+            name = None if third else self.name_at(pos)
+            if third is None and name is None:
+                pos += 1
+                continue
+            if not opened or not _OBJECT_BEFORE.search(text, max(begin, pos - 12), pos):
                 return pos
-        return first
+            pos = third.end() if third is not None else max(name.end, pos + 1) if name else pos + 1
+        return stop
 
     @cached_property
     def _colon_written(self) -> bool:
         return ":" in self.text
-
-    @cached_property
-    def _joint_written(self) -> bool:
-        return any(link in self.text for link in lexicon.JOINT_LINKS)
 
     @cached_property
     def _newlines(self) -> list[int]:
@@ -519,24 +594,60 @@ class _Reader:
         )
 
     def _after_subject(self, pos: int, author_keys: tuple[str, ...]) -> list[int]:
-        """Where a command may start after the subject written at ``pos``: the author's own name
-        (老王祈祷老王) or the writer with others (我和卢绾今晚查证：X, 我跟队友商量好了杀X)."""
+        """Where a command may start after the subject written at ``pos``, when the subject
+        holds the writer: the author's own name (老王祈祷老王, 七七来投票：X), or 我/我们/两人
+        alone or linked with players and partners (我和卢绾今晚查证：X, Ann和我杀X, 灰狼、灰狼王、
+        Wolf一致同意【杀人】X), with an aside in brackets (我们两个（老K和Ann）决定杀X, 我（月亮）
+        投票：X), and the words after it that say they agree or come to it (都, 一致同意,
+        商量好了：, 代表狼队, 来, 的). A subject of other players only (Rex和老K都投X) is talk
+        about them."""
         text = self.text
-        found = []
-        joint = _JOINT_LINK.match(text, pos) if self._joint_written else None
-        if joint:
-            at = joint.end()
-            partner = self.index.match_at(self.folded, at)
-            if partner is not None:
-                found.append(_first_non_space(text, partner.end))
+        if pos >= len(text):
+            return []
+        if text[pos] not in _WRITER_FIRST and not self.index.could_begin(self.folded, pos):
+            return []
+        at = subject_end = first_end = pos
+        writer = own_name = False
+        units = 0
+        while at < len(text):
+            unit = _WRITER.match(text, at)
+            if unit is not None:
+                writer, stop = True, unit.end()
             else:
-                word = _PARTNER.match(text, at)
-                if word:
-                    found.append(_first_non_space(text, word.end()))
-        for key in author_keys:
-            if key and text.startswith(key, pos) and self.index.match_at(self.folded, pos):
-                found.append(_first_non_space(text, pos + len(key)))
+                name = self.name_at(at)
+                if name is not None:
+                    if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
+                        writer = own_name = True
+                    stop = name.end
+                else:
+                    word = _PARTNER.match(text, at)
+                    if word is None:
+                        break
+                    stop = word.end()
+            units += 1
+            first_end = stop if units == 1 else first_end
+            aside = _SUBJECT_ASIDE.match(text, stop)
+            at = aside.end() if aside else stop
+            if unit is not None:  # 我Momo投票：X: the writer's own name after 我
+                named = _first_non_space(text, at)
+                own = next((k for k in author_keys if k and text.startswith(k, named)), None)
+                if own is not None and self.name_at(named) is not None:
+                    at = stop = named + len(own)
+                    own_name = True
+            subject_end = at
+            link = _SUBJECT_LINK.match(text, at)
+            if link is None:
                 break
+            at = link.end()
+        if not writer:
+            return []
+        tail = _SUBJECT_TAIL.match(text, subject_end)
+        alone = units == 1 and subject_end == first_end and tail is None
+        if alone and text[pos:first_end] in _FILLER_WORDS:
+            return []  # 我投X: the filler reads it
+        found = [_first_non_space(text, subject_end)]
+        if tail is not None:
+            found.append(_first_non_space(text, tail.end()))
         return found
 
     def next_on_line(self, end: int) -> list[int]:
@@ -599,12 +710,23 @@ class _Reader:
             return False  # a conditional command of its own (如果来得及的话改成X), read apart
         if text.endswith(_IF_ENDS, 0, stop):
             return True
+        if self._asked_aloud(cond.end(), stop):
+            return False  # 万一他是杀手呢 / 要是她是狼怎么办？: the reason's question, a musing
         about = _after_sep(text, cond.end())
-        third = _THIRD_PERSON.match(text, about) or self.index.match_at(self.folded, about)
+        third = _THIRD_PERSON.match(text, about) or self.name_at(about)
         return (
             third is not None and lexicon.FIRST_PERSON not in text[about:stop]
             and stop >= self.sentence_bounds(pos)[1]
         )  # fmt: skip
+
+    def _asked_aloud(self, start: int, stop: int) -> bool:
+        """Whether the clause ``[start, stop)`` after a condition word asks a question of its
+        own (…呢, …吗, …怎么办？): then the condition is the subject of a question in the
+        reason, not a condition the command waits on."""
+        text = self.text
+        if text[stop : stop + 1] == "?" or self._marked(self._questions, start, stop):
+            return True
+        return text[start:stop].rstrip(" \t)]】~…!").endswith(lexicon.QUESTION_FINAL)
 
     def _command_inside(self, begin: int, stop: int) -> bool:
         """Whether a command naming a player starts inside a condition's clause."""
@@ -638,6 +760,7 @@ class _Reader:
             _FOLLOWER.match(text, end)
             or _PARTICLE.match(text, end)
             or _TARGET_QUESTION.match(text, end)
+            or _CHANGE_VERB.match(text, end)  # 占卜Bob改成Anna: a change begins
         )
 
     def _runs_on(self, end: int) -> bool:
@@ -652,7 +775,7 @@ class _Reader:
         """The player's name written at ``pos`` (the longest), read whole: one that runs on
         (老王王) is an unknown token; one that could be a longer player's name written with a
         space or brackets inside (Mia 2, 小鱼(儿)) is ambiguous."""
-        match = self.index.match_at(self.folded, pos)
+        match = self.name_at(pos)
         if match is None:
             return None
         longer, stop = self.index.longer_across(self.folded, pos, match)
@@ -664,6 +787,9 @@ class _Reader:
         if self.name_continues(match.end):
             end = self._whole_token(pos)
             return NameRef(self.folded.original_slice(pos, end)), end
+        past = self.index.runs_past_space(self.folded, pos, match)
+        if past is not None:  # Bob Leo where Bob Lee plays: not Bob
+            return NameRef(self.folded.original_slice(pos, past)), past
         self._read_a_name(pos, match.end)
         written = self.folded.original_slice(pos, match.end)
         return NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
@@ -753,7 +879,7 @@ class _Reader:
             if nxt < len(self.text) and self.text[nxt] in _OPEN:  # 阿杰、【小明】
                 ref, end = self.read_name(nxt, strict=False)
             else:
-                match = self.index.match_at(self.folded, nxt)
+                match = self.name_at(nxt)
                 if match is None:
                     return more, pos, alternatives
                 written = self.folded.original_slice(nxt, match.end)
@@ -790,7 +916,7 @@ class _Reader:
         start = pos + 1
         lead = _ALTERNATIVE_LEAD.match(self.text, start)
         at = lead.end() if lead else start
-        match = self.index.match_at(self.folded, at)
+        match = self.name_at(at)
         if match is None or match.player is None:
             return None
         rest = self.text[match.end : end]
@@ -814,7 +940,7 @@ class _Reader:
                 pos = end
                 continue
             first = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
-            match = self.index.match_at(self.folded, first)
+            match = self.name_at(first)
             if match is None or _word_chars(text[match.end : end]) > 0:
                 break
             names.append(NameRef(self.folded.original_slice(first, match.end), match.player,
@@ -831,6 +957,14 @@ def _skip_own_prefix(reader: _Reader, start: int, author_keys: tuple[str, ...]) 
             if rest < len(reader.text) and reader.text[rest] == ":":
                 return rest + 1
     return start
+
+
+def _after_a_question(text: str, pos: int) -> bool:
+    """Whether ``pos`` comes right after a question mark (spaces aside)."""
+    i = pos - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i >= 0 and text[i] == "?"
 
 
 def _first_non_space(text: str, begin: int) -> int:
@@ -894,13 +1028,34 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
             and hit[0].intents == ("vote",) and not hit[0].names_players
         ):  # fmt: skip
             continue
-        parsed, consumed = hit
+        parsed, end = hit
+        parsed = reader.for_later(parsed, end)
+        if (
+            parsed.correction and not parsed.conditional
+            and not _EDIT_NOTE.search(reader.text, consumed, end)
+        ):  # fmt: skip
+            # 投票：A，改投B / 投票：A 不对 改投B: the writer's own change before posting, the
+            # last one counts; after an edit note (（编辑：改投B）) it is a second ballot
+            found = []
+        consumed = end
         found.append(parsed)
         for nxt in reader.next_on_line(consumed):
             if nxt not in second:
                 second.add(nxt)
                 insort(starts, nxt, lo=i)
     return [_one_choice(p) for p in found]
+
+
+def cast_as_a_ballot(p: Parsed) -> bool:
+    """Whether a ballot read where ballots do not count (the discussion and chat threads) was
+    cast there as one, by mistake, rather than talked about: it names a player or abstains,
+    and is neither asked nor qualified (要不要投X？) nor said as an intention (我想投X)."""
+    if p.conditional or not (p.names_players or p.intents == ("abstain",)):
+        return False
+    return not _INTENTION.search(fold(p.verb))
+
+
+_INTENTION = re.compile(_alt(lexicon.INTENTION_WORDS))
 
 
 def _one_choice(p: Parsed) -> Parsed:
@@ -926,9 +1081,10 @@ def _read_ballot(
     if m:
         change = True
         after = _after_sep(text, m.end())
-        inner = _ABSTAIN.match(text, after)
-        if inner:
-            return _abstention(reader, pos, inner.end(), conditions, change=True), inner.end()
+        stop = _abstention_at(text, after)
+        if stop is not None:
+            abstention = _abstention(reader, pos, stop, conditions, change=True)
+            return _with(abstention, correction=True), stop
         inner = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
         end = inner.end() if inner else m.end()
         strict = True
@@ -936,9 +1092,9 @@ def _read_ballot(
         m = _VOTE_STRONG.match(text, pos)
         strict = bool(m)
         if m:
-            inner = _ABSTAIN.match(text, _after_sep(text, m.end()))
-            if inner:
-                return _abstention(reader, pos, inner.end(), conditions), inner.end()
+            stop = _abstention_at(text, _after_sep(text, m.end()))
+            if stop is not None:
+                return _abstention(reader, pos, stop, conditions), stop
         m = m or _VOTE_WEAK.match(text, pos)
         if not m:
             return None
@@ -947,6 +1103,7 @@ def _read_ballot(
         if again and again.end() > _after_sep(text, end):
             end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
+    correction = bool(_CHANGE_VERB.search(text, pos, end))  # 改投X, 改为投X
     ref, after = reader.read_name(end, strict=False, pronouns=True)
     if (ref is None or not ref.written) and strict:
         ref2, after2 = reader.read_name_after_weak_sep(end)  # 投票，X / 投票；X
@@ -972,8 +1129,21 @@ def _read_ballot(
         after = _names_on_next_lines(reader, ref, more, after)
     return Parsed(
         ("vote",), verb, pos, ref, tuple(more), change=change, alternatives=alternatives,
-        conditional=reader.qualified(pos, after, conditions),
+        conditional=reader.qualified(pos, after, conditions), correction=correction,
     ), after  # fmt: skip
+
+
+def _abstention_at(text: str, pos: int) -> int | None:
+    """Where an abstention written where a name would be ends: 弃权, or in brackets or quotes
+    as a name may be (投票：（弃权）, 投票：「弃权」); ``None`` if there is none."""
+    m = _ABSTAIN.match(text, pos)
+    if m:
+        return m.end()
+    if pos < len(text) and text[pos] in _OPEN:
+        m = _ABSTAIN.match(text, pos + 1)
+        if m and text.startswith(_OPEN[text[pos]], m.end()):
+            return m.end() + 1
+    return None
 
 
 def _names_on_next_lines(reader: _Reader, ref: NameRef, more: list[NameRef], end: int) -> int:
@@ -1001,7 +1171,9 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
         return None
     verb = reader.folded.original_slice(pos, m.end())
     conditional = reader.qualified(pos, end)
-    return Parsed(("vote",), verb, pos, ref, change=True, conditional=conditional), end
+    return Parsed(
+        ("vote",), verb, pos, ref, change=True, conditional=conditional, correction=True
+    ), end
 
 
 def _abstention(
@@ -1056,7 +1228,7 @@ def read_actions(
     anywhere in the commands (炮架子：Y, 以Y为炮架, 隔着Y打X). A correction (改成X, 不对，是X)
     replaces the command before it.
     """
-    reader = _Reader(Folded.of(text), index)
+    reader = _Reader(Folded.of(text), index, author_keys=author_keys)
     text_f = reader.text
     found: list[Parsed] = []
     decl_before: tuple[int, int, int] | None = None  # marker, body start, body end
@@ -1087,6 +1259,7 @@ def read_actions(
             nxt_kill = _find_kill_after(reader, m.end())
             if nxt_kill is None:
                 decl = _split_declaration(reader, m.end(), len(text_f), marked=True)
+                word = None if found else _ANY_COMMAND_WORD.search(text_f, 0, pos)
                 found.append(
                     Parsed(
                         ("kill_declaration",),
@@ -1094,6 +1267,7 @@ def read_actions(
                         pos,
                         declaration=decl.body,
                         story=lexicon.STORY_WORD in text_f[pos : m.end()],
+                        unread=reader.folded.original_slice(*word.span()) if word else None,
                     )
                 )
                 found.extend(decl.commands)
@@ -1114,7 +1288,14 @@ def read_actions(
             continue
         command_at = _after_platform(reader, pos)
         if command_at == pos and _PLATFORM.match(text_f, pos):
-            continue  # 炮架子选樊哙，目标：张良: a platform, read with the cannon's command
+            # 炮架子选樊哙，目标：张良: a platform, read with the cannon's command; a command
+            # may follow its name on the same clause (炮架：白马 / 目标：萧何)
+            platform = _platform_at(reader, pos, clause_end)
+            for nxt in reader.next_on_line(platform.end) if platform is not None else ():
+                if nxt not in second:
+                    second.add(nxt)
+                    insort(starts, nxt, lo=i)
+            continue
         hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
@@ -1122,6 +1303,7 @@ def read_actions(
         ):
             continue
         parsed, end = hit
+        parsed = reader.for_later(parsed, end)
         if kill_posts and set(parsed.intents) & set(_KILLS):
             kill = (len(found), end)
             found.append(parsed)
@@ -1187,7 +1369,10 @@ def _read_correction_or_command(
         verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
         stop = reader.clause_end(m.end())
         cancelled = _CANCELLED.match(text, m.end(), stop)
-        if after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0:
+        if (
+            after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0
+            and not _after_a_question(text, pos)  # 要是她是狼怎么办？算了: the worry, dismissed
+        ):
             # 算了 / 以第一条为准 / 取消占卜 / 算了不占卜了: the target is no longer certain
             conditional = reader.qualified(pos, stop)
             verb = reader.folded.original_slice(pos, cancelled.end()).strip(" \t,，:：")
@@ -1296,15 +1481,19 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     bracketed = m.group(2) is not None or word.startswith("【")
     weak = len(word) == 1 and not bracketed
     start = m.end()
-    change = False
+    word_at = m.start(1) if m.group(1) else m.start(2) - 1
+    # 再改杀X, 改为庇佑X: a change verb in the framing is a correction (the last one counts);
+    # 确定杀X: agreement in the framing confirms the command
+    change = bool(_CHANGE_VERB.search(text, pos, m.end()))
+    confirm = bool(_CONFIRM_FIRST_RE.search(text, pos, word_at))
     particle = _VERB_PARTICLE.match(text, start)
     if particle and not word.startswith("【"):
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
-        change = particle.group(0) in lexicon.CHANGE_PARTICLES
+        change = change or particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)
     if (
         again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents)
-        and reader.index.match_at(reader.folded, start) is None  # 【守护】守门员: a name
+        and reader.name_at(start) is None  # 【守护】守门员: a name
     ):  # fmt: skip
         start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
     ref, end = reader.read_name(start, strict=bracketed)
@@ -1312,10 +1501,12 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         ref2, end2 = reader.read_name_after_weak_sep(start)
         if ref2 is not None:
             ref, end = ref2, end2
-    if ref is None:
+    if ref is None or not ref.written:
         rest = text[m.end() : reader.line_bounds(m.end())[1]]
         if not weak and not rest.strip(" \t:"):
-            return Parsed(intents, verb, pos, NameRef("")), m.end()  # "占卜：" and nothing
+            topic = _topic_before(reader, pos)  # Zoe，占卜: the player named first
+            return Parsed(intents, verb, pos, topic or NameRef("")), m.end()  # "占卜：" alone
+    if ref is None:
         return None
     if "pair_lovers" in intents:
         more, end2, _ = reader.read_more_names(end)
@@ -1332,8 +1523,27 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         if not set(intents) & set(_KILLS):  # a kill's next lines are its declaration
             end = _names_on_next_lines(reader, ref, more, end)
     return Parsed(
-        intents, verb, pos, ref, tuple(more), alternatives=alternatives, correction=change
+        intents, verb, pos, ref, tuple(more), alternatives=alternatives, correction=change,
+        confirm=confirm,
     ), end
+
+
+def _topic_before(reader: _Reader, pos: int) -> NameRef | None:
+    """The player named first on the line of a command word that ends it with no name
+    (``Zoe，占卜`` in a PM to the GM: topic first), or ``None``: only one player's name, not the
+    writer's own, and a comma or a space before the command word (``Zoe：占卜`` is a label)."""
+    text = reader.text
+    first = _first_non_space(text, reader.line_bounds(pos)[0])
+    match = reader.name_at(first)
+    if (
+        match is None or match.player is None or match.end > pos
+        or text[match.end : pos].strip(" \t,、") != ""
+    ):  # fmt: skip
+        return None
+    if any(k and first + len(k) == match.end and text.startswith(k, first) for k in reader.author_keys):
+        return None
+    written = reader.folded.original_slice(first, match.end)
+    return NameRef(written, match.player, lookalike=match.lookalike)
 
 
 def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
@@ -1343,7 +1553,7 @@ def _read_name_first(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         if not m:
             continue
         start = _after_sep(reader.text, m.end())
-        match = reader.index.match_at(reader.folded, start)
+        match = reader.name_at(start)
         if match is None:
             continue
         after = tail.match(reader.text, match.end)
@@ -1362,7 +1572,7 @@ def _read_delegate_to(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     if not m:
         return None
     start = _after_sep(reader.text, m.end())
-    match = reader.index.match_at(reader.folded, start)
+    match = reader.name_at(start)
     if match is None:
         return None
     after = _DELEGATE_TO_AFTER.match(reader.text, match.end)
@@ -1405,7 +1615,7 @@ def _after_platform(reader: _Reader, pos: int) -> int:
     m = _PLATFORM_LEAD.match(reader.text, pos)
     if not m:
         return pos
-    match = reader.index.match_at(reader.folded, m.end())
+    match = reader.name_at(m.end())
     if match is None:
         return pos
     end = match.end
@@ -1562,7 +1772,7 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
             continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
         if hit is not None and hit[0].names_players:
-            out.append(hit[0])
+            out.append(reader.for_later(*hit))
             consumed = hit[1]
     return out
 
@@ -1671,7 +1881,7 @@ def _command_line(reader: _Reader, begin: int, end: int, loose: bool) -> list[Pa
             hit = _read_correction_or_command(reader, _after_platform(reader, s), True)
             if hit is None or not hit[0].names_players:
                 continue
-            p, stop = hit
+            p, stop = reader.for_later(*hit), hit[1]
             hits.append((p, stop))
             cover(reader.sentence_bounds(s)[0] if p.conditional else pos, stop)
             break

@@ -36,7 +36,8 @@ VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
     "这一票投给", "这一票给", "这票投给", "这票就给", "这票给", "这票投", "这一票投", "一票投给",
-    "票给", "票", "vote for", "vote",
+    "票给", "一票给", "一票", "投个票给", "投个票", "投一票给", "投一票", "投上一票给", "投上一票",
+    "票", "vote for", "vote",
 )  # fmt: skip
 # 投 alone is a ballot unless a word follows that makes it another verb (投诉, 投入, 投了 …).
 # Weak words need a player's name right after them (跟投老王; 我跟票是因为… is talk).
@@ -47,6 +48,13 @@ VOTE_CHANGE_WORDS: tuple[str, ...] = (
     "更改投票", "修改投票", "改票", "改投", "换票", "换投", "票改", "改回", "换回", "投回",
 )  # fmt: skip
 VOTE_CHANGE_LINKS: tuple[str, ...] = ("为", "成", "给", "到")  # 改票为 X, 改投给 X
+# A note that the post was edited after it was posted (（编辑：改投X）): a change after it is a
+# second ballot (vote_conflict), while a change written in the post itself (投票：A，改投B) is the
+# writer's own correction before posting, and the last one counts.
+EDIT_NOTES: tuple[str, ...] = ("编辑", "修改", "edit", "更新", "update", "补充")
+# Where ballots do not count (the discussion and chat threads), a ballot said as an intention
+# (我想投X, 打算投X) is talk, like one asked or qualified (要不要投X？).
+INTENTION_WORDS: tuple[str, ...] = ("想", "打算", "准备", "倾向", "应该", "建议", "考虑", "可能")
 ABSTAIN_WORDS: tuple[str, ...] = ("弃权票", "弃权", "弃票", "abstain")
 # Words that may stand between a ballot word and 弃权 (委托投票：弃权, 投弃权票).
 ABSTAIN_LEADS: tuple[str, ...] = ("委托",)
@@ -59,7 +67,7 @@ FILLER_WORDS: tuple[str, ...] = (
     "最后", "再", "继续", "仍然", "依然", "也", "先", "改为", "改成", "换成", "改", "天神",
     "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的", "这次", "这回",
     "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
-    "哦", "噢", "嗯", "呃", "诶", "哎",
+    "哦", "噢", "嗯", "呃", "诶", "哎", "都",
 )  # fmt: skip
 # Framing before a command word: a greeting or an address to the GM (法官您好, 天神晚上好,
 # 麻烦主办：), a polite request (麻烦/请/拜托 …, 帮我们), or the writer acting with others
@@ -93,6 +101,30 @@ REPORTED_SPEECH: tuple[str, ...] = (
 )  # fmt: skip
 JOINT_LINKS: tuple[str, ...] = ("我和", "我跟", "我与", "我同")  # 我和卢绾今晚查证：X
 PARTNER_WORDS: tuple[str, ...] = ("队友", "搭档", "同伴", "伙伴", "另一位", "另一个", "partner")
+# The subject of a command, before its command word: the writer alone or with others, linked
+# (我和卢绾, Ann和我, 灰狼、灰狼王、Wolf), with an aside in brackets (我们两个（老K和Ann）, 我（月亮）),
+# then words saying they agree or come to it (都, 一致同意, 商量好了：, 代表狼队, 来, 的). It
+# frames the command only when it holds the writer (a WRITER_WORDS word or the author's own name):
+# Rex和老K都投X is talk about others.
+WRITER_WORDS: tuple[str, ...] = (
+    "我们两个", "我们两人", "我们二人", "我们俩", "咱们俩", "咱们两个", "我俩", "咱俩", "咱们", "我们",
+    "两个人", "两人", "俩人", "二人", "本人", "我",
+    # the writer's team (in a PM or the wolves' 功能树洞): 狼队决定【杀人】X
+    "我们狼队", "狼队", "狼人们", "我们杀手", "杀手们", "全队", "我方",
+)  # fmt: skip
+SUBJECT_LINKS: tuple[str, ...] = ("和", "跟", "与", "同", "及", "以及", "、", ",", "&")
+SUBJECT_ASIDE_MAX = 16  # characters of an aside in brackets after a subject: 我们（老K和Ann）
+SUBJECT_TAILS: tuple[str, ...] = (
+    "一致同意", "都同意", "同意", "一致决定", "一致", "都", "也", "一起", "一同", "共同", "商量好了",
+    "商量过了", "商量好", "商量了", "商量后", "讨论好了", "讨论过了", "讨论后", "决定好了", "决定",
+    "在此", "这边", "这里", "正式", "郑重", "现在", "来", "的",
+)  # fmt: skip
+# Speaking for others (Wolf代表狼队【杀人】X): 代表 and whom.
+REPRESENT_WORD = "代表"
+REPRESENTED: tuple[str, ...] = (
+    "狼队", "狼人", "狼人阵营", "全队", "队友们", "队友", "大家", "团队", "全体", "我方", "我们",
+    "杀手们", "杀手方", "本队",
+)  # fmt: skip
 # After a condition (如果…就…), these start the clause that holds the command.
 CONDITION_CONSEQUENTS: tuple[str, ...] = ("那就", "就", "便")
 # 第N夜 / 第N晚 / 第N天 / 第N轮 before a command word
@@ -189,6 +221,7 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("查证", ("check", "divine")), ("束魂", ("bind",)), ("诅咒", ("curse",)),
     ("庇佑", ("bless",)), ("保佑", ("bless",)), ("祈祷", ("pray",)), ("祈福", ("pray",)),
     ("炮打", ("cannon_kill",)), ("炮轰", ("cannon_kill",)), ("炮击", ("cannon_kill",)),
+    ("轰击", ("cannon_kill",)),
     ("开炮打", ("cannon_kill",)), ("开炮", ("cannon_kill",)),
     ("禁锢", ("imprison",)), ("救治", ("protect",)), ("保护", ("protect", "guard")),
     ("救药", ("heal",)), ("毒药", ("poison",)), ("毒杀", ("poison",)), ("抽将", ("swap_general",)),
@@ -203,9 +236,12 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("杀", ("kill", "cannon_kill")), ("刀", ("kill",)), ("砍", ("kill",)),
     ("查", ("divine", "check")), ("验", ("divine", "check")), ("救", ("protect", "heal")),
     ("毒", ("poison",)), ("守", ("guard",)), ("吹", ("pipe",)), ("关", ("imprison",)),
-    ("炮", ("cannon_kill",)), ("打", ("cannon_kill",)), ("抽", ("swap_general",)),
+    ("炮", ("cannon_kill",)), ("打", ("cannon_kill",)), ("轰", ("cannon_kill",)),
+    ("抽", ("swap_general",)),
     # the target of whatever power the sender has (目标：X, a cannon's platform on the next line)
-    ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS), ("代投", ("delegate_vote",)),
+    ("目标是", TARGET_INTENTS), ("目标为", TARGET_INTENTS), ("对象是", TARGET_INTENTS),
+    ("对象为", TARGET_INTENTS), ("目标", TARGET_INTENTS), ("对象", TARGET_INTENTS),
+    ("代投", ("delegate_vote",)),
     ("委托", ("delegate_vote",)),
 )  # fmt: skip
 # After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
@@ -222,7 +258,15 @@ CHANGE_PARTICLES: tuple[str, ...] = (
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
 CHANGE_LEADS: tuple[str, ...] = ("改", "换")
 CHANGE_NOT_AFTER = "不别没未勿"
+# A change said for later or as a possibility (明天可能改投X, 到时候再改成X, 我会改杀X) is no change
+# now: it corrects nothing and the GM is told (as for a conditional change).
+LATER_WORDS: tuple[str, ...] = (
+    "明天", "明日", "后天", "明晚", "下一轮", "下轮", "可能", "也许", "或许", "说不定", "到时候", "到时",
+    "待会儿", "待会", "等会儿", "等会", "一会儿", "晚点", "之后", "以后", "回头", "打算", "考虑",
+    "准备", "估计", "大概", "会",
+)  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
+OBJECT_LINKS: tuple[str, ...] = ("选择", "选", "定为", "定", "就是")  # 炮打对象选X
 
 # Commands written name first: 为X祈祷, 抓X替我抽将. (leads, tails, intents)
 NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = (

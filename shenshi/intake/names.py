@@ -95,6 +95,13 @@ class NameIndex:
                     seen_keys.setdefault(seen(nick), set()).add(name)
         self._seen = {k: frozenset(v) for k, v in seen_keys.items() if k}
         self._seen_prefixes = {key[:i] for key in self._seen for i in range(1, len(key) + 1)}
+        # Names that hold a space (Bob Lee): what stands before each space, and whether the word
+        # after it is written in Latin letters (the word after "Bob " may still be the name).
+        self._space_heads: dict[str, set[bool]] = {}
+        for key in self._ordered:
+            for i, ch in enumerate(key):
+                if ch == " " and 0 < i < len(key) - 1 and key[i + 1] != " ":
+                    self._space_heads.setdefault(key[:i], set()).add(_is_word_char(key[i + 1]))
 
     def match_at(self, folded: Folded, pos: int) -> NameMatch | None:
         """The name written at folded position ``pos``, or ``None`` if no name starts there: the
@@ -123,6 +130,18 @@ class NameIndex:
         if len(players) > 1:  # a skeleton two players share: neither
             return NameMatch(None, end, lookalike=True)
         return NameMatch(next(iter(players)), end, lookalike=True)
+
+    def could_begin(self, folded: Folded, pos: int) -> bool:
+        """A quick look at one character: whether a name could begin at ``pos`` at all (as
+        written or as a reader sees it); :meth:`match_at` says which."""
+        ch = folded.text[pos]
+        if ch in self._by_first:
+            return True
+        first = self._seen_prefixes
+        return (
+            seen_char(ch)[:1] in first
+            or seen_char(folded.original[folded.origin[pos]])[:1] in first
+        )
 
     def _seen_at(self, folded: Folded, pos: int) -> tuple[frozenset[str], int] | None:
         """The players whose skeleton is the longest one read at ``pos``, and where it ends
@@ -194,6 +213,28 @@ class NameIndex:
             end = max(end, stop)
         others = found - mine
         return (tuple(sorted(others)), end) if others else ((), pos)
+
+    def runs_past_space(self, folded: Folded, pos: int, match: NameMatch) -> int | None:
+        """Where a name written at ``pos`` ends when it goes on past a space into a word, where a
+        player's name holds a space right there (``Bob Leo`` where Bob Lee plays: the whole is
+        what was written, not Bob), or ``None``: a space ends a name otherwise (``Bob 理由``, or
+        any word when no name holds a space)."""
+        text = folded.text
+        if not self._space_heads or match.end >= len(text) or text[match.end] != " ":
+            return None
+        kinds = self._space_heads.get(text[pos : match.end])
+        word = match.end
+        while word < len(text) and text[word] == " ":
+            word += 1
+        if not kinds or word >= len(text) or _is_word_char(text[word]) not in kinds:
+            return None
+        latin = _is_word_char(text[word])
+        end = word
+        while end < len(text) and (
+            _is_word_char(text[end]) if latin else (text[end].isalnum() and not text[end].isascii())
+        ):
+            end += 1
+        return end if end > word else None
 
     def resolve(self, token: str) -> NameMatch | None:
         """A whole token (already stripped of ``@`` and brackets) read as one name."""

@@ -36,6 +36,7 @@ from shenshi.intake.context import (
 from shenshi.intake.grammar import (
     NameRef,
     Parsed,
+    cast_as_a_ballot,
     command_word,
     read_actions,
     read_lone_name,
@@ -94,6 +95,8 @@ def read_pm(ctx: GameContext, pm: PrivateMessage) -> IntakeResult:
             )  # fmt: skip
             continue
         validate_action(out, p)
+        if p.unread is not None:  # a declaration alone after an unread command word
+            out.alert("unread_command", word=p.unread, text=_excerpt(text))
     resolve_conflicts(out)
     return out.result()
 
@@ -191,8 +194,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     own_text, _, hidden = strip_bbcode(post.text)
     ballots = read_votes(own_text, name_index(ctx), _author_keys(ctx, sender, post.author))
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
-        # Where ballots do not count, one naming nobody (今天投他, 我的票已经投给…了) is talk.
-        ballots = [b for b in ballots if b.names_players or b.intents == ("abstain",)]
+        # Where ballots do not count, one naming nobody (今天投他, 我的票已经投给…了), asked
+        # (要不要投X？) or said as an intention (我想投X) is talk.
+        ballots = [b for b in ballots if cast_as_a_ballot(b)]
     if sender is None:
         if ballots:
             out.alert("not_a_player", "alert_not_a_player_post", author=post.author)

@@ -179,7 +179,14 @@ class Folded:
     @classmethod
     def of(cls, original: str) -> Folded:
         """Fold ``original`` and remember where each folded character came from. A letter and
-        its combining marks fold together (``Evé`` is not ``Eve``)."""
+        its combining marks fold together (``Evé`` is not ``Eve``). One read folds the same
+        text and the same names several times: the last few short ones are kept."""
+        if len(original) <= _KEPT_MAX:
+            return _kept(original)
+        return cls._fold(original)
+
+    @classmethod
+    def _fold(cls, original: str) -> Folded:
         parts: list[str] = []
         origin: list[int] = []
         skips = {m.start(): m.end() for m in _REPLACED_RUN.finditer(original)}
@@ -216,6 +223,14 @@ class Folded:
             return ""
         last = self.origin[end - 1] if end - 1 < len(self.origin) else len(self.original) - 1
         return self.original[self.origin[start] : last + 1]
+
+
+_KEPT_MAX = 2000  # characters: a longer text is folded afresh (memory stays small)
+
+
+@lru_cache(maxsize=256)
+def _kept(original: str) -> Folded:
+    return Folded._fold(original)
 
 
 def count_chars(text: str) -> int:
