@@ -381,6 +381,7 @@ BALLOT_ACTIONS = frozenset({"vote", "abstain", "delegate_vote"})
 SETTLED_BY_NEW = frozenset({
     "unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
     "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
+    "unread_command",
 })  # fmt: skip
 
 
@@ -815,7 +816,8 @@ def _note(name: str):  # type: ignore[no-untyped-def]
 
 
 _UNREADABLE = ("unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
-               "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot")  # fmt: skip
+               "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
+               "unread_command")  # fmt: skip
 _REFUSED = tuple(REFUSED_KINDS - {"pm_window", "seer_locked", "locked"})
 _NOT_COUNTED = ("vote_immutable", "no_vote_open", "not_a_candidate", "vote_closed", "vote_wrong_thread",
                 "change_limit", "last_hour_change", "abstain_not_allowed", "delegation_published",
@@ -830,7 +832,7 @@ _BY_KIND: dict[str, Any] = {
     **{k: _not_counted for k in _NOT_COUNTED},
     **{k: _recorded_action for k in _RECORDED},
     **{k: _judge for k in _JUDGE},
-    "swap_enemy": _accepted,
+    "swap_enemy": _accepted, "lookalike_name": _accepted,
     "declaration_missing": _declaration_missing,
     "declaration_short": _declaration_short,
     "signin": _absence, "lurk": _absence,
