@@ -179,7 +179,7 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
     groups: dict[tuple[str, str], list[int]] = {}
     for w in s.waiting:
         if w.state == "unconfirmed":  # each waits for its own confirmation
-            lines += wrap(f"要你确认的{w.what} #{w.id}：{w.hint}", width, names, "  ")
+            lines += wrap(f"待你确认的{w.what}：#{w.id}：{w.hint}", width, names, "  ")
         elif w.opens_next_step:
             what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
             final = "（玩家要看到它才知道游戏结束）" if s.winner else ""

@@ -245,5 +245,5 @@ def test_status_asks_to_confirm_an_exit_never_to_publish_it(rehearsal: Rehearsal
     text = r.texts["dawn1"].replace("\n", "").replace(" ", "")
     for w in waiting:
         assert f"approve{w['id']}" not in text and f"published{w['id']}" not in text
-        assert f"要你确认的未签到#{w['id']}" in text
+        assert f"待你确认的未签到：#{w['id']}" in text
     assert f"{c2}（替补{STRANGER}）" in r.texts["vote1_recorded"].replace("\n", "").replace(" ", "")
