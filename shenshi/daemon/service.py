@@ -516,7 +516,8 @@ class GameService:
         post = item.record if isinstance(item.record, Post) else None
 
         def publish(uow: UnitOfWork) -> None:
-            published[:] = [key for key, at in outcome.published if post and self._publish(uow, key, at, post)]
+            together: set[int] = set()  # one post may publish several (a notice and the exit it confirms)
+            published[:] = [key for key, at in outcome.published if post and self._publish(uow, key, at, post, together)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
         self._declared_for_partners(outcome.events)
@@ -835,15 +836,19 @@ class GameService:
         """The next steps for a stored alert, now."""
         return advise(facts_of(alert), situation or self.situation())
 
-    def _publish(self, uow: UnitOfWork, key: str, at: datetime, post: Post) -> bool:
+    def _publish(self, uow: UnitOfWork, key: str, at: datetime, post: Post, together: set[int]) -> bool:
         """Mark the announcement ``key`` published by the GM's own ``post``, in ``uow`` (the
         transaction that marks that post processed: a crash keeps both or neither). A post
-        another announcement already records (two with the same text) publishes only that one."""
+        another announcement already records (two with the same text) publishes only that one,
+        unless the referee said this very post publishes both (``together``: the announcements
+        this post marked already, e.g. a sign-in notice and the exit that posting it confirms)."""
         a = uow.outbox.by_key(self.game_id, key)
         if a is None or a.published_at is not None or a.sent_at is not None or a.state not in PUBLISHABLE:
             return False  # (``sending``: the publisher is finding out whether the forum has it)
-        if post_ref(post.tid, post.pid) in claimed(uow.outbox.announcements(self.game_id), besides=a.id):
+        others = [o for o in uow.outbox.announcements(self.game_id) if o.id not in together]
+        if post_ref(post.tid, post.pid) in claimed(others, besides=a.id):
             return False
+        together.add(a.id)
         uow.outbox.mark_published(a.id, at, forum_id=post.pid)
         settle(uow, self.game_id, on_forum(a, by_hand=True), at=self.clock())
         return True
