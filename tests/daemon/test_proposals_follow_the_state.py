@@ -207,7 +207,7 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     clock.set(START + timedelta(hours=60))
     svc.tick()
     [result] = [a for a in announcements(svc) if a.kind == "day_result"]
-    assert "计入（没有帖子）：Lily99 投 老王（天神补记）" in _notes(result)
+    assert "计入（按天神的记录，不按帖子）：Lily99 投 老王（天神补记）" in _notes(result)
     uncounted = result.notes["uncounted"]
     assert uncounted == [{"id": uncounted[0]["id"], "words": "Tom_2 委托投 老王", "reason": "投票人已出局"}]
     with svc.store.snapshot() as uow:

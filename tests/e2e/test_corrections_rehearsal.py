@@ -220,7 +220,7 @@ def test_the_tally_marks_the_gms_ballot_and_the_evidence_what_counted(rehearsal:
     assert voters[blesser]["via"] == "gm" and "天神补记" in r.texts["vote1_recorded"]
     result = r.result("day1")
     notes = gm_notes(result)
-    assert f"计入（没有帖子）：{blesser} 投 {k1}（天神补记）" in notes
+    assert f"计入（按天神的记录，不按帖子）：{blesser} 投 {k1}（天神补记）" in notes
     assert any(line.strip().startswith(f"{c3} 委托投 {k1}") for line in notes[notes.index("不计："):])
     authors = {e.id: e.author for e in r._db().stream_evidence(r.game_id)}
     counted = {authors[i] for i in result.evidence_ids if i in authors}
