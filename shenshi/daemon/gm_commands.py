@@ -405,7 +405,9 @@ def mark_published(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, "published", f"{shown} 发布于 {fmt_time(when, tz)}", by)
-        lines.append("下一阶段从发布时间算起")
+        opening = service.referee.wants(when).announcements if service.referee is not None else frozenset()
+        if any(original_key(a.key) in opening for a in done):  # (a role PM or a receipt opens nothing)
+            lines.append("下一阶段从发布时间算起")
     cli = ("shenshi run 会继续推进（shenshi status 查看）",) if done else ()
     return Said(tuple(lines), tuple(refused), tuple(a.id for a in done), cli=cli)
 

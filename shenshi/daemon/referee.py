@@ -341,7 +341,15 @@ class Referee:
         assert times is not None
         if state.phase is Phase.DAY and state.round > 1 and state.round in times.rounds:
             times = self._later_round(times, state)
-        elif state.phase is Phase.DAY and state.round == 1 and self._has_opening_post(times):
+        return times
+
+    def ballot_times(self, state: GameState | None = None) -> PhaseTimes | None:
+        """The open step's clock as ballots are judged by it: a first round that opens later
+        than the day takes ballots from its opening post's publication (see
+        :meth:`_opened_round`); the clock's moments and status keep the rules' hour."""
+        state = state or self.state
+        times = self.times(state)
+        if times is not None and state.phase is Phase.DAY and state.round == 1 and self._has_opening_post(times):
             times = self._opened_round(times, state)
         return times
 
@@ -376,7 +384,7 @@ class Referee:
         """When the open round takes ballots from (``None``: no round open; far in the future:
         its opening is not published yet). A correction of a ballot is entered only from then
         on, as a ballot is counted only from then on."""
-        times = self.times()
+        times = self.ballot_times()
         if times is None or self.state.phase is not Phase.DAY or not self.state.round:
             return None
         if self._awaits_opening():
@@ -414,7 +422,7 @@ class Referee:
         state = state or self.state
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
+            gm_uid=self.gm_uid, times=self.ballot_times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
             forum_names=self.forum_names,
         )  # fmt: skip
@@ -703,7 +711,7 @@ class Referee:
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
         it opens (game6: the 13th hour of the day)."""
-        times = self.times()
+        times = self.ballot_times()
         if times is None or self.state.phase is not Phase.DAY:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
@@ -808,7 +816,7 @@ class Referee:
             keys.add(self.gate_key())
         if state.phase is Phase.DAY and state.round > 1:
             keys.add(self._round_key(state.round - 1))
-        if state.phase is Phase.DAY and state.round == 1:
+        if state.phase is Phase.DAY and state.round == 1 and (t := self.scheduled_times()) and self._has_opening_post(t):
             keys.add(self._opening_key(state))
         return Wants(frozenset(keys), self._activity_window(now))
 
@@ -864,7 +872,7 @@ class Referee:
                 self._resolve(CloseNight(at), out, at)
                 return True
             return False
-        self._vote_opening(now, self.scheduled_times() or times, out)
+        self._vote_opening(now, times, out)
         at = self._round_due(now, times)
         if at is None:
             return False

@@ -366,12 +366,12 @@ _group(
     ),
     (
         "note_post_short",
-        "${label}只有 ${chars} 字，不足 ${minimum} 字",
+        "${label}只有 ${chars} 字，不足 ${minimum} 字，天神可以据此处罚",
         "a kill with a short declaration",
     ),
     (
         "note_declaration_short",
-        "只有 ${chars} 字，不足 ${minimum} 字",
+        "只有 ${chars} 字，不足 ${minimum} 字，天神可以据此处罚",
         "a declaration sent apart that is short",
     ),
 )
@@ -812,7 +812,7 @@ _group(
     ),
     (
         "alert_rule",
-        "${who}：${rule} ${verdict}${detail}",
+        "${who}：${rule}，${verdict}${detail}",
         "a decision of the rules core (rule:<id>; $rule and $verdict in the GM's words, "
         "shenshi/daemon/gm_text.py)",
     ),

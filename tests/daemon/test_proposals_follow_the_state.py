@@ -18,7 +18,17 @@ from shenshi.daemon.status import build_status
 from shenshi.rulesets.base import BallotCast, Phase
 from shenshi.store import codec
 from shenshi.store.outbox import PENDING, AnnouncementState
-from tests.daemon.helpers import GAME6_10, START, UIDS, alerts, announcements, config, pm, post
+from tests.daemon.helpers import (
+    GAME6_10,
+    START,
+    UIDS,
+    alerts,
+    announcements,
+    config,
+    pm,
+    post,
+    publish_vote_opening,
+)
 
 S = AnnouncementState
 NEWCOMER, NEWCOMER_UID = "路人甲", "77"
@@ -102,6 +112,7 @@ def test_the_substitute_votes_for_his_seat_and_has_his_own_clocks(game) -> None:
     gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     feed(svc, post(NEWCOMER, "投票：老王", 38.1))
     assert not [a for a in alerts(svc) if a.kind == "not_a_player"]
     [ballot] = [b for b in svc.referee.state.ballots if b.voter == "kk_大侠"]
@@ -151,7 +162,7 @@ def test_override_exit_replaces_the_pending_exit_proposal(game) -> None:
     said = gm_commands.correct(svc, "exit", ["白色的猫"])
     text = "\n".join((*said.lines, *said.cli))  # what the command line prints
     [exit_] = [a for a in pending(svc, "exit")]
-    assert exit_.text.startswith("白色的猫 自动退出游戏。")
+    assert exit_.text.startswith(signin.text)  # the notice the GM confirmed, with its reason (F15)
     with svc.store.snapshot() as uow:
         old = uow.outbox.get(signin.id)
     assert old.state is S.SUPERSEDED and old.superseded_by == exit_.id
@@ -194,6 +205,7 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     svc, clock = game
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     feed(svc, pm("Tom_2", "委托投票：老王", 38.05))  # his seat exits before the close
     gm_commands.correct(svc, "exit", ["Tom_2"])
     feed(svc, post("Lily99", "我觉得老王很可疑，就投他吧？", 38.1))  # not read: the GM records it
@@ -286,6 +298,7 @@ def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
     assert svc.referee.successors == before and len(pending(svc, "substitution")) == 1
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     said = gm_commands.correct(svc, "ballot", [NEWCOMER, "老王"])
     assert [b.target for b in svc.referee.state.ballots if b.voter == "kk_大侠"] == ["老王"]
     assert "kk_大侠 的选票改记为 老王" in said.lines[0]
