@@ -391,6 +391,10 @@ class Referee:
             return NOT_YET
         return times.rounds.get(self.state.round, (times.opens, times.closes))[0]
 
+    def awaited_opening(self) -> str | None:
+        """The key of the vote's opening post while ballots wait for it (F37), else ``None``."""
+        return self._opening_key(self.state) if self._awaits_opening() else None
+
     def _awaits_opening(self) -> bool:
         """The open first round waits for its opening post to be published."""
         state = self.state

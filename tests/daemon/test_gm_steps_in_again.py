@@ -91,6 +91,10 @@ def test_a_ballot_before_the_opening_post_is_published_is_not_counted_and_told(g
     clock.set(at(VOTE_OPENS + 0.1))
     svc.tick()
     [opening] = pending(svc, "vote_opened")  # proposed at the hour, not approved yet (review)
+    from shenshi.daemon.status import build_status
+
+    first = build_status(svc).waiting[0]  # status: the round waits for it, as a step for its result
+    assert (first.id, first.opens_next_step) == (opening.id, True)
     feed(svc, post("Rex", "投票：老王，白色的猫说他是杀手", VOTE_OPENS + 2))
     clock.set(at(VOTE_OPENS + 2.1))
     svc.tick()
@@ -186,3 +190,20 @@ def test_an_early_ballots_advice_names_the_pm_that_waits(tmp_path, mode) -> None
         assert "会自动发出" in text
     else:
         assert "还没发出" in text and ("approve" in text if mode == "review" else "published" in text)
+
+
+# -- F9: only a post that opens a step says the next step counts from it ------------------------------
+
+
+def test_published_says_the_next_step_counts_from_it_only_for_a_post_that_opens_one(tmp_path) -> None:
+    svc, clock = started(tmp_path)
+    feed(svc, pm("小明", "占卜 老王", 0.5))
+    [receipt] = pending(svc, "receipt")
+    clock.set(at(1))
+    said = gm_commands.mark_published(svc, [receipt.id])
+    assert said.lines[0].startswith(f"#{receipt.id} 已记为发布于") and "下一阶段从发布时间算起" not in said.lines
+    clock.set(at(24.5))
+    svc.tick()
+    [result] = pending(svc, "night_result")
+    said = gm_commands.mark_published(svc, [result.id])
+    assert "下一阶段从发布时间算起" in said.lines
