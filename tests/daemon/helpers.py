@@ -124,3 +124,12 @@ def publish_vote_opening(service, at_time=None) -> None:
     assert a is not None, "the vote's opening post is proposed at its hour"
     mark_published(service, [a.id], at_time)
     service.tick()
+
+
+def open_vote_on_forum(service, clock) -> None:
+    """A daemon cycle at the vote's hour (game6: the 13th hour): its opening post goes out, and
+    ballots count from it (F37)."""
+    from shenshi.daemon.cycle import Cycle
+
+    Cycle(service, clock).run()
+    clock.advance(minutes=1)

@@ -10,7 +10,17 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.status import build_status, record_poll, to_json
 from shenshi.rulesets.base import Phase
-from tests.daemon.helpers import GAME6_10, START, TZ, announcement, at, config, pm, post, publish_vote_opening
+from tests.daemon.helpers import (
+    GAME6_10,
+    START,
+    TZ,
+    announcement,
+    at,
+    config,
+    pm,
+    post,
+    publish_vote_opening,
+)
 
 KILL = "杀 Rex\n杀人宣言：\n" + "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
 
