@@ -46,11 +46,11 @@ from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.referee import Referee, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
-    PhaseTimes,
     BallotCast,
     Event,
     GameState,
     Phase,
+    PhaseTimes,
     PowerSubmitted,
     Resolved,
     Seat,

@@ -17,8 +17,11 @@ from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.errors import UserError
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
+from tests.daemon import test_proposals_follow_the_state as proposals
 from tests.daemon.helpers import UIDS, alerts, announcements, at, pm, post, started
-from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed, game, publish  # noqa: F401
+from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed, publish
+
+game = proposals.game  # the fixture: day 1 of a game6-10 in review mode
 
 # game: day 1 opened at at(25) (the night result published then); its vote opens 12 h later.
 VOTE_OPENS = 37
