@@ -164,7 +164,8 @@ _ABSTAIN = re.compile(
 _VERBS_ALT = _alt(w for w, _ in lexicon.VERBS)
 # A command word as written, or any command word in 【】 (【占卜】老王).
 _VERB_RE = re.compile(
-    _FILLER + "(?:(" + _VERBS_ALT + r")|[【\[](" + _VERBS_ALT + r")[】\]])" + _OBJECT
+    _FILLER + "(?:(?!" + _alt(lexicon.VERB_NOUNS) + ")(" + _VERBS_ALT + r")|[【\[](" + _VERBS_ALT
+    + r")[】\]])" + _OBJECT
 )
 _VERB_INTENTS = dict(lexicon.VERBS)
 _WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
@@ -177,7 +178,7 @@ _COMMAND_WORD = re.compile(
 )  # fmt: skip
 # A change of target written as a verb (改杀 / 改成 / 换成 / 改为 X, 改投 X), not negated (不改杀).
 _CHANGE_VERB = re.compile(
-    "(?<![" + lexicon.CHANGE_NOT_AFTER + "])(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
+    "(?:(?<![" + lexicon.CHANGE_NOT_AFTER + "])|(?<=" + lexicon.CHANGE_OFFERED_AFTER + "))(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
 # A command word the writer opens a clause with (a name after it is its target, not a subject).
@@ -1423,12 +1424,14 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             same = next(
                 (k for k in range(len(out) - 1, -1, -1) if set(out[k].intents) & set(p.intents)),
                 None,
-            )
+            ) if p.intents else before_at  # 要不改成X？: another target for the command before
             if same is not None:
                 q = out[same]
                 offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
                 out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
                 continue
+        if not p.intents:
+            continue  # a name offered with no command before it to take
         if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
@@ -1732,8 +1735,12 @@ def _kill_and_after(
         after.extend(decl.commands)
     else:
         kill_line_end = reader.line_bounds(end)[1]
-        # a change of mind on the kill's own line: 杀李白……不对，换成杜甫吧
-        after.extend(p for p in read_actions_between(reader, end, kill_line_end) if p.correction)
+        # a change of mind on the kill's own line (杀李白……不对，换成杜甫吧), or a second
+        # command there naming a player (杀李白，杀杜甫: a conflict, never the first in silence)
+        after.extend(
+            p for p in read_actions_between(reader, end, kill_line_end)
+            if p.correction or p.names_players
+        )  # fmt: skip
         if region > kill_line_end:  # lines between the kill and a later marker
             after.extend(read_actions_between(reader, kill_line_end, region))
         decl = _split_declaration(reader, body_start, len(text), marked=story is not None)

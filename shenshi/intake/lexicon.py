@@ -132,7 +132,7 @@ FILLER_ORDINAL_UNITS = "夜晚天轮"
 
 # -- sentences that are not commands --------------------------------------------------------------
 QUESTION_MARKERS: tuple[str, ...] = (
-    "?", "吗", "请问", "想问", "问一下", "能不能", "可不可以", "可以吗", "能否", "是否",
+    "?", "吗", "请问", "想问", "问一下", "能不能", "可不可以", "可以吗", "能否", "是否", "要不要",
     "是不是", "怎么", "为什么", "为啥", "什么时候", "多久",
 )  # fmt: skip
 QUESTION_FINAL: tuple[str, ...] = ("呢", "么")  # a question only at the end of its sentence
@@ -165,7 +165,7 @@ CORRECTION_WORDS: tuple[str, ...] = (
     "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
-    "重选", "重来", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
+    "重选", "重来", "重新决定", "重新考虑", "重新想了想", "再三考虑", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
     "修正", "订正", "手滑了", "手滑", "更新", "update", "编辑", "edit", "取消", "不要了", "撤回", "收回",
 )  # fmt: skip
 # 以第一条为准 / 以最后一条为准: a correction pointing somewhere (with no name after it, the
@@ -205,6 +205,9 @@ BALLOT_HINTS: tuple[str, ...] = (
 BALLOT_HINT_TAIL = "了吧啊"  # 就他了：X
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------
+# Nouns that open with a command word (杀手 is the role, not 杀 + 手…): never a command word
+# (我们杀手今晚杀X: the command is the second 杀).
+VERB_NOUNS: tuple[str, ...] = ("杀手", "占卜师", "预言家", "炮手", "炮灰")
 # What 目标：X means: the one power of the sender (a general's 目标 is his kill, not 抽将).
 TARGET_INTENTS: tuple[str, ...] = (
     "kill", "cannon_kill", "divine", "bind", "curse", "bless", "pray", "imprison", "check",
@@ -258,12 +261,15 @@ CHANGE_PARTICLES: tuple[str, ...] = (
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
 CHANGE_LEADS: tuple[str, ...] = ("改", "换")
 CHANGE_NOT_AFTER = "不别没未勿"
+# ... except 要不 before it, which offers the change (要不改杀X？, 要不要换成X): no negation, but a
+# possibility (LATER_WORDS), so it corrects nothing and the GM is told.
+CHANGE_OFFERED_AFTER = "要不"
 # A change said for later or as a possibility (明天可能改投X, 到时候再改成X, 我会改杀X) is no change
 # now: it corrects nothing and the GM is told (as for a conditional change).
 LATER_WORDS: tuple[str, ...] = (
     "明天", "明日", "后天", "明晚", "下一轮", "下轮", "可能", "也许", "或许", "说不定", "到时候", "到时",
     "待会儿", "待会", "等会儿", "等会", "一会儿", "晚点", "之后", "以后", "回头", "打算", "考虑",
-    "准备", "估计", "大概", "会",
+    "准备", "估计", "大概", "要不", "会",
 )  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 OBJECT_LINKS: tuple[str, ...] = ("选择", "选", "定为", "定", "就是")  # 炮打对象选X

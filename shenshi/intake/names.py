@@ -218,15 +218,27 @@ class NameIndex:
         """Where a name written at ``pos`` ends when it goes on past a space into a word, where a
         player's name holds a space right there (``Bob Leo`` where Bob Lee plays: the whole is
         what was written, not Bob), or ``None``: a space ends a name otherwise (``Bob 理由``, or
-        any word when no name holds a space)."""
+        any word when no name holds a space). A Latin name followed by a capitalised Latin word
+        that is no player's name (``Tom Lee`` where only Tom plays) runs on too: that is how a
+        full name is written, and the forum shows a name nobody has (``Tom lol`` is Tom)."""
         text = folded.text
-        if not self._space_heads or match.end >= len(text) or text[match.end] != " ":
+        if match.end >= len(text) or text[match.end] != " ":
             return None
-        kinds = self._space_heads.get(text[pos : match.end])
         word = match.end
         while word < len(text) and text[word] == " ":
             word += 1
-        if not kinds or word >= len(text) or _is_word_char(text[word]) not in kinds:
+        if word >= len(text):
+            return None
+        kinds = self._space_heads.get(text[pos : match.end]) if self._space_heads else None
+        if not kinds:
+            if not (
+                _is_word_char(text[match.end - 1]) and text[word].isalpha() and text[word].isascii()
+                and folded.original_slice(word, word + 1)[:1].isupper()
+                and self.match_at(folded, word) is None
+            ):
+                return None  # fmt: skip
+            kinds = {True}
+        if _is_word_char(text[word]) not in kinds:
             return None
         latin = _is_word_char(text[word])
         end = word
