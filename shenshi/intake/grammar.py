@@ -608,7 +608,7 @@ class _Reader:
         if text[pos] not in _WRITER_FIRST and not self.index.could_begin(self.folded, pos):
             return []
         at = subject_end = first_end = pos
-        writer = own_name = False
+        writer = False
         units = 0
         while at < len(text):
             unit = _WRITER.match(text, at)
@@ -618,7 +618,7 @@ class _Reader:
                 name = self.name_at(at)
                 if name is not None:
                     if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
-                        writer = own_name = True
+                        writer = True
                     stop = name.end
                 else:
                     word = _PARTNER.match(text, at)
@@ -634,7 +634,6 @@ class _Reader:
                 own = next((k for k in author_keys if k and text.startswith(k, named)), None)
                 if own is not None and self.name_at(named) is not None:
                     at = stop = named + len(own)
-                    own_name = True
             subject_end = at
             link = _SUBJECT_LINK.match(text, at)
             if link is None:
