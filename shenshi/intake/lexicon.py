@@ -53,8 +53,11 @@ VOTE_CHANGE_LINKS: tuple[str, ...] = ("为", "成", "给", "到")  # 改票为 X
 # writer's own correction before posting, and the last one counts.
 EDIT_NOTES: tuple[str, ...] = ("编辑", "修改", "edit", "更新", "update", "补充")
 # Where ballots do not count (the discussion and chat threads), a ballot said as an intention
-# (我想投X, 打算投X) is talk, like one asked or qualified (要不要投X？).
-INTENTION_WORDS: tuple[str, ...] = ("想", "打算", "准备", "倾向", "应该", "建议", "考虑", "可能")
+# (我想投X, 打算投X) or proposed to the others (我们投X吧, 咱们一起投X) is talk, like one asked or
+# qualified (要不要投X？).
+INTENTION_WORDS: tuple[str, ...] = (
+    "想", "打算", "准备", "倾向", "应该", "建议", "考虑", "可能", "我们", "咱们", "咱", "一起",
+)  # fmt: skip
 ABSTAIN_WORDS: tuple[str, ...] = ("弃权票", "弃权", "弃票", "abstain")
 # Words that may stand between a ballot word and 弃权 (委托投票：弃权, 投弃权票).
 ABSTAIN_LEADS: tuple[str, ...] = ("委托",)
