@@ -178,7 +178,10 @@ _COMMAND_WORD = re.compile(
 )  # fmt: skip
 # A change of target written as a verb (改杀 / 改成 / 换成 / 改为 X, 改投 X), not negated (不改杀).
 _CHANGE_VERB = re.compile(
-    "(?:(?<![" + lexicon.CHANGE_NOT_AFTER + "])|(?<=" + lexicon.CHANGE_OFFERED_AFTER + "))(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
+    "(?:(?<![" + lexicon.CHANGE_NOT_AFTER + "])"
+    + "".join("(?<!" + re.escape(w) + ")" for w in lexicon.CHANGE_NEGATIONS)
+    + "|" + "|".join("(?<=" + re.escape(w) + ")" for w in lexicon.CHANGE_OFFERED_AFTER)
+    + ")(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
 # A command word the writer opens a clause with (a name after it is its target, not a subject).
@@ -1771,8 +1774,12 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
     before its declaration marker)."""
     out: list[Parsed] = []
     consumed = start
-    for pos in reader.command_starts():
-        if pos < consumed or pos < start or pos >= stop:
+    starts = [p for p in reader.command_starts() if start <= p < stop]
+    i = 0
+    while i < len(starts):
+        pos = starts[i]
+        i += 1
+        if pos < consumed:
             continue
         if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
             continue  # a platform (炮架子：Y), read with the cannon's command
@@ -1780,6 +1787,9 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
         if hit is not None and hit[0].names_players:
             out.append(reader.for_later(*hit))
             consumed = hit[1]
+            for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line
+                if nxt < stop and nxt not in starts:
+                    insort(starts, nxt, lo=i)
     return out
 
 

@@ -264,9 +264,11 @@ CHANGE_PARTICLES: tuple[str, ...] = (
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
 CHANGE_LEADS: tuple[str, ...] = ("改", "换")
 CHANGE_NOT_AFTER = "不别没未勿"
+# ... nor after a negation of two characters (不要改杀X, 不用换成X, 不想改投X)
+CHANGE_NEGATIONS: tuple[str, ...] = ("不要", "不用", "不必", "不再", "不想", "无需", "不会")
 # ... except 要不 before it, which offers the change (要不改杀X？, 要不要换成X): no negation, but a
 # possibility (LATER_WORDS), so it corrects nothing and the GM is told.
-CHANGE_OFFERED_AFTER = "要不"
+CHANGE_OFFERED_AFTER: tuple[str, ...] = ("要不", "要不要")
 # A change said for later or as a possibility (明天可能改投X, 到时候再改成X, 我会改杀X) is no change
 # now: it corrects nothing and the GM is told (as for a conditional change).
 LATER_WORDS: tuple[str, ...] = (
