@@ -196,6 +196,12 @@ _OPENING_COMMANDS = (_VOTE_CHANGE, _VOTE_STRONG, _VOTE_WEAK, _ABSTAIN, _VERB_RE)
 _PLATFORM_BEFORE = re.compile(
     _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + r"?[ \t]*$"
 )
+# A platform word right before a name (炮架子乌骓, 炮架子：Y, 炮架子选Y): the name is the
+# platform, not a clause's subject (炮打X 炮架子Y 改打Z changes the target).
+_PLATFORM_OBJECT = re.compile(
+    _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t:]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
+    + _alt(lexicon.PLATFORM_LINKS) + r"?[ \t:]*$"
+)  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
     for leads, tails, intents in lexicon.NAME_FIRST
@@ -464,7 +470,10 @@ class _Reader:
             if third is None and name is None:
                 pos += 1
                 continue
-            if not opened or not _OBJECT_BEFORE.search(text, max(begin, pos - 12), pos):
+            window = max(begin, pos - 12)
+            if not opened or not (
+                _OBJECT_BEFORE.search(text, window, pos) or _PLATFORM_OBJECT.search(text, window, pos)
+            ):
                 return pos
             pos = third.end() if third is not None else max(name.end, pos + 1) if name else pos + 1
         return stop
@@ -1363,7 +1372,7 @@ def _read_correction_or_command(
     text = reader.text
     if after_command:
         alt = _ALTERNATIVE_LEAD.match(text, pos)
-        if alt and alt.end() > pos:
+        if alt and alt.end() > pos and not text.startswith(lexicon.ALTERNATIVE_NOT, pos):
             hit = _read_correction_or_command(reader, alt.end())
             if hit is not None and hit[0].target is not None:
                 return _with(hit[0], offered=True, correction=False), hit[1]
@@ -1740,7 +1749,7 @@ def _kill_and_after(
         # a change of mind on the kill's own line (杀李白……不对，换成杜甫吧), or a second
         # command there naming a player (杀李白，杀杜甫: a conflict, never the first in silence)
         after.extend(
-            p for p in read_actions_between(reader, end, kill_line_end)
+            p for p in read_actions_between(reader, end, kill_line_end, after_command=True)
             if p.correction or p.names_players
         )  # fmt: skip
         if region > kill_line_end:  # lines between the kill and a later marker
@@ -1769,12 +1778,17 @@ def _kill_and_after(
     return [*found[:at], parsed, *kills]
 
 
-def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]:
+def read_actions_between(
+    reader: _Reader, start: int, stop: int, after_command: bool = False
+) -> list[Parsed]:
     """The commands written in ``[start, stop)`` of an already read text (a kill's lines
-    before its declaration marker)."""
+    before its declaration marker); ``after_command``: a command ends at ``start``, and what
+    follows it on its line may be a change (杀A 改B)."""
     out: list[Parsed] = []
     consumed = start
     starts = [p for p in reader.command_starts() if start <= p < stop]
+    if after_command:
+        starts = sorted({*starts, *(p for p in reader.next_on_line(start) if p < stop)})
     i = 0
     while i < len(starts):
         pos = starts[i]

@@ -181,6 +181,8 @@ CORRECTION_LEADS: tuple[str, ...] = (
 )  # fmt: skip
 # A clause opening with one of these offers another target (投X，或者投Y): alternatives.
 ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
+# ... but these ask (要不要改成Y: a question about a change, conditional, not another target)
+ALTERNATIVE_NOT: tuple[str, ...] = ("要不要",)
 # After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.
 CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
