@@ -1501,7 +1501,8 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     change = bool(_CHANGE_VERB.search(text, pos, m.end()))
     confirm = bool(_CONFIRM_FIRST_RE.search(text, pos, word_at))
     particle = _VERB_PARTICLE.match(text, start)
-    if particle and not word.startswith("【"):
+    named = reader.name_at(start) if particle else None
+    if particle and not word.startswith("【") and (named is None or named.end <= particle.end()):
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = change or particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)

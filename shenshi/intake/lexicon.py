@@ -252,10 +252,11 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("代投", ("delegate_vote",)),
     ("委托", ("delegate_vote",)),
 )  # fmt: skip
-# After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
+# After a command word, before the name: 杀了X, 杀掉X, 杀死X, 祈祷给X, 占卜改成X; 占卜对象：X
+# (not where a player's name starts with it: 祈祷给力 where 给力 plays).
 VERB_PARTICLES: tuple[str, ...] = (
     "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
-    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "给",
+    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "死", "给",
 )  # fmt: skip
 # Particles that change the target of the command before (占卜改成X): a correction.
 CHANGE_PARTICLES: tuple[str, ...] = (
