@@ -513,7 +513,9 @@ class Referee:
                 events = self._apply_input(core)
             except IllegalActionError as exc:
                 refused.add(n)
-                if command.action in BALLOTS:  # a ballot after its round closed: a late ballot
+                if command.action in BALLOTS and before.phase in (Phase.DAY, Phase.DUSK, Phase.OVER):
+                    # a ballot after its round closed: a late ballot (at dawn no round has closed
+                    # yet: the step is settled, refused as any command is)
                     out.extend(self._late_ballot(command, evidence, at, channel))
                     continue
                 out.alerts.append(
