@@ -7,6 +7,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from shenshi.rulesets.chess import night
 from shenshi.rulesets.chess.states import IMP, PLATFORM, PRAYER, Edge, EffectGraph, solve
 
 
@@ -101,6 +102,9 @@ def test_a_referred_paradox_keeps_what_step_4_decided():
     assert out.referred == (("p0", "p1", "p2"),)
     assert out.imp == {"p0", "p2"} and out.inv == {"p3"}
     assert out.valid("p1")
+    # The GM's log says whom the default imprisoned, not the whole group.
+    [referred] = [n for n in night._paradox_notes(out) if n.rule == "paradox_referred"]
+    assert (referred.who, referred.detail) == ("p0,p1,p2", "default: imprisoned p0,p2")
     # The same with p1 imprisoning p3: p1's power works, so p3 is imprisoned.
     out = solve(graph("p0 p1 p2 p3", *loop, ("p1", "p3", IMP), x=1))
     assert out.imp == {"p0", "p2", "p3"} and out.inv == frozenset()
