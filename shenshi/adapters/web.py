@@ -370,8 +370,12 @@ class WebAdapter:
             url = str(response.url)
             try:
                 message = check_page(text, url=url)
-            except (errors.NotFound, errors.PasswordRejected) as exc:  # 用户"X"不存在: the name
+            except errors.PasswordRejected as exc:
                 raise errors.PasswordRejected(exc.message, url=url) from exc
+            except errors.NotFound as exc:  # 用户"X"不存在: the name; 页面不存在: not a verdict
+                if _names_the_account(exc.message):
+                    raise errors.PasswordRejected(exc.message, url=url) from exc
+                raise errors.LoginFailed(exc.message, url=url) from exc
             except errors.NotLoggedIn as exc:
                 raise errors.LoginFailed(exc.message, url=url) from exc
             if message is None:
@@ -494,3 +498,10 @@ class WebAdapter:
         if not fid:
             raise errors.UnexpectedPage(f"thread {tid}: could not tell which board it is in")
         return fid
+
+
+def _names_the_account(message: str) -> bool:
+    """Whether a forum's "does not exist" answer to the login form is about the account (用户
+    不存在, the user name judged wrong) rather than a page (页面不存在, which says nothing about
+    the password, so the password must not be blacklisted for it)."""
+    return "用户" in message and "空间" not in message
