@@ -131,3 +131,15 @@ def test_only_an_answer_about_the_account_blacklists_the_password(world: World, 
     else:
         adapter.login()
         assert post.call_count == 2 and adapter.own_uid == "2"
+
+
+def test_a_login_page_answered_by_a_redirect_elsewhere_is_a_changed_login_page(world: World) -> None:
+    """The login page answers with a redirect to another site (not followed: an empty body):
+    the login page changed, nothing was sent (it was an internal ValueError, issue 22's F-2)."""
+    world.route("login_page.html", body=None)
+    world.router.routes[-1].mock(return_value=httpx.Response(302, headers={"location": "http://elsewhere.test/login"}))
+    post = world.route("login_post_response.html")
+    world.route("forum_index.html")
+    with pytest.raises(errors.LoginPageChanged):
+        world.adapter().login()
+    assert post.call_count == 0
