@@ -11,6 +11,7 @@ import pytest
 
 from shenshi.cli import main
 from shenshi.config import load_config
+from shenshi.errors import ERROR_PREFIX
 
 CONFIG = """\
 [forum]
@@ -55,7 +56,7 @@ def one_line(capsys, folder: Path, *args: str) -> str:
     out, err = capsys.readouterr()
     assert code == 2, out + err
     assert "Traceback" not in err and err.count("\n") == 1, err
-    assert err.startswith("shenshi: error: ")
+    assert err.startswith(ERROR_PREFIX)
     return err.strip()
 
 
@@ -88,7 +89,7 @@ def test_a_bad_value_is_one_line_naming_the_file_and_the_option(folder: Path, ca
     path = folder / "shenshi.toml"
     path.write_text(CONFIG.replace(*change), encoding="utf-8")
     line = one_line(capsys, folder)
-    assert line.startswith(f"shenshi: error: {path}: {option}: ") and words in line, line
+    assert line.startswith(f"{ERROR_PREFIX}{path}: {option}: ") and words in line, line
 
 
 @pytest.mark.parametrize(("uids", "words"), [(["abc", *range(12, 21)], '"abc"'), ([-3, *range(12, 21)], "-3"),
@@ -103,7 +104,7 @@ def test_a_configuration_that_is_not_utf8_names_its_line(folder: Path, capsys) -
     path = folder / "shenshi.toml"
     path.write_bytes(CONFIG.encode("utf-8").replace("坏配置".encode(), "坏配置".encode("gbk")))  # saved as GBK
     line = one_line(capsys, folder)
-    assert line.startswith(f"shenshi: error: {path}: 第 8 行不是 UTF-8 编码") and "0xbb" in line, line
+    assert line.startswith(f"{ERROR_PREFIX}{path}: 第 8 行不是 UTF-8 编码") and "0xbb" in line, line
     (folder / "players.toml").write_bytes(players().encode("gbk"))
     path.write_text(CONFIG, encoding="utf-8")
     line = one_line(capsys, folder)
@@ -115,7 +116,7 @@ def test_mysql_without_its_driver(folder: Path, capsys) -> None:
     path = folder / "shenshi.toml"
     path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "mysql://gm:pw@127.0.0.1/shenshi"), encoding="utf-8")
     line = one_line(capsys, folder)
-    assert line.startswith(f"shenshi: error: {path}: [daemon] database: ") and "MySQLdb" in line
+    assert line.startswith(f"{ERROR_PREFIX}{path}: [daemon] database: ") and "MySQLdb" in line
     assert "pip install mysqlclient" in line and "pw" not in line.split("database:")[1].replace("pip", "")
 
 
@@ -125,7 +126,7 @@ def test_postgresql_down_and_an_unknown_database(folder: Path, capsys) -> None:
     path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "postgresql+psycopg://gm:Secret_pw_9@127.0.0.1:1/x"),
                     encoding="utf-8")  # fmt: skip
     line = one_line(capsys, folder)
-    assert line.startswith(f"shenshi: error: {path}: [daemon] database: 连不上数据库 ") and "127.0.0.1" in line
+    assert line.startswith(f"{ERROR_PREFIX}{path}: [daemon] database: 连不上数据库 ") and "127.0.0.1" in line
     assert "Secret_pw_9" not in line
     path.write_text(CONFIG.replace("sqlite:///g.sqlite3", "oracle9://x"), encoding="utf-8")
     assert "不认识这种数据库" in one_line(capsys, folder)
@@ -138,7 +139,7 @@ def test_every_command_says_it_the_same_way(folder: Path, capsys) -> None:
     path.write_text(CONFIG.replace("board = 3", 'board = "three"'), encoding="utf-8")
     for command in (["status"], ["review"], ["replay"], ["games"], ["run", "--once"], ["check-config"]):
         line = one_line(capsys, folder, *command, "--config", str(path))
-        assert line.startswith(f"shenshi: error: {path}: [game] board: "), (command, line)
+        assert line.startswith(f"{ERROR_PREFIX}{path}: [game] board: "), (command, line)
 
 
 def test_a_good_rules_table_loads(folder: Path) -> None:
