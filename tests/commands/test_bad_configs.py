@@ -5,6 +5,7 @@ later (issue 22). Each case goes through ``shenshi status`` (offline: no forum i
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,62 @@ def test_a_good_rules_table_loads(folder: Path) -> None:
                                    'players_file = "players.toml"\n[game.rules]\nrunoff_hours = 6\nsummon_hours = 12.5'),
                     encoding="utf-8")  # fmt: skip
     assert dict(load_config(path).game.rules) == {"runoff_hours": 6, "summon_hours": 12.5}
+
+
+# Words a Chinese reason may hold: the option and file names it points at, and a few terms.
+LATIN_ALLOWED = re.compile(r'"[^"]*"|\[[^\]]*\]\s*[\w.]*|\b(?:TOML|ISO|UTF|GBK|http|https|chmod|players_file|'
+                           r"password_env|password_file|config\.example\.toml|docs/templates\.md|[\w.]+\.toml|"
+                           r"true|false|game6-10|inf|nan)\b|：[\w、]+）$")  # fmt: skip
+MORE_CASES = [
+    ('engine = "discuz"', 'engine = "vbulletin"'),
+    ('base_url = "http://127.0.0.1:9/"', 'base_url = "ftp://x/"'),
+    ('start = "2026-12-01T20:00"', 'start = "tomorrow"'),
+    ("[daemon]", '[daemon]\nmode = "auto"'),
+    ("[daemon]", "[daemon]\npoll_interval = 0"),
+    ("[daemon]", '[daemon]\nearly_close = "yes"'),
+    ("vote_thread = 2\n", ""),
+    ("[daemon]", "[daemonn]"),
+    ('ruleset = "game6-10"', 'ruleset = "mafia"'),
+    ("[daemon]", '[game.nicknames]\n"小明" = 3\n[daemon]'),
+    ("[daemon]", '[templates]\nfoo = "x"\n[daemon]'),
+    ("[daemon]", '[notify]\non = ["x"]\n[daemon]'),
+    ("[daemon]", '[notify]\nconsole_url = "ftp://x"\n[daemon]'),
+    ('players_file = "players.toml"', 'players_file = "nope.toml"'),
+    ('name = "坏配置"', 'name = "坏配置"\nreceipts = "no"'),
+    ('password_env = "SHENSHI_TEST_NOPASSWORD"', 'password = "x"'),
+    ('password_env = "SHENSHI_TEST_NOPASSWORD"', 'password_env = "X"\ntimezone = "Mars/Olympus"'),
+    ('password_env = "SHENSHI_TEST_NOPASSWORD"', 'password_env = "X"\ncharset = "klingon"'),
+    ("board = 3", "board = 3 3"),
+]
+
+
+@pytest.mark.parametrize("change", [c[1] for c in CASES] + MORE_CASES, ids=str)
+def test_the_reason_is_chinese(folder: Path, capsys, change) -> None:
+    """Issue 23: after the file and the option, the reason is said in Chinese (quoted values,
+    option and file names aside)."""
+    path = folder / "shenshi.toml"
+    path.write_text(CONFIG.replace(*change), encoding="utf-8")
+    line = one_line(capsys, folder)
+    reason = line.removeprefix(f"{ERROR_PREFIX}{path}: ").replace(str(folder), "")
+    if "TOML（" in reason:  # the TOML reader's own detail follows where it stopped
+        reason = reason.split("列：")[0]
+    words = LATIN_ALLOWED.sub("", reason)
+    assert not re.search(r"[A-Za-z]{3,}", words), line
+    assert re.search(r"[\u4e00-\u9fff]", reason), line
+
+
+def test_players_file_problems_are_chinese(folder: Path, capsys) -> None:
+    for text, words in [('[[player]]\nname = "甲"\n[[player]]\nname = "甲"\n', "玩家 甲 列了两次"),
+                        ('[[player]]\nname = ""\n', "第 1 个玩家: name: 名字是空的"),
+                        ('[[player]]\nuid = 3\n', "第 1 个玩家: name: 缺少（必填）"),
+                        ('[[player]]\nname = "甲"\nrole = "狼"\n', '玩家 甲："狼" 不是 game6-10 的角色')]:  # fmt: skip
+        (folder / "players.toml").write_text(text, encoding="utf-8")
+        assert words in one_line(capsys, folder)
+
+
+def test_a_missing_configuration_says_so(tmp_path: Path, capsys) -> None:
+    code = main(["status", "--config", str(tmp_path / "absent.toml")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith(ERROR_PREFIX) and "absent.toml" in err and "Traceback" not in err
+    words = LATIN_ALLOWED.sub("", err.replace(str(tmp_path / "absent.toml"), "").replace("shenshi 出错", ""))
+    assert not re.search(r"[A-Za-z]{3,}", re.sub(r"--(?:config|games)", "", words)), err

@@ -38,7 +38,7 @@ def test_an_unknown_role_name_lists_the_rulesets_roles(sandbox, capsys) -> None:
     write_config(folder, url, tid, roles=["预言家", *ROLES[1:]])
     code, out = check(capsys, "--offline")
     assert code == 2 and out.count("\n") == 1
-    assert '"预言家" is not a game6-10 role' in out and "seer 占卜者" in out
+    assert '"预言家" 不是 game6-10 的角色' in out and "seer 占卜者" in out
 
 
 def test_a_vote_thread_that_does_not_exist_fails(sandbox, capsys) -> None:

@@ -63,7 +63,7 @@ def test_run_with_a_clock_factor_keeps_the_rehearsal_clock_in_a_file(forum_confi
     assert RehearsalClock.open(tmp_path / "rehearsal-clock.json").factor == 60
     assert main(["run", "--once", "--clock-factor", "60"]) == 0  # joins the same clock
     assert main(["run", "--once", "--clock-factor", "30"]) == 2
-    assert "runs 60×" in capsys.readouterr().err
+    assert "按 60 倍速走" in capsys.readouterr().err
 
 
 def test_a_clock_factor_is_refused_on_a_real_forum(forum_config, capsys) -> None:
@@ -72,5 +72,5 @@ def test_a_clock_factor_is_refused_on_a_real_forum(forum_config, capsys) -> None
     text = path.read_text(encoding="utf-8")
     path.write_text(re.sub(r'base_url = "[^"]+"', 'base_url = "https://bbs.example.com/"', text), encoding="utf-8")
     assert main(["run", "--once", "--clock-factor", "60"]) == 2
-    assert "for rehearsals on the sandbox" in capsys.readouterr().err
+    assert "只用于在沙盒论坛" in capsys.readouterr().err
     assert not (tmp_path / "rehearsal-clock.json").exists()
