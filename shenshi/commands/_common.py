@@ -107,7 +107,7 @@ def rehearsal_clock(
 
 def add_ids_argument(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     """``ID…``: numbers and ranges (``3 5-9``, ``#12``)."""
-    parser.add_argument("ids", nargs="+" if required else "*", metavar="ID",
+    parser.add_argument("ids", nargs="+" if required else "*", metavar="编号",
                         help="编号或范围，如 3 5-9")  # fmt: skip
 
 
@@ -143,7 +143,7 @@ def register_outbox_action(
     add_ids_argument(parser)
     if action == "approve":
         parser.add_argument("--late", action="store_true",
-                            help="approve a post of an earlier step too (refused otherwise)")  # fmt: skip
+                            help="前一阶段的帖子也批准（迟发；不加时会被拒绝）")  # fmt: skip
     if action == "reject":
         parser.add_argument("--undo", action="store_true",
                             help="撤销放弃：这些公告/私信回到待审")  # fmt: skip
