@@ -224,3 +224,9 @@ def test_a_blank_without_choices_is_a_labelled_field() -> None:
     hint = Hint("override", ("penalty", "月光", Blank(gm_text.BLANKS["points"])), label=gm_text.LABELS["penalty"])
     page = shown(hint)
     assert gm_text.BLANKS["points"] in page.html and page.forms[0]["blanks"] == [["arg", ""]]
+
+
+def test_too_many_ids_at_once_is_refused_in_chinese(client, key) -> None:
+    r = client.post("/g/1/alerts/ack", data={"csrf": key.csrf, "id": [str(i) for i in range(1, 600)],
+                                              "back": "/g/1/alerts"})  # fmt: skip
+    assert "一次选中的编号太多（最多 500 个）" in note(client, r)
