@@ -44,6 +44,20 @@ def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
         assert not path.exists() or GM_PASSWORD.encode() not in path.read_bytes()
 
 
+def test_run_once_counts_the_pms_it_read(forum_config, capsys) -> None:
+    """Issue 23: the summary says what the cycle read (not "events: 0, sent: 0" after PMs)."""
+    from shenshi.adapters.sandbox.seed import PLAYERS
+
+    forum, _ = forum_config
+    assert main(["run", "--once"]) == 0
+    capsys.readouterr()
+    forum.send_pm(PLAYERS[2], "神的使者", "请问今晚几点截止？")
+    forum.send_pm(PLAYERS[3], "神的使者", "我还在")
+    assert main(["run", "--once"]) == 0
+    said = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "读到 2 条私信" in said and "events" not in said and "sent" not in said, said
+
+
 @pytest.mark.parametrize(("flags", "libraries_shown"), [((), False), (("-v",), True)])
 def test_run_keeps_the_libraries_quiet_unless_asked(forum_config, caplog, flags, libraries_shown) -> None:
     caplog.set_level(logging.INFO)
