@@ -136,4 +136,4 @@ def test_a_wrong_option_is_named(cfg, capsys) -> None:
 def test_missing_configuration_says_what_to_do(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "status")
-    assert code == 2 and "copy config.example.toml" in err
+    assert code == 2 and "把 config.example.toml 复制为" in err
