@@ -301,7 +301,7 @@ class WebAdapter:
             return
         password = self.settings.login_password()
         if not password:
-            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+            raise errors.NotLoggedIn("没有配置密码，cookies_file 里也没有仍有效的登录：请设置 password_env 或 password_file，或更新 cookies_file")
         digest = password_digest(self.settings.base_url, self.settings.username, password)
         if digest == self._rejected:
             raise errors.PasswordRejected(

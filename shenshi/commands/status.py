@@ -23,17 +23,18 @@ if TYPE_CHECKING:
     from shenshi.daemon.status import GameStatus, NightActions, VoteStanding
 
 NAME = "status"
-HELP = "show the game: next deadline, votes, who has not acted, what to publish, alerts"
+HELP = "查看游戏：下一个截止时间、票数、谁还没行动、待发布的内容、提醒"
+# What ``shenshi status --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi status：天神需要看的游戏情况，按论坛时间。下一个截止时间和它截止的是什么；当前票数（每个候选人的投票人和投票所在的帖子、谁还没投、几票决定）；夜里谁还没行动；等你发布的公告；玩家们知道的存活名单；还没确认的提醒（shenshi ack 编号）；发送失败的内容；活跃度；守护进程是否在读论坛。--json 给脚本输出同样的内容，守护进程超过三个轮询间隔没读到论坛时退出码为 1（健康检查）；配置了几局（--games 文件夹）又没写 --game 时检查每一局。'
 ORDER = 20
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi status [--json]``."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     parser.add_argument("--json", action="store_true",
-                        help="print the status as JSON; exit 1 if the daemon is not polling")  # fmt: skip
+                        help="以 JSON 输出；守护进程没在读论坛时退出码为 1")  # fmt: skip
     parser.set_defaults(func=run)
     return parser
 

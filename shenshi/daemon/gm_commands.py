@@ -128,7 +128,7 @@ def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
         when = datetime.fromisoformat(text.strip().replace("/", "-"))
     except ValueError:
         raise UserError(
-            f'--at: expected an ISO time like "2026-12-02T20:15", got "{text}"'
+            f'--at: 应为论坛时间，如 "2026-12-02T20:15"，得到 "{text}"'
         ) from None
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
@@ -191,7 +191,7 @@ def outbox_action(
     from shenshi.daemon.publisher import retry_note
 
     if action not in OUTBOX_ACTIONS:
-        raise UserError(f"unknown outbox action {action!r} (expected {', '.join(OUTBOX_ACTIONS)})")
+        raise UserError(f"没有这种操作：{action}（可以用：{'、'.join(OUTBOX_ACTIONS)}）")
     done: list[Announcement] = []
     refused: list[tuple[str, int]] = []
     moot: list[str] = []
@@ -517,7 +517,7 @@ def correction(
 def check_arguments(what: str, args: Sequence[str]) -> None:
     """A known correction with the number of arguments it takes (said with an example)."""
     if what not in CORRECTIONS:
-        raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
+        raise UserError(f"没有这种更正：{what}（可以用：{'、'.join(CORRECTIONS)}）")
     wanted = CORRECTIONS[what]
     if (len(args) < -wanted) if wanted < 0 else (len(args) != wanted):
         count = f"至少需要 {-wanted}" if wanted < 0 else f"需要 {wanted}"

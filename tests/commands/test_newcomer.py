@@ -233,7 +233,7 @@ def test_check_config_names_the_option_when_the_second_login_fails(sandbox) -> N
 
     first = next(check_forum(load_config(folder / "shenshi.toml"), Refusing()))  # type: ignore[arg-type]
     assert not first.ok
-    assert first.detail.startswith("[forum] password：论坛拒绝了")
+    assert first.detail.startswith("[forum] password: 论坛拒绝了")
 
 
 def test_status_shows_who_has_not_signed_in_while_the_window_is_open(tmp_path) -> None:

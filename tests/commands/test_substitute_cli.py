@@ -35,6 +35,6 @@ def test_offline_or_unreachable_says_the_account_was_not_checked(sandbox, capsys
     write_config(folder, "http://127.0.0.1:9/", tid)
     code, out, err = run(capsys, "substitute", "小明", "替补乙")
     assert code == 0, err
-    assert "无法检查论坛账号：[forum] base_url：连接被拒绝" in out
+    assert "无法检查论坛账号：[forum] base_url: 连接被拒绝" in out
     code, out, _ = run(capsys, "substitute", "阿杰", "替补丙", "--offline")
     assert code == 0 and "没有检查论坛账号（--offline）" in out
