@@ -368,7 +368,7 @@ def read_utf8(path: Path) -> str:
     :class:`ConfigError` naming it and the first byte that is not UTF-8."""
     data = path.read_bytes()
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # (Notepad saves UTF-8 with a byte-order mark)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ConfigError(

@@ -112,6 +112,16 @@ def test_a_configuration_that_is_not_utf8_names_its_line(folder: Path, capsys) -
     assert "[game] players_file" in line and "players.toml" in line and "不是 UTF-8" in line, line
 
 
+def test_files_saved_with_a_byte_order_mark_are_read(folder: Path) -> None:
+    """Windows Notepad saves UTF-8 with a byte-order mark: the configuration and the players
+    file read as without it (the adversary of issue 22 got "not valid TOML … line 1, column 1")."""
+    path = folder / "shenshi.toml"
+    path.write_bytes(b"\xef\xbb\xbf" + CONFIG.encode("utf-8"))
+    (folder / "players.toml").write_bytes(b"\xef\xbb\xbf" + players().encode("utf-8"))
+    config = load_config(path)
+    assert config.game.name and len(config.game.players) == 10
+
+
 @pytest.mark.skipif(importlib.util.find_spec("MySQLdb") is not None, reason="a MySQL driver is installed here")
 def test_mysql_without_its_driver(folder: Path, capsys) -> None:
     path = folder / "shenshi.toml"
