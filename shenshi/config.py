@@ -84,12 +84,20 @@ class PlayerEntry:
 
 
 def _players_named_once(players: tuple[PlayerEntry, ...]) -> tuple[PlayerEntry, ...]:
-    seen: set[str] = set()
+    from shenshi.intake.text import fold
+
+    seen: dict[str, str] = {}  # folded as intake reads names → the name as listed
     uids: dict[str, str] = {}
     for player in players:
-        if player.name in seen:
+        if player.name in seen.values():
             raise problem(f"玩家 {player.name} 列了两次")
-        seen.add(player.name)
+        key = fold(player.name)
+        if key in seen:
+            raise problem(
+                f"{seen[key]} 和 {player.name} 读起来是同一个名字（大小写、全角半角、繁简不分）："
+                "写这个名字的选票分不清是谁的；请把其中一个改成别的名字"
+            )
+        seen[key] = player.name
         if player.uid is not None and player.uid in uids:
             raise problem(
                 f"{uids[player.uid]} 和 {player.name} 的 uid 都是 {player.uid}：一个论坛账号只能坐一个座位"

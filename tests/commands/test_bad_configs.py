@@ -112,6 +112,17 @@ def test_a_configuration_that_is_not_utf8_names_its_line(folder: Path, capsys) -
     assert "[game] players_file" in line and "players.toml" in line and "不是 UTF-8" in line, line
 
 
+def test_two_players_whose_names_read_alike_are_refused(folder: Path, capsys) -> None:
+    """``rex`` and ``ＲＥＸ`` are one name to intake (case and width folded): a ballot for
+    either could not be told apart, so the players list is refused (issue 22's adversary, F-5)."""
+    text = (folder / "players.toml").read_text(encoding="utf-8")
+    names = re.findall(r'name = "([^"]+)"', text)
+    (folder / "players.toml").write_text(text.replace(f'"{names[0]}"', '"rex"').replace(f'"{names[1]}"', '"ＲＥＸ"'),
+                                         encoding="utf-8")  # fmt: skip
+    line = one_line(capsys, folder)
+    assert "rex 和 ＲＥＸ 读起来是同一个名字" in line and "players" in line, line
+
+
 def test_files_saved_with_a_byte_order_mark_are_read(folder: Path) -> None:
     """Windows Notepad saves UTF-8 with a byte-order mark: the configuration and the players
     file read as without it (the adversary of issue 22 got "not valid TOML … line 1, column 1")."""
