@@ -357,9 +357,10 @@ class WebAdapter:
         if wait > 0:
             log.debug("pacing: %.1f s before the next %s", wait, kind)
             self.http.sleep(wait)
-        result = send()
-        self._last_sends[kind] = self.clock()  # after the answer: the forum stamped it before
-        return result
+        try:
+            return send()
+        finally:  # after the answer, or after an unclear one: the forum may have stored it
+            self._last_sends[kind] = self.clock()
 
     def _login_answer(
         self, check_page: Callable[..., str | None], has_captcha: Callable[[str], bool]
