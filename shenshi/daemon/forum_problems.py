@@ -54,6 +54,9 @@ def explain(
 
     ``sniff(base_url)`` finds the engine a page comes from (default: fetch the front page)."""
     f = config.forum
+    if isinstance(exc, errors.AnswerTooSlow):  # the forum answered, too slowly: not the address
+        return (f"[forum] deadline: 论坛的回答在 {f.deadline:g} 秒内没有传完（论坛一点一点地发送；{f.base_url}）："
+                "论坛太忙，稍后再试，或调大 deadline")  # fmt: skip
     if isinstance(exc, errors.TransportError):
         return f"[forum] base_url: {network_cause(exc)}（{f.base_url}）——论坛开着吗？地址对吗？"
     if isinstance(exc, errors.CaptchaRequired):
