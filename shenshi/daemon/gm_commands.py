@@ -40,6 +40,7 @@ from shenshi.daemon.gm_text import (
     describe_ballot,
     describe_submission,
     id_ranges,
+    outbox_command,
     outbox_refusal,
     refusal,
     rule_name,
@@ -111,8 +112,9 @@ class Said:
 
 
 def gm_log(service: GameService, command: str, text: str, by: str = "") -> None:
-    """Record a GM command and what it did in the dry-run log (``by``: who, if not the CLI)."""
-    service.drylog.gm(service.clock(), command, text, by=by)
+    """Record a GM command and what it did in the dry-run log (``by``: who, if not the CLI),
+    named as the GM types it (``reject --undo``, never a command that does not exist)."""
+    service.drylog.gm(service.clock(), command, text, by=by, typed=outbox_command(command))
 
 
 def fmt_time(t: datetime | None, tz: tzinfo) -> str:

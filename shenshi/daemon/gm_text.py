@@ -507,6 +507,13 @@ _OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
 })  # fmt: skip
 OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit": "修改",
                                  "publish": "记为发布", "restore": "撤销放弃"})  # fmt: skip
+# An outbox action as the GM types it (the dry-run log names the command that exists).
+OUTBOX_COMMANDS = MappingProxyType({"restore": "reject --undo"})
+
+
+def outbox_command(action: str) -> str:
+    """The ``shenshi`` command (after ``shenshi``) that applies outbox ``action``."""
+    return OUTBOX_COMMANDS.get(action, action)
 
 
 def outbox_refusal(action: str, state: str, confirm: str = "") -> str:
