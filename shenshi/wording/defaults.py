@@ -254,6 +254,13 @@ _group(
         "an accepted command ($what: a `receipt_what*` text, $note: until when it may change)",
     ),
     (
+        "receipt_entered",
+        "天神已按你的私信「${written}」代为记录——${text}",
+        "a command the GM entered for a player whose PM could not be read ($text: the "
+        "`receipt_accepted` of what was recorded, $written: the PM's first line); replaces "
+        "the refusal receipt of that PM if it was not sent yet",
+    ),
+    (
         "receipt_notes",
         "${text}。提醒：${notes}",
         "an accepted command the GM will still look at ($notes joined by `receipt_note_separator`)",
