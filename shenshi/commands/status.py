@@ -114,7 +114,7 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
     for sub in (x for x in s.substitutes if x.entering):
         names_too = [*names, sub.new]
-        add(wrap(f"替补：{sub.new} 接替 {sub.old}（本阶段结束时入座，现在已替这个座位投票和行动）"
+        add(wrap(f"替补：{sub.new} 接替 {sub.old}（{gm_text.substitute_plays(sub.new, sub.old)}）"
                  + (f"；{sub.moved}" if sub.moved else ""), width, names_too, "  "))  # fmt: skip
     if s.sign_in is not None and s.sign_in.missing:
         si = s.sign_in
@@ -154,7 +154,8 @@ def render(s: GameStatus, width: int) -> list[str]:
         )
     if s.activity:
         out.append("")
-        activity = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
+        activity = [(gm_text.seat_played(a.name, a.played_by), str(a.posts), _t(a.last_post, s.now))
+                    for a in s.activity]  # fmt: skip
         add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
     out.append("")
     h = s.health
@@ -209,7 +210,9 @@ def _to_send_lines(s: GameStatus, width: int) -> list[str]:
 
 def _voter(seat: str, v: VoteStanding) -> str:
     """A voter: his seat's name, and the substitute who plays it while he enters."""
-    return f"{seat}（替补 {v.played_by[seat]}）" if seat in v.played_by else seat
+    from shenshi.daemon import gm_text
+
+    return gm_text.seat_played(seat, v.played_by.get(seat, ""))
 
 
 def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:

@@ -44,6 +44,7 @@ from shenshi.daemon.gm_text import (
     outbox_refusal,
     refusal,
     rule_name,
+    substitute_plays,
     step_name,
     verdict_name,
 )
@@ -698,7 +699,7 @@ def substitute(
         raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
     entering = dict(service.referee.state.pending_substitutions).get(old)
     if entering is not None:
-        raise UserError(f"{old} 的座位已由替补 {entering} 接替（本阶段结算时入座）：一个座位只能有一名替补；没有改动")
+        raise UserError(f"{old} 的座位已由替补 {entering} 接替（{substitute_plays(entering, old)}）：一个座位只能有一名替补；没有改动")
     note = ""
     if uid is None:
         uid, note = _look_up(service, new, offline=offline)
@@ -706,9 +707,8 @@ def substitute(
         outcome = service.substitute(old, new, uid)
     except base.IllegalActionError as exc:
         raise UserError(f"{new} 接替 {old}：{refusal(str(exc))}；没有改动") from None
-    now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
-    when = "立即生效" if now else "本阶段结算时生效"
-    lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
+    when = substitute_plays(new, old)  # at once, whether or not the step has resolved (RULES.md)
+    lines = [f"{new} 接替 {old} 的座位，立即生效：{when}"] + ([note] if note else [])
     if moved := service.referee.moved_deadlines(old, new):
         lines.append(f"{moved}（已写进替补公告和 {new} 的身份私信；shenshi status 显示新的截止时间）")
     if running := running_daemon_note(service):

@@ -507,6 +507,21 @@ _OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
 })  # fmt: skip
 OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit": "修改",
                                  "publish": "记为发布", "restore": "撤销放弃"})  # fmt: skip
+# A substitute plays his seat from the moment he is brought in (RULES.md "The substitute's own
+# clocks"): the command, status and the README say it in these words.
+SUBSTITUTE_PLAYS = "从现在起由 {new} 替 {old} 的座位投票和行动，{old} 的帖子和私信不再计入"
+
+
+def substitute_plays(new: str, old: str) -> str:
+    """What a substitute does from now on, in the GM's words (one truth for every place)."""
+    return SUBSTITUTE_PLAYS.format(new=new, old=old)
+
+
+def seat_played(seat: str, by: str = "") -> str:
+    """A seat as status lists it: its name, and the substitute who plays it (``kk_大侠（替补 路人甲）``)."""
+    return f"{seat}（替补 {by}）" if by else seat
+
+
 # An outbox action as the GM types it (the dry-run log names the command that exists).
 OUTBOX_COMMANDS = MappingProxyType({"restore": "reject --undo"})
 

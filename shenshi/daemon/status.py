@@ -33,7 +33,7 @@ from shenshi.daemon.announce import kind_words
 from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
-from shenshi.daemon.referee import NOT_YET, Referee
+from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import (
@@ -189,11 +189,13 @@ class Mark:
 
 @dataclass(frozen=True)
 class PlayerActivity:
-    """Posts of a living player in the last 24 h, and his last post (lurking)."""
+    """Posts of a living player in the last 24 h, and his last post (lurking); a seat a
+    substitute plays already (``played_by``): his posts, not those of the one who left."""
 
     name: str
     posts: int
     last_post: datetime | None
+    played_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -658,12 +660,13 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
     posts = {names.get(a.author_uid, a.author): a.posts for a in day}
     last = {names.get(a.author_uid, a.author): a.last_at for a in ever}
     tz = service.config.forum.tz
-    return tuple(
-        PlayerActivity(
-            s.name, posts.get(s.name, 0), last[s.name].astimezone(tz) if s.name in last else None
-        )
-        for s in state.alive()
-    )
+    playing = {old: new for new, old in stand_ins(state).items()}  # a substitute plays it already
+    out = []
+    for s in state.alive():
+        who = playing.get(s.name, s.name)
+        at = last[who].astimezone(tz) if who in last else None
+        out.append(PlayerActivity(s.name, posts.get(who, 0), at, who if who != s.name else ""))
+    return tuple(out)
 
 
 def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:
