@@ -246,6 +246,7 @@ class Referee:
         # What the events applied since the shell last stored them resolve (hints.resolutions).
         self.happened: list[Happening] = []
         self.last_night: PhaseTimes | None = None  # the clock of the night settled last
+        self.last_night_key = ""  # … and the announcement of its result (its window closes then)
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
@@ -299,6 +300,7 @@ class Referee:
             self._held = None
         elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
             self.last_night = self.times(before)
+            self.last_night_key = self.keys.public(self._label(before, event))
             at = self._announced_at(before)
             self._held = HeldDawn(at, before, event) if at is not None else None
         elif self._held is not None:
@@ -387,7 +389,22 @@ class Referee:
         if night_window:
             return window_of(state, self.times()), ""
         last = self.last_night
-        return (window_of(replace(state, phase=Phase.NIGHT), last), "last_night") if last is not None else (None, "")
+        if last is None:
+            return None, ""
+        window = window_of(replace(state, phase=Phase.NIGHT), last)
+        published = self.published.get(self.last_night_key) if self.last_night_key else None
+        if window is not None and published is not None:  # A-S1: it closed at the announcement
+            window = replace(window, closes=published)
+        return window, "last_night"
+
+    def next_window(self) -> datetime | None:
+        """When the next night's PM window opens, where the clock knows it (by day: as today's
+        result is published, at the day's close at the earliest; A-S1)."""
+        state = self.state
+        if state.phase is not Phase.DAY or state.outcome is not None:
+            return None
+        times = self.times()
+        return times.closes if times is not None else None
 
     def watched(self) -> set[str]:
         """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and
@@ -542,6 +559,7 @@ class Referee:
         # completed it say so, not that it may still change.
         closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()
         if self.game.receipts:
+            out_of_window = self.templates.render("reason_pm_window")
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
                     continue
@@ -549,6 +567,10 @@ class Referee:
                 if closing and ctx is not None and receipt.command is not None:
                     note = until(ctx, result.commands[receipt.command])
                     text = text.replace(note, self.templates.render("receipt_until_closing"), 1)
+                if receipt.command is None and (opens := self.next_window()) is not None and out_of_window in text:
+                    shown = opens.astimezone(self.tz).strftime("%m-%d %H:%M")
+                    ends = "。" if text.endswith("。") else ""  # (the note goes inside the sentence)
+                    text = text.removesuffix(ends) + self.templates.render("receipt_next_window", opens=shown) + ends
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)

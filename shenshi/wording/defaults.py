@@ -383,6 +383,11 @@ _group(
     ("reason_not_eligible", "你今天不能投票", "the bound survivor"),
     ("reason_pm_window", "不在提交时间内，本次提交无效", "outside the PM window"),
     (
+        "receipt_next_window",
+        "；下一夜的私信时间从今天的投票结果公布时开始（最早 ${opens}），请在那之后重新发送",
+        "added to a refusal for a night PM sent by day: when the next window opens (A-S1)",
+    ),
+    (
         "reason_after_deadline",
         "已过天亮前10分钟的截止时间，本次提交无效",
         "chess32: after dawn − 10 min",
