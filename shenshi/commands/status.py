@@ -250,6 +250,8 @@ def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -
     lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]
     if n.not_acted:
         lines += listing("有能力但还没行动：", list(n.not_acted), width)
+    for trouble in n.troubles:
+        lines += wrap(f"!! {trouble}", width, names, "   ")
     return lines
 
 

@@ -383,6 +383,11 @@ WAITING: Mapping[str, str] = MappingProxyType({
     "undecided": "剩下的票仍可能改变结果",
 })  # fmt: skip
 NOTHING_TO_DO = "无需操作"
+# What an open night's kill still lacks, in status (the players were told they may fix it).
+NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
+    "joint_disagreement": "联合行动意见不一（{unit}）：{choices}；截止前不统一则本次行动作废",
+    "declaration_missing": "{what} 还没有杀人宣言：截止前不补交则本次杀人作废",
+})  # fmt: skip
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).
 RESOLVED: Mapping[str, str] = MappingProxyType({
