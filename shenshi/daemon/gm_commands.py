@@ -44,8 +44,8 @@ from shenshi.daemon.gm_text import (
     outbox_refusal,
     refusal,
     rule_name,
-    substitute_plays,
     step_name,
+    substitute_plays,
     verdict_name,
 )
 from shenshi.daemon.hints import (
