@@ -115,7 +115,7 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
     for sub in (x for x in s.substitutes if x.entering):
         names_too = [*names, sub.new]
-        add(wrap(f"替补：{sub.new} 接替 {sub.old}（本阶段结束时入座，现在已替这个座位投票和行动）"
+        add(wrap(f"替补：{sub.new} 接替 {sub.old}（{gm_text.substitute_plays(sub.new, sub.old)}）"
                  + (f"；{sub.moved}" if sub.moved else ""), width, names_too, "  "))  # fmt: skip
     if s.sign_in is not None and s.sign_in.missing:
         si = s.sign_in
@@ -155,7 +155,8 @@ def render(s: GameStatus, width: int) -> list[str]:
         )
     if s.activity:
         out.append("")
-        activity = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
+        activity = [(gm_text.seat_played(a.name, a.played_by), str(a.posts), _t(a.last_post, s.now))
+                    for a in s.activity]  # fmt: skip
         add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
     out.append("")
     h = s.health
@@ -210,7 +211,9 @@ def _to_send_lines(s: GameStatus, width: int) -> list[str]:
 
 def _voter(seat: str, v: VoteStanding) -> str:
     """A voter: his seat's name, and the substitute who plays it while he enters."""
-    return f"{seat}（替补 {v.played_by[seat]}）" if seat in v.played_by else seat
+    from shenshi.daemon import gm_text
+
+    return gm_text.seat_played(seat, v.played_by.get(seat, ""))
 
 
 def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:
@@ -248,6 +251,8 @@ def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -
     lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]
     if n.not_acted:
         lines += listing("有能力但还没行动：", list(n.not_acted), width)
+    for trouble in n.troubles:
+        lines += wrap(f"!! {trouble}", width, names, "   ")
     return lines
 
 

@@ -25,7 +25,7 @@ def test_an_account_the_forum_does_not_know_is_refused(sandbox, capsys) -> None:
     forum.add_user("替补甲", "Sub_pw1")
     code, out, err = run(capsys, "substitute", "小明", "替补甲")
     assert code == 0, err
-    assert out.startswith("替补甲 接替 小明 的座位，立即生效\n") and "已提出公告 #1" in out
+    assert out.startswith("替补甲 接替 小明 的座位，立即生效：从现在起由 替补甲 替 小明 的座位投票和行动") and "已提出公告 #1" in out
     code, out, _ = run(capsys, "review")
     assert "#1 [待审] 替补公告 → 帖子" in out and "小明 退出，由替补 替补甲 接替。" in out
 
