@@ -1,8 +1,8 @@
 """The configuration file (TOML): forum, game, daemon and templates.
 
 ``load_config(path)`` reads and checks it; every problem is a :class:`ConfigError` that names
-the option and says what is expected, e.g. ``[forum] engine: expected "discuz" or "phpwind",
-got "vbulletin"``. ``config.example.toml`` documents every option.
+the option and says what is expected, in Chinese, e.g. ``[forum] engine: 应为 "discuz" 或
+"phpwind"，得到 "vbulletin"``. ``config.example.toml`` documents every option.
 
 One schema (pydantic v2 dataclasses, frozen, unknown keys refused; :mod:`shenshi.schema`):
 ``[forum]`` is the adapter's own :class:`~shenshi.adapters.settings.ForumSettings`;
@@ -33,7 +33,7 @@ from pydantic import (
 from pydantic.dataclasses import dataclass
 
 from shenshi.adapters.settings import ForumSettings
-from shenshi.errors import ConfigError
+from shenshi.errors import ConfigError, os_reason, toml_reason
 from shenshi.schema import (
     TABLE,
     ConfigPath,
@@ -74,7 +74,7 @@ class PlayerEntry:
     @classmethod
     def _named(cls, value: str) -> str:
         if not value.strip():
-            raise problem("expected a name, got an empty one")
+            raise problem("名字是空的")
         return value.strip()
 
     @field_validator("uid", "role", "team", mode="before")
@@ -84,12 +84,20 @@ class PlayerEntry:
 
 
 def _players_named_once(players: tuple[PlayerEntry, ...]) -> tuple[PlayerEntry, ...]:
-    seen: set[str] = set()
+    from shenshi.intake.text import fold
+
+    seen: dict[str, str] = {}  # folded as intake reads names → the name as listed
     uids: dict[str, str] = {}
     for player in players:
-        if player.name in seen:
-            raise problem(f"player {player.name!r} is listed twice")
-        seen.add(player.name)
+        if player.name in seen.values():
+            raise problem(f"玩家 {player.name} 列了两次")
+        key = fold(player.name)
+        if key in seen:
+            raise problem(
+                f"{seen[key]} 和 {player.name} 读起来是同一个名字（大小写、全角半角、繁简不分）："
+                "写这个名字的选票分不清是谁的；请把其中一个改成别的名字"
+            )
+        seen[key] = player.name
         if player.uid is not None and player.uid in uids:
             raise problem(
                 f"{uids[player.uid]} 和 {player.name} 的 uid 都是 {player.uid}：一个论坛账号只能坐一个座位"
@@ -149,7 +157,7 @@ class GameConfig:
             return find_ruleset(value).name  # an alias (g6-10, 楚汉, ww…) names the same ruleset
         except KeyError:
             names = quoted_choices(tuple(r.name for r in RULESETS))
-            raise problem(f'expected {names} (or an alias), got "{value}"') from None
+            raise problem(f'应为 {names}（或它们的别名），得到 "{value}"') from None
 
     @field_validator("start", mode="before")
     @classmethod
@@ -159,13 +167,13 @@ class GameConfig:
         try:
             return datetime.fromisoformat(value)
         except (TypeError, ValueError):
-            raise problem(f'expected an ISO time like "2026-12-01T20:00", got "{value}"') from None
+            raise problem(f'应为 ISO 格式的时间（如 "2026-12-01T20:00"），得到 "{value}"') from None
 
     @field_validator("players")
     @classmethod
     def _some_players(cls, players: tuple[PlayerEntry, ...]) -> tuple[PlayerEntry, ...]:
         if not players:
-            raise problem("no players (give players_file or a players list)")
+            raise problem("没有玩家（给出 players_file，或 players 列表）")
         return _players_named_once(players)
 
     @model_validator(mode="after")
@@ -182,8 +190,8 @@ class GameConfig:
             role = info.role_id(p.role) if p.role else None
             if p.role and role is None:
                 raise problem(
-                    f'player {p.name}: "{p.role}" is not a {self.ruleset} role '
-                    f"(roles: {info.role_list()})",
+                    f'玩家 {p.name}："{p.role}" 不是 {self.ruleset} 的角色'
+                    f"（角色有：{info.role_list()}）",
                     at="players",
                 )
             players.append(replace(p, role=role) if role != p.role else p)
@@ -214,7 +222,7 @@ class GameConfig:
             if isinstance(aliases, str):
                 aliases = [aliases]
             if not isinstance(aliases, list | tuple) or not all(isinstance(a, str) for a in aliases):
-                raise problem("expected a list of names", at=name)
+                raise problem("应为名字的列表", at=name)
             lists[name] = tuple(aliases)
         return lists
 
@@ -263,14 +271,14 @@ class NotifyConfig:
     def _known_events(cls, value: tuple[str, ...]) -> tuple[str, ...]:
         for event in value:
             if event not in NOTIFY_EVENTS:
-                raise problem(unknown("event", event, NOTIFY_EVENTS))
+                raise problem(unknown("通知事件", event, NOTIFY_EVENTS, "可以用：" + "、".join(NOTIFY_EVENTS)))
         return value
 
     @field_validator("console_url")
     @classmethod
     def _http(cls, value: str | None) -> str | None:
         if value is not None and not value.startswith(("http://", "https://")):
-            raise problem(f"expected an http(s) address, got {value!r}")
+            raise problem(f'应为 http:// 或 https:// 开头的网址，得到 "{value}"')
         return value.rstrip("/") if value else value
 
     @property
@@ -291,9 +299,9 @@ class NotifyConfig:
                 mode = path.stat().st_mode
                 text = path.read_text(encoding="utf-8")
             except OSError as exc:
-                raise ConfigError(f"[notify] urls_file：读不了 {path}：{exc.strerror}") from None
+                raise ConfigError(f"[notify] urls_file: 读不了 {path}：{os_reason(exc)}") from None
             if mode & (stat.S_IRWXG | stat.S_IRWXO):
-                raise ConfigError(f"[notify] urls_file：{path} 别人也能读；请运行 chmod 600 {path}")
+                raise ConfigError(f"[notify] urls_file: {path} 别人也能读；请运行 chmod 600 {path}")
             found += [line.strip() for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
         if self.urls_env:
             found += os.environ.get(self.urls_env, "").split()
@@ -317,7 +325,7 @@ class Config:
         if isinstance(data, Mapping):
             extra = sorted(set(data) - set(SECTIONS))
             if extra:
-                raise problem(unknown(f'section "{extra[0]}"', extra[0], SECTIONS))
+                raise problem(unknown(f"配置节 [{extra[0]}]", extra[0], SECTIONS))
             path = info.context.get("path") if info.context else None
             data = {**data, "daemon": data.get("daemon", {}), "path": path}
         return data
@@ -329,8 +337,8 @@ class Config:
 
         extra = sorted(set(templates) - set(TEMPLATES))
         if extra:
-            listed = "known: see docs/templates.md"
-            raise problem(unknown("template", extra[0], TEMPLATES, listed), at=extra[0])
+            listed = "所有模板见 docs/templates.md"
+            raise problem(unknown("模板", extra[0], TEMPLATES, listed), at=extra[0])
         try:
             check_overrides(templates)
         except TemplateError as exc:
@@ -357,9 +365,9 @@ def load_config(path: Path | str) -> Config:
     try:
         raw = tomllib.loads(read_utf8(path))
     except OSError as exc:
-        raise ConfigError(f"cannot read the configuration {path}: {exc.strerror}") from None
+        raise ConfigError(f"读不了配置文件 {path}：{os_reason(exc)}") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from None
+        raise ConfigError(f"{path}: {toml_reason(exc)}") from None
     return parse_config(raw, path.parent, path)
 
 
@@ -368,7 +376,7 @@ def read_utf8(path: Path) -> str:
     :class:`ConfigError` naming it and the first byte that is not UTF-8."""
     data = path.read_bytes()
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")  # (Notepad saves UTF-8 with a byte-order mark)
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ConfigError(
@@ -402,9 +410,9 @@ def load_players(path: Path) -> tuple[PlayerEntry, ...]:
     except ConfigError as exc:
         raise problem(str(exc), at="players_file") from None
     except OSError as exc:
-        raise problem(f"cannot read {path}: {exc.strerror}", at="players_file") from None
+        raise problem(f"读不了 {path}：{os_reason(exc)}", at="players_file") from None
     except tomllib.TOMLDecodeError as exc:
-        raise problem(f"{path} is not valid TOML ({exc})", at="players_file") from None
+        raise problem(f"{path}: {toml_reason(exc)}", at="players_file") from None
     try:
         return _PLAYERS_FILE.validate_python(raw).player
     except ValidationError as exc:
@@ -427,7 +435,7 @@ def _section_order(loc: tuple[Any, ...]) -> int:
 def _option(loc: tuple[Any, ...]) -> str:
     """``[game] vote_thread`` for a pydantic location (``("game", "vote_thread")``)."""
     if not loc:
-        return "the configuration"
+        return "配置文件"
     section, rest = str(loc[0]), loc[1:]
     if section == "game" and rest[:1] == ("players",) and len(rest) > 1:
         return _player_option("[game] players", rest[1:])
@@ -437,7 +445,7 @@ def _option(loc: tuple[Any, ...]) -> str:
     if not rest:
         return f"[{section}]"
     option = ".".join(str(part) for part in rest if not isinstance(part, int))
-    items = "".join(f": item {part + 1}" for part in rest if isinstance(part, int))
+    items = "".join(f": 第 {part + 1} 项" for part in rest if isinstance(part, int))
     return f"[{section}] {option}{items}"
 
 
@@ -447,5 +455,5 @@ def _player_option(where: str, loc: tuple[Any, ...]) -> str:
     for part in loc:
         if part == "player":
             continue
-        parts.append(f"player {part + 1}" if isinstance(part, int) else str(part))
+        parts.append(f"第 {part + 1} 个玩家" if isinstance(part, int) else str(part))
     return ": ".join(parts)

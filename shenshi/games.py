@@ -33,10 +33,10 @@ def game_configs(paths: Sequence[Path] = (), folder: Path | None = None) -> list
     files = list(paths)
     if folder is not None:
         if not folder.is_dir():
-            raise ConfigError(f"--games {folder}: not a folder of game configurations")
+            raise ConfigError(f"--games {folder}: 不是一个放游戏配置的文件夹")
         found = folder_games(folder)
         if not found:
-            raise ConfigError(f"--games {folder}: no *.toml game configuration in it")
+            raise ConfigError(f"--games {folder}: 里面没有 *.toml 游戏配置")
         files += found
     if not files:
         files = [DEFAULT_CONFIG]
@@ -44,8 +44,8 @@ def game_configs(paths: Sequence[Path] = (), folder: Path | None = None) -> list
     for path in dict.fromkeys(p.resolve() if p.exists() else p for p in files):
         if not path.exists():
             raise ConfigError(
-                f"no configuration at {path}: copy config.example.toml to {DEFAULT_CONFIG} "
-                "and edit it, or pass --config PATH (or --games DIR)"
+                f"{path} 处没有配置文件：把 config.example.toml 复制为 {DEFAULT_CONFIG} 再编辑，"
+                "或用 --config 文件（或 --games 文件夹）指定"
             )
         configs.append(load_config(path))
     seen: dict[tuple[str, str], Config] = {}
@@ -53,8 +53,8 @@ def game_configs(paths: Sequence[Path] = (), folder: Path | None = None) -> list
         key = (config.daemon.database, config.game.name)
         if key in seen:
             raise ConfigError(
-                f'two configurations name the game "{config.game.name}" in one database: '
-                f"{seen[key].path} and {config.path} (give each [game] name its own)"
+                f'两个配置在同一个数据库里都叫 "{config.game.name}"：'
+                f"{seen[key].path} 和 {config.path}（给每局的 [game] name 起不同的名字）"
             )
         seen[key] = config
     return configs
@@ -95,11 +95,11 @@ def pick_game(configs: Sequence[Config], name: str | None) -> Config:
         ]
         if len(found) == 1:
             return found[0]
-        raise ConfigError(f'--game {name}: {"no" if not found else "more than one"} such game; '
-                          f"the games: {listing(configs)}")  # fmt: skip
+        raise ConfigError(f'--game {name}: {"没有" if not found else "不止一局"}叫这个名字的游戏；'
+                          f"现有的游戏：{listing(configs)}")  # fmt: skip
     if len(configs) == 1:
         return configs[0]
-    raise ConfigError(f"{len(configs)} games: pick one with --game NAME ({listing(configs)})")
+    raise ConfigError(f"配置了 {len(configs)} 局游戏：用 --game 局名 选一局（{listing(configs)}）")
 
 
 def listing(configs: Sequence[Config]) -> str:

@@ -3,8 +3,9 @@
 Each table is a frozen pydantic dataclass (``[forum]``: :class:`shenshi.adapters.settings.
 ForumSettings`; the rest: :mod:`shenshi.config`) with unknown keys refused (:data:`TABLE`).
 A validator that finds a problem raises :func:`problem` with a message in the configuration's
-own words (``expected an http(s) URL, got "ftp://x"``); :func:`explain` turns pydantic's errors
-into lines that name each option where it sits (``[game] vote_thread: missing (required)``).
+own words, in Chinese (``应为 http:// 或 https:// 开头的网址，得到 "ftp://x"``); :func:`explain`
+turns pydantic's errors into lines that name each option where it sits (``[game] vote_thread:
+缺少（必填）``).
 
 Validation context (``TypeAdapter.validate_python(raw, context=FILE_CONTEXT | {...})``):
 ``base`` is the folder relative paths start from (the configuration file's); ``from_file`` is
@@ -56,7 +57,7 @@ def _path(value: Any, info: ValidationInfo) -> Any:
     if isinstance(value, Path):
         value = str(value)
     if not isinstance(value, str) or not value:
-        raise problem(f"expected a path, got {value!r}")
+        raise problem(f"应为文件路径，得到 {shown(value)}")
     path = Path(value).expanduser()
     base = info.context.get("base") if info.context else None
     return path if path.is_absolute() or base is None else Path(base) / path
@@ -66,14 +67,14 @@ MAX_SECONDS = 7 * 24 * 3600.0  # no wait, interval or timeout of shenshi's is lo
 
 
 def _seconds(positive: bool) -> Callable[[Any], Any]:
-    wording = "a positive number of seconds" if positive else "a number of seconds (0 or more)"
+    wording = "大于 0 的秒数" if positive else "秒数（0 或更多）"
 
     def check(value: Any) -> Any:
         number = isinstance(value, int | float) and not isinstance(value, bool)
         if number and not math.isfinite(value):
             raise problem(f"应为有限的秒数（0 到 {MAX_SECONDS:.0f} 之间），得到 {value!r}")
         if not number or value < 0 or (positive and value == 0):
-            raise problem(f"expected {wording}, got {value!r}")
+            raise problem(f"应为{wording}，得到 {shown(value)}")
         if value > MAX_SECONDS:
             raise problem(f"秒数太大：最多 {MAX_SECONDS:.0f}（一周），得到 {value!r}")
         return float(value)
@@ -94,7 +95,7 @@ def _forum_id(value: Any) -> Any:
 def _count(least: int) -> Callable[[Any], Any]:
     def check(value: Any) -> Any:
         if isinstance(value, bool) or not isinstance(value, int) or value < least:
-            raise problem(f"expected a whole number of at least {least}, got {value!r}")
+            raise problem(f"应为不小于 {least} 的整数，得到 {shown(value)}")
         return value
 
     return check
@@ -112,20 +113,25 @@ PositiveCount = Annotated[int, BeforeValidator(_count(1))]
 # --------------------------------------------------------------------------- messages
 
 
+def shown(value: Any) -> str:
+    """A value as a message quotes it: text in double quotes (as the TOML file writes it)."""
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
 def quoted_choices(choices: Sequence[str]) -> str:
-    """``"a" or "b"``: the choices as the messages show them."""
-    return " or ".join(f'"{c}"' for c in choices)
+    """``"a" 或 "b"``: the choices as the messages show them."""
+    return " 或 ".join(f'"{c}"' for c in choices)
 
 
 def unknown(
-    what: str, key: str, known: Collection[str], listed: str = "config.example.toml lists every option"
+    what: str, key: str, known: Collection[str], listed: str = "config.example.toml 列出了每个选项"
 ) -> str:
-    """``unknown option; did you mean "vote_thread"?`` (the close known key, when there is one;
+    """``不认识的选项；是不是 "vote_thread"？`` (the close known key, when there is one;
     else where the known ones are ``listed``)."""
     close = difflib.get_close_matches(key, list(known), n=1, cutoff=0.6)
     if close:
-        return f'unknown {what}; did you mean "{close[0]}"?'
-    return f"unknown {what} ({listed})"
+        return f'不认识的{what}；是不是 "{close[0]}"？'
+    return f"不认识的{what}（{listed}）"
 
 
 def keys_at(table: type, loc: Sequence[Any], hidden: Collection[str] = ()) -> tuple[str, ...]:
@@ -172,7 +178,7 @@ def explain(
         if found["type"] == "shenshi" and found.get("ctx"):
             loc += (found["ctx"]["at"],)
         if found["type"] in ("unexpected_keyword_argument", "extra_forbidden"):
-            wording = unknown("option", str(loc[-1]), known(loc[:-1]))
+            wording = unknown("选项", str(loc[-1]), known(loc[:-1]))
         else:
             wording = _wording(found)
         lines.append(f"{where(loc)}: {wording}")
@@ -184,28 +190,28 @@ def _wording(found: Any) -> str:
     if kind == "shenshi":
         return str(found["msg"])
     if kind == "missing":
-        return "missing (required)"
+        return "缺少（必填）"
     if kind == "literal_error":
         choices = re.findall(r"'([^']*)'", str(found["ctx"]["expected"]))
-        return f'expected {quoted_choices(choices)}, got "{seen}"'
+        return f'应为 {quoted_choices(choices)}，得到 "{seen}"'
     expected = _EXPECTED.get(kind)
     if expected:
-        return f"expected {expected}, got {seen!r}"
-    return f"{found['msg']}, got {seen!r}"
+        return f"应为{expected}，得到 {shown(seen)}"
+    return f"{found['msg']}，得到 {shown(seen)}"
 
 
 _EXPECTED = {
-    "string_type": "text",
-    "bool_type": "true or false",
-    "bool_parsing": "true or false",
-    "int_type": "a whole number",
-    "int_parsing": "a whole number",
-    "float_type": "a number",
-    "float_parsing": "a number",
-    "list_type": "a list",
-    "tuple_type": "a list",
-    "dict_type": "a table",
-    "dataclass_type": "a table",
-    "dataclass_args_type": "a table",
-    "datetime_type": "a time",
+    "string_type": "文字",
+    "bool_type": " true 或 false",
+    "bool_parsing": " true 或 false",
+    "int_type": "整数",
+    "int_parsing": "整数",
+    "float_type": "数字",
+    "float_parsing": "数字",
+    "list_type": "列表",
+    "tuple_type": "列表",
+    "dict_type": "表（[节] 或 { 键 = 值 }）",
+    "dataclass_type": "表（[节] 或 { 键 = 值 }）",
+    "dataclass_args_type": "表（[节] 或 { 键 = 值 }）",
+    "datetime_type": "时间",
 }

@@ -66,15 +66,15 @@ def test_values_are_normalised(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("sections", "message"),
     [
-        ({"forum": {"engine": "vbulletin"}}, '[forum] engine: expected "discuz" or "phpwind", got "vbulletin"'),
-        ({"forum": {"base_url": "ftp://bbs.example/"}}, '[forum] base_url: expected an http(s) URL, got "ftp://bbs.example/"'),
-        ({"forum": {"timezone": "Mars/Olympus"}}, '[forum] timezone: unknown time zone "Mars/Olympus"'),
-        ({"forum": {"password": "hunter2"}}, "[forum] password: never put the password in the file"),
-        ({"game": {"start": "tomorrow"}}, '[game] start: expected an ISO time like "2026-12-01T20:00", got "tomorrow"'),
-        ({"daemon": {"mode": "auto"}}, '[daemon] mode: expected "dry-run" or "review" or "live", got "auto"'),
-        ({"daemon": {"poll_interval": 0}}, "[daemon] poll_interval: expected a positive number of seconds"),
-        ({"game": {"nicknames": {"小明": 3}}}, "[game] nicknames.小明: expected a list of names"),
-        ({"game": {"players": []}}, "[game] players: no players (give players_file or a players list)"),
+        ({"forum": {"engine": "vbulletin"}}, '[forum] engine: 应为 "discuz" 或 "phpwind"，得到 "vbulletin"'),
+        ({"forum": {"base_url": "ftp://bbs.example/"}}, '[forum] base_url: 应为 http:// 或 https:// 开头的网址，得到 "ftp://bbs.example/"'),
+        ({"forum": {"timezone": "Mars/Olympus"}}, '[forum] timezone: 不认识的时区 "Mars/Olympus"'),
+        ({"forum": {"password": "hunter2"}}, "[forum] password: 密码不要写在配置文件里"),
+        ({"game": {"start": "tomorrow"}}, '[game] start: 应为 ISO 格式的时间（如 "2026-12-01T20:00"），得到 "tomorrow"'),
+        ({"daemon": {"mode": "auto"}}, '[daemon] mode: 应为 "dry-run" 或 "review" 或 "live"，得到 "auto"'),
+        ({"daemon": {"poll_interval": 0}}, "[daemon] poll_interval: 应为大于 0 的秒数"),
+        ({"game": {"nicknames": {"小明": 3}}}, "[game] nicknames.小明: 应为名字的列表"),
+        ({"game": {"players": []}}, "[game] players: 没有玩家（给出 players_file，或 players 列表）"),
     ],
 )
 def test_a_wrong_value_is_named_with_what_is_expected(tmp_path: Path, sections: dict, message: str) -> None:
@@ -89,26 +89,26 @@ def test_a_wrong_value_is_named_with_what_is_expected(tmp_path: Path, sections: 
         ({"game": {"receipts": "yes"}}, "[game] receipts", "yes"),
         ({"game": {"ruleset": "game7"}}, "[game] ruleset", "game7"),
         ({"forum": {"use_mobile_api": "maybe"}}, "[forum] use_mobile_api", "maybe"),
-        ({"game": {"substitutes": ["甲", True]}}, "[game] substitutes: item 2", "True"),
+        ({"game": {"substitutes": ["甲", True]}}, "[game] substitutes: 第 2 项", "True"),
         ({"game": {"rules": 3}}, "[game.rules]", "3"),
     ],
 )
 def test_a_wrong_type_names_the_option_and_what_was_seen(tmp_path: Path, sections: dict, where: str, seen: str) -> None:
     message = refused(tmp_path, raw_config(**sections))
-    assert message.startswith(where + ":") and "expected" in message and seen in message
+    assert message.startswith(where + ":") and "应为" in message and seen in message
 
 
 def test_a_missing_option_is_named(tmp_path: Path) -> None:
     raw = raw_config()
     del raw["game"]["vote_thread"]
-    assert "[game] vote_thread: missing (required)" in refused(tmp_path, raw)
+    assert "[game] vote_thread: 缺少（必填）" in refused(tmp_path, raw)
     raw = raw_config()
     del raw["forum"]["username"]
-    assert "[forum] username: missing (required)" in refused(tmp_path, raw)
+    assert "[forum] username: 缺少（必填）" in refused(tmp_path, raw)
 
 
 def test_a_section_that_is_not_a_table_is_named(tmp_path: Path) -> None:
-    assert "[game]: expected a table" in refused(tmp_path, raw_config(game=3))
+    assert "[game]: 应为表" in refused(tmp_path, raw_config(game=3))
 
 
 def test_unknown_sections_templates_and_options_are_refused(tmp_path: Path) -> None:
@@ -120,8 +120,8 @@ def test_unknown_sections_templates_and_options_are_refused(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("players", "message"),
     [
-        ([{"name": "小明"}, {"uid": 4}], "player 2: name: missing (required)"),
-        ([{"name": "小明"}, {"name": "小明"}], "player '小明' is listed twice"),
+        ([{"name": "小明"}, {"uid": 4}], "第 2 个玩家: name: 缺少（必填）"),
+        ([{"name": "小明"}, {"name": "小明"}], "玩家 小明 列了两次"),
         ([{"name": "小明", "rank": 1}], "rank"),
     ],
 )
@@ -156,7 +156,7 @@ def test_a_players_file_is_checked_and_named(tmp_path: Path) -> None:
     raw = raw_config()
     del raw["game"]["players"]
     raw["game"]["players_file"] = "players.toml"
-    assert "players.toml" in refused(tmp_path, raw) and "listed twice" in refused(tmp_path, raw)
+    assert "players.toml" in refused(tmp_path, raw) and "列了两次" in refused(tmp_path, raw)
     raw["game"]["players_file"] = "absent.toml"
     assert re.search(r"\[game\] players_file: .*absent\.toml", refused(tmp_path, raw))
 
@@ -166,7 +166,7 @@ def test_the_password_file_must_be_private(tmp_path: Path) -> None:
     secret.write_text("hunter2\n", encoding="utf-8")
     os.chmod(secret, 0o644)
     config = parse_config(raw_config(forum={"password_file": "secret"}), tmp_path)
-    with pytest.raises(ConfigError, match=r"\[forum\] password_file: .* is readable by others; run: chmod 600"):
+    with pytest.raises(ConfigError, match=r"\[forum\] password_file: .* 别人也能读；请运行 chmod 600"):
         config.forum.login_password()
     os.chmod(secret, 0o600)
     assert config.forum.login_password() == "hunter2"
@@ -199,13 +199,13 @@ def test_the_example_configuration_loads_and_documents_every_option(tmp_path: Pa
 @pytest.mark.parametrize(
     ("sections", "message"),
     [
-        ({"game": {"vote_thred": 2}}, '[game] vote_thred: unknown option; did you mean "vote_thread"?'),
-        ({"forum": {"pasword_env": "PW"}}, '[forum] pasword_env: unknown option; did you mean "password_env"?'),
-        ({"daemon": {"poll_intervall": 60}}, '[daemon] poll_intervall: unknown option; did you mean "poll_interval"?'),
-        ({"deamon": {"mode": "live"}}, 'unknown section "deamon"; did you mean "daemon"?'),
-        ({"game": {"players": [{"name": "小明", "rol": "seer"}]}}, '[game] players: player 1: rol: unknown option; did you mean "role"?'),
-        ({"templates": {"no_deaht": "x"}}, '[templates] no_deaht: unknown template; did you mean "no_death"?'),
-        ({"daemon": {"cutoff": 3}}, "[daemon] cutoff: unknown option (config.example.toml lists every option)"),
+        ({"game": {"vote_thred": 2}}, '[game] vote_thred: 不认识的选项；是不是 "vote_thread"？'),
+        ({"forum": {"pasword_env": "PW"}}, '[forum] pasword_env: 不认识的选项；是不是 "password_env"？'),
+        ({"daemon": {"poll_intervall": 60}}, '[daemon] poll_intervall: 不认识的选项；是不是 "poll_interval"？'),
+        ({"deamon": {"mode": "live"}}, '不认识的配置节 [deamon]；是不是 "daemon"？'),
+        ({"game": {"players": [{"name": "小明", "rol": "seer"}]}}, '[game] players: 第 1 个玩家: rol: 不认识的选项；是不是 "role"？'),
+        ({"templates": {"no_deaht": "x"}}, '[templates] no_deaht: 不认识的模板；是不是 "no_death"？'),
+        ({"daemon": {"cutoff": 3}}, "[daemon] cutoff: 不认识的选项（config.example.toml 列出了每个选项）"),
     ],
 )
 def test_an_unknown_key_is_refused_with_the_close_one(tmp_path: Path, sections: dict, message: str) -> None:
@@ -216,8 +216,8 @@ def test_a_typo_beside_a_missing_option_names_both(tmp_path: Path) -> None:
     raw = raw_config(game={"vote_thred": 2})
     del raw["game"]["vote_thread"]
     lines = refused(tmp_path, raw).splitlines()
-    assert "[game] vote_thread: missing (required)" in lines
-    assert '[game] vote_thred: unknown option; did you mean "vote_thread"?' in lines
+    assert "[game] vote_thread: 缺少（必填）" in lines
+    assert '[game] vote_thred: 不认识的选项；是不是 "vote_thread"？' in lines
 
 
 def test_unknown_tables_and_keys_of_a_players_file_are_refused(tmp_path: Path) -> None:
@@ -225,4 +225,4 @@ def test_unknown_tables_and_keys_of_a_players_file_are_refused(tmp_path: Path) -
     raw = raw_config()
     del raw["game"]["players"]
     raw["game"]["players_file"] = "players.toml"
-    assert 'players.toml: players: unknown option; did you mean "player"?' in refused(tmp_path, raw)
+    assert 'players.toml: players: 不认识的选项；是不是 "player"？' in refused(tmp_path, raw)

@@ -57,17 +57,17 @@ def test_a_broken_game_configuration_names_its_file(games: Path) -> None:
         game_configs(folder=games)
     assert str(caught.value).startswith(f"{games / 'c.toml'}: [game] vote_thread: ")
     (games / "c.toml").write_text("[game\nname = 1", encoding="utf-8")  # not TOML: meant as a game, named
-    with pytest.raises(ConfigError, match="c.toml: not valid TOML"):
+    with pytest.raises(ConfigError, match="c.toml: 不是有效的 TOML"):
         game_configs(folder=games)
 
 
 def test_a_folder_of_players_files_only_has_no_game(tmp_path: Path) -> None:
     (tmp_path / "players.toml").write_text('[[player]]\nname = "小明"\n', encoding="utf-8")
-    with pytest.raises(ConfigError, match="no \\*.toml game configuration"):
+    with pytest.raises(ConfigError, match="里面没有 \\*.toml 游戏配置"):
         game_configs(folder=tmp_path)
 
 
 def test_a_players_file_named_as_the_configuration_names_itself(games: Path) -> None:
     with pytest.raises(ConfigError) as caught:
         game_configs([games / "players.toml"])
-    assert str(caught.value).startswith(f"{games / 'players.toml'}: ") and '"player"' in str(caught.value)
+    assert str(caught.value).startswith(f"{games / 'players.toml'}: ") and "[player]" in str(caught.value)

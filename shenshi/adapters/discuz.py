@@ -18,7 +18,7 @@ import httpx
 from shenshi.adapters import discuz_parse as dz
 from shenshi.adapters import errors
 from shenshi.adapters.base import MINUTE, SECOND, TimePrecision
-from shenshi.adapters.text import html_tree, url_param
+from shenshi.adapters.text import forms_in, html_tree, url_param
 from shenshi.adapters.web import WebAdapter
 from shenshi.records import (
     BoardThread,
@@ -118,8 +118,7 @@ class DiscuzAdapter(WebAdapter):
             return  # the session is alive: a member opening the login page is welcomed back
         if dz.login_has_captcha(form_page):
             raise errors.CaptchaRequired("login")
-        tree = html_tree(form_page)
-        forms = tree.xpath("//form[@name='login' and contains(@action, 'loginsubmit')]")
+        forms = forms_in(form_page, "//form[@name='login' and contains(@action, 'loginsubmit')]")
         if not forms:
             raise errors.LoginPageChanged(
                 "the login page has no login form (form[name=login]) shenshi knows",

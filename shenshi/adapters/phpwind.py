@@ -17,7 +17,7 @@ import httpx
 from shenshi.adapters import errors
 from shenshi.adapters import phpwind_parse as pw
 from shenshi.adapters.base import MINUTE, SECOND, TimePrecision
-from shenshi.adapters.text import html_tree, pm_title, squash
+from shenshi.adapters.text import forms_in, html_tree, pm_title, squash
 from shenshi.adapters.web import WebAdapter
 from shenshi.records import (
     BoardThread,
@@ -88,6 +88,9 @@ class PhpwindAdapter(WebAdapter):
 
         def login_page(text: str, response: httpx.Response) -> str | None:
             if response.status_code in (301, 302, 303):
+                target = response.url.join(response.headers.get("location", ""))
+                if (target.scheme, target.host, target.port) != (response.url.scheme, response.url.host, response.url.port):
+                    raise errors.LoginPageChanged(f"the login page sends us to another site ({target.host})")
                 return None  # a live session: phpwind sends a member on to index.php
             pw.check_page(text, url=str(response.url))
             return text
@@ -97,7 +100,7 @@ class PhpwindAdapter(WebAdapter):
             return
         if pw.login_has_captcha(page):
             raise errors.CaptchaRequired("login")
-        forms = html_tree(page).xpath("//form[@name='login'][.//input[@name='pwuser']][.//input[@name='pwpwd']]")
+        forms = forms_in(page, "//form[@name='login'][.//input[@name='pwuser']][.//input[@name='pwpwd']]")
         if not forms:
             raise errors.LoginPageChanged(
                 "the login page has no login form (form[name=login] with pwuser, pwpwd) shenshi knows",

@@ -23,7 +23,7 @@ from pydantic import Field, ValidationInfo, field_validator
 from pydantic.dataclasses import dataclass
 
 from shenshi.adapters.text import normalise_charset
-from shenshi.errors import ConfigError
+from shenshi.errors import ConfigError, os_reason
 from shenshi.schema import (
     TABLE,
     ConfigPath,
@@ -81,7 +81,7 @@ class ForumSettings:
 
         engines = [adapter.engine for adapter in ADAPTERS]
         if value not in engines:
-            raise problem(f'expected {quoted_choices(engines)}, got "{value}"')
+            raise problem(f'应为 {quoted_choices(engines)}，得到 "{value}"')
         return value
 
     @field_validator("base_url")
@@ -90,7 +90,7 @@ class ForumSettings:
         from urllib.parse import urlsplit
 
         if not value.startswith(("http://", "https://")):
-            raise problem(f'expected an http(s) URL, got "{value}"')
+            raise problem(f'应为 http:// 或 https:// 开头的网址，得到 "{value}"')
         try:
             parts = urlsplit(value)
             parts.port  # noqa: B018 - a port out of range raises
@@ -113,7 +113,7 @@ class ForumSettings:
         if value in (None, "auto"):
             return None
         if not isinstance(value, str) or normalise_charset(value) is None:
-            raise problem(f'expected "auto" or a charset such as "utf-8" or "gbk", got {value!r}')
+            raise problem(f'应为 "auto" 或编码名（如 "utf-8"、"gbk"），得到 "{value}"')
         return value
 
     @field_validator("timezone")
@@ -122,14 +122,14 @@ class ForumSettings:
         try:
             ZoneInfo(value)
         except (ZoneInfoNotFoundError, ValueError):
-            raise problem(f'unknown time zone "{value}"') from None
+            raise problem(f'不认识的时区 "{value}"（应如 "Asia/Shanghai"）') from None
         return value
 
     @field_validator("password", mode="before")
     @classmethod
     def _never_from_a_file(cls, value: Any, info: ValidationInfo) -> Any:
         if from_file(info):
-            raise problem("never put the password in the file; use password_env or a 0600 password_file")
+            raise problem("密码不要写在配置文件里：用 password_env（环境变量），或只有你能读的 password_file（chmod 600）")
         return value
 
     @property
@@ -161,7 +161,7 @@ def private_file(path: Path, option: str) -> Path:
     try:
         mode = path.stat().st_mode
     except OSError as exc:
-        raise ConfigError(f"[forum] {option}: cannot read {path}: {exc.strerror}") from None
+        raise ConfigError(f"[forum] {option}: 读不了 {path}：{os_reason(exc)}") from None
     if mode & (stat.S_IRWXG | stat.S_IRWXO):
-        raise ConfigError(f"[forum] {option}: {path} is readable by others; run: chmod 600 {path}")
+        raise ConfigError(f"[forum] {option}: {path} 别人也能读；请运行 chmod 600 {path}")
     return path

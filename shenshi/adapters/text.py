@@ -93,6 +93,12 @@ def html_tree(text: str) -> lxml.html.HtmlElement:
     return lxml.html.document_fromstring(text)
 
 
+def forms_in(page: str, xpath: str) -> list[lxml.html.HtmlElement]:
+    """The forms of ``page`` that ``xpath`` finds; none on an empty page (a login page answered
+    by a redirect elsewhere, which is not followed: the login page changed)."""
+    return html_tree(page).xpath(xpath) if page.strip() else []
+
+
 
 def load_page(data: bytes | str, charset: str | None = None) -> tuple[str, lxml.html.HtmlElement]:
     """The decoded text and its tree; what is not HTML at all is an :class:`UnexpectedPage`."""

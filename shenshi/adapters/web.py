@@ -301,7 +301,7 @@ class WebAdapter:
             return
         password = self.settings.login_password()
         if not password:
-            raise errors.NotLoggedIn("no password configured and the cookies file holds no live session")
+            raise errors.NotLoggedIn("没有配置密码，cookies_file 里也没有仍有效的登录：请设置 password_env 或 password_file，或更新 cookies_file")
         digest = password_digest(self.settings.base_url, self.settings.username, password)
         if digest == self._rejected:
             raise errors.PasswordRejected(
@@ -357,9 +357,10 @@ class WebAdapter:
         if wait > 0:
             log.debug("pacing: %.1f s before the next %s", wait, kind)
             self.http.sleep(wait)
-        result = send()
-        self._last_sends[kind] = self.clock()  # after the answer: the forum stamped it before
-        return result
+        try:
+            return send()
+        finally:  # after the answer, or after an unclear one: the forum may have stored it
+            self._last_sends[kind] = self.clock()
 
     def _login_answer(
         self, check_page: Callable[..., str | None], has_captcha: Callable[[str], bool]
@@ -370,8 +371,12 @@ class WebAdapter:
             url = str(response.url)
             try:
                 message = check_page(text, url=url)
-            except (errors.NotFound, errors.PasswordRejected) as exc:  # 用户"X"不存在: the name
+            except errors.PasswordRejected as exc:
                 raise errors.PasswordRejected(exc.message, url=url) from exc
+            except errors.NotFound as exc:  # 用户"X"不存在: the name; 页面不存在: not a verdict
+                if _names_the_account(exc.message):
+                    raise errors.PasswordRejected(exc.message, url=url) from exc
+                raise errors.LoginFailed(exc.message, url=url) from exc
             except errors.NotLoggedIn as exc:
                 raise errors.LoginFailed(exc.message, url=url) from exc
             if message is None:
@@ -494,3 +499,10 @@ class WebAdapter:
         if not fid:
             raise errors.UnexpectedPage(f"thread {tid}: could not tell which board it is in")
         return fid
+
+
+def _names_the_account(message: str) -> bool:
+    """Whether a forum's "does not exist" answer to the login form is about the account (用户
+    不存在, the user name judged wrong) rather than a page (页面不存在, which says nothing about
+    the password, so the password must not be blacklisted for it)."""
+    return "用户" in message and "空间" not in message

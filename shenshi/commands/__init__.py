@@ -29,12 +29,11 @@ def add_config_option(parser: argparse.ArgumentParser) -> None:
         type=Path,
         default=None,
         action=_ConfigFiles,
-        metavar="PATH",
-        help=f"configuration file (default: ./{DEFAULT_CONFIG} if present); repeat it for "
-             "several games",
+        metavar="文件",
+        help=f"配置文件（默认：当前目录的 {DEFAULT_CONFIG}）；几局游戏就写几次",
     )  # fmt: skip
     parser.set_defaults(configs=None)
-    parser.add_argument("--games", type=Path, default=None, metavar="DIR",
-                        help="a folder of game configurations (every *.toml in it)")  # fmt: skip
-    parser.add_argument("--game", default=None, metavar="NAME",
-                        help="which game ([game] name or file name) when several are configured")  # fmt: skip
+    parser.add_argument("--games", type=Path, default=None, metavar="文件夹",
+                        help="放游戏配置的文件夹（其中每个 *.toml）")  # fmt: skip
+    parser.add_argument("--game", default=None, metavar="局名",
+                        help="配置了几局时，选哪一局（[game] name 或配置文件名）")  # fmt: skip

@@ -89,8 +89,7 @@ def rehearsal_clock(
     if factor is None:
         return RehearsalClock.open(path) if path else None
     if urlsplit(config.forum.base_url).hostname not in ("127.0.0.1", "localhost", "::1"):
-        raise UserError("--clock-factor is for rehearsals on the sandbox (a 127.0.0.1 forum): "
-                        "a real forum keeps real time")  # fmt: skip
+        raise UserError("--clock-factor 只用于在沙盒论坛（127.0.0.1）上演练：真实论坛的时间不能加速")
     path = Path(path or (config.path.parent if config.path else Path()) / DEFAULT_FILE)
     if not path.exists():
         clock = RehearsalClock.start(path, factor)
@@ -101,15 +100,15 @@ def rehearsal_clock(
         return clock
     clock = RehearsalClock.open(path)
     if clock.factor != factor:
-        raise UserError(f"the clock file {path} runs {clock.factor:g}× (the sandbox's), not "
-                        f"{factor:g}×: give --clock-factor {clock.factor:g}, or leave it out")  # fmt: skip
+        raise UserError(f"时钟文件 {path} 按 {clock.factor:g} 倍速走（沙盒的速度），不是 {factor:g} 倍："
+                        f"请写 --clock-factor {clock.factor:g}，或者不写")  # fmt: skip
     return clock
 
 
 def add_ids_argument(parser: argparse.ArgumentParser, *, required: bool = True) -> None:
     """``ID…``: numbers and ranges (``3 5-9``, ``#12``)."""
-    parser.add_argument("ids", nargs="+" if required else "*", metavar="ID",
-                        help="ids and ranges, e.g. 3 5-9")  # fmt: skip
+    parser.add_argument("ids", nargs="+" if required else "*", metavar="编号",
+                        help="编号或范围，如 3 5-9")  # fmt: skip
 
 
 def ids_of(values: Iterable[str]) -> list[int]:
@@ -144,7 +143,7 @@ def register_outbox_action(
     add_ids_argument(parser)
     if action == "approve":
         parser.add_argument("--late", action="store_true",
-                            help="approve a post of an earlier step too (refused otherwise)")  # fmt: skip
+                            help="前一阶段的帖子也批准（迟发；不加时会被拒绝）")  # fmt: skip
     if action == "reject":
         parser.add_argument("--undo", action="store_true",
                             help="撤销放弃：这些公告/私信回到待审")  # fmt: skip

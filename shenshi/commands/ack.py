@@ -12,7 +12,9 @@ import argparse
 from shenshi.commands import add_config_option
 
 NAME = "ack"
-HELP = "acknowledge alerts by id (shenshi status then stops showing them)"
+HELP = "确认已读提醒（按编号；之后 shenshi status 不再显示）"
+# What ``shenshi ack --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi ack 编号…：你已读过这些提醒，shenshi status 不再显示。编号是 shenshi status 里显示的提醒编号（#12），也可写范围（shenshi ack 3 5-9）；--all 确认现在显示的所有提醒；--undo 撤销确认（shenshi ack --undo 7：重新显示）。'
 ORDER = 21
 
 
@@ -20,10 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi ack ID… | --all``."""
     from shenshi.commands._common import add_ids_argument
 
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     add_ids_argument(parser, required=False)
-    parser.add_argument("--all", action="store_true", help="every unacknowledged alert")
+    parser.add_argument("--all", action="store_true", help="所有未确认的提醒")
     parser.add_argument("--undo", action="store_true", help="撤销确认：这些提醒重新显示为未确认")
     parser.set_defaults(func=run)
     return parser

@@ -15,11 +15,13 @@ from shenshi.commands import add_config_option
 
 NAME = "check-config"
 HELP = "检查配置：登录论坛，找到版块、帖子、收件箱和玩家"
+# What ``shenshi check-config --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi check-config：读配置、连论坛、登录、找到帖子和收件箱，把不对的地方直说出来。离线（--offline）时检查密码从哪里来、玩家和他们的身份（写 id 或中文，如 占卜者）是否合本规则的配置；连论坛时再检查网址和论坛程序、登录、版块、投票帖、玩家名单帖和功能帖、收件箱、玩家的 uid。每个问题都写明要改哪个选项（如 [forum] base_url: 连不上）。'
 ORDER = 5
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     parser.add_argument(
         "--offline", action="store_true", help="只检查配置文件，不连接论坛"

@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 
 NAME = "console"
-HELP = "the GM console: a local web page to follow the game and take decisions"
+HELP = "天神控制台：在本机网页上跟进游戏、做决定"
+# What ``shenshi console --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi console：天神控制台，守护进程旁的本机网页。\n\n它显示 shenshi status 的全部内容（阶段、截止时间、投票和选票、谁还没行动）、待审的公告和私信（内容和依据）、提醒、玩家和活跃度、时间线，并能做命令行能做的每个决定（批准、修改、放弃、已发布、确认提醒、替补、更正）：同样的操作，在演练日志里记为控制台所做。它读 shenshi run 写的数据库，守护进程运行时也可以用；它自己从不读论坛。\n\n它只在 127.0.0.1 上监听（--host 可改：能连到这个端口又有令牌的人都能以天神身份操作）。令牌保存在数据库旁的 shenshi-console-token（权限 0600）；在终端上会显示一次带令牌的地址；浏览器第一次访问后用 cookie 记住。写几个 --config 就管几局。'
 ORDER = 22
 
 
@@ -29,11 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
     from shenshi.config import DEFAULT_CONFIG
 
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
-    parser.add_argument("--config", type=Path, action="append", default=None, metavar="PATH",
-                        help=f"a game's configuration (default: ./{DEFAULT_CONFIG}); repeat it "
-                             "for several games")  # fmt: skip
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
+    parser.add_argument("--config", type=Path, action="append", default=None, metavar="文件",
+                        help=f"一局游戏的配置文件（默认：当前目录的 {DEFAULT_CONFIG}）；几局游戏就写几次")  # fmt: skip
     add_address_options(parser)
     parser.set_defaults(func=run)
     return parser
@@ -43,10 +43,10 @@ def add_address_options(parser: argparse.ArgumentParser, prefix: str = "") -> No
     """``--host`` and ``--port`` of the console (``prefix``: ``console-`` for ``shenshi run``)."""
     from shenshi.console.server import DEFAULT_HOST, DEFAULT_PORT
 
-    parser.add_argument(f"--{prefix}host", default=DEFAULT_HOST, metavar="HOST",
-                        help=f"the console's address (default {DEFAULT_HOST}: this machine only)")  # fmt: skip
-    parser.add_argument(f"--{prefix}port", type=int, default=DEFAULT_PORT, metavar="PORT",
-                        help=f"the console's port (default {DEFAULT_PORT}; 0: any free port)")  # fmt: skip
+    parser.add_argument(f"--{prefix}host", default=DEFAULT_HOST, metavar="地址",
+                        help=f"控制台的地址（默认 {DEFAULT_HOST}：只有本机能打开）")  # fmt: skip
+    parser.add_argument(f"--{prefix}port", type=int, default=DEFAULT_PORT, metavar="端口",
+                        help=f"控制台的端口（默认 {DEFAULT_PORT}；0：任选一个空闲端口）")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:

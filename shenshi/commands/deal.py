@@ -12,14 +12,16 @@ import argparse
 from shenshi.commands import add_config_option
 
 NAME = "deal"
-HELP = "deal the roles at random (seeded) and propose each player's role PM"
+HELP = "随机发身份（可复现的种子），并为每位玩家提出身份私信"
+# What ``shenshi deal --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi deal [--seed 种子]：按本规则的配置随机发身份。种子和结果存在数据库里（权限 0600），从不写进日志。每位玩家的身份私信都作为提议放进待审（规则让同伴互相认识时，也写明同伴是谁）。'
 ORDER = 15
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
-    parser.add_argument("--seed", help="the seed (default: a fresh random one, kept in the database)")
+    parser.add_argument("--seed", metavar="种子", help="随机种子（默认：新取一个，存进数据库）")
     parser.set_defaults(func=run)
     return parser
 

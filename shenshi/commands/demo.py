@@ -22,7 +22,7 @@ from shenshi.errors import UserError
 FROZEN = 1e-9  # the demo's clock after the game: stopped at its end
 
 NAME = "demo"
-HELP = "play a whole scripted game on a loopback sandbox forum and print what happened"
+HELP = "在本机沙盒论坛上演示一整局脚本化的游戏，并打印经过"
 ORDER = 90
 
 OUTPUT = Path("demo-output")

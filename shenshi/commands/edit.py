@@ -12,17 +12,19 @@ from shenshi.commands import add_config_option
 from shenshi.errors import UserError
 
 NAME = "edit"
-HELP = "edit a proposed announcement's text (--text, --file, or $EDITOR)"
+HELP = "修改待审公告/私信的内容（--text、--file 或 $EDITOR）"
+# What ``shenshi edit --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi edit 编号：发出前修改公告/私信的内容。'
 ORDER = 33
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
-    parser.add_argument("id", type=int, metavar="ID")
+    parser.add_argument("id", type=int, metavar="编号", help="公告/私信的编号（shenshi review 里的 #N）")
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--text", help="the new text")
-    group.add_argument("--file", type=Path, help="read the new text from a file")
+    group.add_argument("--text", metavar="文字", help="新内容")
+    group.add_argument("--file", type=Path, metavar="文件", help="从文件读新内容")
     parser.set_defaults(func=run)
     return parser
 

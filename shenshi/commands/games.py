@@ -16,13 +16,15 @@ if TYPE_CHECKING:
     from shenshi.config import Config
 
 NAME = "games"
-HELP = "list the games: step, next deadline, mode, last poll"
+HELP = "列出各局游戏：阶段、下一个截止时间、模式、上次读论坛的时间"
+# What ``shenshi games --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi games：配置的每一局（--config…、--games 文件夹）一行：阶段、论坛时间的下一个截止时间、模式、守护进程上次读它的时间。数据库里还没有的局（shenshi run 或 shenshi deal 会创建）会说明。其他命令处理其中一局：--game 局名。'
 ORDER = 15
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi games``."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     parser.set_defaults(func=run)
     return parser

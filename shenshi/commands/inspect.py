@@ -24,7 +24,7 @@ from shenshi.commands import add_config_option
 from shenshi.errors import UserError
 
 NAME = "inspect"
-HELP = "parse a saved forum page or API answer and print what the adapters read from it"
+HELP = "解析保存下来的论坛页面或接口回答，打印读到的内容（排查论坛问题用）"
 ORDER = 80
 
 

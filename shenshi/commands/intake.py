@@ -16,7 +16,7 @@ from shenshi.commands import add_config_option
 from shenshi.errors import UserError
 
 NAME = "intake"
-HELP = "read posts and PMs as the daemon would (batch mode: JSON lines in, JSON lines out)"
+HELP = "像守护进程那样读帖子和私信（批量：输入、输出都是 JSON 行）"
 ORDER = 40
 
 

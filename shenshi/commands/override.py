@@ -1,4 +1,4 @@
-"""``shenshi override``：天神的更正，和其他一切一样记为事件（shenshi replay 重放得出同样的局面）。
+"""shenshi override：天神的更正，和其他一切一样记为事件（shenshi replay 重放得出同样的局面）。
 
   action 玩家 行动 [对象…]  补记玩家读不出的夜间（或白天）行动，按玩家的写法：月光 杀 老王、小明 占卜 Rex、
                          帅 炮打 X 炮架子 Y（杀人宣言：--declaration 文字；私信时间：--at 时间）；按玩家自己的私信检查
@@ -12,8 +12,8 @@
   sheriff 玩家           狼人：交警徽（迟到的【殉职】回复，或按默认）
   extra-divination 玩家  游戏五/六：抽签抽中做额外占卜的庶民（杀人宣言太短，RES-A19）；他的占卜私信立即答复
   ballot 投票人 对象      把投票人本轮的选票记为对象（允许时可写 弃权）：用于读不出的选票，取代他原来的票
-  count-pm PM            把玩家在多局同时入座时搁置的私信（提醒 pm_game_unknown 里的 “PM 3”）算作本局的
-                         （--game 局名）：按它发出的时间立即读入
+  count-pm 私信编号       玩家同时在几局入座时，不知属于哪一局而搁置的私信（提醒「不知属于哪一局的私信」里的
+                         “PM 3”），算作这一局的（--game 局名）：按它发出的时间立即读入
 
 名字按读玩家发言的方式读（空格、全角、大小写、昵称都可以）；规则不允许的更正不会有任何改动。
 运行中的 shenshi run 在下一轮开始时读到更正，不必重启。
@@ -36,10 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
         NAME, help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     add_config_option(parser)
-    parser.add_argument("what", choices=tuple(CORRECTIONS), metavar="更正",
-                        help="、".join(CORRECTIONS))
+    parser.add_argument("what", choices=tuple(CORRECTIONS), metavar="更正", help="见上表")
     parser.add_argument("args", nargs="*", metavar="参数", help="见上表（玩家名、行动、分数……）")
-    parser.add_argument("--reason", default="", help="理由（记入演练日志；exit：写进退出公告，如 本人申请退出）")
+    parser.add_argument("--reason", default="", metavar="理由", help="理由（记入演练日志；exit：写进退出公告，如 本人申请退出）")
     parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间；action：玩家发私信的时间（论坛时间，如 2026-12-02T20:15）")
     parser.add_argument("--declaration", metavar="文字", help="action：杀人宣言")
     parser.set_defaults(func=run)

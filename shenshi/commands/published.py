@@ -15,7 +15,9 @@ import argparse
 from shenshi.commands import add_config_option
 
 NAME = "published"
-HELP = "record that you published announcements by hand (ids and ranges: 3 5-9)"
+HELP = "记下你已手动发布的公告/私信（编号或范围：3 5-9）"
+# What ``shenshi published --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi published 编号… [--at 时间]：你已手动发布了这些公告/私信（演练模式）。守护进程会认出你在游戏帖里发的帖子和你发出的私信（从发件箱）；这里记下其余的（你改过内容的、它没认出的）。时限和出局从发布时间算起，所以 --at 写你发布的时间（论坛时间；默认：现在）。未来的时间、早于提出这条公告的时间都会被拒绝；已经发出的公告也不能再写 --at。'
 ORDER = 34
 
 
@@ -23,13 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi published ID… [--at TIME]``."""
     from shenshi.commands._common import add_ids_argument
 
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     add_ids_argument(parser)
     parser.add_argument(
         "--at",
-        metavar="TIME",
-        help="when you posted it (forum clock, e.g. 2026-12-02T20:15; default: now)",
+        metavar="时间",
+        help="你发布的时间（论坛时间，如 2026-12-02T20:15；默认：现在）",
     )
     parser.set_defaults(func=run)
     return parser

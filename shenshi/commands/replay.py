@@ -12,11 +12,13 @@ from shenshi.commands import add_config_option
 
 NAME = "replay"
 HELP = "从保存的事件重建游戏，报告与数据库不一致之处"
+# What ``shenshi replay --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi replay：从保存的事件重建游戏，报告与数据库不一致之处。游戏局面总是由规则核心重放保存的事件得出；这里把它和数据库里记的玩家情况（存活、座位上是谁）对照。一致时退出码为 0，有差异时为 1。'
 ORDER = 60
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     parser.set_defaults(func=run)
     return parser

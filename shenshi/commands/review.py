@@ -9,15 +9,17 @@ from shenshi.commands import add_config_option
 from shenshi.commands._common import add_ids_argument
 
 NAME = "review"
-HELP = "list proposed announcements (approve, reject or edit them by id)"
+HELP = "列出待审的公告/私信（再按编号批准、放弃或修改）"
+# What ``shenshi review --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi review：等天神处理的公告和私信，带编号。'
 ORDER = 30
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     add_ids_argument(parser, required=False)
-    parser.add_argument("--all", action="store_true", help="every announcement, whatever its state")
+    parser.add_argument("--all", action="store_true", help="所有公告/私信，不论状态")
     parser.set_defaults(func=run)
     return parser
 

@@ -30,27 +30,29 @@ if TYPE_CHECKING:
 AfterRound = Callable[["Fleet", "dict[str, CycleResult]"], None]
 
 NAME = "run"
-HELP = "run the daemon beside the forum (dry-run by default: nothing is sent)"
+HELP = "在论坛旁运行守护进程（默认演练模式：什么都不发）"
+# What ``shenshi run --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi run：守护进程。读论坛、按阶段时钟走、提出公告和私信。论坛连不上时也照常启动：每一轮都会重试（间隔逐渐加长），并告诉天神（--once 用一行说明）。Ctrl-C 或 SIGTERM 会在当前这次写数据库完成后立即停下，说明后以退出码 0 退出。一个守护进程管所有写出的局：几个 --config，或 --games 文件夹；--game 局名 只管那一局。每局有自己的模式、演练日志和阶段时钟；同一论坛账号下的几局共用读取（每个版块、每轮收件箱只读一次）。'
 ORDER = 10
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
-    parser.add_argument("--once", action="store_true", help="one cycle (poll, clock, publish), then exit")
+    parser.add_argument("--once", action="store_true", help="只跑一轮（读论坛、看时钟、发布）就退出")
     parser.add_argument(
         "-v", "--verbose", action="count", default=0,
-        help="also show the libraries' logs (httpx, alembic, apscheduler…); -vv: everything at DEBUG",
+        help="也显示所用程序库的日志（httpx、alembic、apscheduler…）；-vv：全部调试日志",
     )
     parser.add_argument(
         "--clock-factor", type=float, default=None, metavar="X",
-        help="rehearsal on the sandbox: the forum's clock runs X times faster (shared through the "
-             "clock file, [daemon] clock_file, default ./rehearsal-clock.json)",
+        help="在沙盒论坛上演练：论坛时钟走快 X 倍（通过时钟文件共享：[daemon] clock_file，"
+             "默认 ./rehearsal-clock.json）",
     )  # fmt: skip
-    parser.add_argument("--clock-file", type=Path, default=None, metavar="PATH",
-                        help="rehearsal: read the forum's time from this clock file")
+    parser.add_argument("--clock-file", type=Path, default=None, metavar="文件",
+                        help="演练：从这个时钟文件读论坛时间")
     parser.add_argument("--console", action="store_true",
-                        help="also serve the GM console (see shenshi console --help)")  # fmt: skip
+                        help="同时打开天神控制台（见 shenshi console --help）")  # fmt: skip
     add_address_options(parser, "console-")
     parser.set_defaults(func=run)
     return parser

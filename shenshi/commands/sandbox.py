@@ -34,7 +34,7 @@ from shenshi.commands import add_config_option
 from shenshi.errors import UserError
 
 NAME = "sandbox"
-HELP = "serve a loopback Discuz!/phpwind forum for rehearsals (see --help: accounts, logins)"
+HELP = "在本机开一个 Discuz!/phpwind 沙盒论坛用于演练（账号、登录见 --help）"
 ORDER = 80
 
 

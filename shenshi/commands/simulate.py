@@ -10,7 +10,7 @@ from shenshi.commands import add_config_option
 from shenshi.errors import UserError
 
 NAME = "simulate"
-HELP = "replay a scenario file (scenarios/FORMAT.md) through the rules core"
+HELP = "用规则核心跑一个场景文件（scenarios/FORMAT.md）"
 ORDER = 80
 
 

@@ -23,17 +23,18 @@ if TYPE_CHECKING:
     from shenshi.daemon.status import GameStatus, NightActions, VoteStanding
 
 NAME = "status"
-HELP = "show the game: next deadline, votes, who has not acted, what to publish, alerts"
+HELP = "查看游戏：下一个截止时间、票数、谁还没行动、待发布的内容、提醒"
+# What ``shenshi status --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi status：天神需要看的游戏情况，按论坛时间。下一个截止时间和它截止的是什么；当前票数（每个候选人的投票人和投票所在的帖子、谁还没投、几票决定）；夜里谁还没行动；等你发布的公告；玩家们知道的存活名单；还没确认的提醒（shenshi ack 编号）；发送失败的内容；活跃度；守护进程是否在读论坛。--json 给脚本输出同样的内容，守护进程超过三个轮询间隔没读到论坛时退出码为 1（健康检查）；配置了几局（--games 文件夹）又没写 --game 时检查每一局。'
 ORDER = 20
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi status [--json]``."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
-                                   formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     parser.add_argument("--json", action="store_true",
-                        help="print the status as JSON; exit 1 if the daemon is not polling")  # fmt: skip
+                        help="以 JSON 输出；守护进程没在读论坛时退出码为 1")  # fmt: skip
     parser.set_defaults(func=run)
     return parser
 
@@ -114,7 +115,7 @@ def render(s: GameStatus, width: int) -> list[str]:
         add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
     for sub in (x for x in s.substitutes if x.entering):
         names_too = [*names, sub.new]
-        add(wrap(f"替补：{sub.new} 接替 {sub.old}（本阶段结束时入座，现在已替这个座位投票和行动）"
+        add(wrap(f"替补：{sub.new} 接替 {sub.old}（{gm_text.substitute_plays(sub.new, sub.old)}）"
                  + (f"；{sub.moved}" if sub.moved else ""), width, names_too, "  "))  # fmt: skip
     if s.sign_in is not None and s.sign_in.missing:
         si = s.sign_in
@@ -154,7 +155,8 @@ def render(s: GameStatus, width: int) -> list[str]:
         )
     if s.activity:
         out.append("")
-        activity = [(a.name, str(a.posts), _t(a.last_post, s.now)) for a in s.activity]
+        activity = [(gm_text.seat_played(a.name, a.played_by), str(a.posts), _t(a.last_post, s.now))
+                    for a in s.activity]  # fmt: skip
         add(table(("玩家", "24小时发帖", "最后发帖"), activity, width, names))
     out.append("")
     h = s.health
@@ -210,7 +212,9 @@ def _to_send_lines(s: GameStatus, width: int) -> list[str]:
 
 def _voter(seat: str, v: VoteStanding) -> str:
     """A voter: his seat's name, and the substitute who plays it while he enters."""
-    return f"{seat}（替补 {v.played_by[seat]}）" if seat in v.played_by else seat
+    from shenshi.daemon import gm_text
+
+    return gm_text.seat_played(seat, v.played_by.get(seat, ""))
 
 
 def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:
@@ -248,6 +252,8 @@ def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -
     lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]
     if n.not_acted:
         lines += listing("有能力但还没行动：", list(n.not_acted), width)
+    for trouble in n.troubles:
+        lines += wrap(f"!! {trouble}", width, names, "   ")
     return lines
 
 

@@ -14,21 +14,23 @@ import argparse
 from shenshi.commands import add_config_option
 
 NAME = "substitute"
-HELP = "a substitute (替补) takes over a player's seat"
+HELP = "替补：新玩家接替一位玩家的座位"
+# What ``shenshi substitute --help`` says (the GM's words; the docstring is the code's).
+DESCRIPTION = 'shenshi substitute 离开的玩家 替补：替补接替这位玩家的座位。新玩家完全按规则继承这个座位（身份、联合行动、束魂链、待结算的行动）；属于离开者本人的（象棋的警告、狼人的罚分）留下不带走。存任何东西之前先到论坛上查新玩家的账号（--offline 或论坛连不上时，会说明没能核对）。规则要求公告替补的（游戏五/六类），会提出替补公告等你审核。'
 ORDER = 40
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi substitute OLD NEW [--uid UID] [--offline]``."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
-    parser.add_argument("old", metavar="OLD", help="the player who leaves")
-    parser.add_argument("new", metavar="NEW", help="the substitute's forum name")
+    parser.add_argument("old", metavar="离开的玩家", help="离开的玩家")
+    parser.add_argument("new", metavar="替补", help="替补在论坛上的名字")
     parser.add_argument(
-        "--uid", help="the substitute's forum uid (default: looked up on the forum)"
+        "--uid", metavar="uid", help="替补的论坛 uid（默认：到论坛上查）"
     )
     parser.add_argument(
-        "--offline", action="store_true", help="do not look the account up on the forum"
+        "--offline", action="store_true", help="不到论坛上查这个账号"
     )
     parser.set_defaults(func=run)
     return parser

@@ -270,7 +270,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
         if what == "published":
             when = ops.parse_when(form.get("at"), service.config.forum.tz)
             return ops.mark_published(service, [ident], when, by=CONSOLE)
-        raise UserError(f"unknown action {what!r}")
+        raise UserError(f"没有这种操作：{what}")
 
     def approve_all(service: GameService, form: Mapping[str, str], params: Mapping[str, Any]) -> Said:
         ids = _ids(form.get("ids", ""))
@@ -380,7 +380,7 @@ def _ids(text: str) -> list[int]:
     """The ids of a form (checkboxes named ``id``), at most :data:`ID_LIMIT`."""
     found = [int(x) for x in text.split() if x.isdigit()]
     if len(found) > ID_LIMIT:
-        raise UserError(f"too many ids at once (at most {ID_LIMIT})")
+        raise UserError(f"一次选中的编号太多（最多 {ID_LIMIT} 个）")
     return found
 
 

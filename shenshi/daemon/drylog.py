@@ -125,11 +125,12 @@ class DryRunLog:
             finally:
                 os.close(fd)
 
-    def gm(self, at: datetime, command: str, text: str, by: str = "") -> None:
+    def gm(self, at: datetime, command: str, text: str, by: str = "", typed: str = "") -> None:
         """A GM command and what it did (``approve`` → ``#3 #5 已批准``); ``by``: where the GM
-        gave it when not on the command line (``控制台``)."""
+        gave it when not on the command line (``控制台``); ``typed``: the command as the GM
+        types it, when that is not ``command`` (``restore`` is ``reject --undo``)."""
         via = f"（{by}）" if by else ""
-        self.write(LogEntry(at, command, f"天神{via}", f"shenshi {command}{via}：{text}", GM))
+        self.write(LogEntry(at, command, f"天神{via}", f"shenshi {typed or command}{via}：{text}", GM))
 
     def published(self, at: datetime, announcement: Any, title: str = "") -> None:
         """An announcement the GM published by hand, recognised by the daemon (``announcement``:

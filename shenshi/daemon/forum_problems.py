@@ -54,33 +54,36 @@ def explain(
 
     ``sniff(base_url)`` finds the engine a page comes from (default: fetch the front page)."""
     f = config.forum
+    if isinstance(exc, errors.AnswerTooSlow):  # the forum answered, too slowly: not the address
+        return (f"[forum] deadline: 论坛的回答在 {f.deadline:g} 秒内没有传完（论坛一点一点地发送；{f.base_url}）："
+                "论坛太忙，稍后再试，或调大 deadline")  # fmt: skip
     if isinstance(exc, errors.TransportError):
-        return f"[forum] base_url：{network_cause(exc)}（{f.base_url}）——论坛开着吗？地址对吗？"
+        return f"[forum] base_url: {network_cause(exc)}（{f.base_url}）——论坛开着吗？地址对吗？"
     if isinstance(exc, errors.CaptchaRequired):
-        return f"[forum] cookies_file：{exc}"
+        return f"[forum] cookies_file: {exc}"
     if isinstance(exc, errors.LoginPageChanged):
         other = wrong_engine(config, exc, sniff)
         if other:
             return other
-        return (f"[forum] base_url：论坛的登录页面变了（{exc.message}）；没有发送密码。"
+        return (f"[forum] base_url: 论坛的登录页面变了（{exc.message}）；没有发送密码。"
                 f"这不会自己好：{f.base_url} 是论坛的首页地址吗？")  # fmt: skip
     if isinstance(exc, errors.ForumBusy):
-        return (f"[forum] base_url：论坛的负载保护代替页面作了回答（{exc.message}）；"
+        return (f"[forum] base_url: 论坛的负载保护代替页面作了回答（{exc.message}）；"
                 "请稍后再试，或调高它的阈值（phpwind：db_loadavg）")  # fmt: skip
     if isinstance(exc, errors.PasswordRejected):
         source = f"${f.password_env}" if f.password_env else "password_file"
-        return (f"[forum] password：论坛拒绝了 {f.username!r} 的用户名或密码（{exc.message}）；"
+        return (f"[forum] password: 论坛拒绝了 {f.username!r} 的用户名或密码（{exc.message}）；"
                 f"请检查 username 和 {source}。shenshi 不会再用同一个密码登录（论坛连续失败 3–5 次会锁定账号）")  # fmt: skip
     if isinstance(exc, errors.LoginFailed):
-        return (f"[forum] username：论坛暂时不让 {f.username!r} 登录（{exc.message}）；"
+        return (f"[forum] username: 论坛暂时不让 {f.username!r} 登录（{exc.message}）；"
                 "密码没有被判为错误：请稍后再试")  # fmt: skip
     if isinstance(exc, errors.UnexpectedPage):
         other = wrong_engine(config, exc, sniff)
         if other:
             return other
     if isinstance(exc, errors.ForumClosed):
-        return f"[forum] base_url：论坛已关闭或在维护中（{exc.message}）"
-    return f"[forum]：{exc}"
+        return f"[forum] base_url: 论坛已关闭或在维护中（{exc.message}）"
+    return f"[forum]: {exc}"
 
 
 def wrong_engine(
@@ -94,5 +97,5 @@ def wrong_engine(
     found = guess_engine(exc.snippet or "") or (sniff or engine_at)(config.forum.base_url)
     if found is None or found == engine:
         return None
-    return (f'[forum] engine：这看起来是 {NAMES[found]} 论坛，不是 {NAMES.get(engine, engine)}：'
+    return (f'[forum] engine: 这看起来是 {NAMES[found]} 论坛，不是 {NAMES.get(engine, engine)}：'
             f'请设 engine = "{found}"')  # fmt: skip

@@ -41,10 +41,12 @@ from shenshi.daemon.gm_text import (
     describe_ballot,
     describe_submission,
     id_ranges,
+    outbox_command,
     outbox_refusal,
     refusal,
     rule_name,
     step_name,
+    substitute_plays,
     verdict_name,
 )
 from shenshi.daemon.hints import (
@@ -112,8 +114,9 @@ class Said:
 
 
 def gm_log(service: GameService, command: str, text: str, by: str = "") -> None:
-    """Record a GM command and what it did in the dry-run log (``by``: who, if not the CLI)."""
-    service.drylog.gm(service.clock(), command, text, by=by)
+    """Record a GM command and what it did in the dry-run log (``by``: who, if not the CLI),
+    named as the GM types it (``reject --undo``, never a command that does not exist)."""
+    service.drylog.gm(service.clock(), command, text, by=by, typed=outbox_command(command))
 
 
 def fmt_time(t: datetime | None, tz: tzinfo) -> str:
@@ -129,7 +132,7 @@ def parse_when(text: str | None, tz: tzinfo) -> datetime | None:
         when = datetime.fromisoformat(text.strip().replace("/", "-"))
     except ValueError:
         raise UserError(
-            f'--at: expected an ISO time like "2026-12-02T20:15", got "{text}"'
+            f'--at: 应为论坛时间，如 "2026-12-02T20:15"，得到 "{text}"'
         ) from None
     return when if when.tzinfo else when.replace(tzinfo=tz)
 
@@ -192,7 +195,7 @@ def outbox_action(
     from shenshi.daemon.publisher import retry_note
 
     if action not in OUTBOX_ACTIONS:
-        raise UserError(f"unknown outbox action {action!r} (expected {', '.join(OUTBOX_ACTIONS)})")
+        raise UserError(f"没有这种操作：{action}（可以用：{'、'.join(OUTBOX_ACTIONS)}）")
     done: list[Announcement] = []
     refused: list[tuple[str, int]] = []
     moot: list[str] = []
@@ -520,7 +523,7 @@ def correction(
 def check_arguments(what: str, args: Sequence[str]) -> None:
     """A known correction with the number of arguments it takes (said with an example)."""
     if what not in CORRECTIONS:
-        raise UserError(f"unknown correction {what!r} (expected one of {', '.join(CORRECTIONS)})")
+        raise UserError(f"没有这种更正：{what}（可以用：{'、'.join(CORRECTIONS)}）")
     wanted = CORRECTIONS[what]
     if (len(args) < -wanted) if wanted < 0 else (len(args) != wanted):
         count = f"至少需要 {-wanted}" if wanted < 0 else f"需要 {wanted}"
@@ -716,7 +719,7 @@ def substitute(
         raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
     entering = dict(service.referee.state.pending_substitutions).get(old)
     if entering is not None:
-        raise UserError(f"{old} 的座位已由替补 {entering} 接替（本阶段结算时入座）：一个座位只能有一名替补；没有改动")
+        raise UserError(f"{old} 的座位已由替补 {entering} 接替（{substitute_plays(entering, old)}）：一个座位只能有一名替补；没有改动")
     note = ""
     if uid is None:
         uid, note = _look_up(service, new, offline=offline)
@@ -724,9 +727,8 @@ def substitute(
         outcome = service.substitute(old, new, uid)
     except base.IllegalActionError as exc:
         raise UserError(f"{new} 接替 {old}：{refusal(str(exc))}；没有改动") from None
-    now = any(isinstance(e, base.SeatTakenOver) for e in outcome.events)
-    when = "立即生效" if now else "本阶段结算时生效"
-    lines = [f"{new} 接替 {old} 的座位，{when}"] + ([note] if note else [])
+    when = substitute_plays(new, old)  # at once, whether or not the step has resolved (RULES.md)
+    lines = [f"{new} 接替 {old} 的座位，立即生效：{when}"] + ([note] if note else [])
     if moved := service.referee.moved_deadlines(old, new):
         lines.append(f"{moved}（已写进替补公告和 {new} 的身份私信；shenshi status 显示新的截止时间）")
     if running := running_daemon_note(service):

@@ -389,6 +389,11 @@ WAITING: Mapping[str, str] = MappingProxyType({
     "undecided": "剩下的票仍可能改变结果",
 })  # fmt: skip
 NOTHING_TO_DO = "无需操作"
+# What an open night's kill still lacks, in status (the players were told they may fix it).
+NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
+    "joint_disagreement": "联合行动意见不一（{unit}）：{choices}；截止前不统一则本次行动作废",
+    "declaration_missing": "{what} 还没有杀人宣言：截止前不补交则本次杀人作废",
+})  # fmt: skip
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).
 RESOLVED: Mapping[str, str] = MappingProxyType({
@@ -513,6 +518,28 @@ _OUTBOX_REFUSALS: Mapping[tuple[str, str], str] = MappingProxyType({
 })  # fmt: skip
 OUTBOX_VERBS = MappingProxyType({"approve": "批准", "reject": "放弃", "edit": "修改",
                                  "publish": "记为发布", "restore": "撤销放弃"})  # fmt: skip
+# A substitute plays his seat from the moment he is brought in (RULES.md "The substitute's own
+# clocks"): the command, status and the README say it in these words.
+SUBSTITUTE_PLAYS = "从现在起由 {new} 替 {old} 的座位投票和行动，{old} 的帖子和私信不再计入"
+
+
+def substitute_plays(new: str, old: str) -> str:
+    """What a substitute does from now on, in the GM's words (one truth for every place)."""
+    return SUBSTITUTE_PLAYS.format(new=new, old=old)
+
+
+def seat_played(seat: str, by: str = "") -> str:
+    """A seat as status lists it: its name, and the substitute who plays it (``kk_大侠（替补 路人甲）``)."""
+    return f"{seat}（替补 {by}）" if by else seat
+
+
+# An outbox action as the GM types it (the dry-run log names the command that exists).
+OUTBOX_COMMANDS = MappingProxyType({"restore": "reject --undo"})
+
+
+def outbox_command(action: str) -> str:
+    """The ``shenshi`` command (after ``shenshi``) that applies outbox ``action``."""
+    return OUTBOX_COMMANDS.get(action, action)
 
 
 def outbox_refusal(action: str, state: str, confirm: str = "") -> str:

@@ -26,6 +26,7 @@ Map::
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -140,7 +141,7 @@ class Hint:
         if self.late:
             words.append("--late")
         for name, value in self.options:
-            words += [name, value]
+            words += [name, _quoted(value)]
         likely = [gm_text.SUGGESTED.format(what=b.what, names="、".join(b.suggested)) for b in self.blanks if b.suggested]
         return "shenshi " + " ".join(words) + "".join(likely)
 
@@ -156,6 +157,11 @@ class Hint:
             "by_hand": self.by_hand,
             "text": self.text(),
         }
+
+
+def _quoted(value: str) -> str:
+    """An option's value as the shell takes it in one piece (a declaration with spaces)."""
+    return shlex.quote(value) if any(c.isspace() or c in "'\"$`\\;&|<>()*?!#~" for c in value) else value
 
 
 def _shown(arg: Arg) -> str:
@@ -209,6 +215,7 @@ class Cause:
     suggestions: tuple[str, ...] = ()
     at: str = ""  # when the post or PM was sent (forum time, ISO): an entered action's time
     evidence: int | None = None  # the post or PM (``receipt``: its answer delivered)
+    declared: str = ""  # the kill declaration the PM held (the GM's entry of the kill carries it)
 
     # The alert is resolved by a cause equal to it on these fields (an action's own only if set).
     def resolved_by(self, other: Cause) -> bool:
@@ -247,7 +254,7 @@ class Cause:
     def to_json(self) -> dict[str, Any]:
         """The stored shape (only the fields that are set)."""
         out: dict[str, Any] = {"what": self.what}
-        for name in ("who", "step", "action", "target", "channel", "at"):
+        for name in ("who", "step", "action", "target", "channel", "at", "declared"):
             if getattr(self, name):
                 out[name] = getattr(self, name)
         for name in ("announcement", "evidence"):
@@ -265,7 +272,7 @@ class Cause:
             str(data.get("what") or ""), str(data.get("who") or ""), str(data.get("step") or ""),
             str(data.get("action") or ""), str(data.get("target") or ""), str(data.get("channel") or ""),
             data.get("announcement"), tuple(data.get("suggestions") or ()), str(data.get("at") or ""),
-            data.get("evidence"),
+            data.get("evidence"), str(data.get("declared") or ""),
         )  # fmt: skip
 
 
@@ -554,7 +561,7 @@ def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
     if cause.what == ACTION:
         if not sit.action_open(cause):
             return Advice(gm_text.NOTES["step_closed"])
-        hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at)
+        hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at, cause.declared)
         return Advice(gm_text.NOTES["action_again"], (hint,) if hint else ())
     return Advice(gm_text.NOTES["read"])
 
@@ -576,10 +583,12 @@ def _ballot_hint(sit: Situation, who: str, suggestions: Sequence[str] = (), targ
 
 
 def _action_hint(
-    sit: Situation, who: str, action: str = "", suggestions: Sequence[str] = (), at: str = ""
+    sit: Situation, who: str, action: str = "", suggestions: Sequence[str] = (), at: str = "",
+    declaration: str = "",
 ) -> Hint | None:
-    """``shenshi override action WHO 行动 对象 [--at TIME]`` while the step takes actions (the
-    time the player sent it, so it is judged and ordered as his PM)."""
+    """``shenshi override action WHO 行动 对象 [--at TIME] [--declaration TEXT]`` while the step
+    takes actions: the time the player sent it (so it is judged and ordered as his PM), the kill
+    declaration he wrote in it, and the target filled in when one living name came close."""
     if not sit.state.has_player(who) or sit.state.phase not in (Phase.NIGHT, Phase.DAY):
         return None
     role = sit.ruleset.info.roles.get(sit.state.seat(who).role)
@@ -592,9 +601,13 @@ def _action_hint(
     if not powers:
         return None
     living = tuple(s.name for s in sit.state.alive())
-    target = Blank(gm_text.BLANKS["target"], tuple(dict.fromkeys((*suggestions, *living))),
-                   tuple(n for n in suggestions if n in living))  # fmt: skip
+    close = tuple(n for n in suggestions if n in living)
+    target: Arg = close[0] if len(close) == 1 and not isinstance(what, Blank) else Blank(
+        gm_text.BLANKS["target"], tuple(dict.fromkeys((*suggestions, *living))), close
+    )
     options = (("--at", at),) if at else ()
+    if declaration.strip():  # (one line: whitespace does not count in a declaration)
+        options += (("--declaration", " ".join(declaration.split())),)
     return Hint("override", ("action", who, what, target), options=options, label=gm_text.LABELS["override_action"])
 
 

@@ -53,10 +53,10 @@ from shenshi.daemon.hints import (
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE
 from shenshi.daemon.timeline import Window, window_of
-from shenshi.intake import IntakeResult, read_pm, read_post, read_post_edit
+from shenshi.intake import IntakeResult, read_gm_entry, read_pm, read_post, read_post_edit
 from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
-from shenshi.intake.receipts import rejected, until
+from shenshi.intake.receipts import accepted, rejected, until
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -246,6 +246,7 @@ class Referee:
         # What the events applied since the shell last stored them resolve (hints.resolutions).
         self.happened: list[Happening] = []
         self.last_night: PhaseTimes | None = None  # the clock of the night settled last
+        self.last_night_key = ""  # … and the announcement of its result (its window closes then)
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
@@ -299,6 +300,7 @@ class Referee:
             self._held = None
         elif isinstance(event, Resolved) and before.phase is Phase.NIGHT:
             self.last_night = self.times(before)
+            self.last_night_key = self.keys.public(self._label(before, event))
             at = self._announced_at(before)
             self._held = HeldDawn(at, before, event) if at is not None else None
         elif self._held is not None:
@@ -451,7 +453,22 @@ class Referee:
         if night_window:
             return window_of(state, self.times()), ""
         last = self.last_night
-        return (window_of(replace(state, phase=Phase.NIGHT), last), "last_night") if last is not None else (None, "")
+        if last is None:
+            return None, ""
+        window = window_of(replace(state, phase=Phase.NIGHT), last)
+        published = self.published.get(self.last_night_key) if self.last_night_key else None
+        if window is not None and published is not None:  # A-S1: it closed at the announcement
+            window = replace(window, closes=published)
+        return window, "last_night"
+
+    def next_window(self) -> datetime | None:
+        """When the next night's PM window opens, where the clock knows it (by day: as today's
+        result is published, at the day's close at the earliest; A-S1)."""
+        state = self.state
+        if state.phase is not Phase.DAY or state.outcome is not None:
+            return None
+        times = self.times()
+        return times.closes if times is not None else None
 
     def watched(self) -> set[str]:
         """The posts and PMs (evidence ids) whose edits the GM must see: the ballots and
@@ -494,7 +511,7 @@ class Referee:
         result = read_pm(ctx, pm)
         if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
             return self._from_one_who_left(result, left, evidence)
-        return self._intake(result, evidence, pm.sent_at, "pm", ctx)
+        return self._intake(result, evidence, pm.sent_at, "pm", ctx, pm.text)
 
     def judge_pm(self, pm: PrivateMessage, *, step_known: bool) -> str:
         """How ``pm`` (a PM of a player seated in another game too) reads in this game, nothing
@@ -551,7 +568,8 @@ class Referee:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
     def _intake(
-        self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None
+        self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None,
+        text: str = "",
     ) -> Effects:
         out = Effects()
         # A short kill declaration is the rules' to flag, once, at the close, for the unit's
@@ -562,6 +580,8 @@ class Referee:
                 continue
             cause = intake_cause(alert.kind, alert.subject, alert.action, alert.target, alert.suggestions,
                                  self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
+            if cause is not None and cause.what == ACTION and text and ctx is not None:
+                cause = replace(cause, declared=self._declaration_written(ctx, alert, text, at))
             out.alerts.append(
                 GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
             )
@@ -584,7 +604,9 @@ class Referee:
                 events = self._apply_input(core)
             except IllegalActionError as exc:
                 refused.add(n)
-                if command.action in BALLOTS:  # a ballot after its round closed: a late ballot
+                if command.action in BALLOTS and before.phase in (Phase.DAY, Phase.DUSK, Phase.OVER):
+                    # a ballot after its round closed: a late ballot (at dawn no round has closed
+                    # yet: the step is settled, refused as any command is)
                     out.extend(self._late_ballot(command, evidence, at, channel))
                     continue
                 out.alerts.append(
@@ -610,6 +632,7 @@ class Referee:
         # completed it say so, not that it may still change.
         closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()
         if self.game.receipts:
+            out_of_window = self.templates.render("reason_pm_window")
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
                     continue
@@ -617,6 +640,10 @@ class Referee:
                 if closing and ctx is not None and receipt.command is not None:
                     note = until(ctx, result.commands[receipt.command])
                     text = text.replace(note, self.templates.render("receipt_until_closing"), 1)
+                if receipt.command is None and (opens := self.next_window()) is not None and out_of_window in text:
+                    shown = opens.astimezone(self.tz).strftime("%m-%d %H:%M")
+                    ends = "。" if text.endswith("。") else ""  # (the note goes inside the sentence)
+                    text = text.removesuffix(ends) + self.templates.render("receipt_next_window", opens=shown) + ends
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
@@ -626,6 +653,32 @@ class Referee:
         if channel == "post":
             out.alerts = _one_per_post(out.alerts, evidence)
         return out
+
+    def entered_receipt(self, submission: Submission, written: str, now: datetime) -> str:
+        """The receipt of an action the GM entered for a PM that could not be read (``written``:
+        what the PM said, as its refusal quoted it): what was recorded, as the player's own PM
+        would have been answered."""
+        s = submission
+        command = IntakeCommand(s.action, s.actor, s.target, s.extra)
+        ctx = self.context(now)
+        return self.templates.render("receipt_entered", text=accepted(ctx, command), written=written)
+
+    def _declaration_written(self, ctx: GameContext, alert: Any, text: str, at: datetime) -> str:
+        """The kill declaration the player wrote in a PM whose action intake could not read (a
+        misspelt target): read as the GM's entry of it would read it, the name written taken
+        as the one it came closest to, so that the GM's next step carries it ('': none)."""
+        if self.profile.kill_post is None or not alert.subject or not alert.action:
+            return ""
+        probe = next(iter(alert.suggestions), "") or next(
+            (s.name for s in self.state.alive() if s.name != alert.subject), ""
+        )
+        written = alert.target or ""
+        if not probe or (written and written not in text):
+            return ""
+        fixed = text.replace(written, probe, 1) if written else text
+        entry = read_gm_entry(ctx, alert.subject, fixed, at)
+        found = next((c for c in entry.commands if c.action == alert.action), None)
+        return str(found.extra.get("declaration") or "") if found is not None else ""
 
     def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
         """A substitute still entering votes for his seat only if it has no ballot in the open

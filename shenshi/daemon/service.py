@@ -80,11 +80,11 @@ from shenshi.daemon.timeline import (
 )
 from shenshi.errors import UserError
 from shenshi.records import Post, PrivateMessage
-from shenshi.rulesets.base import Command, Event, Phase, PlayerSpec, Substitute
+from shenshi.rulesets.base import Command, Event, Phase, PlayerSpec, PowerSubmitted, Substitute
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.announcements import original_key
-from shenshi.store.outbox import AnnouncementState
+from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import Alert, Announcement, DestinationKind, Evidence, EvidenceKind
 from shenshi.store.unit_of_work import Store, UnitOfWork
 
@@ -702,6 +702,9 @@ class GameService:
                 also(uow)
             # what the new events made moot is superseded, what they change is proposed anew
             followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
+            answered = self._answer_entries(uow, outcome.events, settled)
+            followed.superseded += answered.superseded
+            followed.proposed += answered.proposed
             self.followed = followed
             created += followed.proposed
             # a failed send of what is superseded now is no longer a trouble
@@ -743,6 +746,43 @@ class GameService:
         proposals = self.proposals(uow)
         why = because(events, proposals.leaving, self.referee.state)
         return reconcile(uow, self.game_id, proposals, why, _draft_row)
+
+    def _answer_entries(self, uow: UnitOfWork, events: Sequence[Event], settled: Sequence[Alert]) -> Reconciled:
+        """An action the GM entered for a PM intake could not read settles what its receipt
+        refused: a refusal receipt not yet out is superseded by one saying what was recorded;
+        one already out is followed by it (in ``uow``; ``settled``: the alerts the entry
+        closed, each naming its PM)."""
+        out = Reconciled()
+        referee = self.referee
+        entered = {e.submission.actor: e.submission for e in events
+                   if isinstance(e, PowerSubmitted) and e.submission.extra.get("gm")}  # fmt: skip
+        if referee is None or not entered or not self.config.game.receipts:
+            return out
+        for alert in settled:
+            cause = Cause.from_json(alert.cause)
+            sub = entered.get(cause.who) if cause is not None else None
+            if sub is None or cause is None or alert.evidence_id is None:
+                continue
+            written = " ".join(x for x in (referee.ruleset.info.action_name(cause.action) if cause.action else "",
+                                           cause.target) if x)  # fmt: skip
+            text = referee.entered_receipt(sub, written, self.clock())
+            answers = [a for a in uow.outbox.announcements(self.game_id)
+                       if a.kind == "receipt" and a.destination == sub.actor and alert.evidence_id in a.evidence_ids]  # fmt: skip
+            pending = [a for a in answers if a.state in PENDING]
+            evidence = str(alert.evidence_id)
+            if pending:  # the refusal of what was entered (a PM's other receipts stand)
+                a = next((a for a in pending if written and written in a.text), pending[0])
+                old = uow.outbox.supersede(a.id, gm_text.RESOLVED["gm"].format(what=gm_text.describe_submission(sub)))
+                d = Draft(original_key(a.key), "receipt", "pm", sub.actor, text, (evidence,))
+                new, created = uow.outbox.propose(self.game_id, **_draft_row(d))
+                out.superseded.append((uow.outbox.link_superseded(old.id, new.id), new))
+                if created:
+                    out.proposed.append(d)
+            elif answers:  # the refusal is out: the player learns what was recorded after all
+                d = Draft(referee.keys.reply(evidence, "entered"), "receipt", "pm", sub.actor, text, (evidence,))
+                if uow.outbox.propose(self.game_id, **_draft_row(d))[1]:
+                    out.proposed.append(d)
+        return out
 
     def proposals(self, uow: UnitOfWork) -> Proposals:
         """What the current state proposes (:mod:`shenshi.daemon.superseding`), read in

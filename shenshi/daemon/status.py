@@ -33,7 +33,7 @@ from shenshi.daemon.announce import kind_words
 from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
-from shenshi.daemon.referee import NOT_YET, Referee
+from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import (
@@ -131,10 +131,13 @@ class ActionView:
 
 @dataclass(frozen=True)
 class NightActions:
-    """What the open night has received, and who with a power has sent nothing yet."""
+    """What the open night has received, and who with a power has sent nothing yet;
+    ``troubles``: what the players were told they may still fix, while they may (joint
+    killers naming different targets, a kill recorded with no declaration), in the GM's words."""
 
     submitted: tuple[ActionView, ...]
     not_acted: tuple[str, ...]
+    troubles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,11 +192,13 @@ class Mark:
 
 @dataclass(frozen=True)
 class PlayerActivity:
-    """Posts of a living player in the last 24 h, and his last post (lurking)."""
+    """Posts of a living player in the last 24 h, and his last post (lurking); a seat a
+    substitute plays already (``played_by``): his posts, not those of the one who left."""
 
     name: str
     posts: int
     last_post: datetime | None
+    played_by: str = ""
 
 
 @dataclass(frozen=True)
@@ -593,7 +598,27 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
     not_acted = tuple(
         s.name for s in state.alive() if info.roles[s.role].powers and s.name not in acted
     )
-    return NightActions(submitted, not_acted)
+    return NightActions(submitted, not_acted, _night_troubles(service.referee, state))
+
+
+def _night_troubles(referee: Referee, state: GameState) -> tuple[str, ...]:
+    """What keeps the night's kill from standing as it is, while the killers may still fix it:
+    a joint unit that disagrees (each member's choice), a kill with no declaration (A-J3: a
+    partner's covers it)."""
+    out = []
+    for members, subs in referee.disagreements(state):
+        choices = "、".join(gm_text.describe_submission(x) for x in subs)
+        out.append(gm_text.NIGHT_TROUBLES["joint_disagreement"].format(unit="、".join(sorted(members)), choices=choices))
+    latest = {(s.actor, s.action): s for s in sorted(state.submissions, key=lambda x: x.sort_key())}
+    declared = {(s.action, s.target) for s in latest.values()
+                if s.extra.get("declaration_chars") or s.extra.get("declaration_by")}  # fmt: skip
+    for s in latest.values():
+        partners = referee.partners(s.actor, state)
+        covered = any(p.actor in partners and (p.action, p.target) == (s.action, s.target)
+                      and (p.action, p.target) in declared for p in latest.values())  # fmt: skip
+        if s.extra.get("declaration_missing") and not s.extra.get("declaration_by") and not covered:
+            out.append(gm_text.NIGHT_TROUBLES["declaration_missing"].format(what=gm_text.describe_submission(s)))
+    return tuple(out)
 
 
 def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation: Situation) -> tuple[Waiting, ...]:
@@ -659,12 +684,13 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
     posts = {names.get(a.author_uid, a.author): a.posts for a in day}
     last = {names.get(a.author_uid, a.author): a.last_at for a in ever}
     tz = service.config.forum.tz
-    return tuple(
-        PlayerActivity(
-            s.name, posts.get(s.name, 0), last[s.name].astimezone(tz) if s.name in last else None
-        )
-        for s in state.alive()
-    )
+    playing = {old: new for new, old in stand_ins(state).items()}  # a substitute plays it already
+    out = []
+    for s in state.alive():
+        who = playing.get(s.name, s.name)
+        at = last[who].astimezone(tz) if who in last else None
+        out.append(PlayerActivity(s.name, posts.get(who, 0), at, who if who != s.name else ""))
+    return tuple(out)
 
 
 def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:

@@ -43,7 +43,7 @@ from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
-from shenshi.daemon.referee import Referee, stand_ins
+from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
     BallotCast,
@@ -289,7 +289,8 @@ class Proposals:
             if cast:
                 target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
                 lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
-            elif state.round in times.rounds:
+            elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
+                # (a round not announced yet has no close to tell: its announcement says it)
                 closes = notices.clock_time(times.rounds[state.round][1], referee.tz)
                 opens = self._vote_opens(times)
                 if opens is not None:  # a vote that opens later than the day: from when, too

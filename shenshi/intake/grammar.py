@@ -164,7 +164,8 @@ _ABSTAIN = re.compile(
 _VERBS_ALT = _alt(w for w, _ in lexicon.VERBS)
 # A command word as written, or any command word in 【】 (【占卜】老王).
 _VERB_RE = re.compile(
-    _FILLER + "(?:(" + _VERBS_ALT + r")|[【\[](" + _VERBS_ALT + r")[】\]])" + _OBJECT
+    _FILLER + "(?:(?!" + _alt(lexicon.VERB_NOUNS) + ")(" + _VERBS_ALT + r")|[【\[](" + _VERBS_ALT
+    + r")[】\]])" + _OBJECT
 )
 _VERB_INTENTS = dict(lexicon.VERBS)
 _WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
@@ -177,7 +178,10 @@ _COMMAND_WORD = re.compile(
 )  # fmt: skip
 # A change of target written as a verb (改杀 / 改成 / 换成 / 改为 X, 改投 X), not negated (不改杀).
 _CHANGE_VERB = re.compile(
-    "(?<![" + lexicon.CHANGE_NOT_AFTER + "])(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
+    "(?:(?<![" + lexicon.CHANGE_NOT_AFTER + "])"
+    + "".join("(?<!" + re.escape(w) + ")" for w in lexicon.CHANGE_NEGATIONS)
+    + "|" + "|".join("(?<=" + re.escape(w) + ")" for w in lexicon.CHANGE_OFFERED_AFTER)
+    + ")(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
 # A command word the writer opens a clause with (a name after it is its target, not a subject).
@@ -192,6 +196,12 @@ _OPENING_COMMANDS = (_VOTE_CHANGE, _VOTE_STRONG, _VOTE_WEAK, _ABSTAIN, _VERB_RE)
 _PLATFORM_BEFORE = re.compile(
     _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + r"?[ \t]*$"
 )
+# A platform word right before a name (炮架子乌骓, 炮架子：Y, 炮架子选Y): the name is the
+# platform, not a clause's subject (炮打X 炮架子Y 改打Z changes the target).
+_PLATFORM_OBJECT = re.compile(
+    _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t:]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
+    + _alt(lexicon.PLATFORM_LINKS) + r"?[ \t:]*$"
+)  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
     for leads, tails, intents in lexicon.NAME_FIRST
@@ -270,7 +280,7 @@ _LEADS = (
 _MAX_LEADS = 8
 _EDIT_NOTE = re.compile(_alt_bounded(lexicon.EDIT_NOTES) + r"[ \t]*:")
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
-_BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS))
+_BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS) + _alt(lexicon.BALLOT_HINT_LINKS) + "?")
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
@@ -460,7 +470,10 @@ class _Reader:
             if third is None and name is None:
                 pos += 1
                 continue
-            if not opened or not _OBJECT_BEFORE.search(text, max(begin, pos - 12), pos):
+            window = max(begin, pos - 12)
+            if not opened or not (
+                _OBJECT_BEFORE.search(text, window, pos) or _PLATFORM_OBJECT.search(text, window, pos)
+            ):
                 return pos
             pos = third.end() if third is not None else max(name.end, pos + 1) if name else pos + 1
         return stop
@@ -607,7 +620,7 @@ class _Reader:
         if text[pos] not in _WRITER_FIRST and not self.index.could_begin(self.folded, pos):
             return []
         at = subject_end = first_end = pos
-        writer = own_name = False
+        writer = False
         units = 0
         while at < len(text):
             unit = _WRITER.match(text, at)
@@ -617,7 +630,7 @@ class _Reader:
                 name = self.name_at(at)
                 if name is not None:
                     if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
-                        writer = own_name = True
+                        writer = True
                     stop = name.end
                 else:
                     word = _PARTNER.match(text, at)
@@ -633,7 +646,6 @@ class _Reader:
                 own = next((k for k in author_keys if k and text.startswith(k, named)), None)
                 if own is not None and self.name_at(named) is not None:
                     at = stop = named + len(own)
-                    own_name = True
             subject_end = at
             link = _SUBJECT_LINK.match(text, at)
             if link is None:
@@ -1360,7 +1372,7 @@ def _read_correction_or_command(
     text = reader.text
     if after_command:
         alt = _ALTERNATIVE_LEAD.match(text, pos)
-        if alt and alt.end() > pos:
+        if alt and alt.end() > pos and not text.startswith(lexicon.ALTERNATIVE_NOT, pos):
             hit = _read_correction_or_command(reader, alt.end())
             if hit is not None and hit[0].target is not None:
                 return _with(hit[0], offered=True, correction=False), hit[1]
@@ -1423,12 +1435,14 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             same = next(
                 (k for k in range(len(out) - 1, -1, -1) if set(out[k].intents) & set(p.intents)),
                 None,
-            )
+            ) if p.intents else before_at  # 要不改成X？: another target for the command before
             if same is not None:
                 q = out[same]
                 offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
                 out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
                 continue
+        if not p.intents:
+            continue  # a name offered with no command before it to take
         if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
@@ -1487,7 +1501,8 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     change = bool(_CHANGE_VERB.search(text, pos, m.end()))
     confirm = bool(_CONFIRM_FIRST_RE.search(text, pos, word_at))
     particle = _VERB_PARTICLE.match(text, start)
-    if particle and not word.startswith("【"):
+    named = reader.name_at(start) if particle else None
+    if particle and not word.startswith("【") and (named is None or named.end <= particle.end()):
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = change or particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)
@@ -1732,8 +1747,12 @@ def _kill_and_after(
         after.extend(decl.commands)
     else:
         kill_line_end = reader.line_bounds(end)[1]
-        # a change of mind on the kill's own line: 杀李白……不对，换成杜甫吧
-        after.extend(p for p in read_actions_between(reader, end, kill_line_end) if p.correction)
+        # a change of mind on the kill's own line (杀李白……不对，换成杜甫吧), or a second
+        # command there naming a player (杀李白，杀杜甫: a conflict, never the first in silence)
+        after.extend(
+            p for p in read_actions_between(reader, end, kill_line_end, after_command=True)
+            if p.correction or p.names_players
+        )  # fmt: skip
         if region > kill_line_end:  # lines between the kill and a later marker
             after.extend(read_actions_between(reader, kill_line_end, region))
         decl = _split_declaration(reader, body_start, len(text), marked=story is not None)
@@ -1760,13 +1779,22 @@ def _kill_and_after(
     return [*found[:at], parsed, *kills]
 
 
-def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]:
+def read_actions_between(
+    reader: _Reader, start: int, stop: int, after_command: bool = False
+) -> list[Parsed]:
     """The commands written in ``[start, stop)`` of an already read text (a kill's lines
-    before its declaration marker)."""
+    before its declaration marker); ``after_command``: a command ends at ``start``, and what
+    follows it on its line may be a change (杀A 改B)."""
     out: list[Parsed] = []
     consumed = start
-    for pos in reader.command_starts():
-        if pos < consumed or pos < start or pos >= stop:
+    starts = [p for p in reader.command_starts() if start <= p < stop]
+    if after_command:
+        starts = sorted({*starts, *(p for p in reader.next_on_line(start) if p < stop)})
+    i = 0
+    while i < len(starts):
+        pos = starts[i]
+        i += 1
+        if pos < consumed:
             continue
         if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
             continue  # a platform (炮架子：Y), read with the cannon's command
@@ -1774,6 +1802,9 @@ def read_actions_between(reader: _Reader, start: int, stop: int) -> list[Parsed]
         if hit is not None and hit[0].names_players:
             out.append(reader.for_later(*hit))
             consumed = hit[1]
+            for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line
+                if nxt < stop and nxt not in starts:
+                    insort(starts, nxt, lo=i)
     return out
 
 

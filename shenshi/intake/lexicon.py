@@ -36,6 +36,7 @@ VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
     "这一票投给", "这一票给", "这票投给", "这票就给", "这票给", "这票投", "这一票投", "一票投给",
+    "这一票", "这票",
     "票给", "一票给", "一票", "投个票给", "投个票", "投一票给", "投一票", "投上一票给", "投上一票",
     "票", "vote for", "vote",
 )  # fmt: skip
@@ -53,8 +54,11 @@ VOTE_CHANGE_LINKS: tuple[str, ...] = ("为", "成", "给", "到")  # 改票为 X
 # writer's own correction before posting, and the last one counts.
 EDIT_NOTES: tuple[str, ...] = ("编辑", "修改", "edit", "更新", "update", "补充")
 # Where ballots do not count (the discussion and chat threads), a ballot said as an intention
-# (我想投X, 打算投X) is talk, like one asked or qualified (要不要投X？).
-INTENTION_WORDS: tuple[str, ...] = ("想", "打算", "准备", "倾向", "应该", "建议", "考虑", "可能")
+# (我想投X, 打算投X) or proposed to the others (我们投X吧, 咱们一起投X) is talk, like one asked or
+# qualified (要不要投X？).
+INTENTION_WORDS: tuple[str, ...] = (
+    "想", "打算", "准备", "倾向", "应该", "建议", "考虑", "可能", "我们", "咱们", "咱", "一起",
+)  # fmt: skip
 ABSTAIN_WORDS: tuple[str, ...] = ("弃权票", "弃权", "弃票", "abstain")
 # Words that may stand between a ballot word and 弃权 (委托投票：弃权, 投弃权票).
 ABSTAIN_LEADS: tuple[str, ...] = ("委托",)
@@ -132,7 +136,7 @@ FILLER_ORDINAL_UNITS = "夜晚天轮"
 
 # -- sentences that are not commands --------------------------------------------------------------
 QUESTION_MARKERS: tuple[str, ...] = (
-    "?", "吗", "请问", "想问", "问一下", "能不能", "可不可以", "可以吗", "能否", "是否",
+    "?", "吗", "请问", "想问", "问一下", "能不能", "可不可以", "可以吗", "能否", "是否", "要不要",
     "是不是", "怎么", "为什么", "为啥", "什么时候", "多久",
 )  # fmt: skip
 QUESTION_FINAL: tuple[str, ...] = ("呢", "么")  # a question only at the end of its sentence
@@ -165,7 +169,7 @@ CORRECTION_WORDS: tuple[str, ...] = (
     "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
-    "重选", "重来", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
+    "重选", "重来", "重新决定", "重新考虑", "重新想了想", "再三考虑", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
     "修正", "订正", "手滑了", "手滑", "更新", "update", "编辑", "edit", "取消", "不要了", "撤回", "收回",
 )  # fmt: skip
 # 以第一条为准 / 以最后一条为准: a correction pointing somewhere (with no name after it, the
@@ -178,6 +182,8 @@ CORRECTION_LEADS: tuple[str, ...] = (
 )  # fmt: skip
 # A clause opening with one of these offers another target (投X，或者投Y): alternatives.
 ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
+# ... but these ask (要不要改成Y: a question about a change, conditional, not another target)
+ALTERNATIVE_NOT: tuple[str, ...] = ("要不要",)
 # After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.
 CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
@@ -200,11 +206,15 @@ ECHO_WORDS: tuple[str, ...] = (
     "同上", "+1", "附议", "同意楼上", "跟楼上", "同楼上", "楼上+1", "跟上", "me too", "同意",
 )  # fmt: skip
 BALLOT_HINTS: tuple[str, ...] = (
-    "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
+    "我的选择", "选择", "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
 )  # fmt: skip
 BALLOT_HINT_TAIL = "了吧啊"  # 就他了：X
+BALLOT_HINT_LINKS: tuple[str, ...] = ("的是", "是", "为")  # 我的选择是X, 我选的是X
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------
+# Nouns that open with a command word (杀手 is the role, not 杀 + 手…): never a command word
+# (我们杀手今晚杀X: the command is the second 杀).
+VERB_NOUNS: tuple[str, ...] = ("杀手", "占卜师", "预言家", "炮手", "炮灰")
 # What 目标：X means: the one power of the sender (a general's 目标 is his kill, not 抽将).
 TARGET_INTENTS: tuple[str, ...] = (
     "kill", "cannon_kill", "divine", "bind", "curse", "bless", "pray", "imprison", "check",
@@ -244,10 +254,11 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("代投", ("delegate_vote",)),
     ("委托", ("delegate_vote",)),
 )  # fmt: skip
-# After a command word, before the name: 杀了X, 杀掉X, 祈祷给X, 占卜改成X; 占卜对象：X.
+# After a command word, before the name: 杀了X, 杀掉X, 杀死X, 祈祷给X, 占卜改成X; 占卜对象：X
+# (not where a player's name starts with it: 祈祷给力 where 给力 plays).
 VERB_PARTICLES: tuple[str, ...] = (
     "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
-    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "给",
+    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "死", "给",
 )  # fmt: skip
 # Particles that change the target of the command before (占卜改成X): a correction.
 CHANGE_PARTICLES: tuple[str, ...] = (
@@ -258,12 +269,17 @@ CHANGE_PARTICLES: tuple[str, ...] = (
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).
 CHANGE_LEADS: tuple[str, ...] = ("改", "换")
 CHANGE_NOT_AFTER = "不别没未勿"
+# ... nor after a negation of two characters (不要改杀X, 不用换成X, 不想改投X)
+CHANGE_NEGATIONS: tuple[str, ...] = ("不要", "不用", "不必", "不再", "不想", "无需", "不会")
+# ... except 要不 before it, which offers the change (要不改杀X？, 要不要换成X): no negation, but a
+# possibility (LATER_WORDS), so it corrects nothing and the GM is told.
+CHANGE_OFFERED_AFTER: tuple[str, ...] = ("要不", "要不要")
 # A change said for later or as a possibility (明天可能改投X, 到时候再改成X, 我会改杀X) is no change
 # now: it corrects nothing and the GM is told (as for a conditional change).
 LATER_WORDS: tuple[str, ...] = (
     "明天", "明日", "后天", "明晚", "下一轮", "下轮", "可能", "也许", "或许", "说不定", "到时候", "到时",
     "待会儿", "待会", "等会儿", "等会", "一会儿", "晚点", "之后", "以后", "回头", "打算", "考虑",
-    "准备", "估计", "大概", "会",
+    "准备", "估计", "大概", "要不", "会",
 )  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 OBJECT_LINKS: tuple[str, ...] = ("选择", "选", "定为", "定", "就是")  # 炮打对象选X

@@ -35,6 +35,12 @@ def _squeeze(key: str) -> str:
     return "".join(c for c in key if c not in _INNER_GAPS)
 
 
+# What joins the parts of one name: a middle dot (Tom·Lee, 阿尔伯特·爱因斯坦) before any letter,
+# a hyphen or a dot before a capitalised Latin word (Tom-Lee).
+_NAME_JOINERS = "·・•"
+_LATIN_JOINERS = "-."
+
+
 def _is_word_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 
@@ -215,18 +221,40 @@ class NameIndex:
         return (tuple(sorted(others)), end) if others else ((), pos)
 
     def runs_past_space(self, folded: Folded, pos: int, match: NameMatch) -> int | None:
-        """Where a name written at ``pos`` ends when it goes on past a space into a word, where a
-        player's name holds a space right there (``Bob Leo`` where Bob Lee plays: the whole is
-        what was written, not Bob), or ``None``: a space ends a name otherwise (``Bob 理由``, or
-        any word when no name holds a space)."""
+        """Where a name written at ``pos`` ends when it goes on past a space or a joiner into
+        a word, or ``None``: a space ends a name (``Bob 理由``, ``Tom lol``) unless a player's
+        name holds a space right there (``Bob Leo`` where Bob Lee plays: the whole is what was
+        written, not Bob) or a capitalised Latin word that is no player's name follows a Latin
+        name (``Tom Lee`` where only Tom plays: that is how a full name is written, and the forum
+        shows a name nobody has). So does a hyphen or a dot before a capitalised Latin word
+        (``Tom-Lee``), and a name's middle dot before any letter (``Tom·Lee``, ``白菜·李``)."""
         text = folded.text
-        if not self._space_heads or match.end >= len(text) or text[match.end] != " ":
+        if match.end >= len(text):
             return None
-        kinds = self._space_heads.get(text[pos : match.end])
-        word = match.end
-        while word < len(text) and text[word] == " ":
-            word += 1
-        if not kinds or word >= len(text) or _is_word_char(text[word]) not in kinds:
+        gap = text[match.end]
+        word = match.end + 1
+        if gap == " ":
+            while word < len(text) and text[word] == " ":
+                word += 1
+        elif gap not in _NAME_JOINERS + _LATIN_JOINERS:
+            return None
+        if word >= len(text):
+            return None
+        kinds = self._space_heads.get(text[pos : match.end]) if gap == " " else None
+        if not kinds:
+            if gap in _NAME_JOINERS:
+                if not text[word].isalnum():
+                    return None
+                kinds = {_is_word_char(text[word])}
+            elif not (
+                _is_word_char(text[match.end - 1]) and text[word].isalpha() and text[word].isascii()
+                and folded.original_slice(word, word + 1)[:1].isupper()
+                and self.match_at(folded, word) is None
+            ):
+                return None  # fmt: skip
+            else:
+                kinds = {True}
+        if _is_word_char(text[word]) not in kinds:
             return None
         latin = _is_word_char(text[word])
         end = word

@@ -224,7 +224,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
                 _unread_command(out, own_text, ballots_only=True)
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
-        out.alert("vote_wrong_thread", ballot=ballots[0].verb)
+        out.alert("vote_wrong_thread", ballot=_ballot_words(ballots[0]))
         return out.result()
     validate_ballots(out, ballots)
     return out.result()
@@ -388,3 +388,10 @@ def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> Intake
     new = revision.text.strip().replace("\n", " ⏎ ")
     out.alert("edited_vote", author=revision.author, pid=revision.pid, old=old, new=new)
     return out.result()
+
+
+def _ballot_words(ballot: Parsed) -> str:
+    """A ballot as the GM reads it quoted: its word and whom it names (投票 Rex, 弃权)."""
+    target = ballot.target
+    named = (target.player or target.written) if target is not None else ""
+    return f"{ballot.verb} {named}".strip() if named else ballot.verb

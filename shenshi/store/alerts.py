@@ -73,26 +73,27 @@ class AlertRepository(Repository):
         time; an id that is not one of this game's alerts raises :class:`NotFound` and
         acknowledges nothing."""
         when = self._now(at, "at")
-        wanted = list(dict.fromkeys(ids))
-        q = select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.id.in_(wanted))
-        rows = {r.id: r for r in self.session.scalars(q)}
-        missing = [i for i in wanted if i not in rows]
-        if missing:
-            raise NotFound(f"no alert {', '.join(f'#{i}' for i in missing)} in this game")
+        wanted, rows = self._rows(game_id, ids)
         for row in rows.values():
             if row.acknowledged_at is None:
                 row.acknowledged_at = when
         return [to_alert(rows[i]) for i in wanted]
 
-    def unacknowledge(self, game_id: int, ids: Iterable[int]) -> list[Alert]:
-        """The GM takes an acknowledgement back (``shenshi ack --undo``): shown again. An id
-        that is not one of this game's alerts raises :class:`NotFound` and changes nothing."""
+    def _rows(self, game_id: int, ids: Iterable[int]) -> tuple[list[int], dict[int, m.Alert]]:
+        """The ids asked for (once each, in order) and their rows; an id that is not one of
+        this game's alerts raises :class:`NotFound`."""
         wanted = list(dict.fromkeys(ids))
         q = select(m.Alert).where(m.Alert.game_id == game_id, m.Alert.id.in_(wanted))
         rows = {r.id: r for r in self.session.scalars(q)}
         missing = [i for i in wanted if i not in rows]
         if missing:
             raise NotFound(f"no alert {', '.join(f'#{i}' for i in missing)} in this game")
+        return wanted, rows
+
+    def unacknowledge(self, game_id: int, ids: Iterable[int]) -> list[Alert]:
+        """The GM takes an acknowledgement back (``shenshi ack --undo``): shown again. An id
+        that is not one of this game's alerts raises :class:`NotFound` and changes nothing."""
+        wanted, rows = self._rows(game_id, ids)
         for row in rows.values():
             row.acknowledged_at = None
         return [to_alert(rows[i]) for i in wanted]

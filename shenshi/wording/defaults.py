@@ -262,6 +262,13 @@ _group(
         "an accepted command ($what: a `receipt_what*` text, $note: until when it may change)",
     ),
     (
+        "receipt_entered",
+        "天神已按你的私信「${written}」代为记录——${text}",
+        "a command the GM entered for a player whose PM could not be read ($text: the "
+        "`receipt_accepted` of what was recorded, $written: the PM's first line); replaces "
+        "the refusal receipt of that PM if it was not sent yet",
+    ),
+    (
         "receipt_notes",
         "${text}。提醒：${notes}",
         "an accepted command the GM will still look at ($notes joined by `receipt_note_separator`)",
@@ -393,6 +400,11 @@ _group(
     ("reason_sent_off", "你已被罚下，不能发言、投票或使用技能", "werewolf: a sent-off character"),
     ("reason_not_eligible", "你今天不能投票", "the bound survivor"),
     ("reason_pm_window", "不在提交时间内，本次提交无效", "outside the PM window"),
+    (
+        "receipt_next_window",
+        "；下一夜的私信时间从今天的投票结果公布时开始（最早 ${opens}），请在那之后重新发送",
+        "added to a refusal for a night PM sent by day: when the next window opens (A-S1)",
+    ),
     (
         "reason_after_deadline",
         "已过天亮前10分钟的截止时间，本次提交无效",

@@ -49,24 +49,24 @@ class TemplateSpec:
 def check_text(spec: TemplateSpec, text: str) -> None:
     """Raise :class:`TemplateError` unless ``text`` is a valid text for ``spec``."""
     if not isinstance(text, str):
-        raise TemplateError(spec.name, f"expected a text, got {text!r}")
+        raise TemplateError(spec.name, f"应为文字，得到 {text!r}")
     template = Template(text)
     if not template.is_valid():
         raise TemplateError(
             spec.name,
-            f"a lone $ in {text!r} (write $$ for a dollar sign, ${{name}} for a placeholder)",
+            f"{text!r} 里有单独的 $（lone $：美元符号写 $$，占位符写 ${{名字}}）",
         )
     unknown = sorted(set(template.get_identifiers()) - spec.placeholders)
     if unknown:
         known = ", ".join(f"${p}" for p in sorted(spec.placeholders)) or "none"
-        raise TemplateError(spec.name, f"unknown placeholder ${unknown[0]} (known: {known})")
+        raise TemplateError(spec.name, f"不认识的占位符 ${unknown[0]}（可以用：{known}）")
 
 
 def _close(name: str, known: Iterable[str]) -> str:
     import difflib
 
     near = difflib.get_close_matches(name, list(known), n=1)
-    return f" (did you mean {near[0]}?)" if near else ""
+    return f"；是不是 {near[0]}？" if near else ""
 
 
 class Templates:
@@ -161,5 +161,5 @@ def check_overrides(
     for name, text in overrides.items():
         spec = specs.get(name)
         if spec is None:
-            raise TemplateError(name, f"unknown template{_close(name, specs)}")
+            raise TemplateError(name, f"不认识的模板{_close(name, specs)}")
         check_text(spec, text)

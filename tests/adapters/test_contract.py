@@ -132,7 +132,7 @@ def test_a_cookies_file_others_can_read_is_refused(world: World, tmp_path) -> No
     cookies = tmp_path / "cookies.txt"
     cookies.write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
     cookies.chmod(0o644)
-    with pytest.raises(ConfigError, match=r"\[forum\] cookies_file: .*cookies\.txt is readable by others; run: chmod 600"):
+    with pytest.raises(ConfigError, match=r"\[forum\] cookies_file: .*cookies\.txt 别人也能读；请运行 chmod 600"):
         world.adapter(cookies_file=cookies)
     cookies.chmod(0o600)
     assert world.adapter(cookies_file=cookies).settings.cookies_file == cookies

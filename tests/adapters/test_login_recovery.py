@@ -97,3 +97,49 @@ def test_discuz_login_page_that_welcomes_us_back_sends_no_password(make_world) -
     adapter = world.adapter()
     adapter.login()
     assert post.call_count == 0 and adapter.own_uid == "2"
+
+
+def _login_answer(engine: str, message: str) -> httpx.Response:
+    """The forum's answer to the login form, saying ``message`` where it says the password is wrong."""
+    text = (ENGINE_DIRS[engine] / WRONG[engine]).read_text(encoding="utf-8")
+    wrong = {"discuz": "登录失败", "phpwind": "用户名或密码错误,您还可以尝试 5 次"}[engine]
+    assert wrong in text
+    return httpx.Response(200, text=text.replace(wrong, message, 1), headers={"content-type": "text/html; charset=utf-8"})
+
+
+@pytest.mark.parametrize(
+    ("message", "rejected"),
+    [("抱歉，您访问的页面不存在", False), ("用户不存在", True)],
+    ids=["a page not found", "no such user"],
+)
+def test_only_an_answer_about_the_account_blacklists_the_password(world: World, message: str, rejected: bool) -> None:
+    """A "does not exist" answer to the login form is a verdict on the password only when it is
+    about the account (用户不存在); a page not found says nothing about it, and the password is
+    sent again at the next login (the adversary of issue 22 had a correct one blacklisted)."""
+    world.route("login_page.html", then=["login_page.html"])
+    post = world.route("login_post_response.html", then=[_login_answer(world.engine, message), "login_post_response.html"])
+    post.side_effect = list(post.side_effect)[1:]  # the answer above first, then the usual one
+    world.route("forum_index.html")
+    adapter = world.adapter()
+    with pytest.raises(errors.LoginFailed) as first:
+        adapter.login()
+    assert isinstance(first.value, errors.PasswordRejected) is rejected
+    if rejected:
+        with pytest.raises(errors.PasswordRejected):
+            adapter.login()
+        assert post.call_count == 1
+    else:
+        adapter.login()
+        assert post.call_count == 2 and adapter.own_uid == "2"
+
+
+def test_a_login_page_answered_by_a_redirect_elsewhere_is_a_changed_login_page(world: World) -> None:
+    """The login page answers with a redirect to another site (not followed: an empty body):
+    the login page changed, nothing was sent (it was an internal ValueError, issue 22's F-2)."""
+    world.route("login_page.html", body=None)
+    world.router.routes[-1].mock(return_value=httpx.Response(302, headers={"location": "http://elsewhere.test/login"}))
+    post = world.route("login_post_response.html")
+    world.route("forum_index.html")
+    with pytest.raises(errors.LoginPageChanged):
+        world.adapter().login()
+    assert post.call_count == 0

@@ -56,3 +56,21 @@ def test_phpwind_pms_are_not_paced_but_posts_are(make_world) -> None:  # type: i
     assert adapter.send_wait("pm") == 0.0 and 6.0 not in world.clock.slept
     adapter._last_sends["post"] = world.clock()
     assert adapter.send_wait("post") == pytest.approx(6.0)
+
+
+def test_a_send_with_an_unclear_answer_counts_for_the_spacing(make_world) -> None:  # type: ignore[no-untyped-def]
+    """The forum may have stored a PM whose answer never came (a timeout): the next send waits
+    the interval from it as from any send (issue 22's adversary saw the next PM go out the same
+    second)."""
+    from shenshi.adapters import errors
+
+    world = make_world("discuz")
+    adapter = logged_in(world)
+    adapter.remember_uids({"小明": "3", "月光": "11"})
+    ok, _ = POSTS["discuz"]
+    answer = flow_response("discuz", world.flows[ok])
+    timeout = httpx.ReadTimeout("the answer never came")
+    world.router.post(path="/home.php", params={"ac": "pm", "op": "send"}).mock(side_effect=[timeout] * 5 + [answer])
+    with pytest.raises(errors.ForumError):
+        adapter.send_pm("小明", "占卜结果：夜行者 是 好人")
+    assert adapter.send_wait("pm") == pytest.approx(16.0)

@@ -38,7 +38,7 @@ def test_an_unknown_role_name_lists_the_rulesets_roles(sandbox, capsys) -> None:
     write_config(folder, url, tid, roles=["预言家", *ROLES[1:]])
     code, out = check(capsys, "--offline")
     assert code == 2 and out.count("\n") == 1
-    assert '"预言家" is not a game6-10 role' in out and "seer 占卜者" in out
+    assert '"预言家" 不是 game6-10 的角色' in out and "seer 占卜者" in out
 
 
 def test_a_vote_thread_that_does_not_exist_fails(sandbox, capsys) -> None:
@@ -67,7 +67,7 @@ def test_a_forum_that_cannot_be_reached_names_the_option(sandbox, capsys) -> Non
     write_config(folder, "http://127.0.0.1:9/", tid)
     code, out = check(capsys)
     assert code == 1
-    assert "有误 登录：[forum] base_url：连接被拒绝（http://127.0.0.1:9/）" in out
+    assert "有误 登录：[forum] base_url: 连接被拒绝（http://127.0.0.1:9/）" in out
     assert "Traceback" not in out
 
 
@@ -77,7 +77,7 @@ def test_the_other_engine_is_named(sandbox, capsys) -> None:
     code, out = check(capsys)
     assert code == 1
     assert (
-        '有误 登录：[forum] engine：这看起来是 phpwind 论坛，不是 Discuz!：请设 engine = "phpwind"'
+        '有误 登录：[forum] engine: 这看起来是 phpwind 论坛，不是 Discuz!：请设 engine = "phpwind"'
         in out
     )
 
@@ -91,12 +91,12 @@ def test_a_rejected_password_is_one_line_in_check_config_and_in_run(
     code, out = check(capsys)
     assert (
         code == 1
-        and "有误 登录：[forum] password：论坛拒绝了" in out
+        and "有误 登录：[forum] password: 论坛拒绝了" in out
     )
     assert "not-the-password" not in out
     code = main(["run", "--once"])
     out, err = capsys.readouterr()
     assert (
-        code == 2 and err.startswith("shenshi 出错：[forum] password：") and err.count("\n") == 1
+        code == 2 and err.startswith("shenshi 出错：[forum] password: ") and err.count("\n") == 1
     )
     assert "Traceback" not in out + err and "not-the-password" not in out + err

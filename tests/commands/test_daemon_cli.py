@@ -120,7 +120,7 @@ def test_check_config_offline_refuses_a_cookies_file_others_can_read(cfg, capsys
     (cfg / "cookies.txt").write_text("# Netscape HTTP Cookie File\n", encoding="utf-8")
     os.chmod(cfg / "cookies.txt", 0o644)
     code, out, _ = run(capsys, "check-config", "--offline")
-    assert code == 1 and "有误 密码：" in out and "cookies.txt is readable by others; run: chmod 600" in out
+    assert code == 1 and "有误 密码：" in out and "cookies.txt 别人也能读；请运行 chmod 600" in out
     os.chmod(cfg / "cookies.txt", 0o600)
     code, out, _ = run(capsys, "check-config", "--offline")
     assert code == 0 and "用 cookies 文件" in out
@@ -130,13 +130,13 @@ def test_a_wrong_option_is_named(cfg, capsys) -> None:
     text = (cfg / "shenshi.toml").read_text(encoding="utf-8").replace('engine = "discuz"', 'engine = "vbulletin"')
     (cfg / "shenshi.toml").write_text(text, encoding="utf-8")
     code, _, err = run(capsys, "status")
-    assert code == 2 and '[forum] engine: expected "discuz" or "phpwind", got "vbulletin"' in err
+    assert code == 2 and '[forum] engine: 应为 "discuz" 或 "phpwind"，得到 "vbulletin"' in err
 
 
 def test_missing_configuration_says_what_to_do(tmp_path, capsys, monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "status")
-    assert code == 2 and "copy config.example.toml" in err
+    assert code == 2 and "把 config.example.toml 复制为" in err
 
 
 def test_review_takes_ids_and_ranges_and_sets_the_gms_notes_apart_from_the_text(cfg, capsys) -> None:

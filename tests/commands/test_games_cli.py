@@ -54,13 +54,13 @@ def test_one_daemon_serves_every_game_and_the_commands_pick_one(two_games, capsy
 
     assert main(["status", "--games", str(games)]) == 2  # which one?
     _, err = capsys.readouterr()
-    assert "--game NAME" in err and "第一局" in err and "第二局" in err
+    assert "--game 局名" in err and "第一局" in err and "第二局" in err
     assert main(["status", "--games", str(games), "--game", "second"]) == 0  # by its file's name
     out, _ = capsys.readouterr()
     assert "《第二局》" in out
     assert main(["status", "--games", str(games), "--game", "第三局"]) == 2
     _, err = capsys.readouterr()
-    assert "no such game" in err
+    assert "没有叫这个名字的游戏" in err
 
     assert main(["status", "--json", "--games", str(games)]) == 0  # every game, a health check
     out, _ = capsys.readouterr()
@@ -73,4 +73,4 @@ def test_two_games_of_one_name_in_one_database_are_refused(two_games, capsys) ->
     second.write_text(second.read_text(encoding="utf-8").replace("第二局", "第一局"), encoding="utf-8")
     assert main(["run", "--once", "--games", str(games)]) == 2
     _, err = capsys.readouterr()
-    assert "第一局" in err and "one database" in err
+    assert "第一局" in err and "同一个数据库" in err

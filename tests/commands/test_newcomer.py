@@ -6,6 +6,7 @@ line in Chinese saying what to do, never a traceback, and nothing is stored by a
 from __future__ import annotations
 
 import io
+import json
 import sys
 
 import pytest
@@ -135,6 +136,10 @@ def test_a_reject_and_an_acknowledgement_can_be_taken_back(cfg, capsys) -> None:
     assert code == 2 and "--undo 需要提醒编号" in err
     log = (cfg / "dry.jsonl").read_text(encoding="utf-8")
     assert '"restore"' in log and '"unack"' in log
+    # the log names the command the GM typed, never one that does not exist (shenshi restore)
+    said = [json.loads(line)["text"] for line in log.splitlines() if json.loads(line)["kind"] == "restore"]
+    assert said and all(t.startswith("shenshi reject --undo：#2") for t in said), said
+    assert "shenshi restore" not in log and "shenshi restore" not in (cfg / "dry.log").read_text(encoding="utf-8")
 
 
 def test_outbox_refusals_say_why_and_the_others_go_through(cfg, capsys) -> None:
@@ -233,7 +238,7 @@ def test_check_config_names_the_option_when_the_second_login_fails(sandbox) -> N
 
     first = next(check_forum(load_config(folder / "shenshi.toml"), Refusing()))  # type: ignore[arg-type]
     assert not first.ok
-    assert first.detail.startswith("[forum] password：论坛拒绝了")
+    assert first.detail.startswith("[forum] password: 论坛拒绝了")
 
 
 def test_status_shows_who_has_not_signed_in_while_the_window_is_open(tmp_path) -> None:

@@ -44,6 +44,20 @@ def test_run_once_polls_and_opens_the_first_night(forum_config, capsys) -> None:
         assert not path.exists() or GM_PASSWORD.encode() not in path.read_bytes()
 
 
+def test_run_once_counts_the_pms_it_read(forum_config, capsys) -> None:
+    """Issue 23: the summary says what the cycle read (not "events: 0, sent: 0" after PMs)."""
+    from shenshi.adapters.sandbox.seed import PLAYERS
+
+    forum, _ = forum_config
+    assert main(["run", "--once"]) == 0
+    capsys.readouterr()
+    forum.send_pm(PLAYERS[2], "神的使者", "请问今晚几点截止？")
+    forum.send_pm(PLAYERS[3], "神的使者", "我还在")
+    assert main(["run", "--once"]) == 0
+    said = capsys.readouterr().out.strip().splitlines()[-1]
+    assert "读到 2 条私信" in said and "events" not in said and "sent" not in said, said
+
+
 @pytest.mark.parametrize(("flags", "libraries_shown"), [((), False), (("-v",), True)])
 def test_run_keeps_the_libraries_quiet_unless_asked(forum_config, caplog, flags, libraries_shown) -> None:
     caplog.set_level(logging.INFO)
@@ -63,7 +77,7 @@ def test_run_with_a_clock_factor_keeps_the_rehearsal_clock_in_a_file(forum_confi
     assert RehearsalClock.open(tmp_path / "rehearsal-clock.json").factor == 60
     assert main(["run", "--once", "--clock-factor", "60"]) == 0  # joins the same clock
     assert main(["run", "--once", "--clock-factor", "30"]) == 2
-    assert "runs 60×" in capsys.readouterr().err
+    assert "按 60 倍速走" in capsys.readouterr().err
 
 
 def test_a_clock_factor_is_refused_on_a_real_forum(forum_config, capsys) -> None:
@@ -72,5 +86,5 @@ def test_a_clock_factor_is_refused_on_a_real_forum(forum_config, capsys) -> None
     text = path.read_text(encoding="utf-8")
     path.write_text(re.sub(r'base_url = "[^"]+"', 'base_url = "https://bbs.example.com/"', text), encoding="utf-8")
     assert main(["run", "--once", "--clock-factor", "60"]) == 2
-    assert "for rehearsals on the sandbox" in capsys.readouterr().err
+    assert "只用于在沙盒论坛" in capsys.readouterr().err
     assert not (tmp_path / "rehearsal-clock.json").exists()

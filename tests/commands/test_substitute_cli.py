@@ -25,7 +25,7 @@ def test_an_account_the_forum_does_not_know_is_refused(sandbox, capsys) -> None:
     forum.add_user("替补甲", "Sub_pw1")
     code, out, err = run(capsys, "substitute", "小明", "替补甲")
     assert code == 0, err
-    assert out.startswith("替补甲 接替 小明 的座位，立即生效\n") and "已提出公告 #1" in out
+    assert out.startswith("替补甲 接替 小明 的座位，立即生效：从现在起由 替补甲 替 小明 的座位投票和行动") and "已提出公告 #1" in out
     code, out, _ = run(capsys, "review")
     assert "#1 [待审] 替补公告 → 帖子" in out and "小明 退出，由替补 替补甲 接替。" in out
 
@@ -35,6 +35,6 @@ def test_offline_or_unreachable_says_the_account_was_not_checked(sandbox, capsys
     write_config(folder, "http://127.0.0.1:9/", tid)
     code, out, err = run(capsys, "substitute", "小明", "替补乙")
     assert code == 0, err
-    assert "无法检查论坛账号：[forum] base_url：连接被拒绝" in out
+    assert "无法检查论坛账号：[forum] base_url: 连接被拒绝" in out
     code, out, _ = run(capsys, "substitute", "阿杰", "替补丙", "--offline")
     assert code == 0 and "没有检查论坛账号（--offline）" in out

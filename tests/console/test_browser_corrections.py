@@ -120,7 +120,7 @@ def test_every_correction_from_its_form(night) -> None:
     assert {"小明", "阿杰", "月光"} <= tally["老王"]
     made = page.goto(f"{gm.url}/g/1/corrections") and page.locator("table.made").inner_text()
     for words in ("月光", "作废 夜行者", "天神已答复 小明", "阿杰 的选票改记为 老王", "白色的猫 自动退出游戏",
-                  "今天不处决任何人", "路人乙 将接替 Rex", "抽中 Tom_2 做额外占卜", "作废 夜行者 的「杀」"):  # fmt: skip
+                  "今天不处决任何人", "路人乙 接替 Rex", "抽中 Tom_2 做额外占卜", "作废 夜行者 的「杀」"):  # fmt: skip
         assert words in made, words
     timeline = page.goto(f"{gm.url}/g/1/timeline") and page.locator("ol.timeline").inner_text()
     assert "天神更正：作废 夜行者 的「杀」" in timeline and "无人死亡" in timeline

@@ -4,7 +4,7 @@ by day cites the night's PM window, never the vote's; a ballot cites the vote's.
 from __future__ import annotations
 
 from shenshi.daemon.gm_commands import mark_published
-from tests.daemon.helpers import alerts, announcement, at, pm, post, started
+from tests.daemon.helpers import TZ, alerts, announcement, at, pm, post, started
 from tests.daemon.test_status import feed
 
 
@@ -23,8 +23,20 @@ def test_a_divination_sent_by_day_cites_the_nights_pm_window(tmp_path) -> None:
     svc, _ = day_one(tmp_path)
     ident = feed(svc, pm("小明", "占卜 老王", 37.5))
     [alert] = [a for a in alerts(svc) if a.evidence_id == ident]
-    assert "上一夜的私信时间 12-01 20:00:00 – 12-02 20:00:00" in alert.message, alert.message
+    # A-S1: the night's window closed when its result was announced (published at 20:30)
+    assert "上一夜的私信时间 12-01 20:00:00 – 12-02 20:30:00" in alert.message, alert.message
     assert "12-03 08:30" not in alert.message and "12-04" not in alert.message  # not the vote window
+
+
+def test_a_night_pm_refused_by_day_is_told_when_the_next_window_opens(tmp_path) -> None:
+    from tests.daemon.helpers import announcements
+
+    svc, _ = day_one(tmp_path)
+    ident = feed(svc, pm("小明", "占卜 老王", 37.5))
+    [receipt] = [a for a in announcements(svc) if a.kind == "receipt" and ident in a.evidence_ids]
+    assert receipt.text.startswith("未受理：占卜") and "不在提交时间内" in receipt.text
+    closes = svc.referee.times().closes.astimezone(TZ).strftime("%m-%d %H:%M")
+    assert f"下一夜的私信时间从今天的投票结果公布时开始（最早 {closes}）" in receipt.text, receipt.text
 
 
 def test_a_ballot_outside_the_vote_cites_the_vote_window(tmp_path) -> None:

@@ -44,7 +44,7 @@ def test_a_misspelt_kill_pm_points_to_override_action_and_a_new_pm_closes_it(tmp
     assert [h.args[:2] for h in view.advice.hints] == [("action", "夜行者")]
     assert "override ballot" not in view.hint and "投票" not in view.hint
     data = to_json(build_status(svc))["alerts"][0]["advice"]["hints"][0]
-    assert data["command"] == "override" and data["args"][2] == "杀" and data["args"][3]["blank"] == "对象"
+    assert data["command"] == "override" and data["args"][2] == "杀" and data["args"][3] == "夜行者"  # the close name
     feed(svc, pm("夜行者", "杀 Rex\n杀人宣言：" + "夜" * 120, 0.2))  # he writes again, plainly
     [closed] = alerts(svc)
     assert closed.resolved_at is not None and closed.resolution == "夜行者 杀 Rex"

@@ -202,3 +202,16 @@ def test_phpwind_load_guard_on_a_gbk_forum_never_blacklists_the_right_password(t
         [receipt] = [a for a in announcements(service) if a.kind == "receipt"]
         assert receipt.state is AnnouncementState.SENT and "老王" in receipt.text
         service.close()
+
+
+def test_check_config_and_run_once_blame_the_slowness_not_the_address(tmp_path) -> None:
+    """A forum that drips its answer past ``deadline`` is slow, not away: the one-line error of
+    ``check-config`` and ``run --once`` names ``deadline``, not ``base_url`` (issue 22's
+    adversary read "论坛开着吗？地址对吗？")."""
+    from shenshi.adapters import errors
+    from shenshi.config import parse_config
+    from shenshi.daemon.forum_problems import explain
+    from tests.test_config import raw_config
+
+    line = explain(parse_config(raw_config(), tmp_path), errors.AnswerTooSlow("no answer within 60 s"))
+    assert line.startswith("[forum] deadline: ") and "地址对吗" not in line and "一点一点" in line, line

@@ -77,3 +77,24 @@ def test_a_short_declaration_is_one_alert_the_rules_raise_at_the_close(tmp_path)
     clock.set(at(24.5))
     svc.tick()
     assert [a.kind for a in alerts(svc) if "declaration_short" in a.kind] == ["rule:declaration_short"]
+
+
+def test_status_shows_a_disagreement_and_a_kill_without_declaration_while_the_night_is_open(tmp_path) -> None:
+    """Issue 20: the GM sees, during the night (not after it settled), that the two killers
+    named different targets and that a recorded kill has no declaration; both go once fixed."""
+    from shenshi.commands.status import render
+    from shenshi.daemon.status import build_status
+    from tests.daemon.helpers import pm, started
+    from tests.daemon.test_status import feed
+
+    svc, clock = started(tmp_path)
+    feed(svc, pm("夜行者", "杀 Rex", 0.1))
+    feed(svc, pm("老王", "杀 Tom_2", 0.2))
+    status = build_status(svc)
+    assert status.phase == "night"
+    text = "\n".join(render(status, 300))
+    assert "!! 联合行动意见不一（夜行者、老王）：夜行者 杀 Rex、老王 杀 Tom_2" in text, text
+    assert "!! 夜行者 杀 Rex 还没有杀人宣言" in text and "!! 老王 杀 Tom_2 还没有杀人宣言" in text
+    feed(svc, pm("老王", "杀 Rex\n杀人宣言：" + "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6, 0.3))
+    status = build_status(svc)
+    assert status.phase == "night" and status.night.troubles == ()  # they agree; 老王's declaration covers both

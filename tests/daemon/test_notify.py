@@ -271,7 +271,7 @@ def test_the_urls_file_must_be_private(tmp_path, monkeypatch) -> None:
     ("notify", "said"),
     [
         ({"on": ["alerts"]}, "[notify] on"),
-        ({"console_url": "127.0.0.1:8737"}, "[notify] console_url: expected an http(s) address"),
+        ({"console_url": "127.0.0.1:8737"}, "[notify] console_url: 应为 http:// 或 https:// 开头的网址"),
         ({"url": ["json://x/"]}, "[notify] url"),
     ],
 )

@@ -5,6 +5,9 @@ correction (a restarted service rebuilds it), and the alert it answers closes it
 
 from __future__ import annotations
 
+import shlex
+from dataclasses import replace
+
 import pytest
 
 from shenshi.daemon.gm_commands import enter_action, run_hint
@@ -26,17 +29,40 @@ def test_the_hint_of_a_misspelt_kill_enters_it_and_closes_the_alert(tmp_path) ->
     feed(svc, pm("夜行者", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
     [view] = build_status(svc).alerts
     [hint] = view.advice.hints
-    assert hint.args[:3] == ("action", "夜行者", "杀") and "夜行者" in hint.args[3].suggested
+    assert hint.args == ("action", "夜行者", "杀", "夜行者")  # the one close name, filled in
     assert dict(hint.options)["--at"] == "2026-12-01T20:03:00"  # the PM's time, not the GM's
     clock.set(at(2))
-    said = run_hint(svc, hint.fill("Rex"))
+    said = run_hint(svc, replace(hint, args=(*hint.args[:3], "Rex")))  # the GM reads it otherwise
     assert said.lines[0] == "已记录：补录 夜行者 的行动：杀 Rex（代替读不出的私信）"
-    assert any("没有杀人宣言" in line for line in said.lines)  # the kill is in, flagged: told
+    assert not any("没有杀人宣言" in line for line in said.lines)  # the PM's declaration came with it
     [sub] = svc.referee.state.submissions
     assert (sub.actor, sub.action, sub.target, sub.extra["gm"]) == ("夜行者", "kill", "Rex", True)
+    assert sub.extra["declaration_chars"] >= 100
     assert sub.t == START.replace(minute=3)  # when the PM was sent (to the minute), not now
     [alert] = alerts(svc)
     assert alert.resolved_at is not None and alert.resolution == "天神补记：夜行者 杀 Rex"
+
+
+def test_a_misspelt_kill_with_its_declaration_is_entered_as_the_player_wrote_it(tmp_path) -> None:
+    """The rehearsal's case: 老王 writes 杀 夜行着 with a 157-character declaration; following the
+    hint as it stands records the kill on the name that came close, with that declaration (a
+    kill without one would be void), and the CLI line can be typed as shown."""
+    svc, clock = service(tmp_path)
+    declaration = "月黑风高，他提着灯笼走过长街。 " + "那一夜风雨交加，雷声在远处的山谷里回荡。" * 7
+    feed(svc, pm("老王", f"杀 夜行着\n杀人宣言：\n{declaration}", 0.05))
+    [view] = build_status(svc).alerts
+    [hint] = view.advice.hints
+    assert hint.args == ("action", "老王", "杀", "夜行者") and not hint.blanks
+    assert dict(hint.options)["--declaration"] == " ".join(declaration.split())
+    typed = shlex.split(hint.text())  # what the GM copies from ``shenshi status``
+    assert typed[:6] == ["shenshi", "override", "action", "老王", "杀", "夜行者"]
+    assert typed[typed.index("--declaration") + 1] == " ".join(declaration.split())
+    said = run_hint(svc, hint)
+    assert not any("没有杀人宣言" in line for line in said.lines), said.lines
+    [sub] = svc.referee.state.submissions
+    assert (sub.actor, sub.target) == ("老王", "夜行者") and not sub.extra.get("declaration_missing")
+    assert sub.extra["declaration_chars"] >= 150
+    assert all(a.resolved_at is not None for a in alerts(svc))
 
 
 def test_an_entered_action_is_an_event_that_a_restart_rebuilds(tmp_path) -> None:
@@ -90,3 +116,39 @@ def test_a_werewolf_skill_is_entered_as_its_tree_hole_reply_would_be(tmp_path) -
     enter_action(svc, ["白色的猫", "pair_lovers", "月光", "Rex"])
     [sub] = svc.referee.state.submissions
     assert (sub.action, sub.target, sub.extra["target2"]) == ("pair_lovers", "月光", "Rex")
+
+
+def test_an_entered_kill_supersedes_the_refusal_receipt_of_its_pm(tmp_path) -> None:
+    """The refusal ("未受理：杀 夜行着——没有找到玩家…请写对名字后重新发送") must not reach the
+    player once the GM recorded the kill: it is superseded by a receipt of what was recorded,
+    and the GM is told so."""
+    from tests.daemon.helpers import announcements
+
+    svc, clock = service(tmp_path)
+    feed(svc, pm("老王", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
+    [refusal] = [a for a in announcements(svc) if a.kind == "receipt"]
+    assert refusal.text.startswith("未受理：杀 夜行着") and refusal.destination == "老王"
+    [view] = build_status(svc).alerts
+    said = run_hint(svc, view.advice.hints[0])
+    receipts = {a.id: a for a in announcements(svc) if a.kind == "receipt"}
+    assert receipts[refusal.id].state.value == "superseded"
+    [standing] = [a for a in receipts.values() if a.state.value in ("proposed", "approved")]
+    assert standing.destination == "老王" and standing.text.startswith("天神已按你的私信「杀 夜行着」代为记录——已收到：今晚杀 夜行者")
+    assert "杀 夜行着" in standing.text and "未受理" not in standing.text
+    assert receipts[refusal.id].superseded_by == standing.id
+    assert any(f"#{refusal.id}" in line and f"#{standing.id}" in line for line in said.lines), said.lines
+
+
+def test_an_entered_kill_after_its_refusal_went_out_tells_the_player_what_was_recorded(tmp_path) -> None:
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import announcements
+
+    svc, clock = service(tmp_path)
+    feed(svc, pm("老王", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
+    [refusal] = [a for a in announcements(svc) if a.kind == "receipt"]
+    mark_published(svc, [refusal.id])  # the player read "未受理"
+    [view] = build_status(svc).alerts
+    run_hint(svc, view.advice.hints[0])
+    after = [a for a in announcements(svc) if a.kind == "receipt" and a.id != refusal.id]
+    assert [(a.destination, a.state.value) for a in after] == [("老王", "proposed")]
+    assert "已收到：今晚杀 夜行者" in after[0].text

@@ -64,7 +64,7 @@ def test_run_once_with_the_forum_down_says_so_in_one_line(tmp_path) -> None:
                           text=True, env=_env(), timeout=120)  # fmt: skip
     assert done.returncode == 2 and not done.stdout
     lines = [line for line in done.stderr.splitlines() if "WARNING" not in line]  # the libraries' logs
-    assert lines == [lines[0]] and lines[0].startswith("shenshi 出错：[forum] base_url：连接被拒绝")
+    assert lines == [lines[0]] and lines[0].startswith("shenshi 出错：[forum] base_url: 连接被拒绝")
     assert "Traceback" not in done.stdout + done.stderr
 
 

@@ -1,7 +1,8 @@
 """Whole games over real HTTP on the loopback sandbox: the scripted players' intended actions
 must give the outcome written in the script, as the forum shows it and as the daemon stored it.
 
-game6-10 and chess32 run in CI on both engines; the other rulesets run in ``make e2e``.
+game6-10 runs in ``make test`` on both engines; chess32 (32 seats, a minute or more a game) in
+``.ci/run`` and ``make e2e``, with the other rulesets.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from tests.e2e.checks import (
 
 pytestmark = pytest.mark.e2e
 ENGINES = ("discuz", "phpwind")
-IN_CI = ("game6-10", "chess32")
-SLOW = tuple(r.name for r in RULESETS if r.name not in IN_CI)
+IN_CI = ("game6-10", pytest.param("chess32", marks=pytest.mark.slow))
+SLOW = tuple(r.name for r in RULESETS if r.name not in ("game6-10", "chess32"))
 
 
 @pytest.mark.parametrize("engine", ENGINES)

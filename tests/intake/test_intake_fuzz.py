@@ -82,3 +82,36 @@ def test_any_text_is_read_without_an_exception(
     for tid in ("t", "tree"):  # a game-thread post, a 功能树洞 reply
         _check(read_post(ctx, Post(tid, "p", 2, sender, "", T, text, quotes=quotes)))
     _check(read_pm(ctx, PrivateMessage("m", "c", sender, "", "GM", None, T, text)))
+
+
+# A command followed by changes of mind, offers, questions and agreement in any order (占卜X
+# 要不改成Y？, 杀X，或者换成Y了 算了改Z): the grammar's own words, so the reader's correction
+# and offer paths are exercised, not only its tolerance of odd characters.
+COMMANDS = ["杀", "占卜", "束魂", "投票：", "【杀人】", "诅咒", "确定占卜", "我和阿杰杀", "炮打", "轰"]
+SEPARATORS = ["", " ", "，", "。", "\n", "（", "：", "…"]
+LEADS = [
+    "", "要不", "要不要", "或者", "不对", "算了", "还是", "再", "我", "那就", "万一", "如果", "明天",
+    "可能", "哦对了", "确定", "以这个为准", "重新决定", "不", "别",
+]  # fmt: skip
+CHANGES = ["", "改杀", "改成", "换成", "改投", "改为", "杀", "占卜", "投", "换", "改", "取消", "撤回", "更正："]
+TARGETS = ["老王", "阿杰", "Mia", "Mia2", "小明", "他", "", "谁"]
+ENDS = ["", "？", "吧", "呢", "吗", "）", "的话", "了", "。"]
+changes = st.tuples(
+    st.sampled_from(SEPARATORS), st.sampled_from(LEADS), st.sampled_from(CHANGES),
+    st.sampled_from(TARGETS), st.sampled_from(ENDS),
+).map("".join)  # fmt: skip
+changed_commands = st.tuples(
+    st.sampled_from(COMMANDS), st.sampled_from(TARGETS), st.lists(changes, min_size=1, max_size=3)
+).map(lambda t: t[0] + t[1] + "".join(t[2]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(changed_commands, st.sampled_from(sorted(ROLES)), st.sampled_from(["day", "night"]),
+       st.sampled_from(NAMES[:5]))  # fmt: skip
+def test_any_change_of_mind_is_read_without_an_exception(
+    text: str, ruleset: str, kind: str, sender: str
+) -> None:
+    ctx = _ctx(ruleset, kind)
+    for tid in ("t", "tree"):
+        _check(read_post(ctx, Post(tid, "p", 2, sender, "", T, text)))
+    _check(read_pm(ctx, PrivateMessage("m", "c", sender, "", "GM", None, T, text)))

@@ -148,3 +148,13 @@ def test_a_stranger_s_command_in_a_role_thread_is_an_alert() -> None:
     assert [a.kind for a in out.alerts] == ["not_a_player"] and not out.commands
     assert "路人甲" in out.alerts[0].message
     assert read_post(ctx, Post("77", "10", 5, "路人甲", "13", T, "围观一下")).empty
+
+
+def test_a_ballot_in_the_discussion_thread_is_quoted_with_whom_it_names() -> None:
+    """The GM reads which ballot was posted in the wrong thread: 「投票 阿杰」, not the bare
+    command word (issue 20's newcomer read 「投票」)."""
+    from shenshi.intake.context import DISCUSSION_THREAD
+
+    ctx = replace(CTX, phase=DAY, threads={"60": DISCUSSION_THREAD})
+    [alert] = read_post(ctx, post("投票：阿杰", tid="60")).alerts
+    assert alert.kind == "vote_wrong_thread" and "「投票 阿杰」" in alert.message, alert.message

@@ -7,6 +7,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
+from shenshi.rulesets.chess import night
 from shenshi.rulesets.chess.states import IMP, PLATFORM, PRAYER, Edge, EffectGraph, solve
 
 
@@ -88,6 +89,25 @@ def test_even_loop_through_invincibility_is_referred_to_the_gm():
     out = solve(graph("a b r1 r2", *edges))
     assert out.referred == (("a", "b"),)
     assert out.imp == {"a", "b"} and out.inv == frozenset()
+
+
+def test_a_referred_paradox_keeps_what_step_4_decided():
+    # p0 and p2 make each other invincible (an even loop, referred to the GM), and p1, whom
+    # nobody imprisons, imprisons both. p1 is undecided only in INV: the default must not
+    # imprison him, or p3 (p1's enemy platform) would stay invincible on a power that no longer
+    # works and p0, p2 would be imprisoned by an imprisoned player.
+    loop = [("p0", "p1", PLATFORM), ("p0", "p2", PLATFORM), ("p2", "p0", PLATFORM)]
+    loop += [("p1", "p0", IMP), ("p1", "p2", IMP)]
+    out = solve(graph("p0 p1 p2 p3", *loop, ("p1", "p3", PLATFORM), x=1))
+    assert out.referred == (("p0", "p1", "p2"),)
+    assert out.imp == {"p0", "p2"} and out.inv == {"p3"}
+    assert out.valid("p1")
+    # The GM's log says whom the default imprisoned, not the whole group.
+    [referred] = [n for n in night._paradox_notes(out) if n.rule == "paradox_referred"]
+    assert (referred.who, referred.detail) == ("p0,p1,p2", "default: imprisoned p0,p2")
+    # The same with p1 imprisoning p3: p1's power works, so p3 is imprisoned.
+    out = solve(graph("p0 p1 p2 p3", *loop, ("p1", "p3", IMP), x=1))
+    assert out.imp == {"p0", "p2", "p3"} and out.inv == frozenset()
 
 
 EDGE_KINDS = st.sampled_from([IMP, IMP, PLATFORM, PRAYER])

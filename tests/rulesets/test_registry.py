@@ -46,7 +46,7 @@ def test_the_configuration_takes_an_alias_and_keeps_the_name(written: str, name:
 
 
 def test_an_unknown_ruleset_in_the_configuration_names_the_known_ones() -> None:
-    with pytest.raises(ConfigError, match=r'\[game\] ruleset: expected "game5" or .*got "game7"'):
+    with pytest.raises(ConfigError, match=r'\[game\] ruleset: 应为 "game5" 或 .*得到 "game7"'):
         parse_config(game_config("game7"), Path("."))
 
 

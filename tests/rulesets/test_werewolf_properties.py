@@ -23,8 +23,9 @@ from datetime import datetime, timedelta
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import event as tally_event
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shenshi.rulesets.base import (
@@ -278,8 +279,21 @@ def assert_over_and_untouched(state: GameState, ended_by_vote: bool) -> None:
         assert after.outcome is None or after.outcome == camps.outcome(after)
 
 
+@settings(max_examples=12)  # a few games in `make test` (each is up to 8 days and nights)
 @given(tables(), st.data())
 def test_random_games_keep_the_rules(specs: list[PlayerSpec], data: st.DataObject) -> None:
+    random_game_keeps_the_rules(specs, data)
+
+
+@pytest.mark.slow  # the profile's number of games (`make e2e`, .ci/run)
+@given(tables(), st.data())
+def test_many_random_games_keep_the_rules(specs: list[PlayerSpec], data: st.DataObject) -> None:
+    random_game_keeps_the_rules(specs, data)
+
+
+def random_game_keeps_the_rules(specs: list[PlayerSpec], data: st.DataObject) -> None:
+    """Play the table through up to 8 days and nights of random GM steps, replies, skills and
+    ballots; every step keeps the invariants, and a game that ended stays over."""
     state = WW.new_game(specs)
     steps: list[tuple[str, int]] = [("night", 0)]
     for n in range(1, 9):

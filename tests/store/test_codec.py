@@ -191,9 +191,17 @@ def test_any_value_round_trips(value):
 
 
 @pytest.mark.parametrize("cls", STORED_DATACLASSES, ids=lambda c: c.__qualname__)
-@settings(max_examples=20)
+@settings(max_examples=6)  # a Report's dozens of fields make each example slow: a few in make test
 @given(data=st.data())
 def test_every_stored_dataclass_round_trips(cls, data):
+    round_trip(data.draw(instances(cls)))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cls", STORED_DATACLASSES, ids=lambda c: c.__qualname__)
+@settings(max_examples=30)
+@given(data=st.data())
+def test_every_stored_dataclass_round_trips_at_length(cls, data):
     round_trip(data.draw(instances(cls)))
 
 

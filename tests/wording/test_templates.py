@@ -63,11 +63,11 @@ def test_overrides_replace_the_default_and_keep_the_others() -> None:
 @pytest.mark.parametrize(
     ("overrides", "words"),
     [
-        ({"night_titel": "x"}, ["night_titel", "unknown template", "night_title"]),
+        ({"night_titel": "x"}, ["night_titel", "不认识的模板", "night_title"]),
         ({"night_title": "第${night}夜"}, ["night_title", "$night", "$n"]),
         ({"death": "$name 死于 $how"}, ["death", "$how"]),
         ({"winner": "100$ 奖金"}, ["winner", "lone $"]),
-        ({"padding": 3}, ["padding", "expected a text"]),
+        ({"padding": 3}, ["padding", "应为文字"]),
     ],
 )
 def test_bad_overrides_are_refused_with_the_template_named(

@@ -257,7 +257,16 @@ def _paradox_notes(st: NightStates) -> list[DaemonNote]:
     """Step 5b cycles (imprison_cycle) and step 5c paradoxes referred to the GM (RES-C9)."""
     notes = [note(",".join(c), "imprison_cycle", "void") for c in st.cycles]
     notes += [
-        note(",".join(c), "paradox_referred", "flag", "default: imprisoned", log_only=True)
+        note(",".join(c), "paradox_referred", "flag", _referred_default(c, st), log_only=True)
         for c in st.referred
     ]
     return notes
+
+
+def _referred_default(group: tuple[str, ...], st: NightStates) -> str:
+    """What step 5c's default made of a referred group: its imprisoned members (a member whose
+    imprisonment step 4 had already decided keeps it, RES-C9)."""
+    imprisoned = [p for p in group if p in st.imp]
+    if len(imprisoned) == len(group):
+        return "default: imprisoned"
+    return "default: imprisoned " + (",".join(imprisoned) or "nobody")

@@ -11,7 +11,8 @@ Map::
       _propagate()          step 4: the three-valued fixed point (T, F, ? = None)
       _special_2_6_9()      step 5a: the 2.6.9 pattern, generalised (RES-C21)
                             step 5b: undecided and not invincible → imprisoned (RES-C9)
-                            step 5c: anything else → referred to the GM, default imprisoned
+                            step 5c: anything else → referred to the GM; what is still
+                            undecided defaults to imprisoned, not invincible
       _groups()             the players settled by 5b/5c, in linked groups (for the notes)
 
 Pure functions over player names; generals never appear as players (they are never INV or IMP)
@@ -118,7 +119,13 @@ def solve(graph: EffectGraph) -> NightStates:
         cycle = [p for p in s.undecided() if s.inv[p] is False]
         settled = cycle or s.undecided()  # 5b, else 5c (default: imprisoned)
         for p in settled:
-            s.inv[p], s.imp[p] = False, True
+            # Only what is still undecided takes the default: a value step 4 decided stays, or
+            # what it was derived into (a platform, an imprisonment of someone else) would not
+            # hold any more. A player nobody validly imprisons is never imprisoned by default.
+            if s.inv[p] is None:
+                s.inv[p] = False
+            if s.imp[p] is None:
+                s.imp[p] = True
             s.pinned.add(p)
         (cycles if cycle else referred).extend(_groups(graph, settled))
     return NightStates(
