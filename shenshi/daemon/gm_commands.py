@@ -602,10 +602,7 @@ def _check_voting(service: GameService, said: str) -> None:
     opens = referee.ballots_from()
     if opens is None or opens <= service.clock():
         return  # no round: the rules refuse it with their reason
-    from shenshi.daemon.referee import NOT_YET
-
-    tz = service.config.forum.tz
-    when = NOTES["vote_opens_at"].format(at=fmt_time(opens, tz)) if opens < NOT_YET else NOTES["vote_opens_posted"]
+    when = NOTES["vote_opens_at"].format(at=fmt_time(opens, service.config.forum.tz))
     raise UserError(f"{said}：{when}；没有改动")
 
 

@@ -297,7 +297,6 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "step_closed": "这一阶段已结算，不能再补录",
     "ballot_again": "看原帖；玩家可在截止前重新投票，或由你代记",
     "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
-    "vote_opens_posted": "投票要等开放投票的帖子发出后才开放，之前不能代记选票（开放前的帖子不计票）",
     "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",
     "refused": "按规则不受理",

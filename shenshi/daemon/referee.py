@@ -345,16 +345,6 @@ class Referee:
             times = self._later_round(times, state)
         return times
 
-    def ballot_times(self, state: GameState | None = None) -> PhaseTimes | None:
-        """The open step's clock as ballots are judged by it: a first round that opens later
-        than the day takes ballots from its opening post's publication (see
-        :meth:`_opened_round`); the clock's moments and status keep the rules' hour."""
-        state = state or self.state
-        times = self.times(state)
-        if times is not None and state.phase is Phase.DAY and state.round == 1 and self._has_opening_post(times):
-            times = self._opened_round(times, state)
-        return times
-
     def scheduled_times(self, state: GameState | None = None) -> PhaseTimes | None:
         """The open step's clock as the rules schedule it, before any announcement moves it
         (the vote opening post is proposed at the scheduled opening)."""
@@ -370,35 +360,25 @@ class Referee:
         """The first round opens later than the day (game6: the 13th hour), with its own post."""
         return 1 in times.rounds and times.rounds[1][0] > times.opens
 
-    def _opened_round(self, times: PhaseTimes, state: GameState) -> PhaseTimes:
-        """A first round that opens later than the day opens when its opening post
-        (「投票帖现在开放投票」) is published, never before the rules' hour (RULES.md §1.10: the
-        vote thread opens at day hour 12): the players read the thread, so a ballot above the
-        opening post is early, as a runoff opens with the published result before it. Its
-        close stays as the opening post says."""
-        opens, closes = times.rounds[1]
-        at = self.published.get(self._opening_key(state))
-        # (a post's time may be shown to the minute: a ballot in the post's minute gets the benefit)
-        opened = NOT_YET if at is None else max(opens, at.replace(second=0, microsecond=0))
-        return replace(times, rounds=frozen_map({**times.rounds, 1: (min(opened, closes), closes)}))
-
     def ballots_from(self) -> datetime | None:
-        """When the open round takes ballots from (``None``: no round open; far in the future:
-        its opening is not published yet). A correction of a ballot is entered only from then
-        on, as a ballot is counted only from then on."""
-        times = self.ballot_times()
+        """When the open round takes ballots from (``None``: no round open). A ballot counts
+        from the rules' hour of its round (RULES.md §1.10: the vote thread opens at day hour 12),
+        whether or not the GM's 「投票帖现在开放投票」 is out yet: a player who votes at the
+        rules' hour is never punished for the GM's delay (RES-A18 would remove him). A
+        correction of a ballot is entered only from then on, as a ballot is counted only
+        from then on."""
+        times = self.times()
         if times is None or self.state.phase is not Phase.DAY or not self.state.round:
             return None
-        if self._awaits_opening():
-            return NOT_YET
         return times.rounds.get(self.state.round, (times.opens, times.closes))[0]
 
     def awaited_opening(self) -> str | None:
-        """The key of the vote's opening post while ballots wait for it (F37), else ``None``."""
+        """The key of the vote's opening post while the open first round already counts ballots
+        and the players have not read that it opened (F37), else ``None``."""
         return self._opening_key(self.state) if self._awaits_opening() else None
 
     def _awaits_opening(self) -> bool:
-        """The open first round waits for its opening post to be published."""
+        """The open first round's opening post is not published yet."""
         state = self.state
         if state.phase is not Phase.DAY or state.round != 1:
             return False
@@ -428,7 +408,7 @@ class Referee:
         state = state or self.state
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.ballot_times(state), now=now, tz=self.tz, templates=self.templates,
+            gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
             forum_names=self.forum_names,
         )  # fmt: skip
@@ -768,22 +748,15 @@ class Referee:
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
         it opens (game6: the 13th hour of the day)."""
-        times = self.ballot_times()
+        times = self.times()
         if times is None or self.state.phase is not Phase.DAY:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
-        awaited = self._awaits_opening()
-        if awaited:  # its opening post is not out: its hour, if still to come
-            scheduled = self.scheduled_times()
-            opens = scheduled.rounds[1][0] if scheduled is not None else opens
-        t = self.templates
-        if at < opens < NOT_YET:
-            text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
-                            opens=notices.clock_time(opens, self.tz))  # fmt: skip
-        elif awaited:
-            text = t.render("vote_not_posted_notice", at=notices.clock_time(at, self.tz))
-        else:
+        if not at < opens < NOT_YET:
             return []
+        t = self.templates
+        text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
+                        opens=notices.clock_time(opens, self.tz))  # fmt: skip
         key = self.keys.reply(evidence, "vote_not_open")
         return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
 

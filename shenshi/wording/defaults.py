@@ -232,7 +232,7 @@ _group(
     ),
     (
         "substitute_ballot_due_from",
-        "这个座位本轮还没有投票：投票帖 ${opens} 开放投票（以天神开放投票的帖子为准，之前的投票不计），"
+        "这个座位本轮还没有投票：投票帖 ${opens} 开放投票（之前的投票不计），"
         "请你届时在投票帖投票（${closes} 截止）。",
         "a substitute's role PM: the seat has not voted, and the vote opens later than the day (game6)",
     ),
@@ -908,11 +908,6 @@ _group(
         "vote_not_open_notice",
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
-    ),
-    (
-        "vote_not_posted_notice",
-        "你在 ${at} 的投票没有计入：天神还没有发出开放投票的帖子，投票从那个帖子起计入，届时请重新投票。",
-        "a ballot posted after the vote's hour but before its opening post was published",
     ),
     (
         "vote_kept_notice",
