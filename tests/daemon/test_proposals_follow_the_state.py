@@ -306,3 +306,32 @@ def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
     gm_commands.correct(svc, "exit", [NEWCOMER])
     assert not svc.referee.state.is_alive("kk_大侠")
     assert not pending(svc, "substitution") and not [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+
+
+def test_a_pending_role_pm_tells_the_runoffs_close_once_the_runoff_is_announced(game) -> None:
+    """A substitute's role PM still waiting for the GM says what the seat must do now: when
+    round 1 ties, the runoff's close is known only once its announcement is published (it opens
+    with it), and the pending PM is derived again then (no event happens at that moment)."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    publish_vote_opening(svc)
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    votes = {"夜行者": "Rex", "老王": "Rex", "小明": "Rex", "月光": "Rex", "白色的猫": "Rex",
+             "阿杰": "老王", "Lily99": "老王", "Tom_2": "老王", "Rex": "老王", NEWCOMER: "老王"}  # fmt: skip
+    for i, (name, target) in enumerate(votes.items()):
+        feed(svc, post(name, f"投票：{target}", 38.1 + i / 100))
+    clock.set(START + timedelta(hours=38 + 24 + 1))  # past the close, +12 h for the substitution
+    svc.tick()
+    assert svc.referee.state.round == 2, "a 5:5 tie goes to the runoff"
+    [role] = pending(svc, "role")
+    assert "截止" not in role.text.split("接替 kk_大侠 的座位")[1]  # its close is not known yet
+    [result] = [a for a in pending(svc) if a.destination_kind.value == "thread" and "生死投票" in a.text]
+    with svc.store.transaction() as uow:
+        uow.outbox.mark_published(result.id, clock())
+    clock.advance(minutes=5)
+    svc.tick()
+    [role] = pending(svc, "role")
+    assert "这个座位本轮还没有投票" in role.text and "截止" in role.text
+    [*_, before] = [a for a in announcements(svc) if a.kind == "role" and a.state is S.SUPERSEDED]
+    assert before.superseded_by == role.id and "公告发布了" in before.superseded_because
