@@ -8,7 +8,17 @@ from datetime import timedelta
 
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
-from tests.daemon.helpers import START, UIDS, alerts, announcement, announcements, at, config, pm, post
+from tests.daemon.helpers import (
+    START,
+    UIDS,
+    alerts,
+    announcement,
+    announcements,
+    at,
+    config,
+    pm,
+    post,
+)
 
 
 def feed(svc, *items) -> None:
