@@ -5,7 +5,7 @@
   void 玩家 行动          作废该玩家本阶段的一个行动（如发错的私信）；行动写 id 或中文（杀、占卜）
   execute 玩家           今天处决该玩家，代替计票结果（截止前后都可以）
   cancel-execution       今天不处决任何人
-  exit 玩家              自动退出、没有替补：该座位出局（签到、潜水）
+  exit 玩家              退出、没有替补：该座位出局（确认未签到、潜水的公告；本人退出时 --reason 写进公告）
   answered 占卜者 [--at 时间]   天神已提前答复该占卜者：之后的更改不再受理（A-S2）
   penalty 玩家 分数       狼人：裁判罚分（满 12 分罚下）
   send-off 玩家          狼人：立即罚下
@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     add_config_option(parser)
     parser.add_argument("what", choices=tuple(CORRECTIONS), metavar="更正", help="见上表")
     parser.add_argument("args", nargs="*", metavar="参数", help="见上表（玩家名、行动、分数……）")
-    parser.add_argument("--reason", default="", metavar="理由", help="理由（记入演练日志）")
+    parser.add_argument("--reason", default="", metavar="理由", help="理由（记入演练日志；exit：写进退出公告，如 本人申请退出）")
     parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间；action：玩家发私信的时间（论坛时间，如 2026-12-02T20:15）")
     parser.add_argument("--declaration", metavar="文字", help="action：杀人宣言")
     parser.set_defaults(func=run)

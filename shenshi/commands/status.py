@@ -184,7 +184,8 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
             lines += wrap(f"待你确认的{w.what}：#{w.id}：{w.hint}", width, names, "  ")
         elif w.opens_next_step:
             what = f"{w.what}，{gm_text.STATES.get(w.state, w.state)}"
-            final = "（玩家要看到它才知道游戏结束）" if s.winner else ""
+            final = "（玩家要看到它才知道游戏结束）" if s.winner else \
+                "（按规则投票已开放、选票已计入，玩家要看到它才知道）" if w.kind == "vote_opened" else ""
             who = "守护进程发出" if not w.hints else "你发布"  # (live, or approved: the daemon sends it)
             lines += wrap(f"等待{who} #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
         else:

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from shenshi.daemon.announce import kind_words
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
 from shenshi.daemon.gm_text import (
+    NOTES,
     STATES,
     describe_ballot,
     describe_submission,
@@ -407,7 +408,9 @@ def mark_published(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, "published", f"{shown} 发布于 {fmt_time(when, tz)}", by)
-        lines.append("下一阶段从发布时间算起")
+        opening = service.referee.wants(when).announcements if service.referee is not None else frozenset()
+        if any(original_key(a.key) in opening for a in done):  # (a role PM or a receipt opens nothing)
+            lines.append("下一阶段从发布时间算起")
     cli = ("shenshi run 会继续推进（shenshi status 查看）",) if done else ()
     return Said(tuple(lines), tuple(refused), tuple(a.id for a in done), cli=cli)
 
@@ -555,7 +558,7 @@ def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
         "void": lambda: f"作废 {a[0]} 本阶段的「{ACTION_NAMES.get(a[1], a[1])}」",
         "execute": lambda: f"今天处决 {a[0]}（代替计票结果）",
         "cancel-execution": lambda: "今天不处决任何人",
-        "exit": lambda: f"{a[0]} 自动退出游戏，没有替补（公布时出局）",
+        "exit": lambda: f"{a[0]} 退出游戏，没有替补（公布时出局）",
         "answered": lambda: f"天神已答复 {a[0]} 的占卜（之后的更改不再受理）",
         "penalty": lambda: f"{a[0]} 罚分 {a[1]}",
         "send-off": lambda: f"{a[0]} 被罚下",
@@ -582,11 +585,25 @@ def correct(
     args = resolved(service, what, args)
     command = correction(what, args, reason, at, service.config.forum.tz)
     said = correction_words(what, args, reason)
+    if what == "ballot":
+        _check_voting(service, said)
     try:
         outcome = service.gm(command)
     except base.IllegalActionError as exc:
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
     return recorded(service, outcome, said, by)
+
+
+def _check_voting(service: GameService, said: str) -> None:
+    """A ballot is entered only while its round takes ballots: before the vote opens a post
+    is no ballot (the player's first ballot in the window counts), so none is recorded."""
+    referee = service.referee
+    assert referee is not None
+    opens = referee.ballots_from()
+    if opens is None or opens <= service.clock():
+        return  # no round: the rules refuse it with their reason
+    when = NOTES["vote_opens_at"].format(at=fmt_time(opens, service.config.forum.tz))
+    raise UserError(f"{said}：{when}；没有改动")
 
 
 def recorded(service: GameService, outcome: Effects, said: str, by: str = "", flags: Sequence[str] = ()) -> Said:

@@ -296,6 +296,9 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "round_closed": "这一轮投票已截止，不能再补记",
     "step_closed": "这一阶段已结算，不能再补录",
     "ballot_again": "看原帖；玩家可在截止前重新投票，或由你代记",
+    "published_moves": "公告发布了，下一轮的截止时间随之确定",
+    "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
+    "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",
     "refused": "按规则不受理",
     "refused_receipt": "按规则不受理，回执 {ids} 写明了原因",
@@ -306,6 +309,9 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "swap_enemy": "已受理：抽将会无效，帅仍会阵亡（规则如此）",
     "lookalike_name": "已按字形计入：请核对对象是否就是玩家想写的人；读错了就按正确的对象补记",
     "not_counted": "按规则不计",
+    "not_counted_receipt": "按规则不计，私信 {ids} 写明了为什么（还没发出）",
+    "not_counted_receipt_out": "按规则不计，私信 {ids} 已告诉他为什么",
+    "not_counted_receipt_auto": "按规则不计，私信 {ids} 会自动发出告诉他为什么",
     "not_counted_closed": "按规则不计；这一轮已截止",
     "pm_window": "不在提交时间内",
     "seer_locked": "天神答复后才更改：之前的占卜有效",
@@ -313,7 +319,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "judge": "由你判断是否处罚（规则 §7）",
     "declaration_pending": "截止前补交杀人宣言则有效，否则本次杀人作废",
     "declaration_closed": "这一夜已结算：没有宣言的杀人已按规则处理",
-    "declaration_short": "由你判断是否罚：抽一名平民做额外占卜",
+    "declaration_short": "由你判断是否罚：抽一名庶民做额外占卜",
     "declaration_short_later": "由你判断是否罚；现在不能指定额外占卜",
     "signin": "未签到：确认退出、换人，或保留他（放弃这条公告）",
     "lurk": "潜水：确认退出、换人，或保留他（放弃这条公告）",
@@ -372,7 +378,7 @@ LABELS: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 # What a blank argument stands for.
 BLANKS: Mapping[str, str] = MappingProxyType({
-    "target": "对象", "action": "行动", "points": "分数", "civilian": "平民", "newcomer": "新玩家",
+    "target": "对象", "action": "行动", "points": "分数", "civilian": "庶民", "newcomer": "新玩家",
     "id": "ID",
 })  # fmt: skip
 OR = "，或 "
@@ -545,6 +551,9 @@ def outbox_refusal(action: str, state: str, confirm: str = "") -> str:
     return (words or f"现在是「{STATES.get(state, state)}」，不能{verb}").format(verb=verb, confirm=confirm)
 
 
+GM_ONLY = "┄┄┄┄ 以上是发出的原文；以下只给你看，不要复制 ┄┄┄┄"
+
+
 def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list[str]:
     """What the GM reads beside an announcement and the players never do (its ``notes``):
     what is missing from it, the ballots he recorded himself (天神补记), and the ballots not
@@ -552,7 +561,7 @@ def gm_notes(announcement: Any, labels: Mapping[str, str] | None = None) -> list
     labelled link, where known)."""
     notes = getattr(announcement, "notes", None) or {}
     lines = list(notes.get("missing", ()))
-    lines += [f"计入（没有帖子）：{w}" for w in notes.get("recorded", ())]
+    lines += [f"计入（按天神的记录，不按帖子）：{w}" for w in notes.get("recorded", ())]
     uncounted = notes.get("uncounted", ())
     if uncounted:
         lines.append("不计：")

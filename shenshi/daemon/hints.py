@@ -495,6 +495,7 @@ class Situation:
     game: str = ""  # the game's name (a hint for one game of several names it: --game)
     receipts: Mapping[int, tuple[Outgoing, ...]] = field(default_factory=dict)  # evidence → receipts
     outbox: Mapping[str, Outgoing] = field(default_factory=dict)  # key → announcement
+    voting: bool = True  # the open round takes ballots now (its vote has opened)
 
     def legal(self, command: Command) -> bool:
         """Whether the rules core takes ``command`` now (decided against the state, unchanged)."""
@@ -553,6 +554,8 @@ def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
     if cause.what == BALLOT:
         if not sit.ballot_open(cause):
             return Advice(gm_text.NOTES["round_closed"])
+        if not sit.voting:  # before the vote opens nothing is a ballot, and none is entered
+            return Advice(gm_text.NOTES["vote_not_open_yet"])
         hint = _ballot_hint(sit, who, cause.suggestions)
         return Advice(gm_text.NOTES["ballot_again"], (hint,) if hint else ())
     if cause.what == ACTION:
@@ -564,7 +567,10 @@ def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
 
 
 def _ballot_hint(sit: Situation, who: str, suggestions: Sequence[str] = (), target: str = "") -> Hint | None:
-    """``shenshi override ballot WHO 对象`` if the rules take a ballot of ``who`` now."""
+    """``shenshi override ballot WHO 对象`` if the rules take a ballot of ``who`` now (and
+    the vote has opened: before it nothing is a ballot)."""
+    if not sit.voting:
+        return None
     living = [s.name for s in sit.state.alive()]
     probe = target or next(iter(suggestions), "") or next((n for n in living if n != who), who)
     if not sit.legal(OverrideBallot(who, probe)):
@@ -623,17 +629,18 @@ def _refused(alert: AlertFacts, sit: Situation) -> Advice:
     return Advice(_receipt_note(sit.mode, receipts), _receipt_hints(sit.mode, receipts))
 
 
-def _receipt_note(mode: str, receipts: Sequence[Outgoing]) -> str:
-    """What became of the receipts of a refused command, in words."""
+def _receipt_note(mode: str, receipts: Sequence[Outgoing], what: str = "refused") -> str:
+    """What became of the receipts of a refused command (``what``: ``not_counted``, of a
+    ballot not counted), in words."""
     if not receipts:
-        return gm_text.NOTES["refused_no_receipt"]
+        return gm_text.NOTES["refused_no_receipt"] if what == "refused" else gm_text.NOTES[what]
     ids = " ".join(f"#{r.id}" for r in receipts)
     waiting = [r for r in receipts if r.state in ("proposed", "approved", "failed")]
     if not waiting:
-        return gm_text.NOTES["refused_receipt_out"].format(ids=ids)
+        return gm_text.NOTES[f"{what}_receipt_out"].format(ids=ids)
     if mode == "live" or (mode == "review" and all(r.state != "proposed" for r in waiting)):
-        return gm_text.NOTES["refused_receipt_auto"].format(ids=ids)
-    return gm_text.NOTES["refused_receipt"].format(ids=ids)
+        return gm_text.NOTES[f"{what}_receipt_auto"].format(ids=ids)
+    return gm_text.NOTES[f"{what}_receipt"].format(ids=ids)
 
 
 def _receipt_hints(mode: str, receipts: Sequence[Outgoing]) -> tuple[Hint, ...]:
@@ -660,11 +667,13 @@ def _not_counted(alert: AlertFacts, sit: Situation) -> Advice:
     """A ballot the rules do not count: the GM may count it while the round is open."""
     cause = alert.cause
     who = _who(alert)
-    note = gm_text.NOTES["not_counted"]
+    receipts = sit.receipts.get(alert.evidence or -1, ())  # the PM that tells him (too early, too late…)
+    note = _receipt_note(sit.mode, receipts, "not_counted")
+    sending = _receipt_hints(sit.mode, receipts)
     if cause is None or cause.what != BALLOT or not who or not sit.ballot_open(cause):
-        return Advice(note)
+        return Advice(note, sending)
     hint = _ballot_hint(sit, who, cause.suggestions, cause.target)
-    return Advice(note, (replace(hint, label=gm_text.LABELS["count_anyway"]),) if hint else ())
+    return Advice(note, (*((replace(hint, label=gm_text.LABELS["count_anyway"]),) if hint else ()), *sending))
 
 
 def _recorded_action(alert: AlertFacts, sit: Situation) -> Advice:

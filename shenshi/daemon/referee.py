@@ -339,11 +339,55 @@ class Referee:
         opened = state.params.get("opened_at")
         if opened is None:
             return None
-        subs = len(state.pending_substitutions)
-        times = self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
+        times = self.scheduled_times(state)
+        assert times is not None
         if state.phase is Phase.DAY and state.round > 1 and state.round in times.rounds:
             times = self._later_round(times, state)
         return times
+
+    def scheduled_times(self, state: GameState | None = None) -> PhaseTimes | None:
+        """The open step's clock as the rules schedule it, before any announcement moves it
+        (the vote opening post is proposed at the scheduled opening)."""
+        state = state or self.state
+        opened = state.params.get("opened_at")
+        if state.phase not in (Phase.NIGHT, Phase.DAY) or opened is None:
+            return None
+        subs = len(state.pending_substitutions)
+        return self.ruleset.phase_times(state, state.phase, state.number, opened, subs)
+
+    @staticmethod
+    def _has_opening_post(times: PhaseTimes) -> bool:
+        """The first round opens later than the day (game6: the 13th hour), with its own post."""
+        return 1 in times.rounds and times.rounds[1][0] > times.opens
+
+    def ballots_from(self) -> datetime | None:
+        """When the open round takes ballots from (``None``: no round open). A ballot counts
+        from the rules' hour of its round (RULES.md §1.10: the vote thread opens at day hour 12),
+        whether or not the GM's 「投票帖现在开放投票」 is out yet: a player who votes at the
+        rules' hour is never punished for the GM's delay (RES-A18 would remove him). A
+        correction of a ballot is entered only from then on, as a ballot is counted only
+        from then on."""
+        times = self.times()
+        if times is None or self.state.phase is not Phase.DAY or not self.state.round:
+            return None
+        return times.rounds.get(self.state.round, (times.opens, times.closes))[0]
+
+    def awaited_opening(self) -> str | None:
+        """The key of the vote's opening post while the open first round already counts ballots
+        and the players have not read that it opened (F37), else ``None``."""
+        return self._opening_key(self.state) if self._awaits_opening() else None
+
+    def _awaits_opening(self) -> bool:
+        """The open first round's opening post is not published yet."""
+        state = self.state
+        if state.phase is not Phase.DAY or state.round != 1:
+            return False
+        scheduled = self.scheduled_times()
+        return scheduled is not None and self._has_opening_post(scheduled) and \
+            self._opening_key(state) not in self.published
+
+    def _opening_key(self, state: GameState) -> str:
+        return self.keys.notice(step_label(Phase.DAY, state.number), "vote_open")
 
     def _later_round(self, times: PhaseTimes, state: GameState) -> PhaseTimes:
         """A runoff (生死投票, chess round 2) or 招魂 opens when the previous round's result is
@@ -479,9 +523,14 @@ class Referee:
         return out
 
     def _left_seat(self, name: str, uid: str | None) -> tuple[str, str] | None:
-        """``(he, his substitute)`` when the author left his seat to a substitute who enters
-        at the step's end (the seat is the substitute's already), else ``None``."""
+        """``(he, his substitute)`` when the author left his seat to a substitute (who enters
+        at the step's end, or entered: the seat is the substitute's), else ``None``."""
         for new, old in stand_ins(self.state).items():
+            if (uid is not None and uid == self.uids.get(old)) or name == old:
+                return old, new
+        for old, new in self.successors.items():  # entered already: the seat is his
+            if self.state.has_player(old) or not self.state.has_player(new):
+                continue
             if (uid is not None and uid == self.uids.get(old)) or name == old:
                 return old, new
         return None
@@ -518,6 +567,8 @@ class Referee:
             )
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
+            if alert.kind == "vote_immutable" and alert.subject:
+                out.drafts += self._kept_gm_ballot(alert.subject, alert.target, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
         standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
         answered: set[int] = set()  # commands answered at once (the penalty divination)
@@ -681,6 +732,19 @@ class Referee:
                                     text, (evidence,)))  # fmt: skip
         return out
 
+    def _kept_gm_ballot(self, voter: str, target: str | None, evidence: str, at: datetime) -> list[Draft]:
+        """A ballot refused as a change because the ballot that stands is one the GM recorded
+        (``shenshi override ballot``): the player saw none of his own posts refused, so he is
+        told his post did not count and what stands for him."""
+        seat = stand_ins(self.state).get(voter, voter)
+        mine = [b for b in self.state.ballots if b.voter == seat and b.round == self.state.round]
+        if not mine or mine[0].via != "gm":
+            return []
+        t = self.templates
+        was = t.render("abstain_word") if mine[0].target == ABSTAIN else mine[0].target
+        text = t.render("vote_kept_notice", at=notices.clock_time(at, self.tz), target=target or "", was=was)
+        return [Draft(self.keys.reply(evidence, "vote_kept"), "vote_kept", "pm", voter, text, (evidence,))]
+
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
         it opens (game6: the 13th hour of the day)."""
@@ -754,13 +818,14 @@ class Referee:
         """The GM posted an unconfirmed exit (a missed sign-in, a lurker) himself: the players
         have read it, so it is confirmed, as ``shenshi override exit`` would (the seat dies at
         his post), and his post publishes both it and the exit."""
-        del self.to_confirm[key]
         before = self.state
         try:
             events = self.apply(DeclareExit(name, "天神手动发帖"))
         except IllegalActionError:
+            del self.to_confirm[key]
             return Effects()  # out already (or replaced): his post publishes nothing more
         out = Effects(events=events, drafts=self.drafts_for(events, before))
+        del self.to_confirm[key]
         out.extend(self._notes(events, None))
         out.published += [(key, at), *((d.key, at) for d in out.drafts if d.kind == "exit")]
         return out
@@ -781,6 +846,8 @@ class Referee:
             keys.add(self.gate_key())
         if state.phase is Phase.DAY and state.round > 1:
             keys.add(self._round_key(state.round - 1))
+        if state.phase is Phase.DAY and state.round == 1 and (t := self.scheduled_times()) and self._has_opening_post(t):
+            keys.add(self._opening_key(state))
         return Wants(frozenset(keys), self._activity_window(now))
 
     def tick(self, now: datetime, clockwork: Clockwork | None = None) -> Effects:
@@ -902,8 +969,8 @@ class Referee:
         opens, closes = times.rounds.get(1, (times.opens, times.closes))
         if state.round != 1 or opens <= times.opens or not opens <= now < closes:
             return
-        key = self.keys.notice(step_label(Phase.DAY, state.number), "vote_open")
-        if key in self._notices_sent:
+        key = self._opening_key(state)
+        if key in self._notices_sent or key in self.published:
             return
         self._notices_sent.add(key)
         text = notices.vote_opened(self.templates, state.number, closes, self.tz)
@@ -1181,9 +1248,21 @@ class Referee:
         if isinstance(event, SubstitutionScheduled):
             text = self.substitution_text(event.old, event.new)
         else:
-            text = public_text(self.templates, "", report, {}).lstrip("\n")
+            text = self.exit_text(event, report)
         self.pending_public[key] = text
         return [Draft(key, kind, "thread", self.game.vote_thread, text)]
+
+    def exit_text(self, event: ExitDeclared, report: Report) -> str:
+        """The post of an exit the GM declared, saying why: the text of the notice he confirmed
+        (``…未签到，视为自动退出游戏``, a lurker's), else his ``--reason`` (a player who quit),
+        else the bare exit."""
+        why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
+        if why is None and event.reason:
+            why = self.templates.render("exit_because", name=event.name, reason=event.reason.strip().rstrip("。"))
+        if why is None:
+            return public_text(self.templates, "", report, {}).lstrip("\n")
+        facts = tuple(f for f in report.public_facts if not (f.kind == "exit" and f.get("name") == event.name))
+        return public_text(self.templates, "", replace(report, public_facts=facts), {}, extra=[why]).lstrip("\n")
 
     def substitution_text(self, old: str, new: str) -> str:
         """The post of ``new`` taking over ``old``'s seat, as the game stands: who replaces

@@ -146,6 +146,7 @@ class GameService:
         self.poller: Poller | None = None
         self.publisher: Publisher | None = None
         self.clock_time: datetime | None = None  # the phase clock: it never moves backwards
+        self._learned = False  # the clock learned a publication since the last commit
         self.last_poll: datetime | None = None  # when the last complete read of the forum began
         self.owner = owner_name()  # this daemon, in the game's lease and the sends it claims
         self.lease: GameLease | None = None
@@ -601,12 +602,16 @@ class GameService:
         makes it want something new (a round that opened and closes at once needs counts)."""
         outcome = Effects()
         asked: Wants | None = None
+        known = set(self.referee.published)
         for _ in range(4):
             wants = self.referee.wants(now)
             if wants == asked:
                 break
             asked = wants
             outcome.extend(self.referee.tick(now, self._clockwork(wants)))
+        # a publication the clock learned fixes a round's close (a runoff opens with the
+        # result's publication): what the pending proposals say of it is derived again
+        self._learned = self._learned or bool(set(self.referee.published) - known)
         return outcome
 
     def _clockwork(self, wants: Wants) -> Clockwork:
@@ -616,8 +621,9 @@ class GameService:
         return Clockwork(published, PostCounts(wants.activity, counts))
 
     def _commit_tick(self, outcome: Effects) -> None:
-        if outcome.events or outcome.drafts or outcome.alerts:
-            self._commit(outcome, keys.tick_batch(self._last_seq()), None)
+        learned, self._learned = self._learned, False
+        if outcome.events or outcome.drafts or outcome.alerts or learned:
+            self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=learned)
 
     def _absences(self, now: datetime) -> Effects:
         """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
@@ -683,12 +689,14 @@ class GameService:
         batch_key: str,
         evidence_id: int | None,
         also: Callable[[UnitOfWork], object] | None = None,
+        follow: bool = False,
     ) -> None:
         """Store what one input produced in one transaction: the events (idempotent under
         ``batch_key``), the proposals and alerts (idempotent by their keys), for evidence the
         processed mark, what ``also`` writes (a substitute's row in the players table), and
-        the players table brought in step with the new state. A crash or an error leaves all
-        of it or none of it."""
+        the players table brought in step with the new state (``follow``: the pending proposals
+        are derived again even without events: the clock learned a publication). A crash or an
+        error leaves all of it or none of it."""
         happened = list(self.referee.happened) if self.referee is not None else []
         if self.referee is not None:
             self.referee.happened.clear()  # (stored below, or lost with the events if this fails)
@@ -701,7 +709,7 @@ class GameService:
             if also is not None:  # (a substitute's row, the GM's own post publishing a proposal)
                 also(uow)
             # what the new events made moot is superseded, what they change is proposed anew
-            followed = self._follow_the_state(uow, outcome.events) if outcome.events else Reconciled()
+            followed = self._follow_the_state(uow, outcome.events) if outcome.events or follow else Reconciled()
             answered = self._answer_entries(uow, outcome.events, settled)
             followed.superseded += answered.superseded
             followed.proposed += answered.proposed
@@ -744,7 +752,7 @@ class GameService:
         if self.referee is None:
             return Reconciled()
         proposals = self.proposals(uow)
-        why = because(events, proposals.leaving, self.referee.state)
+        why = because(events, proposals.leaving, self.referee.state) if events else gm_text.NOTES["published_moves"]
         return reconcile(uow, self.game_id, proposals, why, _draft_row)
 
     def _answer_entries(self, uow: UnitOfWork, events: Sequence[Event], settled: Sequence[Alert]) -> Reconciled:

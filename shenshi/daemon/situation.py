@@ -27,7 +27,7 @@ from shenshi.store.records import Alert, Announcement, DestinationKind
 if TYPE_CHECKING:
     from shenshi.daemon.service import GameService
 
-RECEIPT_KINDS = frozenset({"receipt", "vote_not_open", "vote_closed"})  # PMs that answer one post or PM
+RECEIPT_KINDS = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept"})  # PMs that answer one post or PM
 
 
 def situation_of(service: GameService, outbox: list[Announcement] | None = None) -> Situation:
@@ -53,6 +53,7 @@ def situation_of(service: GameService, outbox: list[Announcement] | None = None)
         game=service.config.game.name,
         receipts={k: tuple(v) for k, v in receipts.items()},
         outbox=by_key,
+        voting=(opens := referee.ballots_from()) is not None and opens <= service.clock(),
     )
 
 

@@ -631,7 +631,8 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation:
         if a.destination_kind is DestinationKind.THREAD and not (a.published_at or a.sent_at)
         and a.state not in (AnnouncementState.REJECTED, AnnouncementState.SUPERSEDED)
     ]  # fmt: skip
-    pending.sort(key=lambda a: (a.key != gate, a.id))
+    opening = referee.awaited_opening()  # ballots count from it: the open round waits for it too
+    pending.sort(key=lambda a: (a.key not in (gate, opening), a.id))
     out = []
     for a in pending:
         if a.state is AnnouncementState.UNCONFIRMED:  # it goes out once the GM confirms it
@@ -640,7 +641,7 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation:
         else:
             advice = publish_advice(mode, (a.id,), state=a.state.value)
         out.append(Waiting(a.id, a.kind, kind_words(referee.templates, a.kind, a.key), a.state.value,
-                           a.key == gate, advice.text(), advice.hints))  # fmt: skip
+                           a.key in (gate, opening), advice.text(), advice.hints))  # fmt: skip
     return tuple(out)
 
 

@@ -29,6 +29,8 @@ gave it, and stands as proposed)::
     PMs to a seat      {label}:{kind}:{to}:{i}   to whoever holds the seat now (answers,
                                                  notices); a receipt to one who left, withdrawn
     the vote opening   day{n}:vote_open          with the round's close as it is now
+    receipts           …:receipt:…               「结算前可更改」 once the step settled early:
+                                                 「不能再更改」
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ from shenshi.rulesets.base import (
     Event,
     GameState,
     Phase,
+    PhaseTimes,
     PowerSubmitted,
     Resolved,
     Seat,
@@ -62,8 +65,18 @@ if TYPE_CHECKING:
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
 # A player's answer to his own post or PM: moot once he has left his seat.
-REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed"})
+REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
+# What a receipt promises until its step settles, and what it says once the step has settled.
+SETTLED_PROMISES = (
+    ("receipt_until_settled", "receipt_until_settled_done"),
+    ("receipt_until_closing", "receipt_until_settled_done"),
+    ("receipt_until_answer", "receipt_until_done"),
+    ("receipt_until_dawn", "receipt_until_done"),
+    ("receipt_until_dawn_10", "receipt_until_done"),
+    ("receipt_until_deadline_confirm", "receipt_until_done"),
+    ("receipt_until_deadline", "receipt_until_done"),
+)
 # Private results a seat received: a substitute's role PM repeats them.
 EARLIER = frozenset({"divination", "extra_divination", "check", "death_identity", "prophecy",
                      "witch_vision", "lover_partner"})  # fmt: skip
@@ -145,7 +158,20 @@ class Proposals:
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
         if a.destination_kind is DestinationKind.USER:
-            return self._to_seat(a, parts)
+            return self._to_seat(a, parts) or self._settled_receipt(a)
+        return None
+
+    def _settled_receipt(self, a: Announcement) -> Standing | None:
+        """A receipt that says the action may change until the step settles (「结算前可更改」,
+        「即将结算」, 「天神答复前可更改」…), once the step has settled: it reaches the player after
+        the result, so it says that the step is settled and nothing changes any more (RULES.md
+        "Early close": no receipt promises what can no longer happen)."""
+        if a.kind != "receipt" or not (self.state.phase in (Phase.DAWN, Phase.DUSK) or self.state.outcome):
+            return None
+        t = self.referee.templates
+        for promise, done in SETTLED_PROMISES:
+            if (said := t.render(promise)) in a.text:
+                return Standing(replace(_draft_of(a), text=a.text.replace(said, t.render(done), 1)))
         return None
 
     def fresh(self) -> list[Draft]:
@@ -244,6 +270,14 @@ class Proposals:
             text += "\n" + "\n".join(self._seat_lines(old, seat))
         return Draft(referee.keys.role(name), "role", "pm", name, text)
 
+    def _vote_opens(self, times: PhaseTimes) -> str | None:
+        """The hour the first round opens where it opens later than the day (game6: the 13th
+        hour; a ballot before it is not counted), as the rules schedule it; else ``None``."""
+        scheduled = self.referee.scheduled_times() or times
+        if self.state.round != 1 or 1 not in scheduled.rounds or scheduled.rounds[1][0] <= scheduled.opens:
+            return None
+        return notices.clock_time(scheduled.rounds[1][0], self.referee.tz)
+
     def _seat_lines(self, old: str, seat: Seat) -> list[str]:
         referee, state = self.referee, self.state
         t, info = referee.templates, referee.ruleset.info
@@ -258,7 +292,11 @@ class Proposals:
             elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
                 # (a round not announced yet has no close to tell: its announcement says it)
                 closes = notices.clock_time(times.rounds[state.round][1], referee.tz)
-                lines.append(t.render("substitute_ballot_due", closes=closes))
+                opens = self._vote_opens(times)
+                if opens is not None:  # a vote that opens later than the day: from when, too
+                    lines.append(t.render("substitute_ballot_due_from", opens=opens, closes=closes))
+                else:
+                    lines.append(t.render("substitute_ballot_due", closes=closes))
         if state.phase is Phase.NIGHT:
             mine = sorted((s for s in state.submissions if s.actor == seat.name), key=lambda s: s.sort_key())
             if mine:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime, timedelta
+from typing import Any
 
 from shenshi.intake import receipts
 from shenshi.intake.collect import Collector
@@ -117,48 +118,58 @@ def _extra_divination(ctx: GameContext, sender: PlayerInfo, action: str) -> bool
     return phase.kind == DAY and action == "divine" and phase.extra_divination_actor == sender.name
 
 
+def _as_read(ctx: GameContext, p: Parsed, action: str) -> dict[str, Any]:
+    """The command as read, for a refusal that quotes it: the action's own word rather than
+    the words around it (「今晚我想束魂」 → 束魂), and its target as written."""
+    word = ctx.info.action_name(action)
+    verb = word if p.verb.endswith(word) else p.verb
+    target = (p.target.player or p.target.written) if p.target is not None else None
+    return {"verb": verb, "target": target or None}
+
+
 def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     """Windows and deadlines (A-S1, RES-A19, RES-C32, §5.4/§5.5), the seer and 确定 locks,
     single-use skills: each as the ruleset's profile declares it."""
     ctx, sender, t = out.ctx, out.sender, out.t
     phase, skills = ctx.phase, ctx.profile.skills
     assert sender is not None
+    said = _as_read(ctx, p, action)
     if _extra_divination(ctx, sender, action):
         return _extra_divination_ok(out, p, extra)
     if any(action in phase.locked.get(q.name, frozenset()) for q in (sender, *ctx.unit_of(sender))):
-        out.alert("locked", verb=p.verb)  # RES-W7: the pack's kill, locked by any wolf
+        out.alert("locked", **said)  # RES-W7: the pack's kill, locked by any wolf
         return False
     if not _in_step(ctx, action):
         refusal = skills.out_of_step
-        out.alert(refusal.alert, "alert_out_of_step", verb=p.verb, why=out.render(refusal.reason))
+        out.alert(refusal.alert, "alert_out_of_step", **said, why=out.render(refusal.reason))
         return False
     if t is not None and skills.pm_window and (
         (phase.pm_window_open is not None and _surely_before(t, phase.pm_window_open))
         or (phase.pm_window_close is not None and t >= phase.pm_window_close)
     ):
-        out.alert("pm_window", verb=p.verb)
+        out.alert("pm_window", **said)
         return False
     if t is not None and phase.deadline is not None and t > phase.deadline:
-        out.alert("after_deadline", verb=p.verb)
+        out.alert("after_deadline", **said)
         return False
     which = skills.night_phases.get(action)
     deadline = phase.phase_deadlines.get(which) if which else None
     if deadline is not None and t is not None and t > deadline:
-        out.alert("phase_deadline", verb=p.verb, phase=which)
+        out.alert("phase_deadline", **said, phase=which)
         return False
     opens = phase.phase_deadlines.get(which - 1) if which else None  # 夜晚2 opens as 夜晚1 closes
     if opens is not None and t is not None and t < opens:
-        out.alert("phase_not_open", verb=p.verb, phase=which)
+        out.alert("phase_not_open", **said, phase=which)
         return False
     # A-S2, RES-A21: the seer the GM answered (the rules core locks him, not his partner)
     if action in skills.answer_locks and sender.name in phase.seer_answered:
-        out.alert("seer_locked", verb=p.verb)
+        out.alert("seer_locked", **said)
         return False
     if action == "kill" and _off_duty(ctx, sender):
-        out.alert("off_duty_killer", verb=p.verb, on_duty=phase.on_duty_killer)
+        out.alert("off_duty_killer", **said, on_duty=phase.on_duty_killer)
         return False
     if action in skills.single_use and action in phase.used_skills:
-        out.alert("skill_used", verb=p.verb)
+        out.alert("skill_used", **said)
         return False
     return True
 

@@ -103,6 +103,7 @@ _group(
     ("executed_camp", "${name} 被处决，所属阵营：${camp}。", "chess32: an execution with the camp"),
     ("no_execution", "本日无人被处决，直接进入黑夜。", "a day without an execution"),
     ("exit", "${name} 自动退出游戏。", "an automatic exit"),
+    ("exit_because", "${name} 退出游戏（${reason}）。", "an exit the GM declared with a reason (a player who quit)"),
     ("substitution", "${out} 退出，由替补 ${in} 接替。", "a substitute takes over a seat"),
     (
         "substitution_deadline",
@@ -153,6 +154,7 @@ _group(
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
+    ("kind_vote_kept", "投票未计入提醒", "a PM to whoever changed a ballot the GM recorded for him"),
     ("kind_vote_closed", "投票已截止提醒", "a PM to whoever voted after the round closed"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
@@ -227,6 +229,12 @@ _group(
         "substitute_ballot_due",
         "这个座位本轮还没有投票：请你在投票帖投票（${closes} 截止）。",
         "a substitute's role PM: the seat has not voted in the open round",
+    ),
+    (
+        "substitute_ballot_due_from",
+        "这个座位本轮还没有投票：投票帖 ${opens} 开放投票（之前的投票不计），"
+        "请你届时在投票帖投票（${closes} 截止）。",
+        "a substitute's role PM: the seat has not voted, and the vote opens later than the day (game6)",
     ),
     (
         "substitute_actions",
@@ -319,6 +327,16 @@ _group(
         "the command that completed a step that ends once everything is in",
     ),
     (
+        "receipt_until_settled_done",
+        "行动已全部到齐，本阶段已提前结算，不能再更改",
+        "a receipt still unsent when its step settled early (it reaches the player after the result)",
+    ),
+    (
+        "receipt_until_done",
+        "本阶段已结算，不能再更改",
+        "a receipt still unsent when its step settled (it reaches the player after the result)",
+    ),
+    (
         "receipt_until_deadline_confirm",
         "截止前可更改，另起一行写「确定」可锁定",
         "werewolf: until the phase's deadline, or 确定",
@@ -355,12 +373,12 @@ _group(
     ),
     (
         "note_post_short",
-        "${label}只有 ${chars} 字，不足 ${minimum} 字",
+        "${label}只有 ${chars} 字，不足 ${minimum} 字，天神可以据此处罚",
         "a kill with a short declaration",
     ),
     (
         "note_declaration_short",
-        "只有 ${chars} 字，不足 ${minimum} 字",
+        "只有 ${chars} 字，不足 ${minimum} 字，天神可以据此处罚",
         "a declaration sent apart that is short",
     ),
 )
@@ -806,7 +824,7 @@ _group(
     ),
     (
         "alert_rule",
-        "${who}：${rule} ${verdict}${detail}",
+        "${who}：${rule}，${verdict}${detail}",
         "a decision of the rules core (rule:<id>; $rule and $verdict in the GM's words, "
         "shenshi/daemon/gm_text.py)",
     ),
@@ -890,6 +908,11 @@ _group(
         "vote_not_open_notice",
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
+    ),
+    (
+        "vote_kept_notice",
+        "你在 ${at} 投 ${target} 的帖子没有计入：本轮天神已为你记下一票（${was}），按规则首次投票为准。",
+        "a ballot refused as a change where the ballot that stands is one the GM recorded",
     ),
     (
         "vote_closed_notice",

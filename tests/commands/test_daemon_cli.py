@@ -137,3 +137,32 @@ def test_missing_configuration_says_what_to_do(tmp_path, capsys, monkeypatch) ->
     monkeypatch.chdir(tmp_path)
     code, _, err = run(capsys, "status")
     assert code == 2 and "把 config.example.toml 复制为" in err
+
+
+def test_review_takes_ids_and_ranges_and_sets_the_gms_notes_apart_from_the_text(cfg, capsys) -> None:
+    """F3: ``shenshi review 2-3`` lists those (whatever their state), as README groups it with
+    the commands taking ids and ranges; F32: what only the GM reads is below a rule, not in the
+    block of text he copies."""
+    from shenshi.bootstrap import bootstrap, config_from_args
+    from shenshi.daemon.announce import Draft
+    from shenshi.daemon.gm_text import GM_ONLY
+    from shenshi.daemon.referee import Effects
+
+    service = bootstrap(config_from_args(None), forum=False)
+    service.start()
+    notes = {"recorded": ["阿杰 投 白色的猫（天神补记）"]}
+    drafts = [Draft("k1", "night_result", "thread", "2", "【第1夜结果】\n昨夜无人死亡。"),
+              Draft("k2", "day_result", "thread", "2", "【第1天投票结果】\n白色的猫：6 票", notes=notes),
+              Draft("k3", "receipt", "pm", "小明", "已收到")]  # fmt: skip
+    service._commit(Effects(drafts=drafts), "test", None)
+    assert run(capsys, "reject", "3")[0] == 0
+    code, out, err = run(capsys, "review", "2-3")
+    assert code == 0, err
+    assert "#1 " not in out and "#2 [待审]" in out and "#3 [已放弃]" in out
+    text, _, below = out.partition(GM_ONLY)
+    assert "白色的猫：6 票" in text and "天神" not in text.split("#2 ")[1]
+    assert "（只给你看）计入（按天神的记录，不按帖子）：阿杰 投 白色的猫（天神补记）" in below
+    code, out, _ = run(capsys, "review", "#9")
+    assert code == 0 and "没有编号为 #9 的公告或私信" in out
+    code, _, err = run(capsys, "review", "x")
+    assert code == 2 and "「x」不是编号" in err

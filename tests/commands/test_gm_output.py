@@ -98,7 +98,7 @@ def test_rule_decisions_and_refusals_are_in_the_gms_words() -> None:
     state = find_ruleset("game5").new_game([])  # only its phase and number are read
     note = DaemonNote("老王", "delegation_r1", "delegated", "kk_大侠")
     delegated = _note_alert(Templates(), GameKeys("g1"), state, note, 0, None).message
-    assert delegated == "老王：委托投票 已计入（kk_大侠）"
+    assert delegated == "老王：委托投票，已计入（kk_大侠）"
     assert "delegation" not in delegated and "→" not in delegated
     assert gm_text.refusal("VoidAction is not allowed during the setup") == "开局前不能这样做"
     assert gm_text.refusal("老王 has no kill submission to void") == "老王 本阶段没有「杀」可以作废"

@@ -57,13 +57,13 @@ def _events() -> list[str]:
 def test_a_name_with_spaces_or_an_at_sign_is_the_player(cfg, capsys, written: str) -> None:
     code, out, err = cli(capsys, "override", "exit", written)
     assert code == 0, err
-    assert out.startswith("已记录：老王 自动退出游戏")
+    assert out.startswith("已记录：老王 退出游戏，没有替补")
 
 
 def test_a_name_in_full_width_letters_or_another_case_is_the_player(cfg, capsys) -> None:
     code, out, err = cli(capsys, "override", "exit", "ｒｅｘ")
     assert code == 0, err
-    assert out.startswith("已记录：Rex 自动退出游戏")
+    assert out.startswith("已记录：Rex 退出游戏，没有替补")
 
 
 @pytest.mark.parametrize(

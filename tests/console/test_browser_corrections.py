@@ -97,7 +97,7 @@ def test_every_correction_from_its_form(night) -> None:
 
     # the day: a ballot entered, an exit, an execution forced then cancelled, a substitute
     assert "已记录：阿杰 的选票改记为 老王" in gm.correct("ballot", "阿杰", "老王")
-    assert "已记录：白色的猫 自动退出游戏" in gm.correct("exit", "白色的猫")
+    assert "已记录：白色的猫 退出游戏" in gm.correct("exit", "白色的猫")
     assert "已记录：今天处决 老王" in gm.correct("execute", "老王")
     assert "已记录：今天不处决任何人" in gm.correct("cancel-execution")
     page.goto(f"{gm.url}/g/1/corrections")

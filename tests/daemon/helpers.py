@@ -109,3 +109,27 @@ def started(tmp_path, ruleset: str = "game6-10", mode: str = "review", script=No
     clock.set(at(0.02))
     service.tick()
     return service, clock
+
+
+def publish_vote_opening(service, at_time=None) -> None:
+    """The GM's post that the vote opens (game6: the 13th hour), proposed at the hour, is on
+    the forum (``at_time``: when; default now): ballots count from it (F37)."""
+    from shenshi.daemon.gm_commands import mark_published
+    from shenshi.daemon.keys import step_label
+    from shenshi.rulesets.base import Phase
+
+    state = service.referee.state
+    key = service.referee.keys.notice(step_label(Phase.DAY, state.number), "vote_open")
+    a = announcement(service, key)
+    assert a is not None, "the vote's opening post is proposed at its hour"
+    mark_published(service, [a.id], at_time)
+    service.tick()
+
+
+def open_vote_on_forum(service, clock) -> None:
+    """A daemon cycle at the vote's hour (game6: the 13th hour): its opening post goes out, and
+    ballots count from it (F37)."""
+    from shenshi.daemon.cycle import Cycle
+
+    Cycle(service, clock).run()
+    clock.advance(minutes=1)

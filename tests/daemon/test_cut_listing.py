@@ -63,6 +63,8 @@ def test_a_cut_listing_does_not_close_the_vote_without_a_ballot_in_time(tmp_path
         cycle.run()
         assert service.referee.state.phase is Phase.DAY
         clock.advance(hours=13)
+        cycle.run()  # the vote's opening post goes out: ballots count from it
+        clock.advance(minutes=1)
         for n in PLAYERS:
             if n not in ("阿杰", "老王"):
                 forum.post(name[n], tid, "投票：阿杰", at=clock())

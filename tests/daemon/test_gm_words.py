@@ -44,7 +44,7 @@ def test_a_short_declaration_alert_counts_in_chinese() -> None:
     state = find_ruleset("game6-10").new_game([])
     note = DaemonNote("killers", "declaration_short", "flag", "60 characters")
     message = _note_alert(Templates(), GameKeys("g1"), state, note, 0, None).message
-    assert message == "杀手方：杀人宣言太短 请天神留意（60 字）"
+    assert message == "杀手方：杀人宣言太短，请天神留意（60 字）"
     forced = DaemonNote("白色的猫", "forced_default", "flag", "no 【金箭】 reply")
     message = _note_alert(Templates(), GameKeys("g1"), state, forced, 0, None).message
     assert not ENGLISH.search(message) and "没有回复【金箭】" in message and "按默认处理" not in message

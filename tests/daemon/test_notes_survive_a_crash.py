@@ -12,7 +12,7 @@ import pytest
 from shenshi.daemon.cycle import Cycle
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import START, alerts, announcement
+from tests.daemon.helpers import START, alerts, announcement, open_vote_on_forum
 from tests.daemon.test_found_on_forum import restarted
 from tests.daemon.test_reading import SPOILED, Rewriting, _through
 from tests.daemon.test_service_polls import ballot_then_edit, night_one
@@ -55,6 +55,7 @@ def test_the_undecodable_bytes_alert_survives_a_crash_after_storing(world) -> No
     spoil = lambda page: page.replace(SPOILED, SPOILED[:4] + b"\xff" + SPOILED[5:])  # noqa: E731
     service = _through(service, clock, spoil)
     clock.advance(hours=13, minutes=5)
+    open_vote_on_forum(service, clock)  # ballots count from its opening post
     spoiled = forum.post("白色的猫", tid, "今天天气不错，投票：老王", at=clock())
     clock.advance(minutes=2)
     _dies_after_storing_a_post(service)

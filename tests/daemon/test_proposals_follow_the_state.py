@@ -18,7 +18,17 @@ from shenshi.daemon.status import build_status
 from shenshi.rulesets.base import BallotCast, Phase
 from shenshi.store import codec
 from shenshi.store.outbox import PENDING, AnnouncementState
-from tests.daemon.helpers import GAME6_10, START, UIDS, alerts, announcements, config, pm, post
+from tests.daemon.helpers import (
+    GAME6_10,
+    START,
+    UIDS,
+    alerts,
+    announcements,
+    config,
+    pm,
+    post,
+    publish_vote_opening,
+)
 
 S = AnnouncementState
 NEWCOMER, NEWCOMER_UID = "路人甲", "77"
@@ -102,6 +112,7 @@ def test_the_substitute_votes_for_his_seat_and_has_his_own_clocks(game) -> None:
     gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     feed(svc, post(NEWCOMER, "投票：老王", 38.1))
     assert not [a for a in alerts(svc) if a.kind == "not_a_player"]
     [ballot] = [b for b in svc.referee.state.ballots if b.voter == "kk_大侠"]
@@ -151,7 +162,7 @@ def test_override_exit_replaces_the_pending_exit_proposal(game) -> None:
     said = gm_commands.correct(svc, "exit", ["白色的猫"])
     text = "\n".join((*said.lines, *said.cli))  # what the command line prints
     [exit_] = [a for a in pending(svc, "exit")]
-    assert exit_.text.startswith("白色的猫 自动退出游戏。")
+    assert exit_.text.startswith(signin.text)  # the notice the GM confirmed, with its reason (F15)
     with svc.store.snapshot() as uow:
         old = uow.outbox.get(signin.id)
     assert old.state is S.SUPERSEDED and old.superseded_by == exit_.id
@@ -194,6 +205,7 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     svc, clock = game
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     feed(svc, pm("Tom_2", "委托投票：老王", 38.05))  # his seat exits before the close
     gm_commands.correct(svc, "exit", ["Tom_2"])
     feed(svc, post("Lily99", "我觉得老王很可疑，就投他吧？", 38.1))  # not read: the GM records it
@@ -207,7 +219,7 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     clock.set(START + timedelta(hours=60))
     svc.tick()
     [result] = [a for a in announcements(svc) if a.kind == "day_result"]
-    assert "计入（没有帖子）：Lily99 投 老王（天神补记）" in _notes(result)
+    assert "计入（按天神的记录，不按帖子）：Lily99 投 老王（天神补记）" in _notes(result)
     uncounted = result.notes["uncounted"]
     assert uncounted == [{"id": uncounted[0]["id"], "words": "Tom_2 委托投 老王", "reason": "投票人已出局"}]
     with svc.store.snapshot() as uow:
@@ -286,6 +298,7 @@ def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
     assert svc.referee.successors == before and len(pending(svc, "substitution")) == 1
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     said = gm_commands.correct(svc, "ballot", [NEWCOMER, "老王"])
     assert [b.target for b in svc.referee.state.ballots if b.voter == "kk_大侠"] == ["老王"]
     assert "kk_大侠 的选票改记为 老王" in said.lines[0]
@@ -293,3 +306,32 @@ def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
     gm_commands.correct(svc, "exit", [NEWCOMER])
     assert not svc.referee.state.is_alive("kk_大侠")
     assert not pending(svc, "substitution") and not [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+
+
+def test_a_pending_role_pm_tells_the_runoffs_close_once_the_runoff_is_announced(game) -> None:
+    """A substitute's role PM still waiting for the GM says what the seat must do now: when
+    round 1 ties, the runoff's close is known only once its announcement is published (it opens
+    with it), and the pending PM is derived again then (no event happens at that moment)."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    publish_vote_opening(svc)
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    votes = {"夜行者": "Rex", "老王": "Rex", "小明": "Rex", "月光": "Rex", "白色的猫": "Rex",
+             "阿杰": "老王", "Lily99": "老王", "Tom_2": "老王", "Rex": "老王", NEWCOMER: "老王"}  # fmt: skip
+    for i, (name, target) in enumerate(votes.items()):
+        feed(svc, post(name, f"投票：{target}", 38.1 + i / 100))
+    clock.set(START + timedelta(hours=38 + 24 + 1))  # past the close, +12 h for the substitution
+    svc.tick()
+    assert svc.referee.state.round == 2, "a 5:5 tie goes to the runoff"
+    [role] = pending(svc, "role")
+    assert "截止" not in role.text.split("接替 kk_大侠 的座位")[1]  # its close is not known yet
+    [result] = [a for a in pending(svc) if a.destination_kind.value == "thread" and "生死投票" in a.text]
+    with svc.store.transaction() as uow:
+        uow.outbox.mark_published(result.id, clock())
+    clock.advance(minutes=5)
+    svc.tick()
+    [role] = pending(svc, "role")
+    assert "这个座位本轮还没有投票" in role.text and "截止" in role.text
+    [*_, before] = [a for a in announcements(svc) if a.kind == "role" and a.state is S.SUPERSEDED]
+    assert before.superseded_by == role.id and "公告发布了" in before.superseded_because

@@ -14,7 +14,7 @@ from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.records import EvidenceKind
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import START, alerts
+from tests.daemon.helpers import START, alerts, open_vote_on_forum
 from tests.daemon.test_service_polls import night_one
 
 world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
@@ -54,6 +54,7 @@ def test_a_utf8_page_with_one_bad_byte_loses_only_that_post(world) -> None:
         service, clock, lambda page: page.replace(SPOILED, SPOILED[:4] + b"\xff" + SPOILED[5:])
     )
     clock.advance(hours=13, minutes=5)
+    open_vote_on_forum(service, clock)  # ballots count from its opening post
     forum.post("Tom_2", tid, "投票：阿杰", at=clock())
     spoiled = forum.post("白色的猫", tid, "今天天气不错，投票：老王", at=clock())
     forum.post("Rex", tid, "投票：阿杰", at=clock())

@@ -5,7 +5,8 @@ nobody is sent a 遗言期限 PM once the game has ended."""
 
 from __future__ import annotations
 
-from tests.daemon.helpers import alerts, announcements, at, pm, started
+from shenshi.store.outbox import PENDING, AnnouncementState
+from tests.daemon.helpers import alerts, announcements, at, pm, publish_vote_opening, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
@@ -33,8 +34,16 @@ def test_every_receipt_of_a_night_that_ends_early_promises_a_change_only_until_i
     assert svc.referee.state.phase.value == "dawn"
     texts = receipts(svc)
     assert not [t for t in texts.values() if "天亮前可更改" in t]  # the night did not run to dawn
-    assert texts["Lily99"] == "已收到：今晚庇佑 Tom_2，行动已全部到齐，即将结算，不能再更改"
-    assert texts["月光"] == "已收到：今晚束魂 老王，结算前可更改（行动全部到齐后会提前结算）"
+    # what is still to send reaches the players after the night's result (posts go first): it
+    # says the night is settled, not that it may change (F25); what said so is superseded
+    waiting = {a.destination: a.text for a in announcements(svc, PENDING) if a.kind == "receipt"}
+    assert waiting["Lily99"] == "已收到：今晚庇佑 Tom_2，行动已全部到齐，本阶段已提前结算，不能再更改"
+    assert waiting["月光"] == "已收到：今晚束魂 老王，行动已全部到齐，本阶段已提前结算，不能再更改"
+    assert waiting["小明"] == "已收到：今晚占卜 老王，本阶段已结算，不能再更改"
+    assert not [t for t in waiting.values() if "可更改" in t or "即将结算" in t]
+    old = [a for a in announcements(svc) if a.kind == "receipt" and a.state is AnnouncementState.SUPERSEDED]
+    assert {a.destination for a in old} >= {"月光", "Lily99"}
+    assert all("第1夜结算" in (a.superseded_because or "") for a in old)
 
 
 def test_a_night_that_runs_to_its_deadline_keeps_the_dawn_in_its_receipts(tmp_path) -> None:
@@ -63,7 +72,8 @@ def test_after_the_game_ends_a_pm_is_told_the_step_closed_and_later_the_game_is_
 
     svc, clock = decided_by_the_vote(tmp_path)
     clock.set(at(37))
-    svc.tick()  # day 1's vote opens
+    svc.tick()  # day 1's vote opens, with its post
+    publish_vote_opening(svc)
     for i, voter in enumerate(("夜行者", "老王", "kk_大侠", "Rex", "白色的猫")):
         feed(svc, post(voter, "投 Rex", 37 + i / 100))
     clock.set(at(38))

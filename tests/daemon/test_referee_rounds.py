@@ -30,6 +30,7 @@ def to_day(ref: Referee, keys: dict, night_pms: list[tuple[str, str]], dawn: flo
         ref.read_pm(pm(who, text, 1 + i * 0.1), f"n{i}")
     ref.tick(at(dawn), Clockwork(keys))
     keys["g1:night1:public"] = at(dawn)
+    keys["g1:day1:vote_open"] = at(dawn + 12)  # the vote's opening post, out at its hour (game6)
     ref.tick(at(dawn), Clockwork(keys))
     assert ref.state.phase is Phase.DAY
 
@@ -57,6 +58,7 @@ def test_the_result_that_ends_the_game_names_the_winner(tmp_path) -> None:
     ref.tick(at(38), Clockwork(keys))
     ref.tick(at(62), Clockwork(keys))  # night 2: nobody acts
     keys["g1:night2:public"] = at(62)
+    keys["g1:day2:vote_open"] = at(74)
     ref.tick(at(62), Clockwork(keys))
     vote(ref, {n: "夜行者" for n in living if n != "老王"}, 75)
     out = ref.tick(at(76), Clockwork(keys))

@@ -8,7 +8,17 @@ from datetime import timedelta
 
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
-from tests.daemon.helpers import START, UIDS, alerts, announcements, at, config, pm, post
+from tests.daemon.helpers import (
+    START,
+    UIDS,
+    alerts,
+    announcement,
+    announcements,
+    at,
+    config,
+    pm,
+    post,
+)
 
 
 def feed(svc, *items) -> None:
@@ -46,7 +56,8 @@ def test_a_ballot_and_an_action_naming_the_new_name_count_for_his_seat(tmp_path)
     [result] = [a for a in announcements(svc) if a.kind == "night_result"]
     feed(svc, post("神的使者", result.text, 24.6))
     clock.set(at(37.5))
-    svc.tick()  # the vote opens at the 13th hour of day 1
+    svc.tick()  # the vote opens at the 13th hour of day 1, with its post (the GM's, by hand)
+    feed(svc, post("神的使者", announcement(svc, "g1:day1:vote_open").text, 37.55))
     feed(svc, post("阿杰", "投 王老五", 37.6), post("月光", "投票：王老五", 37.7))
     counted = {(b.voter, b.target) for b in svc.referee.state.ballots}
     assert {("阿杰", "老王"), ("月光", "老王")} <= counted

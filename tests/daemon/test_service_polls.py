@@ -8,7 +8,7 @@ from shenshi.bootstrap import bootstrap
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import START, alerts, announcement, announcements
+from tests.daemon.helpers import START, alerts, announcement, announcements, open_vote_on_forum
 
 world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
 DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留下了一张黑色的纸条。" * 6
@@ -44,6 +44,7 @@ def ballot_then_edit(clock, forum, tid, service) -> None:
     night_one(clock, forum, service)
     service.poll()
     clock.advance(hours=13)
+    open_vote_on_forum(service, clock)  # ballots count from its opening post
     vote = forum.post("Tom_2", tid, "投票：阿杰", at=clock())
     clock.advance(minutes=5)
     service.poll()
@@ -83,6 +84,7 @@ def test_an_edit_after_an_early_close_reaches_the_gm(world) -> None:
     night_one(clock, forum, service)
     service.poll()
     clock.advance(hours=13)
+    open_vote_on_forum(service, clock)  # ballots count from its opening post
     living = [s.name for s in service.referee.state.alive()]
     posts = {name: forum.post(name, tid, "投票：阿杰" if name != "阿杰" else "投票：老王", at=clock())
              for name in living}  # fmt: skip

@@ -16,7 +16,7 @@ from shenshi.config import parse_config
 from shenshi.daemon.cycle import Cycle
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import AnnouncementState
-from tests.daemon.helpers import START, announcements
+from tests.daemon.helpers import START, announcements, open_vote_on_forum
 from tests.databases import database_url
 
 ROLES = dict(zip(PLAYERS, ["seer", "killer", "commoner", "commoner", "killer", "blesser",
@@ -86,6 +86,7 @@ def test_a_night_and_a_day_over_real_http(world) -> None:
     cycle.run()
     assert service.referee.state.phase is Phase.DAY
     clock.advance(hours=13)
+    open_vote_on_forum(service, clock)  # ballots count from its opening post
     voters = [n for n in PLAYERS if n != "小明"]
     for n in voters:
         forum.post(n, tid, "投票：阿杰" if n != "阿杰" else "投票：老王", at=clock())

@@ -10,7 +10,17 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.status import build_status, record_poll, to_json
 from shenshi.rulesets.base import Phase
-from tests.daemon.helpers import GAME6_10, START, TZ, announcement, at, config, pm, post
+from tests.daemon.helpers import (
+    GAME6_10,
+    START,
+    TZ,
+    announcement,
+    at,
+    config,
+    pm,
+    post,
+    publish_vote_opening,
+)
 
 KILL = "杀 Rex\n杀人宣言：\n" + "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
 
@@ -96,6 +106,7 @@ def test_the_vote_lists_each_candidates_voters_with_their_posts(tmp_path) -> Non
     feed(svc, post("神的使者", announcement(svc, svc.referee.gate_key()).text, 24.6))
     clock.set(at(37))
     svc.tick()
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     for voter, target, hours in (
         ("小明", "老王", 37.1),
         ("月光", "老王", 37.2),
@@ -168,7 +179,7 @@ def test_substitutions_and_exits_are_announced_where_the_ruleset_publishes_them(
         "2",
         "阿杰 退出，由替补 替补甲 接替。",
     )
-    out = svc.gm(DeclareExit("kk_大侠", "lurking"))
+    out = svc.gm(DeclareExit("kk_大侠"))
     [notice] = out.drafts
     assert notice.text.startswith("kk_大侠 自动退出游戏。")
     s = build_status(svc)

@@ -99,6 +99,9 @@ def test_a_decided_vote_says_why_it_is_still_open(tmp_path) -> None:
     mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])
     clock.set(at(37))
     svc.tick()
+    from tests.daemon.helpers import publish_vote_opening
+
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     for i, voter in enumerate(("夜行者", "老王", "小明", "阿杰", "Lily99", "Tom_2")):
         from tests.daemon.test_status import feed
 

@@ -14,7 +14,16 @@ from shenshi.daemon.cycle import Cycle
 from shenshi.records import Post
 from shenshi.rulesets.base import Phase
 from tests.daemon import test_service_sandbox
-from tests.daemon.helpers import GAME6_10, START, alerts, announcement, config, pm, post
+from tests.daemon.helpers import (
+    GAME6_10,
+    START,
+    alerts,
+    announcement,
+    config,
+    open_vote_on_forum,
+    pm,
+    post,
+)
 from tests.daemon.test_service_polls import night_one
 
 world = test_service_sandbox.world  # the fixture: a game6-10 game on the sandbox, live mode
@@ -44,6 +53,7 @@ def test_a_restart_and_the_next_poll_are_one_time_ordered_stream(world, monkeypa
     service.poll()  # the day opens at the dawn post
     assert service.referee.state.phase is Phase.DAY
     clock.advance(hours=13, minutes=5)  # the vote thread is open
+    open_vote_on_forum(service, clock)  # ballots count from its opening post
     voters = [s.name for s in service.referee.state.alive() if s.name != "老王"]
     for name in voters:
         forum.post(name, tid, "投票：阿杰" if name != "阿杰" else "投票：Rex", at=clock())
@@ -85,6 +95,7 @@ def _day_one_voted(tmp_path, clock):
     dawn = announcement(svc, "g1:night1:public")
     clock.set(START + timedelta(hours=24.06))  # (read after it was written)
     _fed(svc, post("神的使者", dawn.text, 24.05))
+    _gm_opens_the_vote(svc, clock, 24.05 + 12)
     clock.set(START + timedelta(hours=24.05 + 13.11))
     _fed(
         svc,
@@ -151,6 +162,7 @@ def test_the_phase_clock_never_moves_backwards(tmp_path) -> None:
     clock.set(START + timedelta(hours=24.06))  # (each read after it was written)
     _fed(svc, post("神的使者", announcement(svc, "g1:night1:public").text, 24.05))
     voters = [n for n, _ in GAME6_10]
+    _gm_opens_the_vote(svc, clock, 24.05 + 12)
     clock.set(START + timedelta(hours=37.5))
     _fed(svc, *[post(n, "投票：阿杰" if n != "阿杰" else "投票：Rex", 37.2) for n in voters[:-1]])
     _fed(svc, post(voters[-1], "投票：阿杰", 37.4))  # T2: the last ballot completes the vote
@@ -174,3 +186,11 @@ def test_pms_shown_in_the_same_minute_are_read_in_the_forums_order() -> None:
     items = [Item(7, second, moment_of(second.sent_at, minute)),
              Item(8, first, moment_of(first.sent_at, minute))]  # fmt: skip
     assert [item.record.text for _, item in in_order(items)] == ["占卜 老王", "占卜 Rex"]
+
+
+def _gm_opens_the_vote(svc, clock, hour: float) -> None:
+    """The vote's hour: its opening post is proposed, and the GM posts it (ballots count from it)."""
+    clock.set(START + timedelta(hours=hour + 0.02))
+    svc.tick()
+    clock.set(START + timedelta(hours=hour + 0.04))
+    _fed(svc, post("神的使者", announcement(svc, "g1:day1:vote_open").text, hour + 0.03))

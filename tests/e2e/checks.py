@@ -86,10 +86,14 @@ def daemon_errors(run: GameRun) -> list[str]:
 # kill's declaration note (a read delayed by the fault brings the partner's PM in the same read:
 # "杀人宣言已由 月光 提交" instead of "未收到杀人宣言…请在截止前补交").
 _CLOCK_TIME = re.compile(r"\d\d-\d\d \d\d:\d\d")
+# A receipt sent before its step settled early promises a change until the close; one still
+# unsent when it settled says it cannot change any more (a fault moves sends against the close).
+_RECEIPT_TAIL = re.compile(r"(?:结算前可更改（行动全部到齐后会提前结算）|行动已全部到齐，本阶段已提前结算，不能再更改)")
 _DECLARATION_NOTE = re.compile(r"（(?:杀人宣言已由 [^）]+ 提交|未收到杀人宣言)）([^。]*)(?:。提醒：请在截止前补交杀人宣言，否则本次杀人作废)?")
 
 
 def _timeless(pm: tuple[str, str]) -> tuple[str, str]:
     """A PM as compared with the clean run's (see above)."""
     who, text = pm
-    return who, _DECLARATION_NOTE.sub(r"（杀人宣言）\1", _CLOCK_TIME.sub("…", text))
+    text = _RECEIPT_TAIL.sub("（结算前后）", _CLOCK_TIME.sub("…", text))
+    return who, _DECLARATION_NOTE.sub(r"（杀人宣言）\1", text)

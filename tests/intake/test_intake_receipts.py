@@ -132,3 +132,21 @@ def test_a_correction_is_acknowledged_with_the_latest_target_only() -> None:
     both = run_case(_night("chess32", "刘邦", "杀 项伯\n抽将 彭越"))
     texts = sorted(r.text for r in both.receipts)
     assert texts[0].startswith("已收到：今晚抽将 彭越") and texts[1].startswith("已收到：今晚杀 项伯")
+
+
+@pytest.mark.parametrize(
+    ("sender", "text", "quoted"),
+    [
+        ("Rex", "今晚我想束魂 月光，白天可以先报吗？", "束魂 月光"),  # F16: not 「今晚我想束魂」
+        ("小明", "天神你好，白天能先把今晚的诅咒报给你吗？诅咒 阿杰", "诅咒 阿杰"),  # F29: the target too
+        ("小明", "诅咒 阿杰", "诅咒 阿杰"),
+    ],
+)
+def test_a_night_action_sent_by_day_is_refused_quoting_the_command_as_read(sender, text, quoted) -> None:
+    from tests.intake.phrasings import DAY_PM
+
+    case = {**GAMES["game6-10"], **DAY_PM, "id": "r", "from": sender, "text": text}
+    [receipt] = receipts(case)
+    assert receipt.startswith(f"未受理：{quoted}——"), receipt
+    result = run_case(case)
+    assert all("今晚我想" not in a.message for a in result.alerts)

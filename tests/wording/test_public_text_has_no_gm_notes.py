@@ -141,6 +141,9 @@ def test_what_a_game_stores_is_free_of_gm_notes_in_every_state(tmp_path, monkeyp
     gm_commands.correct(svc, "exit", ["白色的猫"])
     clock.set(START + timedelta(hours=38))
     svc.tick()
+    from tests.daemon.helpers import publish_vote_opening
+
+    publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     feed(post("路人甲", "投票：老王", 38.1))
     gm_commands.correct(svc, "ballot", ["月光", "老王"])
     proposed = [a.id for a in announcements(svc, [AnnouncementState.PROPOSED])]
