@@ -167,6 +167,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
                 note = notes.take(request.query_params.get("note"))
                 kept = dict(note.form) if note is not None and note.refused else {}
                 return render(template, game=number, s=status, note=note, kept=kept,
+                              next_words=views.next_words(status), health=views.health_words(status),
                               csrf=key.csrf, csrf_field=CSRF_FIELD, path=request.url.path,
                               several=len(desk.services) > 1, **context)  # fmt: skip
 
