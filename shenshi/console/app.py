@@ -176,7 +176,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
         return endpoint
 
     def now(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
-        return {"page": "now"}
+        return {"page": "now", "still_to_act": views.still_to_act(service, status)}
 
     def review(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
         state = request.query_params.get("state") or ("all" if request.query_params.get("all") == "1" else "open")
