@@ -58,7 +58,7 @@ def health_words(status: GameStatus) -> str:
     if health.ok:
         return ""
     if health.last_poll is None:
-        return "守护进程还没有成功读取过论坛：它没在运行的话，请在服务器上启动守护进程"
+        return "还没有成功读取过论坛：它没在运行的话，请在服务器上启动守护进程"
     return health.problem
 
 
