@@ -190,13 +190,13 @@ class ForumHttp:
                 if busy >= self.retries:
                     raise
                 wait = self.busy_wait * 2 ** (busy - 1)
-                log.warning("%s: the forum's load guard answered; waiting %.0f s", redact(url), wait)
+                log.warning("论坛的负载保护拦下了请求（%s）：等 %.0f 秒再试", redact(url), wait)
                 self.sleep(wait)
             except errors.IncompletePage:
                 cuts += 1
                 if method.upper() != "GET" or cuts >= self.retries:
                     raise
-                log.warning("%s came cut short: fetching it again", redact(url))
+                log.warning("论坛的页面没传完整（%s）：重新读取", redact(url))
                 self.sleep(self.backoff * cuts)
             except errors.FloodControl as exc:
                 if exc.wait_seconds is None:
@@ -204,13 +204,13 @@ class ForumHttp:
                 floods += 1
                 if floods > self.flood_retries:
                     raise
-                log.warning("flood control on %s: waiting %.0f s", redact(url), exc.wait_seconds)
+                log.warning("论坛的灌水限制（%s）：等 %.0f 秒再发", redact(url), exc.wait_seconds)
                 self.sleep(exc.wait_seconds)
             except errors.SessionExpired:
                 if not relogin or relogged or self.relogin is None:
                     raise
                 relogged = True
-                log.warning("session expired on %s: logging in again", redact(url))
+                log.warning("论坛的登录已失效（%s）：重新登录", redact(url))
                 self.relogin()
             else:
                 if not self.charset_known:
@@ -255,13 +255,13 @@ class ForumHttp:
         try:
             response = self._answer(method, url, content, headers)
         except httpx.TransportError as exc:
-            log.warning("%s %s: %s", method, redact(url), type(exc).__name__)
+            log.warning("连不上论坛（%s %s）：%s", method, redact(url), type(exc).__name__)
             raise _Transient(type(exc).__name__) from exc
         finally:
             self._last = self.clock()
-        log.debug("%s %s -> %s", method, redact(url), response.status_code)
+        log.debug("%s %s：论坛答复 HTTP %s", method, redact(url), response.status_code)
         if response.status_code >= 500 and not self.meaningful_5xx(response):
-            log.warning("%s %s: HTTP %s", method, redact(url), response.status_code)
+            log.warning("论坛出错（%s %s）：HTTP %s，稍后重试", method, redact(url), response.status_code)
             raise _Transient(f"HTTP {response.status_code}")
         return response
 
@@ -288,14 +288,14 @@ class ForumHttp:
         return httpx.Response(streamed.status_code, headers=kept, content=bytes(body), request=streamed.request)
 
     def _too_large(self, method: str, url: str, seen: str) -> None:
-        log.warning("%s %s: the answer is larger than %d bytes (%s): refused", method, redact(url), self.max_answer_bytes, seen)
+        log.warning("论坛的答复超过 %d 字节（%s %s）：拒收，没有读完", self.max_answer_bytes, method, redact(url))
         raise errors.AnswerTooLarge(
             f"the forum's answer is larger than max_answer_bytes = {self.max_answer_bytes} ({seen}): "
             "refused without reading it whole", url=url,
         )  # fmt: skip
 
     def _too_slow(self, method: str, url: str, size: int) -> None:
-        log.warning("%s %s: no whole answer within %g s (%d bytes came): given up", method, redact(url), self.deadline, size)
+        log.warning("论坛在 %g 秒内没有给出完整的答复（%s %s，收到 %d 字节）：放弃这次请求", self.deadline, method, redact(url), size)
         raise errors.AnswerTooSlow(
             f"{method}: the forum's answer was not complete within the deadline of {self.deadline:g} s "
             f"(only {size} bytes came){'' if method.upper() == 'GET' else '; not repeated (it may have reached the forum)'}",
@@ -314,7 +314,7 @@ class ForumHttp:
             self.charset, self.charset_known = found, True
             self.charset_source = "page" if page else "header"
             self.header_charset = header if header and header != found else None
-            log.debug("the forum's pages are %s (from the %s)", found, self.charset_source)
+            log.debug("论坛页面的编码是 %s（依据：%s）", found, self.charset_source)
 
     def _pace(self) -> None:
         if self._last is None or self.min_interval <= 0:

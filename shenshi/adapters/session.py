@@ -61,12 +61,12 @@ class SessionFile:
         except FileNotFoundError:
             return None
         if mode & (stat.S_IRWXG | stat.S_IRWXO):
-            log.warning("ignoring the session file %s: others can read it (it will be rewritten 0600)", self.path)
+            log.warning("不用会话文件 %s：别的用户也能读它（之后会重写为只有自己可读，0600）", self.path)
             return None
         try:
             data: dict[str, Any] = json.loads(self.path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            log.warning("ignoring the session file %s: %s", self.path, type(exc).__name__)
+            log.warning("不用会话文件 %s：读不出来（%s）", self.path, type(exc).__name__)
             return None
         if data.get("version") != VERSION or (data.get("forum"), data.get("username")) != (self.base_url, self.username):
             return None  # another forum or account (the configuration changed)

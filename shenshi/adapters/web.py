@@ -127,7 +127,7 @@ class WebAdapter:
         if cookies_file:
             count = load_cookies(self.http.client, cookies_file)
             self._cookies_loaded = count > 0
-            log.info("loaded %d cookies from the cookies file", count)
+            log.info("从 cookie 文件读入 %d 个 cookie", count)
         if self._session_file is not None:
             self._saved = self._session_file.load()
             if self._saved is not None:
@@ -294,7 +294,7 @@ class WebAdapter:
         saved, self._saved = self._saved, None
         if saved is not None and saved.uid and saved.cookies:
             self.own_uid, self.own_name = saved.uid, saved.name
-            log.debug("using the session saved in the session file")
+            log.debug("使用会话文件里保存的登录")
             return
         if self._cookies_loaded and self._refresh_session():
             self._save_session()
@@ -355,7 +355,7 @@ class WebAdapter:
         """Send after the flood interval has passed since our last send; note when it went."""
         wait = self.send_wait(kind)
         if wait > 0:
-            log.debug("pacing: %.1f s before the next %s", wait, kind)
+            log.debug("放慢节奏：等 %.1f 秒再发下一条（%s）", wait, kind)
             self.http.sleep(wait)
         try:
             return send()

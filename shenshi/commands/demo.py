@@ -24,6 +24,12 @@ FROZEN = 1e-9  # the demo's clock after the game: stopped at its end
 NAME = "demo"
 HELP = "在本机沙盒论坛上演示一整局脚本化的游戏，并打印经过"
 ORDER = 90
+DESCRIPTION = (
+    "shenshi demo：在本机的沙盒论坛（Discuz! 或 phpwind，只在 127.0.0.1 上）演示一整局：按种子发身份，"
+    "脚本化的玩家照规则的剧本玩（也会犯常见的错误），时钟加速；守护进程在审核模式下运行，每条提议都立即批准"
+    "（就像天神一条条批准）。结束时打印每一步、出局、处决、胜方、发出多少公告、提醒多少条，以及数据库和演练日志"
+    "所在的位置（--output，默认 ./demo-output/规则-引擎）。"
+)
 
 OUTPUT = Path("demo-output")
 LEFTOVERS = (
@@ -38,30 +44,30 @@ LEFTOVERS = (
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi demo`` to the CLI."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     add_config_option(parser)
     parser.add_argument(
-        "--ruleset", default="game6-10", help="which ruleset's game (default: game6-10)"
+        "--ruleset", default="game6-10", help="演示哪种规则的一局（默认：game6-10）"
     )
     parser.add_argument(
         "--engine",
         choices=("discuz", "phpwind"),
         default="discuz",
-        help="forum engine (default: discuz)",
+        help="论坛引擎（默认：discuz）",
     )
     parser.add_argument(
-        "--seed", type=int, default=1, help="seeds the deal and the players (default: 1)"
+        "--seed", type=int, default=1, help="发身份和玩家行为用的随机种子（默认：1）"
     )
     parser.add_argument(
         "--output",
         type=Path,
         default=None,
         metavar="DIR",
-        help="where the files go (default: ./demo-output/RULESET-ENGINE)",
+        help="文件写到哪里（默认：./demo-output/规则-引擎）",
     )
     parser.add_argument(
         "--speed", type=float, default=3600.0, metavar="X",
-        help="forum seconds per real second, besides the jumps to the next event (default: 3600)",
+        help="论坛时间每过一秒真实时间走多少秒（另外会直接跳到下一件事；默认：3600）",
     )  # fmt: skip
     parser.set_defaults(func=run)
     return parser

@@ -26,17 +26,25 @@ from shenshi.errors import UserError
 NAME = "inspect"
 HELP = "解析保存下来的论坛页面或接口回答，打印读到的内容（排查论坛问题用）"
 ORDER = 80
+DESCRIPTION = """shenshi inspect：不联网，解析保存下来的论坛页面或接口回答（排查论坛问题和测试用），例如：
+
+    shenshi inspect thread --engine discuz viewthread_p3.html --now "2026-11-29 18:42"
+    shenshi inspect inbox --engine phpwind pm_inbox.html
+    shenshi inspect conversation --engine discuz api_mypm_view.json
+
+页面上只有相对时间（"3 天前"）的，按 --now 换算（默认：文件的修改时间），用论坛时区 --tz（默认 Asia/Shanghai）。
+"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``inspect KIND --engine E FILE [--now TIME] [--tz ZONE]``."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=KINDS, help="what the file holds")
-    parser.add_argument("file", type=Path, help="a saved HTML page, ajax XML answer or Discuz API JSON")
-    parser.add_argument("--engine", required=True, choices=("discuz", "phpwind"), help="forum engine")
-    parser.add_argument("--now", default=None, metavar="TIME", help="resolve relative times against TIME (ISO 8601; default: the file's mtime)")
-    parser.add_argument("--tz", default=DEFAULT_TZ, metavar="ZONE", help=f"forum time zone (default {DEFAULT_TZ})")
-    parser.add_argument("--charset", default=None, help="charset when the page declares none")
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("kind", choices=KINDS, help="文件里是什么（帖子页、收件箱、对话、版块）")
+    parser.add_argument("file", type=Path, help="保存下来的 HTML 页面、ajax 的 XML 回答或 Discuz 接口的 JSON")
+    parser.add_argument("--engine", required=True, choices=("discuz", "phpwind"), help="论坛引擎")
+    parser.add_argument("--now", default=None, metavar="TIME", help="相对时间按这个时间换算（ISO 8601 格式；默认：文件的修改时间）")
+    parser.add_argument("--tz", default=DEFAULT_TZ, metavar="ZONE", help=f"论坛时区（默认 {DEFAULT_TZ}）")
+    parser.add_argument("--charset", default=None, help="页面没有声明编码时用的编码")
     add_config_option(parser)
     parser.set_defaults(func=run)
     return parser

@@ -18,20 +18,25 @@ from shenshi.errors import UserError
 NAME = "intake"
 HELP = "像守护进程那样读帖子和私信（批量：输入、输出都是 JSON 行）"
 ORDER = 40
+DESCRIPTION = (
+    "shenshi intake --batch 用例.jsonl：对 JSON 行格式的用例逐条运行读取（见 docs/intake.md），每条用例在标准输出"
+    "写一行 JSON。格式不对的一行在它的位置写一条错误记录 {\"id\", \"error\": \"line N: …\"}，标准错误里也写同一行；"
+    "其余用例照常运行。有格式不对的行时退出码为 1，否则为 0。"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add the ``intake`` sub-command."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
     parser.add_argument(
         "--batch", metavar="CASES.jsonl", required=True,
-        help="JSON-lines file of cases ('-' for standard input)",
+        help="JSON 行格式的用例文件（写 - 表示从标准输入读）",
     )  # fmt: skip
     parser.add_argument(
-        "--receipts", action="store_true", help="add the proposed receipts to each output line"
+        "--receipts", action="store_true", help="每行输出里附上会提出的回执"
     )
     parser.add_argument(
-        "--output", "-o", type=Path, default=None, help="write here instead of standard output"
+        "--output", "-o", type=Path, default=None, help="写到这个文件，而不是标准输出"
     )
     add_config_option(parser)
     parser.set_defaults(func=run)

@@ -36,71 +36,91 @@ from shenshi.errors import UserError
 NAME = "sandbox"
 HELP = "在本机开一个 Discuz!/phpwind 沙盒论坛用于演练（账号、登录见 --help）"
 ORDER = 80
+DESCRIPTION = """shenshi sandbox：在本机（127.0.0.1）开一个 Discuz! 或 phpwind 沙盒论坛，用来演练。
+
+几分钟演练一整局：
+
+    shenshi sandbox --rehearsal rehearsal/ --clock-factor 120      # 终端 1：论坛
+    cd rehearsal && export SHENSHI_DEMO_PASSWORD=GmPass_2024       # 终端 2：你，天神
+    shenshi check-config && shenshi deal && shenshi run             # 演练模式：什么都不发送
+    shenshi status; shenshi review; shenshi published ID            # 终端 3，边玩边用
+
+--rehearsal 目录 开好这一局的帖子（游戏者名单和投票帖、讨论帖、聊天帖；狼人杀：每个身份一个功能树洞），
+并写出 目录/shenshi.toml（演练模式，身份留给 shenshi deal 发）。--clock-factor X 让论坛时钟快 X 倍，
+时间记在一个时钟文件里（目录/rehearsal-clock.json，或 --clock-file），写出的配置会指向它
+（[daemon] clock_file），所以 shenshi run、status、published… 用的是同一个时间。
+
+以玩家身份登录：在浏览器里打开打印出的地址，用页面顶部的登录链接（Discuz!：地址/member.php?mod=logging&action=login；
+phpwind：地址/login.php）。账号：神的使者（天神）密码 GmPass_2024；玩家 小明 阿杰 Tom_2 白色的猫 老王 Lily99 夜行者
+kk_大侠 月光 Rex，密码依次为 Player_pw1 … Player_pw10（phpwind 的名字是小写：tom_2、lily99、rex）；
+旁观者 路人甲，密码 Stranger_pw0（--rehearsal 时）；管理员 Admin_pw0。玩家在游戏帖里发帖，夜间行动用私信发给
+神的使者（狼人杀：在自己的功能树洞里回帖），和真论坛一样。每个玩家用一个单独的无痕窗口：浏览器对一个网站只保持一个登录。
+"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``shenshi sandbox`` to the CLI."""
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__,
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION,
                                    formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     add_config_option(parser)
     parser.add_argument(
         "--engine",
         choices=("discuz", "phpwind"),
         default="discuz",
-        help="which forum engine's wire format to speak (default: discuz)",
+        help="模仿哪种论坛引擎的页面和接口（默认：discuz）",
     )
     parser.add_argument(
-        "--port", type=int, default=0, help="port on 127.0.0.1 (default: an ephemeral port)"
+        "--port", type=int, default=0, help="在 127.0.0.1 上用的端口（默认：系统随便给一个空闲端口）"
     )
     parser.add_argument(
         "--seed",
         choices=("none", "demo"),
         default="demo",
-        help="'demo' creates the GM, ten players and the board 杀人游戏 (default)",
+        help="demo：建好天神、十名玩家和版块「杀人游戏」（默认）；none：空论坛",
     )
     parser.add_argument(
         "--charset",
         choices=("utf-8", "gbk"),
         default="utf-8",
-        help="page charset; gbk only for phpwind (default: utf-8)",
+        help="页面编码；gbk 只用于 phpwind（默认：utf-8）",
     )
     parser.add_argument(
         "--db",
         default=None,
         metavar="PATH",
-        help="keep the forum's state in this SQLite file (default: memory)",
+        help="把论坛的数据存在这个 SQLite 文件里（默认：只在内存里）",
     )
     parser.add_argument(
         "--clock-factor",
         type=float,
         default=1.0,
         metavar="X",
-        help="run the forum clock X times faster than real time (default: 1)",
+        help="论坛时钟比真实时间快 X 倍（默认：1）",
     )
     parser.add_argument(
         "--clock-file",
         type=Path,
         default=None,
         metavar="PATH",
-        help="share the clock through this file (default with --clock-factor: "
-        "rehearsal-clock.json, in the --rehearsal directory if given)",
+        help="通过这个文件共用时钟（用 --clock-factor 时默认 rehearsal-clock.json，"
+        "给了 --rehearsal 就放在那个目录里）",
     )
     parser.add_argument(
         "--rehearsal",
         type=Path,
         default=None,
         metavar="DIR",
-        help="open a game's threads and write DIR/shenshi.toml for a rehearsal",
+        help="开好一局的帖子，并为演练写出 目录/shenshi.toml",
     )
     parser.add_argument(
-        "--ruleset", default="game6-10", help="the rehearsal's ruleset (default: game6-10)"
+        "--ruleset", default="game6-10", help="演练用的规则（默认：game6-10）"
     )
     parser.add_argument(
         "--session-ttl",
         type=float,
         default=None,
         metavar="MINUTES",
-        help="end logins after this many forum minutes (default: cookie lifetime)",
+        help="登录在论坛时间过了这么多分钟后失效（默认：按 cookie 的有效期）",
     )
     parser.set_defaults(func=run)
     return parser

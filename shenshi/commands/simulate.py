@@ -12,11 +12,12 @@ from shenshi.errors import UserError
 NAME = "simulate"
 HELP = "用规则核心跑一个场景文件（scenarios/FORMAT.md）"
 ORDER = 80
+DESCRIPTION = "shenshi simulate 场景.json：用规则核心重放一个规则场景文件，把结果以 JSON 打印出来。"
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    parser = subparsers.add_parser(NAME, help=HELP, description=__doc__)
-    parser.add_argument("file", type=Path, metavar="FILE.json", help="a scenario file")
+    parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
+    parser.add_argument("file", type=Path, metavar="FILE.json", help="场景文件（格式见 scenarios/FORMAT.md）")
     add_config_option(parser)
     parser.set_defaults(func=run)
     return parser

@@ -167,6 +167,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
                 note = notes.take(request.query_params.get("note"))
                 kept = dict(note.form) if note is not None and note.refused else {}
                 return render(template, game=number, s=status, note=note, kept=kept,
+                              next_words=views.next_words(status), health=views.health_words(status),
                               csrf=key.csrf, csrf_field=CSRF_FIELD, path=request.url.path,
                               several=len(desk.services) > 1, **context)  # fmt: skip
 
@@ -175,7 +176,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
         return endpoint
 
     def now(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
-        return {"page": "now"}
+        return {"page": "now", "still_to_act": views.still_to_act(service, status)}
 
     def review(service: GameService, status: GameStatus, request: Request) -> Mapping[str, Any]:
         state = request.query_params.get("state") or ("all" if request.query_params.get("all") == "1" else "open")

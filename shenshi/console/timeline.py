@@ -34,6 +34,14 @@ _CORRECTIONS = {
 }
 
 
+def _gm_entry(event: object) -> str | None:
+    """A player's action the GM entered (``override action``: a submission marked ``gm``), in
+    his words; ``None`` for anything else (a player's own PM is no correction)."""
+    if isinstance(event, base.PowerSubmitted) and event.submission.extra.get("gm"):
+        return f"补录 {event.submission.actor} 的行动：{gm_text.describe_submission(event.submission).removeprefix(event.submission.actor).strip()}"
+    return None
+
+
 @dataclass(frozen=True)
 class Entry:
     """One line of a step, in the order it happened: a result, a GM correction, or a rules
@@ -79,13 +87,10 @@ def timeline(service: GameService) -> list[Step]:
             continue
         step = steps[-1]
         words = _CORRECTIONS.get(type(event))
-        if words is not None:  # the correction first, then what it caused (an exit…)
-            reason = getattr(event, "reason", "")
-            entry = Entry(at, "correction", words(event) + (f"（理由：{reason}）" if reason else ""))
-            scheduled = _CORRECTIONS[base.SubstitutionScheduled]
-            if isinstance(event, base.SeatTakenOver):  # a substitution that took effect: one line
-                step.entries = [e for e in step.entries if e.text != scheduled(event)]
-            step.entries.append(entry)
+        said = words(event) if words is not None else _gm_entry(event)
+        if said is not None and not _scheduled_before(steps, event):  # the correction first, then what it caused (an exit…)
+            reason = getattr(event, "reason", "") or _entry_reason(event)
+            step.entries.append(Entry(at, "correction", said + (f"（理由：{reason}）" if reason else "")))
         step.entries += [Entry(at, kind, text) for kind, text in _results(event.report, info)]
         outcome = getattr(event, "outcome", None)
         if outcome is not None and step.over is None:
@@ -95,33 +100,54 @@ def timeline(service: GameService) -> list[Step]:
     return [s for s in steps if s.entries or s.opened_at]
 
 
+def _scheduled_before(steps: list[Step], event: object) -> bool:
+    """Whether ``event`` is a substitution taking effect that the timeline already shows where
+    the GM made it (its :class:`~shenshi.rulesets.base.SubstitutionScheduled` line): the seat
+    changing hands at the step's end is no second correction, and the GM's line stays at the
+    time he made it, before what it changed."""
+    if not isinstance(event, base.SeatTakenOver):
+        return False
+    scheduled = _CORRECTIONS[base.SubstitutionScheduled](event)
+    return any(e.text == scheduled for step in steps for e in step.entries)
+
+
+def _entry_reason(event: object) -> str:
+    """The reason the GM gave for an action he entered (kept in the submission)."""
+    if isinstance(event, base.PowerSubmitted):
+        return str(event.submission.extra.get("reason") or "")
+    return ""
+
+
 def step_starts(service: GameService) -> list[tuple[datetime, str]]:
     """When each step opened (forum clock) and its name, in order (grouping by step)."""
     return [(s.opened_at, s.name) for s in timeline(service) if s.opened_at is not None]
 
 
 def _results(report: base.Report, info: RulesetInfo) -> list[tuple[str, str]]:
-    """What a report says, in short lines: (``result`` or ``note``, words)."""
-    out = [("result", f"出局：{d.name}（{gm_text.death_cause(d.cause, info)}）") for d in report.deaths]
+    """What a report says, in short lines: (``result`` or ``note``, words), in the order it
+    came about: the tallies, the execution they decided, the rules' decisions, then who left
+    the game (the deaths, exits and substitutions they caused)."""
+    out = []
+    for label, tally in (("计票", report.vote_tally), ("第二轮计票", report.runoff_tally),
+                         ("最终计票", report.final_tally)):  # fmt: skip
+        if tally is not UNSET and tally:
+            shown = "，".join(f"{name} {_votes(n)}" for name, n in sorted(tally.items(), key=lambda x: -x[1]))
+            out.append(("result", f"{label}：{shown}"))
+    if report.executed is not UNSET:
+        out.append(("result", f"处决：{report.executed}" if report.executed else "今天无人被处决"))
+    for note in report.daemon:
+        if note.log_only:
+            continue
+        out.append(("note", f"{gm_text.rule_name(note.rule)}（{gm_text.who_name(note.who)}）：{gm_text.verdict_name(note.verdict)}"))
+    out += [("result", f"出局：{d.name}（{gm_text.death_cause(d.cause, info)}）") for d in report.deaths]
     facts = {f.kind for f in report.public_facts}
     if "no_death" in facts and not report.deaths:
         out.append(("result", "无人死亡"))
     if report.bound is not UNSET and report.bound:
         bound = report.bound if isinstance(report.bound, str) else "、".join(report.bound)
         out.append(("result", f"被束魂：{bound}"))
-    if report.executed is not UNSET:
-        out.append(("result", f"处决：{report.executed}" if report.executed else "今天无人被处决"))
-    for label, tally in (("计票", report.vote_tally), ("第二轮计票", report.runoff_tally),
-                         ("最终计票", report.final_tally)):  # fmt: skip
-        if tally is not UNSET and tally:
-            shown = "，".join(f"{name} {_votes(n)}" for name, n in sorted(tally.items(), key=lambda x: -x[1]))
-            out.append(("result", f"{label}：{shown}"))
     out += [("result", f"退出：{name}") for name in report.exits]
     out += [("result", f"替补：{name}") for name in report.replaced]
-    for note in report.daemon:
-        if note.log_only:
-            continue
-        out.append(("note", f"{gm_text.rule_name(note.rule)}（{gm_text.who_name(note.who)}）：{gm_text.verdict_name(note.verdict)}"))
     return out
 
 

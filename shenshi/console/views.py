@@ -10,6 +10,9 @@ Map::
     players(service, status)       seats, holders and substitutes, alive/out as published
     activity(service, days)        counted posts per player per forum day, with the thresholds
     role_of(service, seat)         one seat's role (shown only when the GM asks)
+    next_words(status)             what happens at the next deadline and what the GM then does
+    health_words(status)           why the daemon seems not to poll, in the console's words
+    still_to_act(service, status)  who has not acted this night, by what they may still send
 """
 
 from __future__ import annotations
@@ -35,6 +38,45 @@ OPEN_STATES = (AnnouncementState.PROPOSED, AnnouncementState.APPROVED, Announcem
 TITLE = "title:"  # the store cursor that keeps a thread's title as the forum shows it
 _STEP = re.compile(r":(night|day)(\d+)")
 ACTIVITY_DAYS = 14  # forum days shown in the activity chart, the latest last
+
+
+# -- the 现在 page ------------------------------------------------------------------------------
+
+
+def next_words(status: GameStatus) -> str:
+    """What happens at the next deadline and what the GM then does, as the console says it
+    (his step a button on the page, never a command to type); '' when the game is over, waits
+    for a post of the GM (the page shows it with its buttons) or has no deadline."""
+    if status.winner or status.waiting or not status.deadlines:
+        return ""
+    return gm_text.next_step(status.deadlines[0].what, status.mode, status.health.ok, console=True)
+
+
+def health_words(status: GameStatus) -> str:
+    """Why the daemon seems not to be polling, for the page's head ('' when it polls)."""
+    health = status.health
+    if health.ok:
+        return ""
+    if health.last_poll is None:
+        return "还没有成功读取过论坛：它没在运行的话，请在服务器上启动守护进程"
+    return health.problem
+
+
+def still_to_act(service: GameService, status: GameStatus) -> list[tuple[str, list[str]]]:
+    """Who has sent nothing yet this night, grouped by what their role may send (``祈祷``:
+    a game6 庶民's prayer, ``杀``…), in the order the status lists them: a GM reads what is
+    missing, not a list of names he takes for a fault."""
+    if status.night is None or not status.night.not_acted:
+        return []
+    info = service.ruleset.info
+    state = service.referee.state
+    groups: dict[str, list[str]] = {}
+    for name in status.night.not_acted:
+        role = info.roles.get(state.seat(name).role)
+        powers = role.powers if role is not None else ()
+        words = "或".join(dict.fromkeys(info.action_name(p) for p in powers)) or "行动"
+        groups.setdefault(words, []).append(name)
+    return list(groups.items())
 
 
 # -- the review queue ---------------------------------------------------------------------------------

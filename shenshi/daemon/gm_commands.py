@@ -726,8 +726,10 @@ def substitute(
         raise UserError(f"{new} 接替 {old}：{refusal(str(exc))}；没有改动") from None
     when = substitute_plays(new, old)  # at once, whether or not the step has resolved (RULES.md)
     lines = [f"{new} 接替 {old} 的座位，立即生效：{when}"] + ([note] if note else [])
+    cli: tuple[str, ...] = ()
     if moved := service.referee.moved_deadlines(old, new):
-        lines.append(f"{moved}（已写进替补公告和 {new} 的身份私信；shenshi status 显示新的截止时间）")
+        lines.append(f"{moved}（已写进替补公告和 {new} 的身份私信）")
+        cli = ("shenshi status 显示新的截止时间",)
     if running := running_daemon_note(service):
         lines.append(running)
     lines += followed_lines(service)
@@ -737,7 +739,7 @@ def substitute(
     line, hints, how = proposed_advice(service, replace(outcome, drafts=proposed))
     if line:
         lines.append(line)
-    return Said(tuple(lines), hints=hints, cli=(how,) if how else ())
+    return Said(tuple(lines), hints=hints, cli=cli + ((how,) if how else ()))
 
 
 def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | None, str]:

@@ -94,19 +94,30 @@ PUBLISH = MappingProxyType({
     "review": "你 shenshi approve ID 后守护进程发出，下一步从发出的时间算起",
     "live": "守护进程直接发出",
 })  # fmt: skip
+# The same in the console, where each step is a button on the page (never a command to type).
+PUBLISH_IN_CONSOLE = MappingProxyType({
+    "dry-run": "你手动发帖（会被自动认出；或之后在「审核」里点「我已发布」），下一步从你发帖的时间算起",
+    "review": "你在「审核」里批准后守护进程发出，下一步从发出的时间算起",
+    "live": "守护进程直接发出",
+})  # fmt: skip
+NOT_POLLING = {
+    "cli": "注意：守护进程已有一阵没有读论坛（见最后一行）；它没在运行的话，请运行 shenshi run",
+    "console": "注意：守护进程已有一阵没有读论坛（见页首）；它没在运行的话，请在服务器上重新启动守护进程",
+}
 
 
-def next_step(what: str | None, mode: str, polling: bool) -> str:
+def next_step(what: str | None, mode: str, polling: bool, *, console: bool = False) -> str:
     """What happens at the next deadline and what the GM then does: ``守护进程结算这一夜，提出
-    夜晚结果；然后你手动发帖…``. ``what`` is the deadline's kind (``None``: there is none)."""
+    夜晚结果；然后你手动发帖…``. ``what`` is the deadline's kind (``None``: there is none);
+    ``console``: the GM reads it in the console, where his step is a button, not a command."""
     if what is None:
         return ""
     does, proposes = AT_DEADLINE.get(what, ("处理", False))
     text = f"守护进程{does}"
     if proposes:
-        text += f"；然后{PUBLISH.get(mode, '')}"
+        text += f"；然后{(PUBLISH_IN_CONSOLE if console else PUBLISH).get(mode, '')}"
     if not polling:
-        text += "。注意：守护进程已有一阵没有读论坛（见最后一行）；它没在运行的话，请运行 shenshi run"
+        text += "。" + NOT_POLLING["console" if console else "cli"]
     return text
 
 
@@ -173,15 +184,15 @@ def event_words(event: Event) -> str | None:
     (``路人甲 接替 kk_大侠``, ``天神补记 老王 的选票：Rex``); ``None``: nothing to name."""
     match event:
         case SubstitutionScheduled(old=old, new=new):
-            return f"{new} 接替 {old}（shenshi substitute）"
+            return f"天神安排 {new} 接替 {old}"
         case SeatTakenOver(old=old, new=new):
             return f"{new} 入座（接替 {old}）"
         case ExitDeclared(name=name):
-            return f"{name} 退出（shenshi override exit）"
+            return f"天神更正：{name} 退出游戏"
         case BallotOverridden(ballot=b):
             return f"天神补记 {b.voter} 的选票：{'弃权' if b.target == ABSTAIN else b.target}"
         case SubmissionVoided(actor=actor, action=action):
-            return f"作废 {actor} 的「{ACTION_NAMES.get(action, action)}」（shenshi override void）"
+            return f"天神作废 {actor} 的「{ACTION_NAMES.get(action, action)}」"
         case ExecutionForced(name=name):
             return f"天神更正处决：{name}" if name else "天神取消今天的处决"
         case GmAnswerRecorded(actor=actor):

@@ -84,5 +84,5 @@ def test_a_session_file_others_can_read_is_ignored_and_rewritten_private(world: 
     second = world.adapter(session_file=jar)
     second.login()
     assert login_post.call_count == 2
-    assert "others can read it" in caplog.text
+    assert "别的用户也能读它" in caplog.text
     assert stat.S_IMODE(os.stat(jar).st_mode) == 0o600

@@ -89,3 +89,42 @@ def test_a_command_line_mistake_is_said_in_chinese(capsys, argv, words) -> None:
     assert done.value.code == 2 and err.startswith("用法：shenshi")
     last = err.strip().splitlines()[-1]
     assert last.startswith(ERROR_PREFIX) and words in last, err
+
+
+# Three Latin words in a row (``default: an ephemeral port``): an English sentence or phrase.
+SENTENCE = re.compile(r"[A-Za-z]{2,}(?:[\s,;:'()]+[A-Za-z]{2,}){2,}")
+EXAMPLE = re.compile(r"^\s*(?:shenshi\s|cd\s)")  # a command line shown as an example
+
+
+def every_command() -> list[str]:
+    commands = build_parser()._subparsers._group_actions[0]  # type: ignore[union-attr]
+    return sorted(commands.choices)
+
+
+def english_sentences(text: str) -> list[str]:
+    """The lines of a help that say something in English: the usage block, example command
+    lines, option names, metavars and the names ``ALLOWED`` lists aside."""
+    body = text.split("\n\n", 1)[1]  # the usage lines are argparse's own layout
+    found = []
+    for line in body.splitlines():
+        if EXAMPLE.match(line):
+            continue
+        words = ALLOWED.sub("", re.sub(r"\{[^}]*\}|\b[A-Z][A-Z_.0-9]+\b", "", line))
+        found += SENTENCE.findall(words)
+    return found
+
+
+def test_every_command_is_checked() -> None:
+    assert set(GM_COMMANDS) < set(every_command())
+    assert {"demo", "inspect", "intake", "sandbox", "simulate"} <= set(every_command())
+
+
+@pytest.mark.parametrize("command", every_command())
+def test_every_commands_help_says_its_sentences_in_chinese(capsys, command) -> None:
+    """Developer commands too (demo, inspect, intake, sandbox, simulate): each sentence and
+    each option's help in Chinese, only option names, metavars and examples left as typed."""
+    text = help_of(capsys, command)
+    assert text.startswith(f"用法：shenshi {command}"), text
+    assert not english_sentences(text), (command, english_sentences(text))
+    described = text.split("\n\n")[1]
+    assert re.search(r"[\u4e00-\u9fff]", described), (command, described)

@@ -90,7 +90,7 @@ class FloodCount(logging.Handler):
         self.count = 0
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.getMessage().startswith("flood control on"):
+        if record.getMessage().startswith("论坛的灌水限制"):
             self.count += 1
 
 
