@@ -250,8 +250,8 @@ def _night_lines(n: NightActions, now: datetime, width: int, names: list[str]) -
         for a in n.submitted
     ]
     lines += table(("行动", "时间", "来源"), rows, width, names) if rows else ["  （还没有收到）"]
-    if n.not_acted:
-        lines += listing("有能力但还没行动：", list(n.not_acted), width)
+    for words, names in n.still_to_send:
+        lines += listing(f"还没提交「{words}」：", list(names), width)
     for trouble in n.troubles:
         lines += wrap(f"!! {trouble}", width, names, "   ")
     return lines

@@ -64,19 +64,11 @@ def health_words(status: GameStatus) -> str:
 
 def still_to_act(service: GameService, status: GameStatus) -> list[tuple[str, list[str]]]:
     """Who has sent nothing yet this night, grouped by what their role may send (``祈祷``:
-    a game6 庶民's prayer, ``杀``…), in the order the status lists them: a GM reads what is
-    missing, not a list of names he takes for a fault."""
-    if status.night is None or not status.night.not_acted:
+    a game6 庶民's prayer, ``杀``…), as the status model groups them for the command line too:
+    a GM reads what is missing, not a list of names he takes for a fault."""
+    if status.night is None:
         return []
-    info = service.ruleset.info
-    state = service.referee.state
-    groups: dict[str, list[str]] = {}
-    for name in status.night.not_acted:
-        role = info.roles.get(state.seat(name).role)
-        powers = role.powers if role is not None else ()
-        words = "或".join(dict.fromkeys(info.action_name(p) for p in powers)) or "行动"
-        groups.setdefault(words, []).append(name)
-    return list(groups.items())
+    return [(words, list(names)) for words, names in status.night.still_to_send]
 
 
 # -- the review queue ---------------------------------------------------------------------------------

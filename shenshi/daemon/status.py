@@ -138,6 +138,9 @@ class NightActions:
     submitted: tuple[ActionView, ...]
     not_acted: tuple[str, ...]
     troubles: tuple[str, ...] = ()
+    # who has sent nothing yet, grouped by what their role may send (``("祈祷", ("Rex",))``: a
+    # game6 庶民's prayer), in the order of ``not_acted``: the GM reads what is missing
+    still_to_send: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -598,7 +601,12 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
     not_acted = tuple(
         s.name for s in state.alive() if info.roles[s.role].powers and s.name not in acted
     )
-    return NightActions(submitted, not_acted, _night_troubles(service.referee, state))
+    groups: dict[str, list[str]] = {}
+    for name in not_acted:
+        words = "或".join(dict.fromkeys(info.action_name(p) for p in info.roles[state.seat(name).role].powers))
+        groups.setdefault(words, []).append(name)
+    still = tuple((words, tuple(names)) for words, names in groups.items())
+    return NightActions(submitted, not_acted, _night_troubles(service.referee, state), still)
 
 
 def _night_troubles(referee: Referee, state: GameState) -> tuple[str, ...]:

@@ -72,6 +72,13 @@ def test_a_night_shows_its_deadline_actions_and_who_has_not_acted(tmp_path) -> N
         and "老王" in s.night.not_acted
         and "Rex" in s.night.not_acted
     )
+    # grouped by what each may still send (F10: a game6 庶民 prays), for the CLI and the console
+    still = dict(s.night.still_to_send)
+    assert "Rex" in still["祈祷"] and "老王" in still["杀"] and "小明" not in still.get("占卜", ())
+    from shenshi.commands.status import render
+
+    text = "\n".join(render(s, 200))
+    assert "还没提交「祈祷」：" in text and "有能力但还没行动" not in text
 
 
 def test_a_death_counts_for_the_players_from_its_publication(tmp_path) -> None:
