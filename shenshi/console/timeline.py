@@ -8,6 +8,7 @@ re-decided here: the timeline only names what the events say.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -77,9 +78,12 @@ def timeline(service: GameService) -> list[Step]:
     tz = service.config.forum.tz
     info = service.ruleset.info
     steps: list[Step] = [Step("开局前", None)]
+    taking_over: dict[str, str] = {}  # a seat a substitute takes over: old → new
     for stored in service.store.stream_events(service.game_id):
         event = codec.decode(stored.payload)
         at = stored.recorded_at.astimezone(tz)
+        if isinstance(event, base.SubstitutionScheduled):
+            taking_over[event.old] = event.new
         if isinstance(event, base.PhaseOpened):
             opened = event.params.get("opened_at")
             when = opened.astimezone(tz) if isinstance(opened, datetime) else at
@@ -91,7 +95,7 @@ def timeline(service: GameService) -> list[Step]:
         if said is not None and not _scheduled_before(steps, event):  # the correction first, then what it caused (an exit…)
             reason = getattr(event, "reason", "") or _entry_reason(event)
             step.entries.append(Entry(at, "correction", said + (f"（理由：{reason}）" if reason else "")))
-        step.entries += [Entry(at, kind, text) for kind, text in _results(event.report, info)]
+        step.entries += [Entry(at, kind, text) for kind, text in _results(event.report, info, taking_over)]
         outcome = getattr(event, "outcome", None)
         if outcome is not None and step.over is None:
             winner = "和棋" if outcome.winner == "draw" else info.team_name(outcome.winner)
@@ -123,10 +127,11 @@ def step_starts(service: GameService) -> list[tuple[datetime, str]]:
     return [(s.opened_at, s.name) for s in timeline(service) if s.opened_at is not None]
 
 
-def _results(report: base.Report, info: RulesetInfo) -> list[tuple[str, str]]:
+def _results(report: base.Report, info: RulesetInfo, taking_over: Mapping[str, str]) -> list[tuple[str, str]]:
     """What a report says, in short lines: (``result`` or ``note``, words), in the order it
     came about: the tallies, the execution they decided, the rules' decisions, then who left
-    the game (the deaths, exits and substitutions they caused)."""
+    the game (the deaths, exits and substitutions they caused); ``taking_over``: the seats a
+    substitute takes over (their missed ballot removes nobody, RES-A18)."""
     out = []
     for label, tally in (("计票", report.vote_tally), ("第二轮计票", report.runoff_tally),
                          ("最终计票", report.final_tally)):  # fmt: skip
@@ -138,7 +143,10 @@ def _results(report: base.Report, info: RulesetInfo) -> list[tuple[str, str]]:
     for note in report.daemon:
         if note.log_only:
             continue
-        out.append(("note", f"{gm_text.rule_name(note.rule)}（{gm_text.who_name(note.who)}）：{gm_text.verdict_name(note.verdict)}"))
+        verdict = gm_text.verdict_name(note.verdict)
+        if note.verdict == "exit" and note.who in taking_over:
+            verdict = gm_text.NOTES["substitute_keeps_seat"].format(new=taking_over[note.who])
+        out.append(("note", f"{gm_text.rule_name(note.rule)}（{gm_text.who_name(note.who)}）：{verdict}"))
     out += [("result", f"出局：{d.name}（{gm_text.death_cause(d.cause, info)}）") for d in report.deaths]
     facts = {f.kind for f in report.public_facts}
     if "no_death" in facts and not report.deaths:

@@ -114,6 +114,29 @@ def test_a_day_reads_tally_execution_then_deaths(game) -> None:
     assert before(day, "处决：老王", "出局：老王（处决）")
 
 
+def test_a_seat_a_substitute_takes_over_is_not_said_to_exit_for_its_missing_ballot(game) -> None:
+    """RES-A18: a seat without a ballot dies only if no substitute enters; the day's rule note
+    says the substitute keeps the seat (the daemon raises no exit alert for it either)."""
+    service, clock = game
+    feed(service, pm("夜行者", KILL, 0.05))
+    clock.set(at(24.5))
+    service.tick()
+    published(service)
+    for h in (30, 37):
+        clock.set(at(h))
+        service.tick()
+        published(service)
+    ops.substitute(service, "白色的猫", "路人乙", "77", offline=True)
+    for i, voter in enumerate(v for v in VOTERS if v != "白色的猫"):
+        feed(service, post(voter, "投票：老王" if voter != "老王" else "投票：小明", 37 + i / 10))
+    clock.set(at(100))
+    service.tick()
+    day = lines(service, "第1天")
+    notes = [t for k, t in day if k == "note" and "白色的猫" in t]
+    assert notes and all("由替补 路人乙 接替，座位不退出" in t and "自动退出" not in t for t in notes), day
+    assert service.referee.state.has_player("路人乙")
+
+
 def test_the_night_says_what_each_player_has_not_sent(game) -> None:
     """F10: game6's 庶民 pray at night; the 现在 page says 还没提交「祈祷」, not a bare list of
     names under 有能力但还没行动 a newcomer took for missing actions."""
