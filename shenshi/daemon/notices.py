@@ -21,9 +21,10 @@ def clock_time(at: datetime, tz: tzinfo) -> str:
     return at.astimezone(tz).strftime("%Y-%m-%d %H:%M")
 
 
-def vote_opened(t: Templates, n: int, closes: datetime, tz: tzinfo) -> str:
-    """The short post that the vote thread now takes ballots (game6: the 13th hour)."""
-    return t.render("vote_opened", n=n, closes=clock_time(closes, tz)) + t.render("signature")
+def vote_opened(t: Templates, n: int, opens: datetime, closes: datetime, tz: tzinfo) -> str:
+    """The short post that the vote thread takes ballots from ``opens`` (game6: the 13th hour;
+    a post published late still says since when ballots count) until ``closes``."""
+    return t.render("vote_opened", n=n, opens=clock_time(opens, tz), closes=clock_time(closes, tz)) + t.render("signature")
 
 
 def night_deadlines(

@@ -363,7 +363,7 @@ class Referee:
     def ballots_from(self) -> datetime | None:
         """When the open round takes ballots from (``None``: no round open). A ballot counts
         from the rules' hour of its round (RULES.md §1.10: the vote thread opens at day hour 12),
-        whether or not the GM's 「投票帖现在开放投票」 is out yet: a player who votes at the
+        whether or not the GM's 「投票帖自…起开放投票」 is out yet: a player who votes at the
         rules' hour is never punished for the GM's delay (RES-A18 would remove him). A
         correction of a ballot is entered only from then on, as a ballot is counted only
         from then on."""
@@ -973,7 +973,7 @@ class Referee:
         if key in self._notices_sent or key in self.published:
             return
         self._notices_sent.add(key)
-        text = notices.vote_opened(self.templates, state.number, closes, self.tz)
+        text = notices.vote_opened(self.templates, state.number, opens, closes, self.tz)
         out.drafts.append(Draft(key, "vote_opened", "thread", self.game.vote_thread, text))
 
     def _night_opening(self, times: PhaseTimes, out: Effects) -> None:

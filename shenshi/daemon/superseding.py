@@ -216,7 +216,8 @@ class Proposals:
             return None
         if parts[1] != f"day{state.number}" or 1 not in times.rounds:
             return None
-        text = notices.vote_opened(self.referee.templates, state.number, times.rounds[1][1], self.referee.tz)
+        opens, closes = times.rounds[1]
+        text = notices.vote_opened(self.referee.templates, state.number, opens, closes, self.referee.tz)
         return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text))
 
     def _to_seat(self, a: Announcement, parts: Sequence[str]) -> Standing | None:

@@ -844,10 +844,11 @@ _group(
     "announcement",
     (
         "vote_opened",
-        "【第${n}天】投票帖现在开放投票。",
-        "the vote thread opens for ballots later than the day (game6: the 13th hour; "
-        "$closes: when the round closes, which moves with the day's opening)",
-        ("closes",),
+        "【第${n}天】投票帖自 ${opens} 起开放投票（此后的投票均有效），${closes} 截止。",
+        "the vote thread opens for ballots later than the day (game6: the 13th hour; $opens: the "
+        "rules' hour, true even when the GM publishes it late; $closes: when the round closes, "
+        "which moves with the day's opening and each substitution)",
+        ("opens", "closes"),
     ),
     (
         "night_deadlines",

@@ -91,7 +91,7 @@ def test_a_refused_change_of_the_players_own_ballot_sends_no_pm(game) -> None:
 
 def test_a_ballot_at_the_rules_hour_counts_before_the_opening_post_and_status_urges_the_post(game) -> None:
     """The rules open the vote at the 13th hour (RULES.md §1.10): a ballot from then counts even
-    while the GM's 「投票帖现在开放投票」 waits for approval (refusing it would remove the player
+    while the GM's 「投票帖自…起开放投票」 waits for approval (refusing it would remove the player
     under RES-A18 for the GM's delay); status puts that post first and says ballots count."""
     svc, clock = game
     clock.set(at(VOTE_OPENS + 0.1))

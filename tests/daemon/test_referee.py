@@ -220,7 +220,7 @@ def test_the_vote_thread_opening_is_posted_and_an_early_ballot_is_answered(tmp_p
     assert not [d for d in ref.tick(at(35.9), published(keys)).drafts]
     opened = ref.tick(at(36), published(keys)).drafts
     assert [(d.kind, d.key, d.channel) for d in opened] == [("vote_opened", "g1:day1:vote_open", "thread")]
-    assert "【第1天】投票帖现在开放投票" in opened[0].text
+    assert "【第1天】投票帖自 2026-12-03 08:00 起开放投票（此后的投票均有效），2026-12-04 08:00 截止。" in opened[0].text
     assert not ref.tick(at(37), published(keys)).drafts  # once
     # F37: from the rules' hour a ballot counts, though the GM's opening post is not out yet
     # (a player who votes at the rules' hour is not punished for the GM's delay)
