@@ -61,6 +61,10 @@ def step_name(phase: Phase, number: int, round: int = 0, runoff: str = "生死�
     return "游戏结束"
 
 
+# Words of a step that are not a round (``第1天 讨论``: the vote opens later than the day).
+STEP_WORDS: Mapping[str, str] = MappingProxyType({"discussion": "讨论（投票未开放）"})
+
+
 def round_name(round: int, runoff: str = "生死投票") -> str:
     """A voting round: 投票, the runoff (生死投票, or chess32's 第二轮投票), 招魂."""
     return {1: "投票", 2: runoff, 3: "招魂"}.get(round, f"第{round}轮投票")

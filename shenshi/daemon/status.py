@@ -59,6 +59,8 @@ STALE_AFTER = 3  # poll intervals without a successful poll: the daemon is unhea
 ACTIVITY_WINDOW = timedelta(hours=24)
 MARK_KINDS = {"bound": "被束魂（今天不能投票）", "curse_applied": "诅咒（+1票）",
               "bless_applied": "庇佑（-1票）", "sheriff": "警长"}  # fmt: skip
+# marks that change a first round's count only (RULES.md A-D10: the runoff without curse/bless)
+FIRST_ROUND_MARKS = frozenset({"curse_applied", "bless_applied"})
 
 
 # -- the model ------------------------------------------------------------------------------------
@@ -329,7 +331,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         phase=state.phase.value,
         number=state.number,
         round=state.round,
-        step=gm_text.step_name(state.phase, state.number, state.round, runoff, _settled(referee, published, tz)),
+        step=_step(referee, state, now, runoff, _settled(referee, published, tz)),
         deadline=later[0] if later else None,
         deadlines=deadlines,
         winner=state.winner,
@@ -459,6 +461,16 @@ def _deaths(referee: Referee, published: set[str]) -> tuple[set[str], tuple[str,
     return dead - hidden, tuple(s.name for s in state.seats if s.name in hidden)
 
 
+def _step(referee: Referee, state: GameState, now: datetime, runoff: str, settled: str) -> str:
+    """The open step's name; a day whose vote opens later than the day (game6: the 13th hour)
+    is 讨论 until then, not 投票."""
+    times = referee.times()
+    if state.phase is Phase.DAY and state.round == 1 and times is not None and 1 in times.rounds:
+        if times.opens < times.rounds[1][0] and now < times.rounds[1][0]:
+            return gm_text.step_name(state.phase, state.number) + " " + gm_text.STEP_WORDS["discussion"]
+    return gm_text.step_name(state.phase, state.number, state.round, runoff, settled)
+
+
 def _marks(referee: Referee, published: set[str]) -> tuple[Mark, ...]:
     """Marks from the published results of the current step number (the night's 束魂, the
     day's curse and bless), and the latest published sheriff."""
@@ -477,6 +489,8 @@ def _marks(referee: Referee, published: set[str]) -> tuple[Mark, ...]:
     for report in [*sheriff[-1:], *reports]:
         for fact in report.public_facts:
             name = fact.get("name")
+            if fact.kind in FIRST_ROUND_MARKS and state.phase is Phase.DAY and state.round > 1:
+                continue  # (the runoff counts without them)
             if fact.kind in MARK_KINDS and name and state.is_alive(name):
                 marks[(name, fact.kind)] = Mark(name, fact.kind, MARK_KINDS[fact.kind])
     return tuple(marks.values())

@@ -248,3 +248,40 @@ def test_marks_are_the_ones_the_players_know(tmp_path) -> None:
     svc.tick()
     s = build_status(svc)
     assert [(m.name, m.kind) for m in s.marks] == [("Rex", "bound")] and "Rex" in s.living
+
+
+def test_a_day_is_discussion_until_its_vote_opens_and_the_runoff_shows_no_curse(tmp_path) -> None:
+    """newcomer3 N42: game6's day is 讨论 until the 13th hour (not 投票 from dawn on); in the
+    runoff the curse mark published with round 1 is not shown (A-D10: the runoff counts
+    without curse and bless)."""
+    clock = ManualClock(START)
+    svc = service_at(tmp_path, clock)
+    night_one(svc, clock)
+    feed(svc, pm("阿杰", "诅咒 月光", 0.2))
+    clock.set(at(24.5))
+    svc.tick()
+    result = announcement(svc, svc.referee.gate_key())
+    feed(svc, post("神的使者", result.text, 24.6))
+    clock.set(at(25))
+    svc.tick()
+    assert build_status(svc).step == "第1天 讨论（投票未开放）"
+    clock.set(at(37))
+    svc.tick()
+    publish_vote_opening(svc)
+    assert build_status(svc).step == "第1天 投票"
+    # 老王 4, 月光 3 + the curse = 4, 小明 2: a tie, the runoff
+    votes = {"夜行者": "老王", "小明": "老王", "Lily99": "老王", "Tom_2": "老王", "老王": "月光",
+             "月光": "小明", "阿杰": "月光", "白色的猫": "月光", "kk_大侠": "小明"}  # fmt: skip
+    for i, (voter, target) in enumerate(votes.items()):
+        feed(svc, post(voter, f"投票：{target}", 37.1 + i / 100))
+    clock.set(at(37 + 25))
+    svc.tick()
+    assert svc.referee.state.round == 2, svc.referee.state.round
+    tally = announcement(svc, svc.referee._round_key(1))
+    assert "月光 获得诅咒附加的一票" in tally.text, tally.text
+    feed(svc, post("神的使者", tally.text, 62.1))
+    clock.set(at(62.2))
+    svc.tick()
+    s = build_status(svc)
+    assert s.step == "第1天 生死投票"
+    assert "curse_applied" not in [m.kind for m in s.marks], s.marks
