@@ -79,6 +79,7 @@ def environment() -> Environment:
     env.filters["t"] = lambda at: at.strftime("%m-%d %H:%M") if at else "—"
     env.filters["left"] = gm_text.left
     env.filters["votes"] = lambda v: str(int(v)) if float(v).is_integer() else f"{v:g}"
+    env.filters["batch"] = views.batch_words
     env.filters["tz"] = lambda at: at.strftime("%Y-%m-%d %H:%M") if at else ""
     env.globals.update(STATES=gm_text.STATES, MODE=gm_text.MODE, ACTION_NAMES=ACTION_NAMES,
                        PAGES=PAGES, STATE_FILTERS=views.STATE_FILTERS)  # fmt: skip

@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
@@ -138,6 +139,20 @@ class ReviewItem:
     def open(self) -> bool:
         """Whether the GM can still decide on it (approve, edit, reject, publish)."""
         return self.state in {s.value for s in OPEN_STATES}
+
+
+def batch_words(items: Sequence[ReviewItem]) -> str:
+    """What a batch approval sends, by kind, public posts first: ``第2夜结果（帖子）#44；占卜答复
+    #45；回执 7 条 #46 #47 …``: the GM confirms what he approves, not a list of numbers."""
+    groups: dict[tuple[bool, str], list[int]] = {}
+    for item in items:
+        groups.setdefault((not item.to_thread, item.what), []).append(item.id)
+    out = []
+    for (private, what), ids in sorted(groups.items(), key=lambda g: g[0][0]):
+        shown = " ".join(f"#{i}" for i in ids)
+        where = "" if private else "（帖子）"
+        out.append(f"{what}{where} {shown}" if len(ids) == 1 else f"{what}{where} {len(ids)} 条 {shown}")
+    return "；".join(out)
 
 
 # What the review page filters by: its state words, and "open" (what waits for the GM).

@@ -193,6 +193,11 @@ def _approve_all(client, key, game) -> None:
     proposed = by_state(game, AnnouncementState.PROPOSED)
     assert f"全部批准（{len(proposed)} 条待审）" in html
     assert f'data-confirm="批准这 {len(proposed)} 条' in html  # asked before approving many
+    # naming what goes out (newcomer3 N30: a public result among receipts), public posts first
+    confirm = html.split('data-confirm="批准这 ')[1].split('"')[0]
+    result = next(a for a in proposed if a.kind == "night_result")
+    assert confirm.split("：", 1)[1].startswith(f"第1夜结果（帖子） #{result.id}"), confirm
+    assert "回执" in confirm
     ids = [str(a.id) for a in proposed]
     r = client.post("/g/1/announcements/approve", data={CSRF_FIELD: key.csrf, "id": ids, "back": "/g/1/review"})
     assert f"#{ids[0]} 已批准" in note(client, r)
