@@ -8,7 +8,7 @@ from __future__ import annotations
 from shenshi.daemon.gm_commands import enter_action
 from shenshi.daemon.status import build_status
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import alerts, at, announcements, pm, started
+from tests.daemon.helpers import alerts, announcements, at, pm, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
