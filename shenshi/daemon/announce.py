@@ -118,7 +118,10 @@ def public_text(
     ``ballots.runoff_template``: 生死投票, or chess32's round 2)."""
     lines = [title]
     if report.vote_tally:
-        lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(report.vote_tally)]
+        # a player the tally's curse or bless names is counted, even at 0 (庇佑 took his one vote)
+        named = {f.get("name"): 0 for f in report.public_facts if f.kind in TALLY_FACTS and f.get("name")}
+        tally = {**named, **report.vote_tally}
+        lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(tally)]
     if report.runoff_tally:  # 生死投票, or chess32's 第二轮
         lines.append(t.render(f"{runoff_template}_tally", tally=_tally_items(t, report.runoff_tally)))
     if report.final_tally:  # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
@@ -252,6 +255,10 @@ def _tally_items(t: Templates, tally: Mapping[str, float]) -> str:
 
 def _num(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# Public facts that explain a count of the first round's tally (curse +1, bless −1).
+TALLY_FACTS = frozenset({"curse_applied", "bless_applied"})
 
 
 def _sorted_tally(tally: Mapping[str, float]) -> list[tuple[str, float]]:

@@ -172,8 +172,11 @@ def describe_ballot(ballot: Ballot) -> str:
 
 
 def describe_submission(sub: Submission) -> str:
-    """``月光 杀 老王``, ``小明 占卜 Rex``, ``帅 炮打 X（炮架子 Y）``."""
+    """``月光 杀 老王``, ``小明 占卜 Rex``, ``帅 炮打 X（炮架子 Y）``; a 杀人宣言 sent apart from its kill:
+    ``月光 补交杀人宣言（杀 老王）``."""
     verb = ACTION_NAMES.get(sub.action, sub.action)
+    if "declaration_for" in sub.extra:  # a 杀人宣言 sent apart, completing his earlier kill
+        return f"{sub.actor} 补交杀人宣言（{verb} {sub.target}）"
     text = f"{sub.actor} {verb} {sub.target}" if sub.target else f"{sub.actor} {verb}"
     platform = sub.extra.get("platform")
     if platform:

@@ -300,9 +300,11 @@ def resolutions(
     """What ``events`` (applied to ``before``) resolve, with their words: a ballot cast or set
     by the GM, an action submitted (a player's, or the GM's ``override action``) or voided, a
     declaration that arrived (for the whole joint unit: ``joint`` maps a player to his
-    partners), a seat exited or taken over."""
+    partners, where a partner's choice names the same target: A-J3), a seat exited or taken
+    over."""
     found: list[Happening] = []
     joint = joint or {}
+    chosen = {(s.actor, s.action): s for s in sorted(before.submissions, key=lambda x: x.sort_key())}
     for event in events:
         if isinstance(event, (BallotCast, BallotOverridden)):
             b = event.ballot
@@ -321,9 +323,16 @@ def resolutions(
                 found.append((Cause(ENTERED, s.actor, step), words))
             if joint.get(s.actor):  # the unit's choice changed (a disagreement may be over)
                 found.append((Cause.of_action(step, unit_of(s.actor, joint[s.actor]), s.action), words))
-            if s.extra.get("declaration") or s.extra.get("declaration_chars"):
-                for who in (s.actor, *joint.get(s.actor, ())):
+            chosen[(s.actor, s.action)] = s
+            partners = [c for p in joint.get(s.actor, ()) if (c := chosen.get((p, s.action))) is not None]
+            if _declared(s):
+                # it covers a partner's kill only where that names the same target (A-J3)
+                covered = [p for p in joint.get(s.actor, ()) if getattr(chosen.get((p, s.action)), "target", s.target) == s.target]
+                for who in (s.actor, *covered):
                     found.append((Cause.declaration(step, who), gm_text.RESOLVED["declaration"].format(who=s.actor)))
+            elif any(_declared(c) and c.target == s.target for c in partners):  # he joins the declared kill
+                declared_by = next(c.actor for c in partners if _declared(c) and c.target == s.target)
+                found.append((Cause.declaration(step, s.actor), gm_text.RESOLVED["declaration"].format(who=declared_by)))
         elif isinstance(event, SubmissionVoided):
             words = gm_text.RESOLVED["void"].format(who=event.actor, action=gm_text.action_words(event.action))
             found.append((Cause.of_action(action_step(before), event.actor, event.action), words))
@@ -335,6 +344,11 @@ def resolutions(
         elif isinstance(event, (SubstitutionScheduled, SeatTakenOver)):
             found.append((Cause.seat(event.old), gm_text.RESOLVED["substitute"].format(who=event.old, new=event.new)))
     return found
+
+
+def _declared(sub: Any) -> bool:
+    """A kill that carries its declaration (杀人宣言)."""
+    return bool(sub.extra.get("declaration") or sub.extra.get("declaration_chars"))
 
 
 def unit_of(actor: str, partners: Iterable[str]) -> str:

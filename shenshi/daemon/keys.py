@@ -78,6 +78,11 @@ class GameKeys:
         """A private result due as a phase of night ``night`` closes."""
         return f"{self.game}:night{night}:{kind}:{to}"
 
+    def disagreement(self, label: str, to: str, choices: str) -> str:
+        """The notice to a member of a joint unit whose choices differ (one per disagreement:
+        ``choices`` names it)."""
+        return f"{self.game}:{label}:joint_disagreement:{to}:{choices}"
+
     def notice(self, label: str, what: str) -> str:
         """A public notice of the phase clock (the vote opens, a night's deadlines)."""
         return f"{self.game}:{label}:{what}"

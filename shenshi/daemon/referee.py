@@ -798,6 +798,7 @@ class Referee:
             return None
         last = max(kills, key=lambda s: s.sort_key())
         extra = {**last.extra, **{k: v for k, v in command.extra.items() if k != "t"}}
+        extra.setdefault("declaration_for", last.evidence or "")  # the kill it completes (not a second kill)
         return Submit(command.actor, KILL, last.target, frozen_map(extra), at, evidence)
 
     # -- the GM's own posts (dry-run: publication by hand) -------------------------------------

@@ -552,8 +552,8 @@ class GameService:
             missing = t.render("receipt_post_missing", label=post.label)
             reminder = t.render("note_post_missing", label=post.label)
             covered = t.render("receipt_post_partner", label=post.label, partner=sub.actor)
-            theirs = {str(s.evidence) for s in referee.state.submissions
-                      if s.actor in referee.partners(sub.actor) and s.evidence}  # fmt: skip
+            theirs = {str(s.evidence) for s in referee.state.submissions  # (A-J3: the same target only)
+                      if s.actor in referee.partners(sub.actor) and s.evidence and s.target == sub.target}  # fmt: skip
             with self.store.transaction() as uow:
                 for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
                     if a.kind != "receipt" or missing not in a.text or not {str(e) for e in a.evidence_ids} & theirs:

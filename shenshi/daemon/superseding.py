@@ -43,6 +43,7 @@ from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
+from shenshi.daemon.keys import step_label
 from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
@@ -157,9 +158,51 @@ class Proposals:
             return self._substitution(a, parts[2], parts[3])
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
+        if a.kind == "joint_disagreement":
+            return None if a.key in self._disagreement_keys() else Standing(None)
         if a.destination_kind is DestinationKind.USER:
-            return self._to_seat(a, parts) or self._settled_receipt(a)
+            return self._to_seat(a, parts) or self._settled_receipt(a) or self._disagreeing_receipt(a)
         return None
+
+    # -- a joint unit that disagrees (A-J2) -----------------------------------------------------
+
+    def _disagreements(self) -> list[tuple[list[str], str]]:
+        """Each joint unit whose members' latest choices differ while its step is open: the
+        players who play its seats, and the choices as the players read them."""
+        state = self.state
+        if state.phase is not Phase.NIGHT or state.outcome:
+            return []
+        info, t = self.referee.ruleset.info, self.referee.templates
+        out = []
+        for members, subs in self.referee.disagreements(state):
+            players = [self.player_of(s) for m in members if (s := state.seat(m)) is not None]
+            choices = t.render("receipt_name_separator").join(
+                f"{self._shown(x.actor)} {info.action_name(x.action)} {self._shown(x.target)}".strip() for x in subs
+            )
+            out.append((players, choices))
+        return out
+
+    def _disagreement_keys(self) -> dict[str, Draft]:
+        keys, label = self.referee.keys, step_label(Phase.NIGHT, self.state.number)
+        text = self.referee.templates.render
+        return {
+            (key := keys.disagreement(label, who, choices)): Draft(
+                key, "joint_disagreement", "pm", who, text("joint_disagreement_notice", choices=choices))
+            for players, choices in self._disagreements() for who in players
+        }  # fmt: skip
+
+    def _disagreeing_receipt(self, a: Announcement) -> Standing | None:
+        """A receipt of a member of a unit that disagrees promises no early close (RULES.md
+        "Early close": the step runs to its deadline); once they agree, it promises it again."""
+        if a.kind != "receipt":
+            return None
+        t = self.referee.templates
+        settled, agreed = t.render("receipt_until_settled"), t.render("receipt_until_agreed")
+        disagreeing = any(a.destination in players for players, _ in self._disagreements())
+        old, new = (settled, agreed) if disagreeing else (agreed, settled)
+        if old not in a.text:
+            return None
+        return Standing(replace(_draft_of(a), text=a.text.replace(old, new, 1)))
 
     def _settled_receipt(self, a: Announcement) -> Standing | None:
         """A receipt that says the action may change until the step settles (「结算前可更改」,
@@ -175,8 +218,10 @@ class Proposals:
         return None
 
     def fresh(self) -> list[Draft]:
-        """What the state proposes whatever is pending: each substitute's role PM."""
-        return [self.role_draft(new, seat) for new in self.came_in if (seat := self.seat_of(new)) is not None]
+        """What the state proposes whatever is pending: each substitute's role PM; to each
+        member of a joint unit that disagrees, that it does (A-J2: void unless they agree)."""
+        roles = [self.role_draft(new, seat) for new in self.came_in if (seat := self.seat_of(new)) is not None]
+        return roles + list(self._disagreement_keys().values())
 
     def _role(self, a: Announcement) -> Standing | None:
         seat = self.seat_of(a.destination)

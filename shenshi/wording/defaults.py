@@ -952,6 +952,16 @@ _group(
 _group(
     "receipt",
     (
+        "receipt_until_agreed",
+        "截止前可更改（同伴选的目标与你不同：统一之前不会提前结算）",
+        "a joint unit whose members name different targets (A-J2): the step runs to its deadline",
+    ),
+    (
+        "joint_disagreement_notice",
+        "你们的联合行动意见不一：${choices}。截止前统一目标则有效，否则本夜这一行动作废（统一之前不会提前结算）。",
+        "to each member of a joint unit whose latest choices differ (A-J2; $choices: each member's)",
+    ),
+    (
         "receipt_until_phase",
         "夜晚${phase}截止（${deadline}）前可更改，另起一行写「确定」可锁定",
         "werewolf: a skill kept by a night phase, until that phase closes",

@@ -64,3 +64,24 @@ def test_a_round_that_leads_to_another_is_a_round_result() -> None:
     [draft] = drafts_for_step(Templates(), game="g1", label="day1.r1", title="【第1天投票结果】",
                               thread="2", report=report, runoff_template="round2")  # fmt: skip
     assert draft.kind == "round_result" and "第二轮投票" in draft.text
+
+
+def test_every_player_a_curse_or_bless_names_has_a_count_in_the_tally() -> None:
+    """newcomer3 N34: Tom_2's one vote blessed away left 「Tom_2 因庇佑减少一票」 under a tally
+    that did not list him; every name a tally fact speaks of is counted, at 0 too (day results
+    of random game6 games, as the rules core gives them)."""
+    from tests.rulesets.test_family_a_properties import merged, play
+
+    seen = 0
+    for seed in range(60):
+        for kind, _, events, _ in play("game6-10", seed):
+            report = merged(events)
+            if kind != "day" or not report.vote_tally:
+                continue
+            lines = public_text(Templates(), "【第1天投票结果】", report, {}).splitlines()
+            counted = {line.split("：")[0] for line in lines if line.endswith(" 票")}
+            for fact in report.public_facts:
+                if fact.kind in ("curse_applied", "bless_applied"):
+                    seen += fact.get("name") not in report.vote_tally
+                    assert fact.get("name") in counted, lines
+    assert seen  # some blessed player was at 0
