@@ -15,6 +15,7 @@ def demo(out_dir, seed: int) -> int:
 
 
 @pytest.mark.e2e
+@pytest.mark.slow  # (make e2e-ci: CI plays it; make test stays short)
 def test_the_demo_plays_a_game_and_says_where_its_files_are(tmp_path, capsys) -> None:
     out_dir = tmp_path / "out"
     assert demo(out_dir, 3) == 0

@@ -285,7 +285,7 @@ def play(tmp_path_factory, data: st.DataObject) -> None:
 SETTINGS = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]}
 
 
-@settings(max_examples=6, derandomize=True, **SETTINGS)  # (a few in make test, the same each run; the slow twin explores)
+@settings(max_examples=3, derandomize=True, **SETTINGS)  # (a few in make test, the same each run; the slow twin explores)
 @given(data=st.data())
 def test_every_pending_proposal_is_what_the_state_proposes_now(tmp_path_factory, data) -> None:
     play(tmp_path_factory, data)

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 
+import pytest
+
 from shenshi.adapters.sandbox import SandboxForum, serve
 from shenshi.adapters.sandbox.seed import GM_PASSWORD, seed_demo
 from shenshi.demo.clockfile import FileClock
@@ -32,6 +34,7 @@ def served_once(first: DaemonProcess, second: DaemonProcess) -> None:
         assert polled.count(True) == 1, (name, first.games[name], second.games.get(name))
 
 
+@pytest.mark.slow  # (make e2e-ci: CI plays it; make test stays short)
 def test_two_daemons_split_six_games_and_one_takes_over(tmp_path, new_postgresql_db) -> None:
     database = new_postgresql_db()
     clock = FileClock(tmp_path / "clock.txt", START + timedelta(minutes=5))

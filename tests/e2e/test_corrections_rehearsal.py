@@ -43,7 +43,7 @@ from tests.e2e.test_rehearsal import (
 )
 from tests.wording.test_public_text_has_no_gm_notes import leaks
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # (make e2e-ci: CI plays it; make test stays short)
 S = AnnouncementState
 
 

@@ -20,7 +20,7 @@ from tests.e2e.checks import (
 )
 from tests.e2e.conftest import SEED
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # (make e2e-ci: CI plays it; make test stays short)
 GAMES = {"discuz": "game6-10", "phpwind": "game5"}  # game5: a runoff and last words under faults
 
 

@@ -43,7 +43,7 @@ from shenshi.rulesets.base import PowerSubmitted
 from shenshi.store import codec, open_store
 from shenshi.store.outbox import AnnouncementState
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # (make e2e-ci: CI plays it; make test stays short)
 
 TZ = ZoneInfo("Asia/Shanghai")
 START = datetime(2026, 12, 7, 20, 0, tzinfo=TZ)  # the player list (游戏者名单)
