@@ -250,7 +250,7 @@ _CORRECTION = re.compile(
     r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
     + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
     + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+"
-    + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
+    + _alt(lexicon.CORRECTION_MODALS) + "?" + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
 )  # fmt: skip
 # What may follow a correction word that names nobody: 取消占卜, 算了不占卜了
 _CANCELLED = re.compile(
@@ -1023,9 +1023,8 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         i += 1
         if pos < consumed:
             continue
-        hit = _read_ballot(reader, pos)
-        if hit is None and found:
-            hit = _read_ballot_correction(reader, pos)
+        hit = _read_ballot_correction(reader, pos) if found else None
+        hit = hit or _read_ballot(reader, pos)
         if hit is None and found:
             alt = _ALTERNATIVE_LEAD.match(reader.text, pos)  # 投X，或者投Y: alternatives
             offered = _read_ballot(reader, alt.end()) if alt and alt.end() > pos else None
@@ -1174,18 +1173,41 @@ def _names_on_next_lines(reader: _Reader, ref: NameRef, more: list[NameRef], end
 
 
 def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
-    """更正：X / 不对，是X after an earlier ballot of the same post: a second ballot."""
-    m = _CORRECTION.match(reader.text, pos)
+    """A correction after an earlier ballot of the same post: 更正：X / 不对，是X, or a ballot
+    after the correction word (更正：投X, 写错了，应该投X, 还是投X吧, 打错了，应为X). Marked
+    ``correction``: the post's last ballot is the one meant (``read_votes``). A player's name
+    written right there is a name even when it opens with a ballot word (改成投票君)."""
+    text = reader.text
+    m = _CORRECTION.match(text, pos)
     if not m or m.end() == pos:
         return None
+    verb = reader.folded.original_slice(pos, m.end())
+    for after in lead_positions(text, m.end()):
+        if _whole_name_at(reader, after):
+            break
+        hit = _read_ballot(reader, after)
+        if hit is not None and hit[0].target is not None and hit[0].target.written:
+            return _with(hit[0], pos=pos, change=True, correction=True), hit[1]
     ref, end = reader.read_name(m.end(), strict=False)
     if ref is None or not ref.names_someone:
         return None
-    verb = reader.folded.original_slice(pos, m.end())
     conditional = reader.qualified(pos, end)
     return Parsed(
         ("vote",), verb, pos, ref, change=True, conditional=conditional, correction=True
     ), end
+
+
+def _whole_name_at(reader: _Reader, pos: int) -> bool:
+    """Whether a player's whole name is written at ``pos`` and ends its word there (投票君 where
+    投票君 plays): a command word it opens with is part of the name."""
+    match = reader.name_at(pos)
+    if match is None or match.player is None:
+        return False
+    text, end = reader.text, match.end
+    return (
+        end >= len(text) or not _extends_a_name(text[end]) or text[end] in lexicon.NAME_PARTICLES
+        or _FOLLOWER.match(text, end) is not None
+    )  # fmt: skip
 
 
 def _abstention(

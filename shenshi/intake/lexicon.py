@@ -188,6 +188,9 @@ ALTERNATIVE_NOT: tuple[str, ...] = ("要不要",)
 CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
 CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿杰
+# What the writer meant, said after the correction word (打错了，应为X / 写错了，应该投X / 不对，其实是X):
+# before the link or the new command.
+CORRECTION_MODALS: tuple[str, ...] = ("应该", "应当", "本应", "本该", "应", "其实", "实际上", "实际")
 
 # -- what may stand before a command word at the start of a line or clause ---------------------
 # Words with a colon (PS：投票：X, 回复：…, （编辑：改投X）), numbering (1、 一、 (1) 第一条), a
