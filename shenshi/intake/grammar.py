@@ -374,6 +374,9 @@ class Parsed:
     number: int | None = None  # speed-up day
     correction: bool = False  # 改成X / 不对，是X: replaces the command before it
     offered: bool = False  # 或者X after a command: another target offered, alternatives
+    # a bare change (改成X) written right after a cannon's platform: X, which may mean the target
+    # or the platform (never guessed: the command is not certain, the GM is told)
+    unclear_change: tuple[str, NameRef] | None = None  # (the change as written, X)
     # a declaration alone after text holding a command word in which nothing was read (我和老K
     #都…杀X⏎宣言：…): that word, for an unread_command alert (a kill is never lost in silence)
     unread: str | None = None
@@ -1352,9 +1355,28 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
+    found = [_after_a_platform(reader, p) for p in found]
     if found and found[0].correction and not found[0].intents and found[0].target is not None:
         found[0] = _with_mentioned_verb(reader, found[0])
     return [_one_choice(p) for p in apply_corrections(found)]
+
+
+def _after_a_platform(reader: _Reader, p: Parsed) -> Parsed:
+    """A bare change (改成X, 换成X: no command word, a name) is the writer changing the last
+    thing he named; when that is a cannon's platform (炮打A，炮架子Y，改成X / 炮架子Y，改成X), it
+    may change the platform or the target, and neither is guessed: ``unclear_change``. A change
+    verb says what it changes (改打X: the target; 炮架改成X: the platform)."""
+    if not (p.correction and not p.intents and p.target is not None and p.target.written):
+        return p
+    mentions = [hit for _, hit in _platforms_in(reader, 0, p.pos) if hit.end <= p.pos]
+    if not mentions:
+        return p
+    last = max(mentions, key=lambda hit: hit.end)
+    if reader.index.find_all(reader.folded, last.end, p.pos):
+        return p  # a name after the platform (炮架子Y，炮打A，改成X): the command is changed
+    return _with(
+        p, intents=("cannon_kill",), unclear_change=(p.verb, p.target), platform=last.names[0]
+    )
 
 
 def _with_mentioned_verb(reader: _Reader, p: Parsed) -> Parsed:
@@ -1440,6 +1462,12 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             (k for k in range(len(out) - 1, -1, -1) if out[k].intents and is_targeted(out[k])),
             None,
         )
+        if p.unclear_change is not None and not p.conditional:
+            # 炮打A，炮架子Y，改成X: the target or the platform? The cannon is not certain.
+            cannon = next((k for k in range(len(out) - 1, -1, -1) if "cannon_kill" in out[k].intents), None)
+            if cannon is not None:
+                out[cannon] = _with(out[cannon], unclear_change=p.unclear_change)
+                continue
         if p.correction and not p.intents:
             if before_at is None:
                 continue
