@@ -280,7 +280,10 @@ _LEADS = (
 _MAX_LEADS = 8
 _EDIT_NOTE = re.compile(_alt_bounded(lexicon.EDIT_NOTES) + r"[ \t]*:")
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
-_BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS) + _alt(lexicon.BALLOT_HINT_LINKS) + "?")
+_BALLOT_HINT = re.compile(
+    _alt(lexicon.BALLOT_HINTS) + "[" + lexicon.BALLOT_HINT_TAIL + "]*"
+    + _alt(lexicon.BALLOT_HINT_LINKS) + r"?(?:[ \t]*[,;、.。…~]+)?"
+)  # fmt: skip
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
