@@ -250,7 +250,10 @@ _CORRECTION = re.compile(
     r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
     + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
     + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+"
-    + _alt(lexicon.CORRECTION_MODALS) + "?" + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
+    + _alt(lexicon.CORRECTION_MODALS) + "?"
+    + "(?:" + _alt(lexicon.CORRECTION_MEANT_LEADS) + "?(?:" + _VOTE_WORD + "|" + _alt(w for w, _ in lexicon.VERBS)
+    + "|" + re.escape(lexicon.VOTE_WEAK) + ")" + _alt(lexicon.CORRECTION_MEANT_TAILS) + ")?"
+    + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
 )  # fmt: skip
 # What may follow a correction word that names nobody: 取消占卜, 算了不占卜了
 _CANCELLED = re.compile(
@@ -1043,6 +1046,7 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
             and hit[0].intents == ("vote",) and not hit[0].names_players
+            and not hit[0].correction  # 更正：投他: meant, an alert (never the first in silence)
         ):  # fmt: skip
             continue
         parsed, end = hit
@@ -1187,20 +1191,43 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
     m = _CORRECTION.match(text, pos)
     if not m or m.end() == pos:
         return None
-    verb = reader.folded.original_slice(pos, m.end())
-    for after in lead_positions(text, m.end()):
+    stop = _correction_end(reader, pos, m.end())
+    verb = reader.folded.original_slice(pos, stop)
+    for after in lead_positions(text, stop):
         if _whole_name_at(reader, after):
             break
         hit = _read_ballot(reader, after)
         if hit is not None and hit[0].target is not None and hit[0].target.written:
             return _with(hit[0], pos=pos, change=True, correction=True), hit[1]
-    ref, end = reader.read_name(m.end(), strict=False)
-    if ref is None or not ref.names_someone:
+        word = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
+        if word is not None:  # 更正：投王老五: meant as a ballot, whatever the name is
+            ref, end = reader.read_name(word.end(), strict=True, pronouns=True)
+            if ref is not None and ref.written:
+                verb = reader.folded.original_slice(pos, word.end())
+                return Parsed(
+                    ("vote",), verb, pos, ref, change=True, correction=True,
+                    conditional=reader.qualified(pos, end),
+                ), end  # fmt: skip
+    # a separator after the correction word (更正：X) means a name follows, whatever it is
+    strict = text[stop - 1] in ": \t"
+    ref, end = reader.read_name(stop, strict=strict)
+    if ref is None or not (ref.names_someone or (strict and ref.written)):
         return None
     conditional = reader.qualified(pos, end)
     return Parsed(
         ("vote",), verb, pos, ref, change=True, conditional=conditional, correction=True
     ), end
+
+
+def _correction_end(reader: _Reader, pos: int, end: int) -> int:
+    """Where the correction words matched in ``[pos, end)`` end: before a player's whole name
+    written after a separator there (更正：改成 where 改成 plays: the name, not a second
+    correction word)."""
+    text = reader.text
+    for k in range(pos + 1, end):
+        if text[k - 1] in ": \t," and _whole_name_at(reader, k):
+            return k
+    return end
 
 
 def _whole_name_at(reader: _Reader, pos: int) -> bool:
@@ -1424,10 +1451,11 @@ def _read_correction_or_command(
             if hit is not None and hit[0].target is not None:
                 return _with(hit[0], offered=True, correction=False), hit[1]
     m = _CORRECTION.match(text, pos)
-    if m and m.end() > pos:
-        verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
-        stop = reader.clause_end(m.end())
-        cancelled = _CANCELLED.match(text, m.end(), stop)
+    fixed = _correction_end(reader, pos, m.end()) if m else pos
+    if fixed > pos:
+        verb = reader.folded.original_slice(pos, fixed).strip(" \t,，:：")
+        stop = reader.clause_end(fixed)
+        cancelled = _CANCELLED.match(text, fixed, stop)
         if (
             after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0
             and not _after_a_question(text, pos)  # 要是她是狼怎么办？算了: the worry, dismissed
@@ -1436,11 +1464,11 @@ def _read_correction_or_command(
             conditional = reader.qualified(pos, stop)
             verb = reader.folded.original_slice(pos, cancelled.end()).strip(" \t,，:：")
             return Parsed((), verb, pos, correction=True, conditional=conditional), stop
-        for after in lead_positions(text, m.end()):
+        for after in lead_positions(text, fixed):
             hit = _read_command(reader, _after_platform(reader, after))
             if hit is not None:
                 return _with(hit[0], correction=True), hit[1]
-        ref, end = reader.read_name(m.end(), strict=False)
+        ref, end = reader.read_name(fixed, strict=False)
         if ref is not None and ref.written:
             more, end, alternatives = reader.read_more_names(end)
             conditional = reader.qualified(pos, end)

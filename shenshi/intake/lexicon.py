@@ -178,7 +178,7 @@ CORRECTION_POINTING = ("以", "为准")
 # What may stand before a correction word: 哦对了改…, 我要改：X, 那就改成X
 CORRECTION_LEADS: tuple[str, ...] = (
     "哦", "噢", "喔", "啊", "嗯", "呃", "额", "诶", "欸", "唉", "哎", "对了", "我要", "我想", "我",
-    "那就", "那",
+    "那就", "那", "再次", "再",
 )  # fmt: skip
 # A clause opening with one of these offers another target (投X，或者投Y): alternatives.
 ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
@@ -191,6 +191,10 @@ CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿
 # What the writer meant, said after the correction word (打错了，应为X / 写错了，应该投X / 不对，其实是X):
 # before the link or the new command.
 CORRECTION_MODALS: tuple[str, ...] = ("应该", "应当", "本应", "本该", "应", "其实", "实际上", "实际")
+# ... or as the command meant, named again before the name (说错了，我投的是X / 我要占卜的是X):
+# these, a ballot word or a command word, then a CORRECTION_MEANT_TAILS word.
+CORRECTION_MEANT_LEADS: tuple[str, ...] = ("我要", "我想", "我本来要", "我本来想", "我", "要", "想")
+CORRECTION_MEANT_TAILS: tuple[str, ...] = ("的应该是", "的是", "的为", "的")
 
 # -- what may stand before a command word at the start of a line or clause ---------------------
 # Words with a colon (PS：投票：X, 回复：…, （编辑：改投X）), numbering (1、 一、 (1) 第一条), a
