@@ -184,12 +184,15 @@ _CHANGE_VERB = re.compile(
     + ")(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
+# What may stand between a word and the name it takes: separators, a mention's @, an opening
+# bracket or quote (炮架子「乌骓」, 改成@周勃).
+_NAME_OPENING = r"?[ \t:@「『“\"'(【\[]*$"
 # A command word the writer opens a clause with (a name after it is its target, not a subject).
 _LATER = re.compile(_alt(lexicon.LATER_WORDS))
 # A command word or a change verb right before a name: the name is its target (杀Bob, 改投 B).
 _OBJECT_BEFORE = re.compile(
     "(?:" + _COMMAND_WORD.pattern + "|" + _CHANGE_VERB.pattern + ")"
-    + _alt(lexicon.VERB_PARTICLES) + r"?[ \t:@]*$"
+    + _alt(lexicon.VERB_PARTICLES) + _NAME_OPENING
 )  # fmt: skip
 _OPENING_COMMANDS = (_VOTE_CHANGE, _VOTE_STRONG, _VOTE_WEAK, _ABSTAIN, _VERB_RE)
 # A platform word right before a change verb: the platform is changed (炮架子改成Y, 炮架就换成Y).
@@ -200,7 +203,7 @@ _PLATFORM_BEFORE = re.compile(
 # platform, not a clause's subject (炮打X 炮架子Y 改打Z changes the target).
 _PLATFORM_OBJECT = re.compile(
     _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t:]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
-    + _alt(lexicon.PLATFORM_LINKS) + r"?[ \t:]*$"
+    + _alt(lexicon.PLATFORM_LINKS) + _NAME_OPENING
 )  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
@@ -1221,11 +1224,15 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
 
 def _correction_end(reader: _Reader, pos: int, end: int) -> int:
     """Where the correction words matched in ``[pos, end)`` end: before a player's whole name
-    written after a separator there (更正：改成 where 改成 plays: the name, not a second
-    correction word)."""
+    that runs to their end, written after a separator or a whole correction (更正：改成,
+    改成改成 where 改成 plays: the name, not a second correction word)."""
     text = reader.text
     for k in range(pos + 1, end):
-        if text[k - 1] in ": \t," and _whole_name_at(reader, k):
+        match = reader.name_at(k)
+        if (
+            match is not None and match.end >= end and _whole_name_at(reader, k)
+            and (text[k - 1] in ": \t," or _CORRECTION.fullmatch(text, pos, k))
+        ):  # fmt: skip
             return k
     return end
 
@@ -1524,6 +1531,12 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 continue
         if not p.intents:
             continue  # a name offered with no command before it to take
+        if "cannon_kill" in p.intents and p.unclear_change is None:
+            # 炮架子Y，改成B，炮打A: the platform is not certain for the cannon written after it
+            alone = next((q for q in out if q.unclear_change is not None and q.correction), None)
+            if alone is not None:
+                out.remove(alone)
+                p = _with(p, unclear_change=alone.unclear_change)
         if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
@@ -1583,7 +1596,10 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     confirm = bool(_CONFIRM_FIRST_RE.search(text, pos, word_at))
     particle = _VERB_PARTICLE.match(text, start)
     named = reader.name_at(start) if particle else None
-    if particle and not word.startswith("【") and (named is None or named.end <= particle.end()):
+    if (
+        particle and not word.startswith("【")
+        and (named is None or named.end < particle.end() or not _whole_name_at(reader, start))
+    ):  # fmt: skip  (炮打改成 where 改成 plays: the name)
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = change or particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)
@@ -1738,15 +1754,21 @@ def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
     """The platform named at ``pos`` (炮架子：Y, 隔着Y), or ``None``."""
     text = reader.text
     m = _PLATFORM.match(text, pos) or _PLATFORM_ACROSS.match(text, pos)
-    if not m or m.end() >= stop:
+    if not m:
         return None
-    ref, end = reader.read_name(m.end(), strict=bool(_PLATFORM.match(text, pos)))
+    name_at = m.end()
+    changed = bool(m.lastindex and m.group(1))
+    if changed and _whole_name_at(reader, m.start(1)) and reader.name_at(m.start(1)).end >= m.end():
+        name_at, changed = m.start(1), False  # 炮架子改成 where 改成 plays: the name
+    if name_at >= stop:
+        return None
+    ref, end = reader.read_name(name_at, strict=bool(_PLATFORM.match(text, pos)))
     if ref is None or not (ref.resolved or ref.written):
         return None
     more, end, alternatives = reader.read_more_names(end)
     asked = reader.qualified(pos, end, conditions=False)
     line_begin = reader.line_bounds(pos)[0]
-    corrected = bool(m.lastindex and m.group(1)) or bool(
+    corrected = changed or bool(
         _CORRECTION.fullmatch(text, _first_non_space(text, line_begin), pos)
     )
     return _Platform((ref, *more), end, alternatives, asked, corrected)
