@@ -252,7 +252,8 @@ _POINTING = (
 _CORRECTION = re.compile(
     r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
     + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
-    + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+"
+    + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))"
+    + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*)+"
     + _alt(lexicon.CORRECTION_MODALS) + "?"
     + "(?:" + _alt(lexicon.CORRECTION_MEANT_LEADS) + "?(?:" + _VOTE_WORD + "|" + _alt(w for w, _ in lexicon.VERBS)
     + "|" + re.escape(lexicon.VOTE_WEAK) + ")" + _alt(lexicon.CORRECTION_MEANT_TAILS) + ")?"
@@ -386,6 +387,7 @@ class Parsed:
     # a bare change (改成X) written right after a cannon's platform: X, which may mean the target
     # or the platform (never guessed: the command is not certain, the GM is told)
     unclear_change: tuple[str, NameRef] | None = None  # (the change as written, X)
+    meant: bool = False  # a name after a correction word and a colon (更正为：X): a target
     # a declaration alone after text holding a command word in which nothing was read (我和老K
     #都…杀X⏎宣言：…): that word, for an unread_command alert (a kill is never lost in silence)
     unread: str | None = None
@@ -1196,6 +1198,10 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
         return None
     stop = _correction_end(reader, pos, m.end())
     verb = reader.folded.original_slice(pos, stop)
+    abstained = _abstention_at(text, stop)
+    if abstained is not None:  # 更正：弃权
+        abstention = _abstention(reader, pos, abstained, True, change=True)
+        return _with(abstention, correction=True), abstained
     for after in lead_positions(text, stop):
         if _whole_name_at(reader, after):
             break
@@ -1212,7 +1218,7 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
                     conditional=reader.qualified(pos, end),
                 ), end  # fmt: skip
     # a separator after the correction word (更正：X) means a name follows, whatever it is
-    strict = text[stop - 1] in ": \t"
+    strict = text[stop - 1] == ":"
     ref, end = reader.read_name(stop, strict=strict)
     if ref is None or not (ref.names_someone or (strict and ref.written)):
         return None
@@ -1373,7 +1379,7 @@ def read_actions(
         hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
-            and not (hit[0].names_players or _cancels_a_command(hit[0]))
+            and not (hit[0].names_players or _cancels_a_command(hit[0]) or _names_anew(hit[0]))
         ):
             continue
         parsed, end = hit
@@ -1475,13 +1481,15 @@ def _read_correction_or_command(
             hit = _read_command(reader, _after_platform(reader, after))
             if hit is not None:
                 return _with(hit[0], correction=True), hit[1]
-        ref, end = reader.read_name(fixed, strict=False)
+        # a separator after the correction word (更正为：X) means a name follows, whatever it is
+        meant = text[fixed - 1] == ":"
+        ref, end = reader.read_name(fixed, strict=meant)
         if ref is not None and ref.written:
             more, end, alternatives = reader.read_more_names(end)
             conditional = reader.qualified(pos, end)
             return Parsed(
                 (), verb, pos, ref, tuple(more), alternatives=alternatives,
-                conditional=conditional, correction=True,
+                conditional=conditional, correction=True, meant=meant,
             ), end  # fmt: skip
     return _read_command(reader, pos)
 
@@ -1541,6 +1549,12 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
     return out
+
+
+def _names_anew(p: Parsed) -> bool:
+    """A correction naming a target that is no player's (更正为：王老五): meant, so an alert for
+    the GM, never the corrected command in silence."""
+    return p.correction and p.meant and not p.intents and p.target is not None
 
 
 def _cancels_a_command(p: Parsed) -> bool:
@@ -1902,7 +1916,7 @@ def read_actions_between(
         if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
             continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
-        if hit is not None and hit[0].names_players:
+        if hit is not None and (hit[0].names_players or _names_anew(hit[0])):
             out.append(reader.for_later(*hit))
             consumed = hit[1]
             for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line

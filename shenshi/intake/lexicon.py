@@ -187,6 +187,7 @@ ALTERNATIVE_NOT: tuple[str, ...] = ("要不要",)
 # After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.
 CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
+CORRECTION_PARTICLES = "吧啊呀哦"  # after a correction word: 不对吧，X / 算了吧
 CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿杰
 # What the writer meant, said after the correction word (打错了，应为X / 写错了，应该投X / 不对，其实是X):
 # before the link or the new command.
