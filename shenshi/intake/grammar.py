@@ -2130,12 +2130,20 @@ def has_vote_words(text: str) -> bool:
 _VOTE_MENTION = re.compile(_alt(lexicon.VOTE_MENTIONS))
 
 
-def command_word(text: str, ballots_only: bool = False) -> str | None:
+def command_word(
+    text: str, ballots_only: bool = False, index: NameIndex | None = None
+) -> str | None:
     """The first of the lexicon's command words in ``text`` as written (only ballot words with
-    ``ballots_only``), or ``None``: a text holding one was meant to say something to the game."""
+    ``ballots_only``), or ``None``: a text holding one was meant to say something to the game.
+    With the players' ``index``, a word inside a player's name is no command word (投票君今天
+    一直在划水 names the player 投票君)."""
     folded = Folded.of(text)
-    m = (_ANY_BALLOT_WORD if ballots_only else _ANY_COMMAND_WORD).search(folded.text)
-    return folded.original_slice(m.start(), m.end()) if m else None
+    pattern = _ANY_BALLOT_WORD if ballots_only else _ANY_COMMAND_WORD
+    names = [(at, m.end) for at, m in index.find_all(folded)] if index is not None else []
+    for m in pattern.finditer(folded.text):
+        if not any(at <= m.start() and m.end() <= end for at, end in names):
+            return folded.original_slice(m.start(), m.end())
+    return None
 
 
 _ANY_BALLOT_WORD = re.compile(

@@ -217,7 +217,7 @@ BALLOT_HINTS: tuple[str, ...] = (
     "我的选择", "选择", "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
 )  # fmt: skip
 # A particle after the word of choice, before the name (就他了：X, 就他吧，X, 选了X, 定了：X).
-BALLOT_HINT_TAIL = "了吧啊"
+BALLOT_HINT_TAIL = "了吧啊啦呀"
 BALLOT_HINT_LINKS: tuple[str, ...] = ("的是", "是", "为")  # 我的选择是X, 我选的是X
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------
