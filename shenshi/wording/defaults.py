@@ -713,6 +713,17 @@ _group(
         "vote_wrong_thread",
     ),
     (
+        "alert_vote_conflict_correction",
+        "${player} 的帖子先投 ${first}，又更正为 ${second}，但${why}（不计票，请天神判断）",
+        "vote_conflict (a correction that did not replace the ballot before it)",
+    ),
+    ("why_correction_qualified", "更正带条件或是疑问", "why a correction in a post did not count"),
+    (
+        "why_correction_edited",
+        "更正写在编辑说明里（帖子发出后改过，请比对版本）",
+        "why a correction after an edit note did not count",
+    ),
+    (
         "alert_vote_conflict",
         "${player} 的帖子里有不同的投票对象：${names}（不计票）",
         "vote_conflict",
