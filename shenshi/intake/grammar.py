@@ -908,6 +908,8 @@ class _Reader:
                 match = self.name_at(nxt)
                 if match is None:
                     return more, pos, alternatives
+                if self._correction_before_a_name(nxt, match.end):
+                    return more, pos, alternatives  # 占卜老王 改成 投票君 where 改成 plays
                 written = self.folded.original_slice(nxt, match.end)
                 ref, end = NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
                 self._read_a_name(nxt, match.end)
@@ -931,6 +933,14 @@ class _Reader:
             alternatives = alternatives or alternative
             more.append(ref)
             pos = end
+
+    def _correction_before_a_name(self, start: int, end: int) -> bool:
+        """Whether the player's name at ``[start, end)`` is a correction word (改成, 换成) with
+        another player's name after it: then it is the word, changing to that player."""
+        if not _CORRECTION.fullmatch(self.text, start, end):
+            return False
+        after = _after_sep(self.text, end)
+        return after > end and self.name_at(after) is not None
 
     def _offered_in_brackets(self, pos: int) -> tuple[NameRef, int] | None:
         """A player offered in brackets after a name: (项庄也行) / (或者项庄) / (项庄) — the name
@@ -1478,6 +1488,8 @@ def _read_correction_or_command(
             verb = reader.folded.original_slice(pos, cancelled.end()).strip(" \t,，:：")
             return Parsed((), verb, pos, correction=True, conditional=conditional), stop
         for after in lead_positions(text, fixed):
+            if _whole_name_at(reader, after):
+                break  # 改成 投票君 where 投票君 plays: the name, not 投票 + 君
             hit = _read_command(reader, _after_platform(reader, after))
             if hit is not None:
                 return _with(hit[0], correction=True), hit[1]
