@@ -96,6 +96,15 @@ def validate_action(out: Collector, p: Parsed) -> None:
 def _certain(out: Collector, p: Parsed) -> bool:
     """A command qualified by a condition or a question, or naming alternatives, is not a
     command the GM can count: an alert (and a receipt saying why), never the first name."""
+    if p.unclear_change is not None:  # 炮打A，炮架子Y，改成X: the target or the platform?
+        change, new = p.unclear_change
+        target = p.target.written if p.target is not None and p.target is not new else ""
+        out.alert(
+            "conditional_action", "alert_change_unclear", verb=p.verb,
+            reason_template="reason_change_unclear", change=change, new=new.written,
+            old_target=target or "未写", platform=p.platform.written if p.platform else "",
+        )  # fmt: skip
+        return False
     if p.conditional:
         out.alert("conditional_action", verb=p.verb, command=p.verb)
         return False

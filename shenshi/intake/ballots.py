@@ -48,6 +48,17 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
     if len(choices) > 1:
         abstain = out.render("abstain_word")
         names = receipts.names(ctx, [abstain if c is None else c for c in choices])
+        last = ballots[-1]
+        if last.correction and len(choices) == 2:
+            # A correction that did not replace the ballot before it: asked or conditional
+            # (更正：投B？), or after an edit note (（编辑：改投B）): the GM is told which and why.
+            why = "why_correction_qualified" if last.conditional else "why_correction_edited"
+            first, second = (abstain if c is None else c for c in choices)
+            out.alert(
+                "vote_conflict", "alert_vote_conflict_correction", first=first, second=second,
+                why=out.render(why),
+            )  # fmt: skip
+            return
         out.alert("vote_conflict", names=names)
         return
     if qualified is not None:

@@ -184,12 +184,15 @@ _CHANGE_VERB = re.compile(
     + ")(?:" + _alt(lexicon.CHANGE_LEADS) + "(?=" + _VERBS_ALT
     + ")|" + _alt(lexicon.CHANGE_PARTICLES + lexicon.VOTE_CHANGE_WORDS) + ")"
 )  # fmt: skip
+# What may stand between a word and the name it takes: separators, a mention's @, an opening
+# bracket or quote (炮架子「乌骓」, 改成@周勃).
+_NAME_OPENING = r"?[ \t:@「『“\"'(【\[]*$"
 # A command word the writer opens a clause with (a name after it is its target, not a subject).
 _LATER = re.compile(_alt(lexicon.LATER_WORDS))
 # A command word or a change verb right before a name: the name is its target (杀Bob, 改投 B).
 _OBJECT_BEFORE = re.compile(
     "(?:" + _COMMAND_WORD.pattern + "|" + _CHANGE_VERB.pattern + ")"
-    + _alt(lexicon.VERB_PARTICLES) + r"?[ \t:@]*$"
+    + _alt(lexicon.VERB_PARTICLES) + _NAME_OPENING
 )  # fmt: skip
 _OPENING_COMMANDS = (_VOTE_CHANGE, _VOTE_STRONG, _VOTE_WEAK, _ABSTAIN, _VERB_RE)
 # A platform word right before a change verb: the platform is changed (炮架子改成Y, 炮架就换成Y).
@@ -200,7 +203,7 @@ _PLATFORM_BEFORE = re.compile(
 # platform, not a clause's subject (炮打X 炮架子Y 改打Z changes the target).
 _PLATFORM_OBJECT = re.compile(
     _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t:]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
-    + _alt(lexicon.PLATFORM_LINKS) + r"?[ \t:]*$"
+    + _alt(lexicon.PLATFORM_LINKS) + _NAME_OPENING
 )  # fmt: skip
 _NAME_FIRST = tuple(
     (re.compile(_FILLER + _alt(leads)), re.compile(r"[ \t]*" + _alt(tails)), intents)
@@ -249,7 +252,11 @@ _POINTING = (
 _CORRECTION = re.compile(
     r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
     + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
-    + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))[ \t,.!;:]*)+"
+    + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))"
+    + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*)+"
+    + _alt(lexicon.CORRECTION_MODALS) + "?"
+    + "(?:" + _alt(lexicon.CORRECTION_MEANT_LEADS) + "?(?:" + _VOTE_WORD + "|" + _alt(w for w, _ in lexicon.VERBS)
+    + "|" + re.escape(lexicon.VOTE_WEAK) + ")" + _alt(lexicon.CORRECTION_MEANT_TAILS) + ")?"
     + _alt(lexicon.CORRECTION_LINKS) + r"?[ \t:]*"
 )  # fmt: skip
 # What may follow a correction word that names nobody: 取消占卜, 算了不占卜了
@@ -280,7 +287,10 @@ _LEADS = (
 _MAX_LEADS = 8
 _EDIT_NOTE = re.compile(_alt_bounded(lexicon.EDIT_NOTES) + r"[ \t]*:")
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
-_BALLOT_HINT = re.compile(_alt(lexicon.BALLOT_HINTS) + _alt(lexicon.BALLOT_HINT_LINKS) + "?")
+_BALLOT_HINT = re.compile(
+    _alt(lexicon.BALLOT_HINTS) + "[" + lexicon.BALLOT_HINT_TAIL + "]*"
+    + _alt(lexicon.BALLOT_HINT_LINKS) + r"?(?:[ \t]*[,;、.。…~]+)?"
+)  # fmt: skip
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
@@ -374,6 +384,10 @@ class Parsed:
     number: int | None = None  # speed-up day
     correction: bool = False  # 改成X / 不对，是X: replaces the command before it
     offered: bool = False  # 或者X after a command: another target offered, alternatives
+    # a bare change (改成X) written right after a cannon's platform: X, which may mean the target
+    # or the platform (never guessed: the command is not certain, the GM is told)
+    unclear_change: tuple[str, NameRef] | None = None  # (the change as written, X)
+    meant: bool = False  # a name after a correction word and a colon (更正为：X): a target
     # a declaration alone after text holding a command word in which nothing was read (我和老K
     #都…杀X⏎宣言：…): that word, for an unread_command alert (a kill is never lost in silence)
     unread: str | None = None
@@ -894,6 +908,8 @@ class _Reader:
                 match = self.name_at(nxt)
                 if match is None:
                     return more, pos, alternatives
+                if self._correction_before_a_name(nxt, match.end):
+                    return more, pos, alternatives  # 占卜老王 改成 投票君 where 改成 plays
                 written = self.folded.original_slice(nxt, match.end)
                 ref, end = NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
                 self._read_a_name(nxt, match.end)
@@ -917,6 +933,14 @@ class _Reader:
             alternatives = alternatives or alternative
             more.append(ref)
             pos = end
+
+    def _correction_before_a_name(self, start: int, end: int) -> bool:
+        """Whether the player's name at ``[start, end)`` is a correction word (改成, 换成) with
+        another player's name after it: then it is the word, changing to that player."""
+        if not _CORRECTION.fullmatch(self.text, start, end):
+            return False
+        after = _after_sep(self.text, end)
+        return after > end and self.name_at(after) is not None
 
     def _offered_in_brackets(self, pos: int) -> tuple[NameRef, int] | None:
         """A player offered in brackets after a name: (项庄也行) / (或者项庄) / (项庄) — the name
@@ -1023,9 +1047,8 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         i += 1
         if pos < consumed:
             continue
-        hit = _read_ballot(reader, pos)
-        if hit is None and found:
-            hit = _read_ballot_correction(reader, pos)
+        hit = _read_ballot_correction(reader, pos) if found else None
+        hit = hit or _read_ballot(reader, pos)
         if hit is None and found:
             alt = _ALTERNATIVE_LEAD.match(reader.text, pos)  # 投X，或者投Y: alternatives
             offered = _read_ballot(reader, alt.end()) if alt and alt.end() > pos else None
@@ -1038,6 +1061,7 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
             and hit[0].intents == ("vote",) and not hit[0].names_players
+            and not hit[0].correction  # 更正：投他: meant, an alert (never the first in silence)
         ):  # fmt: skip
             continue
         parsed, end = hit
@@ -1174,18 +1198,72 @@ def _names_on_next_lines(reader: _Reader, ref: NameRef, more: list[NameRef], end
 
 
 def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
-    """更正：X / 不对，是X after an earlier ballot of the same post: a second ballot."""
-    m = _CORRECTION.match(reader.text, pos)
+    """A correction after an earlier ballot of the same post: 更正：X / 不对，是X, or a ballot
+    after the correction word (更正：投X, 写错了，应该投X, 还是投X吧, 打错了，应为X). Marked
+    ``correction``: the post's last ballot is the one meant (``read_votes``). A player's name
+    written right there is a name even when it opens with a ballot word (改成投票君)."""
+    text = reader.text
+    m = _CORRECTION.match(text, pos)
     if not m or m.end() == pos:
         return None
-    ref, end = reader.read_name(m.end(), strict=False)
-    if ref is None or not ref.names_someone:
+    stop = _correction_end(reader, pos, m.end())
+    verb = reader.folded.original_slice(pos, stop)
+    abstained = _abstention_at(text, stop)
+    if abstained is not None:  # 更正：弃权
+        abstention = _abstention(reader, pos, abstained, True, change=True)
+        return _with(abstention, correction=True), abstained
+    for after in lead_positions(text, stop):
+        if _whole_name_at(reader, after):
+            break
+        hit = _read_ballot(reader, after)
+        if hit is not None and hit[0].target is not None and hit[0].target.written:
+            return _with(hit[0], pos=pos, change=True, correction=True), hit[1]
+        word = _VOTE_STRONG.match(text, after) or _VOTE_WEAK.match(text, after)
+        if word is not None:  # 更正：投王老五: meant as a ballot, whatever the name is
+            ref, end = reader.read_name(word.end(), strict=True, pronouns=True)
+            if ref is not None and ref.written:
+                verb = reader.folded.original_slice(pos, word.end())
+                return Parsed(
+                    ("vote",), verb, pos, ref, change=True, correction=True,
+                    conditional=reader.qualified(pos, end),
+                ), end  # fmt: skip
+    # a separator after the correction word (更正：X) means a name follows, whatever it is
+    strict = text[stop - 1] == ":"
+    ref, end = reader.read_name(stop, strict=strict)
+    if ref is None or not (ref.names_someone or (strict and ref.written)):
         return None
-    verb = reader.folded.original_slice(pos, m.end())
     conditional = reader.qualified(pos, end)
     return Parsed(
         ("vote",), verb, pos, ref, change=True, conditional=conditional, correction=True
     ), end
+
+
+def _correction_end(reader: _Reader, pos: int, end: int) -> int:
+    """Where the correction words matched in ``[pos, end)`` end: before a player's whole name
+    that runs to their end, written after a separator or a whole correction (更正：改成,
+    改成改成 where 改成 plays: the name, not a second correction word)."""
+    text = reader.text
+    for k in range(pos + 1, end):
+        match = reader.name_at(k)
+        if (
+            match is not None and match.end >= end and _whole_name_at(reader, k)
+            and (text[k - 1] in ": \t," or _CORRECTION.fullmatch(text, pos, k))
+        ):  # fmt: skip
+            return k
+    return end
+
+
+def _whole_name_at(reader: _Reader, pos: int) -> bool:
+    """Whether a player's whole name is written at ``pos`` and ends its word there (投票君 where
+    投票君 plays): a command word it opens with is part of the name."""
+    match = reader.name_at(pos)
+    if match is None or match.player is None:
+        return False
+    text, end = reader.text, match.end
+    return (
+        end >= len(text) or not _extends_a_name(text[end]) or text[end] in lexicon.NAME_PARTICLES
+        or _FOLLOWER.match(text, end) is not None
+    )  # fmt: skip
 
 
 def _abstention(
@@ -1311,7 +1389,7 @@ def read_actions(
         hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
-            and not (hit[0].names_players or _cancels_a_command(hit[0]))
+            and not (hit[0].names_players or _cancels_a_command(hit[0]) or _names_anew(hit[0]))
         ):
             continue
         parsed, end = hit
@@ -1330,9 +1408,28 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
+    found = [_after_a_platform(reader, p) for p in found]
     if found and found[0].correction and not found[0].intents and found[0].target is not None:
         found[0] = _with_mentioned_verb(reader, found[0])
     return [_one_choice(p) for p in apply_corrections(found)]
+
+
+def _after_a_platform(reader: _Reader, p: Parsed) -> Parsed:
+    """A bare change (改成X, 换成X: no command word, a name) is the writer changing the last
+    thing he named; when that is a cannon's platform (炮打A，炮架子Y，改成X / 炮架子Y，改成X), it
+    may change the platform or the target, and neither is guessed: ``unclear_change``. A change
+    verb says what it changes (改打X: the target; 炮架改成X: the platform)."""
+    if not (p.correction and not p.intents and p.target is not None and p.target.written):
+        return p
+    mentions = [hit for _, hit in _platforms_in(reader, 0, p.pos) if hit.end <= p.pos]
+    if not mentions:
+        return p
+    last = max(mentions, key=lambda hit: hit.end)
+    if reader.index.find_all(reader.folded, last.end, p.pos):
+        return p  # a name after the platform (炮架子Y，炮打A，改成X): the command is changed
+    return _with(
+        p, intents=("cannon_kill",), unclear_change=(p.verb, p.target), platform=last.names[0]
+    )
 
 
 def _with_mentioned_verb(reader: _Reader, p: Parsed) -> Parsed:
@@ -1377,10 +1474,11 @@ def _read_correction_or_command(
             if hit is not None and hit[0].target is not None:
                 return _with(hit[0], offered=True, correction=False), hit[1]
     m = _CORRECTION.match(text, pos)
-    if m and m.end() > pos:
-        verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
-        stop = reader.clause_end(m.end())
-        cancelled = _CANCELLED.match(text, m.end(), stop)
+    fixed = _correction_end(reader, pos, m.end()) if m else pos
+    if fixed > pos:
+        verb = reader.folded.original_slice(pos, fixed).strip(" \t,，:：")
+        stop = reader.clause_end(fixed)
+        cancelled = _CANCELLED.match(text, fixed, stop)
         if (
             after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0
             and not _after_a_question(text, pos)  # 要是她是狼怎么办？算了: the worry, dismissed
@@ -1389,17 +1487,21 @@ def _read_correction_or_command(
             conditional = reader.qualified(pos, stop)
             verb = reader.folded.original_slice(pos, cancelled.end()).strip(" \t,，:：")
             return Parsed((), verb, pos, correction=True, conditional=conditional), stop
-        for after in lead_positions(text, m.end()):
+        for after in lead_positions(text, fixed):
+            if _whole_name_at(reader, after):
+                break  # 改成 投票君 where 投票君 plays: the name, not 投票 + 君
             hit = _read_command(reader, _after_platform(reader, after))
             if hit is not None:
                 return _with(hit[0], correction=True), hit[1]
-        ref, end = reader.read_name(m.end(), strict=False)
+        # a separator after the correction word (更正为：X) means a name follows, whatever it is
+        meant = text[fixed - 1] == ":"
+        ref, end = reader.read_name(fixed, strict=meant)
         if ref is not None and ref.written:
             more, end, alternatives = reader.read_more_names(end)
             conditional = reader.qualified(pos, end)
             return Parsed(
                 (), verb, pos, ref, tuple(more), alternatives=alternatives,
-                conditional=conditional, correction=True,
+                conditional=conditional, correction=True, meant=meant,
             ), end  # fmt: skip
     return _read_command(reader, pos)
 
@@ -1418,6 +1520,12 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             (k for k in range(len(out) - 1, -1, -1) if out[k].intents and is_targeted(out[k])),
             None,
         )
+        if p.unclear_change is not None and not p.conditional:
+            # 炮打A，炮架子Y，改成X: the target or the platform? The cannon is not certain.
+            cannon = next((k for k in range(len(out) - 1, -1, -1) if "cannon_kill" in out[k].intents), None)
+            if cannon is not None:
+                out[cannon] = _with(out[cannon], unclear_change=p.unclear_change)
+                continue
         if p.correction and not p.intents:
             if before_at is None:
                 continue
@@ -1443,10 +1551,22 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 continue
         if not p.intents:
             continue  # a name offered with no command before it to take
+        if "cannon_kill" in p.intents and p.unclear_change is None:
+            # 炮架子Y，改成B，炮打A: the platform is not certain for the cannon written after it
+            alone = next((q for q in out if q.unclear_change is not None and q.correction), None)
+            if alone is not None:
+                out.remove(alone)
+                p = _with(p, unclear_change=alone.unclear_change)
         if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
     return out
+
+
+def _names_anew(p: Parsed) -> bool:
+    """A correction naming a target that is no player's (更正为：王老五): meant, so an alert for
+    the GM, never the corrected command in silence."""
+    return p.correction and p.meant and not p.intents and p.target is not None
 
 
 def _cancels_a_command(p: Parsed) -> bool:
@@ -1502,7 +1622,10 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     confirm = bool(_CONFIRM_FIRST_RE.search(text, pos, word_at))
     particle = _VERB_PARTICLE.match(text, start)
     named = reader.name_at(start) if particle else None
-    if particle and not word.startswith("【") and (named is None or named.end <= particle.end()):
+    if (
+        particle and not word.startswith("【")
+        and (named is None or named.end < particle.end() or not _whole_name_at(reader, start))
+    ):  # fmt: skip  (炮打改成 where 改成 plays: the name)
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = change or particle.group(0) in lexicon.CHANGE_PARTICLES
     again = _WEAK_VERB.match(text, start)
@@ -1657,15 +1780,21 @@ def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
     """The platform named at ``pos`` (炮架子：Y, 隔着Y), or ``None``."""
     text = reader.text
     m = _PLATFORM.match(text, pos) or _PLATFORM_ACROSS.match(text, pos)
-    if not m or m.end() >= stop:
+    if not m:
         return None
-    ref, end = reader.read_name(m.end(), strict=bool(_PLATFORM.match(text, pos)))
+    name_at = m.end()
+    changed = bool(m.lastindex and m.group(1))
+    if changed and _whole_name_at(reader, m.start(1)) and reader.name_at(m.start(1)).end >= m.end():
+        name_at, changed = m.start(1), False  # 炮架子改成 where 改成 plays: the name
+    if name_at >= stop:
+        return None
+    ref, end = reader.read_name(name_at, strict=bool(_PLATFORM.match(text, pos)))
     if ref is None or not (ref.resolved or ref.written):
         return None
     more, end, alternatives = reader.read_more_names(end)
     asked = reader.qualified(pos, end, conditions=False)
     line_begin = reader.line_bounds(pos)[0]
-    corrected = bool(m.lastindex and m.group(1)) or bool(
+    corrected = changed or bool(
         _CORRECTION.fullmatch(text, _first_non_space(text, line_begin), pos)
     )
     return _Platform((ref, *more), end, alternatives, asked, corrected)
@@ -1799,7 +1928,7 @@ def read_actions_between(
         if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
             continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
-        if hit is not None and hit[0].names_players:
+        if hit is not None and (hit[0].names_players or _names_anew(hit[0])):
             out.append(reader.for_later(*hit))
             consumed = hit[1]
             for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line
@@ -2013,12 +2142,20 @@ def has_vote_words(text: str) -> bool:
 _VOTE_MENTION = re.compile(_alt(lexicon.VOTE_MENTIONS))
 
 
-def command_word(text: str, ballots_only: bool = False) -> str | None:
+def command_word(
+    text: str, ballots_only: bool = False, index: NameIndex | None = None
+) -> str | None:
     """The first of the lexicon's command words in ``text`` as written (only ballot words with
-    ``ballots_only``), or ``None``: a text holding one was meant to say something to the game."""
+    ``ballots_only``), or ``None``: a text holding one was meant to say something to the game.
+    With the players' ``index``, a word inside a player's name is no command word (投票君今天
+    一直在划水 names the player 投票君)."""
     folded = Folded.of(text)
-    m = (_ANY_BALLOT_WORD if ballots_only else _ANY_COMMAND_WORD).search(folded.text)
-    return folded.original_slice(m.start(), m.end()) if m else None
+    pattern = _ANY_BALLOT_WORD if ballots_only else _ANY_COMMAND_WORD
+    names = [(at, m.end) for at, m in index.find_all(folded)] if index is not None else []
+    for m in pattern.finditer(folded.text):
+        if not any(at <= m.start() and m.end() <= end for at, end in names):
+            return folded.original_slice(m.start(), m.end())
+    return None
 
 
 _ANY_BALLOT_WORD = re.compile(

@@ -178,7 +178,7 @@ CORRECTION_POINTING = ("以", "为准")
 # What may stand before a correction word: 哦对了改…, 我要改：X, 那就改成X
 CORRECTION_LEADS: tuple[str, ...] = (
     "哦", "噢", "喔", "啊", "嗯", "呃", "额", "诶", "欸", "唉", "哎", "对了", "我要", "我想", "我",
-    "那就", "那",
+    "那就", "那", "再次", "再",
 )  # fmt: skip
 # A clause opening with one of these offers another target (投X，或者投Y): alternatives.
 ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
@@ -187,7 +187,15 @@ ALTERNATIVE_NOT: tuple[str, ...] = ("要不要",)
 # After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.
 CANCEL_NEGATIONS: tuple[str, ...] = ("不要", "不再", "不用", "不", "别")
 CORRECTION_NO = "不"  # 不，是阿杰 (only before a break)
+CORRECTION_PARTICLES = "吧啊呀哦"  # after a correction word: 不对吧，X / 算了吧
 CORRECTION_LINKS: tuple[str, ...] = ("是", "为", "成", "选")  # 不，是阿杰
+# What the writer meant, said after the correction word (打错了，应为X / 写错了，应该投X / 不对，其实是X):
+# before the link or the new command.
+CORRECTION_MODALS: tuple[str, ...] = ("应该", "应当", "本应", "本该", "应", "其实", "实际上", "实际")
+# ... or as the command meant, named again before the name (说错了，我投的是X / 我要占卜的是X):
+# these, a ballot word or a command word, then a CORRECTION_MEANT_TAILS word.
+CORRECTION_MEANT_LEADS: tuple[str, ...] = ("我要", "我想", "我本来要", "我本来想", "我", "要", "想")
+CORRECTION_MEANT_TAILS: tuple[str, ...] = ("的应该是", "的是", "的为", "的")
 
 # -- what may stand before a command word at the start of a line or clause ---------------------
 # Words with a colon (PS：投票：X, 回复：…, （编辑：改投X）), numbering (1、 一、 (1) 第一条), a
@@ -208,7 +216,8 @@ ECHO_WORDS: tuple[str, ...] = (
 BALLOT_HINTS: tuple[str, ...] = (
     "我的选择", "选择", "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
 )  # fmt: skip
-BALLOT_HINT_TAIL = "了吧啊"  # 就他了：X
+# A particle after the word of choice, before the name (就他了：X, 就他吧，X, 选了X, 定了：X).
+BALLOT_HINT_TAIL = "了吧啊啦呀"
 BALLOT_HINT_LINKS: tuple[str, ...] = ("的是", "是", "为")  # 我的选择是X, 我选的是X
 
 # -- PM and 功能树洞 commands -----------------------------------------------------------------------

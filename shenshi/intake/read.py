@@ -233,7 +233,7 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
 def _unread_command(out: Collector, text: str, ballots_only: bool) -> None:
     """An ``unread_command`` alert when a text in which nothing was read, and nothing alerted,
     holds one of the lexicon's command words (in the vote thread: a ballot word)."""
-    word = command_word(text, ballots_only)
+    word = command_word(text, ballots_only, name_index(out.ctx))
     if word is not None and not out.alerts:
         out.alert("unread_command", word=word, text=_excerpt(text))
 

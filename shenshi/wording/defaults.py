@@ -473,6 +473,12 @@ _group(
         "带条件或疑问的「${verb}」不能受理；如要行动，请直接写明对象重新发送（你的问题天神会看到）",
         "a command written as a condition or a question",
     ),
+    (
+        "reason_change_unclear",
+        "「${change} ${new}」写在炮架子之后，看不出改的是目标还是炮架子，不能受理；"
+        "请写「改打 ${new}」或「炮架改成 ${new}」后重新发送",
+        "a bare change right after a cannon's platform (target or platform?)",
+    ),
     ("reason_dead_target", "${target} 已出局，请换一个对象", "a dead target"),
     ("reason_self_target", "不能以自己为对象，请换一个对象", "a self-target the rules forbid"),
     ("reason_general_target", "不能对帅使用该能力，请换一个对象", "chess32: a power on a general"),
@@ -725,6 +731,17 @@ _group(
         "vote_wrong_thread",
     ),
     (
+        "alert_vote_conflict_correction",
+        "${player} 的帖子先投 ${first}，又更正为 ${second}，但${why}（不计票，请天神判断）",
+        "vote_conflict (a correction that did not replace the ballot before it)",
+    ),
+    ("why_correction_qualified", "更正带条件或是疑问", "why a correction in a post did not count"),
+    (
+        "why_correction_edited",
+        "更正写在编辑说明里（帖子发出后改过，请比对版本）",
+        "why a correction after an edit note did not count",
+    ),
+    (
         "alert_vote_conflict",
         "${player} 的帖子里有不同的投票对象：${names}（不计票）",
         "vote_conflict",
@@ -796,6 +813,12 @@ _group(
         "alert_conditional_action",
         "${player} 的「${command}」带条件或是疑问句（不受理）",
         "conditional_action",
+    ),
+    (
+        "alert_change_unclear",
+        "${player}：「${change} ${new}」紧跟在炮架子 ${platform} 之后，读不出改的是炮击目标"
+        "（原为 ${old_target}）还是炮架子（不受理，请天神确认）",
+        "conditional_action (a bare change right after a cannon's platform)",
     ),
     ("alert_alternatives", "${player} 写了几个备选对象：${names}（不受理）", "alternatives"),
     ("alert_not_a_command", "${player} 发来的不是指令，请天神阅读：「${text}」", "not_a_command"),

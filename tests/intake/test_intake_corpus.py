@@ -40,6 +40,11 @@ ATTACK_CLASSES = _load("classes-i24-attack.jsonl")
 # Texts of the attack round from which no command can be read and whose alert kind the rules
 # leave open: each must give no command and exactly one alert (never silence).
 ONE_ALERT = _load("probe-one-alert-i24.jsonl")
+# The leftovers of issue 24, each class in the fixer's own words: a correction inside one post
+# or PM, a bare change right after a cannon's platform, a word of choice with a particle (就他了：X),
+# and a hostile round around them (names that are command words: 改成, 投票君; quotes, @, full
+# width, reasons in brackets). 39 of the 102 read as expected on 860a283, before the fixes.
+LEFTOVERS = _load("classes-i24c.jsonl")
 ALL = CAPTURED + WRITTEN
 
 
@@ -94,6 +99,19 @@ def test_attack_case(case: dict) -> None:
 @pytest.mark.parametrize("case", _params(ATTACK_CLASSES))
 def test_attack_class_case(case: dict) -> None:
     _check(case)
+
+
+@pytest.mark.parametrize("case", LEFTOVERS, ids=[c["id"] for c in LEFTOVERS])
+def test_leftover_class_case(case: dict) -> None:
+    _check(case)
+
+
+def test_every_leftover_class_has_ten_cases_and_the_attack_forty() -> None:
+    per_class: dict[str, int] = {}
+    for c in LEFTOVERS:
+        per_class[c["source"].split("/")[1]] = per_class.get(c["source"].split("/")[1], 0) + 1
+    assert {"self-correction", "platform-change", "ballot-hint", "attack"} <= set(per_class)
+    assert all(n >= 10 for n in per_class.values()) and per_class["attack"] >= 40, per_class
 
 
 @pytest.mark.parametrize("case", ONE_ALERT, ids=[c["id"] for c in ONE_ALERT])
