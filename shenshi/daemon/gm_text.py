@@ -315,6 +315,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "step_closed": "这一阶段已结算，不能再补录",
     "ballot_again": "看原帖；玩家可在截止前重新投票，或由你代记",
     "substitute_keeps_seat": "由替补 {new} 接替，座位不退出",
+    "lurker_posted": "玩家已重新发帖，不再潜水",
     "published_moves": "公告发布了，下一轮的截止时间随之确定",
     "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
     "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",

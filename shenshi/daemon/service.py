@@ -146,7 +146,10 @@ class GameService:
         self.poller: Poller | None = None
         self.publisher: Publisher | None = None
         self.clock_time: datetime | None = None  # the phase clock: it never moves backwards
-        self._learned = False  # the clock learned a publication since the last commit
+        # why the pending proposals are derived again at the next commit though no event
+        # happened (the clock learned a publication, a lurker posted), else None
+        self._follow_why: str | None = None
+        self._lurking: frozenset[str] | None = None  # the lurking proposals the clock proposes now
         self.last_poll: datetime | None = None  # when the last complete read of the forum began
         self.owner = owner_name()  # this daemon, in the game's lease and the sends it claims
         self.lease: GameLease | None = None
@@ -578,9 +581,21 @@ class GameService:
         is read), then the sign-in and lurking checks."""
         now = self._advance(now or self.clock())
         outcome = self._run_clock(now)
-        outcome.extend(self._absences(now))
+        absences = self._absences(now)
+        outcome.extend(absences)
+        self._follow_lurking(frozenset(d.key for d in absences.drafts if d.kind == "lurk"))
         self._commit_tick(outcome)
         return outcome
+
+    def _follow_lurking(self, lurking: frozenset[str]) -> None:
+        """The lurking proposals the clock proposes now; one still pending that it no longer
+        proposes (the player posted since) is withdrawn at this commit (newcomer3 N23)."""
+        before, self._lurking = self._lurking, lurking
+        if before is not None and before - lurking:
+            with self.store.snapshot() as uow:
+                pending = {original_key(a.key) for a in uow.outbox.announcements(self.game_id, PENDING) if a.kind == "lurk"}
+            if pending - lurking:
+                self._follow_why = self._follow_why or gm_text.NOTES["lurker_posted"]
 
     def _catch_up(self, at: datetime) -> Effects:
         """Run the phase clock up to ``at``: the moment of a post or PM about to be read."""
@@ -611,7 +626,8 @@ class GameService:
             outcome.extend(self.referee.tick(now, self._clockwork(wants)))
         # a publication the clock learned fixes a round's close (a runoff opens with the
         # result's publication): what the pending proposals say of it is derived again
-        self._learned = self._learned or bool(set(self.referee.published) - known)
+        if set(self.referee.published) - known:
+            self._follow_why = self._follow_why or gm_text.NOTES["published_moves"]
         return outcome
 
     def _clockwork(self, wants: Wants) -> Clockwork:
@@ -621,9 +637,9 @@ class GameService:
         return Clockwork(published, PostCounts(wants.activity, counts))
 
     def _commit_tick(self, outcome: Effects) -> None:
-        learned, self._learned = self._learned, False
-        if outcome.events or outcome.drafts or outcome.alerts or learned:
-            self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=learned)
+        why, self._follow_why = self._follow_why, None
+        if outcome.events or outcome.drafts or outcome.alerts or why:
+            self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=why)
 
     def _absences(self, now: datetime) -> Effects:
         """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
@@ -689,14 +705,14 @@ class GameService:
         batch_key: str,
         evidence_id: int | None,
         also: Callable[[UnitOfWork], object] | None = None,
-        follow: bool = False,
+        follow: str | None = None,
     ) -> None:
         """Store what one input produced in one transaction: the events (idempotent under
         ``batch_key``), the proposals and alerts (idempotent by their keys), for evidence the
         processed mark, what ``also`` writes (a substitute's row in the players table), and
         the players table brought in step with the new state (``follow``: the pending proposals
-        are derived again even without events: the clock learned a publication). A crash or an
-        error leaves all of it or none of it."""
+        are derived again though no event happened, and why: the clock learned a publication, a
+        lurker posted). A crash or an error leaves all of it or none of it."""
         happened = list(self.referee.happened) if self.referee is not None else []
         if self.referee is not None:
             self.referee.happened.clear()  # (stored below, or lost with the events if this fails)
@@ -709,7 +725,7 @@ class GameService:
             if also is not None:  # (a substitute's row, the GM's own post publishing a proposal)
                 also(uow)
             # what the new events made moot is superseded, what they change is proposed anew
-            followed = self._follow_the_state(uow, outcome.events) if outcome.events or follow else Reconciled()
+            followed = self._follow_the_state(uow, outcome.events, follow) if outcome.events or follow else Reconciled()
             answered = self._answer_entries(uow, outcome.events, settled)
             followed.superseded += answered.superseded
             followed.proposed += answered.proposed
@@ -746,13 +762,15 @@ class GameService:
             self._log_alert(alert, situation)
         self._log_settled(settled)
 
-    def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
+    def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event], why: str | None = None) -> Reconciled:
         """Every pending proposal brought in line with the state after ``events`` (in
-        ``uow``): what they made moot is superseded, with them as the reason."""
+        ``uow``): what they made moot is superseded, with them as the reason (or ``why``,
+        where no event happened)."""
         if self.referee is None:
             return Reconciled()
         proposals = self.proposals(uow)
-        why = because(events, proposals.leaving, self.referee.state) if events else gm_text.NOTES["published_moves"]
+        if events or why is None:
+            why = because(events, proposals.leaving, self.referee.state)
         return reconcile(uow, self.game_id, proposals, why, _draft_row)
 
     def _answer_entries(self, uow: UnitOfWork, events: Sequence[Event], settled: Sequence[Alert]) -> Reconciled:
@@ -802,7 +820,7 @@ class GameService:
             for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
-        return Proposals(referee, self.config.game.name, earlier)
+        return Proposals(referee, self.config.game.name, earlier, self._lurking)
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""

@@ -108,11 +108,20 @@ class Proposals:
     ``game``: the game's name (role PMs); ``earlier``: private results already out, by
     recipient (a substitute's role PM repeats his seat's)."""
 
-    def __init__(self, referee: Referee, game: str, earlier: Mapping[str, Sequence[str]] | None = None) -> None:
+    def __init__(
+        self,
+        referee: Referee,
+        game: str,
+        earlier: Mapping[str, Sequence[str]] | None = None,
+        lurking: frozenset[str] | None = None,
+    ) -> None:
         self.referee = referee
         self.state = referee.state
         self.game = game
         self.earlier = earlier or {}
+        # the lurking proposals the clock proposes now (``None``: not known): one whose player
+        # has posted since is withdrawn
+        self.lurking = lurking
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
         self.leaving = {old: new for new, old in self.acting.items()}
@@ -237,6 +246,8 @@ class Proposals:
     def _absence(self, a: Announcement, name: str) -> Standing | None:
         keys = self.referee.keys
         seat = self.seat_of(name)
+        if a.kind == "lurk" and self.lurking is not None and original_key(a.key) not in self.lurking:
+            return Standing(None)  # he has posted since: no longer lurking
         if seat is not None and seat.alive and not (a.kind == "signin" and name in self.came_in):
             text = self.referee.templates.render(ABSENCES[a.kind], name=name)
             return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text, unconfirmed=True))

@@ -156,6 +156,22 @@ def test_a_substitutes_lurking_clock_starts_when_he_enters(tmp_path, monkeypatch
     assert lurk.state is S.UNCONFIRMED and lurk.key.endswith(":202612022100")  # since he entered (hour 25)
 
 
+def test_a_lurking_proposal_is_withdrawn_once_the_player_posts(game) -> None:
+    """newcomer3 N23: a lurker who posts again is no longer proposed to exit; the pending
+    proposal is withdrawn (never sent), saying why, though no game event happened."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=49.5))  # 48 h after the sign-ins at hour 1
+    svc.tick()
+    [lurk] = [a for a in pending(svc, "lurk") if about(a) == "Tom_2"]
+    feed(svc, post("Tom_2", "我还在，昨晚在加班，今天补分析。", 49.6))
+    clock.set(START + timedelta(hours=49.7))
+    svc.tick()
+    assert not [a for a in pending(svc, "lurk") if about(a) == "Tom_2"]
+    [gone] = [a for a in announcements(svc) if a.id == lurk.id]
+    assert gone.state is S.SUPERSEDED and gone.superseded_because == "玩家已重新发帖，不再潜水"
+    assert [a for a in pending(svc, "lurk") if about(a) == "Rex"]  # who did not post stays
+
+
 def test_override_exit_replaces_the_pending_exit_proposal(game) -> None:
     svc, clock = game
     [signin] = [a for a in pending(svc, "signin") if about(a) == "白色的猫"]
