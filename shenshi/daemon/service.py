@@ -672,7 +672,11 @@ class GameService:
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
             absent = missed_sign_in(rules, [n for n in living if n not in came_in], start, signed) + absent
         out = Effects()
+        told = set()  # one exit proposal per seat: the first cause (a missed sign-in before lurking)
         for a in absent:
+            if a.name in told:
+                continue
+            told.add(a.name)
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)

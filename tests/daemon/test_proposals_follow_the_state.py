@@ -351,3 +351,14 @@ def test_a_pending_role_pm_tells_the_runoffs_close_once_the_runoff_is_announced(
     assert "这个座位本轮还没有投票" in role.text and "截止" in role.text
     [*_, before] = [a for a in announcements(svc) if a.kind == "role" and a.state is S.SUPERSEDED]
     assert before.superseded_by == role.id and "公告发布了" in before.superseded_because
+
+
+def test_a_seat_gets_one_exit_proposal_for_its_first_cause(game) -> None:
+    """newcomer3 N24: kk_大侠 missed the sign-in and then lurked 48 h: one exit proposal (the
+    missed sign-in), not a second one for lurking beside it."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=49.5))
+    svc.tick()
+    told = [a.kind for a in pending(svc) if a.kind in ("signin", "lurk") and about(a) == "kk_大侠"]
+    assert told == ["signin"], told
+    assert [a for a in pending(svc, "lurk") if about(a) == "Tom_2"]  # lurking alone is proposed
