@@ -836,8 +836,15 @@ class GameService:
 
     def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
+        state = self.referee.state
+        rows = uow.games.players(self.game_id)
+        entering = {old for old, _ in state.pending_substitutions if state.is_alive(old)}  # (a dead seat takes none)
+        for row in rows:  # a substitution withdrawn (the seat died first): the seat is its holder's again
+            holder = next((s for s in state.seats if s.number == row.seat), None)
+            if holder is not None and holder.name != row.name and holder.name not in entering and not state.has_player(row.name):
+                uow.games.withdraw_substitution(self.game_id, holder.name, row.name, at=self.clock())
         current = {p.name: p for p in uow.games.players(self.game_id)}
-        for seat in self.referee.state.seats:
+        for seat in state.seats:
             row = current.get(seat.name)
             if row is None:
                 continue  # a substitute not yet recorded by `shenshi substitute`

@@ -298,6 +298,11 @@ def test_a_substitution_whose_seat_dies_first_is_withdrawn(tmp_path, monkeypatch
         withdrawn = uow.outbox.get(notice.id)
     assert withdrawn.state is S.SUPERSEDED and withdrawn.superseded_by is None
     assert not pending(svc, "substitution") and not [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    # the players table agrees (adversary3 A6: replay found 「Rex：事件里出局，玩家表里存活」)
+    assert svc.replay_differences() == []
+    with svc.store.snapshot() as uow:
+        seated = {p.name: p.alive for p in uow.games.players(svc.game_id)}
+    assert seated.get("Rex") is False and NEWCOMER not in seated
 
 
 def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
