@@ -246,6 +246,7 @@ class GameService:
         with self.store.snapshot() as uow:
             unconfirmed = uow.outbox.announcements(self.game_id, [AnnouncementState.UNCONFIRMED])
         referee.to_confirm = {a.key: (a.text, subject_of(a)) for a in unconfirmed if a.kind in ABSENCES}
+        referee.left_at = {p.name: p.left_at for p in players if p.left_at is not None and p.replaced_by is not None}
         self.referee = referee
         self.learn_names()
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
@@ -1012,6 +1013,7 @@ class GameService:
         )
         if uid:
             self.referee.uids[new] = uid
+        self.referee.left_at[old] = self.clock()  # (as the players table has it)
         return outcome
 
     def replay_differences(self) -> list[str]:
