@@ -249,6 +249,9 @@ class Referee:
         self.last_night_key = ""  # … and the announcement of its result (its window closes then)
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
+        # when each replaced player left his seat (the GM's `substitute`): what he wrote before
+        # it is his seat's, whenever it is read (the shell tells; a restart reads the players table)
+        self.left_at: dict[str, datetime] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
 
@@ -479,7 +482,7 @@ class Referee:
             return self._gm_post(post)
         ctx = self.context(post.posted_at)
         result = read_post(ctx, post)
-        if (left := self._left_seat(post.author, post.author_uid)) is not None:
+        if (left := self._left_seat(post.author, post.author_uid, post.posted_at)) is not None:
             return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, post.posted_at, "post", ctx)
 
@@ -489,7 +492,7 @@ class Referee:
             return Effects()
         ctx = self.context(pm.sent_at)
         result = read_pm(ctx, pm)
-        if (left := self._left_seat(pm.sender, pm.sender_uid)) is not None:
+        if (left := self._left_seat(pm.sender, pm.sender_uid, pm.sent_at)) is not None:
             return self._from_one_who_left(result, left, evidence)
         return self._intake(result, evidence, pm.sent_at, "pm", ctx, pm.text)
 
@@ -522,11 +525,15 @@ class Referee:
             )
         return out
 
-    def _left_seat(self, name: str, uid: str | None) -> tuple[str, str] | None:
+    def _left_seat(self, name: str, uid: str | None, at: datetime) -> tuple[str, str] | None:
         """``(he, his substitute)`` when the author left his seat to a substitute (who enters
-        at the step's end, or entered: the seat is the substitute's), else ``None``."""
+        at the step's end, or entered: the seat is the substitute's), else ``None``. What he
+        wrote ``at`` a time before he left counts for the seat while he still holds it, however
+        late it is read (a substitution racing the daemon's poll changes nothing)."""
         for new, old in stand_ins(self.state).items():
             if (uid is not None and uid == self.uids.get(old)) or name == old:
+                if old in self.left_at and at < self.left_at[old]:
+                    return None
                 return old, new
         for old, new in self.successors.items():  # entered already: the seat is his
             if self.state.has_player(old) or not self.state.has_player(new):

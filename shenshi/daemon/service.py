@@ -246,6 +246,7 @@ class GameService:
         with self.store.snapshot() as uow:
             unconfirmed = uow.outbox.announcements(self.game_id, [AnnouncementState.UNCONFIRMED])
         referee.to_confirm = {a.key: (a.text, subject_of(a)) for a in unconfirmed if a.kind in ABSENCES}
+        referee.left_at = {p.name: p.left_at for p in players if p.left_at is not None and p.replaced_by is not None}
         self.referee = referee
         self.learn_names()
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
@@ -672,7 +673,11 @@ class GameService:
             signed = {names.get(a.author_uid, a.author): a.first_at for a in replies}
             absent = missed_sign_in(rules, [n for n in living if n not in came_in], start, signed) + absent
         out = Effects()
+        told = set()  # one exit proposal per seat: the first cause (a missed sign-in before lurking)
         for a in absent:
+            if a.name in told:
+                continue
+            told.add(a.name)
             stamp = a.since.astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M")
             key = self.referee.keys.absence(a.kind, a.name, stamp)
             text = self.templates.render("signin_missed" if a.kind == "signin" else "lurking", name=a.name)
@@ -832,8 +837,15 @@ class GameService:
 
     def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""
+        state = self.referee.state
+        rows = uow.games.players(self.game_id)
+        entering = {old for old, _ in state.pending_substitutions if state.is_alive(old)}  # (a dead seat takes none)
+        for row in rows:  # a substitution withdrawn (the seat died first): the seat is its holder's again
+            holder = next((s for s in state.seats if s.number == row.seat), None)
+            if holder is not None and holder.name != row.name and holder.name not in entering and not state.has_player(row.name):
+                uow.games.withdraw_substitution(self.game_id, holder.name, row.name, at=self.clock())
         current = {p.name: p for p in uow.games.players(self.game_id)}
-        for seat in self.referee.state.seats:
+        for seat in state.seats:
             row = current.get(seat.name)
             if row is None:
                 continue  # a substitute not yet recorded by `shenshi substitute`
@@ -1001,6 +1013,7 @@ class GameService:
         )
         if uid:
             self.referee.uids[new] = uid
+        self.referee.left_at[old] = self.clock()  # (as the players table has it)
         return outcome
 
     def replay_differences(self) -> list[str]:

@@ -465,9 +465,9 @@ def _step(referee: Referee, state: GameState, now: datetime, runoff: str, settle
     """The open step's name; a day whose vote opens later than the day (game6: the 13th hour)
     is 讨论 until then, not 投票."""
     times = referee.times()
-    if state.phase is Phase.DAY and state.round == 1 and times is not None and 1 in times.rounds:
-        if times.opens < times.rounds[1][0] and now < times.rounds[1][0]:
-            return gm_text.step_name(state.phase, state.number) + " " + gm_text.STEP_WORDS["discussion"]
+    opening = times.rounds[1][0] if times is not None and 1 in times.rounds else None
+    if state.phase is Phase.DAY and state.round == 1 and opening is not None and times.opens < opening and now < opening:
+        return gm_text.step_name(state.phase, state.number) + " " + gm_text.STEP_WORDS["discussion"]
     return gm_text.step_name(state.phase, state.number, state.round, runoff, settled)
 
 

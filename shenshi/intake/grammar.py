@@ -1274,10 +1274,11 @@ def _abstention(
     return Parsed(("abstain",), verb, pos, change=change, conditional=conditional)
 
 
-def read_possible_ballot(text: str, index: NameIndex) -> str | None:
-    """Why a post with no ballot in it still looks meant as one, or ``None``: only a player's
-    name (with punctuation and emoticons), a name followed by a reason (老王，理由：…), a word
-    of choice before one name (我选老王, 支持老王), or an echo of the ballot above (同上, +1)."""
+def read_possible_ballot(text: str, index: NameIndex) -> tuple[str, str | None] | None:
+    """Why a post with no ballot in it still looks meant as one, and the one player it names
+    (``None`` for an echo of the ballot above), or ``None``: only a player's name (with
+    punctuation and emoticons), a name followed by a reason (老王，理由：…), a word of choice
+    before one name (我选老王, 支持老王), or an echo of the ballot above (同上, +1)."""
     folded = Folded.of(text)
     body = folded.text.strip()
     if not body:
@@ -1285,21 +1286,22 @@ def read_possible_ballot(text: str, index: NameIndex) -> str | None:
     start = skip_lead(folded.text, _first_non_space(folded.text, 0))
     words = "".join(c for c in body if _extends_a_name(c) or c == "+")
     if _ECHO.fullmatch(words) or (_ECHO.match(words) and len(words) <= 6):
-        return "echo"
+        return "echo", None
     names = index.find_all(folded)
     if len({m.player for _, m in names}) != 1 or names[0][1].player is None:
         return None
+    player = names[0][1].player
     named = set()
     for at, m in names:
         named.update(range(at, m.end))
     if not any(_extends_a_name(c) for i, c in enumerate(folded.text) if i not in named):
-        return "name"  # 老王 / 老王！ / 老王 老王 老王
+        return "name", player  # 老王 / 老王！ / 老王 老王 老王
     pos, match = names[0]
     if pos == start and _REASON_AFTER_NAME.match(folded.text, match.end):
-        return "name"
+        return "name", player
     hint = _BALLOT_HINT.match(folded.text, start)
     if hint and pos == _after_sep(folded.text, hint.end()):
-        return "hint"
+        return "hint", player
     return None
 
 

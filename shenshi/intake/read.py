@@ -217,9 +217,10 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         out.alert("unclosed_quote", text=_excerpt(hidden))
     if not ballots:
         if not hidden and kind == VOTE_THREAD and _may_vote(ctx, sender):
-            why = read_possible_ballot(own_text, name_index(ctx))
-            if why is not None:
-                out.alert("possible_ballot", text=_excerpt(own_text))
+            possible = read_possible_ballot(own_text, name_index(ctx))
+            if possible is not None:  # (the player it names is the GM's likely pick)
+                named = possible[1]
+                out.alert("possible_ballot", text=_excerpt(own_text), suggestions=(named,) if named else ())
             else:
                 _unread_command(out, own_text, ballots_only=True)
         return out.result()

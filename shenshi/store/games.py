@@ -194,6 +194,21 @@ class GameRepository(Repository):
         return to_player(row)
 
 
+    def withdraw_substitution(self, game_id: int, old: str, new: str, *, at: datetime | None = None) -> None:
+        """A substitution that never took effect (``old``'s seat died before ``new`` entered,
+        RES-A18): ``old`` holds his seat again (dead or alive as the seat is) and ``new`` is no
+        longer in the game. A no-op unless ``new`` replaced ``old``."""
+        when = self._now(at, "at")
+        s = self.session
+        game_row(s, game_id, lock=True)
+        out = _required_player(s, game_id, old)
+        row = player_row(s, game_id, new)
+        if row is None or out.replaced_by != row.id:
+            return
+        out.left_at, out.replaced_by = None, None
+        row.left_at = when
+
+
 def _required_player(s: Session, game_id: int, name: str) -> m.Player:
     row = player_row(s, game_id, name)
     if row is None:

@@ -981,7 +981,7 @@ _group(
     ),
     (
         "joint_disagreement_notice",
-        "你们的联合行动意见不一：${choices}。截止前统一目标则有效，否则本夜这一行动作废（统一之前不会提前结算）。",
+        "你们的联合行动意见不一：${choices}。请在截止前统一目标，否则本夜这一行动作废（统一之前不会提前结算）。",
         "to each member of a joint unit whose latest choices differ (A-J2; $choices: each member's)",
     ),
     (

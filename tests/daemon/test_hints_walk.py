@@ -131,7 +131,12 @@ def test_a_day_of_unreadable_ballots(tmp_path, mode) -> None:
     feed(svc, post("老王", "投 老五", 37.1))  # unknown name
     feed(svc, post("小明", "投 Rex 还是 老王？", 37.2))  # a question, not a ballot
     feed(svc, post("月光", "投 Rex 投 老王", 37.3))  # two targets
+    feed(svc, post("Lily99", "我选Rex", 37.4))  # meant as a ballot: the name it names is picked
+    [possible] = [a for a in alerts(svc) if a.kind == "possible_ballot"]
+    [blank] = [b for h in svc.advice(possible).hints for b in h.blanks]
+    assert blank.suggested == ("Rex",), blank  # newcomer3 N33: the form comes with Rex chosen
     done = walk(svc)
+    assert [b.target for b in svc.referee.state.ballots if b.voter == "Lily99"] == ["Rex"]
     assert all("→ shenshi override ballot" in line for line in done if "ballot" in line), done
     assert all(a.resolved_at is not None for a in alerts(svc)), [(a.kind, a.message) for a in alerts(svc)]
 

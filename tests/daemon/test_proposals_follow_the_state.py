@@ -298,6 +298,11 @@ def test_a_substitution_whose_seat_dies_first_is_withdrawn(tmp_path, monkeypatch
         withdrawn = uow.outbox.get(notice.id)
     assert withdrawn.state is S.SUPERSEDED and withdrawn.superseded_by is None
     assert not pending(svc, "substitution") and not [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    # the players table agrees (adversary3 A6: replay found 「Rex：事件里出局，玩家表里存活」)
+    assert svc.replay_differences() == []
+    with svc.store.snapshot() as uow:
+        seated = {p.name: p.alive for p in uow.games.players(svc.game_id)}
+    assert seated.get("Rex") is False and NEWCOMER not in seated
 
 
 def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
@@ -351,3 +356,39 @@ def test_a_pending_role_pm_tells_the_runoffs_close_once_the_runoff_is_announced(
     assert "这个座位本轮还没有投票" in role.text and "截止" in role.text
     [*_, before] = [a for a in announcements(svc) if a.kind == "role" and a.state is S.SUPERSEDED]
     assert before.superseded_by == role.id and "公告发布了" in before.superseded_because
+
+
+def test_a_seat_gets_one_exit_proposal_for_its_first_cause(game) -> None:
+    """newcomer3 N24: kk_大侠 missed the sign-in and then lurked 48 h: one exit proposal (the
+    missed sign-in), not a second one for lurking beside it."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=49.5))
+    svc.tick()
+    told = [a.kind for a in pending(svc) if a.kind in ("signin", "lurk") and about(a) == "kk_大侠"]
+    assert told == ["signin"], told
+    assert [a for a in pending(svc, "lurk") if about(a) == "Tom_2"]  # lurking alone is proposed
+
+
+def test_a_ballot_written_before_the_substitution_counts_for_the_seat_however_late_it_is_read(game) -> None:
+    """adversary3 A4: the GM substitutes a player seconds after his ballot was posted, before the
+    daemon read it: the ballot is the seat's (RULES.md "The substitute's own clocks": one the
+    replaced player already cast stands) and the substitute is told the seat has voted; what he
+    writes after the substitution no longer counts."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    publish_vote_opening(svc)
+    clock.set(START + timedelta(hours=38, seconds=30))
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, post("Rex", "投票：老王", 38 + 24 / 3600))  # written 6 s before, read after
+    assert [b.target for b in svc.referee.state.ballots if b.voter == "Rex"] == ["老王"]
+    assert not [a for a in alerts(svc) if a.kind == "left_seat"]
+    [role] = pending(svc, "role")
+    assert "这个座位本轮已投票（老王）" in role.text, role.text
+    feed(svc, post("Rex", "投票：月光", 38 + 60 / 3600))  # after it: the substitute plays the seat
+    assert [a for a in alerts(svc) if a.kind == "left_seat"]
+    svc.close()
+    again = bootstrap(svc.config, clock=clock, forum=False)  # a restart knows when he left
+    again.start()
+    assert again.referee.left_at["Rex"] == START + timedelta(hours=38, seconds=30)
+    again.close()

@@ -117,6 +117,21 @@ def test_substitution_keeps_the_seat(store, game, clock):
     assert old.id == gone.id
 
 
+def test_a_substitution_withdrawn_gives_the_seat_back(store, game, clock):
+    """The seat died before the substitute entered (RES-A18): its holder holds it again."""
+    _seat(store, game, seat=3)
+    with store.transaction() as uow:
+        new = uow.games.substitute(game.id, "甲", "丁")
+    clock.advance(hours=1)
+    with store.transaction() as uow:
+        uow.games.withdraw_substitution(game.id, "甲", "丁")
+        uow.games.withdraw_substitution(game.id, "甲", "丁")  # (again: a no-op)
+    [back] = _players(store, game)
+    assert (back.name, back.seat, back.current, back.replaced_by) == ("甲", 3, True, None)
+    gone = [p for p in _players(store, game, current_only=False) if p.name == "丁"]
+    assert gone[0].id == new.id and not gone[0].current
+
+
 def test_substitution_is_idempotent_and_checked(store, game, clock):
     _seat(store, game)
     _seat(store, game, seat=1, name="乙")
