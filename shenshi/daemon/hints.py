@@ -402,7 +402,7 @@ BALLOT_ACTIONS = frozenset({"vote", "abstain", "delegate_vote"})
 SETTLED_BY_NEW = frozenset({
     "unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
     "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
-    "unread_command",
+    "unread_command", "vote_wrong_thread",
 })  # fmt: skip
 
 
@@ -646,6 +646,7 @@ def _refused(alert: AlertFacts, sit: Situation) -> Advice:
 def _receipt_note(mode: str, receipts: Sequence[Outgoing], what: str = "refused") -> str:
     """What became of the receipts of a refused command (``what``: ``not_counted``, of a
     ballot not counted), in words."""
+    receipts = [r for r in receipts if r.state not in ("superseded", "rejected")]  # never sent
     if not receipts:
         return gm_text.NOTES["refused_no_receipt"] if what == "refused" else gm_text.NOTES[what]
     ids = " ".join(f"#{r.id}" for r in receipts)
@@ -688,6 +689,21 @@ def _not_counted(alert: AlertFacts, sit: Situation) -> Advice:
         return Advice(note, sending)
     hint = _ballot_hint(sit, who, cause.suggestions, cause.target)
     return Advice(note, (*((replace(hint, label=gm_text.LABELS["count_anyway"]),) if hint else ()), *sending))
+
+
+def _stray_ballot(alert: AlertFacts, sit: Situation) -> Advice:
+    """A ballot posted outside the vote thread (D-I: it does not count): while its round takes
+    ballots the GM may count it anyway; the PM that tells the voter goes out as the mode wants.
+    Otherwise it does not count, and nothing is left to do."""
+    cause = alert.cause
+    who = _who(alert)
+    if cause is None or cause.what != BALLOT or not who or not sit.ballot_open(cause) or not sit.voting:
+        return Advice(gm_text.NOTES["stray_closed"])
+    hint = _ballot_hint(sit, who, cause.suggestions, cause.target)
+    receipts = tuple(r for r in sit.receipts.get(alert.evidence or -1, ()) if r.state not in ("superseded", "rejected"))
+    note = _receipt_note(sit.mode, receipts, "stray") if receipts else gm_text.NOTES["stray_open"]
+    counting = (replace(hint, label=gm_text.LABELS["count_anyway"]),) if hint else ()
+    return Advice(note, (*counting, *_receipt_hints(sit.mode, receipts)))
 
 
 def _recorded_action(alert: AlertFacts, sit: Situation) -> Advice:
@@ -855,7 +871,7 @@ _UNREADABLE = ("unknown_name", "ambiguous_name", "missing_target", "vote_conflic
                "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
                "unread_command")  # fmt: skip
 _REFUSED = tuple(REFUSED_KINDS - {"pm_window", "seer_locked", "locked"})
-_NOT_COUNTED = ("vote_immutable", "no_vote_open", "not_a_candidate", "vote_closed", "vote_wrong_thread",
+_NOT_COUNTED = ("vote_immutable", "no_vote_open", "not_a_candidate", "vote_closed",
                 "change_limit", "last_hour_change", "abstain_not_allowed", "delegation_published",
                 "delegation_to_player", "delegation_overridden")  # fmt: skip
 _RECORDED = ("pm_window", "seer_locked", "locked")  # refused, an earlier one may stand
@@ -880,6 +896,7 @@ _BY_KIND: dict[str, Any] = {
     "edited_vote": _edited,
     "joint_disagreement": lambda alert, sit: _disagreeing(alert, sit),
     "pm_game_unknown": _pm_game,
+    "vote_wrong_thread": _stray_ballot,
 }  # fmt: skip
 
 

@@ -226,12 +226,15 @@ class Poller(GameIO):
         return {} if rows is None else {"listing": rows}
 
     def threads(self) -> list[str]:
-        """The game's configured threads (vote, counted, role threads, the player list)."""
+        """The game's configured threads (vote, counted, role threads, the player list, and
+        the 灌水 threads: read for what players post there by mistake, a ballot above all,
+        though they never count for activity)."""
         game = self.config.game
         tids = [game.vote_thread, *game.counted_threads, *game.role_threads.values()]
         if game.player_list_thread:
             tids.append(game.player_list_thread)
-        return list(dict.fromkeys(t for t in tids if t not in game.uncounted_threads))
+        counted = [t for t in tids if t not in game.uncounted_threads]
+        return list(dict.fromkeys([*counted, *game.uncounted_threads]))
 
     # -- the inbox ---------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
-from shenshi.daemon import notices
+from shenshi.daemon import notices, stray
 from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import (
@@ -484,7 +484,9 @@ class Referee:
         result = read_post(ctx, post)
         if (left := self._left_seat(post.author, post.author_uid, post.posted_at)) is not None:
             return self._from_one_who_left(result, left, evidence)
-        return self._intake(result, evidence, post.posted_at, "post", ctx)
+        effects = self._intake(result, evidence, post.posted_at, "post", ctx)
+        effects.drafts += stray.notices_for(self, result, post, evidence, ctx)  # a ballot outside the vote thread
+        return effects
 
     def read_pm(self, pm: PrivateMessage, evidence: str) -> Effects:
         """A new PM to the GM."""

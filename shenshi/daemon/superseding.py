@@ -39,7 +39,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from shenshi.daemon import notices
+from shenshi.daemon import notices, stray
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
@@ -66,7 +66,7 @@ if TYPE_CHECKING:
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
 # A player's answer to his own post or PM: moot once he has left his seat.
-REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept"})
+REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
 # What a receipt promises until its step settles, and what it says once the step has settled.
 SETTLED_PROMISES = (
@@ -167,6 +167,8 @@ class Proposals:
             return self._substitution(a, parts[2], parts[3])
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
+        if a.kind == stray.KIND and len(parts) >= 5 and not stray.stands(self.referee, a.destination, parts[-1]):
+            return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
             return None if a.key in self._disagreement_keys() else Standing(None)
         if a.destination_kind is DestinationKind.USER:

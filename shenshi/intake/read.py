@@ -34,6 +34,7 @@ from shenshi.intake.context import (
     PlayerInfo,
 )
 from shenshi.intake.grammar import (
+    SELF,
     NameRef,
     Parsed,
     cast_as_a_ballot,
@@ -225,7 +226,13 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
                 _unread_command(out, own_text, ballots_only=True)
         return out.result()
     if kind in (DISCUSSION_THREAD, CHAT_THREAD):
-        out.alert("vote_wrong_thread", ballot=_ballot_words(ballots[0]))
+        # A stray ballot (D-I: only the vote thread counts): the GM may count it (the player
+        # it names is the alert's target), and the daemon tells the voter while the round is open.
+        stray = ballots[0]
+        out.doing = "abstain" if stray.intents == ("abstain",) else "vote"
+        named = stray.target.player if stray.target is not None else None
+        named = sender.name if named == SELF else named
+        out.alert("vote_wrong_thread", ballot=_ballot_words(stray), target=named)
         return out.result()
     validate_ballots(out, ballots)
     return out.result()

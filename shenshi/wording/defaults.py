@@ -156,6 +156,7 @@ _group(
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
     ("kind_vote_kept", "投票未计入提醒", "a PM to whoever changed a ballot the GM recorded for him"),
     ("kind_vote_closed", "投票已截止提醒", "a PM to whoever voted after the round closed"),
+    ("kind_vote_wrong_thread", "投错帖提醒", "a PM to whoever voted outside the vote thread while the round is open"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
     ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
@@ -943,6 +944,13 @@ _group(
         "你在 ${at} 的投票没有计入：本轮投票已经截止。",
         "a ballot posted after its round closed",
     ),
+    (
+        "vote_wrong_thread_notice",
+        "你在 ${at} 发在${thread}的投票没有计入：只有投票帖里的投票才计票。请在 ${closes} 截票前到投票帖投票。",
+        "a ballot posted outside the vote thread (discussion, chat) while the round is open",
+    ),
+    ("thread_word_discussion", "讨论帖", "a discussion or analysis thread, in a PM to a player"),
+    ("thread_word_chat", "灌水帖", "the chat (灌水) thread, in a PM to a player"),
 )
 _group(
     "alert",

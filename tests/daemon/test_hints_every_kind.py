@@ -75,7 +75,8 @@ STATES = states()
 def alert_of(kind: str, state, channel: str):
     """An alert of ``kind`` as the daemon raises it in ``state`` (the cause it stores)."""
     keys = GameKeys("g1")
-    action = "vote" if state.phase.value == "day" else "bind"
+    # intake raises a stray ballot (a ballot outside the vote thread) about a ballot only
+    action = "vote" if state.phase.value == "day" or kind == "vote_wrong_thread" else "bind"
     if kind.startswith("rule:"):
         cause = rule_cause(kind, "月光", "exit", "night1")
         return AlertFacts(kind, "月光", keys.rule_alert(state.phase, state.number, 1, "月光", kind[5:], "7"), cause, 7)
@@ -140,3 +141,60 @@ def test_a_resolved_alert_suggests_nothing() -> None:
     sit = Situation("review", STATES["night"], RULES)
     alert = replace(alert_of("unknown_name", STATES["night"], "pm"), resolved=True)
     assert advise(alert, sit).hints == () and "已解决" in advise(alert, sit).note
+
+
+def stray(state, target="Rex"):
+    """月光's 「投票：Rex」 posted outside the vote thread, as the daemon stores its alert."""
+    cause = intake_cause("vote_wrong_thread", "月光", "vote", target, (), state, "post", T, 7)
+    return AlertFacts("vote_wrong_thread", "月光", GameKeys("g1").intake_alert("7", 0), cause, 7)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("pm", ["none", "proposed", "approved", "sent", "superseded"])
+def test_a_stray_ballot_may_be_counted_while_its_round_is_open(mode, pm) -> None:
+    """A ballot outside the vote thread does not count (D-I); while its round takes ballots the
+    GM may count it (``override ballot 月光 Rex``, the target filled in), and the PM that tells
+    the voter goes out as the mode wants (dry-run: by hand; review: approve; live: by itself).
+    A PM withdrawn (superseded) is never said to have told him."""
+    day = STATES["day"]
+    outbox = {} if pm == "none" else {7: (Outgoing(5, pm, False),)}
+    advice = advise(stray(day), Situation(mode, day, RULES, receipts=outbox))
+    text = advice.text()
+    assert advice.hints[0].argv()[:4] == ("override", "ballot", "月光", "Rex"), text
+    assert advice.hints[0].label == gm_text.LABELS["count_anyway"]
+    assert "不计票" in advice.note and "代记" in advice.note and "无需" not in text, text
+    sending = [h.command for h in advice.hints[1:]]
+    if pm == "proposed":
+        assert sending == {"dry-run": ["send_pm", "published"], "review": ["approve"], "live": []}[mode], text
+        assert "#5" in advice.note and ("会自动发出" in advice.note) == (mode == "live"), text
+    elif pm == "approved":
+        assert sending == {"dry-run": ["send_pm", "published"], "review": [], "live": []}[mode], text
+    else:
+        assert sending == [], text
+    if pm == "sent":
+        assert "#5 已请他" in advice.note, text
+    if pm in ("none", "superseded"):
+        assert "#5" not in advice.note and "私信" not in advice.note, text
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("when", ["night", "over"])
+def test_a_stray_ballot_without_an_open_round_does_not_count(mode, when) -> None:
+    """No round open (the night, the game over, or a round that closed since): it does not
+    count, and no correction is offered."""
+    state = STATES[when]
+    advice = advise(stray(state), Situation(mode, state, RULES, receipts={7: (Outgoing(5, "sent", False),)}))
+    assert advice.hints == () and advice.note == gm_text.NOTES["stray_closed"], advice.text()
+    day = STATES["day"]
+    alert = stray(day)
+    closed = replace(alert, cause=replace(alert.cause, step="day1.r2"))  # an earlier round's ballot
+    advice = advise(closed, Situation(mode, day, RULES))
+    assert advice.hints == () and "不能代记" in advice.note, advice.text()
+
+
+def test_a_stray_ballot_naming_nobody_known_offers_the_choices() -> None:
+    """A stray ballot whose name matches no player: the GM picks whom it counts for."""
+    day = STATES["day"]
+    advice = advise(stray(day, target=""), Situation("review", day, RULES))
+    (blank,) = advice.hints[0].blanks
+    assert "Rex" in blank.choices and advice.hints[0].args[:2] == ("ballot", "月光")

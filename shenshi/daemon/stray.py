@@ -1,0 +1,64 @@
+"""Stray ballots (issue 20, D-I): a ballot in command form (``投票：X``) posted in a thread the
+game reads where ballots do not count (the discussion, analysis and chat threads) is not
+counted. Intake raises one ``vote_wrong_thread`` alert (the GM may count it, ``override
+ballot``, while the round is open); the voter is told, while the round is open, that it does
+not count and to vote in the vote thread before the close. That PM is moot once the voter's
+seat has a ballot in the round (he voted again, or the GM counted it) or the round is over.
+
+The PM's key ends in the round it is about (``{game}:reply:{evidence}:vote_wrong_thread:day1.r1``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from shenshi.daemon import notices
+from shenshi.daemon.announce import Draft
+from shenshi.daemon.hints import ballot_step
+from shenshi.intake import IntakeResult
+from shenshi.intake.context import CHAT_THREAD, GameContext
+from shenshi.records import Post
+from shenshi.rulesets.base import Phase
+
+if TYPE_CHECKING:
+    from shenshi.daemon.referee import Referee
+
+KIND = "vote_wrong_thread"  # the alert's kind, and the PM's
+
+
+def notices_for(referee: Referee, result: IntakeResult, post: Post, evidence: str, ctx: GameContext) -> list[Draft]:
+    """The PM to each voter whose ballot in ``post`` is stray, if the round it was posted in
+    is open then (its vote opened, not yet closed) and is still the open one."""
+    state, times = referee.state, referee.times()
+    if times is None or state.phase is not Phase.DAY or not state.round or state.outcome is not None:
+        return []
+    opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
+    if not opens <= post.posted_at < closes:
+        return []
+    where = ctx.threads.get(post.tid, ctx.other_threads)
+    thread = referee.templates.render("thread_word_chat" if where == CHAT_THREAD else "thread_word_discussion")
+    step = ballot_step(state)
+    drafts = []
+    for voter in dict.fromkeys(a.subject for a in result.alerts if a.kind == KIND and a.subject):
+        if not stands(referee, voter, step):
+            continue
+        text = referee.templates.render(
+            "vote_wrong_thread_notice", at=notices.clock_time(post.posted_at, referee.tz), thread=thread,
+            closes=notices.clock_time(closes, referee.tz),
+        )  # fmt: skip
+        key = f"{referee.keys.reply(evidence, KIND)}:{step}"
+        drafts.append(Draft(key, KIND, "pm", voter, text, (evidence,)))
+    return drafts
+
+
+def stands(referee: Referee, voter: str, step: str) -> bool:
+    """Whether the PM telling ``voter`` his ballot of round ``step`` was stray still holds: that
+    round is open and his seat has no ballot in it yet."""
+    state = referee.state
+    if state.phase is not Phase.DAY or not state.round or state.outcome is not None or ballot_step(state) != step:
+        return False
+    seat = {new: old for old, new in state.pending_substitutions}.get(voter, voter)  # a substitute entering
+    return not any(b.voter == seat and b.round == state.round for b in state.ballots)
+
+
+__all__ = ["KIND", "notices_for", "stands"]
