@@ -51,6 +51,7 @@ from shenshi.daemon.hints import (
     rule_cause,
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
+from shenshi.daemon.resend import RESENDABLE, Awaited, Refusal
 from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE
 from shenshi.daemon.timeline import Window, window_of
 from shenshi.intake import IntakeResult, read_gm_entry, read_pm, read_post, read_post_edit
@@ -254,6 +255,9 @@ class Referee:
         self.left_at: dict[str, datetime] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
+        # Refused PMs of the open step that their senders were told to send again: the step
+        # runs to its deadline while one stands (RULES.md "Early close").
+        self.awaited = Awaited()
 
     # -- state -------------------------------------------------------------------------------
 
@@ -285,15 +289,21 @@ class Referee:
 
     def replay(self, events: Iterable[Event]) -> None:
         """Fold stored events into the state (no rules are re-run)."""
-        for event in events:
-            self._remember(self.state, event)
+        self.replay_stored((event, None) for event in events)
+
+    def replay_stored(self, stored: Iterable[tuple[Event, datetime | None]]) -> None:
+        """Fold stored events, each with when it was stored, into the state (no rules are
+        re-run): a GM's void or entry clears the refusals read before it was stored."""
+        for event, recorded in stored:
+            self._remember(self.state, event, recorded)
             self.state = self.ruleset.evolve(self.state, event)
 
-    def _remember(self, before: GameState, event: Event) -> None:
+    def _remember(self, before: GameState, event: Event, recorded: datetime | None = None) -> None:
         """What the announcements still to come need from ``event`` (kept in replay too): what
         each announcement publishes, last words to publish, a settled night whose result waits
-        for its announcement time."""
+        for its announcement time; the refused PMs it clears."""
         self._remember_announced(before, event)
+        self.awaited.follow(event, recorded)
         if isinstance(event, SubstitutionScheduled):
             self.successors[event.old] = event.new
         lw = self.profile.last_words
@@ -617,6 +627,7 @@ class Referee:
             out.alerts += self._words_after_post(events, evidence)
             if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
                 answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
+        self._await_resends(result, evidence, at)
         # The step ends now, everything being in (RULES.md "Early close"): the receipts of what
         # completed it say so, not that it may still change.
         closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()
@@ -642,6 +653,22 @@ class Referee:
         if channel == "post":
             out.alerts = _one_per_post(out.alerts, evidence)
         return out
+
+    def _await_resends(self, result: IntakeResult, evidence: str, at: datetime) -> None:
+        """The senders this post or PM left with a refusal that asks them to send it again (its
+        receipt proposed): the open step waits for them (read after its commands, so that a PM
+        with one line taken and one refused still waits)."""
+        told = {r.to for r in result.receipts if r.command is None} if self.game.receipts else set()
+        for alert in result.alerts:
+            if alert.kind in RESENDABLE and alert.subject in told:
+                self.refused_resendable(Refusal(alert.subject, alert.kind, at, evidence))
+
+    def refused_resendable(self, refusal: Refusal) -> None:
+        """A holder's latest PM was refused and he was told to send it again (intake's
+        refusal, or a PM whose game is unknown): the open step waits for him."""
+        state = self.state
+        if state.phase in (Phase.NIGHT, Phase.DAY) and state.has_player(refusal.who) and state.seat(refusal.who).alive:
+            self.awaited.refuse(refusal)
 
     def entered_receipt(self, submission: Submission, written: str, now: datetime) -> str:
         """The receipt of an action the GM entered for a PM that could not be read (``written``:
@@ -1100,6 +1127,8 @@ class Referee:
         """Whether the open step ends now, before its deadline: the ruleset says when it is
         complete (RULES.md "Early close"); the GM's ``early_close`` setting governs his own
         early close, not the players' 加速."""
+        if self.awaited:
+            return False  # a refused PM its sender may still send again (RULES.md "Early close")
         done = self.ruleset.completion(self.state)
         return done.complete and (self.early_close or done.by is EarlyClose.SPEED_UP)
 

@@ -55,6 +55,7 @@ from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.poller import Edit, Poller, PollReport
 from shenshi.daemon.publisher import Publisher
 from shenshi.daemon.referee import Clockwork, Effects, GmAlert, PostCounts, Referee, Wants
+from shenshi.daemon.resend import RESENDABLE, Refusal
 from shenshi.daemon.sharing import COUNTS, REFUSED, Seats, SharedReads, Unrouted
 from shenshi.daemon.situation import facts_of, on_forum, situation_of
 from shenshi.daemon.superseding import (
@@ -236,8 +237,9 @@ class GameService:
             early_close=self.config.daemon.early_close,
         )  # fmt: skip
         known = self._last_seq()
-        referee.replay(codec.decode(e.payload) for e in self.store.stream_events(self.game_id))
+        referee.replay_stored((codec.decode(e.payload), e.recorded_at) for e in self.store.stream_events(self.game_id))
         referee.learn(self._clockwork(referee.wants(self.clock())).published)
+        self._recall_refusals(referee)
         with self.store.snapshot() as uow:
             waiting = uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED, AnnouncementState.APPROVED])
         for a in waiting:
@@ -252,6 +254,29 @@ class GameService:
         self._seq_known = known  # (an event appended meanwhile: the next cycle rebuilds again)
         self.clock_time = datetime.fromisoformat(clock.value["at"]) if clock else None
         return referee
+
+    def _recall_refusals(self, referee: Referee) -> None:
+        """The refused PMs of the open step whose senders were told to send them again, from
+        the stored alerts (a restart keeps the step waiting for them, RULES.md "Early close")."""
+        opened = referee.state.params.get("opened_at")
+        if opened is None or referee.state.phase not in (Phase.NIGHT, Phase.DAY):
+            return
+        tz = self.config.forum.tz
+        with self.store.snapshot() as uow:
+            alerts = [a for a in uow.alerts.raised(self.game_id) if a.kind in RESENDABLE and a.subject]
+            told = {
+                (a.destination, e) for a in uow.outbox.announcements(self.game_id)
+                if a.kind == "receipt" for e in a.evidence_ids
+            } if self.config.game.receipts else set()  # fmt: skip
+        found = []
+        for a in alerts:
+            if a.kind != "pm_game_unknown" and (a.subject, a.evidence_id) not in told:
+                continue  # no receipt asked him to send it again
+            written = str((a.cause or {}).get("at") or "")
+            at = datetime.fromisoformat(written).replace(tzinfo=tz) if written else a.created_at
+            if at >= opened:
+                found.append(Refusal(str(a.subject), a.kind, at, str(a.evidence_id) if a.evidence_id else None))
+        referee.awaited.recall(found, (s.name for s in referee.state.alive()))
 
     def read_corrections(self) -> bool:
         """Events this service did not write (the GM's corrections from ``shenshi override``,
@@ -368,6 +393,8 @@ class GameService:
                         evidence, cause if evidence else None)  # fmt: skip
         if uow.alerts.add(self.game_id, **_alert_row(alert))[1]:
             self._unrouted_log.append(alert)
+        if seat is not None and evidence is not None:  # told to send it again, naming the game
+            self.referee.refused_resendable(Refusal(seat, "pm_game_unknown", pm.sent_at, evidence))
         if unrouted.tell and seat is not None and evidence is not None:
             example = f"【{self.config.game.name}】{pm.text.strip().splitlines()[0][:20] if pm.text.strip() else ''}"
             words = self.templates.render("receipt_which_game", time=when, games=games, example=example)

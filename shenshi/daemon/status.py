@@ -584,6 +584,9 @@ def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | N
     waiting: dict[str, list[str]] = {}
     for o in done.outstanding:
         waiting.setdefault(gm_text.WAITING.get(o.why.value, o.why.value), []).append(gm_text.who_name(o.who) if o.who else "")
+    resends = _resends_awaited(referee)
+    if resends:
+        return f"结果已定，但{'；'.join(resends)}（或{until}）"
     if not waiting:
         return f"结果已定，守护进程下一轮就结束投票（或{until}）"
     how = "全员同意加速" if done.by is EarlyClose.SPEED_UP else "所有人投票"
@@ -640,7 +643,15 @@ def _night_troubles(referee: Referee, state: GameState) -> tuple[str, ...]:
                       and (p.action, p.target) in declared for p in latest.values())  # fmt: skip
         if s.extra.get("declaration_missing") and not s.extra.get("declaration_by") and not covered:
             out.append(gm_text.NIGHT_TROUBLES["declaration_missing"].format(what=gm_text.describe_submission(s)))
-    return tuple(out)
+    return tuple(out) + _resends_awaited(referee)
+
+
+def _resends_awaited(referee: Referee) -> tuple[str, ...]:
+    """The refused PMs whose senders were told to send them again: the step waits for them."""
+    return tuple(
+        gm_text.NIGHT_TROUBLES["resend_awaited"].format(who=r.who, kind=gm_text.alert_name(r.kind))
+        for r in sorted(referee.awaited.refused.values(), key=lambda r: r.who)
+    )
 
 
 def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation: Situation) -> tuple[Waiting, ...]:
