@@ -150,14 +150,17 @@ def phase_facts(
 
 
 def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:
-    """The open step's facts with each substitute still entering given his seat's ballots."""
+    """The open step's facts with each substitute still entering given his seat's ballots and
+    his seat's candidacy (a runoff ballot naming the substitute of a candidate is a ballot for
+    that seat, as the substitution post told the players: adversary3 A3)."""
     if not acting:
         return facts
     ballots = dict(facts.ballots)
     for new, old in acting.items():
         if old in ballots:
             ballots[new] = ballots[old]
-    return replace(facts, ballots=ballots)
+    candidates = facts.candidates | {new for new, old in acting.items() if old in facts.candidates}
+    return replace(facts, ballots=ballots, candidates=candidates)
 
 
 def _ballots(state: GameState) -> dict[str, tuple[IntakeBallot, ...]]:

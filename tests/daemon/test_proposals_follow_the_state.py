@@ -392,3 +392,29 @@ def test_a_ballot_written_before_the_substitution_counts_for_the_seat_however_la
     again.start()
     assert again.referee.left_at["Rex"] == START + timedelta(hours=38, seconds=30)
     again.close()
+
+
+def test_a_runoff_ballot_naming_a_candidates_substitute_is_a_ballot_for_the_seat(game) -> None:
+    """adversary3 A3: after 「Rex 退出，由替补 路人甲 接替」 during the runoff, 「投票：路人甲」 is a
+    ballot for the candidate seat (RES-A18: the substitute inherits the seat), not a ballot for
+    a non-candidate thrown away."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    publish_vote_opening(svc)
+    votes = {"夜行者": "Rex", "老王": "Rex", "小明": "Rex", "月光": "Rex", "白色的猫": "Rex",
+             "阿杰": "老王", "Lily99": "老王", "Tom_2": "老王", "Rex": "老王", "kk_大侠": "老王"}  # fmt: skip
+    for i, (name, target) in enumerate(votes.items()):
+        feed(svc, post(name, f"投票：{target}", 38.1 + i / 100))
+    clock.set(START + timedelta(hours=38 + 12 + 1))
+    svc.tick()
+    assert svc.referee.state.round == 2
+    [result] = [a for a in pending(svc) if a.destination_kind.value == "thread" and "生死投票" in a.text]
+    with svc.store.transaction() as uow:
+        uow.outbox.mark_published(result.id, clock())
+    clock.advance(minutes=5)
+    svc.tick()
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, post("Lily99", f"投票：{NEWCOMER}", 51.2))
+    assert not [a for a in alerts(svc) if a.kind == "not_a_candidate"]
+    assert [b.target for b in svc.referee.state.ballots if b.voter == "Lily99" and b.round == 2] == ["Rex"]
