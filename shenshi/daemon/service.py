@@ -34,7 +34,7 @@ from shenshi.config import Config
 from shenshi.daemon import gm_text, keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import Draft, Templates, kind_words
-from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm, sent_pm_match
+from shenshi.daemon.by_hand import OutboxWatch, holds_sent_pm, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.forum_ids import claimed, post_ref
@@ -329,11 +329,11 @@ class GameService:
     def judge_pm(self, pm: PrivateMessage) -> str:
         """How ``pm`` reads in this game, nothing changed (:mod:`shenshi.daemon.sharing` routes
         the PMs of a player seated in several games by it): a PM the GM sent counts where the
-        outbox holds it; a player's as intake reads it, a refusal for the step trusted only
+        outbox holds it (the announcement it records, or the proposal it publishes); a player's as intake reads it, a refusal for the step trusted only
         while the game's clock has passed no deadline since the PM (the state is the PM's)."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         if pm.sender_uid in gm or pm.sender in gm:
-            return COUNTS if sent_pm_match(self.store, self.game_id, pm) else REFUSED
+            return COUNTS if holds_sent_pm(self.store, self.game_id, pm) else REFUSED
         referee = self.referee
         slack = self.precision.pm
         times = referee.times()
