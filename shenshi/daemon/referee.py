@@ -249,6 +249,9 @@ class Referee:
         self.last_night_key = ""  # … and the announcement of its result (its window closes then)
         # 替补: who took (or is taking) each seat over, by the one who left it (old → new).
         self.successors: dict[str, str] = {}
+        # the open step's submissions the GM voided, by the evidence that made them: (actor,
+        # action, target); their receipts no longer stand (kept in replay too)
+        self.voided: dict[str, tuple[str, str, str]] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
 
@@ -293,6 +296,11 @@ class Referee:
         self._remember_announced(before, event)
         if isinstance(event, SubstitutionScheduled):
             self.successors[event.old] = event.new
+        if isinstance(event, SubmissionVoided):
+            self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
+                               if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
+        elif isinstance(event, PhaseOpened):
+            self.voided.clear()
         lw = self.profile.last_words
         if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
             self._last_words.append((before.number, event.author, event.text))

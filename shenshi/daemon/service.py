@@ -203,7 +203,7 @@ class GameService:
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
                 refresh=lambda: self.poll(fresh=True), polled_at=lambda: self.last_poll, sent=self._published_by_sending,
-                deadline=self.next_deadline,
+                deadline=self.next_deadline, corrected=lambda: self._last_seq() > self._seq_known,
             )  # fmt: skip
         return referee
 
@@ -820,7 +820,12 @@ class GameService:
             for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
-        return Proposals(referee, self.config.game.name, earlier, self._lurking)
+        answered: frozenset[str] = frozenset()
+        if referee.voided:  # (a voided action's player is told where its receipt went out)
+            out = [AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED]
+            answered = frozenset(str(e) for a in uow.outbox.announcements(self.game_id, out)
+                                 if a.kind == "receipt" for e in a.evidence_ids)  # fmt: skip
+        return Proposals(referee, self.config.game.name, earlier, self._lurking, answered)
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""
@@ -1055,8 +1060,9 @@ class GameService:
 
     @property
     def deadline_passed_while_sending(self) -> bool:
-        """The last :meth:`publish` stopped because a deadline of the phase clock passed: read
-        the forum and run the clock before sending the rest."""
+        """The last :meth:`publish` stopped because a deadline of the phase clock passed (or a
+        GM correction was written beside it): read the forum (and the correction) and run the
+        clock before sending the rest."""
         return self.publisher is not None and self.publisher.interrupted
 
     def next_retry(self) -> datetime | None:

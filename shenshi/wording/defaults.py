@@ -251,6 +251,11 @@ _group(
 _group(
     "receipt",
     (
+        "receipt_voided",
+        "天神已作废你本阶段的「${action}」，它不会计入结算，之前的回执不再算数。如仍要行动，请在截止前重新发私信。",
+        "to a player whose receipt already went out, when the GM voids that action (override void)",
+    ),
+    (
         "receipt_which_game",
         "你同时在${games}里，这条私信（${time}）算哪一局无法确定，暂时没有计入，天神已收到提醒。"
         "如果它是行动，请重发一次，在开头写上游戏名，例如：${example}",
