@@ -54,6 +54,15 @@ def sent_pm_match(store: Store, game_id: int, pm: PrivateMessage) -> Announcemen
     )
 
 
+def holds_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> bool:
+    """Whether this game's outbox holds ``pm`` (sent by the GM): an announcement records it
+    (its forum id, among PMs: the daemon sent it, or it was recognised), or a proposed PM
+    waits that it publishes (sent by hand)."""
+    with store.snapshot() as uow:
+        recorded = pm_ref(pm.id) in claimed(uow.outbox.announcements(game_id))
+    return recorded or sent_pm_match(store, game_id, pm) is not None
+
+
 def recognise_sent_pm(store: Store, game_id: int, pm: PrivateMessage) -> Announcement | None:
     """Mark the proposed PM that ``pm`` (sent by the GM) publishes, if one matches."""
     found = sent_pm_match(store, game_id, pm)

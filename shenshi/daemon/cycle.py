@@ -150,6 +150,8 @@ class Cycle:
         service.read_corrections()  # the GM's corrections made beside the running daemon
         for again in range(ROUNDS):
             at = self.clock()
+            if again:
+                service.read_corrections()  # (one written while sends were paced stopped them)
             if service.adapter is not None:
                 if getattr(service.adapter, "own_uid", None) is None:
                     self._login()

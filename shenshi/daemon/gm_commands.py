@@ -608,7 +608,10 @@ def _check_voting(service: GameService, said: str) -> None:
 
 def recorded(service: GameService, outcome: Effects, said: str, by: str = "", flags: Sequence[str] = ()) -> Said:
     """A correction stored: logged, and told to the GM with what it superseded and what it
-    proposed (and how that gets out in this mode); ``flags``: what it was accepted with."""
+    proposed (and how that gets out in this mode), the state's own proposals among it (a
+    voided action's player told); ``flags``: what it was accepted with."""
+    keys = {d.key for d in outcome.drafts}
+    outcome = replace(outcome, drafts=outcome.drafts + [d for d in service.followed.proposed if d.key not in keys])
     ids = proposed_ids(service, outcome)
     gm_log(service, "override", said + (f"；公告 {ids}" if ids else ""), by)
     lines = [f"已记录：{said}"] + [f"注意：{flag}" for flag in flags]

@@ -137,6 +137,10 @@ class GameKeys:
         """A PM that may belong to this game or another of the same GM account."""
         return f"{self.game}:pm_game:{pm_id}"
 
+    def voided(self, evidence: str, action: str) -> str:
+        """The PM telling a player that the GM voided the action his receipt confirmed."""
+        return f"{self.game}:voided:{evidence}:{action}"
+
     def which_game(self, pm_id: str) -> str:
         """The receipt telling a player in several games how to name the game of his PM."""
         return f"{self.game}:pm_game:{pm_id}:receipt"

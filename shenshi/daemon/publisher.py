@@ -7,7 +7,10 @@ its receipts. The adapter says how the forum must be treated: its flood interval
 shorter than the forum accepts. Sends paced 15 s apart take time: between two sends the
 publisher checks the phase clock's next deadline, and once it passes it stops
 (:attr:`Publisher.interrupted`): the cycle reads the forum and runs the clock first, so that
-what the deadline brings (the dawn post) goes out before the PMs still waiting.
+what the deadline brings (the dawn post) goes out before the PMs still waiting. A GM correction
+written by another process meanwhile (``shenshi override`` beside the running daemon) stops it
+the same way: the cycle reads the correction first, and each send claims its row afresh
+(``mark_sending`` refuses one the correction superseded), so nothing it made untrue goes out.
 
 Sending is at most once:
 
@@ -85,6 +88,7 @@ class Publisher(GameIO):
         polled_at: Callable[[], datetime | None],
         sent: Callable[[str], None],
         deadline: Callable[[], datetime | None] = lambda: None,
+        corrected: Callable[[], bool] = lambda: False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
@@ -97,6 +101,7 @@ class Publisher(GameIO):
         self.polled_at = polled_at  # when the last poll began
         self.sent = sent  # an announcement's key, once it is on the forum
         self.deadline = deadline  # the phase clock's next deadline
+        self.corrected = corrected  # events were written beside this daemon (a GM correction)
         self.interrupted = False  # the last publish stopped at a deadline: the clock runs first
         self._box_full = False  # this round found the GM's own PM box full
         self._last_sent: datetime | None = None
@@ -130,6 +135,10 @@ class Publisher(GameIO):
             if upcoming is not None and self.clock() >= upcoming:
                 self.interrupted = True
                 log.info("a deadline of the phase clock passed while sending: reading the forum first")
+                break
+            if sent and self.corrected():
+                self.interrupted = True  # what it made moot is superseded: its row is read again
+                log.info("a GM correction was written while sending: reading it first")
                 break
             self.hold()
             sent += self._send(a)

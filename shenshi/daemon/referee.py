@@ -253,6 +253,9 @@ class Referee:
         # when each replaced player left his seat (the GM's `substitute`): what he wrote before
         # it is his seat's, whenever it is read (the shell tells; a restart reads the players table)
         self.left_at: dict[str, datetime] = {}
+        # the open step's submissions the GM voided, by the evidence that made them: (actor,
+        # action, target); their receipts no longer stand (kept in replay too)
+        self.voided: dict[str, tuple[str, str, str]] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
         # Refused PMs of the open step that their senders were told to send again: the step
@@ -306,6 +309,11 @@ class Referee:
         self.awaited.follow(event, recorded)
         if isinstance(event, SubstitutionScheduled):
             self.successors[event.old] = event.new
+        if isinstance(event, SubmissionVoided):
+            self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
+                               if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
+        elif isinstance(event, PhaseOpened):
+            self.voided.clear()
         lw = self.profile.last_words
         if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
             self._last_words.append((before.number, event.author, event.text))

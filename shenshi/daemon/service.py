@@ -34,7 +34,7 @@ from shenshi.config import Config
 from shenshi.daemon import gm_text, keys
 from shenshi.daemon.activity import lurking, missed_sign_in
 from shenshi.daemon.announce import Draft, Templates, kind_words
-from shenshi.daemon.by_hand import OutboxWatch, recognise_sent_pm, sent_pm_match
+from shenshi.daemon.by_hand import OutboxWatch, holds_sent_pm, recognise_sent_pm
 from shenshi.daemon.deal import Dealt, deal_roles, new_seed, partners, role_text
 from shenshi.daemon.drylog import DryRunLog, LogEntry, where_to
 from shenshi.daemon.forum_ids import claimed, post_ref
@@ -204,7 +204,7 @@ class GameService:
                 self.config, self.store, self.adapter, self.game_id, self.clock, self.raise_alerts,
                 drylog=self.drylog, templates=self.templates, sleep=self.sleep, owner=self.owner, hold=self.lease.hold,
                 refresh=lambda: self.poll(fresh=True), polled_at=lambda: self.last_poll, sent=self._published_by_sending,
-                deadline=self.next_deadline,
+                deadline=self.next_deadline, corrected=lambda: self._last_seq() > self._seq_known,
             )  # fmt: skip
         return referee
 
@@ -355,11 +355,11 @@ class GameService:
     def judge_pm(self, pm: PrivateMessage) -> str:
         """How ``pm`` reads in this game, nothing changed (:mod:`shenshi.daemon.sharing` routes
         the PMs of a player seated in several games by it): a PM the GM sent counts where the
-        outbox holds it; a player's as intake reads it, a refusal for the step trusted only
+        outbox holds it (the announcement it records, or the proposal it publishes); a player's as intake reads it, a refusal for the step trusted only
         while the game's clock has passed no deadline since the PM (the state is the PM's)."""
         gm = {getattr(self.adapter, "own_uid", None), self.config.forum.username} - {None}
         if pm.sender_uid in gm or pm.sender in gm:
-            return COUNTS if sent_pm_match(self.store, self.game_id, pm) else REFUSED
+            return COUNTS if holds_sent_pm(self.store, self.game_id, pm) else REFUSED
         referee = self.referee
         slack = self.precision.pm
         times = referee.times()
@@ -852,7 +852,12 @@ class GameService:
             for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
-        return Proposals(referee, self.config.game.name, earlier, self._lurking)
+        answered: frozenset[str] = frozenset()
+        if referee.voided:  # (a voided action's player is told where its receipt went out)
+            out = [AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED]
+            answered = frozenset(str(e) for a in uow.outbox.announcements(self.game_id, out)
+                                 if a.kind == "receipt" for e in a.evidence_ids)  # fmt: skip
+        return Proposals(referee, self.config.game.name, earlier, self._lurking, answered)
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""
@@ -1095,8 +1100,9 @@ class GameService:
 
     @property
     def deadline_passed_while_sending(self) -> bool:
-        """The last :meth:`publish` stopped because a deadline of the phase clock passed: read
-        the forum and run the clock before sending the rest."""
+        """The last :meth:`publish` stopped because a deadline of the phase clock passed (or a
+        GM correction was written beside it): read the forum (and the correction) and run the
+        clock before sending the rest."""
         return self.publisher is not None and self.publisher.interrupted
 
     def next_retry(self) -> datetime | None:

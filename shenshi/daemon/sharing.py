@@ -21,7 +21,8 @@ started by its time; of several, the one still running when only one is. A playe
 several running games is routed by what is certain: the game his PM names (``【第1局】占卜 老王``,
 or the phpwind title), else the one game where it counts (each game reads it as intake would:
 a target only that game has, the role he holds there, the step open there; a GM's PM, the one
-game whose outbox holds it; a refusal for the step counts as certain only while that game's
+game whose outbox holds it (by its forum id among PMs once recorded, by its text while the
+proposal waits: :func:`settle_own`; one no outbox holds is no game's and raises no alert); a refusal for the step counts as certain only while that game's
 clock has passed no deadline since the PM). Anything else (counts in several games or in
 none; a stranger while several games run) is no game's for certain: each candidate game gets a
 GM alert naming the others, whose fix is "count this PM in this game", the player is told once
@@ -158,6 +159,25 @@ def settle_owner(
     if len(counting) == 1 and all(verdicts[g.game_id] == REFUSED for g in owners if g is not counting[0]):
         return counting
     return list(owners)
+
+
+def settle_own(
+    pm: PrivateMessage, owners: Sequence[Seats], judge: Callable[[Seats, PrivateMessage], str | None]
+) -> list[Seats] | None:
+    """Of the games a PM the GM account sent may belong to, the one whose outbox holds it
+    (``judge`` says COUNTS there: the announcement it records, by forum id among PMs, or the
+    proposal it publishes, by text); none (``[]``) when no game's outbox holds it (the GM's own
+    words are no command of any game: nobody's, no alert); ``None`` when a game this daemon
+    cannot ask may hold it (another daemon's)."""
+    if len(owners) < 2:
+        return list(owners)
+    verdicts = {g.game_id: judge(g, pm) for g in owners}
+    holding = [g for g in owners if verdicts[g.game_id] == COUNTS]
+    if len(holding) == 1:
+        return holding
+    if holding:
+        return holding  # (the same text waits in several games' outboxes: the GM decides)
+    return None if None in verdicts.values() else []
 
 
 class SharedReads:
@@ -304,7 +324,15 @@ class SharedReads:
         doubts: dict[int, list[Unrouted]] = {gid: [] for gid in served}
         elsewhere = False
         for pm in delta.messages:
-            owners = settle_owner(pm, route(pm, gm, seats, slack), self._judge)  # type: ignore[arg-type]
+            candidates = route(pm, gm, seats, slack)
+            if pm.sender_uid in gm or pm.sender in gm:  # the GM's own: the outbox that holds it
+                held = settle_own(pm, candidates, self._judge)  # type: ignore[arg-type]
+                if held is None:
+                    elsewhere = True  # maybe another daemon's game's: leave it unread for that one
+                    continue
+                owners = held
+            else:
+                owners = settle_owner(pm, candidates, self._judge)  # type: ignore[arg-type]
             if len(owners) == 1:
                 if owners[0].game_id in mine:
                     mine[owners[0].game_id].append(pm)

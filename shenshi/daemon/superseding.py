@@ -30,7 +30,9 @@ gave it, and stands as proposed)::
                                                  notices); a receipt to one who left, withdrawn
     the vote opening   day{n}:vote_open          with the round's close as it is now
     receipts           …:receipt:…               「结算前可更改」 once the step settled early:
-                                                 「不能再更改」
+                                                 「不能再更改」; for an action the GM voided,
+                                                 withdrawn (one already out: the player is told,
+                                                 ``voided:{evidence}:{action}``)
 """
 
 from __future__ import annotations
@@ -114,6 +116,7 @@ class Proposals:
         game: str,
         earlier: Mapping[str, Sequence[str]] | None = None,
         lurking: frozenset[str] | None = None,
+        answered: frozenset[str] = frozenset(),
     ) -> None:
         self.referee = referee
         self.state = referee.state
@@ -122,6 +125,9 @@ class Proposals:
         # the lurking proposals the clock proposes now (``None``: not known): one whose player
         # has posted since is withdrawn
         self.lurking = lurking
+        # the posts and PMs whose receipts went out (or are going out): a voided action's
+        # player is told (evidence ids)
+        self.answered = answered
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
         self.leaving = {old: new for new, old in self.acting.items()}
@@ -171,9 +177,38 @@ class Proposals:
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
             return None if a.key in self._disagreement_keys() else Standing(None)
+        if a.kind == "receipt" and (voided := self._voided(a)) is not None:
+            return Standing(None, self.referee.keys.voided(*voided))  # the action no longer stands
         if a.destination_kind is DestinationKind.USER:
             return self._to_seat(a, parts) or self._settled_receipt(a) or self._disagreeing_receipt(a)
         return None
+
+    # -- an action the GM voided ----------------------------------------------------------------
+
+    def _voided(self, a: Announcement) -> tuple[str, str] | None:
+        """The voided action (evidence, action) receipt ``a`` confirms, if any: the receipt
+        of a PM whose action the GM voided, naming that action."""
+        info = self.referee.ruleset.info
+        for e in a.evidence_ids:
+            found = self.referee.voided.get(str(e))
+            told = found is not None and original_key(a.key) == self.referee.keys.voided(str(e), found[1])
+            if found is not None and not told and info.action_name(found[1]) in a.text:
+                return str(e), found[1]
+        return None
+
+    def _void_notices(self) -> list[Draft]:
+        """To each player whose receipt for an action the GM then voided already went out:
+        that it no longer counts (a receipt still waiting is withdrawn instead)."""
+        referee, info = self.referee, self.referee.ruleset.info
+        out = []
+        for evidence, (actor, action, target) in referee.voided.items():
+            if evidence not in self.answered or not self.state.has_player(actor):
+                continue
+            what = f"{info.action_name(action)} {self._shown(target)}".strip()
+            text = referee.templates.render("receipt_voided", action=what)
+            who = self.player_of(self.state.seat(actor))
+            out.append(Draft(referee.keys.voided(evidence, action), "receipt", "pm", who, text, (evidence,)))
+        return out
 
     # -- a joint unit that disagrees (A-J2) -----------------------------------------------------
 
@@ -230,9 +265,10 @@ class Proposals:
 
     def fresh(self) -> list[Draft]:
         """What the state proposes whatever is pending: each substitute's role PM; to each
-        member of a joint unit that disagrees, that it does (A-J2: void unless they agree)."""
+        member of a joint unit that disagrees, that it does (A-J2: void unless they agree); to
+        each player whose receipt went out for an action the GM voided, that it is void."""
         roles = [self.role_draft(new, seat) for new in self.came_in if (seat := self.seat_of(new)) is not None]
-        return roles + list(self._disagreement_keys().values())
+        return roles + list(self._disagreement_keys().values()) + self._void_notices()
 
     def _role(self, a: Announcement) -> Standing | None:
         seat = self.seat_of(a.destination)

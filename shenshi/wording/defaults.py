@@ -157,6 +157,7 @@ _group(
     ("kind_vote_kept", "投票未计入提醒", "a PM to whoever changed a ballot the GM recorded for him"),
     ("kind_vote_closed", "投票已截止提醒", "a PM to whoever voted after the round closed"),
     ("kind_vote_wrong_thread", "投错帖提醒", "a PM to whoever voted outside the vote thread while the round is open"),
+    ("kind_joint_disagreement", "联合行动意见不一提醒", "a PM to each member of a joint unit whose choices differ"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
     ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
@@ -251,6 +252,11 @@ _group(
 )
 _group(
     "receipt",
+    (
+        "receipt_voided",
+        "天神已作废你本阶段的「${action}」，它不会计入结算，之前的回执不再算数。如仍要行动，请在截止前重新发私信。",
+        "to a player whose receipt already went out, when the GM voids that action (override void)",
+    ),
     (
         "receipt_which_game",
         "你同时在${games}里，这条私信（${time}）算哪一局无法确定，暂时没有计入，天神已收到提醒。"

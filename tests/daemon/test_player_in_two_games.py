@@ -35,8 +35,18 @@ DECLARATION = "\n杀人宣言：" + "风雨交加，雷声在远处的山谷里�
 @pytest.fixture(params=["discuz", "phpwind"])
 def games(request, tmp_path, monkeypatch):
     """Two game6-10 games on one board of one GM account, night 1 open in both."""
+    yield from two_games(request.param, "dry-run", tmp_path, monkeypatch)
+
+
+@pytest.fixture(params=[(e, m) for e in ("discuz", "phpwind") for m in ("dry-run", "live")], ids=lambda p: "-".join(p))
+def games_any_mode(request, tmp_path, monkeypatch):
+    """The same two games, in dry-run (the GM sends by hand) or live (the daemon sends)."""
+    engine, mode = request.param
+    yield from two_games(engine, mode, tmp_path, monkeypatch)
+
+
+def two_games(engine: str, mode: str, tmp_path, monkeypatch):
     monkeypatch.setenv("SHENSHI_TEST_PASSWORD", GM_PASSWORD)
-    engine = request.param
     clock = ManualClock(START - timedelta(hours=1))
     forum = SandboxForum(engine, clock)
     uids = {name.lower(): uid for name, _, uid in seed_demo(forum)}
@@ -56,7 +66,7 @@ def games(request, tmp_path, monkeypatch):
             "game": {"name": f"第{i + 1}局", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
                      "players": [{"name": n, "uid": uids[n.lower()], "role": r} for n, r in zip(cast, ROLES, strict=True)]},
-            "daemon": {"database": database_url(tmp_path, "games.sqlite3"), "log": str(tmp_path / f"dry{i}.log")},
+            "daemon": {"database": database_url(tmp_path, "games.sqlite3"), "log": str(tmp_path / f"dry{i}.log"), "mode": mode},
         }  # fmt: skip
         configs.append(parse_config(raw, tmp_path))
     fleet = bootstrap_fleet(configs, clock=clock, sleep=lambda s: clock.advance(seconds=s))
@@ -171,3 +181,51 @@ def test_the_gms_own_pm_to_him_goes_to_the_game_whose_outbox_holds_it(games) -> 
     assert again.published_at is not None  # recognised as published, in its own game
     assert not doubts(first) and not doubts(second)
 
+
+
+def records_of(service, tmp_path, index: int) -> str:
+    """Everything game ``index`` keeps: its evidence, alerts, proposals and dry-run log."""
+    texts = [e.text for e in service.store.stream_evidence(service.game_id)]
+    texts += [a.message for a in alerts(service)] + [a.text for a in announcements(service)]
+    log = tmp_path / f"dry{index}.log"
+    return "\n".join(texts) + (log.read_text(encoding="utf-8") if log.exists() else "")
+
+
+def test_the_gms_receipts_to_a_player_in_both_games_stay_in_their_game(games_any_mode, tmp_path) -> None:
+    """A1: each receipt the GM account sent (by the daemon in live mode, by hand in dry-run)
+    goes back to the game whose outbox holds it every time the player's conversation is read
+    again: no alert in either game, and no game's record holds the other game's text."""
+    clock, forum, fleet = games_any_mode
+    first, second = fleet.services
+    live = first.config.daemon.mode == "live"
+    sent: list = []
+
+    def by_hand() -> None:  # dry-run: the GM sends what was proposed, as the log shows it
+        for service in fleet.services:
+            for a in announcements(service):
+                if a.kind == "receipt" and a.destination == "月光" and a.id not in {s.id for s in sent if s.game_id == service.game_id}:
+                    clock.advance(minutes=1)
+                    forum.send_pm("神的使者", "月光", a.text, at=clock())
+                    sent.append(a)
+        clock.advance(minutes=11)
+        fleet.run()
+
+    send(clock, forum, fleet, "月光", "束魂 乙3号")  # the second game's
+    if not live:
+        by_hand()
+    send(clock, forum, fleet, "月光", "束魂 老王")  # the first game's: the conversation is read again
+    if not live:
+        by_hand()
+    send(clock, forum, fleet, "月光", "束魂 乙4号")  # the second's again (a change): read again
+    if not live:
+        by_hand()
+    clock.advance(minutes=11)
+    fleet.run()
+    assert acted(first) == [("月光", "bind", "老王")] and acted(second) == [("月光", "bind", "乙3号"), ("月光", "bind", "乙4号")]
+    assert not doubts(first) and not doubts(second)
+    for service in fleet.services:
+        receipts = [a for a in announcements(service) if a.kind == "receipt" and a.destination == "月光"]
+        assert receipts and all((a.published_at or a.sent_at) and a.forum_id for a in receipts), receipts
+    for secret in ("束魂 乙3号", "束魂 乙4号"):  # the second game's actions (the PMs, their receipts)
+        assert secret not in records_of(first, tmp_path, 0)
+    assert "束魂 老王" not in records_of(second, tmp_path, 1)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
-from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE, Seats, settle_owner
+from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE, Seats, settle_own, settle_owner
 from shenshi.records import PrivateMessage
 from tests.daemon.helpers import START, announcements, at, config, pm, post
 
@@ -35,6 +35,19 @@ def test_a_named_game_wins_then_the_one_game_where_it_counts() -> None:
     assert settle_owner(message(), GAMES, judge({1: REFUSED, 2: REFUSED, 3: REFUSED})) == GAMES
     assert settle_owner(message(), GAMES, lambda g, pm: None if g.game_id == 3 else REFUSED if g.game_id == 1 else COUNTS) == GAMES
     assert settle_owner(message(), GAMES[:1], everywhere) == GAMES[:1]
+
+
+def test_the_gms_own_pm_goes_to_the_outbox_that_holds_it_or_to_none() -> None:
+    """A PM the GM account sent: the one game whose outbox holds it, however it reads; no
+    game (no alert) when no outbox holds it; unknown while another daemon's game may."""
+    own = PrivateMessage("9", "c", "神的使者", "2", "月光", "6", START + timedelta(hours=1), "【第3局】已收到：今晚束魂 小明")
+    def judge(holder):
+        return lambda game, pm: COUNTS if game.game_id == holder else REFUSED
+
+    assert settle_own(own, GAMES, judge(2)) == [GAMES[1]]  # (the name it quotes does not decide)
+    assert settle_own(own, GAMES, judge(0)) == []
+    assert settle_own(own, GAMES, lambda g, pm: None if g.game_id == 3 else REFUSED) is None
+    assert settle_own(own, GAMES[:1], judge(0)) == GAMES[:1]
 
 
 @given(st.lists(st.sampled_from([COUNTS, REFUSED, UNSURE]), min_size=2, max_size=3))

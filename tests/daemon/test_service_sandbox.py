@@ -32,9 +32,10 @@ def world(tmp_path, monkeypatch):
 
 @contextmanager
 def sandbox_game(  # type: ignore[no-untyped-def]
-    tmp_path, monkeypatch, before: Callable[[SandboxForum], object] | None = None, engine: str = "discuz"
+    tmp_path, monkeypatch, before: Callable[[SandboxForum], object] | None = None, engine: str = "discuz",
+    mode: str = "live",
 ):
-    """A game6-10 game on the sandbox forum of ``engine``, live mode: ``(clock, forum, tid,
+    """A game6-10 game on the sandbox forum of ``engine``, live mode (or ``mode``): ``(clock, forum, tid,
     service)``; the players' names as the engine stores them (phpwind: lower case); ``before``
     fills the board first (older games: smaller tids)."""
     clock = ManualClock(START - timedelta(hours=1))
@@ -52,7 +53,7 @@ def sandbox_game(  # type: ignore[no-untyped-def]
             "game": {"name": "sandbox game", "ruleset": "game6-10", "board": 3, "vote_thread": thread.tid,
                      "start": START.replace(tzinfo=None).isoformat(),
                      "players": [{"name": names[n], "uid": accounts[names[n]], "role": ROLES[n]} for n in PLAYERS]},
-            "daemon": {"mode": "live", "database": database_url(tmp_path),
+            "daemon": {"mode": mode, "database": database_url(tmp_path),
                        "log": str(tmp_path / "dry.log")},
         }  # fmt: skip
         config = parse_config(raw, tmp_path)
