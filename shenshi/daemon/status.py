@@ -556,7 +556,9 @@ def _vote(
         key=lambda c: (-c.votes, c.name),
     )  # fmt: skip
     not_voted = tuple(n for n in standing.electorate if n not in standing.counted)
-    decided = _decided(tally, len(not_voted))
+    # (where a ballot may still change, a leader is never out of reach; werewolf's sheriff's
+    # ballot also weighs more: adversary3 A10)
+    decided = _decided(tally, len(not_voted)) if referee.profile.ballots.changes == 0 else None
     return VoteStanding(
         round=state.round,
         name=gm_text.round_name(state.round, runoff),
@@ -596,7 +598,8 @@ def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | N
 
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
-    """The leader whom the ballots still to come cannot catch (one vote each), if any."""
+    """The leader whom the ballots still to come cannot catch (one vote each; a ballot once
+    cast is final), if any."""
     if not tally:
         return None
     second = tally[1].votes if len(tally) > 1 else 0

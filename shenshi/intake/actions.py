@@ -534,6 +534,8 @@ def _speed(out: Collector, p: Parsed) -> None:
         day = ctx.phase.number + (1 if ctx.phase.kind == NIGHT else 0)
     if day is not None:
         extra["day"] = day
+    if p.withdrawn:
+        extra["withdrawn"] = True
     cmd = IntakeCommand(p.intents[0], sender.name, None, extra)
     out.accept(cmd)
 

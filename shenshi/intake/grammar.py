@@ -239,6 +239,11 @@ _SPEED_UP = re.compile(
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
     + re.escape(lexicon.SPEED_UP[1])
 )  # fmt: skip
+_SPEED_UP_WITHDRAWN = re.compile(
+    _FILLER + _alt(lexicon.SPEED_UP_WITHDRAWN) + "(?:" + re.escape(lexicon.SPEED_UP[0]) + ")?"
+    + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
+    + re.escape(lexicon.SPEED_UP[1])
+)  # fmt: skip
 _SLOW_DOWN = re.compile(
     _FILLER + _alt(lexicon.SLOW_DOWN_LEADS) + "?" + re.escape(lexicon.SLOW_DOWN)
 )
@@ -380,6 +385,7 @@ class Parsed:
     declaration_same: bool = False  # 宣言同上: the declaration of the sender's earlier kill PM
     story: bool = False
     confirm: bool = False
+    withdrawn: bool = False  # 撤回加速 / 不同意第N天加速: an agreement taken back
     accused: tuple[NameRef, ...] = ()
     number: int | None = None  # speed-up day
     correction: bool = False  # 改成X / 不对，是X: replaces the command before it
@@ -1445,10 +1451,11 @@ def _with_mentioned_verb(reader: _Reader, p: Parsed) -> Parsed:
 
 def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
     """Commands that are a whole clause: 同意第N天加速 / 同意加速 (a question or a condition
-    makes it conditional; 同意加速的请回复 is not consent) and 申请减速."""
+    makes it conditional; 同意加速的请回复 is not consent), its withdrawal (撤回加速, 不同意第N天
+    加速) and 申请减速."""
     text = reader.text
     stop = reader.clause_end(pos)
-    for pattern, action in ((_SPEED_UP, "speed_up"), (_SLOW_DOWN, "slow_down")):
+    for pattern, action in ((_SPEED_UP_WITHDRAWN, "speed_up"), (_SPEED_UP, "speed_up"), (_SLOW_DOWN, "slow_down")):
         m = pattern.match(text, pos)
         if not m:
             continue
@@ -1457,7 +1464,8 @@ def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
             return None  # 同意加速的请回复: talk about it, not consent
         number = _cn_number(m.group(1)) if action == "speed_up" else None
         verb = reader.folded.original_slice(pos, m.end())
-        return Parsed((action,), verb, pos, number=number, conditional=reader.qualified(pos, m.end()))
+        return Parsed((action,), verb, pos, number=number, conditional=reader.qualified(pos, m.end()),
+                      withdrawn=pattern is _SPEED_UP_WITHDRAWN)  # fmt: skip
     return None
 
 

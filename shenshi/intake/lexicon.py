@@ -374,6 +374,8 @@ AGREEMENT_WORDS: tuple[str, ...] = (
     "最终决定", "确定了", "确认了", "决定了", "没问题", "ok",
 )  # fmt: skip
 SPEED_UP = ("同意", "加速")  # 同意第N天加速 (a whole clause: 同意加速的请回复 is not consent)
+# 同意加速 taken back (撤回加速, 不同意第N天加速, 取消同意加速): the day runs to its deadline again
+SPEED_UP_WITHDRAWN: tuple[str, ...] = ("不同意", "撤回", "取消", "收回")
 SLOW_DOWN_LEADS: tuple[str, ...] = ("申请", "请求", "要求")
 SLOW_DOWN = "减速"
 DAY_UNITS = "天日"  # 第N天 / 第N日

@@ -71,7 +71,8 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
     if cmd.action == "kill_declaration":
         return t.render("receipt_declaration", label=label, chars=cmd.extra.get("declaration_chars", 0))
     if cmd.action == "speed_up" and "day" in cmd.extra:
-        return t.render("receipt_speed_up", day=cmd.extra["day"])
+        which = "receipt_speed_up_withdrawn" if cmd.extra.get("withdrawn") else "receipt_speed_up"
+        return t.render(which, day=cmd.extra["day"])
     if cmd.action in ("speed_up", "slow_down"):
         return t.render("receipt_plain", verb=word)
     fields = {"when": when, "verb": word, "target": cmd.target}

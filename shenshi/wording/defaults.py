@@ -367,6 +367,11 @@ _group(
         "werewolf: an accepted 同意加速, with its day",
     ),
     (
+        "receipt_speed_up_withdrawn",
+        "已收到：撤回第${day}天加速（你不再同意加速，除非再回复同意）",
+        "werewolf: an agreement to speed the day up taken back (撤回加速, 不同意第N天加速)",
+    ),
+    (
         "receipt_rejected",
         "未受理：${what}——${why}。",
         "a refused command ($why: a `reason_*` text, which says what the player can still do)",

@@ -14,6 +14,8 @@ from tests.console.conftest import feed
 from tests.console.serving import served, signed_in_url
 from tests.daemon.helpers import announcements, at, post
 
+pytestmark = pytest.mark.slow  # (make e2e-ci: CI plays it; make test stays short)
+
 
 @pytest.fixture
 def console(game, clock):

@@ -17,7 +17,7 @@ from tests.console.conftest import KILL, feed
 from tests.console.serving import served, signed_in_url
 from tests.daemon.helpers import START, announcements, at, config, pm, post
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]  # (make e2e-ci: CI plays it in Chromium; make test stays short)
 
 
 class Console:

@@ -23,6 +23,8 @@ from tests.console.browser import chromium, skip_without_browser
 from tests.console.serving import served, signed_in_url
 from tests.daemon.helpers import announcements
 
+pytestmark = pytest.mark.slow  # (make e2e-ci: CI plays it; make test stays short)
+
 
 class OtherService:
     """Another local web service the GM's browser visits: it keeps what the browser sent."""

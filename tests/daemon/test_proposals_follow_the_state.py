@@ -418,3 +418,27 @@ def test_a_runoff_ballot_naming_a_candidates_substitute_is_a_ballot_for_the_seat
     feed(svc, post("Lily99", f"投票：{NEWCOMER}", 51.2))
     assert not [a for a in alerts(svc) if a.kind == "not_a_candidate"]
     assert [b.target for b in svc.referee.state.ballots if b.voter == "Lily99" and b.round == 2] == ["Rex"]
+
+
+def test_a_seat_executed_as_its_substitute_enters_agrees_with_the_players_table(game) -> None:
+    """adversary3 A6: a seat substituted during the day and executed at its end: replay and
+    the players table agree on who holds it and that he is out."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    publish_vote_opening(svc)
+    gm_commands.substitute(svc, "老王", NEWCOMER, uid=NEWCOMER_UID)
+    for i, (name, _) in enumerate(GAME6_10):
+        if name not in ("老王", "白色的猫", "kk_大侠"):
+            feed(svc, post(name, "投票：老王", 38.1 + i / 100))
+    feed(svc, post(NEWCOMER, "投票：Rex", 38.2))
+    clock.set(START + timedelta(hours=38 + 24 + 12 + 1))  # (+12 h for the substitution)
+    svc.tick()
+    result = [a for a in pending(svc) if a.kind == "day_result"]
+    if result:
+        with svc.store.transaction() as uow:
+            uow.outbox.mark_published(result[0].id, clock())
+    clock.advance(minutes=5)
+    svc.tick()
+    assert [s.alive for s in svc.referee.state.seats if s.number == 1] == [False], svc.referee.state.seats[1]
+    assert svc.replay_differences() == []

@@ -97,6 +97,23 @@ def speed_up_day_2(tmp_path) -> Game:
     return game
 
 
+def test_an_agreement_taken_back_keeps_the_day_open_until_agreed_again(tmp_path) -> None:
+    """adversary3 A9: 「撤回加速，不同意第2天加速」 in the 功能树洞 takes the agreement back; the
+    latest reply counts (a new 同意 agrees again)."""
+    game = speed_up_day_2(tmp_path)
+    living = [s.name for s in game.ref.state.alive()]
+    doubter = next(n for n in living if n not in ("kk_大侠", "小明"))
+    out = game.reply(doubter, "撤回加速，不同意第2天加速", t(10, 7, 30))
+    assert out.events and not [a for a in out.alerts if a.kind == "not_a_command"]
+    for i, voter in enumerate(living):
+        game.vote(voter, "kk_大侠" if voter != "kk_大侠" else "小明", t(10, 8, i))
+    game.tick(t(10, 9))
+    assert game.ref.state.phase is Phase.DAY  # decided, but one no longer agrees
+    game.reply(doubter, "同意第2天加速", t(10, 9, 5))
+    game.tick(t(10, 9, 6))
+    assert game.ref.state.phase is Phase.DUSK
+
+
 def test_speed_up_does_not_close_the_day_on_its_first_ballot(tmp_path) -> None:
     game = speed_up_day_2(tmp_path)
     voter = next(s.name for s in game.ref.state.alive() if s.name not in ("kk_大侠", "小明"))

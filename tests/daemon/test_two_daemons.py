@@ -19,6 +19,8 @@ from tests.daemon.helpers import START
 from tests.daemon.test_run_command import PASSWORD_ENV
 from tests.daemon.test_service_sandbox import ROLES
 
+pytestmark = pytest.mark.slow  # (make e2e-ci: CI plays it; make test stays short)
+
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database(request, tmp_path) -> str:

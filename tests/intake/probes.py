@@ -230,6 +230,11 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
     yield ww, TREEHOLE, "小麦", "大家都同意加速的话我也同意加速", "!conditional_action", own
     yield ww, TREEHOLE, "小麦", "同意加速！", "speed_up day=3", own
     yield ww, TREEHOLE, "小麦", "嗯，我也同意加速", "speed_up day=3", own
+    # an agreement taken back (adversary3 A9): never read as 同意, the day runs to its deadline
+    yield ww, TREEHOLE, "小麦", "不同意第3天加速", "speed_up day=3 withdrawn=true", own
+    yield ww, TREEHOLE, "小麦", "撤回加速", "speed_up day=3 withdrawn=true", own
+    yield ww, TREEHOLE, "小麦", "取消同意加速！", "speed_up day=3 withdrawn=true", own
+    yield ww, TREEHOLE, "小麦", "我收回同意第3天加速", "speed_up day=3 withdrawn=true", own
     # --- G/H: names ---------------------------------------------------------------------------
     n = "names"
     for text, expect in [

@@ -193,10 +193,11 @@ class Werewolf(Ruleset):
         target, not the night's end)."""
         if state.phase is not Phase.DAY:
             return Completion()
-        agreed = {
-            s.actor for s in submissions.valid(state, [SPEED_UP]).subs
-            if s.extra.get("day", state.number) == state.number
-        }  # fmt: skip
+        latest: dict[str, bool] = {}  # the latest reply of each counts: agreed, or taken back
+        for s in sorted(submissions.valid(state, [SPEED_UP]).subs, key=lambda s: s.sort_key()):
+            if s.extra.get("day", state.number) == state.number:
+                latest[s.actor] = not s.extra.get("withdrawn")
+        agreed = {actor for actor, yes in latest.items() if yes}
         waiting = [
             Outstanding(s.name, Waiting.NO_CONSENT) for s in day.electorate(state) if s.name not in agreed
         ]
