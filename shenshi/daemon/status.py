@@ -428,7 +428,10 @@ def _sign_in(service: GameService, state: GameState, now: datetime) -> SignIn | 
         names = {p.uid: p.name for p in uow.games.players(service.game_id) if p.uid}
         replies = uow.evidence.activity(service.game_id, game.start, now, sources=[thread])
     signed = {names.get(a.author_uid, a.author) for a in replies}
-    living = [s.name for s in state.alive()]
+    # a substitute does not sign in (entering is his sign-in), nor is a seat he is taking over
+    # asked to (RULES.md "The substitute's own clocks"; the daemon proposes no exit for either)
+    exempt = set(service.referee.successors.values()) | {old for old, _ in state.pending_substitutions}
+    living = [s.name for s in state.alive() if s.name not in exempt]
     closes = (game.start + window).astimezone(now.tzinfo)
     return SignIn(thread, closes, tuple(n for n in living if n in signed),
                   tuple(n for n in living if n not in signed))  # fmt: skip

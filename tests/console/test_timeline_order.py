@@ -92,8 +92,8 @@ def test_a_substitution_stays_where_the_gm_made_it_once(game) -> None:
     assert [c.words for c in corrections_made(service)].count(subs[0]) == 1
 
 
-def test_a_day_reads_tally_execution_then_deaths(game) -> None:
-    service, clock = game
+def to_the_vote(service, clock) -> None:
+    """Night 1 kills Rex, its result published; day 1's vote open (hour 37) and published."""
     feed(service, pm("夜行者", KILL, 0.05))
     clock.set(at(24.5))
     service.tick()
@@ -102,6 +102,11 @@ def test_a_day_reads_tally_execution_then_deaths(game) -> None:
         clock.set(at(h))
         service.tick()
         published(service)
+
+
+def test_a_day_reads_tally_execution_then_deaths(game) -> None:
+    service, clock = game
+    to_the_vote(service, clock)
     for i, voter in enumerate(VOTERS):
         feed(service, post(voter, "投票：老王" if voter != "老王" else "投票：小明", 37 + i / 10))
     clock.set(at(38))
@@ -118,14 +123,7 @@ def test_a_seat_a_substitute_takes_over_is_not_said_to_exit_for_its_missing_ball
     """RES-A18: a seat without a ballot dies only if no substitute enters; the day's rule note
     says the substitute keeps the seat (the daemon raises no exit alert for it either)."""
     service, clock = game
-    feed(service, pm("夜行者", KILL, 0.05))
-    clock.set(at(24.5))
-    service.tick()
-    published(service)
-    for h in (30, 37):
-        clock.set(at(h))
-        service.tick()
-        published(service)
+    to_the_vote(service, clock)
     ops.substitute(service, "白色的猫", "路人乙", "77", offline=True)
     for i, voter in enumerate(v for v in VOTERS if v != "白色的猫"):
         feed(service, post(voter, "投票：老王" if voter != "老王" else "投票：小明", 37 + i / 10))

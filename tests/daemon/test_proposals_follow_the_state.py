@@ -442,3 +442,20 @@ def test_a_seat_executed_as_its_substitute_enters_agrees_with_the_players_table(
     svc.tick()
     assert [s.alive for s in svc.referee.state.seats if s.number == 1] == [False], svc.referee.state.seats[1]
     assert svc.replay_differences() == []
+
+
+def test_status_asks_no_substitute_to_sign_in(tmp_path, monkeypatch) -> None:
+    """adversary3 A12: right after `substitute` during the sign-in window, status listed the
+    substitute under 未签到 (he never signs in; the daemon proposes no exit for him)."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    clock = ManualClock(START)
+    svc = bootstrap(config(tmp_path), clock=clock, forum=False)
+    svc.start()
+    for name, _ in GAME6_10:
+        if name != "Rex":
+            feed(svc, post(name, "签到", 1))
+    clock.set(START + timedelta(hours=2))
+    svc.tick()
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    sign_in = build_status(svc).sign_in
+    assert sign_in is not None and NEWCOMER not in sign_in.missing and "Rex" not in sign_in.missing, sign_in

@@ -50,9 +50,22 @@ def assert_nothing_lost_or_doubled(run: GameRun, reference: GameRun | None = Non
     assert sum(titles.values()) == len(published) + len(runoffs)
     if reference is not None:
         assert run.events == reference.events
-        ours, theirs = Counter(map(_timeless, run.gm_pms)), Counter(map(_timeless, reference.gm_pms))
-        assert ours == theirs, (sorted((ours - theirs).elements()), sorted((theirs - ours).elements()))
-        assert sorted(run.gm_posts) == sorted(reference.gm_posts)
+        ours, theirs = (
+            Counter(map(_timeless, run.gm_pms)),
+            Counter(map(_timeless, reference.gm_pms)),
+        )
+        assert ours == theirs, (
+            sorted((ours - theirs).elements()),
+            sorted((theirs - ours).elements()),
+        )
+        ours, theirs = (
+            Counter(_timeless_text(p) for p in run.gm_posts),
+            Counter(_timeless_text(p) for p in reference.gm_posts),
+        )
+        assert ours == theirs, (
+            sorted((ours - theirs).elements()),
+            sorted((theirs - ours).elements()),
+        )
 
 
 def assert_mistakes_read_right(run: GameRun) -> None:
@@ -88,12 +101,22 @@ def daemon_errors(run: GameRun) -> list[str]:
 _CLOCK_TIME = re.compile(r"\d\d-\d\d \d\d:\d\d")
 # A receipt sent before its step settled early promises a change until the close; one still
 # unsent when it settled says it cannot change any more (a fault moves sends against the close).
-_RECEIPT_TAIL = re.compile(r"(?:结算前可更改（行动全部到齐后会提前结算）|行动已全部到齐，本阶段已提前结算，不能再更改)")
-_DECLARATION_NOTE = re.compile(r"（(?:杀人宣言已由 [^）]+ 提交|未收到杀人宣言)）([^。]*)(?:。提醒：请在截止前补交杀人宣言，否则本次杀人作废)?")
+_RECEIPT_TAIL = re.compile(
+    r"(?:结算前可更改（行动全部到齐后会提前结算）|天神答复前可更改|(?:行动已全部到齐，)?本阶段已(?:提前)?结算，不能再更改)"
+)
+_DECLARATION_NOTE = re.compile(
+    r"（(?:杀人宣言已由 [^）]+ 提交|未收到杀人宣言)）([^。]*)(?:。提醒：请在截止前补交杀人宣言，否则本次杀人作废)?"
+)
 
 
 def _timeless(pm: tuple[str, str]) -> tuple[str, str]:
     """A PM as compared with the clean run's (see above)."""
     who, text = pm
+    return who, _timeless_text(text)
+
+
+def _timeless_text(text: str) -> str:
+    """A post or PM's text as compared with the clean run's: its clock times (the vote's
+    opening post names when it opens and closes), a receipt's tail and a declaration note."""
     text = _RECEIPT_TAIL.sub("（结算前后）", _CLOCK_TIME.sub("…", text))
-    return who, _DECLARATION_NOTE.sub(r"（杀人宣言）\1", text)
+    return _DECLARATION_NOTE.sub(r"（杀人宣言）\1", text)
