@@ -1253,12 +1253,14 @@ class Referee:
         return [Draft(key, kind, "thread", self.game.vote_thread, text)]
 
     def exit_text(self, event: ExitDeclared, report: Report) -> str:
-        """The post of an exit the GM declared, saying why: the text of the notice he confirmed
-        (``…未签到，视为自动退出游戏``, a lurker's), else his ``--reason`` (a player who quit),
-        else the bare exit."""
-        why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
-        if why is None and event.reason:
+        """The post of an exit the GM declared, saying why: his ``--reason`` (a player who quit:
+        the reason the GM gives wins over a pending notice's), else the text of the notice he
+        confirmed (``…未签到，视为自动退出游戏``, a lurker's), else the bare exit."""
+        why = None
+        if event.reason and event.reason.strip():
             why = self.templates.render("exit_because", name=event.name, reason=event.reason.strip().rstrip("。"))
+        if why is None:
+            why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
         if why is None:
             return public_text(self.templates, "", report, {}).lstrip("\n")
         facts = tuple(f for f in report.public_facts if not (f.kind == "exit" and f.get("name") == event.name))

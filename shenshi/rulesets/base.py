@@ -1093,6 +1093,8 @@ class Ruleset:
             raise IllegalActionError(f"{c.voter!r} is not a player of this game")
         if c.target != ABSTAIN and not state.has_player(c.target):
             raise IllegalActionError(f"{c.target!r} is not a player of this game")
+        if c.target == ABSTAIN and not self.profile(state.config).ballots.abstain:
+            raise IllegalActionError(f"{self.name} does not allow abstaining")
         ballot = Ballot(c.voter, c.target, state.round, None, "gm", True, state.seq + 1)
         yield BallotOverridden(ballot, c.reason)
 
