@@ -309,6 +309,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "ballot_again": "看原帖；玩家可在截止前重新投票，或由你代记",
     "substitute_keeps_seat": "由替补 {new} 接替，座位不退出",
     "published_moves": "公告发布了，下一轮的截止时间随之确定",
+    "vote_opened": "投票按时开放了",
     "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
     "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",

@@ -622,8 +622,11 @@ class GameService:
 
     def _commit_tick(self, outcome: Effects) -> None:
         learned, self._learned = self._learned, False
+        # the vote opened on the clock: what a pending PM says of it (「届时」) is said anew
+        opened = any(d.kind == "vote_opened" for d in outcome.drafts)
         if outcome.events or outcome.drafts or outcome.alerts or learned:
-            self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=learned)
+            self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=learned or opened,
+                         why=None if learned else gm_text.NOTES["vote_opened"])  # fmt: skip
 
     def _absences(self, now: datetime) -> Effects:
         """Missed sign-ins and lurkers (family A: 24 h, 48 h) become proposals for the GM to
@@ -690,12 +693,14 @@ class GameService:
         evidence_id: int | None,
         also: Callable[[UnitOfWork], object] | None = None,
         follow: bool = False,
+        why: str | None = None,
     ) -> None:
         """Store what one input produced in one transaction: the events (idempotent under
         ``batch_key``), the proposals and alerts (idempotent by their keys), for evidence the
         processed mark, what ``also`` writes (a substitute's row in the players table), and
         the players table brought in step with the new state (``follow``: the pending proposals
-        are derived again even without events: the clock learned a publication). A crash or an
+        are derived again even without events: the clock learned a publication or opened the
+        vote, ``why`` in the GM's words, by default a publication). A crash or an
         error leaves all of it or none of it."""
         happened = list(self.referee.happened) if self.referee is not None else []
         if self.referee is not None:
@@ -709,7 +714,7 @@ class GameService:
             if also is not None:  # (a substitute's row, the GM's own post publishing a proposal)
                 also(uow)
             # what the new events made moot is superseded, what they change is proposed anew
-            followed = self._follow_the_state(uow, outcome.events) if outcome.events or follow else Reconciled()
+            followed = self._follow_the_state(uow, outcome.events, why) if outcome.events or follow else Reconciled()
             answered = self._answer_entries(uow, outcome.events, settled)
             followed.superseded += answered.superseded
             followed.proposed += answered.proposed
@@ -746,13 +751,16 @@ class GameService:
             self._log_alert(alert, situation)
         self._log_settled(settled)
 
-    def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event]) -> Reconciled:
+    def _follow_the_state(self, uow: UnitOfWork, events: Sequence[Event], why: str | None = None) -> Reconciled:
         """Every pending proposal brought in line with the state after ``events`` (in
-        ``uow``): what they made moot is superseded, with them as the reason."""
+        ``uow``): what they made moot is superseded, with them as the reason (without events:
+        ``why``, by default a publication that moved the clock)."""
         if self.referee is None:
             return Reconciled()
         proposals = self.proposals(uow)
-        why = because(events, proposals.leaving, self.referee.state) if events else gm_text.NOTES["published_moves"]
+        if events:
+            why = because(events, proposals.leaving, self.referee.state)
+        why = why or gm_text.NOTES["published_moves"]
         return reconcile(uow, self.game_id, proposals, why, _draft_row)
 
     def _answer_entries(self, uow: UnitOfWork, events: Sequence[Event], settled: Sequence[Alert]) -> Reconciled:
@@ -802,7 +810,7 @@ class GameService:
             for a in uow.outbox.announcements(self.game_id, [AnnouncementState.SENT, AnnouncementState.PUBLISHED]):
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
-        return Proposals(referee, self.config.game.name, earlier)
+        return Proposals(referee, self.config.game.name, earlier, now=self.clock_time or self.clock())
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon import notices
@@ -107,11 +108,15 @@ class Proposals:
     ``game``: the game's name (role PMs); ``earlier``: private results already out, by
     recipient (a substitute's role PM repeats his seat's)."""
 
-    def __init__(self, referee: Referee, game: str, earlier: Mapping[str, Sequence[str]] | None = None) -> None:
+    def __init__(
+        self, referee: Referee, game: str, earlier: Mapping[str, Sequence[str]] | None = None,
+        now: datetime | None = None,
+    ) -> None:
         self.referee = referee
         self.state = referee.state
         self.game = game
         self.earlier = earlier or {}
+        self.now = now  # the phase clock (a vote that opened by now is open, not「届时」)
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
         self.leaving = {old: new for new, old in self.acting.items()}
@@ -272,11 +277,15 @@ class Proposals:
 
     def _vote_opens(self, times: PhaseTimes) -> str | None:
         """The hour the first round opens where it opens later than the day (game6: the 13th
-        hour; a ballot before it is not counted), as the rules schedule it; else ``None``."""
+        hour; a ballot before it is not counted) and the clock has not reached it yet, as the
+        rules schedule it; else ``None`` (the vote is open now)."""
         scheduled = self.referee.scheduled_times() or times
         if self.state.round != 1 or 1 not in scheduled.rounds or scheduled.rounds[1][0] <= scheduled.opens:
             return None
-        return notices.clock_time(scheduled.rounds[1][0], self.referee.tz)
+        opens = scheduled.rounds[1][0]
+        if self.now is not None and self.now >= opens:
+            return None
+        return notices.clock_time(opens, self.referee.tz)
 
     def _seat_lines(self, old: str, seat: Seat) -> list[str]:
         referee, state = self.referee, self.state

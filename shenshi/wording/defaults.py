@@ -227,7 +227,7 @@ _group(
     ),
     (
         "substitute_ballot_due",
-        "这个座位本轮还没有投票：请你在投票帖投票（${closes} 截止）。",
+        "这个座位本轮还没有投票：投票已经开放，请你在投票帖投票（${closes} 截止）。",
         "a substitute's role PM: the seat has not voted in the open round",
     ),
     (
