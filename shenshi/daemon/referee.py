@@ -23,7 +23,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
@@ -52,7 +52,7 @@ from shenshi.daemon.hints import (
 )
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE
-from shenshi.daemon.timeline import Window, window_of
+from shenshi.daemon.timeline import NOT_YET, Window, window_of
 from shenshi.intake import IntakeResult, read_gm_entry, read_pm, read_post, read_post_edit
 from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
@@ -97,7 +97,6 @@ from shenshi.rulesets.catalog import KILL, RulesetInfo
 from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
-NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
@@ -426,7 +425,10 @@ class Referee:
         state = self.state
         night_window = PHASE_GRAPH[state.phase].due is Due.NIGHT_CLOSE
         if kind in ("no_vote_open", "vote_closed") or action in BALLOTS:
-            return window_of(state, self.times()) if state.phase is Phase.DAY else None, ""
+            if state.phase is not Phase.DAY:
+                return None, ""
+            window = window_of(state, self.times())  # (None: the next round is not announced yet)
+            return window, "" if window is not None or not state.round or state.round < 2 else "between_rounds"
         if kind == "last_words_late":
             last = self.last_night
             return (Window(last.closes, last.closes), "last_words") if last is not None else (None, "")
@@ -443,7 +445,8 @@ class Referee:
 
     def next_window(self) -> datetime | None:
         """When the next night's PM window opens, where the clock knows it (by day: as today's
-        result is published, at the day's close at the earliest; A-S1)."""
+        result is published, at the day's close at the earliest; A-S1; :data:`NOT_YET` while
+        a round to come is not announced: not known yet)."""
         state = self.state
         if state.phase is not Phase.DAY or state.outcome is not None:
             return None
@@ -623,7 +626,9 @@ class Referee:
                 if receipt.command is None and (opens := self.next_window()) is not None and out_of_window in text:
                     shown = opens.astimezone(self.tz).strftime("%m-%d %H:%M")
                     ends = "。" if text.endswith("。") else ""  # (the note goes inside the sentence)
-                    text = text.removesuffix(ends) + self.templates.render("receipt_next_window", opens=shown) + ends
+                    note = (self.templates.render("receipt_next_window", opens=shown) if opens < NOT_YET
+                            else self.templates.render("receipt_next_window_later"))  # (a runoff to come)
+                    text = text.removesuffix(ends) + note + ends
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
@@ -747,16 +752,20 @@ class Referee:
 
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
-        it opens (game6: the 13th hour of the day)."""
+        it opens (game6: the 13th hour of the day); one posted after a round closed (early)
+        and before the next is announced, that the next opens with that round's result."""
         times = self.times()
         if times is None or self.state.phase is not Phase.DAY:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
-        if not at < opens < NOT_YET:
-            return []
         t = self.templates
-        text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
-                        opens=notices.clock_time(opens, self.tz))  # fmt: skip
+        if opens >= NOT_YET and self.state.round > 1:
+            text = t.render("vote_between_rounds_notice", at=notices.clock_time(at, self.tz))
+        elif at < opens:
+            text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
+                            opens=notices.clock_time(opens, self.tz))  # fmt: skip
+        else:
+            return []
         key = self.keys.reply(evidence, "vote_not_open")
         return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
 

@@ -406,6 +406,11 @@ _group(
         "added to a refusal for a night PM sent by day: when the next window opens (A-S1)",
     ),
     (
+        "receipt_next_window_later",
+        "；下一夜的私信时间从今天的投票结果公布时开始（今天还有一轮投票），请在那之后重新发送",
+        "added to a refusal for a night PM sent by day while the next voting round is not announced yet",
+    ),
+    (
         "reason_after_deadline",
         "已过天亮前10分钟的截止时间，本次提交无效",
         "chess32: after dawn − 10 min",
@@ -908,6 +913,11 @@ _group(
         "vote_not_open_notice",
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
+    ),
+    (
+        "vote_between_rounds_notice",
+        "你在 ${at} 的投票没有计入：上一轮投票已经结束，下一轮投票在它的结果公布后才开始，届时请在投票帖重新投票。",
+        "a ballot posted after a round closed (early) and before the next round is announced",
     ),
     (
         "vote_kept_notice",

@@ -14,7 +14,7 @@ from shenshi.daemon import gm_commands
 from shenshi.errors import UserError
 from shenshi.store.outbox import PENDING
 from tests.daemon import test_proposals_follow_the_state as proposals
-from tests.daemon.helpers import announcements, at, post
+from tests.daemon.helpers import alerts, announcements, at, pm, post
 from tests.daemon.test_gm_steps_in_again import VOTE_OPENS, ballots_of, open_the_vote
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed
 
@@ -75,3 +75,45 @@ def test_a_pending_substitutes_role_pm_written_before_the_vote_opens_says_open_o
     svc.tick()
     [after] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
     assert "届时" not in after.text and "投票已经开放" in after.text
+
+
+# -- N18: a ballot after round 1 closed early, before the runoff opens ----------------------------
+
+TIE = {"夜行者": "Rex", "老王": "Rex", "小明": "Rex", "月光": "Rex", "白色的猫": "Rex",
+       "阿杰": "老王", "Lily99": "老王", "Tom_2": "老王", "Rex": "老王", "kk_大侠": "老王"}  # fmt: skip
+
+
+def close_round_one_early(svc, clock, votes=TIE, start: float = VOTE_OPENS + 1) -> float:
+    """Every living player votes: round 1 closes early, tied 5:5 (the runoff waits for the
+    result's publication). Returns the hour of the last ballot."""
+    hour = start
+    for i, (name, target) in enumerate(votes.items()):
+        hour = start + i / 100
+        feed(svc, post(name, f"投票：{target}", hour))
+    clock.set(at(hour + 0.05))
+    svc.tick()
+    assert svc.referee.state.round == 2, "all in and tied: round 1 closed early, the runoff is next"
+    return hour
+
+
+def test_a_ballot_after_round_one_closed_early_cites_no_sentinel_window_and_the_voter_is_told(game) -> None:
+    svc, clock = game
+    open_the_vote(svc, clock)
+    last = close_round_one_early(svc, clock)
+    feed(svc, post("夜行者", "投票：老王，我改主意了", last + 0.1))
+    [alert] = [a for a in alerts(svc) if a.subject == "夜行者" and a.kind == "no_vote_open"]
+    assert "9998" not in alert.message and "11-27" not in alert.message  # no sentinel window
+    assert "上一轮投票已经结束，下一轮在它的结果公布后才开始" in alert.message
+    [told] = [a for a in pending(svc, "vote_not_open") if a.destination == "夜行者"]
+    assert "没有计入" in told.text and "下一轮投票在它的结果公布后才开始" in told.text
+    assert [b.target for b in ballots_of(svc, "夜行者")] == ["Rex"]  # round 1's ballot stands
+
+
+def test_a_night_pm_between_the_rounds_is_told_no_sentinel_hour(game) -> None:
+    svc, clock = game
+    open_the_vote(svc, clock)
+    last = close_round_one_early(svc, clock)
+    feed(svc, pm("小明", "占卜 老王", last + 0.1))  # the seer, by day
+    told = [a for a in pending(svc, "receipt") if a.destination == "小明"]
+    assert told and all("9998" not in a.text and "11-27" not in a.text for a in told)
+    assert any("今天还有一轮投票" in a.text for a in told)
