@@ -1259,7 +1259,11 @@ class Referee:
         else:
             text = self.exit_text(event, report)
         self.pending_public[key] = text
-        return [Draft(key, kind, "thread", self.game.vote_thread, text)]
+        drafts = [Draft(key, kind, "thread", self.game.vote_thread, text)]
+        if isinstance(event, SubstitutionScheduled):  # the player who leaves is told, by PM
+            told = self.templates.render("seat_taken", new=event.new)
+            drafts.append(Draft(f"{key}:seat_taken", "seat_taken", "pm", event.old, told))
+        return drafts
 
     def exit_text(self, event: ExitDeclared, report: Report) -> str:
         """The post of an exit the GM declared, saying why: his ``--reason`` (a player who quit:

@@ -26,6 +26,7 @@ gave it, and stands as proposed)::
                                                  exit replaces it)
     substitutions      substitution:{old}:{new}  with the deadlines the substitution moved;
                                                  withdrawn if the seat died before he entered
+                       (…:seat_taken, the PM to the player who leaves: withdrawn alike)
     PMs to a seat      {label}:{kind}:{to}:{i}   to whoever holds the seat now (answers,
                                                  notices); a receipt to one who left, withdrawn
     the vote opening   day{n}:vote_open          with the round's close as it is now
@@ -64,7 +65,7 @@ if TYPE_CHECKING:
     from shenshi.store.unit_of_work import UnitOfWork
 
 # PMs about the person, not his seat: they stay his when he leaves it.
-PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
+PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken"})
 # A player's answer to his own post or PM: moot once he has left his seat.
 REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
@@ -160,6 +161,8 @@ class Proposals:
             return self._absence(a, parts[2])
         if a.kind == "substitution" and len(parts) >= 4:
             return self._substitution(a, parts[2], parts[3])
+        if a.kind == "seat_taken" and len(parts) >= 4:  # the PM to who leaves: while he does
+            return None if self._substitution(a, parts[2], parts[3]).draft is not None else Standing(None)
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
         if a.destination_kind is DestinationKind.USER:

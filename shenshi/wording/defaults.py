@@ -247,6 +247,11 @@ _group(
         "a substitute's role PM: the private results the seat received before (answers, checks)",
     ),
     ("substitute_earlier_line", "｜${text}", "one earlier private result, in `substitute_earlier`"),
+    (
+        "seat_taken",
+        "替补 ${new} 接替了你的座位：你已退出本局，之后的私信和投票不再计入。请继续为本局保密。",
+        "a PM to the player whose seat a substitute takes over, with the substitution's post",
+    ),
 )
 _group(
     "receipt",

@@ -117,3 +117,17 @@ def test_a_night_pm_between_the_rounds_is_told_no_sentinel_hour(game) -> None:
     told = [a for a in pending(svc, "receipt") if a.destination == "小明"]
     assert told and all("9998" not in a.text and "11-27" not in a.text for a in told)
     assert any("今天还有一轮投票" in a.text for a in told)
+
+
+# -- N37: the replaced player is told his seat was taken ------------------------------------------
+
+
+def test_the_replaced_player_is_told_by_pm_and_the_pm_is_withdrawn_if_the_substitute_never_enters(game) -> None:
+    svc, clock = game
+    clock.set(at(30))
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    [told] = pending(svc, "seat_taken")
+    assert told.destination == "Rex"  # to him, not redirected to the seat's new player
+    assert f"替补 {NEWCOMER} 接替了你的座位" in told.text and "不再计入" in told.text
+    gm_commands.correct(svc, "exit", [NEWCOMER])  # the substitute quits before entering
+    assert pending(svc, "seat_taken") == [] and pending(svc, "substitution") == []
