@@ -397,7 +397,10 @@ class Referee:
         if at is None:
             at = NOT_YET  # not announced: the round is not open
         rounds = {**times.rounds, state.round: (at, at + (closes - opens))}
-        return replace(times, rounds=frozen_map(rounds), closes=max(times.closes, at + (closes - opens)))
+        # the day resolves when its open round closes: not at the first round's scheduled close
+        # (an early close ended it before, and with it any extension it had)
+        day_closes = at + (closes - opens) if at < NOT_YET else max(times.closes, at + (closes - opens))
+        return replace(times, rounds=frozen_map(rounds), closes=day_closes)
 
     def _round_key(self, rnd: int) -> str:
         return self.keys.public(step_label(Phase.DAY, self.state.number, rnd))
@@ -1298,13 +1301,34 @@ class Referee:
         before = {(m.what, m.detail): m.at for m in self.deadlines(replace(state, pending_substitutions=without))}
         moved = [m for m in self.deadlines(state)
                  if m.what in MOVABLE and (m.what, m.detail) in before and before[(m.what, m.detail)] != m.at]  # fmt: skip
-        if not moved:
-            return ""
         t = self.templates
+        if not moved:
+            return self._moved_length(replace(state, pending_substitutions=without))
+
         hours = (moved[0].at - before[(moved[0].what, moved[0].detail)]).total_seconds() / 3600
         shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail)
                  for m in moved]  # fmt: skip
         return t.render("substitution_deadline", hours=f"{hours:g}", moments=t.render("list_separator").join(shown))
+
+    def _moved_length(self, without: GameState) -> str:
+        """The open round's length a substitution moved while the round is not announced yet
+        (a runoff opens with round 1's result: its close is not known, its length is), as the
+        players are told; '' when it moved nothing."""
+        state = self.state
+        now, then = self.scheduled_times(state), self.scheduled_times(without)
+        if now is None or then is None or state.phase is not Phase.DAY or state.round not in now.rounds:
+            return ""
+        current = self.times(state)
+        if current is None or current.rounds[state.round][0] < NOT_YET:
+            return ""  # announced: its close moved, or nothing did
+        length = now.rounds[state.round][1] - now.rounds[state.round][0]
+        was = then.rounds[state.round][1] - then.rounds[state.round][0]
+        if length == was:
+            return ""
+        t = self.templates
+        hours = (length - was).total_seconds() / 3600
+        shown = t.render("moved_round_length", hours=f"{length.total_seconds() / 3600:g}")
+        return t.render("substitution_deadline", hours=f"{hours:g}", moments=shown)
 
     def _label(self, before: GameState, event: Resolved) -> str:
         """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""

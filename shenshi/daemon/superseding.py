@@ -48,6 +48,7 @@ from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
+    Ballot,
     BallotCast,
     Event,
     GameState,
@@ -302,13 +303,20 @@ class Proposals:
                 target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
                 lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
             elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
-                # (a round not announced yet has no close to tell: its announcement says it)
                 closes = notices.clock_time(times.rounds[state.round][1], referee.tz)
                 opens = self._vote_opens(times)
                 if opens is not None:  # a vote that opens later than the day: from when, too
                     lines.append(t.render("substitute_ballot_due_from", opens=opens, closes=closes))
                 else:
                     lines.append(t.render("substitute_ballot_due", closes=closes))
+            elif (length := self._next_round_length()) is not None:
+                # a round not announced yet: it opens with the last round's result, for so long
+                names = t.render("list_separator").join(self._shown(n) for n in _candidates(state))
+                lines.append(t.render("substitute_next_round", names=names or "—", hours=f"{length:g}"))
+            lines[1:1] = [  # what the seat voted in the rounds before (they stand)
+                t.render("substitute_ballot_earlier", round=b.round, target=self._shown(b.target))
+                for b in self._earlier_ballots(seat)
+            ]
         if state.phase is Phase.NIGHT:
             mine = sorted((s for s in state.submissions if s.actor == seat.name), key=lambda s: s.sort_key())
             if mine:
@@ -324,6 +332,25 @@ class Proposals:
             lines.append(t.render("substitute_earlier", results=results))
         return lines
 
+    def _earlier_ballots(self, seat: Seat) -> list[Ballot]:
+        """The ballot that stood for ``seat`` in each of today's rounds before the open one."""
+        state = self.state
+        first: dict[int, Ballot] = {}
+        for b in sorted((b for b in state.ballots if b.voter == seat.name and b.round < state.round),
+                        key=lambda b: b.sort_key()):  # fmt: skip
+            first.setdefault(b.round, b)
+        return [first[r] for r in sorted(first)]
+
+    def _next_round_length(self) -> float | None:
+        """How many hours the open round lasts from its announcement, while it is not
+        announced yet (the rules' length, with the extensions of the substitutions made in it)."""
+        scheduled = self.referee.scheduled_times()
+        rnd = self.state.round
+        if scheduled is None or rnd not in scheduled.rounds:
+            return None
+        opens, closes = scheduled.rounds[rnd]
+        return (closes - opens).total_seconds() / 3600
+
     def _shown(self, name: str | None) -> str:
         """A player as the players know him now (a seat being taken over: its substitute)."""
         return self.leaving.get(name, name) if name else ""
@@ -334,6 +361,14 @@ class Proposals:
         while names[-1] in self.came_in and self.came_in[names[-1]] not in names:
             names.append(self.came_in[names[-1]])
         return names
+
+
+def _candidates(state: GameState) -> tuple[str, ...]:
+    """The candidates of the open later round (a runoff), as its round's result named them."""
+    for fact in reversed(state.step_report.public_facts):
+        if fact.kind == "runoff":
+            return tuple(fact.get("candidates") or ())
+    return ()
 
 
 def subject_of(a: Announcement) -> str:

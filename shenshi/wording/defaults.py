@@ -114,6 +114,11 @@ _group(
     ("moved_vote_opens", "投票开始改为 ${at}", "a deadline moved: the vote opens"),
     ("moved_vote_closes", "投票截止改为 ${at}", "a deadline moved: the vote closes"),
     ("moved_day_end", "第${n}天结束改为 ${at}", "a deadline moved: the day ends"),
+    (
+        "moved_round_length",
+        "下一轮投票改为从上一轮结果公布起持续 ${hours} 小时",
+        "a deadline moved: the next round (not announced yet) lasts longer",
+    ),
     ("moved_night_end", "第${n}夜结束改为 ${at}", "a deadline moved: the night ends"),
     ("moved_action_deadline", "夜间行动截止改为 ${at}", "a deadline moved: night actions are due"),
     ("moved_night_phase", "夜晚${phase}截止改为 ${at}", "a deadline moved: a night phase closes"),
@@ -235,6 +240,16 @@ _group(
         "这个座位本轮还没有投票：投票帖 ${opens} 开放投票（之前的投票不计），"
         "请你届时在投票帖投票（${closes} 截止）。",
         "a substitute's role PM: the seat has not voted, and the vote opens later than the day (game6)",
+    ),
+    (
+        "substitute_ballot_earlier",
+        "这个座位今天第${round}轮投了 ${target}（这一票有效）。",
+        "a substitute's role PM: the seat's ballot of an earlier round of the day",
+    ),
+    (
+        "substitute_next_round",
+        "这个座位还要参加下一轮投票（只能投给 ${names}）：它在上一轮结果公布后开始，持续 ${hours} 小时，请届时在投票帖投票。",
+        "a substitute's role PM: the next round (a runoff) is not announced yet",
     ),
     (
         "substitute_actions",

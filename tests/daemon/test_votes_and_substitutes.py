@@ -8,6 +8,8 @@ checks what reaches the players (the outbox) and what the GM reads."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from shenshi.daemon import gm_commands
@@ -131,3 +133,33 @@ def test_the_replaced_player_is_told_by_pm_and_the_pm_is_withdrawn_if_the_substi
     assert f"替补 {NEWCOMER} 接替了你的座位" in told.text and "不再计入" in told.text
     gm_commands.correct(svc, "exit", [NEWCOMER])  # the substitute quits before entering
     assert pending(svc, "seat_taken") == [] and pending(svc, "substitution") == []
+
+
+# -- N38/N39: a substitution between round 1 and the runoff ----------------------------------------
+
+
+def test_a_substitution_between_the_rounds_extends_the_runoff_and_says_so_with_the_seats_state(game) -> None:
+    """RULES.md "Substitution clock": +12 h to the phase he enters in; by day, the round he
+    votes in next (the runoff, once round 1 has closed). The post and his role PM say so, and
+    the role PM gives the seat's round-1 ballot and the runoff's candidates (N39)."""
+    svc, clock = game
+    open_the_vote(svc, clock)
+    last = close_round_one_early(svc, clock)
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)
+    [announced] = pending(svc, "substitution")
+    assert "延长12小时" in announced.text and "持续 24 小时" in announced.text
+    [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    assert "这个座位今天第1轮投了 Rex" in role.text
+    assert "下一轮投票（只能投给 " in role.text and "Rex" in role.text and "老王" in role.text
+    assert "持续 24 小时" in role.text
+    [result] = [a for a in pending(svc, "day_result") if "生死投票" in a.text] or [
+        a for a in announcements(svc, PENDING) if a.destination_kind.value == "thread" and "生死投票" in a.text]
+    clock.set(at(last + 1))
+    with svc.store.transaction() as uow:
+        uow.outbox.mark_published(result.id, clock())
+    svc.tick()
+    times = svc.referee.times()
+    opens, closes = times.rounds[2]
+    assert closes - opens == timedelta(hours=24)  # 12 h of the runoff + 12 h for the substitution
+    assert times.closes == closes  # the day ends with the runoff, not at round 1's scheduled close
+    assert [m.what for m in svc.referee.deadlines()].count("day_end") == 0
