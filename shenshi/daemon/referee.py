@@ -1139,10 +1139,31 @@ class Referee:
             if not isinstance(event, Resolved):
                 continue
             drafts += self._last_words_notices(before, event, at)
+            drafts += self._extension_ended(before, event, at)
             if self._held is not None and self._held.event is event:
                 continue  # announced at the night's close
             drafts += self._result_drafts(before, event, event.report)
         return drafts
+
+    def _extension_ended(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
+        """A voting round that a substitution extended closed early (every ballot in): the
+        substitute, told its extended close in his role PM, is told the round ended (RULES.md
+        "Early close": it ends the round, its extension with it), and what comes next."""
+        times = self.times(before)
+        if at is None or times is None or before.phase is not Phase.DAY or before.round not in times.rounds:
+            return []
+        closes = times.rounds[before.round][1]
+        if at >= closes or closes >= NOT_YET:
+            return []
+        entered = [new for old, new, rnd in before.params.get("substitution_rounds", ())
+                   if rnd == before.round and (old, new) in before.pending_substitutions]  # fmt: skip
+        t = self.templates
+        nxt = t.render("round_closed_next_round" if event.next_round else "round_closed_day_over")
+        text = t.render("round_closed_early_notice", round=before.round, at=notices.clock_time(at, self.tz),
+                        was=notices.clock_time(closes, self.tz), next=nxt)  # fmt: skip
+        label = self._label(before, event)
+        return [Draft(self.keys.private(label, "round_closed", new, 0), "round_closed", "pm", new, text)
+                for new in entered]
 
     def _result_drafts(self, before: GameState, event: Resolved, report: Report) -> list[Draft]:
         """The result post of a resolution and its private PMs (answers, madness notices)."""
@@ -1302,6 +1323,9 @@ class Referee:
         moved = [m for m in self.deadlines(state)
                  if m.what in MOVABLE and (m.what, m.detail) in before and before[(m.what, m.detail)] != m.at]  # fmt: skip
         t = self.templates
+        rounds = [rnd for o, n, rnd in state.params.get("substitution_rounds", ()) if (o, n) == (old, new)]
+        if not moved and rounds and rounds[0] and rounds[0] < state.round:  # the round it extended closed
+            return t.render("substitution_round_over", round=rounds[0])
         if not moved:
             return self._moved_length(replace(state, pending_substitutions=without))
 

@@ -115,6 +115,11 @@ _group(
     ("moved_vote_closes", "投票截止改为 ${at}", "a deadline moved: the vote closes"),
     ("moved_day_end", "第${n}天结束改为 ${at}", "a deadline moved: the day ends"),
     (
+        "substitution_round_over",
+        "替补带来的延长属于第${round}轮投票，这一轮已经结束。",
+        "a substitution's post when the round it extended has closed (early) before the post is out",
+    ),
+    (
         "moved_round_length",
         "下一轮投票改为从上一轮结果公布起持续 ${hours} 小时",
         "a deadline moved: the next round (not announced yet) lasts longer",
@@ -939,6 +944,13 @@ _group(
         "你在 ${at} 的投票没有计入：上一轮投票已经结束，下一轮投票在它的结果公布后才开始，届时请在投票帖重新投票。",
         "a ballot posted after a round closed (early) and before the next round is announced",
     ),
+    (
+        "round_closed_early_notice",
+        "第${round}轮投票已于 ${at} 提前结束（票已全部到齐），你身份私信里的截止时间 ${was} 不再适用；${next}",
+        "a PM to a substitute whose round (extended for him) closed early",
+    ),
+    ("round_closed_next_round", "下一轮投票在这一轮结果公布后开始，请留意投票帖。", "in `round_closed_early_notice`: a runoff follows"),
+    ("round_closed_day_over", "今天的结果请看投票帖。", "in `round_closed_early_notice`: the day's vote is over"),
     (
         "vote_kept_notice",
         "你在 ${at} 投 ${target} 的帖子没有计入：本轮天神已为你记下一票（${was}），按规则首次投票为准。",

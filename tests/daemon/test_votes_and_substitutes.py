@@ -163,3 +163,26 @@ def test_a_substitution_between_the_rounds_extends_the_runoff_and_says_so_with_t
     assert closes - opens == timedelta(hours=24)  # 12 h of the runoff + 12 h for the substitution
     assert times.closes == closes  # the day ends with the runoff, not at round 1's scheduled close
     assert [m.what for m in svc.referee.deadlines()].count("day_end") == 0
+
+
+# -- N19: round 1 closes early after a substitution extended it ------------------------------------
+
+
+def test_an_early_close_after_a_substitution_says_where_the_extension_went(game) -> None:
+    """RULES.md "Early close" ends the round, its +12 h with it: the pending post says the
+    extension belonged to round 1, which is over; the substitute (told the extended close) is
+    told it no longer holds."""
+    svc, clock = game
+    open_the_vote(svc, clock)
+    clock.set(at(VOTE_OPENS + 0.5))
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    [before] = pending(svc, "substitution")
+    assert "延长12小时" in before.text
+    votes = {(NEWCOMER if k == "kk_大侠" else k): v for k, v in TIE.items()}
+    close_round_one_early(svc, clock, votes)
+    [after] = pending(svc, "substitution")
+    assert "延长属于第1轮投票，这一轮已经结束" in after.text
+    [told] = pending(svc, "round_closed")
+    assert told.destination == NEWCOMER and "提前结束" in told.text and "不再适用" in told.text
+    was = at(VOTE_OPENS + 24 + 12).strftime("%Y-%m-%d %H:%M")
+    assert was in told.text
