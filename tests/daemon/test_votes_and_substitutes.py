@@ -186,3 +186,21 @@ def test_an_early_close_after_a_substitution_says_where_the_extension_went(game)
     assert told.destination == NEWCOMER and "提前结束" in told.text and "不再适用" in told.text
     was = at(VOTE_OPENS + 24 + 12).strftime("%Y-%m-%d %H:%M")
     assert was in told.text
+
+
+# -- N26: status names a seat being taken over with its substitute ---------------------------------
+
+
+def test_status_lists_a_seat_being_taken_over_with_its_substitute(game) -> None:
+    from shenshi.commands.status import render
+    from shenshi.daemon.status import build_status
+
+    svc, clock = game
+    clock.set(at(30))
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    [sub] = pending(svc, "substitution")
+    with svc.store.transaction() as uow:  # the substitution is posted
+        uow.outbox.mark_published(sub.id, clock())
+    lines = "\n".join(render(build_status(svc), 300))
+    living = next(line for line in lines.splitlines() if line.startswith("存活"))
+    assert f"Rex（替补 {NEWCOMER}）" in living
