@@ -161,6 +161,8 @@ _group(
     ("kind_signin", "未签到", "a player who did not sign in"),
     ("kind_lurk", "潜水", "a player who lurked too long"),
     ("kind_substitution", "替补公告", "a substitute takes over a seat"),
+    ("kind_seat_taken", "座位被接替通知", "a PM to the player whose seat a substitute takes over"),
+    ("kind_round_closed", "提前截票通知", "a PM to a substitute whose extended round closed early"),
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
