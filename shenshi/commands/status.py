@@ -106,7 +106,7 @@ def render(s: GameStatus, width: int) -> list[str]:
     add(_waiting_lines(s, width, names))
     add(_to_send_lines(s, width))
     out.append("")
-    add(listing(f"存活（{len(s.living)}，玩家所知）：", list(s.living), width))
+    add(listing(f"存活（{len(s.living)}，玩家所知）：", list(s.living_shown), width))
     if s.dead:
         add(listing(f"出局（{len(s.dead)}）：", list(s.dead), width))
     if s.unannounced_deaths:

@@ -208,6 +208,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
         return {"page": "corrections", "seats": seats, "forms": views.corrections_for(service),
                 "actions": views.action_choices(service), "made": views.corrections_made(service),
                 "living": [p.name for p in seats if p.standing == "alive"],
+                "abstain": service.referee.profile.ballots.abstain,
                 "bench": list(service.config.game.substitutes)}  # fmt: skip
 
     async def role(request: Request) -> Response:

@@ -317,6 +317,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "substitute_keeps_seat": "由替补 {new} 接替，座位不退出",
     "lurker_posted": "玩家已重新发帖，不再潜水",
     "published_moves": "公告发布了，下一轮的截止时间随之确定",
+    "vote_opened": "投票按时开放了",
     "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
     "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",
@@ -482,6 +483,7 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
      lambda m: f"{m[1]} 本阶段没有「{ACTION_NAMES.get(m[2], m[2])}」可以作废"),
     (re.compile(r"only today's execution can be corrected"), lambda m: "只能更正今天的处决"),
     (re.compile(r"no voting round is open on day (\d+)"), lambda m: f"第{m[1]}天现在没有进行中的投票"),
+    (re.compile(r"(\S+) does not allow abstaining"), lambda m: "这个规则集不能弃权（每位存活玩家都必须投给一名玩家），请写投票对象"),
 )  # fmt: skip
 
 

@@ -23,7 +23,7 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta, tzinfo
+from datetime import datetime, tzinfo
 from typing import Any
 
 from shenshi.config import GameConfig
@@ -53,7 +53,7 @@ from shenshi.daemon.hints import (
 from shenshi.daemon.keys import GameKeys, answer_label, step_label
 from shenshi.daemon.resend import RESENDABLE, Awaited, Refusal
 from shenshi.daemon.sharing import COUNTS, REFUSED, UNSURE
-from shenshi.daemon.timeline import Window, window_of
+from shenshi.daemon.timeline import NOT_YET, Window, window_of
 from shenshi.intake import IntakeResult, read_gm_entry, read_pm, read_post, read_post_edit
 from shenshi.intake.context import GameContext
 from shenshi.intake.model import IntakeCommand
@@ -98,7 +98,6 @@ from shenshi.rulesets.catalog import KILL, RulesetInfo
 from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
-NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)  # a round not yet announced
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
@@ -419,7 +418,10 @@ class Referee:
         if at is None:
             at = NOT_YET  # not announced: the round is not open
         rounds = {**times.rounds, state.round: (at, at + (closes - opens))}
-        return replace(times, rounds=frozen_map(rounds), closes=max(times.closes, at + (closes - opens)))
+        # the day resolves when its open round closes: not at the first round's scheduled close
+        # (an early close ended it before, and with it any extension it had)
+        day_closes = at + (closes - opens) if at < NOT_YET else max(times.closes, at + (closes - opens))
+        return replace(times, rounds=frozen_map(rounds), closes=day_closes)
 
     def _round_key(self, rnd: int) -> str:
         return self.keys.public(step_label(Phase.DAY, self.state.number, rnd))
@@ -447,7 +449,10 @@ class Referee:
         state = self.state
         night_window = PHASE_GRAPH[state.phase].due is Due.NIGHT_CLOSE
         if kind in ("no_vote_open", "vote_closed") or action in BALLOTS:
-            return window_of(state, self.times()) if state.phase is Phase.DAY else None, ""
+            if state.phase is not Phase.DAY:
+                return None, ""
+            window = window_of(state, self.times())  # (None: the next round is not announced yet)
+            return window, "" if window is not None or not state.round or state.round < 2 else "between_rounds"
         if kind == "last_words_late":
             last = self.last_night
             return (Window(last.closes, last.closes), "last_words") if last is not None else (None, "")
@@ -464,7 +469,8 @@ class Referee:
 
     def next_window(self) -> datetime | None:
         """When the next night's PM window opens, where the clock knows it (by day: as today's
-        result is published, at the day's close at the earliest; A-S1)."""
+        result is published, at the day's close at the earliest; A-S1; :data:`NOT_YET` while
+        a round to come is not announced: not known yet)."""
         state = self.state
         if state.phase is not Phase.DAY or state.outcome is not None:
             return None
@@ -651,7 +657,9 @@ class Referee:
                 if receipt.command is None and (opens := self.next_window()) is not None and out_of_window in text:
                     shown = opens.astimezone(self.tz).strftime("%m-%d %H:%M")
                     ends = "。" if text.endswith("。") else ""  # (the note goes inside the sentence)
-                    text = text.removesuffix(ends) + self.templates.render("receipt_next_window", opens=shown) + ends
+                    note = (self.templates.render("receipt_next_window", opens=shown) if opens < NOT_YET
+                            else self.templates.render("receipt_next_window_later"))  # (a runoff to come)
+                    text = text.removesuffix(ends) + note + ends
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
@@ -791,16 +799,20 @@ class Referee:
 
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
-        it opens (game6: the 13th hour of the day)."""
+        it opens (game6: the 13th hour of the day); one posted after a round closed (early)
+        and before the next is announced, that the next opens with that round's result."""
         times = self.times()
         if times is None or self.state.phase is not Phase.DAY:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
-        if not at < opens < NOT_YET:
-            return []
         t = self.templates
-        text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
-                        opens=notices.clock_time(opens, self.tz))  # fmt: skip
+        if opens >= NOT_YET and self.state.round > 1:
+            text = t.render("vote_between_rounds_notice", at=notices.clock_time(at, self.tz))
+        elif at < opens:
+            text = t.render("vote_not_open_notice", at=notices.clock_time(at, self.tz),
+                            opens=notices.clock_time(opens, self.tz))  # fmt: skip
+        else:
+            return []
         key = self.keys.reply(evidence, "vote_not_open")
         return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
 
@@ -1174,10 +1186,31 @@ class Referee:
             if not isinstance(event, Resolved):
                 continue
             drafts += self._last_words_notices(before, event, at)
+            drafts += self._extension_ended(before, event, at)
             if self._held is not None and self._held.event is event:
                 continue  # announced at the night's close
             drafts += self._result_drafts(before, event, event.report)
         return drafts
+
+    def _extension_ended(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
+        """A voting round that a substitution extended closed early (every ballot in): the
+        substitute, told its extended close in his role PM, is told the round ended (RULES.md
+        "Early close": it ends the round, its extension with it), and what comes next."""
+        times = self.times(before)
+        if at is None or times is None or before.phase is not Phase.DAY or before.round not in times.rounds:
+            return []
+        closes = times.rounds[before.round][1]
+        if at >= closes or closes >= NOT_YET:
+            return []
+        entered = [new for old, new, rnd in before.params.get("substitution_rounds", ())
+                   if rnd == before.round and (old, new) in before.pending_substitutions]  # fmt: skip
+        t = self.templates
+        nxt = t.render("round_closed_next_round" if event.next_round else "round_closed_day_over")
+        text = t.render("round_closed_early_notice", round=before.round, at=notices.clock_time(at, self.tz),
+                        was=notices.clock_time(closes, self.tz), next=nxt)  # fmt: skip
+        label = self._label(before, event)
+        return [Draft(self.keys.private(label, "round_closed", new, 0), "round_closed", "pm", new, text)
+                for new in entered]
 
     def _result_drafts(self, before: GameState, event: Resolved, report: Report) -> list[Draft]:
         """The result post of a resolution and its private PMs (answers, madness notices)."""
@@ -1297,15 +1330,21 @@ class Referee:
         else:
             text = self.exit_text(event, report)
         self.pending_public[key] = text
-        return [Draft(key, kind, "thread", self.game.vote_thread, text)]
+        drafts = [Draft(key, kind, "thread", self.game.vote_thread, text)]
+        if isinstance(event, SubstitutionScheduled):  # the player who leaves is told, by PM
+            told = self.templates.render("seat_taken", new=event.new)
+            drafts.append(Draft(f"{key}:seat_taken", "seat_taken", "pm", event.old, told))
+        return drafts
 
     def exit_text(self, event: ExitDeclared, report: Report) -> str:
-        """The post of an exit the GM declared, saying why: the text of the notice he confirmed
-        (``…未签到，视为自动退出游戏``, a lurker's), else his ``--reason`` (a player who quit),
-        else the bare exit."""
-        why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
-        if why is None and event.reason:
+        """The post of an exit the GM declared, saying why: his ``--reason`` (a player who quit:
+        the reason the GM gives wins over a pending notice's), else the text of the notice he
+        confirmed (``…未签到，视为自动退出游戏``, a lurker's), else the bare exit."""
+        why = None
+        if event.reason and event.reason.strip():
             why = self.templates.render("exit_because", name=event.name, reason=event.reason.strip().rstrip("。"))
+        if why is None:
+            why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
         if why is None:
             return public_text(self.templates, "", report, {}).lstrip("\n")
         facts = tuple(f for f in report.public_facts if not (f.kind == "exit" and f.get("name") == event.name))
@@ -1330,13 +1369,37 @@ class Referee:
         before = {(m.what, m.detail): m.at for m in self.deadlines(replace(state, pending_substitutions=without))}
         moved = [m for m in self.deadlines(state)
                  if m.what in MOVABLE and (m.what, m.detail) in before and before[(m.what, m.detail)] != m.at]  # fmt: skip
-        if not moved:
-            return ""
         t = self.templates
+        rounds = [rnd for o, n, rnd in state.params.get("substitution_rounds", ()) if (o, n) == (old, new)]
+        if not moved and rounds and rounds[0] and rounds[0] < state.round:  # the round it extended closed
+            return t.render("substitution_round_over", round=rounds[0])
+        if not moved:
+            return self._moved_length(replace(state, pending_substitutions=without))
+
         hours = (moved[0].at - before[(moved[0].what, moved[0].detail)]).total_seconds() / 3600
         shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail)
                  for m in moved]  # fmt: skip
         return t.render("substitution_deadline", hours=f"{hours:g}", moments=t.render("list_separator").join(shown))
+
+    def _moved_length(self, without: GameState) -> str:
+        """The open round's length a substitution moved while the round is not announced yet
+        (a runoff opens with round 1's result: its close is not known, its length is), as the
+        players are told; '' when it moved nothing."""
+        state = self.state
+        now, then = self.scheduled_times(state), self.scheduled_times(without)
+        if now is None or then is None or state.phase is not Phase.DAY or state.round not in now.rounds:
+            return ""
+        current = self.times(state)
+        if current is None or current.rounds[state.round][0] < NOT_YET:
+            return ""  # announced: its close moved, or nothing did
+        length = now.rounds[state.round][1] - now.rounds[state.round][0]
+        was = then.rounds[state.round][1] - then.rounds[state.round][0]
+        if length == was:
+            return ""
+        t = self.templates
+        hours = (length - was).total_seconds() / 3600
+        shown = t.render("moved_round_length", hours=f"{length.total_seconds() / 3600:g}")
+        return t.render("substitution_deadline", hours=f"{hours:g}", moments=shown)
 
     def _label(self, before: GameState, event: Resolved) -> str:
         """``night1``, ``day1``, or ``day1.r1`` for a round that leads to another."""

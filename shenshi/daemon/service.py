@@ -666,6 +666,9 @@ class GameService:
 
     def _commit_tick(self, outcome: Effects) -> None:
         why, self._follow_why = self._follow_why, None
+        # the vote opened on the clock: what a pending PM says of it (「届时」) is said anew
+        if why is None and any(d.kind == "vote_opened" for d in outcome.drafts):
+            why = gm_text.NOTES["vote_opened"]
         if outcome.events or outcome.drafts or outcome.alerts or why:
             self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=why)
 
@@ -743,8 +746,8 @@ class GameService:
         ``batch_key``), the proposals and alerts (idempotent by their keys), for evidence the
         processed mark, what ``also`` writes (a substitute's row in the players table), and
         the players table brought in step with the new state (``follow``: the pending proposals
-        are derived again though no event happened, and why: the clock learned a publication, a
-        lurker posted). A crash or an error leaves all of it or none of it."""
+        are derived again though no event happened, and why: the clock learned a publication or
+        opened the vote, a lurker posted). A crash or an error leaves all of it or none of it."""
         happened = list(self.referee.happened) if self.referee is not None else []
         if self.referee is not None:
             self.referee.happened.clear()  # (stored below, or lost with the events if this fails)
@@ -857,7 +860,8 @@ class GameService:
             out = [AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED]
             answered = frozenset(str(e) for a in uow.outbox.announcements(self.game_id, out)
                                  if a.kind == "receipt" for e in a.evidence_ids)  # fmt: skip
-        return Proposals(referee, self.config.game.name, earlier, self._lurking, answered)
+        return Proposals(referee, self.config.game.name, earlier, self._lurking, answered,
+                         now=self.clock_time or self.clock())  # fmt: skip
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""

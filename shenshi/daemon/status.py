@@ -293,6 +293,13 @@ class GameStatus:
     substitutes: tuple[SubstituteView, ...] = ()  # every substitution of the game
     superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
+    @property
+    def living_shown(self) -> tuple[str, ...]:
+        """The living as the GM reads them: a seat a substitute is entering is named with him
+        (``kk_大侠（替补 路人甲）``): the player who left no longer plays it."""
+        entering = {v.old: v.new for v in self.substitutes if v.entering}
+        return tuple(f"{n}（替补 {entering[n]}）" if n in entering else n for n in self.living)
+
 
 # -- building it ------------------------------------------------------------------------------------
 

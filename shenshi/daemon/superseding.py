@@ -26,6 +26,7 @@ gave it, and stands as proposed)::
                                                  exit replaces it)
     substitutions      substitution:{old}:{new}  with the deadlines the substitution moved;
                                                  withdrawn if the seat died before he entered
+                       (…:seat_taken, the PM to the player who leaves: withdrawn alike)
     PMs to a seat      {label}:{kind}:{to}:{i}   to whoever holds the seat now (answers,
                                                  notices); a receipt to one who left, withdrawn
     the vote opening   day{n}:vote_open          with the round's close as it is now
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon import notices, stray
@@ -49,6 +51,7 @@ from shenshi.daemon.keys import step_label
 from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
+    Ballot,
     BallotCast,
     Event,
     GameState,
@@ -66,7 +69,7 @@ if TYPE_CHECKING:
     from shenshi.store.unit_of_work import UnitOfWork
 
 # PMs about the person, not his seat: they stay his when he leaves it.
-PERSONAL = frozenset({"lurk_warning", "lurk_replaced"})
+PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken"})
 # A player's answer to his own post or PM: moot once he has left his seat.
 REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
@@ -117,6 +120,7 @@ class Proposals:
         earlier: Mapping[str, Sequence[str]] | None = None,
         lurking: frozenset[str] | None = None,
         answered: frozenset[str] = frozenset(),
+        now: datetime | None = None,
     ) -> None:
         self.referee = referee
         self.state = referee.state
@@ -128,6 +132,7 @@ class Proposals:
         # the posts and PMs whose receipts went out (or are going out): a voided action's
         # player is told (evidence ids)
         self.answered = answered
+        self.now = now  # the phase clock (a vote that opened by now is open, not「届时」)
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
         self.leaving = {old: new for new, old in self.acting.items()}
@@ -171,6 +176,8 @@ class Proposals:
             return self._absence(a, parts[2])
         if a.kind == "substitution" and len(parts) >= 4:
             return self._substitution(a, parts[2], parts[3])
+        if a.kind == "seat_taken" and len(parts) >= 4:  # the PM to who leaves: while he does
+            return None if self._substitution(a, parts[2], parts[3]).draft is not None else Standing(None)
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
         if a.kind == stray.KIND and len(parts) >= 5 and not stray.stands(self.referee, a.destination, parts[-1]):
@@ -367,11 +374,15 @@ class Proposals:
 
     def _vote_opens(self, times: PhaseTimes) -> str | None:
         """The hour the first round opens where it opens later than the day (game6: the 13th
-        hour; a ballot before it is not counted), as the rules schedule it; else ``None``."""
+        hour; a ballot before it is not counted) and the clock has not reached it yet, as the
+        rules schedule it; else ``None`` (the vote is open now)."""
         scheduled = self.referee.scheduled_times() or times
         if self.state.round != 1 or 1 not in scheduled.rounds or scheduled.rounds[1][0] <= scheduled.opens:
             return None
-        return notices.clock_time(scheduled.rounds[1][0], self.referee.tz)
+        opens = scheduled.rounds[1][0]
+        if self.now is not None and self.now >= opens:
+            return None
+        return notices.clock_time(opens, self.referee.tz)
 
     def _seat_lines(self, old: str, seat: Seat) -> list[str]:
         referee, state = self.referee, self.state
@@ -385,13 +396,20 @@ class Proposals:
                 target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
                 lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
             elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
-                # (a round not announced yet has no close to tell: its announcement says it)
                 closes = notices.clock_time(times.rounds[state.round][1], referee.tz)
                 opens = self._vote_opens(times)
                 if opens is not None:  # a vote that opens later than the day: from when, too
                     lines.append(t.render("substitute_ballot_due_from", opens=opens, closes=closes))
                 else:
                     lines.append(t.render("substitute_ballot_due", closes=closes))
+            elif (length := self._next_round_length()) is not None:
+                # a round not announced yet: it opens with the last round's result, for so long
+                names = t.render("list_separator").join(self._shown(n) for n in _candidates(state))
+                lines.append(t.render("substitute_next_round", names=names or "—", hours=f"{length:g}"))
+            lines[1:1] = [  # what the seat voted in the rounds before (they stand)
+                t.render("substitute_ballot_earlier", round=b.round, target=self._shown(b.target))
+                for b in self._earlier_ballots(seat)
+            ]
         if state.phase is Phase.NIGHT:
             mine = sorted((s for s in state.submissions if s.actor == seat.name), key=lambda s: s.sort_key())
             if mine:
@@ -407,6 +425,25 @@ class Proposals:
             lines.append(t.render("substitute_earlier", results=results))
         return lines
 
+    def _earlier_ballots(self, seat: Seat) -> list[Ballot]:
+        """The ballot that stood for ``seat`` in each of today's rounds before the open one."""
+        state = self.state
+        first: dict[int, Ballot] = {}
+        for b in sorted((b for b in state.ballots if b.voter == seat.name and b.round < state.round),
+                        key=lambda b: b.sort_key()):  # fmt: skip
+            first.setdefault(b.round, b)
+        return [first[r] for r in sorted(first)]
+
+    def _next_round_length(self) -> float | None:
+        """How many hours the open round lasts from its announcement, while it is not
+        announced yet (the rules' length, with the extensions of the substitutions made in it)."""
+        scheduled = self.referee.scheduled_times()
+        rnd = self.state.round
+        if scheduled is None or rnd not in scheduled.rounds:
+            return None
+        opens, closes = scheduled.rounds[rnd]
+        return (closes - opens).total_seconds() / 3600
+
     def _shown(self, name: str | None) -> str:
         """A player as the players know him now (a seat being taken over: its substitute)."""
         return self.leaving.get(name, name) if name else ""
@@ -417,6 +454,14 @@ class Proposals:
         while names[-1] in self.came_in and self.came_in[names[-1]] not in names:
             names.append(self.came_in[names[-1]])
         return names
+
+
+def _candidates(state: GameState) -> tuple[str, ...]:
+    """The candidates of the open later round (a runoff), as its round's result named them."""
+    for fact in reversed(state.step_report.public_facts):
+        if fact.kind == "runoff":
+            return tuple(fact.get("candidates") or ())
+    return ()
 
 
 def subject_of(a: Announcement) -> str:

@@ -24,10 +24,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import GameState, Phase, PhaseTimes
+
+# The opening of a round not announced yet (a runoff opens when round 1's result is published):
+# a sentinel for comparisons, never cited to anyone.
+NOT_YET = datetime.max.replace(tzinfo=UTC) - timedelta(days=400)
 
 SECOND = timedelta(seconds=1)
 # How far the forum's clock may run ahead of the daemon's: a time shown further ahead than when
@@ -146,12 +150,13 @@ class Window:
 
 
 def window_of(state: GameState, times: PhaseTimes | None) -> Window | None:
-    """The window of the open night or voting round (``None`` between steps)."""
+    """The window of the open night or voting round (``None`` between steps, and for a round
+    whose announcement has not opened it yet: never a window at :data:`NOT_YET`)."""
     if times is None:
         return None
     if state.phase is Phase.DAY and state.round in times.rounds:
         opens, closes = times.rounds[state.round]
-        return Window(opens, closes)
+        return Window(opens, closes) if opens < NOT_YET else None
     deadlines = tuple(
         d for d in (times.input_deadline, *times.phase_deadlines.values()) if d is not None
     )
@@ -189,14 +194,18 @@ def shown_text(moment: Moment, tz: tzinfo) -> str:
     return local.strftime("%m-%d %H:%M:%S")
 
 
-# What a cited window is, when it is not the open step's (``window_text``'s ``name``).
-WINDOW_NAMES = {"": "窗口", "last_night": "上一夜的私信时间", "last_words": "遗言截止"}
+# What a cited window is, when it is not the open step's (``window_text``'s ``name``);
+# ``between_rounds``: a round closed, the next opens when its result is published.
+WINDOW_NAMES = {"": "窗口", "last_night": "上一夜的私信时间", "last_words": "遗言截止",
+                "between_rounds": "上一轮投票已经结束，下一轮在它的结果公布后才开始"}  # fmt: skip
 
 
 def window_text(window: Window | None, name: str = "", *, moment: Moment, tz: tzinfo) -> str:
     """``（窗口 …–…；时间 …）`` for an alert about a window (``name``: ``last_night``, the night
     settled last; ``last_words``, a deadline: its close only)."""
     shown = shown_text(moment, tz)
+    if window is None and name:
+        return f"（{WINDOW_NAMES.get(name, name)}；时间 {shown}）"
     if window is None:
         return f"（现在没有开放的阶段；时间 {shown}）"
     if name == "last_words":

@@ -1093,6 +1093,8 @@ class Ruleset:
             raise IllegalActionError(f"{c.voter!r} is not a player of this game")
         if c.target != ABSTAIN and not state.has_player(c.target):
             raise IllegalActionError(f"{c.target!r} is not a player of this game")
+        if c.target == ABSTAIN and not self.profile(state.config).ballots.abstain:
+            raise IllegalActionError(f"{self.name} does not allow abstaining")
         ballot = Ballot(c.voter, c.target, state.round, None, "gm", True, state.seq + 1)
         yield BallotOverridden(ballot, c.reason)
 
@@ -1343,7 +1345,11 @@ class Ruleset:
                 return replace(state, submissions=keep, step_report=step)
             case SubstitutionScheduled(old=old, new=new):
                 pending = state.pending_substitutions + ((old, new),)
-                return replace(state, pending_substitutions=pending, step_report=step)
+                # the voting round he enters in (or, between two rounds, the next): its clock
+                # is the one his +12 h extends (family A, RULES.md "Substitution clock")
+                entered = (*state.params.get("substitution_rounds", ()), (old, new, state.round))
+                params = frozen_map({**state.params, "substitution_rounds": entered})
+                return replace(state, pending_substitutions=pending, params=params, step_report=step)
             case SeatTakenOver(old=old, new=new, memory=memory):
                 seat = state.seat(old)
                 pending = tuple(p for p in state.pending_substitutions if p != (old, new))

@@ -114,6 +114,16 @@ _group(
     ("moved_vote_opens", "投票开始改为 ${at}", "a deadline moved: the vote opens"),
     ("moved_vote_closes", "投票截止改为 ${at}", "a deadline moved: the vote closes"),
     ("moved_day_end", "第${n}天结束改为 ${at}", "a deadline moved: the day ends"),
+    (
+        "substitution_round_over",
+        "替补带来的延长属于第${round}轮投票，这一轮已经结束。",
+        "a substitution's post when the round it extended has closed (early) before the post is out",
+    ),
+    (
+        "moved_round_length",
+        "下一轮投票改为从上一轮结果公布起持续 ${hours} 小时",
+        "a deadline moved: the next round (not announced yet) lasts longer",
+    ),
     ("moved_night_end", "第${n}夜结束改为 ${at}", "a deadline moved: the night ends"),
     ("moved_action_deadline", "夜间行动截止改为 ${at}", "a deadline moved: night actions are due"),
     ("moved_night_phase", "夜晚${phase}截止改为 ${at}", "a deadline moved: a night phase closes"),
@@ -151,6 +161,8 @@ _group(
     ("kind_signin", "未签到", "a player who did not sign in"),
     ("kind_lurk", "潜水", "a player who lurked too long"),
     ("kind_substitution", "替补公告", "a substitute takes over a seat"),
+    ("kind_seat_taken", "座位被接替通知", "a PM to the player whose seat a substitute takes over"),
+    ("kind_round_closed", "提前截票通知", "a PM to a substitute whose extended round closed early"),
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
@@ -229,7 +241,7 @@ _group(
     ),
     (
         "substitute_ballot_due",
-        "这个座位本轮还没有投票：请你在投票帖投票（${closes} 截止）。",
+        "这个座位本轮还没有投票：投票已经开放，请你在投票帖投票（${closes} 截止）。",
         "a substitute's role PM: the seat has not voted in the open round",
     ),
     (
@@ -237,6 +249,16 @@ _group(
         "这个座位本轮还没有投票：投票帖 ${opens} 开放投票（之前的投票不计），"
         "请你届时在投票帖投票（${closes} 截止）。",
         "a substitute's role PM: the seat has not voted, and the vote opens later than the day (game6)",
+    ),
+    (
+        "substitute_ballot_earlier",
+        "这个座位今天第${round}轮投了 ${target}（这一票有效）。",
+        "a substitute's role PM: the seat's ballot of an earlier round of the day",
+    ),
+    (
+        "substitute_next_round",
+        "这个座位还要参加下一轮投票（只能投给 ${names}）：它在上一轮结果公布后开始，持续 ${hours} 小时，请届时在投票帖投票。",
+        "a substitute's role PM: the next round (a runoff) is not announced yet",
     ),
     (
         "substitute_actions",
@@ -249,6 +271,11 @@ _group(
         "a substitute's role PM: the private results the seat received before (answers, checks)",
     ),
     ("substitute_earlier_line", "｜${text}", "one earlier private result, in `substitute_earlier`"),
+    (
+        "seat_taken",
+        "替补 ${new} 接替了你的座位：你已退出本局，之后的私信和投票不再计入。请继续为本局保密。",
+        "a PM to the player whose seat a substitute takes over, with the substitution's post",
+    ),
 )
 _group(
     "receipt",
@@ -416,6 +443,11 @@ _group(
         "receipt_next_window",
         "；下一夜的私信时间从今天的投票结果公布时开始（最早 ${opens}），请在那之后重新发送",
         "added to a refusal for a night PM sent by day: when the next window opens (A-S1)",
+    ),
+    (
+        "receipt_next_window_later",
+        "；下一夜的私信时间从今天的投票结果公布时开始（今天还有一轮投票），请在那之后重新发送",
+        "added to a refusal for a night PM sent by day while the next voting round is not announced yet",
     ),
     (
         "reason_after_deadline",
@@ -945,6 +977,18 @@ _group(
         "你在 ${at} 的投票没有计入：投票帖 ${opens} 开放投票，届时请重新投票。",
         "a ballot posted before the vote thread opened",
     ),
+    (
+        "vote_between_rounds_notice",
+        "你在 ${at} 的投票没有计入：上一轮投票已经结束，下一轮投票在它的结果公布后才开始，届时请在投票帖重新投票。",
+        "a ballot posted after a round closed (early) and before the next round is announced",
+    ),
+    (
+        "round_closed_early_notice",
+        "第${round}轮投票已于 ${at} 提前结束（票已全部到齐），你身份私信里的截止时间 ${was} 不再适用；${next}",
+        "a PM to a substitute whose round (extended for him) closed early",
+    ),
+    ("round_closed_next_round", "下一轮投票在这一轮结果公布后开始，请留意投票帖。", "in `round_closed_early_notice`: a runoff follows"),
+    ("round_closed_day_over", "今天的结果请看投票帖。", "in `round_closed_early_notice`: the day's vote is over"),
     (
         "vote_kept_notice",
         "你在 ${at} 投 ${target} 的帖子没有计入：本轮天神已为你记下一票（${was}），按规则首次投票为准。",

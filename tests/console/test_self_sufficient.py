@@ -127,7 +127,9 @@ def test_players_are_picked_not_typed(client) -> None:
     html = client.get("/g/1/corrections").text
     ballot = html.split("override-ballot")[1].split("</form>")[0]
     assert '<select name="arg0"' in ballot and '<option value="老王"' in ballot
-    assert '<option value="弃权"' in ballot.split('name="arg1"')[1]
+    # game6-10 has no abstention (RULES.md D-E, 不能弃权): the form does not offer it (N40)
+    assert '<option value="弃权"' not in ballot.split('name="arg1"')[1]
+    assert '<option value="老王"' in ballot.split('name="arg1"')[1]
     void = html.split("override-void")[1].split("</form>")[0]
     assert '<option value="kill"' in void and "杀" in void
 

@@ -25,6 +25,7 @@ from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon import gm_commands
 from shenshi.daemon.publisher import Publisher
+from shenshi.daemon.superseding import PERSONAL
 from shenshi.errors import UserError
 from shenshi.records import Post, PrivateMessage
 from shenshi.rulesets.base import Phase
@@ -249,7 +250,7 @@ def check(game: Game) -> None:
             assert proposals.seat_of(name) is not None, (name, "left or out, still proposed to exit")
     # no PM waits for a player who left his seat
     for a in pending:
-        if a.destination_kind is DestinationKind.USER and a.kind not in ("lurk_warning", "lurk_replaced"):
+        if a.destination_kind is DestinationKind.USER and a.kind not in PERSONAL:  # (about him: his)
             left = a.destination in svc.referee.successors and proposals.successor(a.destination) is not None
             assert not left, (a.id, a.kind, a.destination)
     # nothing moot was ever sent: every send is of an announcement that stands as sent

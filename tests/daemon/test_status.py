@@ -180,7 +180,8 @@ def test_substitutions_and_exits_are_announced_where_the_ruleset_publishes_them(
     svc = service_at(tmp_path, clock)
     night_one(svc, clock)
     out = svc.substitute("阿杰", "替补甲", "99")
-    [sub] = out.drafts
+    [sub] = [d for d in out.drafts if d.channel == "thread"]  # (and a PM to 阿杰, who leaves)
+    assert [d.destination for d in out.drafts if d.channel == "pm"] == ["阿杰"]
     assert (sub.channel, sub.destination, sub.text.splitlines()[0]) == (
         "thread",
         "2",

@@ -390,13 +390,21 @@ class FamilyA(Ruleset):
     def phase_times(
         self, state: GameState, phase: Phase, n: int, opened_at: datetime, substitutions: int = 0
     ) -> PhaseTimes:
-        """§1.10: a night of 24 h; a day with the vote at its 13th hour (game 6) for 24 h."""
+        """§1.10: a night of 24 h; a day with the vote at its 13th hour (game 6) for 24 h.
+
+        Each substitution extends its phase by 12 h (A-D13): by day, the voting round the
+        substitute enters in (the first round, or the runoff once the first has closed); an
+        early close ends that round, its extension with it."""
         extra = clock.SUBSTITUTION * substitutions
         if phase is Phase.NIGHT:
             return PhaseTimes(opened_at, opened_at + self.CYCLE.night + extra)
+        pending = set(state.pending_substitutions)
+        later = sum(1 for old, new, rnd in state.params.get("substitution_rounds", ())
+                    if rnd and rnd > 1 and (old, new) in pending)  # fmt: skip
+        later = min(later, substitutions)
         r1_open = opened_at + self.CYCLE.vote_opens_after
-        r1_close = r1_open + self.CYCLE.vote_lasts + extra
-        r2_close = r1_close + timedelta(hours=float(state.config.get("runoff_hours", 12)))
+        r1_close = r1_open + self.CYCLE.vote_lasts + clock.SUBSTITUTION * (substitutions - later)
+        r2_close = r1_close + timedelta(hours=float(state.config.get("runoff_hours", 12))) + clock.SUBSTITUTION * later
         r3_close = r2_close + timedelta(hours=float(state.config.get("summon_hours", 12)))
         rounds = {1: (r1_open, r1_close), 2: (r1_close, r2_close), 3: (r2_close, r3_close)}
         return PhaseTimes(opened_at, r1_close, rounds=frozen_map(rounds))
