@@ -39,12 +39,17 @@ def game(tmp_path, monkeypatch):
     """A game6-10 in review mode whose night 1 is over and published, day 1 open, with
     kk_大侠 and 白色的猫 proposed as automatic exits for a missed sign-in."""
     monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    return day_one(config(tmp_path, mode="review"), [n for n, _ in GAME6_10 if n not in ("kk_大侠", "白色的猫")])
+
+
+def day_one(cfg, signing_in):
+    """The game of ``cfg`` (offline, on a manual clock) whose night 1 is over and published,
+    day 1 open; ``signing_in`` signed in at hour 1: ``(service, clock)``."""
     clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
+    svc = bootstrap(cfg, clock=clock, forum=False)
     svc.start()
-    for name, _ in GAME6_10:
-        if name not in ("kk_大侠", "白色的猫"):
-            feed(svc, post(name, "签到", 1))
+    for name in signing_in:
+        feed(svc, post(name, "签到", 1))
     clock.set(START + timedelta(hours=25))
     svc.tick()
     publish(svc, "night_result", clock)

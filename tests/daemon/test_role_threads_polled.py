@@ -4,12 +4,10 @@ board, not one request per tree-hole)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import timedelta
 
-from shenshi.bootstrap import bootstrap
 from tests.daemon.helpers import START
-from tests.daemon.test_service_sandbox import world  # noqa: F401 - the fixture
+from tests.daemon.test_service_sandbox import restarted, world  # noqa: F401 - the fixture
 
 PRIVATE_BOARD = 7
 
@@ -19,11 +17,7 @@ def test_tree_holes_are_read_only_when_their_boards_listing_moves(world) -> None
     forum.create_board("功能树洞", fid=PRIVATE_BOARD)
     holes = {role: forum.create_thread("神的使者", PRIVATE_BOARD, f"【{role}】功能树洞", "回复本帖行动", at=START).tid
              for role in ("seer", "witch", "guard")}  # fmt: skip
-    config = replace(daemon.config, game=replace(daemon.config.game, role_threads=holes))
-    daemon.close()
-    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    service.adapter.login()
-    service.start()
+    service = restarted(world, role_threads=holes)
     try:
         clock.set(START + timedelta(minutes=5))
         service.poll()  # the first read of each tree-hole: directly (its board is learnt)

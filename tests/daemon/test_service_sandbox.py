@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -28,6 +29,18 @@ DECLARATION = "那一夜风雨交加，" + "杀手潜入了小明的房间，留
 def world(tmp_path, monkeypatch):
     with sandbox_game(tmp_path, monkeypatch) as found:
         yield found
+
+
+def restarted(world, **game):  # type: ignore[no-untyped-def]
+    """The world's daemon stopped and another started, logged in, on its game changed by
+    ``game`` (threads the test made on the forum)."""
+    clock, _, _, daemon = world
+    config = replace(daemon.config, game=replace(daemon.config.game, **game))
+    daemon.close()
+    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
+    service.adapter.login()
+    service.start()
+    return service
 
 
 @contextmanager

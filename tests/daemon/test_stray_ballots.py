@@ -13,8 +13,6 @@ from datetime import timedelta
 
 import pytest
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.commands.status import render
 from shenshi.daemon.gm_commands import run_hint
 from shenshi.daemon.hints import advise
@@ -23,8 +21,8 @@ from shenshi.daemon.status import build_status
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
 from tests.daemon.helpers import GAME6_10, START, alerts, announcements, at, config, post
-from tests.daemon.test_proposals_follow_the_state import feed, publish
-from tests.daemon.test_service_sandbox import world  # noqa: F401 - the fixture
+from tests.daemon.test_proposals_follow_the_state import day_one, feed, publish
+from tests.daemon.test_service_sandbox import restarted, world  # noqa: F401 - the fixture
 
 DISCUSSION, CHAT = "9", "5"
 WHERE = {DISCUSSION: "讨论帖", CHAT: "灌水帖"}
@@ -35,18 +33,7 @@ def game(tmp_path, mode: str):
     """A game6-10 in ``mode`` on day 1 (night 1 published), a discussion and a chat thread."""
     cfg = config(tmp_path, mode=mode)
     cfg = replace(cfg, game=replace(cfg.game, counted_threads=("2", DISCUSSION), uncounted_threads=(CHAT,)))
-    clock = ManualClock(START)
-    svc = bootstrap(cfg, clock=clock, forum=False)
-    svc.start()
-    for name, _ in GAME6_10:
-        feed(svc, post(name, "签到", 1))
-    clock.set(START + timedelta(hours=25))
-    svc.tick()
-    publish(svc, "night_result", clock)
-    clock.advance(hours=1)
-    svc.tick()
-    assert svc.referee.state.phase is Phase.DAY
-    return svc, clock
+    return day_one(cfg, [name for name, _ in GAME6_10])
 
 
 def open_the_vote(svc, clock) -> None:
@@ -146,11 +133,7 @@ def test_the_chat_thread_is_read(world) -> None:  # noqa: F811
     """N13: the configured 灌水 thread is polled; a ballot posted there reaches the GM."""
     clock, forum, tid, daemon = world
     chat = forum.create_thread("神的使者", 3, "【游戏六】灌水帖", "灌水专用", at=START).tid
-    config = replace(daemon.config, game=replace(daemon.config.game, uncounted_threads=(str(chat),)))
-    daemon.close()
-    service = bootstrap(config, clock=clock, sleep=lambda s: clock.advance(seconds=s))
-    service.adapter.login()
-    service.start()
+    service = restarted(world, uncounted_threads=(str(chat),))
     try:
         clock.set(START + timedelta(minutes=5))
         forum.post("小明", chat, "投票：老王", at=clock())
