@@ -124,7 +124,8 @@ def public_text(
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(tally)]
     if report.runoff_tally:  # 生死投票, or chess32's 第二轮
         lines.append(t.render(f"{runoff_template}_tally", tally=_tally_items(t, report.runoff_tally)))
-    if report.final_tally:  # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
+    if report.final_tally and report.final_tally != report.runoff_tally:
+        # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
         which = "final_tally_last_words" if report.runoff_tally else "final_tally"
         lines.append(t.render(which, tally=_tally_items(t, report.final_tally)))
     for fact in report.public_facts:
@@ -191,7 +192,7 @@ def drafts_for_step(
     ``notes`` for the GM beside it) and its private PMs."""
     drafts: list[Draft] = []
     keys = GameKeys(game)
-    if report.public_facts or report.vote_tally or report.winner:
+    if has_public_post(report):
         missing = missing_texts(t, report, declarations or {})
         gm_notes = {**(notes or {}), **({"missing": missing} if missing else {})}
         drafts.append(
@@ -217,6 +218,12 @@ def drafts_for_step(
             )
         )
     return drafts
+
+
+def has_public_post(report: Report) -> bool:
+    """Whether a step's report is announced in a public post: its facts, a tally (a runoff
+    still tied goes on to the summoning, 招魂, and says so), or the end of the game."""
+    return bool(report.public_facts or report.vote_tally or report.runoff_tally or report.final_tally or report.winner)
 
 
 def _result_kind(label: str) -> str:
