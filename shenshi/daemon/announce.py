@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shenshi.daemon.keys import GameKeys
@@ -91,6 +91,46 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
         case "substitution":
             return t.render("substitution", out=f["out"], **{"in": f["in"]})
     return None
+
+
+# The fields of a public fact that name a seat (a name, or a list of names).
+_NAME_FIELDS = frozenset({"name", "victim", "candidates"})
+
+
+def seat_names(t: Templates, taken_over: Mapping[str, str]) -> dict[str, str]:
+    """How a post or PM names each seat a substitute is taking over (old → new) while the
+    step he entered in is open: ``路人甲（接替 kk_大侠）``, so that the players, told of the
+    substitution, read one name for the seat everywhere (the rules core knows it under the
+    replaced player's name until the step ends)."""
+    return {old: t.render("seat_taken_over", old=old, new=new) for old, new in taken_over.items()}
+
+
+def shown_as(report: Report, names: Mapping[str, str], declarations: Mapping[str, str] | None = None,
+             ) -> tuple[Report, dict[str, str]]:
+    """``report`` and ``declarations`` (by victim) with the seats of ``names`` (old → shown)
+    named as shown, in every tally, fact and private answer; the rest as it is."""
+    declared = dict(declarations or {})
+    if not names:
+        return report, declared
+
+    def name(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(name(v) for v in value)
+        return value
+
+    def tally(counts: Any) -> Any:
+        return {name(k): v for k, v in counts.items()} if isinstance(counts, Mapping) else counts
+
+    facts = tuple(
+        replace(f, fields=tuple((k, name(v) if k in _NAME_FIELDS else v) for k, v in f.fields))
+        for f in report.public_facts
+    )
+    answers = tuple(replace(r, about=name(r.about)) for r in report.private_results)
+    shown = replace(report, public_facts=facts, private_results=answers, vote_tally=tally(report.vote_tally),
+                    runoff_tally=tally(report.runoff_tally), final_tally=tally(report.final_tally))  # fmt: skip
+    return shown, {name(k): v for k, v in declared.items()}
 
 
 def missing_texts(t: Templates, report: Report, declarations: Mapping[str, str]) -> list[str]:

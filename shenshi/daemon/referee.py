@@ -35,6 +35,8 @@ from shenshi.daemon.announce import (
     has_public_post,
     private_text,
     public_text,
+    seat_names,
+    shown_as,
 )
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import (
@@ -1178,9 +1180,10 @@ class Referee:
         drafts: list[Draft] = []
         for event in events:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
+                answers, _ = shown_as(replace(event.report, public_facts=()), self._seats_shown(before))
                 step = drafts_for_step(
                     self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
-                    thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
+                    thread=self.game.vote_thread, report=answers,
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
                     roles=self.ruleset.info.roles,
                 )  # fmt: skip
@@ -1226,9 +1229,10 @@ class Referee:
             # The end of the game is announced with the resolution that decided it.
             report = replace(report, winner=event.outcome.winner)
         report = replace(report, private_results=self._due_with_result(before, report))
+        report, declarations = shown_as(report, self._seats_shown(before), _declarations(before, event.report))
         step = drafts_for_step(
             self.templates, game=self.keys.game, label=label, title=self._title(before, event),
-            thread=self.game.vote_thread, report=report, declarations=_declarations(before, event.report),
+            thread=self.game.vote_thread, report=report, declarations=declarations,
             evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
             roles=self.ruleset.info.roles, extra=self._extra_lines(before, report, event), notes=notes,
         )  # fmt: skip
@@ -1292,6 +1296,19 @@ class Referee:
             words = [(author, text) for n, author, text in self._last_words if n == before.number]
             lines += notices.last_words_published(t, words)
         return lines
+
+    def _seats_shown(self, before: GameState) -> dict[str, str]:
+        """How this step's texts name each seat a substitute is taking over, where the players
+        are told of substitutions (family A): by the substitute, with the player he replaces
+        (:func:`~shenshi.daemon.announce.seat_names`); a seat that died before he entered
+        keeps its holder's name unless the substitution was already published."""
+        told = {
+            old: new for old, new in before.pending_substitutions
+            if self.ruleset.substitution_report(old, new).public_facts
+            and (self.state.is_alive(old) or self.state.is_alive(new)
+                 or self.keys.substitution(old, new) in self.published)
+        }  # fmt: skip
+        return seat_names(self.templates, told)
 
     def _summoning_line(self, before: GameState, report: Report) -> str:
         """The runoff's post when the tie stands after the last words (D-4): whom the

@@ -119,6 +119,12 @@ _group(
     ("exit_because", "${name} 退出游戏（${reason}）。", "an exit the GM declared with a reason (a player who quit)"),
     ("substitution", "${out} 退出，由替补 ${in} 接替。", "a substitute takes over a seat"),
     (
+        "seat_taken_over",
+        "${new}（接替 ${old}）",
+        "a seat a substitute is taking over, as the posts and answers of the step he entered in name it "
+        "(its ballots were cast under the old name; from the next step on it is the substitute's)",
+    ),
+    (
         "substitution_deadline",
         "本阶段因替补延长${hours}小时：${moments}。",
         "a substitution that moved the open step's deadlines (+12 h, A-D13): in its post and in the "
