@@ -220,7 +220,7 @@ def _voter(seat: str, v: VoteStanding) -> str:
 def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) -> list[str]:
     voted = len(v.electorate) - len(v.not_voted)
     when = f"{_t(v.opens)} 开始，{_t(v.closes)} 截止" if v.opens else "尚未开始"
-    head = f"{v.name}（{when}）：已投 {voted}/{len(v.electorate)}，{v.decisive} 票过半即可确定"
+    head = f"{v.name}（{when}）：已投 {voted}/{len(v.electorate)}" + (f"，{v.decisive} 票过半即可确定" if v.decisive else "")
     lines = wrap(head, width, names)
     if v.decided:
         lines += wrap(f"  {v.decided} 已无法被追上", width, names)

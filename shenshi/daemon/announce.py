@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from shenshi.daemon.keys import GameKeys
@@ -93,6 +93,46 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
     return None
 
 
+# The fields of a public fact that name a seat (a name, or a list of names).
+_NAME_FIELDS = frozenset({"name", "victim", "candidates"})
+
+
+def seat_names(t: Templates, taken_over: Mapping[str, str]) -> dict[str, str]:
+    """How a post or PM names each seat a substitute is taking over (old → new) while the
+    step he entered in is open: ``路人甲（接替 kk_大侠）``, so that the players, told of the
+    substitution, read one name for the seat everywhere (the rules core knows it under the
+    replaced player's name until the step ends)."""
+    return {old: t.render("seat_taken_over", old=old, new=new) for old, new in taken_over.items()}
+
+
+def shown_as(report: Report, names: Mapping[str, str], declarations: Mapping[str, str] | None = None,
+             ) -> tuple[Report, dict[str, str]]:
+    """``report`` and ``declarations`` (by victim) with the seats of ``names`` (old → shown)
+    named as shown, in every tally, fact and private answer; the rest as it is."""
+    declared = dict(declarations or {})
+    if not names:
+        return report, declared
+
+    def name(value: Any) -> Any:
+        if isinstance(value, str):
+            return names.get(value, value)
+        if isinstance(value, (list, tuple)):
+            return type(value)(name(v) for v in value)
+        return value
+
+    def tally(counts: Any) -> Any:
+        return {name(k): v for k, v in counts.items()} if isinstance(counts, Mapping) else counts
+
+    facts = tuple(
+        replace(f, fields=tuple((k, name(v) if k in _NAME_FIELDS else v) for k, v in f.fields))
+        for f in report.public_facts
+    )
+    answers = tuple(replace(r, about=name(r.about)) for r in report.private_results)
+    shown = replace(report, public_facts=facts, private_results=answers, vote_tally=tally(report.vote_tally),
+                    runoff_tally=tally(report.runoff_tally), final_tally=tally(report.final_tally))  # fmt: skip
+    return shown, {name(k): v for k, v in declared.items()}
+
+
 def missing_texts(t: Templates, report: Report, declarations: Mapping[str, str]) -> list[str]:
     """For the GM, beside a result post: the kill declarations (chess32: kill posts) its
     deaths should publish and that are not on record (never in the post itself)."""
@@ -124,7 +164,8 @@ def public_text(
         lines += [t.render("tally_line", name=n, votes=_num(v)) for n, v in _sorted_tally(tally)]
     if report.runoff_tally:  # 生死投票, or chess32's 第二轮
         lines.append(t.render(f"{runoff_template}_tally", tally=_tally_items(t, report.runoff_tally)))
-    if report.final_tally:  # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
+    if report.final_tally and report.final_tally != report.runoff_tally:
+        # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
         which = "final_tally_last_words" if report.runoff_tally else "final_tally"
         lines.append(t.render(which, tally=_tally_items(t, report.final_tally)))
     for fact in report.public_facts:
@@ -191,7 +232,7 @@ def drafts_for_step(
     ``notes`` for the GM beside it) and its private PMs."""
     drafts: list[Draft] = []
     keys = GameKeys(game)
-    if report.public_facts or report.vote_tally or report.winner:
+    if has_public_post(report):
         missing = missing_texts(t, report, declarations or {})
         gm_notes = {**(notes or {}), **({"missing": missing} if missing else {})}
         drafts.append(
@@ -217,6 +258,12 @@ def drafts_for_step(
             )
         )
     return drafts
+
+
+def has_public_post(report: Report) -> bool:
+    """Whether a step's report is announced in a public post: its facts, a tally (a runoff
+    still tied goes on to the summoning, 招魂, and says so), or the end of the game."""
+    return bool(report.public_facts or report.vote_tally or report.runoff_tally or report.final_tally or report.winner)
 
 
 def _result_kind(label: str) -> str:

@@ -28,7 +28,16 @@ from typing import Any
 
 from shenshi.config import GameConfig
 from shenshi.daemon import notices, stray
-from shenshi.daemon.announce import Draft, Templates, drafts_for_step, private_text, public_text
+from shenshi.daemon.announce import (
+    Draft,
+    Templates,
+    drafts_for_step,
+    has_public_post,
+    private_text,
+    public_text,
+    seat_names,
+    shown_as,
+)
 from shenshi.daemon.context import build_context
 from shenshi.daemon.gm_text import (
     describe_ballot,
@@ -992,8 +1001,7 @@ class Referee:
 
     def _nothing_to_announce(self) -> bool:
         """The step just resolved has no public post (the condition of :func:`drafts_for_step`)."""
-        report = self.state.step_report
-        return not (report.public_facts or report.vote_tally or report.winner)
+        return not has_public_post(self.state.step_report)
 
     def _closed_by(self, now: datetime) -> datetime | None:
         """When the step just resolved (with nothing to announce) closes on its clock, once
@@ -1172,9 +1180,10 @@ class Referee:
         drafts: list[Draft] = []
         for event in events:
             if isinstance(event, PowerSubmitted) and event.report.private_results:
+                answers, _ = shown_as(replace(event.report, public_facts=()), self._seats_shown(before))
                 step = drafts_for_step(
                     self.templates, game=self.keys.game, label=answer_label(event.submission.seq), title="",
-                    thread=self.game.vote_thread, report=replace(event.report, public_facts=()),
+                    thread=self.game.vote_thread, report=answers,
                     evidence=(event.submission.evidence,) if event.submission.evidence else (),
                     roles=self.ruleset.info.roles,
                 )  # fmt: skip
@@ -1220,11 +1229,12 @@ class Referee:
             # The end of the game is announced with the resolution that decided it.
             report = replace(report, winner=event.outcome.winner)
         report = replace(report, private_results=self._due_with_result(before, report))
+        report, declarations = shown_as(report, self._seats_shown(before), _declarations(before, event.report))
         step = drafts_for_step(
             self.templates, game=self.keys.game, label=label, title=self._title(before, event),
-            thread=self.game.vote_thread, report=report, declarations=_declarations(before, event.report),
+            thread=self.game.vote_thread, report=report, declarations=declarations,
             evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
-            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report), notes=notes,
+            roles=self.ruleset.info.roles, extra=self._extra_lines(before, report, event), notes=notes,
         )  # fmt: skip
         # A private answer cites its recipient's own submissions only (the seer's PM).
         info = self.ruleset.info
@@ -1267,11 +1277,16 @@ class Referee:
         }
         return tuple(r for r in report.private_results if (r.to, r.text_kind) not in sent)
 
-    def _extra_lines(self, before: GameState, report: Report) -> list[str]:
+    def _extra_lines(self, before: GameState, report: Report, event: Resolved) -> list[str]:
         """What a result post adds to the report's facts: the voting record (werewolf §5.6),
-        who may post last words (chess32), last words written in private (werewolf §5.4)."""
+        who may post last words (chess32), last words written in private (werewolf §5.4), the
+        summoning a runoff still tied goes on to (family A, D-4)."""
         t, profile = self.templates, self.profile
         lines: list[str] = []
+        if before.phase is Phase.DAY and event.next_round and event.next_round > 2:
+            lines.append(self._summoning_line(before, report))
+        elif before.phase is Phase.DAY and before.round == 2 and report.final_tally and report.executed is None:
+            lines.append(t.render("summoning_nobody"))  # tied still, and no night had a victim
         if profile.ballots.record_published and before.phase is Phase.DAY and report.vote_tally:
             ballots = notices.counted_ballots(before, report)
             lines.append(notices.vote_record(t, ballots, t.render("abstain_word")))
@@ -1281,6 +1296,33 @@ class Referee:
             words = [(author, text) for n, author, text in self._last_words if n == before.number]
             lines += notices.last_words_published(t, words)
         return lines
+
+    def _seats_shown(self, before: GameState) -> dict[str, str]:
+        """How this step's texts name each seat a substitute is taking over, where the players
+        are told of substitutions (family A): by the substitute, with the player he replaces
+        (:func:`~shenshi.daemon.announce.seat_names`); a seat that died before he entered
+        keeps its holder's name unless the substitution was already published."""
+        told = {
+            old: new for old, new in before.pending_substitutions
+            if self.ruleset.substitution_report(old, new).public_facts
+            and (self.state.is_alive(old) or self.state.is_alive(new)
+                 or self.keys.substitution(old, new) in self.published)
+        }  # fmt: skip
+        return seat_names(self.templates, told)
+
+    def _summoning_line(self, before: GameState, report: Report) -> str:
+        """The runoff's post when the tie stands after the last words (D-4): whom the
+        summoning calls, night by night, for which candidates, for how long."""
+        t = self.templates
+        tally = report.final_tally or report.runoff_tally or {}
+        best = max(tally.values(), default=0)
+        tied = "、".join(sorted(n for n, v in tally.items() if v == best))
+        nights = [t.render("summoning_night", n=n, names="、".join(names))
+                  for n, names in self.ruleset.summoning_order(before)]  # fmt: skip
+        times = self.times(before)
+        opens, closes = times.rounds[3] if times is not None and 3 in times.rounds else (NOT_YET, NOT_YET)
+        hours = f"{(closes - opens).total_seconds() / 3600:g}"
+        return t.render("summoning", names=tied, victims="；".join(nights), hours=hours)
 
     def _last_words_notices(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
         """Each character the resolution lets leave last words is told so, with the deadline

@@ -107,7 +107,7 @@ class VoteStanding:
     closes: datetime | None
     open: bool
     electorate: tuple[str, ...]
-    decisive: int  # votes that decide it whatever the others vote (more than half)
+    decisive: int  # votes that decide it whatever the others vote (more than half); 0: none (招魂)
     tally: tuple[CandidateVotes, ...]  # most votes first
     abstained: tuple[BallotView, ...]
     not_voted: tuple[str, ...]
@@ -576,7 +576,8 @@ def _vote(
         closes=closes,
         open=opens is not None and opens <= now,
         electorate=standing.electorate,
-        decisive=len(standing.electorate) // 2 + 1,
+        # (招魂 adds one ballot per summoned victim to the runoff's count: no majority to reach)
+        decisive=0 if state.round == SUMMONING else len(standing.electorate) // 2 + 1,
         tally=tuple(tally),
         abstained=tuple(by_target.get(ABSTAIN, ())),
         not_voted=not_voted,
@@ -584,6 +585,9 @@ def _vote(
         why_open=_why_open(referee, not_voted, closes) if decided else None,
         played_by={old: new for old, new in state.pending_substitutions if state.is_alive(old)},
     )
+
+
+SUMMONING = 3  # the day's third round: family A's 招魂 (gm_text.round_name)
 
 
 def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:

@@ -1184,6 +1184,11 @@ class Ruleset:
         """The memory after ``new`` takes over ``old``'s seat (default: unchanged)."""
         return state.memory
 
+    def summoning_order(self, state: GameState) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        """Whom a summoning round calls, night by night, the latest first (family A's 招魂);
+        none where the ruleset has no summoning."""
+        return ()
+
     def substitution_report(self, old: str, new: str) -> Report:
         """What a substitution publishes (family A: a public fact; chess and werewolf: none)."""
         return Report()

@@ -93,6 +93,19 @@ _group(
         "计入遗言后：${tally}",
         "the runoff's tally after 遗言计票, when it decided (no 招魂 took place)",
     ),
+    (
+        "summoning",
+        "${names} 仍然平票，进入招魂：${victims}。被招魂者请在本帖发出后 ${hours} 小时内到投票帖投给 ${names} 之一"
+        "（每人一票；先计最近一夜的死者，这一夜无人上线才计更早一夜的死者）。",
+        "a runoff still tied after the last words goes on to the summoning (招魂, D-4): whom it "
+        "calls ($victims: `summoning_night`s, the latest first), for which candidates, how long",
+    ),
+    (
+        "summoning_nobody",
+        "仍然平票，没有可以招魂的死者（此前没有夜间死者）。",
+        "a runoff still tied after the last words when no night has had a victim: no summoning, no execution",
+    ),
+    ("summoning_night", "第${n}夜死者 ${names}", "the victims of one night a summoning calls"),
     ("tally_item", "${name} ${votes} 票", "one candidate in a runoff tally"),
     ("list_separator", "，", "between the items of a tally"),
     (
@@ -105,6 +118,12 @@ _group(
     ("exit", "${name} 自动退出游戏。", "an automatic exit"),
     ("exit_because", "${name} 退出游戏（${reason}）。", "an exit the GM declared with a reason (a player who quit)"),
     ("substitution", "${out} 退出，由替补 ${in} 接替。", "a substitute takes over a seat"),
+    (
+        "seat_taken_over",
+        "${new}（接替 ${old}）",
+        "a seat a substitute is taking over, as the posts and answers of the step he entered in name it "
+        "(its ballots were cast under the old name; from the next step on it is the substitute's)",
+    ),
     (
         "substitution_deadline",
         "本阶段因替补延长${hours}小时：${moments}。",

@@ -204,3 +204,42 @@ def test_status_lists_a_seat_being_taken_over_with_its_substitute(game) -> None:
     lines = "\n".join(render(build_status(svc), 300))
     living = next(line for line in lines.splitlines() if line.startswith("存活"))
     assert f"Rex（替补 {NEWCOMER}）" in living
+
+
+# -- A5/N20: a seat being taken over is named by its substitute in the step's posts and answers ----
+
+
+def test_the_tally_and_the_runoff_name_the_seat_by_its_substitute_as_his_role_pm_does(game) -> None:
+    """The players were told 路人甲 replaces kk_大侠: the round's result counts the seat's votes
+    under 路人甲 (with whom he replaces), the runoff's candidates too, as his role PM lists them."""
+    svc, clock = game
+    open_the_vote(svc, clock)
+    clock.set(at(VOTE_OPENS + 0.5))
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    # ballots for kk_大侠 count for the seat; he votes for the seat
+    votes = {name: ("kk_大侠" if target == "Rex" else "老王") for name, target in TIE.items() if name != "kk_大侠"}
+    votes[NEWCOMER] = "老王"
+    close_round_one_early(svc, clock, votes)
+    [result] = pending(svc, "round_result")
+    seat = f"{NEWCOMER}（接替 kk_大侠）"
+    assert f"{seat}：5 票" in result.text and "老王：5 票" in result.text
+    assert f"{seat}、老王 平票" in result.text or f"老王、{seat} 平票" in result.text
+    assert "kk_大侠：" not in result.text
+    [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    assert "只能投给 " in role.text and NEWCOMER in role.text
+
+
+def test_a_divination_of_a_seat_being_taken_over_names_its_substitute(tmp_path, monkeypatch) -> None:
+    from tests.daemon.helpers import UIDS, started
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, pm("小明", "占卜 kk_大侠", 4))  # the seer names the seat as he knew it
+    clock.set(at(24 + 12.1))  # the night, 12 h longer for the substitution
+    svc.tick()
+    [answer] = [a for a in announcements(svc, PENDING) if a.destination == "小明" and a.kind == "divination"]
+    assert f"{NEWCOMER}（接替 kk_大侠）" in answer.text
+    [dawn] = pending(svc, "night_result")
+    assert "kk_大侠" not in dawn.text or f"{NEWCOMER}（接替 kk_大侠）" in dawn.text

@@ -192,14 +192,21 @@ def runoff(rules: FamilyA, state: GameState, close: datetime | None) -> RoundOut
                     final[accused] += 1
     report = report.merge(Report(final_tally=nonzero(final)))
     best, leaders = top(final)
-    if len(leaders) == 1:
-        return day_result(rules, state, report, leaders[0])
+    if len(leaders) == 1 or not summonable(mem):
+        # D-5 at once where no night has had a victim: nobody could come to the summoning (D-4)
+        return day_result(rules, state, report, leaders[0] if len(leaders) == 1 else None)
     memory = replace(
         mem,
         runoff=tuple(state.seat(n).number for n in leaders),
         final_counts=tuple((state.seat(n).number, int(v)) for n, v in final.items()),
     )
     return RoundOutcome(report, state.seats, memory, None, 3)
+
+
+def summonable(mem: FamilyAMemory) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """D-4's order of summoning: each night that had victims (their seats), the latest first;
+    empty when no night has had a victim (RES-A16: executed players are never summoned)."""
+    return tuple((n, seats) for n, seats in sorted(mem.victims, reverse=True) if seats)
 
 
 def _victims_of_night(mem: FamilyAMemory, n: int) -> tuple[int, ...]:
@@ -209,22 +216,23 @@ def _victims_of_night(mem: FamilyAMemory, n: int) -> tuple[int, ...]:
     return ()
 
 
-def summoning(rules: FamilyA, state: GameState, online: tuple[str, ...]) -> RoundOutcome:
-    """D-4 (RES-A16): the most recent night whose victims came online casts the deciding ballots."""
+def summoned_votes(state: GameState, online: tuple[str, ...]) -> tuple[list[str], dict[str, Ballot], list[DaemonNote]]:
+    """D-4 (RES-A16, RES-A35): the victims the summoning counts (the latest night's that came
+    online, ``online`` or by casting a ballot), the first ballot of each for a tied candidate,
+    and why the other summoning ballots do not count."""
     mem: FamilyAMemory = state.memory
     tied = {state.by_number(n).name for n in mem.runoff}
-    final = {state.by_number(s).name: float(c) for s, c in mem.final_counts}
     ballots = [b for b in sorted(state.ballots, key=Ballot.sort_key) if b.round == 3]
     came = set(online) | {b.voter for b in ballots}
     summoned: list[str] = []
-    for _night, seats in sorted(mem.victims, reverse=True):
+    for _night, seats in summonable(mem):
         names = [state.by_number(s).name for s in seats]
         present = [n for n in names if n in came and not state.is_alive(n)]
         if present:
             summoned = present
             break
     notes: list[DaemonNote] = []
-    cast: set[str] = set()
+    cast: dict[str, Ballot] = {}
     for b in ballots:
         if b.voter not in summoned or b.voter in cast:
             notes.append(note(b.voter, "not_summoned", "rejected", log_only=True, seq=b.seq))
@@ -233,8 +241,23 @@ def summoning(rules: FamilyA, state: GameState, online: tuple[str, ...]) -> Roun
                 note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq)
             )
         else:
-            cast.add(b.voter)
-            final[b.target] = final.get(b.target, 0) + 1
+            cast[b.voter] = b
+    return summoned, cast, notes
+
+
+def summoning_counts(state: GameState, cast: dict[str, Ballot]) -> dict[str, float]:
+    """The runoff's counts after the last words (D-3) with the summoned ballots ``cast`` added."""
+    final = {state.by_number(s).name: float(c) for s, c in state.memory.final_counts}
+    for b in cast.values():
+        final[b.target] = final.get(b.target, 0) + 1
+    return final
+
+
+def summoning(rules: FamilyA, state: GameState, online: tuple[str, ...]) -> RoundOutcome:
+    """D-4 (RES-A16): the most recent night whose victims came online casts the deciding ballots."""
+    tied = {state.by_number(n).name for n in state.memory.runoff}
+    summoned, cast, notes = summoned_votes(state, online)
+    final = summoning_counts(state, cast)
     report = Report(daemon=tuple(notes), final_tally=nonzero(final))
     best, leaders = top({k: v for k, v in final.items() if k in tied})
     executed = leaders[0] if summoned and len(leaders) == 1 else None

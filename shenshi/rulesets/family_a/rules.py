@@ -150,10 +150,13 @@ class FamilyA(Ruleset):
         survivor does not vote; a runoff counts only ballots for its candidates; the summoned
         victims vote in 招魂."""
         mem: FamilyAMemory = state.memory
+        if state.round == 3:  # 招魂: the summoned victims, on top of the count after the last words
+            summoned, cast, _ = day.summoned_votes(state, ())
+            called = summoned or [n for n in next(iter(self.summoning_order(state)), (0, ()))[1]]
+            return standing(cast, called, day.summoning_counts(state, cast))
         candidates = {state.by_number(n).name for n in mem.runoff} if state.round > 1 else None
         counted, _ = day.counted_ballots(state, state.round, None, candidates)
-        electorate = [s.name for s in day.electorate(state)] if state.round < 3 else []
-        return standing(counted, electorate)
+        return standing(counted, [s.name for s in day.electorate(state)])
 
     def intake_facts(self, state: GameState) -> dict[str, Any]:
         """The bound survivor, the 8p on-duty killer, summoned victims, last-words grants, the
@@ -180,6 +183,12 @@ class FamilyA(Ruleset):
             last = [state.by_number(s).name for n, seats in mem.victims if n == state.number for s in seats]
             facts["last_words_granted"] = frozenset(last)
         return facts
+
+    def summoning_order(self, state: GameState) -> tuple[tuple[int, tuple[str, ...]], ...]:
+        """D-4: whom a summoning (招魂) calls, night by night, the latest night first (each
+        night's victims are counted only if nobody of a later night came online)."""
+        mem: FamilyAMemory = state.memory
+        return tuple((n, tuple(state.by_number(s).name for s in seats)) for n, seats in day.summonable(mem))
 
     def unit_name(self, role: str) -> str:
         """How a joint unit is named in daemon notes ("killers", "seers", …)."""

@@ -1,0 +1,99 @@
+"""A runoff still tied after the last words (family A, D-3/D-4/D-5), played through the
+daemon to what the players read: the runoff's post says the summoning (招魂) follows, whom it
+calls and for how long; it opens when that post is out, the summoned victim's ballot counts, and
+the day ends at its close. With no night victim to call, the day ends at the runoff with no
+execution, and the post says why. (Before: the runoff's post was never proposed, so the
+summoning never opened and the game waited for ever.)"""
+
+from __future__ import annotations
+
+from shenshi.rulesets.base import Phase
+from shenshi.store.outbox import PENDING
+from tests.daemon.helpers import GAME6_10, announcements, at, pm, post, started
+from tests.daemon.test_proposals_follow_the_state import publish
+from tests.daemon.test_status import feed
+
+DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
+VOTE_OPENS = 37  # night 1 is 24 h, the vote opens at the day's 13th hour
+
+# Round 1: 阿杰 4, 老王 4, 小明 1 (kk_大侠's); the runoff: 阿杰 4, 老王 4, kk_大侠 votes for neither.
+FOR_AJIE = ("夜行者", "老王", "小明", "月光")
+FOR_LAOWANG = ("阿杰", "Lily99", "Tom_2", "白色的猫")
+
+
+def pending(svc, kind: str) -> list:
+    return [a for a in announcements(svc, PENDING) if a.kind == kind]
+
+
+def day_one(tmp_path, victim: str | None):
+    """A game6-10 whose night 1 killed ``victim`` (or nobody), its result published, and whose
+    day-1 vote is open: ``(service, clock)``."""
+    svc, clock = started(tmp_path)
+    for name, _ in GAME6_10:
+        feed(svc, post(name, "签到", 1))
+    if victim is not None:
+        for killer in ("夜行者", "老王"):
+            feed(svc, pm(killer, f"杀 {victim}\n杀人宣言：{DECLARATION}", 2))
+    clock.set(at(24.1))
+    svc.tick()
+    publish(svc, "night_result", clock)
+    clock.set(at(VOTE_OPENS))
+    svc.tick()
+    publish(svc, "vote_opened", clock)
+    svc.tick()
+    return svc, clock
+
+
+def vote(svc, hour: float, ballots: dict[str, str]) -> None:
+    for i, (voter, target) in enumerate(ballots.items()):
+        feed(svc, post(voter, f"投票：{target}", hour + i / 100))
+
+
+def tied_runoff(svc, clock) -> None:
+    """Round 1 ties 阿杰 and 老王 4:4; the runoff ties them again (kk_大侠, and Rex if he
+    lives, vote for neither)."""
+    others = [n for n in ("kk_大侠", "Rex") if svc.referee.state.is_alive(n)]
+    round_one = {v: "阿杰" for v in FOR_AJIE} | {v: "老王" for v in FOR_LAOWANG} | {v: "小明" for v in others}
+    vote(svc, VOTE_OPENS + 1, round_one)
+    clock.set(at(VOTE_OPENS + 2))
+    svc.tick()
+    assert svc.referee.state.round == 2
+    publish(svc, "round_result", clock)
+    svc.tick()
+    vote(svc, VOTE_OPENS + 3, {v: "阿杰" for v in FOR_AJIE} | {v: "老王" for v in FOR_LAOWANG})
+    clock.set(at(VOTE_OPENS + 2 + 12.5))  # the runoff lasts 12 h from its post
+    svc.tick()
+
+
+def test_a_tied_runoff_announces_the_summoning_which_opens_counts_and_ends_the_day(tmp_path) -> None:
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    assert svc.referee.state.round == 3
+    [runoff] = pending(svc, "round_result")
+    assert "生死投票：老王 4 票，阿杰 4 票" in runoff.text or "生死投票：阿杰 4 票，老王 4 票" in runoff.text
+    assert "老王、阿杰 仍然平票，进入招魂：第1夜死者 Rex。" in runoff.text
+    assert "12 小时内到投票帖投给 老王、阿杰 之一" in runoff.text
+    publish(svc, "round_result", clock)
+    svc.tick()
+    opens, closes = svc.referee.times().rounds[3]
+    assert (closes - opens).total_seconds() == 12 * 3600 and opens == clock()
+    feed(svc, post("Rex", "投票：老王", VOTE_OPENS + 16))  # the summoned victim came online
+    clock.set(at(VOTE_OPENS + 16))
+    svc.tick()
+    assert svc.referee.state.phase is Phase.DAY  # the summoning runs its period
+    clock.set(closes)
+    svc.tick()
+    [result] = pending(svc, "day_result")
+    assert "计入遗言与招魂后：老王 5 票，阿杰 4 票" in result.text
+    assert "老王 被处决，身份：杀手。" in result.text
+    assert "kk_大侠 自动退出游戏。" in result.text  # he missed the runoff
+
+
+def test_a_tied_runoff_with_nobody_to_summon_ends_the_day_at_once_and_says_why(tmp_path) -> None:
+    svc, clock = day_one(tmp_path, victim=None)
+    tied_runoff(svc, clock)
+    assert svc.referee.state.phase is not Phase.DAY  # no summoning round to wait for
+    [result] = pending(svc, "day_result")
+    assert "本日无人被处决，直接进入黑夜。" in result.text
+    assert "仍然平票，没有可以招魂的死者" in result.text
+    assert "计入遗言后" not in result.text  # no last words changed the runoff's count
