@@ -141,11 +141,11 @@ _VOTE_HEADER = "【" + _HEADER_GAP + _VOTE_WORD + _HEADER_GAP + "】"  # 【今�
 _VOTE_CHANGE = re.compile(
     _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
-_VOTE_STRONG = re.compile(
+_VOTE_STRONG_WORD = re.compile(
     _FILLER + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?"
     + "(?:" + _VOTE_WORD + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")"
-    + _OBJECT
 )  # fmt: skip
+_VOTE_STRONG = re.compile(_VOTE_STRONG_WORD.pattern + _OBJECT)
 # Weak: a player's name must follow (跟投X; 【今日投票】X, not 【第2天投票结果】).
 _VOTE_WEAK = re.compile(
     _FILLER + "(?:" + _alt(lexicon.VOTE_WEAK_WORDS) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])|"
@@ -1133,6 +1133,7 @@ def _read_ballot(
     if m:
         return _abstention(reader, pos, m.end(), conditions), m.end()
     change = False
+    ambiguous: NameRef | None = None
     m = _VOTE_CHANGE.match(text, pos)
     if m:
         change = True
@@ -1155,12 +1156,18 @@ def _read_ballot(
         if not m:
             return None
         end = m.end()
-        again = _VOTE_WEAK.match(text, _after_sep(text, end)) if strict else None
-        if again and again.end() > _after_sep(text, end):
+        if strict:  # 投票给目标：X, 【投票】目标 where 目标 plays
+            word = _VOTE_STRONG_WORD.match(text, pos)
+            end, ambiguous = _object_slot(reader, word.end() if word else end, end)
+        at = _after_sep(text, end)
+        again = _VOTE_WEAK.match(text, at) if strict else None
+        if again and again.end() > at and _marker_or_name(reader, at, again.end(), again.end()) != NAME:
             end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
     correction = bool(_CHANGE_VERB.search(text, pos, end))  # 改投X, 改为投X
     ref, after = reader.read_name(end, strict=False, pronouns=True)
+    if ambiguous is not None and ref is not None:
+        ref = ambiguous
     if (ref is None or not ref.written) and strict:
         ref2, after2 = reader.read_name_after_weak_sep(end)  # 投票，X / 投票；X
         if ref2 is not None:
@@ -1665,14 +1672,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     word_end = m.end(1) if m.group(1) else m.end(2) + 1
     if weak and _marker_or_name(reader, word_at, word_end, word_end) == NAME and not reader.name_at(word_end):
         return None  # 炮架 where 炮架 plays: a name, not 炮 + 架…
-    ambiguous: NameRef | None = None
-    if m.end() > word_end:  # 炮打目标：X — or 炮打目标 where 目标 plays: the name slot holds a name
-        suffix = _OBJECT_WORD.match(text, word_end)
-        said = _marker_or_name(reader, word_end, suffix.end() if suffix else m.end(), m.end())
-        if said == NAME:
-            start = word_end
-        elif said == BOTH:  # 目标 the player, or 目标：X? Neither is guessed.
-            ambiguous = _either_name(reader, word_end, m.end())
+    start, ambiguous = _object_slot(reader, word_end, m.end())
     # 再改杀X, 改为庇佑X: a change verb in the framing is a correction (the last one counts);
     # 确定杀X: agreement in the framing confirms the command
     change = bool(_CHANGE_VERB.search(text, pos, m.end()))
@@ -1725,11 +1725,28 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     ), end
 
 
-def _either_name(reader: _Reader, start: int, slot: int) -> NameRef:
+def _object_slot(reader: _Reader, word_end: int, end: int) -> tuple[int, NameRef | None]:
+    """Where the name of a command word ending at ``word_end`` is read, when an object word
+    (目标, 对象：) was read after it up to ``end``: there (炮打目标：X), or at ``word_end`` when
+    a player's name is written there (炮打目标 where 目标 plays); with an ambiguous name when
+    either may be meant (炮打目标：项伯 where 目标 plays)."""
+    if end <= word_end:
+        return end, None
+    suffix = _OBJECT_WORD.match(reader.text, word_end)
+    said = _marker_or_name(reader, word_end, suffix.end() if suffix else end, end)
+    if said == NAME:
+        return word_end, None
+    return end, (_either_name(reader, word_end, end) if said == BOTH else None)
+
+
+def _either_name(reader: _Reader, start: int, slot: int) -> NameRef | None:
     """A player's name written where a marker word is too, with another player's name in the
-    marker's slot (炮打目标：项伯 where 目标 plays): either may be meant, an ambiguous name."""
+    marker's slot (炮打目标：项伯 where 目标 plays): either may be meant, an ambiguous name
+    (``None`` when both name the same player)."""
     first, other = reader.name_at(start), reader.name_at(_after_sep(reader.text, slot))
     players = {p for m in (first, other) if m is not None for p in (m.ambiguous or (m.player,))}
+    if len(players) < 2:
+        return None  # 占卜对象：对象 where 对象 plays: the same player either way
     stop = other.end if other is not None else slot
     written = reader.folded.original_slice(start, stop)
     return NameRef(written, None, tuple(sorted(p for p in players if p is not None)))
