@@ -1306,13 +1306,21 @@ def _marker_or_name(reader: _Reader, start: int, word_end: int, slot: int) -> st
       command word inside a name never marks), or the marker word itself with no player's name
       in its slot (炮架做炮架, 炮打目标，炮架：Y where 炮架 / 目标 plays);
     * ``BOTH`` — the marker word itself, with a player's name in its slot too (炮架：炮架,
-      炮打目标：项伯 where 目标 plays): where ``start`` is a name slot, neither is guessed."""
+      炮打目标：项伯 where 目标 plays): where ``start`` is a name slot, neither is guessed.
+
+    The marker word itself with a colon and a word after it that is no player's name
+    (投票给目标：老K) is the ``MARKER``: that name is read, and told as unknown."""
     match = reader.name_at(start)
     if match is None or match.end < word_end or not _whole_name_at(reader, start):
         return MARKER
     if match.end > word_end:
         return NAME
-    return BOTH if reader.name_at(_after_sep(reader.text, slot)) is not None else NAME
+    text = reader.text
+    after = _after_sep(text, slot)
+    if reader.name_at(after) is not None:
+        return BOTH
+    meant = ":" in text[slot:after] and after < len(text) and _extends_a_name(text[after])
+    return MARKER if meant else NAME
 
 
 def _abstention(
