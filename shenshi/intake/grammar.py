@@ -37,7 +37,7 @@ import unicodedata
 from bisect import bisect_left, insort
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from shenshi.intake import lexicon
 from shenshi.intake.names import NameIndex, NameMatch
@@ -323,9 +323,12 @@ def _skip_decor(text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
-def lead_positions(text: str, pos: int) -> list[int]:
+@lru_cache(maxsize=1024)
+def lead_positions(text: str, pos: int) -> tuple[int, ...]:
     """``pos`` and each position after a lead-in there (numbering, PS：, @someone, 【第二天】,
-    Day2, symbols and emoji), in order: a command may start at any of them (🔮【预言】X)."""
+    Day2, symbols and emoji), in order: a command may start at any of them (🔮【预言】X).
+    One read asks for the same position about twice (clause starts, then each command): the
+    answers for the texts being read are kept."""
     found = [pos]
     for _ in range(_MAX_LEADS):
         for lead in _LEADS:
@@ -336,7 +339,7 @@ def lead_positions(text: str, pos: int) -> list[int]:
                 break
         else:
             break
-    return found
+    return tuple(found)
 
 
 def skip_lead(text: str, pos: int) -> int:
