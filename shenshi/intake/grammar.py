@@ -23,6 +23,9 @@ the latest target counts, and the command it corrects is dropped; a change writt
 word (法官您好, 麻烦主办：, 帮我们, 我和X, the author's own name) frames it; agreement after it
 (以这个为准, 就这个, 确定) confirms it; a reason after it, in brackets or after an @-mention,
 never qualifies it; a clause opening with a cannon platform (炮架子选Y) is the platform.
+Where a name is written, a player's name wins over a marker word (炮架做炮架 where 炮架
+plays), a marker word inside a name never marks, and a name that is a marker word with
+another player's name in the word's slot is an ambiguous name (see :func:`_marker_or_name`).
 
 Positions (sentence and clause bounds, condition and question markers) are looked up in tables
 built once per text, so a hostile text of many clauses or markers is read in linear time.
