@@ -23,6 +23,9 @@ the latest target counts, and the command it corrects is dropped; a change writt
 word (法官您好, 麻烦主办：, 帮我们, 我和X, the author's own name) frames it; agreement after it
 (以这个为准, 就这个, 确定) confirms it; a reason after it, in brackets or after an @-mention,
 never qualifies it; a clause opening with a cannon platform (炮架子选Y) is the platform.
+Where a name is written, a player's name wins over a marker word (炮架做炮架 where 炮架
+plays), a marker word inside a name never marks, and a name that is a marker word with
+another player's name in the word's slot is an ambiguous name (see :func:`_marker_or_name`).
 
 Positions (sentence and clause bounds, condition and question markers) are looked up in tables
 built once per text, so a hostile text of many clauses or markers is read in linear time.
@@ -37,7 +40,7 @@ import unicodedata
 from bisect import bisect_left, insort
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from shenshi.intake import lexicon
 from shenshi.intake.names import NameIndex, NameMatch
@@ -141,11 +144,11 @@ _VOTE_HEADER = "【" + _HEADER_GAP + _VOTE_WORD + _HEADER_GAP + "】"  # 【今�
 _VOTE_CHANGE = re.compile(
     _FILLER + _alt(lexicon.VOTE_CHANGE_WORDS) + _alt(lexicon.VOTE_CHANGE_LINKS) + "?"
 )
-_VOTE_STRONG = re.compile(
+_VOTE_STRONG_WORD = re.compile(
     _FILLER + _alt(lexicon.VOTE_ROUND_PREFIXES) + "?"
     + "(?:" + _VOTE_WORD + _alt(lexicon.VOTE_LINKS) + "?|" + _alt(lexicon.VOTE_WORDS) + ")"
-    + _OBJECT
 )  # fmt: skip
+_VOTE_STRONG = re.compile(_VOTE_STRONG_WORD.pattern + _OBJECT)
 # Weak: a player's name must follow (跟投X; 【今日投票】X, not 【第2天投票结果】).
 _VOTE_WEAK = re.compile(
     _FILLER + "(?:" + _alt(lexicon.VOTE_WEAK_WORDS) + "(?![" + lexicon.VOTE_WEAK_NOT_BEFORE + "])|"
@@ -212,6 +215,17 @@ _NAME_FIRST = tuple(
 _PLATFORM = re.compile(
     r"[【\[]?" + _alt(lexicon.PLATFORM_WORDS) + r"[】\]]?[ \t]*" + _alt(lexicon.PLATFORM_FILLERS) + "?"
     + "(?:(" + _alt(lexicon.PLATFORM_CHANGE_LINKS) + ")|" + _alt(lexicon.PLATFORM_LINKS) + ")?"
+)  # fmt: skip
+# The marker words alone (炮架子, 隔着; 目标 after a command word): where one ends, to tell it from
+# a player's name written at the same place (see _marker_or_name).
+_PLATFORM_WORD = re.compile(
+    r"[【\[]?" + _alt(lexicon.PLATFORM_WORDS) + "|" + _alt(lexicon.PLATFORM_ACROSS)
+)  # fmt: skip
+_OBJECT_WORD = re.compile(_alt(lexicon.OBJECT_SUFFIXES))
+# A player's name in a list (炮打A，炮架：Y) that is a marker word with a player's name after it:
+# the marker, not another name.
+_MARKER_WORD = re.compile(
+    "(?:" + _VERBS_ALT + "|" + _alt(lexicon.PLATFORM_WORDS + lexicon.OBJECT_SUFFIXES) + ")"
 )  # fmt: skip
 _PLATFORM_LEAD = re.compile(
     "(?:" + _alt(lexicon.PLATFORM_AS_LEADS + lexicon.PLATFORM_ACROSS) + r"|[【\[]?"
@@ -312,9 +326,12 @@ def _skip_decor(text: str, pos: int) -> int:
     return m.end() if m else pos
 
 
-def lead_positions(text: str, pos: int) -> list[int]:
+@lru_cache(maxsize=1024)
+def lead_positions(text: str, pos: int) -> tuple[int, ...]:
     """``pos`` and each position after a lead-in there (numbering, PS：, @someone, 【第二天】,
-    Day2, symbols and emoji), in order: a command may start at any of them (🔮【预言】X)."""
+    Day2, symbols and emoji), in order: a command may start at any of them (🔮【预言】X).
+    One read asks for the same position about twice (clause starts, then each command): the
+    answers for the texts being read are kept."""
     found = [pos]
     for _ in range(_MAX_LEADS):
         for lead in _LEADS:
@@ -325,7 +342,7 @@ def lead_positions(text: str, pos: int) -> list[int]:
                 break
         else:
             break
-    return found
+    return tuple(found)
 
 
 def skip_lead(text: str, pos: int) -> int:
@@ -915,7 +932,7 @@ class _Reader:
                 if match is None:
                     return more, pos, alternatives
                 if self._correction_before_a_name(nxt, match.end):
-                    return more, pos, alternatives  # 占卜老王 改成 投票君 where 改成 plays
+                    return more, pos, alternatives  # 占卜老王 改成 投票君 where 改成 plays; 炮架：Y
                 written = self.folded.original_slice(nxt, match.end)
                 ref, end = NameRef(written, match.player, match.ambiguous, match.lookalike), match.end
                 self._read_a_name(nxt, match.end)
@@ -941,9 +958,12 @@ class _Reader:
             pos = end
 
     def _correction_before_a_name(self, start: int, end: int) -> bool:
-        """Whether the player's name at ``[start, end)`` is a correction word (改成, 换成) with
-        another player's name after it: then it is the word, changing to that player."""
-        if not _CORRECTION.fullmatch(self.text, start, end):
+        """Whether the player's name at ``[start, end)`` is a correction word (改成, 换成) or
+        another marker word (炮架, 目标, a command word) with another player's name after it:
+        then it is the word, changing to that player or marking him (炮打A，炮架：炮架)."""
+        if not (
+            _CORRECTION.fullmatch(self.text, start, end) or _MARKER_WORD.fullmatch(self.text, start, end)
+        ):
             return False
         after = _after_sep(self.text, end)
         return after > end and self.name_at(after) is not None
@@ -1119,6 +1139,7 @@ def _read_ballot(
     if m:
         return _abstention(reader, pos, m.end(), conditions), m.end()
     change = False
+    ambiguous: NameRef | None = None
     m = _VOTE_CHANGE.match(text, pos)
     if m:
         change = True
@@ -1141,12 +1162,18 @@ def _read_ballot(
         if not m:
             return None
         end = m.end()
-        again = _VOTE_WEAK.match(text, _after_sep(text, end)) if strict else None
-        if again and again.end() > _after_sep(text, end):
+        if strict:  # 投票给目标：X, 【投票】目标 where 目标 plays
+            word = _VOTE_STRONG_WORD.match(text, pos)
+            end, ambiguous = _object_slot(reader, word.end() if word else end, end)
+        at = _after_sep(text, end)
+        again = _VOTE_WEAK.match(text, at) if strict else None
+        if again and again.end() > at and _marker_or_name(reader, at, again.end(), again.end()) != NAME:
             end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
     correction = bool(_CHANGE_VERB.search(text, pos, end))  # 改投X, 改为投X
     ref, after = reader.read_name(end, strict=False, pronouns=True)
+    if ambiguous is not None and ref is not None:
+        ref = ambiguous
     if (ref is None or not ref.written) and strict:
         ref2, after2 = reader.read_name_after_weak_sep(end)  # 投票，X / 投票；X
         if ref2 is not None:
@@ -1270,6 +1297,36 @@ def _whole_name_at(reader: _Reader, pos: int) -> bool:
         end >= len(text) or not _extends_a_name(text[end]) or text[end] in lexicon.NAME_PARTICLES
         or _FOLLOWER.match(text, end) is not None
     )  # fmt: skip
+
+
+MARKER, NAME, BOTH = "marker", "name", "both"
+
+
+def _marker_or_name(reader: _Reader, start: int, word_end: int, slot: int) -> str:
+    """What a marker word written at ``[start, word_end)`` is (炮架子, 目标 after a command
+    word), its own name slot starting at ``slot`` (after its links: 炮架子选|Y), where a
+    player's name may be written at ``start`` too:
+
+    * ``MARKER`` — no player's whole name starts there, or a shorter one (炮架 in 炮架子：Y);
+    * ``NAME`` — a player's whole name that goes on past the marker word (炮架子王, 老炮 …: a
+      command word inside a name never marks), or the marker word itself with no player's name
+      in its slot (炮架做炮架, 炮打目标，炮架：Y where 炮架 / 目标 plays);
+    * ``BOTH`` — the marker word itself, with a player's name in its slot too (炮架：炮架,
+      炮打目标：项伯 where 目标 plays): where ``start`` is a name slot, neither is guessed.
+
+    The marker word itself with a colon and a word after it that is no player's name
+    (投票给目标：老K) is the ``MARKER``: that name is read, and told as unknown."""
+    match = reader.name_at(start)
+    if match is None or match.end < word_end or not _whole_name_at(reader, start):
+        return MARKER
+    if match.end > word_end:
+        return NAME
+    text = reader.text
+    after = _after_sep(text, slot)
+    if reader.name_at(after) is not None:
+        return BOTH
+    meant = ":" in text[slot:after] and after < len(text) and _extends_a_name(text[after])
+    return MARKER if meant else NAME
 
 
 def _abstention(
@@ -1626,6 +1683,10 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     weak = len(word) == 1 and not bracketed
     start = m.end()
     word_at = m.start(1) if m.group(1) else m.start(2) - 1
+    word_end = m.end(1) if m.group(1) else m.end(2) + 1
+    if weak and _marker_or_name(reader, word_at, word_end, word_end) == NAME and not reader.name_at(word_end):
+        return None  # 炮架 where 炮架 plays: a name, not 炮 + 架…
+    start, ambiguous = _object_slot(reader, word_end, m.end())
     # 再改杀X, 改为庇佑X: a change verb in the framing is a correction (the last one counts);
     # 确定杀X: agreement in the framing confirms the command
     change = bool(_CHANGE_VERB.search(text, pos, m.end()))
@@ -1645,6 +1706,8 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     ):  # fmt: skip
         start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
     ref, end = reader.read_name(start, strict=bracketed)
+    if ambiguous is not None and ref is not None:
+        ref = ambiguous
     if (ref is None or not ref.written) and not weak:
         ref2, end2 = reader.read_name_after_weak_sep(start)
         if ref2 is not None:
@@ -1674,6 +1737,33 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         intents, verb, pos, ref, tuple(more), alternatives=alternatives, correction=change,
         confirm=confirm,
     ), end
+
+
+def _object_slot(reader: _Reader, word_end: int, end: int) -> tuple[int, NameRef | None]:
+    """Where the name of a command word ending at ``word_end`` is read, when an object word
+    (目标, 对象：) was read after it up to ``end``: there (炮打目标：X), or at ``word_end`` when
+    a player's name is written there (炮打目标 where 目标 plays); with an ambiguous name when
+    either may be meant (炮打目标：项伯 where 目标 plays)."""
+    if end <= word_end:
+        return end, None
+    suffix = _OBJECT_WORD.match(reader.text, word_end)
+    said = _marker_or_name(reader, word_end, suffix.end() if suffix else end, end)
+    if said == NAME:
+        return word_end, None
+    return end, (_either_name(reader, word_end, end) if said == BOTH else None)
+
+
+def _either_name(reader: _Reader, start: int, slot: int) -> NameRef | None:
+    """A player's name written where a marker word is too, with another player's name in the
+    marker's slot (炮打目标：项伯 where 目标 plays): either may be meant, an ambiguous name
+    (``None`` when both name the same player)."""
+    first, other = reader.name_at(start), reader.name_at(_after_sep(reader.text, slot))
+    players = {p for m in (first, other) if m is not None for p in (m.ambiguous or (m.player,))}
+    if len(players) < 2:
+        return None  # 占卜对象：对象 where 对象 plays: the same player either way
+    stop = other.end if other is not None else slot
+    written = reader.folded.original_slice(start, stop)
+    return NameRef(written, None, tuple(sorted(p for p in players if p is not None)))
 
 
 def _topic_before(reader: _Reader, pos: int) -> NameRef | None:
@@ -1792,6 +1882,9 @@ def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
     m = _PLATFORM.match(text, pos) or _PLATFORM_ACROSS.match(text, pos)
     if not m:
         return None
+    word = _PLATFORM_WORD.match(text, pos)
+    if word is not None and _marker_or_name(reader, pos, word.end(), m.end()) == NAME:
+        return None  # a player's name (炮架做炮架, 炮架子王 where they play), not the word
     name_at = m.end()
     changed = bool(m.lastindex and m.group(1))
     if changed and _whole_name_at(reader, m.start(1)) and reader.name_at(m.start(1)).end >= m.end():
@@ -1821,13 +1914,16 @@ def _platform_mentions(reader: _Reader, spans: Iterable[tuple[int, int]]) -> lis
 def _platforms_in(reader: _Reader, start: int, stop: int) -> list[tuple[int, _Platform]]:
     text = reader.text
     found: list[tuple[int, _Platform]] = []
+    names = reader.index.find_all(reader.folded, start, stop)
+    # a platform word inside a player's whole name (老炮架, 让架子) never marks a platform
+    inside = {k for at, match in names if _whole_name_at(reader, at) for k in range(at + 1, match.end)}
     for pos in range(start, stop):
-        if pos > 0 and text[pos - 1] not in _CLAUSE_BREAK + " \t:(（[【以用拿让":
+        if (pos > 0 and text[pos - 1] not in _CLAUSE_BREAK + " \t:(（[【以用拿让") or pos in inside:
             continue
         hit = _platform_at(reader, pos, stop)
         if hit is not None:
             found.append((pos, hit))
-    for pos, match in reader.index.find_all(reader.folded, start, stop):
+    for pos, match in names:
         if _PLATFORM_AS_AFTER.match(text, match.end):
             ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
             found.append((pos, _Platform((ref,), match.end, False, False)))

@@ -192,9 +192,10 @@ class Folded:
         skips = {m.start(): m.end() for m in _REPLACED_RUN.finditer(original)}
         skips.update({m.start(): -m.end() for m in _ANSI.finditer(original)})
         n = len(original)
+        first_mark, is_mark, fold_one = _FIRST_MARK, _is_mark, fold_char  # (a hot loop)
         i = 0
         while i < n:
-            if i in skips:
+            if skips and i in skips:
                 end = skips[i]
                 if end > 0:  # ????: characters the forum replaced, not question marks
                     parts.append(REPLACED)
@@ -202,12 +203,15 @@ class Folded:
                 i = abs(end)
                 continue
             j = i + 1
-            while j < n and original[j] >= _FIRST_MARK and _is_mark(original[j]):
+            while j < n and original[j] >= first_mark and is_mark(original[j]):
                 j += 1
             ch = original[i:j]
-            f = "" if ch == "\r" and original[j : j + 1] == "\n" else fold_char(ch)
+            f = "" if ch == "\r" and original[j : j + 1] == "\n" else fold_one(ch)
             parts.append(f)
-            origin.extend([i] * len(f))
+            if len(f) == 1:
+                origin.append(i)
+            else:
+                origin.extend([i] * len(f))
             i = j
         return cls(original, "".join(parts), tuple(origin))
 
