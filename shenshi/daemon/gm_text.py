@@ -431,6 +431,7 @@ RESOLVED: Mapping[str, str] = MappingProxyType({
     "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "receipt": "回执 #{id} 已送达",
     "superseded": "#{id} 已被取代（不会发送）",
     "counted": "天神把这条私信计入了《{game}》",
+    "resent_naming": "玩家重发了这条私信并写明《{game}》，已在那一局计入",
 })  # fmt: skip
 
 

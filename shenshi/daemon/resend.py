@@ -108,6 +108,10 @@ class Awaited:
             if when is not None and (who not in self._cleared or when > self._cleared[who]):
                 self._cleared[who] = when
 
+    def release(self, who: str) -> None:
+        """The step no longer waits for ``who``'s refused PM (its cause is gone elsewhere)."""
+        self.refused.pop(who, None)
+
     def recall(self, refusals: Iterable[Refusal], seated: Iterable[str]) -> None:
         """The refusals stored for the open step (after a restart, the events replayed): each
         stands unless its holder was cleared at or after it was sent, or left his seat."""

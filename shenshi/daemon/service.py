@@ -270,6 +270,8 @@ class GameService:
             } if self.config.game.receipts else set()  # fmt: skip
         found = []
         for a in alerts:
+            if a.resolved_at is not None:
+                continue  # its cause is gone (a PM kept aside that was counted or sent again)
             if a.kind != "pm_game_unknown" and (a.subject, a.evidence_id) not in told:
                 continue  # no receipt asked him to send it again
             written = str((a.cause or {}).get("at") or "")
@@ -402,6 +404,39 @@ class GameService:
             if uow.outbox.propose(self.game_id, **_draft_row(draft))[1]:
                 self._unrouted_log.append(draft)
 
+    def _resent_here(self, pm: PrivateMessage) -> None:
+        """``pm``, counted in this game, is a PM kept aside as maybe this game's or another's
+        sent again naming this game (the same text with its ``【game】`` tag): the alerts about
+        the one kept aside close in every game, so that no game waits for it any more (their
+        clock releases the wait, :meth:`_release_settled_unknowns`)."""
+        again = _command_text(pm.text, self.config.game.name)
+        sender = {pm.sender_uid, pm.sender} - {None}
+        words = gm_text.RESOLVED["resent_naming"].format(game=self.config.game.name)
+        with self.store.transaction() as uow:
+            for game in uow.games.listing():
+                for alert in uow.alerts.raised(game.id, open_only=True):
+                    if alert.kind != "pm_game_unknown" or alert.evidence_id is None:
+                        continue
+                    kept = uow.evidence.get(alert.evidence_id)
+                    if kept.kind is not EvidenceKind.PM or not ({kept.author_uid, kept.author} - {None, ""}) & sender:
+                        continue
+                    if kept.posted_at <= pm.sent_at and _command_text(kept.text, self.config.game.name) == again:
+                        uow.alerts.resolve(game.id, lambda a, key=alert.key: words if a.key == key else None, at=self.clock())
+
+    def _release_settled_unknowns(self) -> None:
+        """A PM whose game was unknown keeps this step waiting for its sender only while its
+        alert is open: once the GM counted it in a game (``override count-pm``) or the player
+        sent it again naming a game, this game no longer waits for it."""
+        waiting = {r.evidence: who for who, r in self.referee.awaited.refused.items()
+                   if r.kind == "pm_game_unknown" and r.evidence}  # fmt: skip
+        if not waiting:
+            return
+        with self.store.snapshot() as uow:
+            closed = [a for a in uow.alerts.raised(self.game_id) if a.kind == "pm_game_unknown"
+                      and a.resolved_at is not None and str(a.evidence_id) in waiting]  # fmt: skip
+        for alert in closed:
+            self.referee.awaited.release(waiting[str(alert.evidence_id)])
+
     def _seat_of(self, name: str, uid: str | None) -> str | None:
         """The seat holder of this game who wrote as ``name`` (``uid``), if any."""
         state = self.referee.state
@@ -533,6 +568,8 @@ class GameService:
             message = item.record if at == item.record.sent_at else replace(item.record, sent_at=at)
             outcome = referee.read_pm(message, evidence)
             who = message.sender
+            if outcome.events and not item.by_gm:
+                self._resent_here(message)
             if outcome.events and uncertain(item.moment, window):
                 text = uncertain_message(who, item.moment, window, self.config.forum.tz)
                 outcome.alerts.append(GmAlert(referee.keys.order_uncertain(evidence), "order_uncertain", text, who, evidence))
@@ -608,6 +645,7 @@ class GameService:
         start of its last complete poll, so that nothing closes before what was written by then
         is read), then the sign-in and lurking checks."""
         now = self._advance(now or self.clock())
+        self._release_settled_unknowns()
         outcome = self._run_clock(now)
         absences = self._absences(now)
         outcome.extend(absences)
@@ -1142,3 +1180,8 @@ def _alert_row(a: GmAlert) -> dict:
         "cause": cause.to_json() if cause is not None else None,
     }  # fmt: skip
 
+
+def _command_text(text: str, game: str) -> str:
+    """A PM's text as a command, whichever game it names: without the ``【game】`` tag and
+    whitespace (a PM sent again naming its game is the same command)."""
+    return "".join(text.replace(f"【{game}】", "").split())

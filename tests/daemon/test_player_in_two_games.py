@@ -154,10 +154,41 @@ def test_an_ambiguous_pm_is_counted_nowhere_told_once_and_counted_where_the_gm_s
         assert closed.resolved_at is not None and "第2局" in closed.resolution
     with pytest.raises(UserError, match="已经定了"):
         gm_commands.count_pm(first, pm_id)  # the other game cannot count it too
-    # the daemon goes on: nothing is read twice
+    # the daemon goes on: nothing is read twice, and the first game no longer waits for it
     clock.advance(minutes=3)
     fleet.run()
     assert acted(second) == [("月光", "bind", "小明")] and acted(first) == []
+    assert "月光" not in first.referee.awaited.holders()
+
+
+def test_a_pm_sent_again_naming_its_game_lets_the_other_game_stop_waiting(games) -> None:
+    """The PM kept aside keeps each game's night waiting for its sender (he was told to send
+    it again, RULES.md "Early close"); once he sends it again naming 第2局, neither game waits for
+    it any more: both alerts close with what closed them, and so after a restart."""
+    clock, forum, fleet = games
+    first, second = fleet.services
+    send(clock, forum, fleet, "月光", "束魂 小明")
+    assert "月光" in first.referee.awaited.holders() and "月光" in second.referee.awaited.holders()
+    send(clock, forum, fleet, "月光", "【第2局】束魂 小明")
+    assert acted(second) == [("月光", "bind", "小明")] and acted(first) == []
+    clock.advance(minutes=1)
+    fleet.run()
+    for service in fleet.services:
+        [closed] = doubts(service)
+        assert closed.resolved_at is not None and "重发" in closed.resolution and "第2局" in closed.resolution
+        assert "月光" not in service.referee.awaited.holders()
+        service._recall_refusals(service.referee)  # as a restart recalls them
+        assert "月光" not in service.referee.awaited.holders()
+
+
+def test_a_different_pm_naming_a_game_keeps_the_other_game_waiting(games) -> None:
+    """Another command naming 第2局 is not the PM kept aside: 第1局 still waits for it."""
+    clock, forum, fleet = games
+    first, second = fleet.services
+    send(clock, forum, fleet, "月光", "束魂 小明")
+    send(clock, forum, fleet, "月光", "【第2局】束魂 乙3号")
+    assert "月光" in first.referee.awaited.holders()
+    assert [a.resolved_at for a in doubts(first)] == [None]
 
 
 def test_a_question_from_a_player_in_both_games_is_asked_in_both(games) -> None:

@@ -124,3 +124,27 @@ def test_an_unconfirmed_exit_is_listed_with_its_confirmation_never_to_approve(tm
     text = "\n".join(render(build_status(svc), 300))
     [line] = [x for x in text.splitlines() if "未签到：#" in x]
     assert "approve" not in line and "shenshi override exit Rex" in line and "待你确认" in line
+
+
+def test_a_werewolf_vote_is_never_said_decided_while_ballots_may_still_change(tmp_path) -> None:
+    """adversary3 A10: werewolf's latest ballot counts (RES-W6) and the sheriff's weighs 1.5:
+    however many ballots one character leads by, the status never says he cannot be caught
+    (only where a ballot once cast is final, family A)."""
+    from shenshi.demo.script import load_script
+    from tests.daemon.helpers import post
+    from tests.daemon.test_status import feed
+
+    script = load_script("werewolf")
+    svc, clock = started(tmp_path, "werewolf", script=script)
+    clock.set(at(10.6))  # night 0 over: day 1 opens at 06:00
+    svc.tick()
+    assert svc.referee.state.phase.value == "day"
+    names = [s.name for s in svc.referee.state.alive()]
+    target, voters = names[0], names[1:]
+    for i, voter in enumerate(voters):
+        feed(svc, post(voter, f"投票：{target}", 10.7 + i / 100))
+    status = build_status(svc)
+    vote = status.vote
+    assert vote is not None and vote.tally[0].name == target and vote.tally[0].votes > len(names) / 2
+    assert vote.decided is None and vote.why_open is None
+    assert "已无法被追上" not in "\n".join(render(status, 200))
