@@ -108,6 +108,8 @@ from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
+SUMMONING = 3  # the day's third round: family A's 招魂 (D-4, gm_text.round_name)
+
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
 
@@ -615,6 +617,10 @@ class Referee:
         standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
         answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
+            if command.action in ("vote", "abstain") and self._summoning() and not command.extra.get("summoned"):
+                refused.add(n)  # 招魂: only the summoned victims vote (D-4); the voter is told
+                out.drafts += self._summoning_only(command.actor, evidence, at)
+                continue
             core = self.translate(for_the_seat(command, stand_ins(self.state)), evidence, at)
             if core is None:
                 continue
@@ -815,6 +821,8 @@ class Referee:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
         t = self.templates
+        if self._summoning() and self.state.is_alive(voter):
+            return self._summoning_only(voter, evidence, at)  # (the summoning's post is not out yet)
         if opens >= NOT_YET and self.state.round > 1:
             text = t.render("vote_between_rounds_notice", at=notices.clock_time(at, self.tz))
         elif at < opens:
@@ -824,6 +832,18 @@ class Referee:
             return []
         key = self.keys.reply(evidence, "vote_not_open")
         return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
+
+    def _summoning(self) -> bool:
+        """The open round is a summoning (招魂, family A's D-4): only summoned victims vote."""
+        state = self.state
+        return state.phase is Phase.DAY and state.round == SUMMONING and bool(self.ruleset.summoning_order(state))
+
+    def _summoning_only(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
+        """A living player's ballot in the summoning is not counted: he is told who votes."""
+        called = "；".join(self.templates.render("summoning_night", n=n, names="、".join(names))
+                          for n, names in self.ruleset.summoning_order(self.state))  # fmt: skip
+        text = self.templates.render("summoning_only_notice", at=notices.clock_time(at, self.tz), called=called)
+        return [Draft(self.keys.reply(evidence, "vote_not_open"), "vote_not_open", "pm", voter, text, (evidence,))]
 
     def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
         """An intake command as a rules-core command (``None``: nothing for the core)."""

@@ -33,7 +33,7 @@ from shenshi.daemon.announce import kind_words
 from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
-from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
+from shenshi.daemon.referee import NOT_YET, SUMMONING, Referee, stand_ins
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import (
@@ -585,9 +585,6 @@ def _vote(
         why_open=_why_open(referee, not_voted, closes) if decided else None,
         played_by={old: new for old, new in state.pending_substitutions if state.is_alive(old)},
     )
-
-
-SUMMONING = 3  # the day's third round: family A's 招魂 (gm_text.round_name)
 
 
 def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:

@@ -997,6 +997,11 @@ _group(
         "a ballot posted before the vote thread opened",
     ),
     (
+        "summoning_only_notice",
+        "你在 ${at} 的投票没有计入：现在是招魂，只有被招魂的死者（${called}）可以投票。",
+        "a living player's ballot during the summoning (招魂), or before its post is out",
+    ),
+    (
         "vote_between_rounds_notice",
         "你在 ${at} 的投票没有计入：上一轮投票已经结束，下一轮投票在它的结果公布后才开始，届时请在投票帖重新投票。",
         "a ballot posted after a round closed (early) and before the next round is announced",

@@ -97,3 +97,20 @@ def test_a_tied_runoff_with_nobody_to_summon_ends_the_day_at_once_and_says_why(t
     assert "本日无人被处决，直接进入黑夜。" in result.text
     assert "仍然平票，没有可以招魂的死者" in result.text
     assert "计入遗言后" not in result.text  # no last words changed the runoff's count
+
+
+def test_a_living_players_ballot_in_the_summoning_is_not_counted_and_he_is_told_who_votes(tmp_path) -> None:
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    feed(svc, post("月光", "投票：阿杰", VOTE_OPENS + 15))  # before the summoning's post is out
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("小明", "投票：阿杰", VOTE_OPENS + 16))
+    told = {a.destination: a.text for a in pending(svc, "vote_not_open")}
+    for voter in ("月光", "小明"):
+        assert "没有计入：现在是招魂，只有被招魂的死者（第1夜死者 Rex）可以投票" in told[voter]
+        assert "重新投票" not in told[voter]
+    clock.set(svc.referee.times().rounds[3][1])
+    svc.tick()
+    [result] = pending(svc, "day_result")
+    assert "本日无人被处决" in result.text  # Rex did not come: the living players' ballots broke no tie
