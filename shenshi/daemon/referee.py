@@ -617,7 +617,7 @@ class Referee:
         standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
         answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
-            if command.action in ("vote", "abstain") and self._summoning() and not command.extra.get("summoned"):
+            if command.action in ("vote", "abstain") and self.summoning() and not command.extra.get("summoned"):
                 refused.add(n)  # 招魂: only the summoned victims vote (D-4); the voter is told
                 out.drafts += self._summoning_only(command.actor, evidence, at)
                 continue
@@ -821,7 +821,7 @@ class Referee:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
         t = self.templates
-        if self._summoning() and self.state.is_alive(voter):
+        if self.summoning() and self.state.is_alive(voter):
             return self._summoning_only(voter, evidence, at)  # (the summoning's post is not out yet)
         if opens >= NOT_YET and self.state.round > 1:
             text = t.render("vote_between_rounds_notice", at=notices.clock_time(at, self.tz))
@@ -833,7 +833,7 @@ class Referee:
         key = self.keys.reply(evidence, "vote_not_open")
         return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
 
-    def _summoning(self) -> bool:
+    def summoning(self) -> bool:
         """The open round is a summoning (招魂, family A's D-4): only summoned victims vote."""
         state = self.state
         return state.phase is Phase.DAY and state.round == SUMMONING and bool(self.ruleset.summoning_order(state))

@@ -392,7 +392,9 @@ class Proposals:
         if state.phase is Phase.DAY and state.round and times is not None:
             cast = sorted((b for b in state.ballots if b.voter == seat.name and b.round == state.round),
                           key=lambda b: b.sort_key())  # fmt: skip
-            if cast:
+            if referee.summoning():
+                lines.append(t.render("substitute_summoning"))  # only the summoned victims vote
+            elif cast:
                 target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
                 lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
             elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
@@ -412,8 +414,9 @@ class Proposals:
             ]
         if state.phase is Phase.NIGHT:
             mine = sorted((s for s in state.submissions if s.actor == seat.name), key=lambda s: s.sort_key())
-            if mine:
-                words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in mine]
+            latest = list({s.action: s for s in mine}.values())  # the one that counts, per action
+            if latest:
+                words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in latest]
                 lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words)))
         moved = referee.moved_deadlines(old, referee.successors[old])
         if moved:

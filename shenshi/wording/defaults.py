@@ -280,9 +280,14 @@ _group(
         "a substitute's role PM: the next round (a runoff) is not announced yet",
     ),
     (
+        "substitute_summoning",
+        "今天的投票已经进入招魂：只有被招魂的死者投票，这个座位今天不用再投票。",
+        "a substitute's role PM during the summoning (招魂): the seat votes no more today",
+    ),
+    (
         "substitute_actions",
-        "这个座位今晚已提交：${actions}。它们仍然有效，直到你私信提交你自己的（以最后一条为准）。",
-        "a substitute's role PM: the seat's night actions of the open night",
+        "这个座位今晚现在有效的行动：${actions}。你可以私信提交你自己的来更改（以最后一条为准）。",
+        "a substitute's role PM: the seat's night actions of the open night (the latest of each, which counts)",
     ),
     (
         "substitute_earlier",

@@ -243,3 +243,20 @@ def test_a_divination_of_a_seat_being_taken_over_names_its_substitute(tmp_path, 
     assert f"{NEWCOMER}（接替 kk_大侠）" in answer.text
     [dawn] = pending(svc, "night_result")
     assert "kk_大侠" not in dawn.text or f"{NEWCOMER}（接替 kk_大侠）" in dawn.text
+
+
+def test_a_substitutes_role_pm_lists_the_seats_night_action_that_counts_his_own_once_sent(tmp_path, monkeypatch) -> None:
+    """N39: the night's bind his seat sent stands, and his role PM says so; once he sends his
+    own, the role PM (re-derived) lists that one, not both as if both stood."""
+    from tests.daemon.helpers import UIDS, started
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    feed(svc, pm("月光", "束魂 Rex", 2))
+    clock.set(at(3))
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    assert "这个座位今晚现在有效的行动：束魂 Rex。" in role.text
+    feed(svc, pm(NEWCOMER, "束魂 阿杰", 4))
+    [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    assert "这个座位今晚现在有效的行动：束魂 阿杰。" in role.text and "Rex" not in role.text
