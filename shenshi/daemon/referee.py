@@ -32,6 +32,7 @@ from shenshi.daemon.announce import (
     Draft,
     Templates,
     drafts_for_step,
+    execution_lines,
     has_public_post,
     private_text,
     public_text,
@@ -44,6 +45,7 @@ from shenshi.daemon.gm_text import (
     describe_submission,
     detail_words,
     refusal,
+    round_name,
     rule_name,
     verdict_name,
     who_name,
@@ -81,6 +83,7 @@ from shenshi.rulesets.base import (
     Due,
     EarlyClose,
     Event,
+    ExecutionForced,
     ExitDeclared,
     GameState,
     IllegalActionError,
@@ -266,6 +269,9 @@ class Referee:
         # the open step's submissions the GM voided, by the evidence that made them: (actor,
         # action, target); their receipts no longer stand (kept in replay too)
         self.voided: dict[str, tuple[str, str, str]] = {}
+        # a day's result the GM corrected after it was settled (``override execute``): its key →
+        # (the lines that said the execution and winner, the lines that say them now)
+        self.corrected: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
         # Refused PMs of the open step that their senders were told to send again: the step
@@ -319,6 +325,11 @@ class Referee:
         self.awaited.follow(event, recorded)
         if isinstance(event, SubstitutionScheduled):
             self.successors[event.old] = event.new
+        if isinstance(event, ExecutionForced) and before.phase in (Phase.DUSK, Phase.OVER):
+            was = replace(before.step_report, winner=before.outcome.winner if before.outcome else None)
+            key = self.keys.public(step_label(Phase.DAY, before.number))
+            self.corrected[key] = (tuple(execution_lines(self.templates, was)),
+                                   tuple(execution_lines(self.templates, event.report)))  # fmt: skip
         if isinstance(event, SubmissionVoided):
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
@@ -1212,6 +1223,9 @@ class Referee:
             if isinstance(event, (ExitDeclared, SubstitutionScheduled)):
                 drafts += self._notice(event)
                 continue
+            if isinstance(event, ExecutionForced):
+                drafts += self._execution_corrected(before)
+                continue
             if not isinstance(event, Resolved):
                 continue
             drafts += self._last_words_notices(before, event, at)
@@ -1220,6 +1234,19 @@ class Referee:
                 continue  # announced at the night's close
             drafts += self._result_drafts(before, event, event.report)
         return drafts
+
+    def _execution_corrected(self, before: GameState) -> list[Draft]:
+        """The GM corrected a settled day's execution: a result still to be published says it
+        instead (:mod:`~shenshi.daemon.superseding` replaces its text); one already out is
+        followed by a post with the correction."""
+        label = step_label(Phase.DAY, before.number)
+        key = self.keys.public(label)
+        if before.phase not in (Phase.DUSK, Phase.OVER) or key not in self.published or key not in self.corrected:
+            return []
+        t = self.templates
+        text = "\n".join([t.render("execution_corrected_title", n=before.number), *self.corrected[key][1]])
+        return [Draft(self.keys.notice(label, "execution_corrected"), "day_result", "thread", self.game.vote_thread,
+                      text + t.render("signature"))]  # fmt: skip
 
     def _extension_ended(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
         """A voting round that a substitution extended closed early (every ballot in): the
@@ -1439,9 +1466,14 @@ class Referee:
             return self._moved_length(replace(state, pending_substitutions=without))
 
         hours = (moved[0].at - before[(moved[0].what, moved[0].detail)]).total_seconds() / 3600
-        shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail)
-                 for m in moved]  # fmt: skip
+        vote = round_name(state.round or 1, self.runoff_name())
+        shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail,
+                          round=vote) for m in moved]  # fmt: skip
         return t.render("substitution_deadline", hours=f"{hours:g}", moments=t.render("list_separator").join(shown))
+
+    def runoff_name(self) -> str:
+        """The second voting round as the players know it: 生死投票, or chess32's 第二轮投票."""
+        return "生死投票" if self.profile.ballots.runoff_template == "runoff" else "第二轮投票"
 
     def _moved_length(self, without: GameState) -> str:
         """The open round's length a substitution moved while the round is not announced yet

@@ -320,7 +320,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         lease = uow.leases.holder(game_id)
     published = {a.key for a in outbox if a.published_at or a.sent_at}
     dead_known, unannounced = _deaths(referee, published)
-    runoff = "生死投票" if referee.profile.ballots.runoff_template == "runoff" else "第二轮投票"
+    runoff = referee.runoff_name()
     deadlines = _deadlines(referee, state, now, tz, runoff)
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info

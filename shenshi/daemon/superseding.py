@@ -44,7 +44,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon import notices, stray
-from shenshi.daemon.announce import Draft
+from shenshi.daemon.announce import Draft, corrected_text
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.keys import step_label
@@ -180,6 +180,9 @@ class Proposals:
             return None if self._substitution(a, parts[2], parts[3]).draft is not None else Standing(None)
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
+        if (fix := self.referee.corrected.get(original_key(a.key))) is not None and a.kind == "day_result":
+            text = corrected_text(a.text, *fix)  # the GM corrected the settled day's execution
+            return None if text == a.text else Standing(replace(_draft_of(a), text=text))
         if a.kind == stray.KIND and len(parts) >= 5 and not stray.stands(self.referee, a.destination, parts[-1]):
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":

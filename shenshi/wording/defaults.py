@@ -48,6 +48,11 @@ _group(
     "announcement",
     ("night_title", "【第${n}夜结果】", "title of a night's result post ($n: the night)"),
     ("day_title", "【第${n}天投票结果】", "title of a day's vote result post ($n: the day)"),
+    (
+        "execution_corrected_title",
+        "【第${n}天投票结果·更正】天神更正今天的处决：",
+        "title of a post that corrects a day's execution already published (`override execute`)",
+    ),
     ("death", "${name} ${cause}。", "a night death with its cause (a `cause_*` text)"),
     (
         "death_camp",
@@ -131,7 +136,7 @@ _group(
         "substitute's role PM ($moments: `moved_*` joined by `list_separator`)",
     ),
     ("moved_vote_opens", "投票开始改为 ${at}", "a deadline moved: the vote opens"),
-    ("moved_vote_closes", "投票截止改为 ${at}", "a deadline moved: the vote closes"),
+    ("moved_vote_closes", "${round}截止改为 ${at}", "a deadline moved: the open voting round closes ($round: 投票, 生死投票, 招魂)"),
     ("moved_day_end", "第${n}天结束改为 ${at}", "a deadline moved: the day ends"),
     (
         "substitution_round_over",

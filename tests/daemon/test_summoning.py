@@ -7,6 +7,8 @@ summoning never opened and the game waited for ever.)"""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
 from tests.daemon.helpers import GAME6_10, announcements, at, pm, post, started
@@ -77,7 +79,7 @@ def test_a_tied_runoff_announces_the_summoning_which_opens_counts_and_ends_the_d
     svc.tick()
     opens, closes = svc.referee.times().rounds[3]
     assert (closes - opens).total_seconds() == 12 * 3600 and opens == clock()
-    feed(svc, post("Rex", "投票：老王", VOTE_OPENS + 16))  # the summoned victim came online
+    feed(svc, post("Rex", "招魂投票：老王", VOTE_OPENS + 16))  # the summoned victim came online
     clock.set(at(VOTE_OPENS + 16))
     svc.tick()
     assert svc.referee.state.phase is Phase.DAY  # the summoning runs its period
@@ -114,3 +116,48 @@ def test_a_living_players_ballot_in_the_summoning_is_not_counted_and_he_is_told_
     svc.tick()
     [result] = pending(svc, "day_result")
     assert "本日无人被处决" in result.text  # Rex did not come: the living players' ballots broke no tie
+
+
+def test_the_gms_execution_after_the_day_settled_replaces_the_pending_result(tmp_path) -> None:
+    """adversary4 A1: `override execute` once the day has settled (its result not yet out):
+    the pending result is superseded by one that says the execution, never two stories."""
+    from shenshi.daemon import gm_commands
+    from shenshi.store.outbox import AnnouncementState
+
+    svc, clock = day_one(tmp_path, victim=None)
+    tied_runoff(svc, clock)
+    [before] = pending(svc, "day_result")
+    assert "本日无人被处决" in before.text
+    gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
+    [after] = pending(svc, "day_result")
+    assert after.id != before.id and "阿杰 被处决，身份：平民。" in after.text
+    assert "本日无人被处决" not in after.text and after.text.startswith("【第1天投票结果】")
+    assert "生死投票：" in after.text  # the rest of the result stands
+    old = next(a for a in announcements(svc) if a.id == before.id)
+    assert old.state is AnnouncementState.SUPERSEDED and old.superseded_by == after.id
+    publish(svc, "day_result", clock)
+    clock.advance(minutes=5)
+    svc.tick()
+    assert svc.referee.state.phase is Phase.NIGHT and not svc.referee.state.is_alive("阿杰")
+
+
+def test_a_substitution_during_the_summoning_extends_it_and_says_so(tmp_path, monkeypatch) -> None:
+    """adversary4 A4/A5: "Substitution clock": +12 h to the round he enters in, the summoning
+    here; its post and his role PM say 招魂截止改为 …, and the role PM asks for no ballot."""
+    from shenshi.daemon import gm_commands
+    from tests.daemon.helpers import UIDS
+
+    monkeypatch.setitem(UIDS, "路人甲", "77")
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    publish(svc, "round_result", clock)
+    svc.tick()
+    opens, closes = svc.referee.times().rounds[3]
+    clock.advance(hours=1)
+    gm_commands.substitute(svc, "阿杰", "路人甲", uid="77")
+    assert svc.referee.times().rounds[3] == (opens, closes + timedelta(hours=12))
+    [post_] = pending(svc, "substitution")
+    [role] = [a for a in pending(svc, "role") if a.destination == "路人甲"]
+    for text in (post_.text, role.text):
+        assert "本阶段因替补延长12小时：招魂截止改为" in text
+    assert "只有被招魂的死者投票，这个座位今天不用再投票" in role.text and "请你在投票帖投票" not in role.text
