@@ -178,9 +178,11 @@ def public_text(
     declarations: Mapping[str, str],
     runoff_template: str = "runoff",
     extra: Sequence[str] = (),
+    lead: Sequence[str] = (),
 ) -> str:
-    """The public post for one step: title, tallies, facts in order, ``extra`` lines (the
-    voting record, who may leave last words, last words published), the winner.
+    """The public post for one step: title, tallies, ``lead`` lines (why the tallies decided
+    nothing), facts in order, ``extra`` lines (the voting record, who may leave last words,
+    last words published, what round comes next), the winner.
 
     ``runoff_template`` names how the ruleset announces a runoff (its profile's
     ``ballots.runoff_template``: 生死投票, or chess32's round 2)."""
@@ -196,6 +198,7 @@ def public_text(
         # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
         which = "final_tally_last_words" if report.runoff_tally else "final_tally"
         lines.append(t.render(which, tally=_tally_items(t, report.final_tally)))
+    lines += lead
     for fact in report.public_facts:
         if fact.kind == "runoff":
             lines.append(t.render(runoff_template, names="、".join(fact.get("candidates"))))
@@ -255,6 +258,7 @@ def drafts_for_step(
     roles: Mapping[str, Role] | None = None,
     extra: Sequence[str] = (),
     notes: Mapping[str, Any] | None = None,
+    lead: Sequence[str] = (),
 ) -> list[Draft]:
     """Every announcement a resolved step proposes: one public post (with ``extra`` lines;
     ``notes`` for the GM beside it) and its private PMs."""
@@ -269,7 +273,7 @@ def drafts_for_step(
                 _result_kind(label),
                 "thread",
                 thread,
-                public_text(t, title, report, declarations or {}, runoff_template, extra),
+                public_text(t, title, report, declarations or {}, runoff_template, extra, lead),
                 tuple(evidence),
                 notes=gm_notes or None,
             )

@@ -622,6 +622,8 @@ class Referee:
             )
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
+            if alert.kind == "not_a_candidate" and alert.subject and channel == "post":
+                out.drafts += self._not_a_candidate(alert.subject, alert.target, evidence, at)
             if alert.kind == "vote_immutable" and alert.subject:
                 out.drafts += self._kept_gm_ballot(alert.subject, alert.target, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
@@ -822,6 +824,15 @@ class Referee:
         was = t.render("abstain_word") if mine[0].target == ABSTAIN else mine[0].target
         text = t.render("vote_kept_notice", at=notices.clock_time(at, self.tz), target=target or "", was=was)
         return [Draft(self.keys.reply(evidence, "vote_kept"), "vote_kept", "pm", voter, text, (evidence,))]
+
+    def _not_a_candidate(self, voter: str, target: str | None, evidence: str, at: datetime) -> list[Draft]:
+        """A runoff ballot for a player who is no candidate is invalid and must be cast again
+        (RES-A14): the voter is told, with the candidates, before a missing ballot makes him
+        leave (RES-A18)."""
+        names = "、".join(runoff_candidates(self.state)) or "—"
+        text = self.templates.render("not_a_candidate_notice", at=notices.clock_time(at, self.tz),
+                                     target=target or "", names=names)  # fmt: skip
+        return [Draft(self.keys.reply(evidence, "not_a_candidate"), "vote_kept", "pm", voter, text, (evidence,))]
 
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
@@ -1282,6 +1293,7 @@ class Referee:
             thread=self.game.vote_thread, report=report, declarations=declarations,
             evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
             roles=self.ruleset.info.roles, extra=self._extra_lines(before, report, event), notes=notes,
+            lead=self._lead_lines(before, report),
         )  # fmt: skip
         # A private answer cites its recipient's own submissions only (the seer's PM).
         info = self.ruleset.info
@@ -1330,10 +1342,10 @@ class Referee:
         summoning a runoff still tied goes on to (family A, D-4)."""
         t, profile = self.templates, self.profile
         lines: list[str] = []
+        if before.phase is Phase.DAY and event.next_round == 2:
+            lines.append(self._next_round_line(before))
         if before.phase is Phase.DAY and event.next_round and event.next_round > 2:
             lines.append(self._summoning_line(before, report))
-        elif before.phase is Phase.DAY and before.round == 2 and report.final_tally and report.executed is None:
-            lines.append(t.render("summoning_nobody"))  # tied still, and no night had a victim
         if profile.ballots.record_published and before.phase is Phase.DAY and report.vote_tally:
             ballots = notices.counted_ballots(before, report)
             lines.append(notices.vote_record(t, ballots, t.render("abstain_word")))
@@ -1356,6 +1368,24 @@ class Referee:
                  or self.keys.substitution(old, new) in self.published)
         }  # fmt: skip
         return seat_names(self.templates, told)
+
+    def _lead_lines(self, before: GameState, report: Report) -> list[str]:
+        """Why a day's tallies decided nothing, said before the result: a runoff tied still
+        with no night victim to summon (D-4, D-5)."""
+        if before.phase is Phase.DAY and before.round == 2 and report.final_tally and report.executed is None \
+                and not self.ruleset.summoning_order(before):
+            return [self.templates.render("summoning_nobody")]
+        return []
+
+    def _next_round_line(self, before: GameState) -> str:
+        """The runoff's post says how long it lasts from that post (A-D13: with the
+        substitutions that extend it)."""
+        times = self.times(before)  # (round 1's: the runoff's as scheduled, from round 1's close)
+        hours = ""
+        if times is not None and 2 in times.rounds:
+            opens, closes = times.rounds[2]
+            hours = f"{(closes - opens).total_seconds() / 3600:g}"
+        return self.templates.render("next_round_length", round=self.runoff_name(), hours=hours)
 
     def _summoning_line(self, before: GameState, report: Report) -> str:
         """The runoff's post when the tie stands after the last words (D-4): whom the
@@ -1557,6 +1587,14 @@ class Referee:
             key = self.keys.reply(evidence, "joint_disagreement")
             out.append(GmAlert(key, "joint_disagreement", text, subs[-1].actor, evidence, cause))
         return out
+
+
+def runoff_candidates(state: GameState) -> tuple[str, ...]:
+    """The candidates of the open later round (a runoff), as its round's result named them."""
+    for fact in reversed(state.step_report.public_facts):
+        if fact.kind == "runoff":
+            return tuple(fact.get("candidates") or ())
+    return ()
 
 
 def stand_ins(state: GameState) -> dict[str, str]:

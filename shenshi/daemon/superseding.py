@@ -48,7 +48,7 @@ from shenshi.daemon.announce import Draft, corrected_text
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.keys import step_label
-from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
+from shenshi.daemon.referee import NOT_YET, Referee, runoff_candidates, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
     Ballot,
@@ -409,7 +409,7 @@ class Proposals:
                     lines.append(t.render("substitute_ballot_due", closes=closes))
             elif (length := self._next_round_length()) is not None:
                 # a round not announced yet: it opens with the last round's result, for so long
-                names = t.render("list_separator").join(self._shown(n) for n in _candidates(state))
+                names = t.render("list_separator").join(self._shown(n) for n in runoff_candidates(state))
                 lines.append(t.render("substitute_next_round", names=names or "—", hours=f"{length:g}"))
             lines[1:1] = [  # what the seat voted in the rounds before (they stand)
                 t.render("substitute_ballot_earlier", round=b.round, target=self._shown(b.target))
@@ -460,14 +460,6 @@ class Proposals:
         while names[-1] in self.came_in and self.came_in[names[-1]] not in names:
             names.append(self.came_in[names[-1]])
         return names
-
-
-def _candidates(state: GameState) -> tuple[str, ...]:
-    """The candidates of the open later round (a runoff), as its round's result named them."""
-    for fact in reversed(state.step_report.public_facts):
-        if fact.kind == "runoff":
-            return tuple(fact.get("candidates") or ())
-    return ()
 
 
 def subject_of(a: Announcement) -> str:

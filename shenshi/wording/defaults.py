@@ -106,6 +106,11 @@ _group(
         "calls ($victims: `summoning_night`s, the latest first), for which candidates, how long",
     ),
     (
+        "next_round_length",
+        "${round}自本帖发出起持续 ${hours} 小时，请在投票帖投票。",
+        "a round's result that leads to a runoff (chess32: round 2): how long it lasts from the post",
+    ),
+    (
         "summoning_nobody",
         "仍然平票，没有可以招魂的死者（此前没有夜间死者）。",
         "a runoff still tied after the last words when no night has had a victim: no summoning, no execution",
@@ -1023,6 +1028,12 @@ _group(
     ),
     ("round_closed_next_round", "下一轮投票在这一轮结果公布后开始，请留意投票帖。", "in `round_closed_early_notice`: a runoff follows"),
     ("round_closed_day_over", "今天的结果请看投票帖。", "in `round_closed_early_notice`: the day's vote is over"),
+    (
+        "not_a_candidate_notice",
+        "你在 ${at} 投 ${target} 的帖子没有计入：${target} 不是这一轮的候选人，只能投给 ${names}。"
+        "请在截止前到投票帖重新投票，否则视为未投票。",
+        "a runoff ballot for a player who is no candidate (RES-A14: it must be cast again)",
+    ),
     (
         "vote_kept_notice",
         "你在 ${at} 投 ${target} 的帖子没有计入：本轮天神已为你记下一票（${was}），按规则首次投票为准。",

@@ -96,8 +96,10 @@ def test_a_tied_runoff_with_nobody_to_summon_ends_the_day_at_once_and_says_why(t
     tied_runoff(svc, clock)
     assert svc.referee.state.phase is not Phase.DAY  # no summoning round to wait for
     [result] = pending(svc, "day_result")
-    assert "本日无人被处决，直接进入黑夜。" in result.text
-    assert "仍然平票，没有可以招魂的死者" in result.text
+    why, then = result.text.index("仍然平票，没有可以招魂的死者"), result.text.index("本日无人被处决，直接进入黑夜。")
+    assert why < then  # the reason before the conclusion (adversary4 A12)
+    [runoff] = [a for a in announcements(svc) if a.kind == "round_result"]
+    assert "生死投票自本帖发出起持续 12 小时，请在投票帖投票。" in runoff.text  # (A8)
     assert "计入遗言后" not in result.text  # no last words changed the runoff's count
 
 
@@ -161,3 +163,20 @@ def test_a_substitution_during_the_summoning_extends_it_and_says_so(tmp_path, mo
     for text in (post_.text, role.text):
         assert "本阶段因替补延长12小时：招魂截止改为" in text
     assert "只有被招魂的死者投票，这个座位今天不用再投票" in role.text and "请你在投票帖投票" not in role.text
+
+
+def test_a_runoff_ballot_for_a_non_candidate_is_answered_with_the_candidates(tmp_path) -> None:
+    """adversary4 A7, RES-A14: such a ballot is invalid and must be cast again; the voter is
+    told (a missing runoff ballot makes him leave, RES-A18); a ballot cast again counts."""
+    svc, clock = day_one(tmp_path, victim="Rex")
+    round_one = {v: "阿杰" for v in FOR_AJIE} | {v: "老王" for v in FOR_LAOWANG} | {"kk_大侠": "小明"}
+    vote(svc, VOTE_OPENS + 1, round_one)
+    clock.set(at(VOTE_OPENS + 2))
+    svc.tick()
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("kk_大侠", "投票：小明", VOTE_OPENS + 3))
+    [told] = [a for a in pending(svc, "vote_kept") if a.destination == "kk_大侠"]
+    assert "小明 不是这一轮的候选人，只能投给 老王、阿杰" in told.text and "重新投票" in told.text
+    feed(svc, post("kk_大侠", "投票：阿杰", VOTE_OPENS + 3.5))
+    assert svc.ruleset.standing_vote(svc.referee.state).counted["kk_大侠"].target == "阿杰"

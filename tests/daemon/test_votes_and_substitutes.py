@@ -21,6 +21,7 @@ from tests.daemon.test_gm_steps_in_again import VOTE_OPENS, ballots_of, open_the
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed
 
 game = proposals.game  # the fixture: day 1 of a game6-10 in review mode
+UIDS_REX = "12"  # (tests.daemon.helpers.UIDS)
 
 
 def pending(svc, kind: str) -> list:
@@ -260,3 +261,13 @@ def test_a_substitutes_role_pm_lists_the_seats_night_action_that_counts_his_own_
     feed(svc, pm(NEWCOMER, "束魂 阿杰", 4))
     [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
     assert "这个座位今晚现在有效的行动：束魂 阿杰。" in role.text and "Rex" not in role.text
+
+
+def test_a_player_who_left_his_seat_cannot_come_back_as_a_substitute_and_is_told_in_chinese(game) -> None:
+    """adversary4 A15: before, 「'夜行者' already plays in game #1」 (English, and untrue)."""
+    svc, clock = game
+    clock.set(at(30))
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    with pytest.raises(UserError, match="曾在本局坐过一个座位、已经离开") as refused:
+        gm_commands.substitute(svc, "小明", "Rex", uid=UIDS_REX)
+    assert "没有改动" in str(refused.value) and "already" not in str(refused.value)
