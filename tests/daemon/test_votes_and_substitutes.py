@@ -271,3 +271,26 @@ def test_a_player_who_left_his_seat_cannot_come_back_as_a_substitute_and_is_told
     with pytest.raises(UserError, match="曾在本局坐过一个座位、已经离开") as refused:
         gm_commands.substitute(svc, "小明", "Rex", uid=UIDS_REX)
     assert "没有改动" in str(refused.value) and "already" not in str(refused.value)
+
+
+def test_the_name_of_a_player_who_left_his_seat_means_the_seat_once_taken_over(tmp_path, monkeypatch) -> None:
+    """adversary4 A10: after the night 路人甲 took kk_大侠's seat, 「投票：kk_大侠」 is a ballot for
+    the seat (before: 「没有找到玩家「kk_大侠」」 for a player the players were told was replaced)."""
+    from tests.daemon.helpers import UIDS, started
+    from tests.daemon.test_proposals_follow_the_state import publish
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(at(36.1))  # the night, 12 h longer for the substitution
+    svc.tick()
+    publish(svc, "night_result", clock)
+    svc.tick()
+    assert svc.referee.state.has_player(NEWCOMER) and not svc.referee.state.has_player("kk_大侠")
+    clock.set(at(36.1 + 13))
+    svc.tick()
+    publish(svc, "vote_opened", clock)
+    svc.tick()
+    feed(svc, post("小明", "投票：kk_大侠", 36.1 + 13.5))
+    assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]
