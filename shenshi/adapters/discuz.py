@@ -252,7 +252,10 @@ class DiscuzAdapter(WebAdapter):
             page = current - 1
 
     def _sent_to(self, username: str, since: datetime) -> list[PrivateMessage]:
-        uid = self.lookup_uid(username)
+        try:
+            uid = self.lookup_uid(username)
+        except errors.NotFound:
+            return []  # no such member (a substitute entered offline): nothing was sent to him
         row = ConversationSummary(uid, username, uid, False, None)
         return [m for m in self._conversation(row, None) if m.sent_at >= since]
 

@@ -133,6 +133,34 @@ def shown_as(report: Report, names: Mapping[str, str], declarations: Mapping[str
     return shown, {name(k): v for k, v in declared.items()}
 
 
+# Public facts that say what became of the day's vote (an execution, or none).
+EXECUTION_FACTS = frozenset({"executed", "no_execution"})
+
+
+def execution_lines(t: Templates, report: Report) -> list[str]:
+    """The lines of a day's result that say who was executed (or nobody) and the winner."""
+    lines = [line for f in report.public_facts if f.kind in EXECUTION_FACTS and (line := _fact_line(t, f, {}))]
+    if report.winner:
+        lines.append(t.render("draw") if report.winner == "draw" else t.render("winner", camp=_camp(report.winner)))
+    return lines
+
+
+def corrected_text(text: str, was: Sequence[str], now: Sequence[str]) -> str:
+    """A day's result ``text`` with the lines ``was`` (its execution and winner) replaced by
+    ``now`` where the first of them stood (before the signature if none is there); a text that
+    already says ``now`` is returned as it is."""
+    lines = text.split("\n")
+    if all(line in lines for line in now) and not any(line in lines for line in was if line not in now):
+        return text
+    at = next((i for i, line in enumerate(lines) if line in was), None)
+    kept = [line for line in lines if line not in was]
+    if at is None:
+        at = next((i for i, line in enumerate(kept) if not line.strip()), len(kept))  # the signature's gap
+    else:
+        at = sum(1 for line in lines[:at] if line not in was)
+    return "\n".join(kept[:at] + list(now) + kept[at:])
+
+
 def missing_texts(t: Templates, report: Report, declarations: Mapping[str, str]) -> list[str]:
     """For the GM, beside a result post: the kill declarations (chess32: kill posts) its
     deaths should publish and that are not on record (never in the post itself)."""
@@ -150,9 +178,11 @@ def public_text(
     declarations: Mapping[str, str],
     runoff_template: str = "runoff",
     extra: Sequence[str] = (),
+    lead: Sequence[str] = (),
 ) -> str:
-    """The public post for one step: title, tallies, facts in order, ``extra`` lines (the
-    voting record, who may leave last words, last words published), the winner.
+    """The public post for one step: title, tallies, ``lead`` lines (why the tallies decided
+    nothing), facts in order, ``extra`` lines (the voting record, who may leave last words,
+    last words published, what round comes next), the winner.
 
     ``runoff_template`` names how the ruleset announces a runoff (its profile's
     ``ballots.runoff_template``: 生死投票, or chess32's round 2)."""
@@ -168,6 +198,7 @@ def public_text(
         # 遗言计票 (with the runoff's count), then 招魂: why a tie still executed someone
         which = "final_tally_last_words" if report.runoff_tally else "final_tally"
         lines.append(t.render(which, tally=_tally_items(t, report.final_tally)))
+    lines += lead
     for fact in report.public_facts:
         if fact.kind == "runoff":
             lines.append(t.render(runoff_template, names="、".join(fact.get("candidates"))))
@@ -227,6 +258,7 @@ def drafts_for_step(
     roles: Mapping[str, Role] | None = None,
     extra: Sequence[str] = (),
     notes: Mapping[str, Any] | None = None,
+    lead: Sequence[str] = (),
 ) -> list[Draft]:
     """Every announcement a resolved step proposes: one public post (with ``extra`` lines;
     ``notes`` for the GM beside it) and its private PMs."""
@@ -241,7 +273,7 @@ def drafts_for_step(
                 _result_kind(label),
                 "thread",
                 thread,
-                public_text(t, title, report, declarations or {}, runoff_template, extra),
+                public_text(t, title, report, declarations or {}, runoff_template, extra, lead),
                 tuple(evidence),
                 notes=gm_notes or None,
             )

@@ -717,6 +717,12 @@ def substitute(
     new = new.strip(SPACES)
     if not new:
         raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
+    with service.store.snapshot() as uow:
+        former = next((p for p in uow.games.players(service.game_id, current_only=False)
+                       if p.name == new and p.left_at is not None), None)  # fmt: skip
+    if former is not None:  # (one who plays now is refused by the rules: he holds a seat)
+        raise UserError(f"{new} 曾在本局坐过一个座位、已经离开（由替补接替）：离开的玩家不能再作为替补回到本局；"
+                        "请换一名替补；没有改动")
     entering = dict(service.referee.state.pending_substitutions).get(old)
     if entering is not None:
         raise UserError(f"{old} 的座位已由替补 {entering} 接替（{substitute_plays(entering, old)}）：一个座位只能有一名替补；没有改动")

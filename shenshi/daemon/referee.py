@@ -32,6 +32,7 @@ from shenshi.daemon.announce import (
     Draft,
     Templates,
     drafts_for_step,
+    execution_lines,
     has_public_post,
     private_text,
     public_text,
@@ -44,6 +45,7 @@ from shenshi.daemon.gm_text import (
     describe_submission,
     detail_words,
     refusal,
+    round_name,
     rule_name,
     verdict_name,
     who_name,
@@ -81,6 +83,7 @@ from shenshi.rulesets.base import (
     Due,
     EarlyClose,
     Event,
+    ExecutionForced,
     ExitDeclared,
     GameState,
     IllegalActionError,
@@ -108,6 +111,8 @@ from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
+SUMMONING = 3  # the day's third round: family A's 招魂 (D-4, gm_text.round_name)
+
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
 
@@ -264,6 +269,9 @@ class Referee:
         # the open step's submissions the GM voided, by the evidence that made them: (actor,
         # action, target); their receipts no longer stand (kept in replay too)
         self.voided: dict[str, tuple[str, str, str]] = {}
+        # a day's result the GM corrected after it was settled (``override execute``): its key →
+        # (the lines that said the execution and winner, the lines that say them now)
+        self.corrected: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
         # Refused PMs of the open step that their senders were told to send again: the step
@@ -317,6 +325,11 @@ class Referee:
         self.awaited.follow(event, recorded)
         if isinstance(event, SubstitutionScheduled):
             self.successors[event.old] = event.new
+        if isinstance(event, ExecutionForced) and before.phase in (Phase.DUSK, Phase.OVER):
+            was = replace(before.step_report, winner=before.outcome.winner if before.outcome else None)
+            key = self.keys.public(step_label(Phase.DAY, before.number))
+            self.corrected[key] = (tuple(execution_lines(self.templates, was)),
+                                   tuple(execution_lines(self.templates, event.report)))  # fmt: skip
         if isinstance(event, SubmissionVoided):
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
@@ -442,8 +455,22 @@ class Referee:
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
-            forum_names=self.forum_names,
+            forum_names=self._names_of(state),
         )  # fmt: skip
+
+    def _names_of(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """Other names a seat's holder is written by: those the forum showed for his uid (a
+        rename), and the players whose seat he took over (a player who writes 占卜 月光 after
+        admin replaced 月光 means the seat, as the substitution post told him)."""
+        names = dict(self.forum_names)
+        for old in self.successors:
+            holder, seen = old, {old}
+            while holder in self.successors and self.successors[holder] not in seen:
+                holder = self.successors[holder]
+                seen.add(holder)
+            if holder != old and state.has_player(holder) and not state.has_player(old):
+                names[holder] = (*names.get(holder, ()), old)
+        return names
 
     def held_until(self) -> datetime | None:
         """When a settled night's result is announced, if it waits for its time (werewolf:
@@ -609,12 +636,18 @@ class Referee:
             )
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
+            if alert.kind == "not_a_candidate" and alert.subject and channel == "post":
+                out.drafts += self._not_a_candidate(alert.subject, alert.target, evidence, at)
             if alert.kind == "vote_immutable" and alert.subject:
                 out.drafts += self._kept_gm_ballot(alert.subject, alert.target, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
         standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
         answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
+            if command.action in ("vote", "abstain") and self.summoning() and not command.extra.get("summoned"):
+                refused.add(n)  # 招魂: only the summoned victims vote (D-4); the voter is told
+                out.drafts += self._summoning_only(command.actor, evidence, at)
+                continue
             core = self.translate(for_the_seat(command, stand_ins(self.state)), evidence, at)
             if core is None:
                 continue
@@ -806,6 +839,15 @@ class Referee:
         text = t.render("vote_kept_notice", at=notices.clock_time(at, self.tz), target=target or "", was=was)
         return [Draft(self.keys.reply(evidence, "vote_kept"), "vote_kept", "pm", voter, text, (evidence,))]
 
+    def _not_a_candidate(self, voter: str, target: str | None, evidence: str, at: datetime) -> list[Draft]:
+        """A runoff ballot for a player who is no candidate is invalid and must be cast again
+        (RES-A14): the voter is told, with the candidates, before a missing ballot makes him
+        leave (RES-A18)."""
+        names = "、".join(runoff_candidates(self.state)) or "—"
+        text = self.templates.render("not_a_candidate_notice", at=notices.clock_time(at, self.tz),
+                                     target=target or "", names=names)  # fmt: skip
+        return [Draft(self.keys.reply(evidence, "not_a_candidate"), "vote_kept", "pm", voter, text, (evidence,))]
+
     def _vote_not_open(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
         """A ballot posted before the vote thread opened is not counted: the voter is told when
         it opens (game6: the 13th hour of the day); one posted after a round closed (early)
@@ -815,6 +857,8 @@ class Referee:
             return []
         opens, _ = times.rounds.get(self.state.round, (times.opens, times.closes))
         t = self.templates
+        if self.summoning() and self.state.is_alive(voter):
+            return self._summoning_only(voter, evidence, at)  # (the summoning's post is not out yet)
         if opens >= NOT_YET and self.state.round > 1:
             text = t.render("vote_between_rounds_notice", at=notices.clock_time(at, self.tz))
         elif at < opens:
@@ -824,6 +868,18 @@ class Referee:
             return []
         key = self.keys.reply(evidence, "vote_not_open")
         return [Draft(key, "vote_not_open", "pm", voter, text, (evidence,))]
+
+    def summoning(self) -> bool:
+        """The open round is a summoning (招魂, family A's D-4): only summoned victims vote."""
+        state = self.state
+        return state.phase is Phase.DAY and state.round == SUMMONING and bool(self.ruleset.summoning_order(state))
+
+    def _summoning_only(self, voter: str, evidence: str, at: datetime) -> list[Draft]:
+        """A living player's ballot in the summoning is not counted: he is told who votes."""
+        called = "；".join(self.templates.render("summoning_night", n=n, names="、".join(names))
+                          for n, names in self.ruleset.summoning_order(self.state))  # fmt: skip
+        text = self.templates.render("summoning_only_notice", at=notices.clock_time(at, self.tz), called=called)
+        return [Draft(self.keys.reply(evidence, "vote_not_open"), "vote_not_open", "pm", voter, text, (evidence,))]
 
     def translate(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
         """An intake command as a rules-core command (``None``: nothing for the core)."""
@@ -1192,6 +1248,9 @@ class Referee:
             if isinstance(event, (ExitDeclared, SubstitutionScheduled)):
                 drafts += self._notice(event)
                 continue
+            if isinstance(event, ExecutionForced):
+                drafts += self._execution_corrected(before)
+                continue
             if not isinstance(event, Resolved):
                 continue
             drafts += self._last_words_notices(before, event, at)
@@ -1200,6 +1259,19 @@ class Referee:
                 continue  # announced at the night's close
             drafts += self._result_drafts(before, event, event.report)
         return drafts
+
+    def _execution_corrected(self, before: GameState) -> list[Draft]:
+        """The GM corrected a settled day's execution: a result still to be published says it
+        instead (:mod:`~shenshi.daemon.superseding` replaces its text); one already out is
+        followed by a post with the correction."""
+        label = step_label(Phase.DAY, before.number)
+        key = self.keys.public(label)
+        if before.phase not in (Phase.DUSK, Phase.OVER) or key not in self.published or key not in self.corrected:
+            return []
+        t = self.templates
+        text = "\n".join([t.render("execution_corrected_title", n=before.number), *self.corrected[key][1]])
+        return [Draft(self.keys.notice(label, "execution_corrected"), "day_result", "thread", self.game.vote_thread,
+                      text + t.render("signature"))]  # fmt: skip
 
     def _extension_ended(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
         """A voting round that a substitution extended closed early (every ballot in): the
@@ -1235,6 +1307,7 @@ class Referee:
             thread=self.game.vote_thread, report=report, declarations=declarations,
             evidence=evidence, runoff_template=self.profile.ballots.runoff_template,
             roles=self.ruleset.info.roles, extra=self._extra_lines(before, report, event), notes=notes,
+            lead=self._lead_lines(before, report),
         )  # fmt: skip
         # A private answer cites its recipient's own submissions only (the seer's PM).
         info = self.ruleset.info
@@ -1283,10 +1356,10 @@ class Referee:
         summoning a runoff still tied goes on to (family A, D-4)."""
         t, profile = self.templates, self.profile
         lines: list[str] = []
+        if before.phase is Phase.DAY and event.next_round == 2:
+            lines.append(self._next_round_line(before))
         if before.phase is Phase.DAY and event.next_round and event.next_round > 2:
             lines.append(self._summoning_line(before, report))
-        elif before.phase is Phase.DAY and before.round == 2 and report.final_tally and report.executed is None:
-            lines.append(t.render("summoning_nobody"))  # tied still, and no night had a victim
         if profile.ballots.record_published and before.phase is Phase.DAY and report.vote_tally:
             ballots = notices.counted_ballots(before, report)
             lines.append(notices.vote_record(t, ballots, t.render("abstain_word")))
@@ -1309,6 +1382,24 @@ class Referee:
                  or self.keys.substitution(old, new) in self.published)
         }  # fmt: skip
         return seat_names(self.templates, told)
+
+    def _lead_lines(self, before: GameState, report: Report) -> list[str]:
+        """Why a day's tallies decided nothing, said before the result: a runoff tied still
+        with no night victim to summon (D-4, D-5)."""
+        if before.phase is Phase.DAY and before.round == 2 and report.final_tally and report.executed is None \
+                and not self.ruleset.summoning_order(before):
+            return [self.templates.render("summoning_nobody")]
+        return []
+
+    def _next_round_line(self, before: GameState) -> str:
+        """The runoff's post says how long it lasts from that post (A-D13: with the
+        substitutions that extend it)."""
+        times = self.times(before)  # (round 1's: the runoff's as scheduled, from round 1's close)
+        hours = ""
+        if times is not None and 2 in times.rounds:
+            opens, closes = times.rounds[2]
+            hours = f"{(closes - opens).total_seconds() / 3600:g}"
+        return self.templates.render("next_round_length", round=self.runoff_name(), hours=hours)
 
     def _summoning_line(self, before: GameState, report: Report) -> str:
         """The runoff's post when the tie stands after the last words (D-4): whom the
@@ -1419,9 +1510,14 @@ class Referee:
             return self._moved_length(replace(state, pending_substitutions=without))
 
         hours = (moved[0].at - before[(moved[0].what, moved[0].detail)]).total_seconds() / 3600
-        shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail)
-                 for m in moved]  # fmt: skip
+        vote = round_name(state.round or 1, self.runoff_name())
+        shown = [t.render(f"moved_{m.what}", at=notices.clock_time(m.at, self.tz), n=state.number, phase=m.detail,
+                          round=vote) for m in moved]  # fmt: skip
         return t.render("substitution_deadline", hours=f"{hours:g}", moments=t.render("list_separator").join(shown))
+
+    def runoff_name(self) -> str:
+        """The second voting round as the players know it: 生死投票, or chess32's 第二轮投票."""
+        return "生死投票" if self.profile.ballots.runoff_template == "runoff" else "第二轮投票"
 
     def _moved_length(self, without: GameState) -> str:
         """The open round's length a substitution moved while the round is not announced yet
@@ -1505,6 +1601,14 @@ class Referee:
             key = self.keys.reply(evidence, "joint_disagreement")
             out.append(GmAlert(key, "joint_disagreement", text, subs[-1].actor, evidence, cause))
         return out
+
+
+def runoff_candidates(state: GameState) -> tuple[str, ...]:
+    """The candidates of the open later round (a runoff), as its round's result named them."""
+    for fact in reversed(state.step_report.public_facts):
+        if fact.kind == "runoff":
+            return tuple(fact.get("candidates") or ())
+    return ()
 
 
 def stand_ins(state: GameState) -> dict[str, str]:

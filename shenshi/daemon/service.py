@@ -816,14 +816,14 @@ class GameService:
         if seqs and seqs[0] == self._seq_known + 1:  # nobody else wrote events in between
             self._seq_known = seqs[-1]
         if self.referee is not None:  # the GM's own posts are matched against every public draft
+            for old, _ in followed.superseded:  # (a superseded one never again; what replaced it
+                self.referee.pending_public.pop(original_key(old.key), None)  # takes its key below)
+                self.referee.to_confirm.pop(original_key(old.key), None)
             for d in created:  # (the referee's own, and the shell's: sign-in and lurking notices)
                 if d.channel == "thread" and not d.unconfirmed:
                     self.referee.pending_public[d.key] = d.text
                 elif d.channel == "thread" and d.kind in ABSENCES:
                     self.referee.to_confirm[d.key] = (d.text, d.key.split(":")[2])
-            for old, _ in followed.superseded:  # (a superseded one never again)
-                self.referee.pending_public.pop(original_key(old.key), None)
-                self.referee.to_confirm.pop(original_key(old.key), None)
         if outcome.events and self.referee is not None:
             self.drylog.phases(self.clock(), outcome.events, self.referee.state)
         for old, by in followed.superseded:

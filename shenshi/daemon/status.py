@@ -33,7 +33,7 @@ from shenshi.daemon.announce import kind_words
 from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
-from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
+from shenshi.daemon.referee import NOT_YET, SUMMONING, Referee, stand_ins
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
 from shenshi.rulesets.base import (
@@ -320,7 +320,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         lease = uow.leases.holder(game_id)
     published = {a.key for a in outbox if a.published_at or a.sent_at}
     dead_known, unannounced = _deaths(referee, published)
-    runoff = "生死投票" if referee.profile.ballots.runoff_template == "runoff" else "第二轮投票"
+    runoff = referee.runoff_name()
     deadlines = _deadlines(referee, state, now, tz, runoff)
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
@@ -585,9 +585,6 @@ def _vote(
         why_open=_why_open(referee, not_voted, closes) if decided else None,
         played_by={old: new for old, new in state.pending_substitutions if state.is_alive(old)},
     )
-
-
-SUMMONING = 3  # the day's third round: family A's 招魂 (gm_text.round_name)
 
 
 def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:

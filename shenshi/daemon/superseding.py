@@ -44,11 +44,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon import notices, stray
-from shenshi.daemon.announce import Draft
+from shenshi.daemon.announce import Draft, corrected_text
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.keys import step_label
-from shenshi.daemon.referee import NOT_YET, Referee, stand_ins
+from shenshi.daemon.referee import NOT_YET, Referee, runoff_candidates, stand_ins
 from shenshi.rulesets.base import (
     ABSTAIN,
     Ballot,
@@ -180,6 +180,9 @@ class Proposals:
             return None if self._substitution(a, parts[2], parts[3]).draft is not None else Standing(None)
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
+        if (fix := self.referee.corrected.get(original_key(a.key))) is not None and a.kind == "day_result":
+            text = corrected_text(a.text, *fix)  # the GM corrected the settled day's execution
+            return None if text == a.text else Standing(replace(_draft_of(a), text=text))
         if a.kind == stray.KIND and len(parts) >= 5 and not stray.stands(self.referee, a.destination, parts[-1]):
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
@@ -392,7 +395,9 @@ class Proposals:
         if state.phase is Phase.DAY and state.round and times is not None:
             cast = sorted((b for b in state.ballots if b.voter == seat.name and b.round == state.round),
                           key=lambda b: b.sort_key())  # fmt: skip
-            if cast:
+            if referee.summoning():
+                lines.append(t.render("substitute_summoning"))  # only the summoned victims vote
+            elif cast:
                 target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
                 lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
             elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
@@ -404,7 +409,7 @@ class Proposals:
                     lines.append(t.render("substitute_ballot_due", closes=closes))
             elif (length := self._next_round_length()) is not None:
                 # a round not announced yet: it opens with the last round's result, for so long
-                names = t.render("list_separator").join(self._shown(n) for n in _candidates(state))
+                names = t.render("list_separator").join(self._shown(n) for n in runoff_candidates(state))
                 lines.append(t.render("substitute_next_round", names=names or "—", hours=f"{length:g}"))
             lines[1:1] = [  # what the seat voted in the rounds before (they stand)
                 t.render("substitute_ballot_earlier", round=b.round, target=self._shown(b.target))
@@ -412,8 +417,9 @@ class Proposals:
             ]
         if state.phase is Phase.NIGHT:
             mine = sorted((s for s in state.submissions if s.actor == seat.name), key=lambda s: s.sort_key())
-            if mine:
-                words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in mine]
+            latest = list({s.action: s for s in mine}.values())  # the one that counts, per action
+            if latest:
+                words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in latest]
                 lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words)))
         moved = referee.moved_deadlines(old, referee.successors[old])
         if moved:
@@ -454,14 +460,6 @@ class Proposals:
         while names[-1] in self.came_in and self.came_in[names[-1]] not in names:
             names.append(self.came_in[names[-1]])
         return names
-
-
-def _candidates(state: GameState) -> tuple[str, ...]:
-    """The candidates of the open later round (a runoff), as its round's result named them."""
-    for fact in reversed(state.step_report.public_facts):
-        if fact.kind == "runoff":
-            return tuple(fact.get("candidates") or ())
-    return ()
 
 
 def subject_of(a: Announcement) -> str:

@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 # -- ballots (thread posts) ---------------------------------------------------------------------
 VOTE_WORD = "投票"  # also with a round before it and a link after it: 生死投票给 X
-VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复")
+VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复", "招魂")
 VOTE_LINKS: tuple[str, ...] = ("给", "为")
 # 【今日投票】X, 【第二天投票】X: a header in 【】 holding 投票 is a vote word.
 VOTE_HEADER_MAX = 8

@@ -1148,12 +1148,19 @@ class Ruleset:
         if c.name is not None:
             after = after.with_deaths([c.name])
         outcome = self.check_win(after)
+        fact = self.execution_fact(state, c.name) if c.name else PublicFact.of("no_execution")
         report = Report(
             executed=c.name,
             deaths=(Death(c.name, "execution"),) if c.name else (),
+            public_facts=(fact,),
             winner=outcome.winner if outcome else None,
         )
         yield ExecutionForced(c.name, after.seats, state.memory, outcome, c.reason, report=report)
+
+    def execution_fact(self, state: GameState, name: str) -> PublicFact:
+        """How the day's result publishes the execution of ``name`` (family A: 杀手 or 平民,
+        D-6; chess32: the camp). Default: the name alone."""
+        return PublicFact.of("executed", name=name)
 
     def _decide_DeclareExit(self, state: GameState, c: DeclareExit) -> Iterable[Event]:
         if not state.is_alive(c.name):

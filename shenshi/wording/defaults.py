@@ -48,6 +48,11 @@ _group(
     "announcement",
     ("night_title", "【第${n}夜结果】", "title of a night's result post ($n: the night)"),
     ("day_title", "【第${n}天投票结果】", "title of a day's vote result post ($n: the day)"),
+    (
+        "execution_corrected_title",
+        "【第${n}天投票结果·更正】天神更正今天的处决：",
+        "title of a post that corrects a day's execution already published (`override execute`)",
+    ),
     ("death", "${name} ${cause}。", "a night death with its cause (a `cause_*` text)"),
     (
         "death_camp",
@@ -101,6 +106,11 @@ _group(
         "calls ($victims: `summoning_night`s, the latest first), for which candidates, how long",
     ),
     (
+        "next_round_length",
+        "${round}自本帖发出起持续 ${hours} 小时，请在投票帖投票。",
+        "a round's result that leads to a runoff (chess32: round 2): how long it lasts from the post",
+    ),
+    (
         "summoning_nobody",
         "仍然平票，没有可以招魂的死者（此前没有夜间死者）。",
         "a runoff still tied after the last words when no night has had a victim: no summoning, no execution",
@@ -131,7 +141,7 @@ _group(
         "substitute's role PM ($moments: `moved_*` joined by `list_separator`)",
     ),
     ("moved_vote_opens", "投票开始改为 ${at}", "a deadline moved: the vote opens"),
-    ("moved_vote_closes", "投票截止改为 ${at}", "a deadline moved: the vote closes"),
+    ("moved_vote_closes", "${round}截止改为 ${at}", "a deadline moved: the open voting round closes ($round: 投票, 生死投票, 招魂)"),
     ("moved_day_end", "第${n}天结束改为 ${at}", "a deadline moved: the day ends"),
     (
         "substitution_round_over",
@@ -280,9 +290,14 @@ _group(
         "a substitute's role PM: the next round (a runoff) is not announced yet",
     ),
     (
+        "substitute_summoning",
+        "今天的投票已经进入招魂：只有被招魂的死者投票，这个座位今天不用再投票。",
+        "a substitute's role PM during the summoning (招魂): the seat votes no more today",
+    ),
+    (
         "substitute_actions",
-        "这个座位今晚已提交：${actions}。它们仍然有效，直到你私信提交你自己的（以最后一条为准）。",
-        "a substitute's role PM: the seat's night actions of the open night",
+        "这个座位今晚现在有效的行动：${actions}。你可以私信提交你自己的来更改（以最后一条为准）。",
+        "a substitute's role PM: the seat's night actions of the open night (the latest of each, which counts)",
     ),
     (
         "substitute_earlier",
@@ -997,6 +1012,11 @@ _group(
         "a ballot posted before the vote thread opened",
     ),
     (
+        "summoning_only_notice",
+        "你在 ${at} 的投票没有计入：现在是招魂，只有被招魂的死者（${called}）可以投票。",
+        "a living player's ballot during the summoning (招魂), or before its post is out",
+    ),
+    (
         "vote_between_rounds_notice",
         "你在 ${at} 的投票没有计入：上一轮投票已经结束，下一轮投票在它的结果公布后才开始，届时请在投票帖重新投票。",
         "a ballot posted after a round closed (early) and before the next round is announced",
@@ -1008,6 +1028,12 @@ _group(
     ),
     ("round_closed_next_round", "下一轮投票在这一轮结果公布后开始，请留意投票帖。", "in `round_closed_early_notice`: a runoff follows"),
     ("round_closed_day_over", "今天的结果请看投票帖。", "in `round_closed_early_notice`: the day's vote is over"),
+    (
+        "not_a_candidate_notice",
+        "你在 ${at} 投 ${target} 的帖子没有计入：${target} 不是这一轮的候选人，只能投给 ${names}。"
+        "请在截止前到投票帖重新投票，否则视为未投票。",
+        "a runoff ballot for a player who is no candidate (RES-A14: it must be cast again)",
+    ),
     (
         "vote_kept_notice",
         "你在 ${at} 投 ${target} 的帖子没有计入：本轮天神已为你记下一票（${was}），按规则首次投票为准。",

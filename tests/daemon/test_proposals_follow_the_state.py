@@ -273,7 +273,7 @@ def test_a_substitute_at_night_gets_the_seats_actions_and_its_answer(tmp_path, m
     feed(svc, pm("小明", "占卜 老王", 1.5))
     gm_commands.substitute(svc, "小明", NEWCOMER, uid=NEWCOMER_UID)
     [role] = pending(svc, "role")
-    assert "占卜者" in role.text and "这个座位今晚已提交：占卜 老王" in role.text
+    assert "占卜者" in role.text and "这个座位今晚现在有效的行动：占卜 老王" in role.text
     feed(svc, pm(NEWCOMER, "占卜 夜行者", 2))  # his own counts for the seat (the latest)
     assert [(s.actor, s.target) for s in svc.referee.state.submissions] == [("小明", "老王"), ("小明", "夜行者")]
     clock.set(START + timedelta(hours=36, minutes=1))

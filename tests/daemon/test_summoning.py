@@ -7,6 +7,8 @@ summoning never opened and the game waited for ever.)"""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
 from tests.daemon.helpers import GAME6_10, announcements, at, pm, post, started
@@ -77,7 +79,7 @@ def test_a_tied_runoff_announces_the_summoning_which_opens_counts_and_ends_the_d
     svc.tick()
     opens, closes = svc.referee.times().rounds[3]
     assert (closes - opens).total_seconds() == 12 * 3600 and opens == clock()
-    feed(svc, post("Rex", "投票：老王", VOTE_OPENS + 16))  # the summoned victim came online
+    feed(svc, post("Rex", "招魂投票：老王", VOTE_OPENS + 16))  # the summoned victim came online
     clock.set(at(VOTE_OPENS + 16))
     svc.tick()
     assert svc.referee.state.phase is Phase.DAY  # the summoning runs its period
@@ -94,6 +96,87 @@ def test_a_tied_runoff_with_nobody_to_summon_ends_the_day_at_once_and_says_why(t
     tied_runoff(svc, clock)
     assert svc.referee.state.phase is not Phase.DAY  # no summoning round to wait for
     [result] = pending(svc, "day_result")
-    assert "本日无人被处决，直接进入黑夜。" in result.text
-    assert "仍然平票，没有可以招魂的死者" in result.text
+    why, then = result.text.index("仍然平票，没有可以招魂的死者"), result.text.index("本日无人被处决，直接进入黑夜。")
+    assert why < then  # the reason before the conclusion (adversary4 A12)
+    [runoff] = [a for a in announcements(svc) if a.kind == "round_result"]
+    assert "生死投票自本帖发出起持续 12 小时，请在投票帖投票。" in runoff.text  # (A8)
     assert "计入遗言后" not in result.text  # no last words changed the runoff's count
+
+
+def test_a_living_players_ballot_in_the_summoning_is_not_counted_and_he_is_told_who_votes(tmp_path) -> None:
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    feed(svc, post("月光", "投票：阿杰", VOTE_OPENS + 15))  # before the summoning's post is out
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("小明", "投票：阿杰", VOTE_OPENS + 16))
+    told = {a.destination: a.text for a in pending(svc, "vote_not_open")}
+    for voter in ("月光", "小明"):
+        assert "没有计入：现在是招魂，只有被招魂的死者（第1夜死者 Rex）可以投票" in told[voter]
+        assert "重新投票" not in told[voter]
+    clock.set(svc.referee.times().rounds[3][1])
+    svc.tick()
+    [result] = pending(svc, "day_result")
+    assert "本日无人被处决" in result.text  # Rex did not come: the living players' ballots broke no tie
+
+
+def test_the_gms_execution_after_the_day_settled_replaces_the_pending_result(tmp_path) -> None:
+    """adversary4 A1: `override execute` once the day has settled (its result not yet out):
+    the pending result is superseded by one that says the execution, never two stories."""
+    from shenshi.daemon import gm_commands
+    from shenshi.store.outbox import AnnouncementState
+
+    svc, clock = day_one(tmp_path, victim=None)
+    tied_runoff(svc, clock)
+    [before] = pending(svc, "day_result")
+    assert "本日无人被处决" in before.text
+    gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
+    [after] = pending(svc, "day_result")
+    assert after.id != before.id and "阿杰 被处决，身份：平民。" in after.text
+    assert "本日无人被处决" not in after.text and after.text.startswith("【第1天投票结果】")
+    assert "生死投票：" in after.text  # the rest of the result stands
+    old = next(a for a in announcements(svc) if a.id == before.id)
+    assert old.state is AnnouncementState.SUPERSEDED and old.superseded_by == after.id
+    publish(svc, "day_result", clock)
+    clock.advance(minutes=5)
+    svc.tick()
+    assert svc.referee.state.phase is Phase.NIGHT and not svc.referee.state.is_alive("阿杰")
+
+
+def test_a_substitution_during_the_summoning_extends_it_and_says_so(tmp_path, monkeypatch) -> None:
+    """adversary4 A4/A5: "Substitution clock": +12 h to the round he enters in, the summoning
+    here; its post and his role PM say 招魂截止改为 …, and the role PM asks for no ballot."""
+    from shenshi.daemon import gm_commands
+    from tests.daemon.helpers import UIDS
+
+    monkeypatch.setitem(UIDS, "路人甲", "77")
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    publish(svc, "round_result", clock)
+    svc.tick()
+    opens, closes = svc.referee.times().rounds[3]
+    clock.advance(hours=1)
+    gm_commands.substitute(svc, "阿杰", "路人甲", uid="77")
+    assert svc.referee.times().rounds[3] == (opens, closes + timedelta(hours=12))
+    [post_] = pending(svc, "substitution")
+    [role] = [a for a in pending(svc, "role") if a.destination == "路人甲"]
+    for text in (post_.text, role.text):
+        assert "本阶段因替补延长12小时：招魂截止改为" in text
+    assert "只有被招魂的死者投票，这个座位今天不用再投票" in role.text and "请你在投票帖投票" not in role.text
+
+
+def test_a_runoff_ballot_for_a_non_candidate_is_answered_with_the_candidates(tmp_path) -> None:
+    """adversary4 A7, RES-A14: such a ballot is invalid and must be cast again; the voter is
+    told (a missing runoff ballot makes him leave, RES-A18); a ballot cast again counts."""
+    svc, clock = day_one(tmp_path, victim="Rex")
+    round_one = {v: "阿杰" for v in FOR_AJIE} | {v: "老王" for v in FOR_LAOWANG} | {"kk_大侠": "小明"}
+    vote(svc, VOTE_OPENS + 1, round_one)
+    clock.set(at(VOTE_OPENS + 2))
+    svc.tick()
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("kk_大侠", "投票：小明", VOTE_OPENS + 3))
+    [told] = [a for a in pending(svc, "vote_kept") if a.destination == "kk_大侠"]
+    assert "小明 不是这一轮的候选人，只能投给 老王、阿杰" in told.text and "重新投票" in told.text
+    feed(svc, post("kk_大侠", "投票：阿杰", VOTE_OPENS + 3.5))
+    assert svc.ruleset.standing_vote(svc.referee.state).counted["kk_大侠"].target == "阿杰"

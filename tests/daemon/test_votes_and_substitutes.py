@@ -21,6 +21,7 @@ from tests.daemon.test_gm_steps_in_again import VOTE_OPENS, ballots_of, open_the
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed
 
 game = proposals.game  # the fixture: day 1 of a game6-10 in review mode
+UIDS_REX = "12"  # (tests.daemon.helpers.UIDS)
 
 
 def pending(svc, kind: str) -> list:
@@ -243,3 +244,53 @@ def test_a_divination_of_a_seat_being_taken_over_names_its_substitute(tmp_path, 
     assert f"{NEWCOMER}（接替 kk_大侠）" in answer.text
     [dawn] = pending(svc, "night_result")
     assert "kk_大侠" not in dawn.text or f"{NEWCOMER}（接替 kk_大侠）" in dawn.text
+
+
+def test_a_substitutes_role_pm_lists_the_seats_night_action_that_counts_his_own_once_sent(tmp_path, monkeypatch) -> None:
+    """N39: the night's bind his seat sent stands, and his role PM says so; once he sends his
+    own, the role PM (re-derived) lists that one, not both as if both stood."""
+    from tests.daemon.helpers import UIDS, started
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    feed(svc, pm("月光", "束魂 Rex", 2))
+    clock.set(at(3))
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    assert "这个座位今晚现在有效的行动：束魂 Rex。" in role.text
+    feed(svc, pm(NEWCOMER, "束魂 阿杰", 4))
+    [role] = [a for a in pending(svc, "role") if a.destination == NEWCOMER]
+    assert "这个座位今晚现在有效的行动：束魂 阿杰。" in role.text and "Rex" not in role.text
+
+
+def test_a_player_who_left_his_seat_cannot_come_back_as_a_substitute_and_is_told_in_chinese(game) -> None:
+    """adversary4 A15: before, 「'夜行者' already plays in game #1」 (English, and untrue)."""
+    svc, clock = game
+    clock.set(at(30))
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    with pytest.raises(UserError, match="曾在本局坐过一个座位、已经离开") as refused:
+        gm_commands.substitute(svc, "小明", "Rex", uid=UIDS_REX)
+    assert "没有改动" in str(refused.value) and "already" not in str(refused.value)
+
+
+def test_the_name_of_a_player_who_left_his_seat_means_the_seat_once_taken_over(tmp_path, monkeypatch) -> None:
+    """adversary4 A10: after the night 路人甲 took kk_大侠's seat, 「投票：kk_大侠」 is a ballot for
+    the seat (before: 「没有找到玩家「kk_大侠」」 for a player the players were told was replaced)."""
+    from tests.daemon.helpers import UIDS, started
+    from tests.daemon.test_proposals_follow_the_state import publish
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(at(36.1))  # the night, 12 h longer for the substitution
+    svc.tick()
+    publish(svc, "night_result", clock)
+    svc.tick()
+    assert svc.referee.state.has_player(NEWCOMER) and not svc.referee.state.has_player("kk_大侠")
+    clock.set(at(36.1 + 13))
+    svc.tick()
+    publish(svc, "vote_opened", clock)
+    svc.tick()
+    feed(svc, post("小明", "投票：kk_大侠", 36.1 + 13.5))
+    assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]

@@ -198,7 +198,7 @@ def execute(rules: Chess32, state: GameState, report: Report, name: str | None) 
             executed=victim.name,
             deaths=(Death(victim.name, cause),),
             saved=saved,
-            public_facts=(PublicFact.of("executed", name=victim.name, camp=victim.team),),
+            public_facts=(rules.execution_fact(state, victim.name),),
             private_results=tuple(identity_messages(state, [victim.name])),
         )
     )  # executed players leave no last words [CH:L152]

@@ -26,6 +26,7 @@ from shenshi.rulesets.base import (
     Phase,
     PhaseTimes,
     PowerSubmitted,
+    PublicFact,
     Report,
     Resolved,
     Ruleset,
@@ -197,6 +198,10 @@ class Chess32(Ruleset):
         # RES-C33: role, camp, horse pairing, swaps and a pending swap, curse or bless are all
         # kept by seat number; warnings are kept by the person's name and stay behind.
         return state.memory
+
+    def execution_fact(self, state: GameState, name: str) -> PublicFact:
+        """§4.7: the executed player's camp is published."""
+        return PublicFact.of("executed", name=name, camp=state.seat(name).team)
 
     def check_win(self, state: GameState) -> Outcome | None:
         """A camp wins when the enemy general dies; both at once is a draw (和棋, RES-C22)."""

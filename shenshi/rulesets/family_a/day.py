@@ -281,7 +281,6 @@ def day_result(rules: FamilyA, state: GameState, report: Report, name: str | Non
         report = report.merge(Report(executed=None, public_facts=(PublicFact.of("no_execution"),)))
     else:
         seat = state.seat(name)
-        value = "杀手" if seat.team == "killers" else "平民"
         if seat.team == "killers":
             voters = set(mem.first_round_voters) | set(mem.runoff_voters)
             mem = replace(mem, prize=mem.prize | {
@@ -293,7 +292,7 @@ def day_result(rules: FamilyA, state: GameState, report: Report, name: str | Non
             Report(
                 executed=name,
                 deaths=(Death(name, "execution"),),
-                public_facts=(PublicFact.of("executed", name=name, value=value),),
+                public_facts=(rules.execution_fact(state, name),),
             )
         )
     leaving = {old for old, _ in state.pending_substitutions}

@@ -184,6 +184,11 @@ class FamilyA(Ruleset):
             facts["last_words_granted"] = frozenset(last)
         return facts
 
+    def execution_fact(self, state: GameState, name: str) -> PublicFact:
+        """D-6: a killer is published as 杀手, everyone else as 平民."""
+        value = "杀手" if state.seat(name).team == "killers" else "平民"
+        return PublicFact.of("executed", name=name, value=value)
+
     def summoning_order(self, state: GameState) -> tuple[tuple[int, tuple[str, ...]], ...]:
         """D-4: whom a summoning (招魂) calls, night by night, the latest night first (each
         night's victims are counted only if nobody of a later night came online)."""
@@ -402,19 +407,20 @@ class FamilyA(Ruleset):
         """§1.10: a night of 24 h; a day with the vote at its 13th hour (game 6) for 24 h.
 
         Each substitution extends its phase by 12 h (A-D13): by day, the voting round the
-        substitute enters in (the first round, or the runoff once the first has closed); an
-        early close ends that round, its extension with it."""
+        substitute enters in (the first round, the runoff once the first has closed, the
+        summoning once the runoff has); an early close ends that round, its extension with it."""
         extra = clock.SUBSTITUTION * substitutions
         if phase is Phase.NIGHT:
             return PhaseTimes(opened_at, opened_at + self.CYCLE.night + extra)
         pending = set(state.pending_substitutions)
-        later = sum(1 for old, new, rnd in state.params.get("substitution_rounds", ())
-                    if rnd and rnd > 1 and (old, new) in pending)  # fmt: skip
-        later = min(later, substitutions)
+        entered = [rnd for old, new, rnd in state.params.get("substitution_rounds", ()) if (old, new) in pending]
+        summoning = min(sum(1 for rnd in entered if rnd and rnd > 2), substitutions)
+        later = min(sum(1 for rnd in entered if rnd == 2), substitutions - summoning)
         r1_open = opened_at + self.CYCLE.vote_opens_after
-        r1_close = r1_open + self.CYCLE.vote_lasts + clock.SUBSTITUTION * (substitutions - later)
+        r1_close = r1_open + self.CYCLE.vote_lasts + clock.SUBSTITUTION * (substitutions - later - summoning)
         r2_close = r1_close + timedelta(hours=float(state.config.get("runoff_hours", 12))) + clock.SUBSTITUTION * later
-        r3_close = r2_close + timedelta(hours=float(state.config.get("summon_hours", 12)))
+        r3_close = (r2_close + timedelta(hours=float(state.config.get("summon_hours", 12)))
+                    + clock.SUBSTITUTION * summoning)  # fmt: skip
         rounds = {1: (r1_open, r1_close), 2: (r1_close, r2_close), 3: (r2_close, r3_close)}
         return PhaseTimes(opened_at, r1_close, rounds=frozen_map(rounds))
 
