@@ -328,8 +328,10 @@ class Referee:
         if isinstance(event, ExecutionForced) and before.phase in (Phase.DUSK, Phase.OVER):
             was = replace(before.step_report, winner=before.outcome.winner if before.outcome else None)
             key = self.keys.public(step_label(Phase.DAY, before.number))
-            self.corrected[key] = (tuple(execution_lines(self.templates, was)),
-                                   tuple(execution_lines(self.templates, event.report)))  # fmt: skip
+            now = execution_lines(self.templates, replace(event.report, winner=None))
+            ruled = [self.templates.render("execution_ruled", line=line) for line in now]  # the GM decided it
+            won = execution_lines(self.templates, replace(event.report, public_facts=()))
+            self.corrected[key] = (tuple(execution_lines(self.templates, was)), tuple(ruled + won))
         if isinstance(event, SubmissionVoided):
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
@@ -1400,6 +1402,23 @@ class Referee:
             opens, closes = times.rounds[2]
             hours = f"{(closes - opens).total_seconds() / 3600:g}"
         return self.templates.render("next_round_length", round=self.runoff_name(), hours=hours)
+
+    def next_round_now(self, text: str) -> str:
+        """A pending result ``text`` that announces the next round (the runoff) with its
+        length as the round stands now: a substitution since it was written lengthened it
+        (A-D13), and the post says what the substitution post says."""
+        state = self.state
+        times = self.times()
+        if state.phase is not Phase.DAY or state.round < 2 or times is None or state.round not in times.rounds:
+            return text
+        opens, closes = times.rounds[state.round]
+        if opens < NOT_YET:
+            return text  # the round is open: its post is out
+        name = round_name(state.round, self.runoff_name())
+        marker = "\x00"
+        pattern = re.escape(self.templates.render("next_round_length", round=name, hours=marker))
+        line = self.templates.render("next_round_length", round=name, hours=f"{(closes - opens).total_seconds() / 3600:g}")
+        return re.sub(pattern.replace(re.escape(marker), r"[0-9.]+"), line, text, count=1)
 
     def _summoning_line(self, before: GameState, report: Report) -> str:
         """The runoff's post when the tie stands after the last words (D-4): whom the

@@ -180,6 +180,8 @@ class Proposals:
             return None if self._substitution(a, parts[2], parts[3]).draft is not None else Standing(None)
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
+        if a.kind == "round_result" and (text := self.referee.next_round_now(a.text)) != a.text:
+            return Standing(replace(_draft_of(a), text=text))  # a substitution lengthened the next round
         if (fix := self.referee.corrected.get(original_key(a.key))) is not None and a.kind == "day_result":
             text = corrected_text(a.text, *fix)  # the GM corrected the settled day's execution
             return None if text == a.text else Standing(replace(_draft_of(a), text=text))

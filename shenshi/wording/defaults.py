@@ -49,6 +49,11 @@ _group(
     ("night_title", "【第${n}夜结果】", "title of a night's result post ($n: the night)"),
     ("day_title", "【第${n}天投票结果】", "title of a day's vote result post ($n: the day)"),
     (
+        "execution_ruled",
+        "天神裁定：${line}",
+        "a day's execution the GM decided after the count (`override execute`), in the result",
+    ),
+    (
         "execution_corrected_title",
         "【第${n}天投票结果·更正】天神更正今天的处决：",
         "title of a post that corrects a day's execution already published (`override execute`)",

@@ -132,7 +132,7 @@ def test_the_gms_execution_after_the_day_settled_replaces_the_pending_result(tmp
     assert "本日无人被处决" in before.text
     gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
     [after] = pending(svc, "day_result")
-    assert after.id != before.id and "阿杰 被处决，身份：平民。" in after.text
+    assert after.id != before.id and "天神裁定：阿杰 被处决，身份：平民。" in after.text
     assert "本日无人被处决" not in after.text and after.text.startswith("【第1天投票结果】")
     assert "生死投票：" in after.text  # the rest of the result stands
     old = next(a for a in announcements(svc) if a.id == before.id)

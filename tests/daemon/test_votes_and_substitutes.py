@@ -294,3 +294,19 @@ def test_the_name_of_a_player_who_left_his_seat_means_the_seat_once_taken_over(t
     svc.tick()
     feed(svc, post("小明", "投票：kk_大侠", 36.1 + 13.5))
     assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]
+
+
+def test_a_pending_runoff_post_gives_the_length_a_later_substitution_made(game) -> None:
+    """adversary5 B2 (A9): the round-1 result, still pending, said the runoff lasts 12 h; a
+    substitution between the rounds makes it 24 h (A-D13): the pending post says 24, as the
+    substitution post does."""
+    svc, clock = game
+    open_the_vote(svc, clock)
+    close_round_one_early(svc, clock)
+    [result] = pending(svc, "round_result")
+    assert "生死投票自本帖发出起持续 12 小时" in result.text
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)
+    [result] = pending(svc, "round_result")
+    assert "生死投票自本帖发出起持续 24 小时" in result.text and "12 小时" not in result.text
+    [announced] = pending(svc, "substitution")
+    assert "持续 24 小时" in announced.text
