@@ -409,19 +409,25 @@ class GameService:
         sent again naming this game (the same text with its ``【game】`` tag): the alerts about
         the one kept aside close in every game, so that no game waits for it any more (their
         clock releases the wait, :meth:`_release_settled_unknowns`)."""
-        again = _command_text(pm.text, self.config.game.name)
+        name = self.config.game.name
+        if f"【{name}】" not in pm.text:
+            return  # not sent again naming this game (the hot path: no store read)
+        again = _command_text(pm.text, name)
         sender = {pm.sender_uid, pm.sender} - {None}
-        words = gm_text.RESOLVED["resent_naming"].format(game=self.config.game.name)
+        with self.store.snapshot() as uow:
+            settled = [
+                (game.id, alert.key)
+                for game in uow.games.listing()
+                for alert in uow.alerts.raised(game.id, open_only=True)
+                if alert.kind == "pm_game_unknown" and alert.evidence_id is not None
+                and _same_pm_again(uow.evidence.get(alert.evidence_id), sender, pm.sent_at, again, name)
+            ]  # fmt: skip
+        if not settled:
+            return
+        words = gm_text.RESOLVED["resent_naming"].format(game=name)
         with self.store.transaction() as uow:
-            for game in uow.games.listing():
-                for alert in uow.alerts.raised(game.id, open_only=True):
-                    if alert.kind != "pm_game_unknown" or alert.evidence_id is None:
-                        continue
-                    kept = uow.evidence.get(alert.evidence_id)
-                    if kept.kind is not EvidenceKind.PM or not ({kept.author_uid, kept.author} - {None, ""}) & sender:
-                        continue
-                    if kept.posted_at <= pm.sent_at and _command_text(kept.text, self.config.game.name) == again:
-                        uow.alerts.resolve(game.id, lambda a, key=alert.key: words if a.key == key else None, at=self.clock())
+            for game_id, key in settled:
+                uow.alerts.resolve(game_id, lambda a, key=key: words if a.key == key else None, at=self.clock())
 
     def _release_settled_unknowns(self) -> None:
         """A PM whose game was unknown keeps this step waiting for its sender only while its
@@ -1185,3 +1191,12 @@ def _command_text(text: str, game: str) -> str:
     """A PM's text as a command, whichever game it names: without the ``【game】`` tag and
     whitespace (a PM sent again naming its game is the same command)."""
     return "".join(text.replace(f"【{game}】", "").split())
+
+
+def _same_pm_again(kept: Evidence, sender: set[str], at: datetime, again: str, game: str) -> bool:
+    """Whether ``kept`` (a PM kept aside) is the command ``again`` that ``sender`` sent again at
+    ``at``, naming ``game``."""
+    return (
+        kept.kind is EvidenceKind.PM and bool(({kept.author_uid, kept.author} - {None, ""}) & sender)
+        and kept.posted_at <= at and _command_text(kept.text, game) == again
+    )
