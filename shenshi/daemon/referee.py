@@ -1682,13 +1682,14 @@ def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], d
 def _not_counted(
     state: GameState, ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]
 ) -> str:
-    """Why a ballot did not count, in the GM's words: its voter is out (an exit during the
-    round), the count's own note, or another ballot of his counted."""
-    if not state.is_alive(ballot.voter):
-        return "投票人已出局"
+    """Why a ballot did not count, in the GM's words: the count's own note (a summoned
+    victim's ballot is judged there), its voter is out (an exit during the round), or another
+    ballot of his counted."""
     n = judged.get(ballot.seq)
     if n is not None:
         return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"
+    if not state.is_alive(ballot.voter):
+        return "投票人已出局"
     if any(b.voter == ballot.voter and b.seq in counted for b in ballots):
         return "同一投票人的另一张票为准"
     return "不计"

@@ -180,3 +180,20 @@ def test_a_runoff_ballot_for_a_non_candidate_is_answered_with_the_candidates(tmp
     assert "小明 不是这一轮的候选人，只能投给 老王、阿杰" in told.text and "重新投票" in told.text
     feed(svc, post("kk_大侠", "投票：阿杰", VOTE_OPENS + 3.5))
     assert svc.ruleset.standing_vote(svc.referee.state).counted["kk_大侠"].target == "阿杰"
+
+
+def test_an_uncounted_summoned_ballot_gives_the_gm_its_real_reason(tmp_path) -> None:
+    """adversary5 B4: a summoned victim's second ballot is D-I (his first stands), not "投票人已出局"."""
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("Rex", "招魂投票：老王", VOTE_OPENS + 16))
+    feed(svc, post("Rex", "投票：阿杰", VOTE_OPENS + 17))
+    clock.set(svc.referee.times().rounds[3][1])
+    svc.tick()
+    [result] = pending(svc, "day_result")
+    assert "老王 被处决" in result.text  # his first summoned ballot counted
+    [uncounted] = result.notes["uncounted"]
+    assert uncounted["words"] == "Rex 招魂投 阿杰"
+    assert uncounted["reason"] == "被招魂者的第一张票为准：不计"
