@@ -222,6 +222,7 @@ def event_words(event: Event) -> str | None:
 # Short names of the alert kinds (intake's, the daemon's, and the rules core's ``rule:…``).
 ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "unknown_name": "名字对不上玩家", "ambiguous_name": "名字可指多人", "missing_target": "没写对象",
+    "self_by_other_name": "写了接替前的名字（即自己）",
     "not_a_player": "非玩家的指令", "dead_actor": "出局者的行动", "no_power": "身份没有此能力",
     "sent_off": "被罚下者的行动", "not_eligible": "今天不能投票", "pm_window": "不在提交时间内",
     "after_deadline": "过了截止时间", "phase_deadline": "过了本阶段截止", "phase_not_open": "夜晚2尚未开始",

@@ -457,14 +457,13 @@ class Referee:
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
-            forum_names=self._names_of(state),
+            forum_names=self.forum_names, former_names=self._former_names(state),
         )  # fmt: skip
 
-    def _names_of(self, state: GameState) -> dict[str, tuple[str, ...]]:
-        """Other names a seat's holder is written by: those the forum showed for his uid (a
-        rename), and the players whose seat he took over (a player who writes 占卜 月光 after
+    def _former_names(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """The players whose seat each holder took over (a player who writes 占卜 月光 after
         admin replaced 月光 means the seat, as the substitution post told him)."""
-        names = dict(self.forum_names)
+        names: dict[str, tuple[str, ...]] = {}
         for old in self.successors:
             holder, seen = old, {old}
             while holder in self.successors and self.successors[holder] not in seen:

@@ -472,6 +472,12 @@ _group(
         "「${written}」可能指多名玩家：${players}，请写全名后重新发送",
         "a name that fits several players",
     ),
+    (
+        "reason_self_by_other_name",
+        "「${written}」现在就是你自己（${own}）的座位；如果确实要对自己使用，请写你的名字「${own}」重新发送，"
+        "否则请写你要的玩家",
+        "a command naming the player whose seat the sender took over (himself now)",
+    ),
     ("reason_missing_target", "没有写明对象，请写上玩家名后重新发送", "a command without a name"),
     ("reason_dead_actor", "你已出局，不能再行动", "a dead player's command"),
     ("reason_no_power", "你的身份不能使用「${verb}」", "a power the role does not have"),
@@ -640,6 +646,11 @@ _group(
         "unknown_name ($hint: `alert_hint` or empty)",
     ),
     ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
+    (
+        "alert_self_by_other_name",
+        "${player}：「${what}」的对象「${written}」是他接替的座位原来的玩家，也就是他自己（不计，已请他写明）",
+        "self_by_other_name: the sender named the player whose seat he took over (himself now)",
+    ),
     (
         "alert_lookalike_name",
         "${player}：「${what}」的对象「${written}」含形近字 ${letters}，按字形读作 ${target}（已计入，请核对）",

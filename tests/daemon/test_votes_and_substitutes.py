@@ -296,6 +296,39 @@ def test_the_name_of_a_player_who_left_his_seat_means_the_seat_once_taken_over(t
     assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]
 
 
+def test_a_substitute_naming_the_player_he_replaced_is_asked_to_write_his_own_name(tmp_path, monkeypatch) -> None:
+    """adversary5 B6: a substitute writing the name of the player he replaced most likely means
+    her as she was, not himself (before: 「已收到：今晚束魂 路人甲」 for 「束魂 月光」). He is asked to
+    write his own name if he means himself, while he takes the seat over and after; another
+    player writing the old name still means the seat (A10)."""
+    from tests.daemon.helpers import UIDS, started
+    from tests.daemon.test_proposals_follow_the_state import publish
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)  # 月光 is the binder
+    feed(svc, pm(NEWCOMER, "束魂 月光", 4))
+    [receipt] = [a for a in pending(svc, "receipt") if a.destination == NEWCOMER]
+    assert f"「月光」现在就是你自己（{NEWCOMER}）的座位" in receipt.text and "已收到" not in receipt.text
+    assert [a.kind for a in alerts(svc)].count("self_by_other_name") == 1
+    feed(svc, pm(NEWCOMER, f"束魂 {NEWCOMER}", 4.1))  # his own name: himself, as written
+    assert any("已收到" in a.text for a in pending(svc, "receipt") if a.destination == NEWCOMER)
+    clock.set(at(36.1))  # the night, 12 h longer for the substitution
+    svc.tick()
+    publish(svc, "night_result", clock)
+    clock.set(at(36.1 + 13))
+    svc.tick()
+    publish(svc, "vote_opened", clock)
+    svc.tick()
+    assert svc.referee.state.has_player(NEWCOMER)
+    feed(svc, post(NEWCOMER, "投票：月光", 36.1 + 13.5))  # after he took the seat
+    assert ballots_of(svc, NEWCOMER) == []
+    assert [a.kind for a in alerts(svc)].count("self_by_other_name") == 2
+    feed(svc, post("小明", "投票：月光", 36.1 + 13.6))
+    assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]
+
+
 def test_a_pending_runoff_post_gives_the_length_a_later_substitution_made(game) -> None:
     """adversary5 B2 (A9): the round-1 result, still pending, said the runoff lasts 12 h; a
     substitution between the rounds makes it 24 h (A-D13): the pending post says 24, as the
