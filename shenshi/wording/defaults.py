@@ -732,6 +732,11 @@ _group(
         "wrong_channel (a ballot by PM)",
     ),
     (
+        "alert_wrong_channel_summoned_pm",
+        "${player}（被招魂）用短消息投票；招魂投票必须在投票帖发帖，已请他到投票帖投票",
+        "wrong_channel (a summoned victim's ballot by PM)",
+    ),
+    (
         "alert_wrong_channel_thread",
         "${player} 在别人的功能树洞提交「${verb}」",
         "wrong_channel (another's 功能树洞)",

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import GAME6_10, announcements, at, pm, post, started
+from tests.daemon.helpers import GAME6_10, alerts, announcements, at, pm, post, started
 from tests.daemon.test_proposals_follow_the_state import publish
 from tests.daemon.test_status import feed
 
@@ -197,3 +197,16 @@ def test_an_uncounted_summoned_ballot_gives_the_gm_its_real_reason(tmp_path) -> 
     [uncounted] = result.notes["uncounted"]
     assert uncounted["words"] == "Rex 招魂投 阿杰"
     assert uncounted["reason"] == "被招魂者的第一张票为准：不计"
+
+
+def test_a_summoned_victims_ballot_by_pm_is_sent_to_the_vote_thread(tmp_path) -> None:
+    """Before: 「你已出局，不能再行动」 to the one player who may vote now."""
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, pm("Rex", "投票：老王", VOTE_OPENS + 16))
+    [receipt] = [a for a in pending(svc, "receipt") if a.destination == "Rex"]
+    assert "投票请在投票帖发帖" in receipt.text and "出局" not in receipt.text
+    assert any("招魂投票必须在投票帖发帖" in a.message for a in alerts(svc))
+    assert svc.referee.state.ballots == () or all(b.voter != "Rex" or b.round != 3 for b in svc.referee.state.ballots)
