@@ -37,6 +37,7 @@ from shenshi.daemon.announce import (
     private_text,
     public_text,
     seat_names,
+    seats_renamed,
     shown_as,
 )
 from shenshi.daemon.context import build_context
@@ -844,7 +845,8 @@ class Referee:
         """A runoff ballot for a player who is no candidate is invalid and must be cast again
         (RES-A14): the voter is told, with the candidates, before a missing ballot makes him
         leave (RES-A18)."""
-        names = "、".join(runoff_candidates(self.state)) or "—"
+        shown = self._seats_shown(self.state)  # a candidate's seat being taken over: its substitute
+        names = "、".join(shown.get(n, n) for n in runoff_candidates(self.state)) or "—"
         text = self.templates.render("not_a_candidate_notice", at=notices.clock_time(at, self.tz),
                                      target=target or "", names=names)  # fmt: skip
         return [Draft(self.keys.reply(evidence, "not_a_candidate"), "vote_kept", "pm", voter, text, (evidence,))]
@@ -1403,9 +1405,9 @@ class Referee:
         return self.templates.render("next_round_length", round=self.runoff_name(), hours=hours)
 
     def next_round_now(self, text: str) -> str:
-        """A pending result ``text`` that announces the next round (the runoff) with its
-        length as the round stands now: a substitution since it was written lengthened it
-        (A-D13), and the post says what the substitution post says."""
+        """A pending result ``text`` that announces the next round (the runoff) as the round
+        stands now: a substitution since it was written lengthened it (A-D13), and names the
+        seat by its substitute (adversary4 A9), as the substitution post and his role PM do."""
         state = self.state
         times = self.times()
         if state.phase is not Phase.DAY or state.round < 2 or times is None or state.round not in times.rounds:
@@ -1417,7 +1419,8 @@ class Referee:
         marker = "\x00"
         pattern = re.escape(self.templates.render("next_round_length", round=name, hours=marker))
         line = self.templates.render("next_round_length", round=name, hours=f"{(closes - opens).total_seconds() / 3600:g}")
-        return re.sub(pattern.replace(re.escape(marker), r"[0-9.]+"), line, text, count=1)
+        text = re.sub(pattern.replace(re.escape(marker), r"[0-9.]+"), line, text, count=1)
+        return seats_renamed(text, self._seats_shown(state))
 
     def _summoning_line(self, before: GameState, report: Report) -> str:
         """The runoff's post when the tie stands after the last words (D-4): whom the

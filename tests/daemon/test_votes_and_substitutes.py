@@ -343,3 +343,22 @@ def test_a_pending_runoff_post_gives_the_length_a_later_substitution_made(game) 
     assert "生死投票自本帖发出起持续 24 小时" in result.text and "12 小时" not in result.text
     [announced] = pending(svc, "substitution")
     assert "持续 24 小时" in announced.text
+
+
+def test_a_pending_runoff_post_names_a_candidates_seat_by_its_substitute(game) -> None:
+    """adversary4 A9: Rex (a tied candidate) replaced while the round-1 result is pending; the
+    post said 「Rex、老王 平票」 while his substitute's role PM said 「只能投给 路人甲，老王」."""
+    svc, clock = game
+    open_the_vote(svc, clock)
+    close_round_one_early(svc, clock)
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    [result] = pending(svc, "round_result")
+    seat = f"{NEWCOMER}（接替 Rex）"
+    assert f"{seat}：5 票" in result.text and f"{seat}、老王 平票" in result.text
+    assert "\nRex" not in result.text
+    proposals.publish(svc, "round_result", clock)
+    svc.tick()
+    when = (clock() - at(0)).total_seconds() / 3600 + 0.1
+    feed(svc, post("小明", "生死投票：Tom_2", when))  # no candidate: told the candidates as posted
+    [told] = [a for a in pending(svc, "vote_kept") if a.destination == "小明"]
+    assert f"只能投给 {seat}、老王" in told.text
