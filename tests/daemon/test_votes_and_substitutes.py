@@ -362,3 +362,23 @@ def test_a_pending_runoff_post_names_a_candidates_seat_by_its_substitute(game) -
     feed(svc, post("小明", "生死投票：Tom_2", when))  # no candidate: told the candidates as posted
     [told] = [a for a in pending(svc, "vote_kept") if a.destination == "小明"]
     assert f"只能投给 {seat}、老王" in told.text
+
+
+def test_a_substitutes_role_pm_not_yet_sent_is_withdrawn_once_his_seat_is_out(tmp_path, monkeypatch) -> None:
+    """adversary5 B5: a role PM that could not go (the forum did not know him) was redrawn at
+    every step, even after he was executed. Once his seat is out it is withdrawn."""
+    from tests.daemon.helpers import UIDS, started
+    from tests.daemon.test_proposals_follow_the_state import publish
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(at(36.1))
+    svc.tick()
+    publish(svc, "night_result", clock)
+    svc.tick()
+    assert [a.destination for a in pending(svc, "role")] == [NEWCOMER]  # not sent yet
+    gm_commands.correct(svc, "exit", [NEWCOMER], reason="本人要求退出")
+    svc.tick()
+    assert pending(svc, "role") == []
