@@ -1290,7 +1290,8 @@ class Referee:
                    if rnd == before.round and (old, new) in before.pending_substitutions]  # fmt: skip
         t = self.templates
         nxt = t.render("round_closed_next_round" if event.next_round else "round_closed_day_over")
-        text = t.render("round_closed_early_notice", round=before.round, at=notices.clock_time(at, self.tz),
+        text = t.render("round_closed_early_notice", round=round_name(before.round, self.runoff_name()),
+                        at=notices.clock_time(at, self.tz),
                         was=notices.clock_time(closes, self.tz), next=nxt)  # fmt: skip
         label = self._label(before, event)
         return [Draft(self.keys.private(label, "round_closed", new, 0), "round_closed", "pm", new, text)

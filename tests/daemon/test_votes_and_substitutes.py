@@ -187,6 +187,7 @@ def test_an_early_close_after_a_substitution_says_where_the_extension_went(game)
     assert told.destination == NEWCOMER and "提前结束" in told.text and "不再适用" in told.text
     was = at(VOTE_OPENS + 24 + 12).strftime("%Y-%m-%d %H:%M")
     assert was in told.text
+    assert "今天的投票已于" in told.text and "身份私信" not in told.text  # (A11: it gave a length only)
 
 
 # -- N26: status names a seat being taken over with its substitute ---------------------------------
