@@ -1378,14 +1378,28 @@ class Referee:
         """How this step's texts name each seat a substitute is taking over, where the players
         are told of substitutions (family A): by the substitute, with the player he replaces
         (:func:`~shenshi.daemon.announce.seat_names`); a seat that died before he entered
-        keeps its holder's name unless the substitution was already published."""
+        keeps its holder's name unless the players have read the substitution already: its
+        post, or a round's result posted since, that named the seat by him (adversary5 B3)."""
         told = {
             old: new for old, new in before.pending_substitutions
             if self.ruleset.substitution_report(old, new).public_facts
             and (self.state.is_alive(old) or self.state.is_alive(new)
-                 or self.keys.substitution(old, new) in self.published)
+                 or self.keys.substitution(old, new) in self.published
+                 or self._named_since(before, old, new))
         }  # fmt: skip
         return seat_names(self.templates, told)
+
+    def _named_since(self, before: GameState, old: str, new: str) -> bool:
+        """Whether a round's result of the day, posted once ``new`` began taking ``old``'s seat
+        over, named the seat by him (it did while the seat lived; a result pending when he
+        was named is posted with his name too, adversary4 A9)."""
+        if before.phase is not Phase.DAY:
+            return False
+        since = [rnd for o, n, rnd in before.params.get("substitution_rounds", ()) if (o, n) == (old, new)]
+        if not since:
+            return False
+        first = max(1, min(since) - 1)
+        return any(self._round_key(r) in self.published for r in range(first, before.round))
 
     def _lead_lines(self, before: GameState, report: Report) -> list[str]:
         """Why a day's tallies decided nothing, said before the result: a runoff tied still
@@ -1685,14 +1699,14 @@ def _step_evidence(state: GameState, report: Report) -> tuple[tuple[str, ...], d
 def _not_counted(
     state: GameState, ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]
 ) -> str:
-    """Why a ballot did not count, in the GM's words: the count's own note (a summoned
-    victim's ballot is judged there), its voter is out (an exit during the round), or another
-    ballot of his counted."""
+    """Why a ballot did not count, in the GM's words: its voter is out (an exit during the
+    round; a summoned victim is out, and the count's note says why his ballot did not count),
+    the count's own note, or another ballot of his counted."""
     n = judged.get(ballot.seq)
+    if not state.is_alive(ballot.voter) and (n is None or ballot.via != "summon"):
+        return "投票人已出局"
     if n is not None:
         return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"
-    if not state.is_alive(ballot.voter):
-        return "投票人已出局"
     if any(b.voter == ballot.voter and b.seq in counted for b in ballots):
         return "同一投票人的另一张票为准"
     return "不计"
