@@ -741,13 +741,19 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
 
 
 def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:
-    """How many approved announcements a running daemon (its lease renewed within the health
-    window) is sending one by one, else 0: right after ``approve`` it has not sent the first
-    yet, and it is running all the same (adversary4 A14)."""
+    """How many approved announcements a running daemon is sending one by one (its lease
+    renewed within the health window, and a send made or an approval given within it: right
+    after ``approve`` it has sent none yet, adversary4 A14), else 0."""
     window = timedelta(seconds=STALE_AFTER * interval)
     if lease is None or lease.renewed_at < now - window or lease.expires_at <= now:
         return 0
-    return sum(1 for a in outbox if a.state in (AnnouncementState.APPROVED, AnnouncementState.SENDING))
+    waiting = [a for a in outbox if a.state in (AnnouncementState.APPROVED, AnnouncementState.SENDING)]
+    recent = now - window
+    active = any(a.sent_at is not None and a.sent_at >= recent for a in outbox) or any(
+        a.state is AnnouncementState.SENDING or (a.approved_at is not None and a.approved_at >= recent)
+        for a in waiting
+    )
+    return len(waiting) if waiting and active else 0
 
 
 def _health(last: datetime | None, interval: float, now: datetime, sending: int = 0) -> Health:
