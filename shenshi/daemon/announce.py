@@ -105,6 +105,17 @@ def seat_names(t: Templates, taken_over: Mapping[str, str]) -> dict[str, str]:
     return {old: t.render("seat_taken_over", old=old, new=new) for old, new in taken_over.items()}
 
 
+def seats_renamed(text: str, names: Mapping[str, str]) -> str:
+    """A post ``text`` written before a substitution, with each seat of ``names`` (old →
+    shown) named as shown where it stands as a whole name (``Rex：5 票``, ``Rex、老王``); a
+    text that already names the seat as shown is left as it is."""
+    for old, shown in names.items():
+        if shown in text:
+            continue
+        text = re.sub(rf"(?<![\w]){re.escape(old)}(?![\w])", lambda _m, s=shown: s, text)
+    return text
+
+
 def shown_as(report: Report, names: Mapping[str, str], declarations: Mapping[str, str] | None = None,
              ) -> tuple[Report, dict[str, str]]:
     """``report`` and ``declarations`` (by victim) with the seats of ``names`` (old → shown)

@@ -56,11 +56,14 @@ def build_context(
     stand_ins: Mapping[str, str] | None = None,
     early_close: bool = False,
     forum_names: Mapping[str, tuple[str, ...]] | None = None,
+    former_names: Mapping[str, tuple[str, ...]] | None = None,
 ) -> GameContext:
     """Everything intake needs to read and validate one post or PM at ``now``.
 
     ``forum_names``: other names the forum showed for a player's uid (a rename): each is read
     as that player's, like a nickname the GM gave, unless it is another player's name.
+    ``former_names``: the players whose seat each player took over; read the same way, except
+    by the holder himself (:attr:`GameContext.former_names`).
 
     The living are the living as the players know them: a death takes effect when the GM
     publishes it, so between a resolution and its publication (dawn, dusk, a game just over) the
@@ -88,8 +91,9 @@ def build_context(
     )
     seated = {s.name for s in state.seats} | set(acting)
     aliases = {name: list(nicks) for name, nicks in game.nicknames.items()}
-    for name, shown in (forum_names or {}).items():
-        aliases.setdefault(name, []).extend(n for n in shown if n not in seated)
+    for names in (forum_names or {}, former_names or {}):
+        for name, shown in names.items():
+            aliases.setdefault(name, []).extend(n for n in shown if n not in seated)
     nicknames = nickname_map(aliases)  # a nickname given to two players is ambiguous
     role_threads: dict[str, frozenset[str]] = {}
     for owner, tid in game.role_threads.items():
@@ -99,6 +103,7 @@ def build_context(
         ruleset=state.ruleset,
         players=players,
         nicknames=nicknames,
+        former_names=dict(former_names or {}),
         gm_names=frozenset({gm_name}),
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
         phase=_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
@@ -160,7 +165,7 @@ def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:
         if old in ballots:
             ballots[new] = ballots[old]
     candidates = facts.candidates | {new for new, old in acting.items() if old in facts.candidates}
-    return replace(facts, ballots=ballots, candidates=candidates)
+    return replace(facts, ballots=ballots, candidates=candidates, taking_over=dict(acting))
 
 
 def _ballots(state: GameState) -> dict[str, tuple[IntakeBallot, ...]]:

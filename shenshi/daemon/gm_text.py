@@ -222,6 +222,7 @@ def event_words(event: Event) -> str | None:
 # Short names of the alert kinds (intake's, the daemon's, and the rules core's ``rule:…``).
 ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "unknown_name": "名字对不上玩家", "ambiguous_name": "名字可指多人", "missing_target": "没写对象",
+    "self_by_other_name": "写了接替前的名字（即自己）",
     "not_a_player": "非玩家的指令", "dead_actor": "出局者的行动", "no_power": "身份没有此能力",
     "sent_off": "被罚下者的行动", "not_eligible": "今天不能投票", "pm_window": "不在提交时间内",
     "after_deadline": "过了截止时间", "phase_deadline": "过了本阶段截止", "phase_not_open": "夜晚2尚未开始",
@@ -266,6 +267,7 @@ RULE_NAMES: Mapping[str, str] = MappingProxyType({
     "invalid_ballot": "无效投票", "format": "投票格式不对", "successor_out": "警徽继承人已出局",
     "sheriff_default": "警长默认处理", "sent_off": "已被罚下", "poison_failed": "毒药无效",
     "pipe_no_effect": "吹笛无效", "overlap_lots": "重叠时抽签", "not_summoned": "未被招魂", "not_now": "现在不能用",
+    "summoned_twice": "被招魂者的第一张票为准", "summoned_later_night": "招魂只计更近一夜已上线的死者",
     "not_drawn": "未被抽中额外占卜", "no_vote": "未投票", "mutual_overlap_later": "互相重叠（后者无效）",
     "missing_ballot": "未投票", "lurking": "潜水", "lovers_exist": "已有情侣", "last_words_twice": "第二份遗言",
     "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "强制技能没有使用",

@@ -402,7 +402,7 @@ BALLOT_ACTIONS = frozenset({"vote", "abstain", "delegate_vote"})
 SETTLED_BY_NEW = frozenset({
     "unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
     "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
-    "unread_command", "vote_wrong_thread",
+    "unread_command", "vote_wrong_thread", "self_by_other_name",
 })  # fmt: skip
 
 
@@ -869,7 +869,7 @@ def _note(name: str):  # type: ignore[no-untyped-def]
 
 _UNREADABLE = ("unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
                "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
-               "unread_command")  # fmt: skip
+               "unread_command", "self_by_other_name")  # fmt: skip
 _REFUSED = tuple(REFUSED_KINDS - {"pm_window", "seer_locked", "locked"})
 _NOT_COUNTED = ("vote_immutable", "no_vote_open", "not_a_candidate", "vote_closed",
                 "change_limit", "last_hour_change", "abstain_not_allowed", "delegation_published",

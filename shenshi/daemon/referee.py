@@ -37,6 +37,7 @@ from shenshi.daemon.announce import (
     private_text,
     public_text,
     seat_names,
+    seats_renamed,
     shown_as,
 )
 from shenshi.daemon.context import build_context
@@ -457,14 +458,13 @@ class Referee:
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
             gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
-            forum_names=self._names_of(state),
+            forum_names=self.forum_names, former_names=self._former_names(state),
         )  # fmt: skip
 
-    def _names_of(self, state: GameState) -> dict[str, tuple[str, ...]]:
-        """Other names a seat's holder is written by: those the forum showed for his uid (a
-        rename), and the players whose seat he took over (a player who writes 占卜 月光 after
+    def _former_names(self, state: GameState) -> dict[str, tuple[str, ...]]:
+        """The players whose seat each holder took over (a player who writes 占卜 月光 after
         admin replaced 月光 means the seat, as the substitution post told him)."""
-        names = dict(self.forum_names)
+        names: dict[str, tuple[str, ...]] = {}
         for old in self.successors:
             holder, seen = old, {old}
             while holder in self.successors and self.successors[holder] not in seen:
@@ -845,7 +845,8 @@ class Referee:
         """A runoff ballot for a player who is no candidate is invalid and must be cast again
         (RES-A14): the voter is told, with the candidates, before a missing ballot makes him
         leave (RES-A18)."""
-        names = "、".join(runoff_candidates(self.state)) or "—"
+        shown = self._seats_shown(self.state)  # a candidate's seat being taken over: its substitute
+        names = "、".join(shown.get(n, n) for n in runoff_candidates(self.state)) or "—"
         text = self.templates.render("not_a_candidate_notice", at=notices.clock_time(at, self.tz),
                                      target=target or "", names=names)  # fmt: skip
         return [Draft(self.keys.reply(evidence, "not_a_candidate"), "vote_kept", "pm", voter, text, (evidence,))]
@@ -1289,7 +1290,8 @@ class Referee:
                    if rnd == before.round and (old, new) in before.pending_substitutions]  # fmt: skip
         t = self.templates
         nxt = t.render("round_closed_next_round" if event.next_round else "round_closed_day_over")
-        text = t.render("round_closed_early_notice", round=before.round, at=notices.clock_time(at, self.tz),
+        text = t.render("round_closed_early_notice", round=round_name(before.round, self.runoff_name()),
+                        at=notices.clock_time(at, self.tz),
                         was=notices.clock_time(closes, self.tz), next=nxt)  # fmt: skip
         label = self._label(before, event)
         return [Draft(self.keys.private(label, "round_closed", new, 0), "round_closed", "pm", new, text)
@@ -1376,14 +1378,28 @@ class Referee:
         """How this step's texts name each seat a substitute is taking over, where the players
         are told of substitutions (family A): by the substitute, with the player he replaces
         (:func:`~shenshi.daemon.announce.seat_names`); a seat that died before he entered
-        keeps its holder's name unless the substitution was already published."""
+        keeps its holder's name unless the players have read the substitution already: its
+        post, or a round's result posted since, that named the seat by him (adversary5 B3)."""
         told = {
             old: new for old, new in before.pending_substitutions
             if self.ruleset.substitution_report(old, new).public_facts
             and (self.state.is_alive(old) or self.state.is_alive(new)
-                 or self.keys.substitution(old, new) in self.published)
+                 or self.keys.substitution(old, new) in self.published
+                 or self._named_since(before, old, new))
         }  # fmt: skip
         return seat_names(self.templates, told)
+
+    def _named_since(self, before: GameState, old: str, new: str) -> bool:
+        """Whether a round's result of the day, posted once ``new`` began taking ``old``'s seat
+        over, named the seat by him (it did while the seat lived; a result pending when he
+        was named is posted with his name too, adversary4 A9)."""
+        if before.phase is not Phase.DAY:
+            return False
+        since = [rnd for o, n, rnd in before.params.get("substitution_rounds", ()) if (o, n) == (old, new)]
+        if not since:
+            return False
+        first = max(1, min(since) - 1)
+        return any(self._round_key(r) in self.published for r in range(first, before.round))
 
     def _lead_lines(self, before: GameState, report: Report) -> list[str]:
         """Why a day's tallies decided nothing, said before the result: a runoff tied still
@@ -1404,9 +1420,9 @@ class Referee:
         return self.templates.render("next_round_length", round=self.runoff_name(), hours=hours)
 
     def next_round_now(self, text: str) -> str:
-        """A pending result ``text`` that announces the next round (the runoff) with its
-        length as the round stands now: a substitution since it was written lengthened it
-        (A-D13), and the post says what the substitution post says."""
+        """A pending result ``text`` that announces the next round (the runoff) as the round
+        stands now: a substitution since it was written lengthened it (A-D13), and names the
+        seat by its substitute (adversary4 A9), as the substitution post and his role PM do."""
         state = self.state
         times = self.times()
         if state.phase is not Phase.DAY or state.round < 2 or times is None or state.round not in times.rounds:
@@ -1418,7 +1434,8 @@ class Referee:
         marker = "\x00"
         pattern = re.escape(self.templates.render("next_round_length", round=name, hours=marker))
         line = self.templates.render("next_round_length", round=name, hours=f"{(closes - opens).total_seconds() / 3600:g}")
-        return re.sub(pattern.replace(re.escape(marker), r"[0-9.]+"), line, text, count=1)
+        text = re.sub(pattern.replace(re.escape(marker), r"[0-9.]+"), line, text, count=1)
+        return seats_renamed(text, self._seats_shown(state))
 
     def _summoning_line(self, before: GameState, report: Report) -> str:
         """The runoff's post when the tie stands after the last words (D-4): whom the
@@ -1683,10 +1700,11 @@ def _not_counted(
     state: GameState, ballot: Ballot, judged: Mapping[int, DaemonNote], counted: set[int], ballots: list[Ballot]
 ) -> str:
     """Why a ballot did not count, in the GM's words: its voter is out (an exit during the
-    round), the count's own note, or another ballot of his counted."""
-    if not state.is_alive(ballot.voter):
-        return "投票人已出局"
+    round; a summoned victim is out, and the count's note says why his ballot did not count),
+    the count's own note, or another ballot of his counted."""
     n = judged.get(ballot.seq)
+    if not state.is_alive(ballot.voter) and (n is None or ballot.via != "summon"):
+        return "投票人已出局"
     if n is not None:
         return f"{rule_name(n.rule)}：{verdict_name(n.verdict)}"
     if any(b.voter == ballot.voter and b.seq in counted for b in ballots):

@@ -46,6 +46,7 @@ RESENDABLE = frozenset({
     "conditional_action", "change_unclear", "invalid_platform", "dead_target", "self_target",
     "general_target", "lone_killer_suicide", "guard_once", "silence_once", "last_words_too_long",
     "abstain_not_allowed", "not_a_candidate", "delegation_to_player", "pm_game_unknown",
+    "self_by_other_name",
 })  # fmt: skip
 
 

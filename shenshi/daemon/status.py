@@ -408,7 +408,7 @@ def _next(
         who = "守护进程发出" if not gate.hints and gate.state != "unconfirmed" else "你发布"
         return f"游戏在等{who} #{gate.id}（{gate.what}）：{gate.hint}"
     if not deadlines:
-        return "守护进程没有在运行：请运行 shenshi run" if not health.ok else ""
+        return gm_text.NOT_POLLING["cli"] if not health.ok else ""
     return gm_text.next_step(deadlines[0].what, mode, health.ok)
 
 
@@ -742,13 +742,16 @@ def _activity(service: GameService, state: GameState, now: datetime) -> tuple[Pl
 
 def _pacing(outbox: list[Announcement], lease: Any, interval: float, now: datetime) -> int:
     """How many approved announcements a running daemon is sending one by one (its lease
-    renewed and a send made within the health window), else 0."""
+    renewed within the health window, and a send made or an approval given within it: right
+    after ``approve`` it has sent none yet, adversary4 A14), else 0."""
     window = timedelta(seconds=STALE_AFTER * interval)
     if lease is None or lease.renewed_at < now - window or lease.expires_at <= now:
         return 0
     waiting = [a for a in outbox if a.state in (AnnouncementState.APPROVED, AnnouncementState.SENDING)]
-    active = any(a.sent_at is not None and a.sent_at >= now - window for a in outbox) or any(
-        a.state is AnnouncementState.SENDING for a in outbox
+    recent = now - window
+    active = any(a.sent_at is not None and a.sent_at >= recent for a in outbox) or any(
+        a.state is AnnouncementState.SENDING or (a.approved_at is not None and a.approved_at >= recent)
+        for a in waiting
     )
     return len(waiting) if waiting and active else 0
 

@@ -284,6 +284,8 @@ class Proposals:
 
     def _role(self, a: Announcement) -> Standing | None:
         seat = self.seat_of(a.destination)
+        if seat is not None and not seat.alive:
+            return Standing(None)  # out before it went (a send that kept failing): moot (adversary5 B5)
         if seat is not None:
             return Standing(self.role_draft(a.destination, seat))
         nxt = self.successor(a.destination)

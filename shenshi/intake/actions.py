@@ -388,9 +388,11 @@ def _delegate(out: Collector, p: Parsed) -> None:
     assert sender is not None
     delegating = receipts.verb(ctx, "delegate_vote")
     phase = ctx.phase
-    if not ctx.profile.ballots.delegated:
+    if not ctx.profile.ballots.delegated or sender.name in phase.summoned:
+        # a summoned victim's ballot is a post in the vote thread (D-4), never a delegation
+        template = "alert_wrong_channel_summoned_pm" if sender.name in phase.summoned else None
         out.alert(
-            "wrong_channel", "alert_wrong_channel_ballot_pm", verb=receipts.verb(ctx, "vote"),
+            "wrong_channel", template or "alert_wrong_channel_ballot_pm", verb=receipts.verb(ctx, "vote"),
             reason_template="reason_wrong_channel_ballot",
         )  # fmt: skip
         return

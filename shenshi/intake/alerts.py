@@ -20,6 +20,7 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "lookalike_name": "a name written with look-alike letters (UTS #39 skeleton: Cyrillic а for a): counted for the player it looks like",
     "ambiguous_name": "a name that fits more than one player",
     "missing_target": "a command word with no name after it",
+    "self_by_other_name": "a substitute named the player whose seat he took over (himself now): asked to write his own name",
     # who may act
     "not_a_player": "a command from a forum user who is not a player of this game",
     "dead_actor": "an action or ballot by a dead (out) player (A-S5)",

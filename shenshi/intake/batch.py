@@ -210,6 +210,7 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         extra_powers={
             k: frozenset(v) for k, v in _mapping(case.get("extra_powers"), "extra_powers").items()
         },
+        taking_over={str(k): str(v) for k, v in _mapping(case.get("taking_over"), "taking_over").items()},
     )
     threads: dict[str, str] = {}
     role_threads: dict[str, frozenset[str]] = {}
@@ -234,10 +235,14 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         find_ruleset(ruleset).profile(settings)
     except RulesetError as exc:
         raise CaseError(f"rules: {exc}") from None
+    former = {k: tuple(v) for k, v in _mapping(case.get("former_names"), "former_names").items()}
+    nicknames = _nicknames(case.get("nicknames"), raw_players)
+    nicknames.update({old: holder for holder, olds in former.items() for old in olds if old not in raw_players})
     return GameContext(
         ruleset=ruleset,
         players=tuple(players),
-        nicknames=_nicknames(case.get("nicknames"), raw_players),
+        nicknames=nicknames,
+        former_names=former,
         gm_names=frozenset([gm] if isinstance(gm, str) else gm),
         phase=phase,
         threads=threads,

@@ -11,7 +11,7 @@ from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
 from shenshi.intake.grammar import SELF, NameRef
 from shenshi.intake.lookalike import describe, lookalike_letters
 from shenshi.intake.model import Alert, IntakeCommand, IntakeResult, Receipt
-from shenshi.intake.names import NameIndex
+from shenshi.intake.names import NameIndex, squeezed
 from shenshi.intake.text import fold
 
 
@@ -138,6 +138,13 @@ class Collector:
             return True
         if ref.player == SELF:
             return self.sender is None
+        if self._self_by_other_name(ref):
+            assert self.sender is not None
+            self.alert(
+                "self_by_other_name", verb=verb, target=ref.written, what=what, written=ref.written,
+                own=self.sender.name,
+            )  # fmt: skip
+            return True
         if ref.player is not None and ref.lookalike:
             nicknames = tuple(n for n, p in self.ctx.nicknames.items() if p == ref.player)
             letters = lookalike_letters(ref.written, (ref.player, *nicknames))
@@ -160,6 +167,18 @@ class Collector:
             )
             return True
         return False
+
+    def _self_by_other_name(self, ref: NameRef) -> bool:
+        """Whether ``ref`` names the sender's own seat by the player he took it over from:
+        路人甲, in 夜行者's seat, writing 诅咒 夜行者 most likely means 夜行者 as he was, not
+        himself (he is asked to write his own name), also while he is still taking it over."""
+        if self.sender is None or ref.player is None or ref.lookalike:
+            return False
+        me = self.sender.name
+        if self.ctx.phase.taking_over.get(me) == ref.player:
+            return True  # the seat he acts for until the step ends
+        written = squeezed(ref.written)
+        return ref.player == me and written in {squeezed(n) for n in self.ctx.former_names.get(me, ())}
 
     def player_of(self, ref: NameRef) -> PlayerInfo:
         """The player a resolved ``ref`` names (``自己`` is the sender)."""

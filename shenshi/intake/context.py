@@ -128,6 +128,8 @@ class PhaseFacts:
         default_factory=_no_map
     )  # actor -> actions locked by 确定
     extra_powers: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # 复仇 / 遗志 kills
+    # substitute -> the seat he is taking over when this step ends (he acts for it already)
+    taking_over: Mapping[str, str] = field(default_factory=_no_map)
 
 
 @dataclass(frozen=True)
@@ -142,6 +144,8 @@ class GameContext:
     players: tuple[PlayerInfo, ...]
     # nickname -> canonical name, or the names of all the players it was given to (ambiguous)
     nicknames: Mapping[str, str | tuple[str, ...]] = field(default_factory=_no_map)
+    # player -> the players whose seat he took over (their names mean his seat, to the others)
+    former_names: Mapping[str, tuple[str, ...]] = field(default_factory=_no_map)
     gm_names: frozenset[str] = frozenset({"神的使者"})
     gm_uids: frozenset[str] = frozenset()
     phase: PhaseFacts = field(default_factory=PhaseFacts)

@@ -41,6 +41,11 @@ _NAME_JOINERS = "·・•"
 _LATIN_JOINERS = "-."
 
 
+def squeezed(name: str) -> str:
+    """``name`` as the index compares it: folded, with what may stand inside a name dropped."""
+    return _squeeze(fold(name))
+
+
 def _is_word_char(ch: str) -> bool:
     return ch.isascii() and (ch.isalnum() or ch == "_")
 

@@ -472,6 +472,12 @@ _group(
         "「${written}」可能指多名玩家：${players}，请写全名后重新发送",
         "a name that fits several players",
     ),
+    (
+        "reason_self_by_other_name",
+        "「${written}」现在就是你自己（${own}）的座位；如果确实要对自己使用，请写你的名字「${own}」重新发送，"
+        "否则请写你要的玩家",
+        "a command naming the player whose seat the sender took over (himself now)",
+    ),
     ("reason_missing_target", "没有写明对象，请写上玩家名后重新发送", "a command without a name"),
     ("reason_dead_actor", "你已出局，不能再行动", "a dead player's command"),
     ("reason_no_power", "你的身份不能使用「${verb}」", "a power the role does not have"),
@@ -641,6 +647,11 @@ _group(
     ),
     ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
     (
+        "alert_self_by_other_name",
+        "${player}：「${what}」的对象「${written}」是他接替的座位原来的玩家，也就是他自己（不计，已请他写明）",
+        "self_by_other_name: the sender named the player whose seat he took over (himself now)",
+    ),
+    (
         "alert_lookalike_name",
         "${player}：「${what}」的对象「${written}」含形近字 ${letters}，按字形读作 ${target}（已计入，请核对）",
         "lookalike_name ($letters: each look-alike letter with its code point and Unicode name)",
@@ -719,6 +730,11 @@ _group(
         "alert_wrong_channel_ballot_pm",
         "${player} 用短消息投票；本规则的投票必须在投票帖发帖",
         "wrong_channel (a ballot by PM)",
+    ),
+    (
+        "alert_wrong_channel_summoned_pm",
+        "${player}（被招魂）用短消息投票；招魂投票必须在投票帖发帖，已请他到投票帖投票",
+        "wrong_channel (a summoned victim's ballot by PM)",
     ),
     (
         "alert_wrong_channel_thread",
@@ -1028,8 +1044,8 @@ _group(
     ),
     (
         "round_closed_early_notice",
-        "第${round}轮投票已于 ${at} 提前结束（票已全部到齐），你身份私信里的截止时间 ${was} 不再适用；${next}",
-        "a PM to a substitute whose round (extended for him) closed early",
+        "今天的${round}已于 ${at} 提前结束（票已全部到齐），原定的截止时间 ${was}（含替补延长）不再适用；${next}",
+        "a PM to a substitute whose round (extended for him) closed early ($round: 投票, 生死投票, 招魂)",
     ),
     ("round_closed_next_round", "下一轮投票在这一轮结果公布后开始，请留意投票帖。", "in `round_closed_early_notice`: a runoff follows"),
     ("round_closed_day_over", "今天的结果请看投票帖。", "in `round_closed_early_notice`: the day's vote is over"),

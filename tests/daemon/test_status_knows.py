@@ -38,6 +38,23 @@ def test_a_daemon_pacing_its_sends_is_not_said_to_be_stopped(tmp_path) -> None:
     assert not build_status(svc).health.ok  # nobody holds the game: it is stopped
 
 
+def test_right_after_approve_a_running_daemon_is_not_said_to_be_stopped(tmp_path) -> None:
+    """adversary4 A14: just after ``approve``, before the daemon's first paced send, status
+    said 「守护进程没有在运行：请运行 shenshi run」 while it ran."""
+    svc, clock = service(tmp_path)
+    svc._commit(Effects(drafts=[Draft(f"k{i}", "receipt", "pm", "小明", f"已收到 {i}") for i in range(2)]), "t", None)
+    record_poll(svc.store, svc.game_id, at(0.1))
+    clock.set(at(1.5))
+    svc.lease.hold()  # it runs (its lease is fresh) and has sent nothing yet
+    with svc.store.transaction() as uow:
+        for a in uow.outbox.announcements(svc.game_id):
+            if a.key.startswith("k"):
+                uow.outbox.approve(a.id)
+    s = build_status(svc)
+    assert s.health.ok and s.health.sending == 2
+    assert "没有在运行" not in "\n".join(render(s, 200))
+
+
 def test_a_result_the_daemon_just_sent_is_published(tmp_path) -> None:
     svc, clock = service(tmp_path)
     clock.set(at(24.5))

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import GAME6_10, announcements, at, pm, post, started
+from tests.daemon.helpers import GAME6_10, alerts, announcements, at, pm, post, started
 from tests.daemon.test_proposals_follow_the_state import publish
 from tests.daemon.test_status import feed
 
@@ -180,3 +180,67 @@ def test_a_runoff_ballot_for_a_non_candidate_is_answered_with_the_candidates(tmp
     assert "小明 不是这一轮的候选人，只能投给 老王、阿杰" in told.text and "重新投票" in told.text
     feed(svc, post("kk_大侠", "投票：阿杰", VOTE_OPENS + 3.5))
     assert svc.ruleset.standing_vote(svc.referee.state).counted["kk_大侠"].target == "阿杰"
+
+
+def test_an_uncounted_summoned_ballot_gives_the_gm_its_real_reason(tmp_path) -> None:
+    """adversary5 B4: a summoned victim's second ballot is D-I (his first stands), not "投票人已出局"."""
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("Rex", "招魂投票：老王", VOTE_OPENS + 16))
+    feed(svc, post("Rex", "投票：阿杰", VOTE_OPENS + 17))
+    clock.set(svc.referee.times().rounds[3][1])
+    svc.tick()
+    [result] = pending(svc, "day_result")
+    assert "老王 被处决" in result.text  # his first summoned ballot counted
+    [uncounted] = result.notes["uncounted"]
+    assert uncounted["words"] == "Rex 招魂投 阿杰"
+    assert uncounted["reason"] == "被招魂者的第一张票为准：不计"
+
+
+def test_a_summoned_victims_ballot_by_pm_is_sent_to_the_vote_thread(tmp_path) -> None:
+    """Before: 「你已出局，不能再行动」 to the one player who may vote now."""
+    svc, clock = day_one(tmp_path, victim="Rex")
+    tied_runoff(svc, clock)
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, pm("Rex", "投票：老王", VOTE_OPENS + 16))
+    [receipt] = [a for a in pending(svc, "receipt") if a.destination == "Rex"]
+    assert "投票请在投票帖发帖" in receipt.text and "出局" not in receipt.text
+    assert any("招魂投票必须在投票帖发帖" in a.message for a in alerts(svc))
+    assert svc.referee.state.ballots == () or all(b.voter != "Rex" or b.round != 3 for b in svc.referee.state.ballots)
+
+
+def test_a_seat_replaced_between_the_rounds_keeps_its_substitutes_name_to_the_days_end(tmp_path, monkeypatch) -> None:
+    """adversary5 B3: the runoff's post named the seat 「路人甲（接替 老王）」, and the day's result,
+    which executes it, named it 「老王」 again (the seat died before he entered)."""
+    from shenshi.daemon import gm_commands
+    from tests.daemon.helpers import UIDS
+    from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = day_one(tmp_path, victim="Rex")
+    vote(svc, VOTE_OPENS + 1, {v: "阿杰" for v in FOR_AJIE} | {v: "老王" for v in FOR_LAOWANG} | {"kk_大侠": "小明"})
+    clock.set(at(VOTE_OPENS + 2))
+    svc.tick()
+    gm_commands.substitute(svc, "老王", NEWCOMER, uid=NEWCOMER_UID)  # round 1's result pending
+    seat = f"{NEWCOMER}（接替 老王）"
+    [runoff] = pending(svc, "round_result")
+    assert f"{seat}、阿杰 平票" in runoff.text or f"阿杰、{seat} 平票" in runoff.text
+    publish(svc, "round_result", clock)
+    svc.tick()
+    votes = {v: "阿杰" for v in FOR_AJIE if v != "老王"} | {v: "老王" for v in FOR_LAOWANG} | {NEWCOMER: "阿杰"}
+    vote(svc, VOTE_OPENS + 3, votes)
+    clock.set(at(VOTE_OPENS + 2 + 24.5))  # the runoff, 24 h with the substitution
+    svc.tick()
+    [tied] = pending(svc, "round_result")
+    assert "仍然平票，进入招魂" in tied.text and seat in tied.text
+    publish(svc, "round_result", clock)
+    svc.tick()
+    feed(svc, post("Rex", "招魂投票：老王", VOTE_OPENS + 30))
+    clock.set(svc.referee.times().rounds[3][1])
+    svc.tick()
+    [result] = pending(svc, "day_result")
+    assert f"计入遗言与招魂后：{seat} 5 票" in result.text and f"{seat} 被处决，身份：杀手。" in result.text
+    assert "\n老王" not in result.text

@@ -187,6 +187,7 @@ def test_an_early_close_after_a_substitution_says_where_the_extension_went(game)
     assert told.destination == NEWCOMER and "提前结束" in told.text and "不再适用" in told.text
     was = at(VOTE_OPENS + 24 + 12).strftime("%Y-%m-%d %H:%M")
     assert was in told.text
+    assert "今天的投票已于" in told.text and "身份私信" not in told.text  # (A11: it gave a length only)
 
 
 # -- N26: status names a seat being taken over with its substitute ---------------------------------
@@ -296,6 +297,39 @@ def test_the_name_of_a_player_who_left_his_seat_means_the_seat_once_taken_over(t
     assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]
 
 
+def test_a_substitute_naming_the_player_he_replaced_is_asked_to_write_his_own_name(tmp_path, monkeypatch) -> None:
+    """adversary5 B6: a substitute writing the name of the player he replaced most likely means
+    her as she was, not himself (before: 「已收到：今晚束魂 路人甲」 for 「束魂 月光」). He is asked to
+    write his own name if he means himself, while he takes the seat over and after; another
+    player writing the old name still means the seat (A10)."""
+    from tests.daemon.helpers import UIDS, started
+    from tests.daemon.test_proposals_follow_the_state import publish
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)  # 月光 is the binder
+    feed(svc, pm(NEWCOMER, "束魂 月光", 4))
+    [receipt] = [a for a in pending(svc, "receipt") if a.destination == NEWCOMER]
+    assert f"「月光」现在就是你自己（{NEWCOMER}）的座位" in receipt.text and "已收到" not in receipt.text
+    assert [a.kind for a in alerts(svc)].count("self_by_other_name") == 1
+    feed(svc, pm(NEWCOMER, f"束魂 {NEWCOMER}", 4.1))  # his own name: himself, as written
+    assert any("已收到" in a.text for a in pending(svc, "receipt") if a.destination == NEWCOMER)
+    clock.set(at(36.1))  # the night, 12 h longer for the substitution
+    svc.tick()
+    publish(svc, "night_result", clock)
+    clock.set(at(36.1 + 13))
+    svc.tick()
+    publish(svc, "vote_opened", clock)
+    svc.tick()
+    assert svc.referee.state.has_player(NEWCOMER)
+    feed(svc, post(NEWCOMER, "投票：月光", 36.1 + 13.5))  # after he took the seat
+    assert ballots_of(svc, NEWCOMER) == []
+    assert [a.kind for a in alerts(svc)].count("self_by_other_name") == 2
+    feed(svc, post("小明", "投票：月光", 36.1 + 13.6))
+    assert [b.target for b in ballots_of(svc, "小明")] == [NEWCOMER]
+
+
 def test_a_pending_runoff_post_gives_the_length_a_later_substitution_made(game) -> None:
     """adversary5 B2 (A9): the round-1 result, still pending, said the runoff lasts 12 h; a
     substitution between the rounds makes it 24 h (A-D13): the pending post says 24, as the
@@ -310,3 +344,42 @@ def test_a_pending_runoff_post_gives_the_length_a_later_substitution_made(game) 
     assert "生死投票自本帖发出起持续 24 小时" in result.text and "12 小时" not in result.text
     [announced] = pending(svc, "substitution")
     assert "持续 24 小时" in announced.text
+
+
+def test_a_pending_runoff_post_names_a_candidates_seat_by_its_substitute(game) -> None:
+    """adversary4 A9: Rex (a tied candidate) replaced while the round-1 result is pending; the
+    post said 「Rex、老王 平票」 while his substitute's role PM said 「只能投给 路人甲，老王」."""
+    svc, clock = game
+    open_the_vote(svc, clock)
+    close_round_one_early(svc, clock)
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    [result] = pending(svc, "round_result")
+    seat = f"{NEWCOMER}（接替 Rex）"
+    assert f"{seat}：5 票" in result.text and f"{seat}、老王 平票" in result.text
+    assert "\nRex" not in result.text
+    proposals.publish(svc, "round_result", clock)
+    svc.tick()
+    when = (clock() - at(0)).total_seconds() / 3600 + 0.1
+    feed(svc, post("小明", "生死投票：Tom_2", when))  # no candidate: told the candidates as posted
+    [told] = [a for a in pending(svc, "vote_kept") if a.destination == "小明"]
+    assert f"只能投给 {seat}、老王" in told.text
+
+
+def test_a_substitutes_role_pm_not_yet_sent_is_withdrawn_once_his_seat_is_out(tmp_path, monkeypatch) -> None:
+    """adversary5 B5: a role PM that could not go (the forum did not know him) was redrawn at
+    every step, even after he was executed. Once his seat is out it is withdrawn."""
+    from tests.daemon.helpers import UIDS, started
+    from tests.daemon.test_proposals_follow_the_state import publish
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(3))
+    gm_commands.substitute(svc, "月光", NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(at(36.1))
+    svc.tick()
+    publish(svc, "night_result", clock)
+    svc.tick()
+    assert [a.destination for a in pending(svc, "role")] == [NEWCOMER]  # not sent yet
+    gm_commands.correct(svc, "exit", [NEWCOMER], reason="本人要求退出")
+    svc.tick()
+    assert pending(svc, "role") == []

@@ -168,8 +168,11 @@ class _Game:
         return [n for n in self.alive if n != but] or list(self.alive)
 
     def target(self, *, but: str | None = None, noise: float = 0.04) -> str:
-        """A living player (sometimes anyone of the scenario: a dead one is invalid)."""
-        pool = self.everyone if self.chance(noise) else self.living(but=but)
+        """A living player (sometimes anyone of the scenario: a dead one is invalid). Never a
+        player who left his seat: the daemon reads his name as the seat's (the substitution post
+        told the players so), where a scenario has no such player."""
+        anyone = [n for n in self.everyone if n not in self.gone]
+        pool = anyone if self.chance(noise) else self.living(but=but)
         return self.rng.choice(pool)
 
     def dead(self) -> list[str]:

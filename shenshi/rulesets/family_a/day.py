@@ -233,9 +233,14 @@ def summoned_votes(state: GameState, online: tuple[str, ...]) -> tuple[list[str]
             break
     notes: list[DaemonNote] = []
     cast: dict[str, Ballot] = {}
+    victims = {state.by_number(s).name for _night, seats in summonable(mem) for s in seats}
     for b in ballots:
-        if b.voter not in summoned or b.voter in cast:
-            notes.append(note(b.voter, "not_summoned", "rejected", log_only=True, seq=b.seq))
+        if b.voter in cast:  # D-I: his first summoned ballot stands
+            notes.append(note(b.voter, "summoned_twice", "rejected", log_only=True, seq=b.seq))
+        elif b.voter not in summoned:
+            # RES-A35: a victim of an earlier night whose later night's victim came online
+            why = "summoned_later_night" if b.voter in victims and summoned else "not_summoned"
+            notes.append(note(b.voter, why, "rejected", log_only=True, seq=b.seq))
         elif b.target not in tied:
             notes.append(
                 note(b.voter, "not_a_candidate", "rejected", b.target, log_only=True, seq=b.seq)
