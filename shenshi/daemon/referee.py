@@ -799,9 +799,14 @@ class Referee:
     def _closed_reason(self, command: IntakeCommand) -> str:
         """Why a command the open step does not take is refused, as the player may know it: the
         vote has closed; the game is over (once its end is published); the step is settled
-        (with a next step to resend in only while the game goes on)."""
+        (with a next step to resend in only while the game goes on); a player the settled step
+        put out and told so by PM (werewolf's death notice), that he is out (adversary6 C3)."""
         if command.action in BALLOTS:
             return "reason_vote_closed"
+        seat = stand_ins(self.state).get(command.actor, command.actor)
+        if (self.state.has_player(seat) and not self.state.is_alive(seat)
+                and self.profile.last_words.notice is LastWordsNotice.PM):  # fmt: skip
+            return "reason_dead_actor"
         if self.state.outcome is None:
             return "reason_not_in_phase"
         return "reason_game_over" if self._end_published() else "reason_step_settled"

@@ -301,8 +301,15 @@ _group(
     ),
     (
         "substitute_actions",
-        "这个座位今晚现在有效的行动：${actions}。你可以私信提交你自己的来更改（以最后一条为准）。",
-        "a substitute's role PM: the seat's night actions of the open night (the latest of each, which counts)",
+        "这个座位今晚现在有效的行动：${actions}。你可以${how}提交你自己的来更改（以最后一条为准）。",
+        "a substitute's role PM: the seat's night actions of the open night (the latest of each, which counts;"
+        " $how: `skill_channel_pm` or `skill_channel_role_thread`)",
+    ),
+    ("skill_channel_pm", "私信天神", "how skills are sent (family A, chess32): by PM"),
+    (
+        "skill_channel_role_thread",
+        "在你的功能树洞回复",
+        "how skills are sent (werewolf): a reply in the role's own 功能树洞",
     ),
     (
         "substitute_earlier",

@@ -266,3 +266,20 @@ def test_a_restart_between_the_settlement_and_06_00_still_announces_the_night(tm
     proposed.ref.replay(stored)
     proposed.ref.pending_public["g1:night1:public"] = post.text
     assert not [d for d in proposed.ref.tick(t(10, 6, 2), Clockwork()).drafts if d.channel == "thread"]
+
+
+def test_a_character_put_out_overnight_is_told_he_is_out_not_to_resend_later(tmp_path) -> None:
+    """adversary6 C3: the guard, killed in night 1 and told so by PM at 03:00, replied a skill
+    before the 06:00 post: 「天神正在结算…请在下一阶段开始后重新发送」, a next step he has not."""
+    game = Game(tmp_path)
+    game.to_night_1()
+    assert game.reply("老王", "【杀人】Tom_2", t(9, 22)).events
+    game.tick(t(10, 0, 5))
+    settled = game.tick(t(10, 3, 5))
+    assert any(d.kind == "last_words_notice" and d.destination == "Tom_2" for d in settled.drafts)
+    late = game.reply("Tom_2", "【守护】Rex", t(10, 4))
+    assert not late.events
+    receipt = next(d.text for d in late.drafts if d.kind == "receipt")
+    assert "你已出局" in receipt and "下一阶段" not in receipt
+    alive = game.reply("小明", "【预言】Rex", t(10, 4, 5))  # a living one: the next step, as before
+    assert "下一阶段" in next(d.text for d in alive.drafts if d.kind == "receipt")
