@@ -759,8 +759,10 @@ class Referee:
     def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
         """A substitute still entering votes for his seat only if it has no ballot in the open
         round yet: one the replaced player cast stands for the seat (RULES.md "The substitute's
-        own clocks"). The reason for his receipt when it stands, else ``None``."""
-        if not isinstance(core, CastBallot) or command.actor == core.voter:
+        own clocks") where a ballot is final (family A, D-I); where the seat may change its
+        ballot (werewolf, chess32), his is the seat's change (adversary6 C7). The reason for
+        his receipt when it stands, else ``None``."""
+        if not isinstance(core, CastBallot) or command.actor == core.voter or self.profile.ballots.changes != 0:
             return None
         rnd = core.round if core.round is not None else self.state.round
         cast = [b for b in self.state.ballots if b.voter == core.voter and b.round == rnd]

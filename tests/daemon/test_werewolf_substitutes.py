@@ -34,3 +34,21 @@ def test_a_substitute_in_a_wolf_seat_is_told_the_tree_hole_and_the_whole_pack(tm
     assert "私信" not in role.text
     partners = next(line for line in role.text.splitlines() if line.startswith("你的同伴："))
     assert "老王" in partners and "夜行者" in partners
+
+
+def test_a_substitutes_ballot_changes_his_seats_where_ballots_may_change(tmp_path, monkeypatch) -> None:
+    """adversary6 C7: werewolf ballots may change to the close (RES-W6); the substitute plays
+    the seat at once, so his ballot is the seat's latest (before: dropped without a trace)."""
+    from tests.daemon.helpers import post
+    from tests.daemon.test_status import feed
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))  # day 1 (the sheriff's election) is open
+    svc.tick()
+    assert svc.referee.state.phase.value == "day"
+    feed(svc, post("夜行者", "投票：小红", 11))
+    gm_commands.substitute(svc, "夜行者", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, post(NEWCOMER, "投票：阿杰", 11.5))
+    seat = [b for b in svc.referee.state.ballots if b.voter == "夜行者"]
+    assert [b.target for b in seat] == ["小红", "阿杰"]
