@@ -198,6 +198,8 @@ def event_words(event: Event) -> str | None:
             return f"天神更正：{name} 退出游戏"
         case BallotOverridden(ballot=b):
             return f"天神补记 {b.voter} 的选票：{'弃权' if b.target == ABSTAIN else b.target}"
+        case SubmissionVoided(actor=actor, action=action, by_player=True):
+            return f"{actor} 撤回「{ACTION_NAMES.get(action, action)}」"
         case SubmissionVoided(actor=actor, action=action):
             return f"天神作废 {actor} 的「{ACTION_NAMES.get(action, action)}」"
         case ExecutionForced(name=name):

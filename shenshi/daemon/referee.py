@@ -105,6 +105,7 @@ from shenshi.rulesets.base import (
     SubmissionVoided,
     Submit,
     SubstitutionScheduled,
+    VoidAction,
     frozen_map,
 )
 from shenshi.rulesets.catalog import KILL, RulesetInfo
@@ -333,7 +334,7 @@ class Referee:
             ruled = [self.templates.render("execution_ruled", line=line) for line in now]  # the GM decided it
             won = execution_lines(self.templates, replace(event.report, public_facts=()))
             self.corrected[key] = (tuple(execution_lines(self.templates, was)), tuple(ruled + won))
-        if isinstance(event, SubmissionVoided):
+        if isinstance(event, SubmissionVoided) and not event.by_player:  # (his own: he knows)
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
         elif isinstance(event, PhaseOpened):
@@ -910,6 +911,10 @@ class Referee:
                 return self._declaration(command, evidence, at)
             case "sign_in" | "slow_down":
                 return None  # recorded as evidence (sign-in checks; 减速 is for the host to read)
+        if extra.get("withdraw"):  # 不救了: his standing one no longer counts (A-S2, W-D1: the latest counts)
+            standing = any(s.actor == command.actor and s.action == command.action for s in self.state.submissions)
+            words = self.templates.render("withdrawn_by_player")
+            return VoidAction(command.actor, command.action, words, by_player=True) if standing else None
         if extra.get("declaration_same"):  # 宣言同上: the declaration of his earlier kill stands
             extra = {**self._earlier_declaration(command.actor), **extra}
         return Submit(command.actor, command.action, command.target, frozen_map(extra), at, evidence)

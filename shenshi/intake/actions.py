@@ -45,6 +45,9 @@ def validate_action(out: Collector, p: Parsed) -> None:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     out.doing = action or intent
+    if action is None and p.withdrawn:
+        out.alert("not_a_command", text=p.verb)  # 不杀了 from one who cannot kill: talk
+        return
     if action is None:
         out.alert("no_power", verb=p.verb, role=_role_cn(ctx, sender))
         return
@@ -56,6 +59,9 @@ def validate_action(out: Collector, p: Parsed) -> None:
         return
     extra = out.base_extra()
     if not _timing_ok(out, p, action, extra):
+        return
+    if p.withdrawn:  # 不救了 / 取消【救药】: his standing one no longer counts (the latest reply counts)
+        out.accept(IntakeCommand(action, sender.name, None, {**extra, "withdraw": True}))
         return
     if out.name_problem(p.target, p.verb, verb=p.verb):
         return
@@ -563,8 +569,8 @@ def resolve_conflicts(out: Collector) -> None:
             for c, k in zip(cmds[locked + 1 :], key[locked + 1 :], strict=True):
                 if k != key[locked]:
                     out.alert("locked", verb=verb, target=c.target)
-        elif latest or len(set(key)) == 1:
-            dropped.update(id(c) for c in cmds[:-1])
+        elif latest or len(set(key)) == 1 or cmds[-1].extra.get("withdraw"):
+            dropped.update(id(c) for c in cmds[:-1])  # (占卜X⏎算了不占卜了: taken back, nothing stands)
         else:
             names = receipts.names(out.ctx, sorted({c.target or "" for c in cmds}))
             out.alert(

@@ -434,6 +434,12 @@ _group(
         "a kill declaration sent apart from its kill",
     ),
     ("receipt_plain", "已收到：${verb}", "an accepted 减速 (or 加速 with no day known)"),
+    ("withdrawn_by_player", "本人撤回", "the reason recorded when a player takes his skill back (不救了)"),
+    (
+        "receipt_withdrawn",
+        "已收到：撤回${when}的${verb}，现在没有有效的${verb}；${note}",
+        "a skill taken back (不救了, 取消【救药】): nothing of it stands now ($note: until when it may change)",
+    ),
     (
         "receipt_speed_up",
         "已收到：同意第${day}天加速",
