@@ -101,6 +101,7 @@ from shenshi.rulesets.base import (
     Report,
     Resolved,
     Ruleset,
+    RulingApplied,
     Submission,
     SubmissionVoided,
     Submit,
@@ -279,6 +280,7 @@ class Referee:
         # Refused PMs of the open step that their senders were told to send again: the step
         # runs to its deadline while one stands (RULES.md "Early close").
         self.awaited = Awaited()
+        self._rulings: list[tuple[RulingApplied, str]] = []  # public GM rulings and their posts' keys
 
     # -- state -------------------------------------------------------------------------------
 
@@ -358,9 +360,24 @@ class Referee:
             key = self.keys.public(self._label(before, event))
         elif isinstance(event, ExitDeclared):
             key = self.keys.exit(event.name)
+        elif isinstance(event, RulingApplied) and (event.report.public_facts or event.outcome):
+            key = self._ruling_key(event)
         else:
             return
         self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
+
+    def _ruling_key(self, event: RulingApplied) -> str:
+        """The key of the post of a public GM ruling (an exit's is the exit's), the same in
+        replay: rulings of one kind on one player are numbered in the order they were made."""
+        if event.kind == "exit":
+            return self.keys.exit(event.name)
+        for made, key in self._rulings:
+            if made is event:
+                return key
+        prefix = self.keys.ruling(event.kind, event.name, 0).rsplit(":", 1)[0]
+        key = self.keys.ruling(event.kind, event.name, sum(1 for k in self.announced if k.startswith(prefix + ":")))
+        self._rulings.append((event, key))
+        return key
 
     def _settles_at(self, times: PhaseTimes) -> datetime:
         """When the open night settles: its close, or where the ruleset says so, when its last
@@ -1263,6 +1280,9 @@ class Referee:
             if isinstance(event, (ExitDeclared, SubstitutionScheduled)):
                 drafts += self._notice(event)
                 continue
+            if isinstance(event, RulingApplied):
+                drafts += self._ruling_notice(event)
+                continue
             if isinstance(event, ExecutionForced):
                 drafts += self._execution_corrected(before)
                 continue
@@ -1517,6 +1537,23 @@ class Referee:
             drafts.append(Draft(f"{key}:seat_taken", "seat_taken", "pm", event.old, told))
         return drafts
 
+    def _ruling_notice(self, event: RulingApplied) -> list[Draft]:
+        """The public post of a GM ruling the players must know (adversary6 C5/C11/C15): an
+        exit (werewolf: with 殉情 and the badge it moves), the badge handed over, 判罚 and 罚下,
+        and the end of the game it brings (§5.7: the host announces the winning camp)."""
+        report = event.report
+        if event.outcome is not None and not report.winner:
+            report = replace(report, winner=event.outcome.winner)
+        if not (report.public_facts or report.winner):
+            return []
+        key = self._ruling_key(event)
+        if event.kind == "exit":
+            text = self.exit_text(ExitDeclared(event.name, event.seats, event.outcome, event.reason, report=report), report)
+        else:
+            text = public_text(self.templates, "", report, {}).lstrip("\n")
+        self.pending_public[key] = text
+        return [Draft(key, "exit" if event.kind == "exit" else "ruling", "thread", self.game.vote_thread, text)]
+
     def exit_text(self, event: ExitDeclared, report: Report) -> str:
         """The post of an exit the GM declared, saying why: his ``--reason`` (a player who quit:
         the reason the GM gives wins over a pending notice's), else the text of the notice he
@@ -1528,7 +1565,8 @@ class Referee:
             why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
         if why is None:
             return public_text(self.templates, "", report, {}).lstrip("\n")
-        facts = tuple(f for f in report.public_facts if not (f.kind == "exit" and f.get("name") == event.name))
+        facts = tuple(f for f in report.public_facts  # (his exit is the line with the reason)
+                      if not (f.kind in ("exit", "out", "death") and f.get("name") == event.name))  # fmt: skip
         return public_text(self.templates, "", replace(report, public_facts=facts), {}, extra=[why]).lstrip("\n")
 
     def substitution_text(self, old: str, new: str) -> str:

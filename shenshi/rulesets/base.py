@@ -823,6 +823,7 @@ class RulingApplied(Event):
     seats: tuple[Seat, ...]
     memory: Any
     outcome: Outcome | None
+    reason: str = ""  # the GM's words (an exit's reason is published with it)
 
 
 # --------------------------------------------------------------------------------------------
