@@ -154,6 +154,9 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if any(action in phase.locked.get(q.name, frozenset()) for q in (sender, *ctx.unit_of(sender))):
         out.alert("locked", **said)  # RES-W7: the pack's kill, locked by any wolf
         return False
+    if action in skills.single_use and action in phase.used_skills:
+        out.alert("skill_used", **said)  # spent: no later time helps (adversary6 C10)
+        return False
     if not _in_step(ctx, action):
         refusal = skills.out_of_step
         out.alert(refusal.alert, "alert_out_of_step", **said, why=out.render(refusal.reason))
@@ -182,9 +185,6 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
         return False
     if action == "kill" and _off_duty(ctx, sender):
         out.alert("off_duty_killer", **said, on_duty=phase.on_duty_killer)
-        return False
-    if action in skills.single_use and action in phase.used_skills:
-        out.alert("skill_used", **said)
         return False
     return True
 
