@@ -45,6 +45,10 @@ def validate_action(out: Collector, p: Parsed) -> None:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     out.doing = action or intent
+    if action is None and not sender.alive:
+        # out: whatever his role had (the put-out sheriff's 【殉职】 lapses with the result, RES-W21)
+        out.alert("dead_actor", verb=p.verb)
+        return
     if action is None and p.withdrawn:
         out.alert("not_a_command", text=p.verb)  # 不杀了 from one who cannot kill: talk
         return
