@@ -576,8 +576,10 @@ def _vote(
         closes=closes,
         open=opens is not None and opens <= now,
         electorate=standing.electorate,
-        # (招魂 adds one ballot per summoned victim to the runoff's count: no majority to reach)
-        decisive=0 if state.round == SUMMONING else len(standing.electorate) // 2 + 1,
+        # (招魂 adds one ballot per summoned victim to the runoff's count: no majority to reach;
+        # where ballots may change, or weigh unequally, no count of them settles it: adversary6 C13)
+        decisive=0 if state.round == SUMMONING or referee.profile.ballots.changes != 0
+        else len(standing.electorate) // 2 + 1,
         tally=tuple(tally),
         abstained=tuple(by_target.get(ABSTAIN, ())),
         not_voted=not_voted,

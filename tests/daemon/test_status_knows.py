@@ -165,3 +165,4 @@ def test_a_werewolf_vote_is_never_said_decided_while_ballots_may_still_change(tm
     assert vote is not None and vote.tally[0].name == target and vote.tally[0].votes > len(names) / 2
     assert vote.decided is None and vote.why_open is None
     assert "已无法被追上" not in "\n".join(render(status, 200))
+    assert vote.decisive == 0 and "票过半即可确定" not in "\n".join(render(status, 200))  # (C13: 2.1 weighs more)
