@@ -161,7 +161,7 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if action in skills.single_use and action in phase.used_skills:
         out.alert("skill_used", **said)  # spent: no later time helps (adversary6 C10)
         return False
-    if not _in_step(ctx, action):
+    if not in_step(ctx, action):
         refusal = skills.out_of_step
         out.alert(refusal.alert, "alert_out_of_step", **said, why=out.render(refusal.reason))
         return False
@@ -213,7 +213,7 @@ def _off_duty(ctx: GameContext, sender: PlayerInfo) -> bool:
     return holder is None or holder.alive
 
 
-def _in_step(ctx: GameContext, action: str) -> bool:
+def in_step(ctx: GameContext, action: str) -> bool:
     """Whether ``action`` may be used in the open step (an unknown step allows everything)."""
     kind, skills = ctx.phase.kind, ctx.profile.skills
     if kind is None or action in skills.anytime:
@@ -593,4 +593,4 @@ def is_skill(p: Parsed) -> bool:
     )  # fmt: skip
 
 
-__all__ = ["validate_action", "resolve_conflicts", "last_words_from_post", "is_skill", "NameRef"]
+__all__ = ["validate_action", "resolve_conflicts", "last_words_from_post", "is_skill", "in_step", "NameRef"]

@@ -52,3 +52,20 @@ def test_the_badge_handed_over_and_a_send_off_are_public(tmp_path) -> None:
     texts = posts(svc)
     assert any("月光 成为警长。" in p for p in texts)
     assert any("Rex 被罚下" in p for p in texts)
+
+
+def test_status_asks_only_for_the_skills_of_this_night_and_one_kill_per_pack(tmp_path) -> None:
+    """adversary6 C8: night 0 listed night-1 skills; later nights listed 金箭/托孤, and every
+    wolf once the pack's one kill was in."""
+    from shenshi.daemon.gm_commands import enter_action
+    from shenshi.daemon.status import build_status
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    night0 = dict(build_status(svc).night.still_to_send)
+    assert set(night0) <= {"金箭", "托孤"} and "白色的猫" in night0.get("金箭", ())
+    svc, clock = night_one(tmp_path / "n1")
+    enter_action(svc, ["老王", "kill", "Rex"])
+    still = build_status(svc).night.still_to_send
+    names = {n for _, group in still for n in group}
+    assert not names & {"Lily99", "夜行者", "白色的猫"}  # the pack's kill is in; 金箭 was night 0's
+    assert any("预言" in words for words, _ in still)
