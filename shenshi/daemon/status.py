@@ -295,6 +295,12 @@ class GameStatus:
     superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
     @property
+    def open_alerts(self) -> tuple[AlertView, ...]:
+        """The alerts still waiting for the GM (a resolved one stays listed until he acks it,
+        but waits for nothing: newcomer N7)."""
+        return tuple(a for a in self.alerts if a.resolution is None)
+
+    @property
     def living_shown(self) -> tuple[str, ...]:
         """The living as the GM reads them: a seat a substitute is entering is named with him
         (``kk_大侠（替补 路人甲）``): the player who left no longer plays it."""
