@@ -412,9 +412,10 @@ def _delegate(out: Collector, p: Parsed) -> None:
     if not sender.alive:
         out.alert("dead_actor", "alert_delegation_dead", verb=delegating)
         return
-    if phase.kind == NIGHT or (
-        phase.vote_close is not None and t is not None and t >= phase.vote_close
-    ):
+    if phase.kind == NIGHT:  # the next vote is not open yet: not "closed" (newcomer N17)
+        out.alert("no_vote_open", verb=delegating, reason_template="reason_delegation_not_open")
+        return
+    if phase.vote_close is not None and t is not None and t >= phase.vote_close:
         out.alert("vote_closed", verb=delegating)
         return
     if phase.bound == sender.name:

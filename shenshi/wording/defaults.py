@@ -642,6 +642,11 @@ _group(
         "a delegation to a player",
     ),
     ("reason_vote_closed", "投票已经截止", "a delegation after the close"),
+    (
+        "reason_delegation_not_open",
+        "现在是夜晚，还没有开放的投票：请在投票开放后（投票帖会公布时间）再发委托投票",
+        "a delegation sent at night, before the next vote opens",
+    ),
 )
 _group(
     "alert",
