@@ -619,11 +619,15 @@ def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | N
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
     """The leader whom the ballots still to come cannot catch (one vote each; a ballot once
-    cast is final), if any."""
+    cast is final), if any. A delegated ballot is not final (its voter's own post voids it,
+    D-D): it is counted as one still to come (newcomer N9)."""
     if not tally:
         return None
-    second = tally[1].votes if len(tally) > 1 else 0
-    return tally[0].name if tally[0].votes > second + remaining else None
+    unsure = {c.name: sum(1 for v in c.voters if v.via == "pm_delegate") for c in tally}
+    firm = sorted(((c.votes - unsure[c.name], c.name) for c in tally), key=lambda x: (-x[0], x[1]))
+    second = firm[1][0] if len(firm) > 1 else 0
+    still = remaining + sum(unsure.values())
+    return firm[0][1] if firm[0][0] > second + still else None
 
 
 def _night(service: GameService, state: GameState, tz: tzinfo, now: datetime) -> NightActions | None:
