@@ -130,7 +130,9 @@ def render(s: GameStatus, width: int) -> list[str]:
         out += _night_lines(s.night, s.now, width, names)
     if s.alerts:
         out.append("")
-        add(wrap(f"提醒（{len(s.alerts)} 条未确认；看完后 shenshi ack ID…）", width))
+        solved = len(s.alerts) - len(s.open_alerts)
+        also = f"，{solved} 条已自行解决" if solved else ""
+        add(wrap(f"提醒（{len(s.open_alerts)} 条待处理{also}；看完后 shenshi ack ID…）", width))
         rows = []
         for a in s.alerts:
             text = a.message

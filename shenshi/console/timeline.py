@@ -24,7 +24,8 @@ RULINGS = {"extra_divination": "抽中 {name} 做额外占卜", "penalty": "{nam
            "sheriff": "警徽交给 {name}"}  # fmt: skip
 # GM corrections, in the GM's words.
 _CORRECTIONS = {
-    base.SubmissionVoided: lambda e: f"作废 {e.actor} 的「{ACTION_NAMES.get(e.action, e.action)}」",
+    base.SubmissionVoided: lambda e: (f"{e.actor} 撤回「{ACTION_NAMES.get(e.action, e.action)}」" if e.by_player
+                                      else f"作废 {e.actor} 的「{ACTION_NAMES.get(e.action, e.action)}」"),
     base.SubstitutionScheduled: lambda e: f"{e.new} 接替 {e.old}（立即替这个座位投票和行动）",
     base.SeatTakenOver: lambda e: f"{e.new} 接替 {e.old}",
     base.ExecutionForced: lambda e: f"今天处决 {e.name}" if e.name else "今天不处决任何人",

@@ -82,8 +82,10 @@ def _fact_line(t: Templates, fact: PublicFact, declarations: Mapping[str, str]) 
             return t.render(fact.kind, victim=f["victim"], text=quote_player_text(t, text))
         case "no_death" | "kill_failed" | "no_execution" | "madness_lifted":
             return t.render(fact.kind)
-        case "bound" | "curse_applied" | "bless_applied" | "exit" | "out" | "sheriff":
+        case "bound" | "curse_applied" | "bless_applied" | "exit" | "out" | "sheriff" | "sent_off":
             return t.render(fact.kind, name=f["name"])
+        case "penalty":
+            return t.render("penalty", name=f["name"], points=f.get("points", ""))
         case "executed" if "camp" in f:
             return t.render("executed_camp", name=f["name"], camp=_camp(f["camp"]))
         case "executed":

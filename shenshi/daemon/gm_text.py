@@ -198,6 +198,8 @@ def event_words(event: Event) -> str | None:
             return f"天神更正：{name} 退出游戏"
         case BallotOverridden(ballot=b):
             return f"天神补记 {b.voter} 的选票：{'弃权' if b.target == ABSTAIN else b.target}"
+        case SubmissionVoided(actor=actor, action=action, by_player=True):
+            return f"{actor} 撤回「{ACTION_NAMES.get(action, action)}」"
         case SubmissionVoided(actor=actor, action=action):
             return f"天神作废 {actor} 的「{ACTION_NAMES.get(action, action)}」"
         case ExecutionForced(name=name):
@@ -389,6 +391,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "earlier_stands": "他之前的行动仍然有效（如你判断也不该计，可作废）",
     "nothing_to_publish": "列出的都已发布或放弃",
     "nothing_to_approve": "列出的都已批准、发出或放弃",
+    "awaits_confirmation": "待你确认：{ids}（确认前不会发出，做法见各条）",
     "login_page_changed": "不会自己好：核对配置里论坛的地址；地址没错的话，把 shenshi run -v 的输出交给维护者",
     "forum_busy": "会自动重试；一直如此时，请在论坛后台调高负载保护的阈值",
     "own_box_full": "登录论坛删除已发送的私信，腾出空间；没送到的私信之后自动重发",

@@ -175,11 +175,12 @@ class Advice:
 
     note: str = ""
     hints: tuple[Hint, ...] = ()
+    waits: bool = False  # the note names what waits for the GM (never followed by 无需操作)
 
     def text(self) -> str:
         """``看原帖…；shenshi override ballot 老王 对象，或 …`` (the CLI's 下一步 line); with no
-        step to take, the note and ``无需操作``."""
-        steps = gm_text.OR.join(h.text() for h in self.hints) or gm_text.NOTHING_TO_DO
+        step to take, the note and ``无需操作`` (unless the note says what waits for him)."""
+        steps = gm_text.OR.join(h.text() for h in self.hints) or ("" if self.waits else gm_text.NOTHING_TO_DO)
         return "；".join(x for x in (self.note, steps) if x)
 
     def to_json(self) -> dict[str, Any]:
@@ -944,6 +945,10 @@ def pending_advice(mode: str, items: Sequence[tuple[int, str, bool]]) -> Advice:
     waiting for him are named (none that is sent, published or rejected), as ``mode`` wants."""
     waiting = {"dry-run": ("proposed", "approved", "failed"), "review": ("proposed",)}.get(mode, ())
     ids = [i for i, state, _ in items if state in waiting]
+    unconfirmed = [i for i, state, _ in items if state == "unconfirmed"]
+    if not ids and unconfirmed:  # never "nothing to do" under an exit waiting for him (newcomer N13)
+        ids_text = "、".join(f"#{i}" for i in unconfirmed)
+        return Advice(gm_text.NOTES["awaits_confirmation"].format(ids=ids_text), waits=True)
     if not ids:
         names = {"dry-run": "nothing_to_publish", "review": "nothing_to_approve"}
         return Advice(gm_text.NOTES[names[mode]] if mode in names else gm_text.NOTES["sent_by_daemon"])

@@ -173,6 +173,11 @@ class GameKeys:
         """The announcement of an exit without substitute (the seat dies when it is out)."""
         return f"{self.game}:exit:{name}"
 
+    def ruling(self, kind: str, name: str, i: int) -> str:
+        """The announcement of the ``i``-th public GM ruling ``kind`` on ``name`` (werewolf:
+        警徽 handed over, 判罚, 罚下); an exit is :meth:`exit`."""
+        return f"{self.game}:ruling:{kind}:{name}:{i}"
+
     def substitution(self, old: str, new: str) -> str:
         """The announcement of a substitute taking over ``old``'s seat."""
         return f"{self.game}:substitution:{old}:{new}"

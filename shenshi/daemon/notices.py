@@ -70,9 +70,10 @@ def newly_maddened(report: Report, before: Iterable[str]) -> list[str]:
 
 def counted_ballots(state: GameState, report: Report) -> list[Ballot]:
     """The ballots that counted in the round ``state`` closed with ``report``: each voter's
-    latest ballot of the round that the count did not judge (a note names every ballot it
-    rejected), in the order they were cast."""
-    judged = {n.seq for n in report.daemon if n.seq is not None}
+    latest ballot of the round that the count did not reject (a note names every ballot it
+    rejected; a delegated ballot's note says it counted: newcomer N16), in the order they were
+    cast."""
+    judged = {n.seq for n in report.daemon if n.seq is not None and n.verdict != "delegated"}
     latest: dict[str, Ballot] = {}
     for b in sorted(state.ballots, key=Ballot.sort_key):
         if b.round == state.round and b.seq not in judged:

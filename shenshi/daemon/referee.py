@@ -101,10 +101,12 @@ from shenshi.rulesets.base import (
     Report,
     Resolved,
     Ruleset,
+    RulingApplied,
     Submission,
     SubmissionVoided,
     Submit,
     SubstitutionScheduled,
+    VoidAction,
     frozen_map,
 )
 from shenshi.rulesets.catalog import KILL, RulesetInfo
@@ -278,6 +280,7 @@ class Referee:
         # Refused PMs of the open step that their senders were told to send again: the step
         # runs to its deadline while one stands (RULES.md "Early close").
         self.awaited = Awaited()
+        self._rulings: list[tuple[RulingApplied, str]] = []  # public GM rulings and their posts' keys
 
     # -- state -------------------------------------------------------------------------------
 
@@ -333,7 +336,7 @@ class Referee:
             ruled = [self.templates.render("execution_ruled", line=line) for line in now]  # the GM decided it
             won = execution_lines(self.templates, replace(event.report, public_facts=()))
             self.corrected[key] = (tuple(execution_lines(self.templates, was)), tuple(ruled + won))
-        if isinstance(event, SubmissionVoided):
+        if isinstance(event, SubmissionVoided) and not event.by_player:  # (his own: he knows)
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
         elif isinstance(event, PhaseOpened):
@@ -357,9 +360,24 @@ class Referee:
             key = self.keys.public(self._label(before, event))
         elif isinstance(event, ExitDeclared):
             key = self.keys.exit(event.name)
+        elif isinstance(event, RulingApplied) and (event.report.public_facts or event.outcome):
+            key = self._ruling_key(event)
         else:
             return
         self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
+
+    def _ruling_key(self, event: RulingApplied) -> str:
+        """The key of the post of a public GM ruling (an exit's is the exit's), the same in
+        replay: rulings of one kind on one player are numbered in the order they were made."""
+        if event.kind == "exit":
+            return self.keys.exit(event.name)
+        for made, key in self._rulings:
+            if made is event:
+                return key
+        prefix = self.keys.ruling(event.kind, event.name, 0).rsplit(":", 1)[0]
+        key = self.keys.ruling(event.kind, event.name, sum(1 for k in self.announced if k.startswith(prefix + ":")))
+        self._rulings.append((event, key))
+        return key
 
     def _settles_at(self, times: PhaseTimes) -> datetime:
         """When the open night settles: its close, or where the ruleset says so, when its last
@@ -759,8 +777,10 @@ class Referee:
     def _seat_ballot_stands(self, command: IntakeCommand, core: Command) -> str | None:
         """A substitute still entering votes for his seat only if it has no ballot in the open
         round yet: one the replaced player cast stands for the seat (RULES.md "The substitute's
-        own clocks"). The reason for his receipt when it stands, else ``None``."""
-        if not isinstance(core, CastBallot) or command.actor == core.voter:
+        own clocks") where a ballot is final (family A, D-I); where the seat may change its
+        ballot (werewolf, chess32), his is the seat's change (adversary6 C7). The reason for
+        his receipt when it stands, else ``None``."""
+        if not isinstance(core, CastBallot) or command.actor == core.voter or self.profile.ballots.changes != 0:
             return None
         rnd = core.round if core.round is not None else self.state.round
         cast = [b for b in self.state.ballots if b.voter == core.voter and b.round == rnd]
@@ -799,9 +819,14 @@ class Referee:
     def _closed_reason(self, command: IntakeCommand) -> str:
         """Why a command the open step does not take is refused, as the player may know it: the
         vote has closed; the game is over (once its end is published); the step is settled
-        (with a next step to resend in only while the game goes on)."""
+        (with a next step to resend in only while the game goes on); a player the settled step
+        put out and told so by PM (werewolf's death notice), that he is out (adversary6 C3)."""
         if command.action in BALLOTS:
             return "reason_vote_closed"
+        seat = stand_ins(self.state).get(command.actor, command.actor)
+        if (self.state.has_player(seat) and not self.state.is_alive(seat)
+                and self.profile.last_words.notice is LastWordsNotice.PM):  # fmt: skip
+            return "reason_dead_actor"
         if self.state.outcome is None:
             return "reason_not_in_phase"
         return "reason_game_over" if self._end_published() else "reason_step_settled"
@@ -903,6 +928,10 @@ class Referee:
                 return self._declaration(command, evidence, at)
             case "sign_in" | "slow_down":
                 return None  # recorded as evidence (sign-in checks; 减速 is for the host to read)
+        if extra.get("withdraw"):  # 不救了: his standing one no longer counts (A-S2, W-D1: the latest counts)
+            standing = any(s.actor == command.actor and s.action == command.action for s in self.state.submissions)
+            words = self.templates.render("withdrawn_by_player")
+            return VoidAction(command.actor, command.action, words, by_player=True) if standing else None
         if extra.get("declaration_same"):  # 宣言同上: the declaration of his earlier kill stands
             extra = {**self._earlier_declaration(command.actor), **extra}
         return Submit(command.actor, command.action, command.target, frozen_map(extra), at, evidence)
@@ -1251,6 +1280,9 @@ class Referee:
             if isinstance(event, (ExitDeclared, SubstitutionScheduled)):
                 drafts += self._notice(event)
                 continue
+            if isinstance(event, RulingApplied):
+                drafts += self._ruling_notice(event)
+                continue
             if isinstance(event, ExecutionForced):
                 drafts += self._execution_corrected(before)
                 continue
@@ -1505,6 +1537,23 @@ class Referee:
             drafts.append(Draft(f"{key}:seat_taken", "seat_taken", "pm", event.old, told))
         return drafts
 
+    def _ruling_notice(self, event: RulingApplied) -> list[Draft]:
+        """The public post of a GM ruling the players must know (adversary6 C5/C11/C15): an
+        exit (werewolf: with 殉情 and the badge it moves), the badge handed over, 判罚 and 罚下,
+        and the end of the game it brings (§5.7: the host announces the winning camp)."""
+        report = event.report
+        if event.outcome is not None and not report.winner:
+            report = replace(report, winner=event.outcome.winner)
+        if not (report.public_facts or report.winner):
+            return []
+        key = self._ruling_key(event)
+        if event.kind == "exit":
+            text = self.exit_text(ExitDeclared(event.name, event.seats, event.outcome, event.reason, report=report), report)
+        else:
+            text = public_text(self.templates, "", report, {}).lstrip("\n")
+        self.pending_public[key] = text
+        return [Draft(key, "exit" if event.kind == "exit" else "ruling", "thread", self.game.vote_thread, text)]
+
     def exit_text(self, event: ExitDeclared, report: Report) -> str:
         """The post of an exit the GM declared, saying why: his ``--reason`` (a player who quit:
         the reason the GM gives wins over a pending notice's), else the text of the notice he
@@ -1516,7 +1565,8 @@ class Referee:
             why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
         if why is None:
             return public_text(self.templates, "", report, {}).lstrip("\n")
-        facts = tuple(f for f in report.public_facts if not (f.kind == "exit" and f.get("name") == event.name))
+        facts = tuple(f for f in report.public_facts  # (his exit is the line with the reason)
+                      if not (f.kind in ("exit", "out", "death") and f.get("name") == event.name))  # fmt: skip
         return public_text(self.templates, "", replace(report, public_facts=facts), {}, extra=[why]).lstrip("\n")
 
     def substitution_text(self, old: str, new: str) -> str:

@@ -36,6 +36,7 @@ from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, SUMMONING, Referee, stand_ins
 from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.superseding import subject_of
+from shenshi.intake.actions import in_step
 from shenshi.rulesets.base import (
     ABSTAIN,
     PHASE_GRAPH,
@@ -294,6 +295,12 @@ class GameStatus:
     superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
     @property
+    def open_alerts(self) -> tuple[AlertView, ...]:
+        """The alerts still waiting for the GM (a resolved one stays listed until he acks it,
+        but waits for nothing: newcomer N7)."""
+        return tuple(a for a in self.alerts if a.resolution is None)
+
+    @property
     def living_shown(self) -> tuple[str, ...]:
         """The living as the GM reads them: a seat a substitute is entering is named with him
         (``kk_大侠（替补 路人甲）``): the player who left no longer plays it."""
@@ -350,7 +357,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         unannounced_deaths=unannounced,
         marks=_marks(referee, published),
         vote=_vote(service, referee, state, now, tz, runoff),
-        night=_night(service, state, tz),
+        night=_night(service, state, tz, now),
         waiting=waiting,
         proposed=sum(1 for a in outbox if a.state is AnnouncementState.PROPOSED),
         alerts=_alerts(store, game_id, alerts, tz, situation),
@@ -576,8 +583,10 @@ def _vote(
         closes=closes,
         open=opens is not None and opens <= now,
         electorate=standing.electorate,
-        # (招魂 adds one ballot per summoned victim to the runoff's count: no majority to reach)
-        decisive=0 if state.round == SUMMONING else len(standing.electorate) // 2 + 1,
+        # (招魂 adds one ballot per summoned victim to the runoff's count: no majority to reach;
+        # where ballots may change, or weigh unequally, no count of them settles it: adversary6 C13)
+        decisive=0 if state.round == SUMMONING or referee.profile.ballots.changes != 0
+        else len(standing.electorate) // 2 + 1,
         tally=tuple(tally),
         abstained=tuple(by_target.get(ABSTAIN, ())),
         not_voted=not_voted,
@@ -610,14 +619,18 @@ def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | N
 
 def _decided(tally: list[CandidateVotes], remaining: int) -> str | None:
     """The leader whom the ballots still to come cannot catch (one vote each; a ballot once
-    cast is final), if any."""
+    cast is final), if any. A delegated ballot is not final (its voter's own post voids it,
+    D-D): it is counted as one still to come (newcomer N9)."""
     if not tally:
         return None
-    second = tally[1].votes if len(tally) > 1 else 0
-    return tally[0].name if tally[0].votes > second + remaining else None
+    unsure = {c.name: sum(1 for v in c.voters if v.via == "pm_delegate") for c in tally}
+    firm = sorted(((c.votes - unsure[c.name], c.name) for c in tally), key=lambda x: (-x[0], x[1]))
+    second = firm[1][0] if len(firm) > 1 else 0
+    still = remaining + sum(unsure.values())
+    return firm[0][1] if firm[0][0] > second + still else None
 
 
-def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions | None:
+def _night(service: GameService, state: GameState, tz: tzinfo, now: datetime) -> NightActions | None:
     if state.phase is not Phase.NIGHT:
         return None
     subs = sorted(state.submissions, key=lambda s: s.sort_key())
@@ -628,16 +641,40 @@ def _night(service: GameService, state: GameState, tz: tzinfo) -> NightActions |
         for s in subs
     )  # fmt: skip
     info = service.ruleset.info
+    usable = _usable_tonight(service.referee, state, now)
     acted = {s.actor for s in subs}
-    not_acted = tuple(
-        s.name for s in state.alive() if info.roles[s.role].powers and s.name not in acted
-    )
+    not_acted = tuple(s.name for s in state.alive() if usable.get(s.name) and s.name not in acted)
     groups: dict[str, list[str]] = {}
     for name in not_acted:
-        words = "或".join(dict.fromkeys(info.action_name(p) for p in info.roles[state.seat(name).role].powers))
+        words = "或".join(dict.fromkeys(info.action_name(p) for p in usable[name]))
         groups.setdefault(words, []).append(name)
     still = tuple((words, tuple(names)) for words, names in groups.items())
     return NightActions(submitted, not_acted, _night_troubles(service.referee, state), still)
+
+
+def _usable_tonight(referee: Referee, state: GameState, now: datetime) -> dict[str, tuple[str, ...]]:
+    """The skills each living character may still use in the open night, as intake reads
+    them (adversary6 C8): those of this night (night 0: 金箭/托孤 only; later nights not
+    them), not a spent one nor one kept for any time (殉职), and none for a member of a pack
+    whose one kill another wolf sent (RES-W7; family A's joint killers each send theirs)."""
+    ctx = referee.context(now, state)
+    skills = ctx.profile.skills
+    sent = {(s.actor, s.action) for s in state.submissions}
+    out: dict[str, tuple[str, ...]] = {}
+    for player in ctx.players:
+        if not player.alive or not state.has_player(player.name):
+            continue
+        powers = ctx.powers_of(player)
+        role = ctx.info.roles.get(player.role or "")
+        pack = ctx.unit_of(player) if role is not None and role.pack else ()  # (a joint unit: each sends)
+        ordered = dict.fromkeys((*(role.powers if role else ()), *sorted(powers)))  # the role's order
+        out[player.name] = tuple(
+            a for a in ordered if a in powers
+            if in_step(ctx, a) and a not in skills.anytime
+            and not (a in skills.single_use and a in ctx.phase.used_skills)
+            and not any((q.name, a) in sent for q in pack)
+        )  # fmt: skip
+    return out
 
 
 def _night_troubles(referee: Referee, state: GameState) -> tuple[str, ...]:

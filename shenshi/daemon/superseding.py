@@ -371,7 +371,8 @@ class Proposals:
         role = info.roles[seat.role]
         known = [
             self.player_of(s) for s in self.state.seats
-            if role.knows_partners and s.number != seat.number and s.role == seat.role and s.team == seat.team
+            if role.knows_partners and s.number != seat.number and s.role == seat.role
+            and (s.team == seat.team or (role.pack and s.alive))  # a pack shares its kill whatever the camp (RES-W26)
         ]  # fmt: skip
         text = role_text(referee.templates, self.game, info, seat.role, seat.team, known)
         old = self.came_in.get(name)
@@ -424,7 +425,8 @@ class Proposals:
             latest = list({s.action: s for s in mine}.values())  # the one that counts, per action
             if latest:
                 words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in latest]
-                lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words)))
+                how = t.render(f"skill_channel_{referee.profile.skills.channel.value}")
+                lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words), how=how))
         moved = referee.moved_deadlines(old, referee.successors[old])
         if moved:
             lines.append(moved)

@@ -45,6 +45,13 @@ def validate_action(out: Collector, p: Parsed) -> None:
         powers = powers | {"divine"}  # RES-A19: the civilian drawn by lot divines once by day
     action = next((i for i in p.intents if i in powers), None)
     out.doing = action or intent
+    if action is None and not sender.alive:
+        # out: whatever his role had (the put-out sheriff's 【殉职】 lapses with the result, RES-W21)
+        out.alert("dead_actor", verb=p.verb)
+        return
+    if action is None and p.withdrawn:
+        out.alert("not_a_command", text=p.verb)  # 不杀了 from one who cannot kill: talk
+        return
     if action is None:
         out.alert("no_power", verb=p.verb, role=_role_cn(ctx, sender))
         return
@@ -56,6 +63,9 @@ def validate_action(out: Collector, p: Parsed) -> None:
         return
     extra = out.base_extra()
     if not _timing_ok(out, p, action, extra):
+        return
+    if p.withdrawn:  # 不救了 / 取消【救药】: his standing one no longer counts (the latest reply counts)
+        out.accept(IntakeCommand(action, sender.name, None, {**extra, "withdraw": True}))
         return
     if out.name_problem(p.target, p.verb, verb=p.verb):
         return
@@ -148,7 +158,10 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if any(action in phase.locked.get(q.name, frozenset()) for q in (sender, *ctx.unit_of(sender))):
         out.alert("locked", **said)  # RES-W7: the pack's kill, locked by any wolf
         return False
-    if not _in_step(ctx, action):
+    if action in skills.single_use and action in phase.used_skills:
+        out.alert("skill_used", **said)  # spent: no later time helps (adversary6 C10)
+        return False
+    if not in_step(ctx, action):
         refusal = skills.out_of_step
         out.alert(refusal.alert, "alert_out_of_step", **said, why=out.render(refusal.reason))
         return False
@@ -177,9 +190,6 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if action == "kill" and _off_duty(ctx, sender):
         out.alert("off_duty_killer", **said, on_duty=phase.on_duty_killer)
         return False
-    if action in skills.single_use and action in phase.used_skills:
-        out.alert("skill_used", **said)
-        return False
     return True
 
 
@@ -203,7 +213,7 @@ def _off_duty(ctx: GameContext, sender: PlayerInfo) -> bool:
     return holder is None or holder.alive
 
 
-def _in_step(ctx: GameContext, action: str) -> bool:
+def in_step(ctx: GameContext, action: str) -> bool:
     """Whether ``action`` may be used in the open step (an unknown step allows everything)."""
     kind, skills = ctx.phase.kind, ctx.profile.skills
     if kind is None or action in skills.anytime:
@@ -402,9 +412,10 @@ def _delegate(out: Collector, p: Parsed) -> None:
     if not sender.alive:
         out.alert("dead_actor", "alert_delegation_dead", verb=delegating)
         return
-    if phase.kind == NIGHT or (
-        phase.vote_close is not None and t is not None and t >= phase.vote_close
-    ):
+    if phase.kind == NIGHT:  # the next vote is not open yet: not "closed" (newcomer N17)
+        out.alert("no_vote_open", verb=delegating, reason_template="reason_delegation_not_open")
+        return
+    if phase.vote_close is not None and t is not None and t >= phase.vote_close:
         out.alert("vote_closed", verb=delegating)
         return
     if phase.bound == sender.name:
@@ -563,8 +574,8 @@ def resolve_conflicts(out: Collector) -> None:
             for c, k in zip(cmds[locked + 1 :], key[locked + 1 :], strict=True):
                 if k != key[locked]:
                     out.alert("locked", verb=verb, target=c.target)
-        elif latest or len(set(key)) == 1:
-            dropped.update(id(c) for c in cmds[:-1])
+        elif latest or len(set(key)) == 1 or cmds[-1].extra.get("withdraw"):
+            dropped.update(id(c) for c in cmds[:-1])  # (占卜X⏎算了不占卜了: taken back, nothing stands)
         else:
             names = receipts.names(out.ctx, sorted({c.target or "" for c in cmds}))
             out.alert(
@@ -583,4 +594,4 @@ def is_skill(p: Parsed) -> bool:
     )  # fmt: skip
 
 
-__all__ = ["validate_action", "resolve_conflicts", "last_words_from_post", "is_skill", "NameRef"]
+__all__ = ["validate_action", "resolve_conflicts", "last_words_from_post", "is_skill", "in_step", "NameRef"]

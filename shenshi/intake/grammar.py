@@ -253,6 +253,18 @@ _SPEED_UP = re.compile(
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
     + re.escape(lexicon.SPEED_UP[1])
 )  # fmt: skip
+_BALLOT_INTENTS = frozenset({"vote", "abstain", "delegate_vote", "delegate_abstain", "delegate_to_player"})
+# A skill taken back (不救了, 取消【救药】, 救药不用了): the verb, in 【】 or not.
+_ANY_VERB_WRITTEN = r"(?:[【\[](" + _VERBS_ALT + r")[】\]]|(" + _VERBS_ALT + "))"
+_SKILL_WITHDRAWN = re.compile(
+    _FILLER + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_LEADS) + r"[ \t,]*)*"
+    + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_BEFORE) + r")[ \t]*" + _ANY_VERB_WRITTEN
+    + "(?:了|啦|吧)?"
+    + "|" + _FILLER + _ANY_VERB_WRITTEN + r"[ \t]*(?:" + _alt(lexicon.SKILL_WITHDRAWN_AFTER) + ")(?:了|吧)?"
+)  # fmt: skip
+_WITHDRAWAL_LEAD = re.compile(
+    r"(?:" + _alt(lexicon.SKILL_WITHDRAWN_LEADS) + "|[" + lexicon.CORRECTION_PARTICLES + r"]|[\W\s])*"
+)
 _SPEED_UP_WITHDRAWN = re.compile(
     _FILLER + _alt(lexicon.SPEED_UP_WITHDRAWN) + "(?:" + re.escape(lexicon.SPEED_UP[0]) + ")?"
     + r"(?:第([一二三四五六七八九十\d]+)[" + lexicon.DAY_UNITS + "])?"
@@ -1523,7 +1535,45 @@ def _read_clause_command(reader: _Reader, pos: int) -> Parsed | None:
         verb = reader.folded.original_slice(pos, m.end())
         return Parsed((action,), verb, pos, number=number, conditional=reader.qualified(pos, m.end()),
                       withdrawn=pattern is _SPEED_UP_WITHDRAWN)  # fmt: skip
-    return None
+    return _skill_withdrawn(reader, pos, stop)
+
+
+def _skill_withdrawn(reader: _Reader, pos: int, stop: int) -> Parsed | None:
+    """A skill taken back, the whole clause and no name (不救了, 取消【救药】, 救药不用了): the
+    actor's standing one of that skill no longer counts (the latest reply counts). A ballot
+    is never taken back this way (D-I; elsewhere a ballot is changed, not withdrawn)."""
+    text = reader.text
+    m = _SKILL_WITHDRAWN.match(text, pos, stop)
+    if not m:
+        return None
+    tail = _CLAUSE_TAIL.match(text, m.end(), stop)
+    if tail is None or tail.end() < stop:
+        return None  # a name or more words follow: not a bare withdrawal
+    word = next(g for g in m.groups() if g)
+    after_verb = text.find(word, pos) + len(word)
+    if any(_whole_name_at(reader, p) for p in range(after_verb, m.end())):
+        return None  # 【守护】算了 where 算了 plays: the player
+    if not _only_commands_around(reader, pos, stop):
+        return None  # 今晚先不验了，好纠结，明天再说吧: talk about it, for the GM to read
+
+    intents = tuple(i for i in _VERB_INTENTS[word] if i not in _BALLOT_INTENTS)
+    if not intents:
+        return None
+    verb = reader.folded.original_slice(pos, m.end()).strip(" \t,，:：")
+    return Parsed(intents, verb, pos, withdrawn=True, conditional=reader.qualified(pos, m.end()))
+
+
+def _only_commands_around(reader: _Reader, pos: int, stop: int) -> bool:
+    """Whether a withdrawal in ``[pos, stop)`` opens the text and only a command (or a change:
+    改成【毒药】X) follows it. After a command in the same text (占卜X，取消占卜) the command
+    before it is no longer certain instead, and the GM is told (docs/intake.md)."""
+    text = reader.text
+    if _word_chars(text[:pos]) and not _WITHDRAWAL_LEAD.fullmatch(text, 0, pos):
+        return False  # (算了，不束魂了: a lead-in only)
+    later = reader.clause_starts(stop)
+    if not later:
+        return True
+    return _read_correction_or_command(reader, later[0]) is not None or _read_clause_command(reader, later[0]) is not None
 
 
 def _read_correction_or_command(

@@ -374,6 +374,15 @@ AGREEMENT_WORDS: tuple[str, ...] = (
     "最终决定", "确定了", "确认了", "决定了", "没问题", "ok",
 )  # fmt: skip
 SPEED_UP = ("同意", "加速")  # 同意第N天加速 (a whole clause: 同意加速的请回复 is not consent)
+# A skill taken back, as a whole clause with no name (the latest reply counts: nothing stands):
+# 不救了 / 取消【救药】 / 今晚不占卜了 / 算了不杀了 (before the verb), 救药不用了 / 【守护】取消 (after it).
+SKILL_WITHDRAWN_BEFORE: tuple[str, ...] = (
+    "取消", "撤回", "撤销", "收回", "不要", "不再", "不用", "不想", "不打算", "不", "别",
+)  # fmt: skip
+SKILL_WITHDRAWN_AFTER: tuple[str, ...] = (
+    "取消", "撤回", "撤销", "作废", "不要了", "不用了", "不用", "不要", "算了",
+)  # fmt: skip
+SKILL_WITHDRAWN_LEADS: tuple[str, ...] = ("算了", "我", "今晚", "今天", "还是")
 # 同意加速 taken back (撤回加速, 不同意第N天加速, 取消同意加速): the day runs to its deadline again
 SPEED_UP_WITHDRAWN: tuple[str, ...] = ("不同意", "撤回", "取消", "收回")
 SLOW_DOWN_LEADS: tuple[str, ...] = ("申请", "请求", "要求")

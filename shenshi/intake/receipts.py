@@ -75,6 +75,8 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
         return t.render(which, day=cmd.extra["day"])
     if cmd.action in ("speed_up", "slow_down"):
         return t.render("receipt_plain", verb=word)
+    if cmd.extra.get("withdraw"):
+        return t.render("receipt_withdrawn", when=when, verb=word, note=until(ctx, cmd))
     fields = {"when": when, "verb": word, "target": cmd.target}
     if cmd.action == "cannon_kill":
         what = t.render("receipt_what_cannon", platform=cmd.extra.get("platform"), **fields)

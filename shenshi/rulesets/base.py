@@ -627,12 +627,14 @@ class Substitute(Command):
 
 @dataclass(frozen=True)
 class VoidAction(Command):
-    """GM correction: drop a submission (all of ``actor``'s ``action`` this phase)."""
+    """GM correction: drop a submission (all of ``actor``'s ``action`` this phase); with
+    ``by_player``, the actor took it back himself (不救了: the latest reply counts)."""
 
     gm: ClassVar[bool] = True
     actor: str
     action: str
     reason: str = ""
+    by_player: bool = False
 
 
 @dataclass(frozen=True)
@@ -766,11 +768,12 @@ class Resolved(Event):
 
 @dataclass(frozen=True)
 class SubmissionVoided(Event):
-    """GM correction: a submission was dropped."""
+    """GM correction: a submission was dropped (``by_player``: its actor took it back)."""
 
     actor: str
     action: str
     reason: str = ""
+    by_player: bool = False
 
 
 @dataclass(frozen=True)
@@ -820,6 +823,7 @@ class RulingApplied(Event):
     seats: tuple[Seat, ...]
     memory: Any
     outcome: Outcome | None
+    reason: str = ""  # the GM's words (an exit's reason is published with it)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1129,7 +1133,7 @@ class Ruleset:
     def _decide_VoidAction(self, state: GameState, c: VoidAction) -> Iterable[Event]:
         if not any(s.actor == c.actor and s.action == c.action for s in state.submissions):
             raise IllegalActionError(f"{c.actor} has no {c.action} submission to void")
-        yield SubmissionVoided(c.actor, c.action, c.reason)
+        yield SubmissionVoided(c.actor, c.action, c.reason, c.by_player)
 
     def _decide_ForceExecution(self, state: GameState, c: ForceExecution) -> Iterable[Event]:
         if c.name is not None and not state.is_alive(c.name):

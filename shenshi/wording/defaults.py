@@ -163,6 +163,8 @@ _group(
     ("moved_night_phase", "夜晚${phase}截止改为 ${at}", "a deadline moved: a night phase closes"),
     ("out", "${name} 出局。", "werewolf: a character goes out"),
     ("sheriff", "${name} 成为警长。", "werewolf: the new sheriff"),
+    ("penalty", "${name} 被判罚，累计 ${points} 分。", "werewolf: penalty points the referee gave (§5.8, public)"),
+    ("sent_off", "${name} 被罚下：不能再发言、投票或使用技能。", "werewolf: a character sent off (罚下, §5.3)"),
     ("madness_lifted", "吹笛者出局，所有癫狂状态解除。", "werewolf: the piper went out"),
     ("winner", "【游戏结束】${camp}获胜！", "the end of the game and the winning camp"),
     ("draw", "【游戏结束】双方帅同时阵亡，和棋。", "chess32: both generals died the same night"),
@@ -198,6 +200,7 @@ _group(
     ("kind_seat_taken", "座位被接替通知", "a PM to the player whose seat a substitute takes over"),
     ("kind_round_closed", "提前截票通知", "a PM to a substitute whose extended round closed early"),
     ("kind_exit", "退出公告", "a player's exit"),
+    ("kind_ruling", "天神判定公告", "werewolf: the GM's public ruling (警徽移交, 判罚, 罚下)"),
     ("kind_vote_opened", "第${n}天开放投票", "game6: the post that opens the vote thread"),
     ("kind_vote_not_open", "投票未开放提醒", "a PM to whoever voted before the vote opened"),
     ("kind_vote_kept", "投票未计入提醒", "a PM to whoever changed a ballot the GM recorded for him"),
@@ -301,8 +304,15 @@ _group(
     ),
     (
         "substitute_actions",
-        "这个座位今晚现在有效的行动：${actions}。你可以私信提交你自己的来更改（以最后一条为准）。",
-        "a substitute's role PM: the seat's night actions of the open night (the latest of each, which counts)",
+        "这个座位今晚现在有效的行动：${actions}。你可以${how}提交你自己的来更改（以最后一条为准）。",
+        "a substitute's role PM: the seat's night actions of the open night (the latest of each, which counts;"
+        " $how: `skill_channel_pm` or `skill_channel_role_thread`)",
+    ),
+    ("skill_channel_pm", "私信天神", "how skills are sent (family A, chess32): by PM"),
+    (
+        "skill_channel_role_thread",
+        "在你的功能树洞回复",
+        "how skills are sent (werewolf): a reply in the role's own 功能树洞",
     ),
     (
         "substitute_earlier",
@@ -427,6 +437,12 @@ _group(
         "a kill declaration sent apart from its kill",
     ),
     ("receipt_plain", "已收到：${verb}", "an accepted 减速 (or 加速 with no day known)"),
+    ("withdrawn_by_player", "本人撤回", "the reason recorded when a player takes his skill back (不救了)"),
+    (
+        "receipt_withdrawn",
+        "已收到：撤回${when}的${verb}，现在没有有效的${verb}；${note}",
+        "a skill taken back (不救了, 取消【救药】): nothing of it stands now ($note: until when it may change)",
+    ),
     (
         "receipt_speed_up",
         "已收到：同意第${day}天加速",
@@ -626,6 +642,11 @@ _group(
         "a delegation to a player",
     ),
     ("reason_vote_closed", "投票已经截止", "a delegation after the close"),
+    (
+        "reason_delegation_not_open",
+        "现在是夜晚，还没有开放的投票：请在投票开放后（投票帖会公布时间）再发委托投票",
+        "a delegation sent at night, before the next vote opens",
+    ),
 )
 _group(
     "alert",
@@ -1012,7 +1033,8 @@ _group(
     ),
     (
         "successor_notice",
-        "你是出局的警长：请立即在功能树洞回复「【殉职】角色名」，指定一名未出局的角色继任警长。",
+        "你是出局的警长：请在本阶段结果公布前在功能树洞回复「【殉职】角色名」，指定一名未出局的角色继任警长；"
+        "结果公布后警徽按规则流失（无人继任）。",
         "werewolf: the sheriff put out, to name a successor (【殉职】, RES-W21)",
     ),
     (

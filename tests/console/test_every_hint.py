@@ -230,3 +230,9 @@ def test_too_many_ids_at_once_is_refused_in_chinese(client, key) -> None:
     r = client.post("/g/1/alerts/ack", data={"csrf": key.csrf, "id": [str(i) for i in range(1, 600)],
                                               "back": "/g/1/alerts"})  # fmt: skip
     assert "一次选中的编号太多（最多 500 个）" in note(client, r)
+
+
+def test_an_exit_waiting_for_confirmation_is_never_followed_by_nothing_to_do() -> None:
+    """newcomer N13: 「下一步：列出的都已批准、发出或放弃；无需操作」 under #34 [待你确认]."""
+    text = pending_advice("review", [(33, "sent", False), (34, "unconfirmed", False)]).text()
+    assert "#34" in text and "待你确认" in text and "无需操作" not in text

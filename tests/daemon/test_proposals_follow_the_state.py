@@ -249,6 +249,26 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     assert "天神" not in result.text and "不计" not in result.text  # for the GM only
 
 
+def test_a_delegated_ballot_that_counted_is_evidence_not_under_uncounted(game) -> None:
+    """newcomer N16: Rex's delegation, the deciding ballot, was listed under 不计 with the
+    reason 「委托投票：已计入」 and left out of the evidence."""
+    svc, clock = game
+    clock.set(START + timedelta(hours=38))
+    svc.tick()
+    publish_vote_opening(svc)
+    feed(svc, pm("Rex", "委托投票：老王", 38.05))  # he does not post: the GM casts it at the close
+    for seat in svc.referee.state.alive():
+        if seat.name != "Rex":
+            feed(svc, post(seat.name, "投票：老王" if seat.name != "老王" else "投票：Rex", 38.2))
+    clock.set(START + timedelta(hours=60))
+    svc.tick()
+    [result] = [a for a in announcements(svc) if a.kind == "day_result"]
+    assert "uncounted" not in (result.notes or {})
+    with svc.store.snapshot() as uow:
+        counted = [codec.decode(e.payload) for e in uow.events.of_evidence(svc.game_id, result.evidence_ids)]
+    assert any(isinstance(e, BallotCast) and e.ballot.voter == "Rex" for e in counted)
+
+
 def _notes(a) -> list[str]:
     from shenshi.daemon.gm_text import gm_notes
 

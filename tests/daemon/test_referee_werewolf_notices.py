@@ -266,3 +266,39 @@ def test_a_restart_between_the_settlement_and_06_00_still_announces_the_night(tm
     proposed.ref.replay(stored)
     proposed.ref.pending_public["g1:night1:public"] = post.text
     assert not [d for d in proposed.ref.tick(t(10, 6, 2), Clockwork()).drafts if d.channel == "thread"]
+
+
+def test_a_character_put_out_overnight_is_told_he_is_out_not_to_resend_later(tmp_path) -> None:
+    """adversary6 C3: the guard, killed in night 1 and told so by PM at 03:00, replied a skill
+    before the 06:00 post: 「天神正在结算…请在下一阶段开始后重新发送」, a next step he has not."""
+    game = Game(tmp_path)
+    game.to_night_1()
+    assert game.reply("老王", "【杀人】Tom_2", t(9, 22)).events
+    game.tick(t(10, 0, 5))
+    settled = game.tick(t(10, 3, 5))
+    assert any(d.kind == "last_words_notice" and d.destination == "Tom_2" for d in settled.drafts)
+    late = game.reply("Tom_2", "【守护】Rex", t(10, 4))
+    assert not late.events
+    receipt = next(d.text for d in late.drafts if d.kind == "receipt")
+    assert "你已出局" in receipt and "下一阶段" not in receipt
+    alive = game.reply("小明", "【预言】Rex", t(10, 4, 5))  # a living one: the next step, as before
+    assert "下一阶段" in next(d.text for d in alive.drafts if d.kind == "receipt")
+
+
+def test_a_witch_who_takes_her_heal_back_spends_no_heal_and_saves_nobody(tmp_path) -> None:
+    """adversary6 C1: 「【救药】 月光」 then 「不救了，改成【毒药】 Rex」: both stood, the heal was
+    spent against her written will and 月光 lived. Taken back, nothing of the heal stands."""
+    game = Game(tmp_path)
+    game.to_night_1()
+    game.night_1()  # the wolves kill 月光
+    game.tick(t(10, 0, 5))  # 夜晚1 closes: the witch hears the list
+    assert game.reply("阿杰", "【救药】 月光", t(10, 0, 10)).events
+    back = game.reply("阿杰", "不救了，改成【毒药】 Rex", t(10, 0, 20))
+    receipts = [d.text for d in back.drafts if d.kind == "receipt"]
+    assert any(r.startswith("已收到：撤回今晚的救药") for r in receipts), receipts
+    assert any("毒药 Rex" in r for r in receipts)
+    standing = {(s.action, s.target) for s in game.ref.state.submissions if s.actor == "阿杰"}
+    assert standing == {("poison", "Rex")}
+    game.tick(t(10, 3, 5))
+    dead = {s.name for s in game.ref.state.seats if not s.alive}
+    assert {"月光", "Rex"} <= dead

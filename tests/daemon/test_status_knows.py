@@ -165,3 +165,41 @@ def test_a_werewolf_vote_is_never_said_decided_while_ballots_may_still_change(tm
     assert vote is not None and vote.tally[0].name == target and vote.tally[0].votes > len(names) / 2
     assert vote.decided is None and vote.why_open is None
     assert "已无法被追上" not in "\n".join(render(status, 200))
+    assert vote.decisive == 0 and "票过半即可确定" not in "\n".join(render(status, 200))  # (C13: 2.1 weighs more)
+
+
+def test_an_alert_the_gm_fixed_is_not_counted_as_waiting(tmp_path) -> None:
+    """newcomer N7: after the fix an alert asked for, status still said 「2 条未确认」 and the
+    console's header counted it, until the GM acked it by hand."""
+    from shenshi.daemon.gm_commands import enter_action
+    from tests.daemon.helpers import pm
+    from tests.daemon.test_status import feed
+
+    svc, clock = service(tmp_path)
+    feed(svc, pm("小明", "占卜 老汪", 0.05))  # no such player: an alert
+    assert len(build_status(svc).open_alerts) == 1
+    enter_action(svc, ["小明", "占卜", "老王"])  # the GM enters what he meant: the alert resolves
+    s = build_status(svc)
+    assert s.open_alerts == () and len(s.alerts) == 1
+    assert "提醒（0 条待处理，1 条已自行解决" in "\n".join(render(s, 200))
+
+
+def test_a_delegated_ballot_does_not_make_the_vote_decided(tmp_path) -> None:
+    """newcomer N9: 「老王 已无法被追上」 counted Rex's delegation, which his own post would void."""
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import pm, post, publish_vote_opening
+    from tests.daemon.test_status import feed
+
+    svc, clock = service(tmp_path)
+    clock.set(at(24.5))
+    svc.tick()
+    mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])
+    clock.set(at(37))
+    svc.tick()
+    publish_vote_opening(svc)
+    for i, voter in enumerate(("夜行者", "老王", "小明", "阿杰", "Lily99")):
+        feed(svc, post(voter, "投 月光", 37 + i / 100))
+    feed(svc, pm("Rex", "委托投票：月光", 37.1))  # 6 of 10 with his: not final
+    assert build_status(svc).vote.decided is None
+    feed(svc, post("Tom_2", "投 月光", 37.2))  # 6 firm: out of reach now
+    assert build_status(svc).vote.decided == "月光"

@@ -142,7 +142,8 @@ def test_every_phrasing_class_has_ten_cases_of_its_own() -> None:
     per_class: dict[str, int] = {}
     for c in CLASSES:
         per_class[c["source"].split("/")[1]] = per_class.get(c["source"].split("/")[1], 0) + 1
-    classes = {"lookalike", "reason", "change", "framing", "agreement", "platform", "silent"}
+    classes = {"lookalike", "reason", "change", "framing", "agreement", "platform", "silent", "withdrawal",
+               "self_by_other_name"}
     assert classes <= set(per_class), per_class
     assert all(per_class[k] >= 10 for k in classes), per_class
 

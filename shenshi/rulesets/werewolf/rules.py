@@ -315,6 +315,7 @@ class Werewolf(Ruleset):
             settled.state.seats,
             settled.state.memory,
             settled.outcome,
+            c.reason,
             report=report,
         )
 

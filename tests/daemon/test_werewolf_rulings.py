@@ -1,0 +1,71 @@
+"""The GM's werewolf rulings reach the players (adversary6 C5, C11, C15): an exit is posted
+with its reason (before: nothing, and the dawn post said nobody died), exits that end the game
+post the winning camp (§5.7), and the badge handed over, 判罚 and 罚下 are public (§5.8)."""
+
+from __future__ import annotations
+
+from shenshi.daemon.gm_commands import correct, mark_published
+from shenshi.demo.script import load_script
+from shenshi.store.outbox import PENDING
+from tests.daemon.helpers import announcement, announcements, at, started
+
+
+def night_one(tmp_path):
+    """A werewolf game (the demo's 12 characters) in night 1: ``(service, clock)``."""
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    for hours in (10.6, 49.1):  # night 0; day 1 from 06:00 to 21:00 the next day
+        clock.set(at(hours))
+        svc.tick()
+    result = announcement(svc, svc.referee.gate_key())
+    if result is not None:
+        mark_published(svc, [result.id])
+    clock.set(at(49.2))
+    svc.tick()
+    assert svc.referee.state.phase.value == "night"
+    return svc, clock
+
+
+def posts(svc) -> list[str]:
+    return [a.text for a in announcements(svc, PENDING) if a.destination_kind.value == "thread"]
+
+
+def test_an_exit_is_posted_with_its_reason(tmp_path) -> None:
+    svc, _ = night_one(tmp_path)
+    correct(svc, "exit", ["Lily99"], reason="本人申请退出")
+    [post] = [p for p in posts(svc) if "Lily99" in p]
+    assert post.startswith("Lily99 退出游戏（本人申请退出）。") and "出局。" not in post
+
+
+def test_exits_that_end_the_game_post_the_winning_camp(tmp_path) -> None:
+    svc, _ = night_one(tmp_path)
+    for who in ("老王", "Lily99", "夜行者", "kk_大侠"):  # the wolves and the piper
+        correct(svc, "exit", [who], reason="本人申请退出")
+    assert svc.referee.state.outcome is not None
+    last = [p for p in posts(svc) if "kk_大侠" in p][-1]
+    assert "游戏结束" in last and "村民阵营" in last
+
+
+def test_the_badge_handed_over_and_a_send_off_are_public(tmp_path) -> None:
+    svc, _ = night_one(tmp_path)
+    correct(svc, "sheriff", ["月光"])
+    correct(svc, "send-off", ["Rex"], reason="辱骂")
+    texts = posts(svc)
+    assert any("月光 成为警长。" in p for p in texts)
+    assert any("Rex 被罚下" in p for p in texts)
+
+
+def test_status_asks_only_for_the_skills_of_this_night_and_one_kill_per_pack(tmp_path) -> None:
+    """adversary6 C8: night 0 listed night-1 skills; later nights listed 金箭/托孤, and every
+    wolf once the pack's one kill was in."""
+    from shenshi.daemon.gm_commands import enter_action
+    from shenshi.daemon.status import build_status
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    night0 = dict(build_status(svc).night.still_to_send)
+    assert set(night0) <= {"金箭", "托孤"} and "白色的猫" in night0.get("金箭", ())
+    svc, clock = night_one(tmp_path / "n1")
+    enter_action(svc, ["老王", "kill", "Rex"])
+    still = build_status(svc).night.still_to_send
+    names = {n for _, group in still for n in group}
+    assert not names & {"Lily99", "夜行者", "白色的猫"}  # the pack's kill is in; 金箭 was night 0's
+    assert any("预言" in words for words, _ in still)

@@ -1,0 +1,54 @@
+"""A substitute taking a werewolf seat (RES-W25: everything attached to the character) is told
+what the seat's players are told: where skills are sent (the 功能树洞, never a PM), and every
+werewolf who shares the pack's kill, the one who eloped into 〖情侣阵营〗 too (RES-W26).
+(adversary6 C6: 「你可以私信提交」 and the eloped wolf left out.)"""
+
+from __future__ import annotations
+
+from shenshi.daemon import gm_commands
+from shenshi.daemon.gm_commands import enter_action, mark_published
+from shenshi.demo.script import load_script
+from shenshi.store.outbox import PENDING
+from tests.daemon.helpers import UIDS, announcement, announcements, at, started
+from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+
+
+def test_a_substitute_in_a_wolf_seat_is_told_the_tree_hole_and_the_whole_pack(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    enter_action(svc, ["白色的猫", "pair_lovers", "老王", "月光"])  # a wolf and a villager: they elope
+    for hours in (10.6, 49.1):  # night 0; day 1 from 06:00 to 21:00 the next day
+        clock.set(at(hours))
+        svc.tick()
+    assert svc.referee.state.seat("老王").team != svc.referee.state.seat("Lily99").team
+    result = announcement(svc, svc.referee.gate_key())
+    if result is not None:
+        mark_published(svc, [result.id])
+    clock.set(at(49.2))
+    svc.tick()
+    assert svc.referee.state.phase.value == "night"
+    enter_action(svc, ["Lily99", "kill", "Rex"])
+    gm_commands.substitute(svc, "Lily99", NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    assert "这个座位今晚现在有效的行动：杀人 Rex。你可以在你的功能树洞回复提交" in role.text
+    assert "私信" not in role.text
+    partners = next(line for line in role.text.splitlines() if line.startswith("你的同伴："))
+    assert "老王" in partners and "夜行者" in partners
+
+
+def test_a_substitutes_ballot_changes_his_seats_where_ballots_may_change(tmp_path, monkeypatch) -> None:
+    """adversary6 C7: werewolf ballots may change to the close (RES-W6); the substitute plays
+    the seat at once, so his ballot is the seat's latest (before: dropped without a trace)."""
+    from tests.daemon.helpers import post
+    from tests.daemon.test_status import feed
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))  # day 1 (the sheriff's election) is open
+    svc.tick()
+    assert svc.referee.state.phase.value == "day"
+    feed(svc, post("夜行者", "投票：小红", 11))
+    gm_commands.substitute(svc, "夜行者", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, post(NEWCOMER, "投票：阿杰", 11.5))
+    seat = [b for b in svc.referee.state.ballots if b.voter == "夜行者"]
+    assert [b.target for b in seat] == ["小红", "阿杰"]
