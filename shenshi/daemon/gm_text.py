@@ -433,7 +433,7 @@ SUGGESTED = "（{what}：{names}）"
 RESOLVED: Mapping[str, str] = MappingProxyType({
     "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "void": "已作废 {who} 的「{action}」",
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
-    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "receipt": "回执 #{id} 已送达",
+    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "kept": "保留 {who}（#{id} 已放弃）", "receipt": "回执 #{id} 已送达",
     "superseded": "#{id} 已被取代（不会发送）",
     "counted": "天神把这条私信计入了《{game}》",
     "resent_naming": "玩家重发了这条私信并写明《{game}》，已在那一局计入",
