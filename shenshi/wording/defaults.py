@@ -741,7 +741,7 @@ _group(
     ("alert_phase_deadline", "${player} 的「${verb}」晚于夜晚${phase}的截止时间", "phase_deadline"),
     ("alert_phase_not_open", "${player} 的「${verb}」早于夜晚${phase}开始", "phase_not_open"),
     ("alert_seer_locked", "${player} 在天神答复后更改占卜", "seer_locked"),
-    ("alert_locked", "${player} 已用「确定」锁定「${verb}」", "locked"),
+    ("alert_locked", "${player} 的「${verb}」没有计入：目标已用「确定」锁定（本人或同伴锁定的）", "locked"),
     (
         "alert_off_duty_killer",
         "${player} 不是今晚的执行杀手（今晚：${on_duty}）",
