@@ -53,6 +53,7 @@ from shenshi.daemon.hints import (
     Hint,
     confirmation_hints,
     dropped,
+    kept,
     pending_advice,
     publish_advice,
     publish_hints,
@@ -230,7 +231,7 @@ def outbox_action(
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
     if action == "reject" and done:  # an alert about a send the GM dropped is moot
-        service.resolve_alerts([dropped(a.id) for a in done])
+        service.resolve_alerts([dropped(a.id) for a in done] + [kept(a) for a in done if a.kind in ("signin", "lurk")])
     cli: list[str] = []
     if action == "approve" and done and service.config.daemon.mode == "dry-run":
         lines.append("注意：现在是演练模式（dry-run），批准的内容不会发送：请手动发帖/发私信（会被自动认出），再记为已发布")

@@ -426,14 +426,14 @@ NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
     "joint_disagreement": "联合行动意见不一（{unit}）：{choices}；截止前不统一则本次行动作废",
     "declaration_missing": "{what} 还没有杀人宣言：截止前不补交则本次杀人作废",
     # RULES.md "Early close": a refused PM its sender was told to send again keeps the step open
-    "resend_awaited": "{who} 的私信被退回（{kind}），已请他重新发送：他重发、或你补录/作废他的行动之前，本阶段不提前结束",
+    "resend_awaited": "{who} 的私信被退回（{kind}），退回的回执请他重新发送（审核模式下要你批准才发出）：他重发、或你补录/作废他的行动之前，本阶段不提前结束",
 })  # fmt: skip
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).
 RESOLVED: Mapping[str, str] = MappingProxyType({
     "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "void": "已作废 {who} 的「{action}」",
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
-    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "receipt": "回执 #{id} 已送达",
+    "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "kept": "保留 {who}（#{id} 已放弃）", "receipt": "回执 #{id} 已送达",
     "superseded": "#{id} 已被取代（不会发送）",
     "counted": "天神把这条私信计入了《{game}》",
     "resent_naming": "玩家重发了这条私信并写明《{game}》，已在那一局计入",

@@ -392,6 +392,13 @@ def superseded(announcement: int) -> Happening:
     return Cause.sent(announcement), gm_text.RESOLVED["superseded"].format(id=announcement)
 
 
+def kept(announcement: Any) -> Happening:
+    """A missed sign-in's or a lurker's exit the GM dropped: he keeps the player, and the
+    alert that asked him to decide is settled (newcomer N14)."""
+    who = announcement.key.split(":")[-2]  # {game}:{kind}:{name}:{minute}
+    return Cause.seat(who), gm_text.RESOLVED["kept"].format(who=who, id=announcement.id)
+
+
 def dropped(announcement: int) -> Happening:
     """An announcement the GM rejected: an alert about sending it is moot."""
     return Cause.sent(announcement), gm_text.RESOLVED["rejected"].format(id=announcement)

@@ -109,7 +109,7 @@ from shenshi.rulesets.base import (
     VoidAction,
     frozen_map,
 )
-from shenshi.rulesets.catalog import KILL, RulesetInfo
+from shenshi.rulesets.catalog import KILL, TEAM_NAMES, RulesetInfo
 from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.sent_text import skeleton
 
@@ -1290,6 +1290,7 @@ class Referee:
                 continue
             drafts += self._last_words_notices(before, event, at)
             drafts += self._extension_ended(before, event, at)
+            drafts += self._camp_changes(before, event)
             if self._held is not None and self._held.event is event:
                 continue  # announced at the night's close
             drafts += self._result_drafts(before, event, event.report)
@@ -1535,6 +1536,24 @@ class Referee:
         if isinstance(event, SubstitutionScheduled):  # the player who leaves is told, by PM
             told = self.templates.render("seat_taken", new=event.new)
             drafts.append(Draft(f"{key}:seat_taken", "seat_taken", "pm", event.old, told))
+        return drafts
+
+    def _camp_changes(self, before: GameState, event: Resolved) -> list[Draft]:
+        """Each character whose camp the resolution changed is told his new camp (werewolf
+        N0.2 私奔: the lovers and cupid join 〖情侣阵营〗, or cupid theirs; adversary6 C9): his
+        win condition is no longer the one his role PM gave; a wolf whose accepted 【托孤】 the
+        elopement voided (the pack too small, N0.4) is told so."""
+        label = self._label(before, event)
+        drafts = []
+        for n in event.report.daemon:  # an accepted 托孤 the elopement then voided (N0.4): he is told
+            if n.rule == "wolf_camp_too_small" and before.has_player(n.who):
+                text = self.templates.render("entrust_failed")
+                drafts.append(Draft(self.keys.private(label, "entrust_failed", n.who, 0), "entrust_failed", "pm", n.who, text))
+        for seat in event.seats:
+            if before.has_player(seat.name) and before.seat(seat.name).team != seat.team and seat.alive:
+                text = self.templates.render("camp_changed", camp=TEAM_NAMES.get(seat.team, seat.team))
+                key = self.keys.private(label, "camp_changed", seat.name, 0)
+                drafts.append(Draft(key, "camp_changed", "pm", seat.name, text))
         return drafts
 
     def _ruling_notice(self, event: RulingApplied) -> list[Draft]:

@@ -196,7 +196,7 @@ def shown_text(moment: Moment, tz: tzinfo) -> str:
 
 # What a cited window is, when it is not the open step's (``window_text``'s ``name``);
 # ``between_rounds``: a round closed, the next opens when its result is published.
-WINDOW_NAMES = {"": "窗口", "last_night": "上一夜的私信时间", "last_words": "遗言截止",
+WINDOW_NAMES = {"": "窗口", "last_night": "上一夜的提交时间", "last_words": "遗言截止",
                 "between_rounds": "上一轮投票已经结束，下一轮在它的结果公布后才开始"}  # fmt: skip
 
 
@@ -210,7 +210,9 @@ def window_text(window: Window | None, name: str = "", *, moment: Moment, tz: tz
         return f"（现在没有开放的阶段；时间 {shown}）"
     if name == "last_words":
         return f"（{WINDOW_NAMES[name]} {_local(window.closes, tz)}；时间 {shown}）"
-    deadlines = "".join(f"，截止 {_local(d, tz)}" for d in window.deadlines)
+    several = len(window.deadlines) > 1  # werewolf: 夜晚1, 夜晚2 (adversary6 C14: two bare 截止)
+    deadlines = "".join(f"，{f'夜晚{i}' if several else ''}截止 {_local(d, tz)}"
+                        for i, d in enumerate(window.deadlines, 1))  # fmt: skip
     opened = f"{WINDOW_NAMES.get(name, name)} {_local(window.opens, tz)} – {_local(window.closes, tz)}"
     return f"（{opened}{deadlines}；时间 {shown}）"
 

@@ -193,6 +193,8 @@ _group(
     ("kind_prophecy", "预言结果", "werewolf: the seer's 【预言】"),
     ("kind_witch_vision", "通灵名单", "werewolf: the witch's 【通灵】 list"),
     ("kind_lover_partner", "情侣告知", "werewolf: each lover's partner"),
+    ("kind_camp_changed", "阵营变更告知", "werewolf: a character told his new camp"),
+    ("kind_entrust_failed", "托孤作废告知", "werewolf: a wolf told his 托孤 was voided"),
     ("kind_role", "身份通知", "a role PM of the deal"),
     ("kind_signin", "未签到", "a player who did not sign in"),
     ("kind_lurk", "潜水", "a player who lurked too long"),
@@ -257,6 +259,16 @@ _group(
     ),
     ("witch_vision_empty", "（无）", "an empty 【通灵】 list"),
     ("lover_partner", "你的情侣是：${name}。", "werewolf: each lover's partner"),
+    (
+        "entrust_failed",
+        "你的【托孤】没有生效：第0夜结算后狼人阵营不足3人（有人私奔），按规则托孤作废。",
+        "werewolf: an accepted 托孤 the night-0 settlement voided (N0.4)",
+    ),
+    (
+        "camp_changed",
+        "你的阵营已变为${camp}（第0夜的结果，§5.5），胜负按新的阵营判定。请妥善保密。",
+        "werewolf: a character whose camp the night changed (私奔: the lovers and cupid)",
+    ),
 )
 _group(
     "role",
@@ -729,7 +741,7 @@ _group(
     ("alert_phase_deadline", "${player} 的「${verb}」晚于夜晚${phase}的截止时间", "phase_deadline"),
     ("alert_phase_not_open", "${player} 的「${verb}」早于夜晚${phase}开始", "phase_not_open"),
     ("alert_seer_locked", "${player} 在天神答复后更改占卜", "seer_locked"),
-    ("alert_locked", "${player} 已用「确定」锁定「${verb}」", "locked"),
+    ("alert_locked", "${player} 的「${verb}」没有计入：目标已用「确定」锁定（本人或同伴锁定的）", "locked"),
     (
         "alert_off_duty_killer",
         "${player} 不是今晚的执行杀手（今晚：${on_duty}）",

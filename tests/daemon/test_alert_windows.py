@@ -24,7 +24,7 @@ def test_a_divination_sent_by_day_cites_the_nights_pm_window(tmp_path) -> None:
     ident = feed(svc, pm("小明", "占卜 老王", 37.5))
     [alert] = [a for a in alerts(svc) if a.evidence_id == ident]
     # A-S1: the night's window closed when its result was announced (published at 20:30)
-    assert "上一夜的私信时间 12-01 20:00:00 – 12-02 20:30:00" in alert.message, alert.message
+    assert "上一夜的提交时间 12-01 20:00:00 – 12-02 20:30:00" in alert.message, alert.message
     assert "12-03 08:30" not in alert.message and "12-04" not in alert.message  # not the vote window
 
 
@@ -67,3 +67,17 @@ def test_late_last_words_cite_the_deadline_the_player_was_told(tmp_path) -> None
     window, name = ref.window_for("last_words_late", "last_words")
     text = window_text(window, name, moment=moment_of(posted, timedelta(seconds=1)), tz=TZ)
     assert text == "（遗言截止 12-08 06:00:00；时间 12-08 06:05:00）"
+
+
+def test_a_werewolf_window_names_each_night_phases_deadline() -> None:
+    """adversary6 C14: 「（窗口 … 截止 12-03 00:00:00，截止 12-03 03:00:00；…）」: two bare 截止."""
+    from datetime import datetime, timedelta
+
+    from shenshi.daemon.timeline import Window, moment_of, window_text
+
+    t = datetime(2026, 12, 2, 21, 0, tzinfo=TZ)
+    window = Window(t, t + timedelta(hours=9), (t + timedelta(hours=3), t + timedelta(hours=6)))
+    text = window_text(window, moment=moment_of(t + timedelta(hours=4), timedelta(seconds=1)), tz=TZ)
+    assert "夜晚1截止 12-03 00:00:00" in text and "夜晚2截止 12-03 03:00:00" in text
+    single = window_text(Window(t, t + timedelta(hours=9), (t,)), moment=moment_of(t, timedelta(seconds=1)), tz=TZ)
+    assert "，截止 12-02 21:00:00" in single

@@ -203,3 +203,23 @@ def test_a_delegated_ballot_does_not_make_the_vote_decided(tmp_path) -> None:
     assert build_status(svc).vote.decided is None
     feed(svc, post("Tom_2", "投 月光", 37.2))  # 6 firm: out of reach now
     assert build_status(svc).vote.decided == "月光"
+
+
+def test_keeping_a_player_who_missed_the_sign_in_settles_its_alert(tmp_path) -> None:
+    """newcomer N14: after 「保留他」 the alert still offered 「确认退出」 and 「换人」."""
+    from shenshi.daemon.gm_commands import outbox_action
+    from tests.daemon.helpers import GAME6_10, announcements, post
+
+    svc, clock = service(tmp_path)
+    with svc.store.transaction() as uow:  # everyone signs in but Rex
+        uow.evidence.record(svc.game_id, [(post(n, "签到", 1), None) for n, _ in GAME6_10 if n != "Rex"])
+    svc.process()
+    clock.set(at(25))
+    svc.tick()
+    [signin] = [a for a in announcements(svc) if a.kind == "signin"]
+    assert [a.subject for a in build_status(svc).open_alerts if a.kind == "signin"] == ["Rex"]
+    outbox_action(svc, "reject", [signin.id])  # keep him
+    s = build_status(svc)
+    assert not [a for a in s.open_alerts if a.kind == "signin"]
+    [kept] = [a for a in s.alerts if a.kind == "signin"]
+    assert kept.resolution == f"保留 Rex（#{signin.id} 已放弃）"

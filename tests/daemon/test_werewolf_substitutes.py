@@ -52,3 +52,26 @@ def test_a_substitutes_ballot_changes_his_seats_where_ballots_may_change(tmp_pat
     feed(svc, post(NEWCOMER, "投票：阿杰", 11.5))
     seat = [b for b in svc.referee.state.ballots if b.voter == "夜行者"]
     assert [b.target for b in seat] == ["小红", "阿杰"]
+
+
+def test_the_lovers_and_cupid_are_told_their_new_camp_after_elopement(tmp_path) -> None:
+    """adversary6 C9: a wolf and a villager paired: both and cupid join 〖情侣阵营〗 (N0.2), and
+    nobody told them (their win condition changed)."""
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    enter_action(svc, ["白色的猫", "pair_lovers", "老王", "月光"])
+    clock.set(at(10.6))
+    svc.tick()
+    told = {a.destination: a.text for a in announcements(svc, PENDING) if a.kind == "camp_changed"}
+    assert set(told) == {"老王", "月光", "白色的猫"}
+    assert all("情侣阵营" in text for text in told.values())
+
+
+def test_a_wolf_whose_entrusting_the_elopement_voided_is_told(tmp_path) -> None:
+    """adversary6 C9: 「已收到：托孤 夜行者…」 and then nothing when 私奔 left the pack too small."""
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    enter_action(svc, ["白色的猫", "pair_lovers", "老王", "月光"])  # a wolf elopes: two wolves are left
+    enter_action(svc, ["Lily99", "lone_wolf", "夜行者"])
+    clock.set(at(10.6))
+    svc.tick()
+    [told] = [a for a in announcements(svc, PENDING) if a.destination == "Lily99" and "托孤" in a.text]
+    assert "没有生效" in told.text
