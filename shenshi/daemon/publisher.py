@@ -140,9 +140,20 @@ class Publisher(GameIO):
                 self.interrupted = True  # what it made moot is superseded: its row is read again
                 log.info("a GM correction was written while sending: reading it first")
                 break
+            if sent and a.destination_kind is DestinationKind.USER and self._new_public({p.id for p in pending}):
+                self.interrupted = True  # approved while PMs were paced: public posts go first
+                log.info("a public post was approved while sending PMs: sending it first")
+                break
             self.hold()
             sent += self._send(a)
         return sent
+
+    def _new_public(self, known: set[int]) -> bool:
+        """Whether a public post became due since this round began (the GM approved it while
+        PMs were being paced: adversary6 C14)."""
+        with self.store.snapshot() as uow:
+            due = uow.outbox.announcements(self.game_id, WAITING)
+        return any(a.id not in known and a.destination_kind is DestinationKind.THREAD for a in due)
 
     def next_retry(self) -> datetime | None:
         """When the next failed announcement is due to be tried again, if any."""

@@ -755,7 +755,12 @@ class Referee:
         s = submission
         command = IntakeCommand(s.action, s.actor, s.target, s.extra)
         ctx = self.context(now)
-        return self.templates.render("receipt_entered", text=accepted(ctx, command), written=written)
+        text = accepted(ctx, command)
+        if self.state.phase is Phase.NIGHT and any(s.actor in members for members, _ in self.disagreements(self.state)):
+            # his unit disagrees: no early close is promised (newcomer N4), as his partner's receipt says
+            t = self.templates
+            text = text.replace(t.render("receipt_until_settled"), t.render("receipt_until_agreed"), 1)
+        return self.templates.render("receipt_entered", text=text, written=written)
 
     def _declaration_written(self, ctx: GameContext, alert: Any, text: str, at: datetime) -> str:
         """The kill declaration the player wrote in a PM whose action intake could not read (a

@@ -38,13 +38,14 @@ gave it, and stands as proposed)::
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon import notices, stray
-from shenshi.daemon.announce import Draft, corrected_text
+from shenshi.daemon.announce import Draft, Templates, corrected_text
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.keys import step_label
@@ -83,6 +84,8 @@ SETTLED_PROMISES = (
     ("receipt_until_deadline_confirm", "receipt_until_done"),
     ("receipt_until_deadline", "receipt_until_done"),
 )
+# The same, with the time in them (werewolf: 夜晚2截止（…）前可更改; adversary6 C14).
+SETTLED_TIMED_PROMISES = (("receipt_until_phase", "receipt_until_done"), ("receipt_until_time", "receipt_until_done"))
 # Private results a seat received: a substitute's role PM repeats them.
 EARLIER = frozenset({"divination", "extra_divination", "check", "death_identity", "prophecy",
                      "witch_vision", "lover_partner"})  # fmt: skip
@@ -269,11 +272,8 @@ class Proposals:
         "Early close": no receipt promises what can no longer happen)."""
         if a.kind != "receipt" or not (self.state.phase in (Phase.DAWN, Phase.DUSK) or self.state.outcome):
             return None
-        t = self.referee.templates
-        for promise, done in SETTLED_PROMISES:
-            if (said := t.render(promise)) in a.text:
-                return Standing(replace(_draft_of(a), text=a.text.replace(said, t.render(done), 1)))
-        return None
+        text = settled_text(self.referee.templates, a.text)
+        return Standing(replace(_draft_of(a), text=text)) if text is not None else None
 
     def fresh(self) -> list[Draft]:
         """What the state proposes whatever is pending: each substitute's role PM; to each
@@ -466,6 +466,21 @@ class Proposals:
         while names[-1] in self.came_in and self.came_in[names[-1]] not in names:
             names.append(self.came_in[names[-1]])
         return names
+
+
+def settled_text(t: Templates, text: str) -> str | None:
+    """A receipt ``text`` that promises a change until the step settles, as it reads once the
+    step has settled (「本阶段已结算，不能再更改」), or ``None`` if it promises nothing; a
+    promise with its time in it (werewolf: 夜晚2截止（…）前可更改) too."""
+    for promise, done in SETTLED_PROMISES:
+        if (said := t.render(promise)) in text:
+            return text.replace(said, t.render(done), 1)
+    for promise, done in SETTLED_TIMED_PROMISES:
+        marked = re.escape(t.render(promise, phase="\x00", deadline="\x00"))
+        found = re.search(marked.replace(re.escape("\x00"), ".+?"), text)
+        if found:
+            return text.replace(found.group(0), t.render(done), 1)
+    return None
 
 
 def subject_of(a: Announcement) -> str:

@@ -152,3 +152,19 @@ def test_an_entered_kill_after_its_refusal_went_out_tells_the_player_what_was_re
     after = [a for a in announcements(svc) if a.kind == "receipt" and a.id != refusal.id]
     assert [(a.destination, a.state.value) for a in after] == [("老王", "proposed")]
     assert "已收到：今晚杀 夜行者" in after[0].text
+
+
+def test_an_entered_kill_that_disagrees_with_the_partner_promises_no_early_close(tmp_path) -> None:
+    """newcomer N4: the entered kill's receipt said 「行动全部到齐后会提前结算」 while the unit
+    disagreed (his partner's receipt and the disagreement PM said the opposite)."""
+    from tests.daemon.helpers import announcements
+
+    svc, clock = service(tmp_path)
+    feed(svc, pm("夜行者", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
+    feed(svc, pm("老王", f"杀 Rex\n杀人宣言：{DECLARATION}", 0.06))
+    [view] = [v for v in build_status(svc).alerts if v.subject == "夜行者"]
+    run_hint(svc, view.advice.hints[0])
+    [entered] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == "夜行者"
+                 and a.state.value == "proposed"]
+    assert "代为记录" in entered.text and "统一之前不会提前结算" in entered.text
+    assert "行动全部到齐后会提前结算" not in entered.text

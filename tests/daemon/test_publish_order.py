@@ -74,3 +74,41 @@ def test_posts_go_before_pms_in_one_publish(world) -> None:
     [post] = [p for p in forum.visible_posts(tid) if p.author_uid == gm and "【第1夜结果】" in p.text]
     pms = [m for m in forum.messages.values() if m.sender_uid == gm]
     assert pms and all(post.posted_at < m.sent_at for m in pms)
+
+
+def test_a_post_approved_while_pms_are_paced_goes_before_the_rest(world) -> None:
+    """adversary6 C14: a public post the GM approved while receipts were paced out waited for
+    the whole batch; the round stops after the PM in hand and the next round sends it first."""
+    from shenshi.store.outbox import AnnouncementState as S
+
+    clock, forum, tid, service = world
+    clock.set(START + timedelta(minutes=5))
+    service.tick()
+    for i in range(4):
+        forum.send_pm(PLAYERS[i], "神的使者", f"占卜 老王 第{i}次", at=clock())
+    clock.advance(minutes=1)
+    service.poller.read()
+    service.process()
+    publisher, added = service.publisher, []
+    paced = publisher.sleep
+
+    def sleep(seconds: float) -> None:  # the GM approves a post while the first PMs are paced
+        if not added:
+            with service.store.transaction() as uow:
+                a, _ = uow.outbox.propose(service.game_id, key="g1:test:post", kind="ruling", destination_kind="thread",
+                                          destination=tid, text="【天神公告】测试：这条公告应先于其余回执发出。",
+                                          evidence_ids=[])  # fmt: skip
+                uow.outbox.approve(a.id)
+            added.append(a.id)
+        paced(seconds)
+
+    publisher.sleep = sleep
+    service.publish()
+    assert publisher.interrupted
+    waiting = [a for a in announcements(service) if a.destination_kind is DestinationKind.USER and a.state is S.APPROVED]
+    assert waiting, "the rest of the receipts wait for the next round"
+    service.publish()
+    gm = forum.user("神的使者").uid
+    [post] = [p for p in forum.visible_posts(tid) if p.author_uid == gm and "测试：这条公告" in p.text]
+    later = [m for m in forum.messages.values() if m.sender_uid == gm and m.sent_at > post.posted_at]
+    assert later  # receipts went after the post

@@ -302,3 +302,14 @@ def test_a_witch_who_takes_her_heal_back_spends_no_heal_and_saves_nobody(tmp_pat
     game.tick(t(10, 3, 5))
     dead = {s.name for s in game.ref.state.seats if not s.alive}
     assert {"月光", "Rex"} <= dead
+
+
+def test_a_receipt_still_waiting_when_the_night_settles_says_it_can_no_longer_change() -> None:
+    """adversary6 C14: 「…夜晚2截止（2026-12-04 03:00）前可更改…」 was sent at 03:02 unchanged."""
+    from shenshi.daemon.superseding import settled_text
+
+    t = Templates()
+    text = "已收到：今晚救药 阿杰，" + t.render("receipt_until_phase", phase=2, deadline="2026-12-04 03:00")
+    assert settled_text(t, text) == "已收到：今晚救药 阿杰，" + t.render("receipt_until_done")
+    assert settled_text(t, "已收到：今晚杀 Rex，" + t.render("receipt_until_dawn")).endswith(t.render("receipt_until_done"))
+    assert settled_text(t, "已收到：遗言 120 字") is None
