@@ -488,6 +488,8 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
     (re.compile(r"(.+) has no (\w+) submission to void"),
      lambda m: f"{m[1]} 本阶段没有「{ACTION_NAMES.get(m[2], m[2])}」可以作废"),
     (re.compile(r"only today's execution can be corrected"), lambda m: "只能更正今天的处决"),
+    (re.compile(r"today's vote elects the sheriff: the badge is handed over after it"),
+     lambda m: "今天的投票选举警长：警徽只能在选举结束后移交"),
     (re.compile(r"no voting round is open on day (\d+)"), lambda m: f"第{m[1]}天现在没有进行中的投票"),
     (re.compile(r"(\S+) does not allow abstaining"), lambda m: "这个规则集不能弃权（每位存活玩家都必须投给一名玩家），请写投票对象"),
 )  # fmt: skip

@@ -69,3 +69,19 @@ def test_status_asks_only_for_the_skills_of_this_night_and_one_kill_per_pack(tmp
     names = {n for _, group in still for n in group}
     assert not names & {"Lily99", "夜行者", "白色的猫"}  # the pack's kill is in; 金箭 was night 0's
     assert any("预言" in words for words, _ in still)
+
+
+def test_the_badge_cannot_be_handed_over_while_the_election_is_open(tmp_path) -> None:
+    """adversary7 D1: 「大卫 成为警长。」 posted during day 1's election, his 2.1 counted in it,
+    and the election then made another sheriff: two posts naming two sheriffs."""
+    import pytest
+
+    from shenshi.errors import UserError
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))  # day 1: the sheriff's election
+    svc.tick()
+    with pytest.raises(UserError, match="今天的投票选举警长") as refused:
+        correct(svc, "sheriff", ["大卫"])
+    assert "没有改动" in str(refused.value)
+    assert not [p for p in posts(svc) if "成为警长" in p]

@@ -380,6 +380,11 @@ class Werewolf(Ruleset):
         if command.kind == "sheriff":
             if not state.is_alive(name):
                 raise IllegalActionError(f"{name!r} is out and cannot be sheriff")
+            election = camps.settings(state).sheriff_election_day
+            if state.phase is Phase.DAY and state.number == election and camps.sheriff(state) is None:
+                # the vote open today elects him (RES-W5): a badge handed out now would weigh
+                # 2.1 in the election and be taken back by it (adversary7 D1)
+                raise IllegalActionError("today's vote elects the sheriff: the badge is handed over after it")
             seats = camps.with_sheriff(state, name)
             after = replace(state, seats=seats)
             report = Report(public_facts=(PublicFact.of("sheriff", name=name),)).merge(
