@@ -24,6 +24,7 @@ from shenshi.intake.context import (
 )
 from shenshi.intake.names import nickname_map
 from shenshi.rulesets.base import ABSTAIN, GameState, Phase, PhaseTimes, Ruleset
+from shenshi.rulesets.profile import LastWordsNotice
 from shenshi.wording import Templates
 
 
@@ -106,7 +107,8 @@ def build_context(
         former_names=dict(former_names or {}),
         gm_names=frozenset({gm_name}),
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
-        phase=_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
+        phase=replace(_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
+                      told_out=_told_out(ruleset, state, unpublished)),
         threads=thread_kinds(game),
         other_threads=DISCUSSION_THREAD,
         role_threads=role_threads,
@@ -152,6 +154,14 @@ def phase_facts(
     facts["seer_answered"] = frozenset(answered)
     facts.update(ruleset.intake_facts(state))  # bound survivor, swaps left, madness…
     return PhaseFacts(**facts)
+
+
+def _told_out(ruleset: Ruleset, state: GameState, unpublished: set[str]) -> frozenset[str]:
+    """The characters the settled step put out who were told so by PM (werewolf's notice with
+    the last words' deadline) before its post: they know (adversary7 D3)."""
+    if ruleset.profile(state.config).last_words.notice is not LastWordsNotice.PM:
+        return frozenset()
+    return frozenset(unpublished & set(state.step_report.last_words or ()))
 
 
 def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:

@@ -498,6 +498,7 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
 # The rules core's details (English, as the pure core writes them) in the GM's words.
 _DETAILS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"(\d+) characters"), lambda m: f"{m[1]} 字"),
+    (re.compile(r"(\d+) members"), lambda m: f"只有 {m[1]} 人"),
     (re.compile(r"(\d+) warnings"), lambda m: f"第 {m[1]} 次警告"),
     (re.compile(r"sent off: (\w+)"), lambda m: f"已被罚下，不能用「{ACTION_NAMES.get(m[1], m[1])}」"),
     (re.compile(r"phase (\w+)"), lambda m: f"夜晚{m[1]}已截止"),

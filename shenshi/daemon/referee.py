@@ -360,8 +360,8 @@ class Referee:
             key = self.keys.public(self._label(before, event))
         elif isinstance(event, ExitDeclared):
             key = self.keys.exit(event.name)
-        elif isinstance(event, RulingApplied) and (event.report.public_facts or event.outcome):
-            key = self._ruling_key(event)
+        elif isinstance(event, RulingApplied) and event.outcome is not None:
+            key = self._ruling_key(event)  # (the end of the game: its post is the last)
         else:
             return
         self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
@@ -1286,7 +1286,8 @@ class Referee:
                 drafts += self._notice(event)
                 continue
             if isinstance(event, RulingApplied):
-                drafts += self._ruling_notice(event)
+                if not (before.phase is Phase.DAWN and self._held is not None):
+                    drafts += self._ruling_notice(event)  # (a night held for 06:00 announces it itself)
                 continue
             if isinstance(event, ExecutionForced):
                 drafts += self._execution_corrected(before)

@@ -661,8 +661,9 @@ def _usable_tonight(referee: Referee, state: GameState, now: datetime) -> dict[s
     skills = ctx.profile.skills
     sent = {(s.actor, s.action) for s in state.submissions}
     out: dict[str, tuple[str, ...]] = {}
+    closed = {n for n, at in ctx.phase.phase_deadlines.items() if at <= now}  # 夜晚1 after 00:00
     for player in ctx.players:
-        if not player.alive or not state.has_player(player.name):
+        if not player.alive or not state.has_player(player.name) or player.name in ctx.phase.sent_off:
             continue
         powers = ctx.powers_of(player)
         role = ctx.info.roles.get(player.role or "")
@@ -670,7 +671,7 @@ def _usable_tonight(referee: Referee, state: GameState, now: datetime) -> dict[s
         ordered = dict.fromkeys((*(role.powers if role else ()), *sorted(powers)))  # the role's order
         out[player.name] = tuple(
             a for a in ordered if a in powers
-            if in_step(ctx, a) and a not in skills.anytime
+            if in_step(ctx, a) and a not in skills.anytime and skills.night_phases.get(a) not in closed
             and not (a in skills.single_use and a in ctx.phase.used_skills)
             and not any((q.name, a) in sent for q in pack)
         )  # fmt: skip

@@ -55,7 +55,7 @@ def validate_action(out: Collector, p: Parsed) -> None:
     if action is None:
         out.alert("no_power", verb=p.verb, role=_role_cn(ctx, sender))
         return
-    if not sender.alive and action not in ctx.profile.skills.posthumous:
+    if (not sender.alive or sender.name in ctx.phase.told_out) and action not in ctx.profile.skills.posthumous:
         out.alert("dead_actor", verb=p.verb)
         return
     if sender.name in ctx.phase.sent_off:

@@ -128,6 +128,9 @@ class PhaseFacts:
         default_factory=_no_map
     )  # actor -> actions locked by 确定
     extra_powers: Mapping[str, frozenset[str]] = field(default_factory=_no_map)  # 复仇 / 遗志 kills
+    # put out by the settled step and told so by PM (werewolf), before the public post: his own
+    # commands are answered as an out character's (to the others he is alive until then)
+    told_out: frozenset[str] = frozenset()
     # substitute -> the seat he is taking over when this step ends (he acts for it already)
     taking_over: Mapping[str, str] = field(default_factory=_no_map)
 

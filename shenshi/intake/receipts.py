@@ -75,8 +75,9 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
         return t.render(which, day=cmd.extra["day"])
     if cmd.action in ("speed_up", "slow_down"):
         return t.render("receipt_plain", verb=word)
-    if cmd.extra.get("withdraw"):
-        return t.render("receipt_withdrawn", when=when, verb=word, note=until(ctx, cmd))
+    if cmd.extra.get("withdraw"):  # (nothing stands to lock with 确定: adversary7 D5)
+        note = until(ctx, cmd).split("，另起一行", 1)[0]
+        return t.render("receipt_withdrawn", when=when, verb=word, note=note)
     fields = {"when": when, "verb": word, "target": cmd.target}
     if cmd.action == "cannon_kill":
         what = t.render("receipt_what_cannon", platform=cmd.extra.get("platform"), **fields)

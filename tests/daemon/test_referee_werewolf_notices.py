@@ -313,3 +313,31 @@ def test_a_receipt_still_waiting_when_the_night_settles_says_it_can_no_longer_ch
     assert settled_text(t, text) == "已收到：今晚救药 阿杰，" + t.render("receipt_until_done")
     assert settled_text(t, "已收到：今晚杀 Rex，" + t.render("receipt_until_dawn")).endswith(t.render("receipt_until_done"))
     assert settled_text(t, "已收到：遗言 120 字") is None
+
+
+def test_a_seer_put_out_overnight_with_a_locked_target_is_told_he_is_out(tmp_path) -> None:
+    """adversary7 D3: the dead seer's 「【预言】 Rex」 was told 「目标已用「确定」锁定」."""
+    game = Game(tmp_path)
+    game.to_night_1()
+    assert game.reply("老王", "【杀人】小明", t(9, 22)).events
+    assert game.reply("小明", "【预言】老王\n确定", t(9, 22, 30)).events
+    game.tick(t(10, 0, 5))
+    game.tick(t(10, 3, 5))
+    late = game.reply("小明", "【预言】Rex", t(10, 4))
+    receipt = next(d.text for d in late.drafts if d.kind == "receipt")
+    assert "你已出局" in receipt and "锁定" not in receipt
+
+
+def test_the_sheriffs_late_successor_is_announced_with_the_dawn_post_only(tmp_path) -> None:
+    """adversary7 D2: 「月光 成为警长。」 went out at 03:22, hours before the dawn post that says
+    the sheriff died, and the dawn post said it again."""
+    game = Game(tmp_path)
+    game.to_night_1()  # 小明 is the sheriff
+    assert game.reply("老王", "【杀人】小明", t(9, 22)).events
+    game.tick(t(10, 0, 5))
+    game.tick(t(10, 3, 5))
+    named = game.reply("小明", "【殉职】 月光", t(10, 3, 12))
+    assert not [d for d in named.drafts if d.channel == "thread"]  # nothing public before 06:00
+    dawn = game.tick(t(10, 6))
+    [post] = [d for d in dawn.drafts if d.key == "g1:night1:public"]
+    assert post.text.count("月光 成为警长。") == 1 and "小明 出局" in post.text

@@ -85,3 +85,19 @@ def test_the_badge_cannot_be_handed_over_while_the_election_is_open(tmp_path) ->
         correct(svc, "sheriff", ["大卫"])
     assert "没有改动" in str(refused.value)
     assert not [p for p in posts(svc) if "成为警长" in p]
+
+
+def test_status_lists_no_sent_off_player_and_no_skill_whose_night_phase_closed(tmp_path) -> None:
+    """adversary7 D4: 「还没提交「吹笛」：小明」 after he was sent off, and 夜晚1 skills after 00:00."""
+    from datetime import timedelta
+
+    from shenshi.daemon.status import build_status
+
+    svc, clock = night_one(tmp_path)
+    correct(svc, "send-off", ["kk_大侠"], reason="辱骂")  # the piper
+    still = dict(build_status(svc).night.still_to_send)
+    assert not any("kk_大侠" in names for names in still.values())
+    night = svc.referee.times()
+    clock.set(min(night.phase_deadlines.values()) + timedelta(minutes=5))  # 夜晚1 has closed
+    words = [w for w, _ in build_status(svc).night.still_to_send]
+    assert words and all(w in ("救药或毒药", "毒药或救药", "救药", "毒药") for w in words), words
