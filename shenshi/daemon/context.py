@@ -75,11 +75,7 @@ def build_context(
     are the seat's, RULES.md "The substitute's own clocks"), and the seat's ballots are his.
     ``early_close``: the GM lets a step end once all its activity is in (``[daemon]
     early_close``), where the ruleset allows it."""
-    unpublished = (
-        {d.name for d in state.step_report.deaths}
-        if state.phase in (Phase.DAWN, Phase.DUSK, Phase.OVER)
-        else set()
-    )
+    unpublished = _unpublished(state)
     players = tuple(
         PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive or s.name in unpublished,
                    frozenset(s.addons))  # fmt: skip
@@ -108,7 +104,7 @@ def build_context(
         gm_names=frozenset({gm_name}),
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
         phase=replace(_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
-                      told_out=_told_out(ruleset, state, unpublished)),
+                      told_out=told_out(ruleset, state)),
         threads=thread_kinds(game),
         other_threads=DISCUSSION_THREAD,
         role_threads=role_threads,
@@ -156,12 +152,20 @@ def phase_facts(
     return PhaseFacts(**facts)
 
 
-def _told_out(ruleset: Ruleset, state: GameState, unpublished: set[str]) -> frozenset[str]:
+def _unpublished(state: GameState) -> set[str]:
+    """The settled step's dead, not published yet (the players still know them alive)."""
+    if state.phase not in (Phase.DAWN, Phase.DUSK, Phase.OVER):
+        return set()
+    return {d.name for d in state.step_report.deaths}
+
+
+def told_out(ruleset: Ruleset, state: GameState) -> frozenset[str]:
     """The characters the settled step put out who were told so by PM (werewolf's notice with
-    the last words' deadline) before its post: they know (adversary7 D3)."""
+    the last words' deadline) before its post: they know they are out (adversary6 C3,
+    adversary7 D3)."""
     if ruleset.profile(state.config).last_words.notice is not LastWordsNotice.PM:
         return frozenset()
-    return frozenset(unpublished & set(state.step_report.last_words or ()))
+    return frozenset(_unpublished(state) & set(state.step_report.last_words or ()))
 
 
 def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:

@@ -40,7 +40,7 @@ from shenshi.daemon.announce import (
     seats_renamed,
     shown_as,
 )
-from shenshi.daemon.context import build_context
+from shenshi.daemon.context import build_context, told_out
 from shenshi.daemon.gm_text import (
     describe_ballot,
     describe_submission,
@@ -828,9 +828,7 @@ class Referee:
         put out and told so by PM (werewolf's death notice), that he is out (adversary6 C3)."""
         if command.action in BALLOTS:
             return "reason_vote_closed"
-        seat = stand_ins(self.state).get(command.actor, command.actor)
-        if (self.state.has_player(seat) and not self.state.is_alive(seat)
-                and self.profile.last_words.notice is LastWordsNotice.PM):  # fmt: skip
+        if stand_ins(self.state).get(command.actor, command.actor) in told_out(self.ruleset, self.state):
             return "reason_dead_actor"
         if self.state.outcome is None:
             return "reason_not_in_phase"
