@@ -1572,8 +1572,10 @@ class Referee:
         key = self._ruling_key(event)
         if event.kind == "exit":
             text = self.exit_text(ExitDeclared(event.name, event.seats, event.outcome, event.reason, report=report), report)
-        else:
-            text = public_text(self.templates, "", report, {}).lstrip("\n")
+        else:  # a penalty's reason is public (§5.8 判罚 公示; adversary7 D5)
+            why = [self.templates.render("ruling_reason", reason=event.reason.strip())] if event.reason.strip() \
+                and event.kind in ("penalty", "send_off") else []
+            text = public_text(self.templates, "", report, {}, extra=why).lstrip("\n")
         self.pending_public[key] = text
         return [Draft(key, "exit" if event.kind == "exit" else "ruling", "thread", self.game.vote_thread, text)]
 

@@ -165,6 +165,7 @@ _group(
     ("sheriff", "${name} 成为警长。", "werewolf: the new sheriff"),
     ("penalty", "${name} 被判罚，累计 ${points} 分。", "werewolf: penalty points the referee gave (§5.8, public)"),
     ("sent_off", "${name} 被罚下：不能再发言、投票或使用技能。", "werewolf: a character sent off (罚下, §5.3)"),
+    ("ruling_reason", "理由：${reason}", "werewolf: the reason of a penalty or a send-off, published with it (§5.8)"),
     ("madness_lifted", "吹笛者出局，所有癫狂状态解除。", "werewolf: the piper went out"),
     ("winner", "【游戏结束】${camp}获胜！", "the end of the game and the winning camp"),
     ("draw", "【游戏结束】双方帅同时阵亡，和棋。", "chess32: both generals died the same night"),

@@ -11,7 +11,6 @@ import pytest
 from shenshi.adapters.sandbox.clock import ManualClock
 from shenshi.bootstrap import bootstrap
 from shenshi.daemon.cycle import Cycle
-from shenshi.records import Post
 from shenshi.rulesets.base import Phase
 from tests.daemon import test_service_sandbox
 from tests.daemon.helpers import (
@@ -116,7 +115,7 @@ def test_pms_stamped_in_the_minute_the_night_opened_count(tmp_path) -> None:
     result = announcement(svc, "g1:day1:public")
     published = (START + timedelta(days=3)).replace(hour=3, minute=19, second=25)
     minute = published.replace(second=0)
-    gm_post = Post("2", "900", 900, "神的使者", "2", published, result.text)
+    gm_post = replace(post("神的使者", result.text, 0), posted_at=published)  # (an id of its own: a fixed one met the shared counter)
     killers = [n for n, r in GAME6_10 if r == "killer" and svc.referee.state.is_alive(n)]
     actions = [
         _pm_at(killers[0], "杀 Rex\n" + "月黑风高夜，" * 30, minute),
@@ -143,7 +142,7 @@ def test_a_pm_certainly_before_the_opening_is_refused_with_its_window(tmp_path) 
     svc = _day_one_voted(tmp_path, clock)
     result = announcement(svc, "g1:day1:public")
     published = (START + timedelta(days=3)).replace(hour=3, minute=19, second=25)
-    gm_post = Post("2", "900", 900, "神的使者", "2", published, result.text)
+    gm_post = replace(post("神的使者", result.text, 0), posted_at=published)  # (an id of its own: a fixed one met the shared counter)
     early = _pm_at("小明", "占卜 老王", published.replace(minute=18, second=0))
     clock.set(published + timedelta(minutes=5))
     _fed(svc, gm_post, early)

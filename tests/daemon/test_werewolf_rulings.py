@@ -51,7 +51,7 @@ def test_the_badge_handed_over_and_a_send_off_are_public(tmp_path) -> None:
     correct(svc, "send-off", ["Rex"], reason="辱骂")
     texts = posts(svc)
     assert any("月光 成为警长。" in p for p in texts)
-    assert any("Rex 被罚下" in p for p in texts)
+    assert any("Rex 被罚下" in p and "理由：辱骂" in p for p in texts)  # (adversary7 D5: with its reason)
 
 
 def test_status_asks_only_for_the_skills_of_this_night_and_one_kill_per_pack(tmp_path) -> None:

@@ -375,7 +375,7 @@ class Werewolf(Ruleset):
                 facts.append(PublicFact.of("sent_off", name=name))
             after = replace(state, memory=mem)
             report = Report(public_facts=tuple(facts)).merge(camps.status(after))
-            yield RulingApplied(command.kind, name, state.seats, mem, None, report=report)
+            yield RulingApplied(command.kind, name, state.seats, mem, None, command.reason, report=report)
             return
         if command.kind == "sheriff":
             if not state.is_alive(name):
