@@ -360,22 +360,25 @@ class Referee:
             key = self.keys.public(self._label(before, event))
         elif isinstance(event, ExitDeclared):
             key = self.keys.exit(event.name)
-        elif isinstance(event, RulingApplied) and event.outcome is not None:
-            key = self._ruling_key(event)  # (the end of the game: its post is the last)
+        elif isinstance(event, RulingApplied):
+            key = self._ruling_key(event)  # numbered here, in the events' order (replay too)
+            if event.outcome is None:
+                return  # (only the end of the game's post must be known as the last one)
         else:
             return
         self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
 
     def _ruling_key(self, event: RulingApplied) -> str:
-        """The key of the post of a public GM ruling (an exit's is the exit's), the same in
-        replay: rulings of one kind on one player are numbered in the order they were made."""
+        """The key of the post of a GM ruling (an exit's is the exit's), the same in replay:
+        rulings of one kind on one player are numbered in the order they were made (two
+        penalties of one player are two posts)."""
         if event.kind == "exit":
             return self.keys.exit(event.name)
         for made, key in self._rulings:
             if made is event:
                 return key
-        prefix = self.keys.ruling(event.kind, event.name, 0).rsplit(":", 1)[0]
-        key = self.keys.ruling(event.kind, event.name, sum(1 for k in self.announced if k.startswith(prefix + ":")))
+        earlier = sum(1 for made, _ in self._rulings if (made.kind, made.name) == (event.kind, event.name))
+        key = self.keys.ruling(event.kind, event.name, earlier)
         self._rulings.append((event, key))
         return key
 

@@ -101,3 +101,11 @@ def test_status_lists_no_sent_off_player_and_no_skill_whose_night_phase_closed(t
     clock.set(min(night.phase_deadlines.values()) + timedelta(minutes=5))  # 夜晚1 has closed
     words = [w for w, _ in build_status(svc).night.still_to_send]
     assert words and all(w in ("救药或毒药", "毒药或救药", "救药", "毒药") for w in words), words
+
+
+def test_two_penalties_of_one_player_are_two_posts(tmp_path) -> None:
+    svc, _ = night_one(tmp_path)
+    correct(svc, "penalty", ["Rex", "3"], reason="刷屏")
+    correct(svc, "penalty", ["Rex", "2"], reason="骂人")
+    texts = [p for p in posts(svc) if "Rex 被判罚" in p]
+    assert len(texts) == 2 and "累计 5 分" in texts[1]
