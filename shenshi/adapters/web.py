@@ -165,13 +165,13 @@ class WebAdapter:
         """Which charset the adapter reads and writes in, and where that came from."""
         http = self.http
         where = {
-            "configured": "configured", "page": "from the pages' own declaration",
-            "header": "from the HTTP header (the pages declare none)",
-            "default": f"the engine's default ({self.default_charset}; no page has said yet)",
+            "configured": "配置里写明的", "page": "依据论坛页面自己的声明",
+            "header": "依据 HTTP 头（页面没有声明）",
+            "default": f"论坛程序的默认值 {self.default_charset}（还没有页面说明）",
         }[http.charset_source]  # fmt: skip
-        text = f"{outgoing(http.charset)} ({where})"
+        text = f"{outgoing(http.charset)}（{where}）"
         if http.header_charset:
-            text += f"; the HTTP header says {http.header_charset}, the pages win (browsers submit forms in the page's charset)"
+            text += f"；HTTP 头写的是 {http.header_charset}，以页面为准（浏览器按页面的编码提交表单）"
         return text
 
     def _meaningful_5xx(self, response: httpx.Response) -> bool:

@@ -4,10 +4,10 @@ Two files side by side, both created with mode 0600 because they hold secrets (r
 actions, kill declarations): a human-readable log (``shenshi-dryrun.log``) and its JSON-lines
 twin (``.jsonl``). Entries:
 
-- ``[proposed]`` an announcement the daemon proposes (a post to a thread, or a PM to whom), its
+- ``[提议]`` an announcement the daemon proposes (a post to a thread, or a PM to whom), its
   exact text, and its evidence: each post and PM it came from, labelled with what it did
   (``月光 杀 老王 → PM 3``; a vote result lists every ballot, ``老王 投 kk_大侠 → 12楼``);
-- ``[sent]`` what the daemon sent (review and live modes);
+- ``[已发送]`` what the daemon sent (review and live modes);
 - ``[已发布]`` an announcement the daemon recognised as published by the GM by hand (his post
   in a game thread, his PM from his outbox), with the time the game counts from;
 - ``!! 提醒`` a GM alert, with its id (``shenshi ack ID``), evidence and next command;
@@ -32,7 +32,7 @@ from shenshi.rulesets.base import Event, GameState, PhaseOpened, Resolved
 
 PROPOSED, SENT, ALERT, GM, PHASE = "proposed", "sent", "alert", "gm", "phase"
 PUBLISHED, RESOLVED, SUPERSEDED = "published", "resolved", "superseded"
-HEADS = {GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", RESOLVED: "[已解决]", SUPERSEDED: "[已被取代]"}
+HEADS = {PROPOSED: "[提议]", SENT: "[已发送]", GM: "[天神]", PHASE: "[阶段]", PUBLISHED: "[已发布]", RESOLVED: "[已解决]", SUPERSEDED: "[已被取代]"}
 
 
 def open_private(path: Path) -> int:
@@ -85,7 +85,7 @@ class LogEntry:
         """The human-readable form, on the forum's clock."""
         ident = f" #{self.ident}" if self.ident else ""
         if self.alert:
-            head = f"!! 提醒{ident} {gm_text.alert_name(self.kind)} ({self.kind})"
+            head = f"!! 提醒{ident} {gm_text.alert_name(self.kind)}"  # (its id is in the JSON twin)
         else:
             kind = "" if self.state in (GM, PHASE, RESOLVED) else f" {self.title or self.kind} → {self.where}"
             head = f"{HEADS.get(self.state, f'[{self.state}]')}{ident}{kind}"

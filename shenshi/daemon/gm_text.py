@@ -426,7 +426,7 @@ NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
     "joint_disagreement": "联合行动意见不一（{unit}）：{choices}；截止前不统一则本次行动作废",
     "declaration_missing": "{what} 还没有杀人宣言：截止前不补交则本次杀人作废",
     # RULES.md "Early close": a refused PM its sender was told to send again keeps the step open
-    "resend_awaited": "{who} 的私信被退回（{kind}），退回的回执请他重新发送（审核模式下要你批准才发出）：他重发、或你补录/作废他的行动之前，本阶段不提前结束",
+    "resend_awaited": "{who} 的私信被退回（{kind}），回执里请他重新发送：他重发、或你补录/作废他的行动之前，本阶段不提前结束",
 })  # fmt: skip
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).

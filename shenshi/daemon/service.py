@@ -863,28 +863,36 @@ class GameService:
                    if isinstance(e, PowerSubmitted) and e.submission.extra.get("gm")}  # fmt: skip
         if referee is None or not entered or not self.config.game.receipts:
             return out
-        for alert in settled:
+        settling: dict[str, list[tuple[Alert, Cause]]] = {}
+        for alert in sorted(settled, key=lambda a: a.id):
             cause = Cause.from_json(alert.cause)
-            sub = entered.get(cause.who) if cause is not None else None
-            if sub is None or cause is None or alert.evidence_id is None:
-                continue
-            written = " ".join(x for x in (referee.ruleset.info.action_name(cause.action) if cause.action else "",
-                                           cause.target) if x)  # fmt: skip
-            text = referee.entered_receipt(sub, written, self.clock())
-            answers = [a for a in uow.outbox.announcements(self.game_id)
-                       if a.kind == "receipt" and a.destination == sub.actor and alert.evidence_id in a.evidence_ids]  # fmt: skip
-            pending = [a for a in answers if a.state in PENDING]
-            evidence = str(alert.evidence_id)
-            if pending:  # the refusal of what was entered (a PM's other receipts stand)
-                a = next((a for a in pending if written and written in a.text), pending[0])
+            if cause is not None and cause.who in entered and alert.evidence_id is not None:
+                settling.setdefault(cause.who, []).append((alert, cause))
+        announcements = uow.outbox.announcements(self.game_id)
+        for actor, causes in settling.items():  # one entry, one receipt (newcomer N-3)
+            sub = entered[actor]
+            written_of = {alert.id: " ".join(x for x in (referee.ruleset.info.action_name(cause.action)
+                                                         if cause.action else "", cause.target) if x)
+                          for alert, cause in causes}  # fmt: skip
+            answers = {alert.id: [a for a in announcements if a.kind == "receipt" and a.destination == actor
+                                  and alert.evidence_id in a.evidence_ids] for alert, _ in causes}  # fmt: skip
+            pending = [(alert, a) for alert, _ in causes for a in answers[alert.id] if a.state in PENDING
+                       and (not written_of[alert.id] or written_of[alert.id] in a.text)]  # fmt: skip
+            # the PM the entry stands for: the latest whose refusal is still pending, else the latest
+            main = pending[-1][0] if pending else causes[-1][0]
+            text = referee.entered_receipt(sub, written_of[main.id], self.clock())
+            evidence = str(main.evidence_id)
+            new = None
+            for _, a in pending:  # every refusal of his the entry made moot (a PM's other receipts stand)
                 old = uow.outbox.supersede(a.id, gm_text.RESOLVED["gm"].format(what=gm_text.describe_submission(sub)))
-                d = Draft(original_key(a.key), "receipt", "pm", sub.actor, text, (evidence,))
-                new, created = uow.outbox.propose(self.game_id, **_draft_row(d))
+                if new is None:
+                    d = Draft(original_key(a.key), "receipt", "pm", actor, text, (evidence,))
+                    new, created = uow.outbox.propose(self.game_id, **_draft_row(d))
+                    if created:
+                        out.proposed.append(d)
                 out.superseded.append((uow.outbox.link_superseded(old.id, new.id), new))
-                if created:
-                    out.proposed.append(d)
-            elif answers:  # the refusal is out: the player learns what was recorded after all
-                d = Draft(referee.keys.reply(evidence, "entered"), "receipt", "pm", sub.actor, text, (evidence,))
+            if new is None and any(answers.values()):  # his refusals are out: he learns what was recorded
+                d = Draft(referee.keys.reply(evidence, "entered"), "receipt", "pm", actor, text, (evidence,))
                 if uow.outbox.propose(self.game_id, **_draft_row(d))[1]:
                     out.proposed.append(d)
         return out

@@ -262,12 +262,12 @@ _group(
     ("lover_partner", "你的情侣是：${name}。", "werewolf: each lover's partner"),
     (
         "entrust_failed",
-        "你的【托孤】没有生效：第0夜结算后狼人阵营不足3人（有人私奔），按规则托孤作废。",
+        "你的【托孤】没有生效：第0夜结算后狼人阵营不足3人，按规则托孤作废。",
         "werewolf: an accepted 托孤 the night-0 settlement voided (N0.4)",
     ),
     (
         "camp_changed",
-        "你的阵营已变为${camp}（第0夜的结果，§5.5），胜负按新的阵营判定。请妥善保密。",
+        "你的阵营已变为${camp}（第0夜结算的结果），胜负按新的阵营判定。请妥善保密。",
         "werewolf: a character whose camp the night changed (私奔: the lovers and cupid)",
     ),
 )

@@ -68,7 +68,7 @@ def test_an_empty_inbox_is_fine_and_the_charset_is_reported(forum, tmp_path) -> 
     found = checks(sandbox, base_url, tmp_path)
     assert all(ok for ok, _ in found.values()), found
     assert found["inbox"] == (True, "空的（还没有对话）")
-    assert found["charset"][1].startswith(f"{sandbox.charset} (from the pages' own declaration)")
+    assert found["charset"][1].startswith(f"{sandbox.charset}（依据论坛页面自己的声明）")
 
 
 def test_a_gbk_forum_whose_server_says_utf8_is_read_and_written_as_gbk(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -85,4 +85,4 @@ def test_a_gbk_forum_whose_server_says_utf8_is_read_and_written_as_gbk(tmp_path,
     out = capsys.readouterr().out
     assert code == 0, out
     assert f"正常 登录：已登录为 {GM_NAME}" in out
-    assert "正常 字符集：gbk (from the pages' own declaration); the HTTP header says utf-8, the pages win" in out
+    assert "正常 字符集：gbk（依据论坛页面自己的声明）；HTTP 头写的是 utf-8，以页面为准" in out

@@ -168,3 +168,25 @@ def test_an_entered_kill_that_disagrees_with_the_partner_promises_no_early_close
                  and a.state.value == "proposed"]
     assert "代为记录" in entered.text and "统一之前不会提前结算" in entered.text
     assert "行动全部到齐后会提前结算" not in entered.text
+
+
+def test_one_entry_answers_every_pm_it_settles_with_one_receipt(tmp_path) -> None:
+    """newcomer (2026-12-02) N-3: a killer's first PM had no declaration (its receipt out), his
+    second misspelt the name; the GM's one entry settled both alerts and proposed two receipts,
+    one quoting a PM 「杀」 he never wrote. One entry is one receipt: it replaces the pending
+    refusal and quotes the PM that was entered."""
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import announcements
+
+    svc, clock = service(tmp_path)
+    feed(svc, pm("老王", "杀 Rex", 0.05))
+    [first] = [a for a in announcements(svc) if a.kind == "receipt"]
+    mark_published(svc, [first.id])
+    feed(svc, pm("老王", f"改杀 夜行着\n杀人宣言：{DECLARATION}", 0.06))
+    [refusal] = [a for a in announcements(svc) if a.kind == "receipt" and a.id != first.id]
+    assert refusal.text.startswith("未受理") and "夜行着" in refusal.text
+    [view] = [v for v in build_status(svc).alerts if "夜行着" in v.message]
+    run_hint(svc, view.advice.hints[0])
+    pending = [a for a in announcements(svc) if a.kind == "receipt" and a.state.value in ("proposed", "approved")]
+    assert [(a.destination, a.superseded_by) for a in pending] == [("老王", None)], [a.text for a in pending]
+    assert "「改杀 夜行着」" in pending[0].text or "「杀 夜行着」" in pending[0].text, pending[0].text

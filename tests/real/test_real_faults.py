@@ -148,7 +148,7 @@ def test_check_config_on_the_real_forum(real_forum: RealForumSpec, tmp_path, mon
     assert main(["check-config", "--config", _config(real_forum, tmp_path, players, tid)]) == 0
     out = capsys.readouterr().out
     charset = "gbk" if real_forum.id == "phpwind-gbk" else "utf-8"
-    assert f"正常 字符集：{charset} (from the pages' own declaration)" in out, out
+    assert f"正常 字符集：{charset}（依据论坛页面自己的声明）" in out, out
     assert "正常 收件箱：" in out and "全部正常" in out
     players[0]["uid"], players[1]["uid"] = players[1]["uid"], players[0]["uid"]  # two uids swapped
     assert main(["check-config", "--config", _config(real_forum, tmp_path, players, tid)]) == 1

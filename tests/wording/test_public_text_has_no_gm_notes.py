@@ -35,7 +35,8 @@ SHARED_FACTS = {
     "开放投票": "a public post's name",
 }
 # Words that address the GM whatever the sentence around them.
-MARKERS = re.compile(r"shenshi|待天神|天神确认|天神补|法官补|请天神|只给你看|要你确认|无需操作|守护进程|演练模式|已被取代")
+MARKERS = re.compile(r"shenshi|待天神|天神确认|天神补|法官补|请天神|只给你看|要你确认|无需操作|守护进程|演练模式|已被取代"
+                     r"|§|RES-[A-Z]+\d|RULES\.md|\b[A-Z]{1,2}-[A-Z]{0,2}\d+\b")  # (the spec's own references: wolfadv W2)
 SAMPLE = {"name": "老王", "player": "老王", "victim": "老王", "who": "老王", "old": "kk_大侠", "new": "路人甲",
           "in": "路人甲", "out": "kk_大侠", "substitute": "路人甲", "target": "Rex", "n": "1", "round": "1"}
 
