@@ -185,6 +185,66 @@ def test_the_core_closes_when_the_reference_reading_of_res_w14_does(
     assert WW.completion(state).complete == expected, (ballots, sheriff, refusing)
 
 
+# -- the sheriff election (day 1) -------------------------------------------------------------------
+
+from datetime import timedelta  # noqa: E402
+
+from shenshi.rulesets.werewolf import camps  # noqa: E402
+from tests.rulesets.test_werewolf_rules import T0  # noqa: E402
+
+
+@lru_cache(maxsize=1)
+def _day1_open() -> GameState:
+    state, _ = night(game(), 0, [act("Cupid", "pair_lovers", "V1", target2="V2")])
+    state, _ = run(state, [OpenDay(1)])
+    return state
+
+
+def day1(votes: list[tuple[str, str]], agree: list[str] = EVERYONE) -> GameState:
+    """Day 1 (the sheriff election) open, these ballots cast a minute apart, these agreed."""
+    commands = [CastBallot(v, t, t=T0 + timedelta(days=1, minutes=i)) for i, (v, t) in enumerate(votes)]
+    commands += [act(n, "speed_up", None, day=1) for n in agree]
+    state, _ = run(_day1_open(), commands)
+    return state
+
+
+def sheriff_after(state: GameState) -> str | None:
+    after, _ = run(state, [CloseRound()])
+    found = camps.sheriff(after)
+    return found.name if found else None
+
+
+def test_an_election_tied_with_every_ballot_in_is_decided_and_closes() -> None:
+    """wolfadv W5: all twelve agreed and voted, two tied at the top: RES-W6 names the sheriff
+    (who reached the top first), so nothing can change and the day closes."""
+    votes = [(n, "W1") for n in EVERYONE[:5]] + [(n, "Seer") for n in EVERYONE[5:10]] + [(EVERYONE[10], "V3")]
+    state = day1(votes)
+    assert WW.completion(state).complete
+    assert sheriff_after(state) == "W1"  # W1 reached the top count first
+
+
+def test_an_election_lead_the_rest_can_only_draw_level_with_is_decided() -> None:
+    """The runner-up who takes every ballot to come only draws level, later: the leader keeps
+    the badge (RES-W6), so the election is determined; one ballot more to come and it is not."""
+    votes = [(n, "W1") for n in EVERYONE[:6]] + [(n, "Seer") for n in EVERYONE[6:8]]
+    assert len(EVERYONE) - len(votes) == 3  # 6 against 2 + 3
+    assert WW.completion(day1(votes)).complete
+    assert sheriff_after(day1(votes)) == "W1"
+    assert not WW.completion(day1(votes[1:])).complete  # 5 against 2 + 4
+
+
+@settings(max_examples=15, deadline=None)
+@given(DAY)
+def test_a_speed_up_close_never_elects_whom_the_full_vote_would_not(day: tuple) -> None:
+    order, targets, _ = day
+    ballots = list(zip(order, targets, strict=True))
+    full = sheriff_after(day1(ballots))
+    for k in range(len(ballots) + 1):
+        state = day1(ballots[:k])
+        if WW.completion(state).complete:
+            assert sheriff_after(state) == full, (k, ballots)
+
+
 def test_the_property_would_catch_the_old_reading(monkeypatch) -> None:
     """The old reading (a unique leader so far) closes on one ballot and puts out whom the
     full vote does not: the check above is able to fail."""

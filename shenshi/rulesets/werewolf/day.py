@@ -213,14 +213,24 @@ def determined(state: GameState, close: datetime | None = None) -> bool:
     """RES-W14 "uniquely determined" (decided 2026-12-01): with the ballots standing one
     character leads, and the ballots not yet cast could not change that even if every one of
     them, with its sheriff weight, went to the runner-up. Changes of ballots already cast are
-    not considered (every player agreed to speed up)."""
+    not considered (every player agreed to speed up).
+
+    On the sheriff election (RES-W5) a tie at the top is broken by who reached it first
+    (RES-W6): with every ballot in, the sheriff is known even from a tie, and a runner-up who
+    could only draw level would reach the top after the leader (wolfadv W5)."""
     counted, _ = counted_ballots(state, close)
     counts = tally(state, counted)
     best, leaders = top(counts)
-    if len(leaders) != 1:
-        return False
-    runner_up = max((v for n, v in counts.items() if n != leaders[0]), default=Fraction(0))
     to_come = sum(
         (camps.weight(state, s) for s in electorate(state) if s.name not in counted), Fraction(0)
     )
-    return best > runner_up + to_come
+    election = (
+        state.number == camps.settings(state).sheriff_election_day
+        and state.params.get("forced_execution") is None
+    )
+    if election and leaders and not to_come:
+        return True
+    if len(leaders) != 1:
+        return False
+    runner_up = max((v for n, v in counts.items() if n != leaders[0]), default=Fraction(0))
+    return best >= runner_up + to_come if election else best > runner_up + to_come
