@@ -216,7 +216,10 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     out.doing = "vote"  # what follows is about a ballot
     if hidden and read_votes(hidden, name_index(ctx)):
         out.alert("unclosed_quote", text=_excerpt(hidden))
+    misplaced = kind == VOTE_THREAD and not hidden and _action_in_the_open(out, own_text, post.author)
     if not ballots:
+        if misplaced:
+            return out.result()
         if not hidden and kind == VOTE_THREAD and _may_vote(ctx, sender):
             possible = read_possible_ballot(own_text, name_index(ctx))
             if possible is not None:  # (the player it names is the GM's likely pick)
@@ -236,6 +239,37 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         return out.result()
     validate_ballots(out, ballots)
     return out.result()
+
+
+_LEADING = " \t\r\n\u3000:：,，.。!！【[(（"  # what may come before a command that opens a line
+_TALK = ("我", "今晚", "今天", "明天", "明晚", "昨晚", "昨天")  # 「我今晚占卜 X」 tells a plan
+
+
+def _action_in_the_open(out: Collector, text: str, author: str) -> bool:
+    """A power of the sender's role (or a werewolf 加速/减速) that opens a post in the vote
+    thread, where it does not count: ``wrong_channel``, and his receipt says where it goes
+    (wolfadv W5). Only the holder's own powers, written as a command: a villager's 「杀了他」
+    or a seer's 「今晚我验 X」 in the middle of his talk is talk."""
+    ctx, sender = out.ctx, out.sender
+    assert sender is not None
+    tree_hole = ctx.profile.skills.channel is not SkillChannel.PM
+    parsed = read_actions(
+        text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None,
+        author_keys=_author_keys(ctx, sender, author),
+    )  # fmt: skip
+    folded = fold(text)
+    for p in parsed:
+        if folded[: p.pos].rpartition("\n")[2].strip(_LEADING):  # 「今晚我验 X」: a plan told in the open
+            continue  # (is talk: a command opens its line)
+        own = is_skill(p) and set(p.intents) & ctx.powers_of(sender) and not p.verb.lstrip("【[").startswith(_TALK)
+        if own or (tree_hole and p.intents[0] in _TREE_HOLE_ONLY):
+            where = "_tree_hole" if tree_hole else ""
+            out.alert(
+                "wrong_channel", f"alert_wrong_channel_post{where}", verb=p.verb,
+                reason_template=f"reason_wrong_channel_post{where}",
+            )  # fmt: skip
+            return True
+    return False
 
 
 def _unread_command(out: Collector, text: str, ballots_only: bool) -> None:

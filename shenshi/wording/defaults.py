@@ -572,6 +572,16 @@ _group(
         "werewolf: a skill in another's 功能树洞",
     ),
     (
+        "reason_wrong_channel_post",
+        "行动请私信天神，写在投票帖里不算",
+        "a night action of his role posted in the vote thread",
+    ),
+    (
+        "reason_wrong_channel_post_tree_hole",
+        "技能请回复在你的功能树洞，写在投票帖里不算",
+        "werewolf: a skill or 加速 posted in the day thread",
+    ),
+    (
         "reason_wrong_channel_ballot",
         "投票请在投票帖发帖",
         "a ballot by PM or in a 功能树洞 (chess32, werewolf)",
@@ -774,6 +784,16 @@ _group(
         "alert_wrong_channel_thread",
         "${player} 在别人的功能树洞提交「${verb}」",
         "wrong_channel (another's 功能树洞)",
+    ),
+    (
+        "alert_wrong_channel_post",
+        "${player} 在投票帖里写了「${verb}」；行动须私信天神，投票帖里的不算",
+        "wrong_channel (a night action of his role posted in the vote thread)",
+    ),
+    (
+        "alert_wrong_channel_post_tree_hole",
+        "${player} 在投票帖里写了「${verb}」；技能须回复在功能树洞，投票帖里的不算",
+        "wrong_channel (werewolf: a skill or 加速 posted in the day thread)",
     ),
     (
         "alert_wrong_channel_ballot_thread",

@@ -84,7 +84,7 @@ def test_run_with_the_forum_down_starts_alerts_and_keeps_trying(tmp_path) -> Non
     proc = subprocess.Popen(_shenshi("run", "--config", str(config)), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=_env())  # fmt: skip
     try:
-        _until(proc, tmp_path / "dry.log", "forum_unreachable")
+        _until(proc, tmp_path / "dry.log", "论坛无法访问")
         assert proc.poll() is None  # still running, backing off
     finally:
         proc.send_signal(signal.SIGTERM)

@@ -182,3 +182,15 @@ def test_corpus_cases_are_not_all_silent() -> None:
     with_commands = sum(1 for c in ALL if c["expect"]["commands"])
     silent = sum(1 for c in ALL if not c["expect"]["commands"] and not c["expect"]["alerts"])
     assert with_commands >= 150 and silent >= 50
+
+
+# A power of one's own role (or a werewolf 加速/减速) written in the vote thread, where it does
+# not count (wolfadv W5: 同意第1天加速 posted there was dropped in silence): wrong_channel, and
+# the receipt says where it goes; the same words from a player without the power, or in the
+# discussion thread, are talk.
+STRAYS = _load("classes-stray.jsonl")
+
+
+@pytest.mark.parametrize("case", STRAYS, ids=[c["id"] for c in STRAYS])
+def test_a_power_in_the_vote_thread_is_told_where_it_goes(case: dict) -> None:
+    _check(case)
