@@ -288,6 +288,11 @@ class GameService:
             return False
         log.info("读到守护进程之外写入的事件（天神的更正），已重建局面")
         self.rebuild()
+        if self.publisher is not None:
+            # The correction's proposals were derived by the GM's process, which may not yet have
+            # known what this daemon just published (a round's close fixed by a result sent
+            # between two paced sends): what is pending is derived again here, before it is sent.
+            self._commit(Effects(), keys.tick_batch(self._last_seq()), None, follow=gm_text.NOTES["corrections_read"])
         return True
 
     def _create_game(self):

@@ -221,8 +221,9 @@ class Proposals:
                 continue
             what = f"{info.action_name(action)} {self._shown(target)}".strip()
             text = referee.templates.render("receipt_voided", action=what)
-            who = self.player_of(self.state.seat(actor))
-            out.append(Draft(referee.keys.voided(evidence, action), "receipt", "pm", who, text, (evidence,)))
+            if self.player_of(self.state.seat(actor)) != actor:
+                continue  # he left the seat: his receipts are moot, his successor never had one
+            out.append(Draft(referee.keys.voided(evidence, action), "receipt", "pm", actor, text, (evidence,)))
         return out
 
     # -- a joint unit that disagrees (A-J2) -----------------------------------------------------
