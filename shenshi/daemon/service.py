@@ -81,12 +81,27 @@ from shenshi.daemon.timeline import (
 )
 from shenshi.errors import UserError
 from shenshi.records import Post, PrivateMessage
-from shenshi.rulesets.base import Command, Event, Phase, PlayerSpec, PowerSubmitted, Substitute
+from shenshi.rulesets.base import (
+    Command,
+    Event,
+    Phase,
+    PlayerSpec,
+    PowerSubmitted,
+    RulesetError,
+    Substitute,
+)
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
-from shenshi.store.records import Alert, Announcement, DestinationKind, Evidence, EvidenceKind
+from shenshi.store.records import (
+    Alert,
+    Announcement,
+    DestinationKind,
+    Evidence,
+    EvidenceKind,
+    Player,
+)
 from shenshi.store.unit_of_work import Store, UnitOfWork
 
 log = logging.getLogger(__name__)
@@ -183,10 +198,19 @@ class GameService:
         """
         with self.store.snapshot() as uow:
             game = uow.games.find(self.config.game.name)
+        created = game is None
         if game is None:
             game = self._create_game()
         self.game_id = game.id
-        referee = self.rebuild()
+        try:
+            referee = self.rebuild()
+        except RulesetError as exc:  # (a stored game the rules no longer take: say so, no traceback)
+            if created:
+                raise  # (the table as configured: the configuration's error)
+            raise UserError(
+                f"没能从数据库重建《{self.config.game.name}》：{exc}。数据库没有改动；"
+                "请把数据库文件和 shenshi run -v 的输出交给维护者"
+            ) from None
         self.lease = GameLease(self.store, self.game_id, self.clock, self.owner)
         if self.adapter is not None:
             self.poller = Poller(
@@ -224,10 +248,10 @@ class GameService:
         with self.store.snapshot() as uow:
             players = uow.games.players(self.game_id, current_only=False)
             clock = uow.evidence.cursor(self.game_id, CLOCK)
-        first: dict[int, object] = {}
+        first: dict[int, Player] = {}
         for p in sorted(players, key=lambda p: (p.seat, p.joined_at, p.id)):
             first.setdefault(p.seat, p)
-        specs = [PlayerSpec(p.name, p.role, p.team, True, tuple(p.addons)) for _, p in sorted(first.items())]
+        specs = [self._as_set_up(p) for _, p in sorted(first.items())]
         state = self.ruleset.new_game(specs, self.config.game.rules)
         referee = Referee(
             self.ruleset, self.config.game, state,
@@ -927,6 +951,17 @@ class GameService:
         where = where_to(old.destination_kind is DestinationKind.THREAD, old.destination)
         self.drylog.write(LogEntry(self.clock(), old.kind, where, text, AnnouncementState.SUPERSEDED.value,
                                    str(old.id), title=kind_words(self.templates, old.kind, original_key(old.key))))  # fmt: skip
+
+    def _as_set_up(self, row: Player) -> PlayerSpec:
+        """A seat's first holder as the game was set up: the players table mirrors the current
+        team and add-ons (:meth:`_sync_players`), which the replayed events give again; a
+        rebuild that started from them had the badge twice after it changed hands (wolfadv
+        W19). The team and add-ons are the configuration's, as :meth:`_create_game` read them."""
+        declared = next((p for p in self.config.game.players if p.name == row.name), None)
+        role = self.ruleset.info.roles.get(row.role)
+        if declared is None or role is None:
+            return PlayerSpec(row.name, row.role, row.team, True, tuple(row.addons))
+        return PlayerSpec(row.name, row.role, declared.team or role.team or row.team, True, tuple(declared.addons))
 
     def _sync_players(self, uow: UnitOfWork) -> None:
         """Keep the players table (alive, team, add-ons) in step with the replayed state."""

@@ -1,0 +1,50 @@
+"""wolfadv W19: the sheriff's seat changed hands, its player went out, and the GM gave the badge
+by hand (``override sheriff``): the game could no longer be rebuilt (``add-on 'sheriff' is
+carried by 2 characters``) and every command died with a traceback. The players table mirrors
+the current add-ons; a rebuild starts from the game as it was set up, not from that mirror."""
+
+from __future__ import annotations
+
+from shenshi.daemon import gm_commands
+from shenshi.demo.script import load_script
+from shenshi.rulesets.werewolf import camps
+from tests.daemon.helpers import UIDS, at, post, started
+from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+from tests.daemon.test_status import feed
+
+
+def test_a_badge_given_by_hand_after_the_substituted_sheriff_went_out_rebuilds(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))  # day 1: the sheriff's election
+    svc.tick()
+    for i, s in enumerate(svc.referee.state.alive()):
+        feed(svc, post(s.name, "投票：kk_大侠", 11 + i / 60))
+    clock.set(at(49.1))  # the day closes
+    svc.tick()
+    assert camps.sheriff(svc.referee.state).name == "kk_大侠"
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    gm_commands.correct(svc, "exit", [NEWCOMER])
+    heir = next(s.name for s in svc.referee.state.alive() if s.name != NEWCOMER)
+    gm_commands.correct(svc, "sheriff", [heir])
+    assert camps.sheriff(svc.referee.state).name == heir
+    svc.rebuild()  # what every command and the daemon do: it must not fail
+    assert camps.sheriff(svc.referee.state).name == heir
+
+
+def test_a_stored_game_the_rules_cannot_rebuild_is_a_clear_error_not_a_traceback(tmp_path, monkeypatch) -> None:
+    import pytest
+
+    from shenshi.bootstrap import bootstrap
+    from shenshi.errors import UserError
+    from shenshi.rulesets.base import RulesetError
+
+    svc, _ = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    again = bootstrap(svc.config, store=svc.store, clock=svc.clock, forum=False)
+
+    def broken(*args, **kwargs):
+        raise RulesetError("add-on 'sheriff' is carried by 2 characters (allowed: (0, 1))")
+
+    monkeypatch.setattr(again.ruleset, "new_game", broken)
+    with pytest.raises(UserError, match="没能从数据库重建.*数据库没有改动"):
+        again.start()
