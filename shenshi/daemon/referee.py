@@ -115,6 +115,7 @@ from shenshi.sent_text import skeleton
 
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
 SUMMONING = 3  # the day's third round: family A's 招魂 (D-4, gm_text.round_name)
+ENDED = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}  # the step a phase between two steps follows
 
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
@@ -1289,6 +1290,7 @@ class Referee:
             if isinstance(event, RulingApplied):
                 if not (before.phase is Phase.DAWN and self._held is not None):
                     drafts += self._ruling_notice(event)  # (a night held for 06:00 announces it itself)
+                drafts += self._last_words_notices(before, event, at)
                 continue
             if isinstance(event, ExecutionForced):
                 drafts += self._execution_corrected(before)
@@ -1491,11 +1493,16 @@ class Referee:
         hours = f"{(closes - opens).total_seconds() / 3600:g}"
         return t.render("summoning", names=tied, victims="；".join(nights), hours=hours)
 
-    def _last_words_notices(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
-        """Each character the resolution lets leave last words is told so, with the deadline
-        (werewolf §5.4, P6(g): notified before the night ends; void once the next day opens)."""
+    def _last_words_notices(
+        self, before: GameState, event: Resolved | RulingApplied, at: datetime | None
+    ) -> list[Draft]:
+        """Each character the resolution (or a GM ruling that put characters out: an exit, and
+        the lover who follows by 殉情, wolfadv W18) lets leave last words is told so, with the
+        deadline (werewolf §5.4, P6(g): notified before the night ends; void once the next day
+        opens); a sheriff put out without a successor is asked for his 【殉职】."""
         rules = self.profile.last_words
-        label = self._label(before, event)
+        label = (self._label(before, event) if isinstance(event, Resolved)
+                 else f"{step_label(before.phase, before.number)}.{event.kind}.{event.name}")  # fmt: skip
         drafts = []
         if event.outcome is None:  # a sheriff put out without a successor: 【殉职】 now (RES-W21)
             for who in sorted({n.who for n in event.report.daemon if n.rule == "sheriff_default"}):
@@ -1504,7 +1511,12 @@ class Referee:
                 drafts.append(Draft(key, "successor_notice", "pm", who, text))
         if rules.notice is not LastWordsNotice.PM or not event.report.last_words or event.outcome is not None:
             return drafts  # (once the game is over, no last words are due)
-        deadline = self._next_day_opens(before, at)
+        step = before
+        if before.phase in (Phase.DAWN, Phase.DUSK):  # (out between two steps: as at the close of
+            step = replace(before, phase=ENDED[before.phase])  # the step that ended)
+        if self.times(step) is None:
+            return drafts  # (no clock to count the deadline from)
+        deadline = self._next_day_opens(step, at)
         text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
         return drafts + [
             Draft(self.keys.private(label, "last_words_notice", name, 0), "last_words_notice", "pm", name, text)
