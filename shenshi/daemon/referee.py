@@ -273,6 +273,9 @@ class Referee:
         # the open step's submissions the GM voided, by the evidence that made them: (actor,
         # action, target); their receipts no longer stand (kept in replay too)
         self.voided: dict[str, tuple[str, str, str]] = {}
+        # the exit posts the GM recorded during the open step (kept in replay too): till one is
+        # out, its seat still plays and the step does not end early (newcomer N-14)
+        self.exits_in_step: list[str] = []
         # a day's result the GM corrected after it was settled (``override execute``): its key →
         # (the lines that said the execution and winner, the lines that say them now)
         self.corrected: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -342,6 +345,9 @@ class Referee:
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
         elif isinstance(event, PhaseOpened):
             self.voided.clear()
+            self.exits_in_step.clear()
+        if isinstance(event, ExitDeclared) or (isinstance(event, RulingApplied) and event.kind == "exit"):
+            self.exits_in_step.append(self.keys.exit(event.name))
         lw = self.profile.last_words
         if isinstance(event, LastWordsRecorded) and lw.published and not event.report.daemon:
             self._last_words.append((before.number, event.author, event.text))
@@ -1009,7 +1015,13 @@ class Referee:
             keys.add(self._round_key(state.round - 1))
         if state.phase is Phase.DAY and state.round == 1 and (t := self.scheduled_times()) and self._has_opening_post(t):
             keys.add(self._opening_key(state))
+        keys.update(self.exits_unpublished())
         return Wants(frozenset(keys), self._activity_window(now))
+
+    def exits_unpublished(self) -> list[str]:
+        """The exit posts the GM recorded that are not on the forum yet (the seat goes out when
+        its exit is announced: an open step does not end early on it before)."""
+        return [k for k in self.exits_in_step if k not in self.published]
 
     def tick(self, now: datetime, clockwork: Clockwork | None = None) -> Effects:
         """Open, close and resolve steps whose time has come (repeat until nothing moves).
@@ -1252,6 +1264,8 @@ class Referee:
         early close, not the players' 加速."""
         if self.awaited:
             return False  # a refused PM its sender may still send again (RULES.md "Early close")
+        if self.exits_unpublished():
+            return False  # an exit takes effect when announced: till then the seat still plays (newcomer N-14)
         done = self.ruleset.completion(self.state)
         return done.complete and (self.early_close or done.by is EarlyClose.SPEED_UP)
 

@@ -609,6 +609,9 @@ def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | N
     resends = _resends_awaited(referee)
     if resends:
         return f"结果已定，但{'；'.join(resends)}（或{until}）"
+    exits = [k.removeprefix(referee.keys.exit("")) for k in referee.exits_unpublished()]
+    if exits:
+        return f"结果已定，但 {'、'.join(exits)} 的退出公告还没发出：发出后才算出局，投票才提前结束（或{until}）"
     if not waiting:
         return f"结果已定，守护进程下一轮就结束投票（或{until}）"
     how = "全员同意加速" if done.by is EarlyClose.SPEED_UP else "所有人投票"

@@ -23,6 +23,7 @@ from tests.daemon.helpers import (
     START,
     UIDS,
     alerts,
+    announcement,
     announcements,
     config,
     pm,
@@ -229,6 +230,7 @@ def test_a_ballot_the_gm_recorded_is_marked_and_the_evidence_lists_what_counted(
     publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     feed(svc, pm("Tom_2", "委托投票：老王", 38.05))  # his seat exits before the close
     gm_commands.correct(svc, "exit", ["Tom_2"])
+    gm_commands.mark_published(svc, [announcement(svc, svc.referee.keys.exit("Tom_2")).id])  # (out once announced)
     feed(svc, post("Lily99", "我觉得老王很可疑，就投他吧？", 38.1))  # not read: the GM records it
     gm_commands.correct(svc, "ballot", ["Lily99", "老王"])
     vote = build_status(svc).vote

@@ -84,6 +84,23 @@ def test_a_ballot_of_a_player_who_left_is_shown_to_the_gm_as_not_eligible(tmp_pa
     assert not any(a.kind == "rule:dead_voter" for a in out.alerts)
 
 
+def test_an_exit_not_yet_announced_does_not_close_the_vote_early(tmp_path) -> None:
+    """newcomer N-14: every other player had voted; the GM recorded the non-voter's exit and
+    the vote closed early on the next cycle, before the exit post was out (an exit takes
+    effect when it is announced; a GM who then withdrew it had lost the vote)."""
+    ref, keys = referee(tmp_path)
+    to_day(ref, keys, [("夜行者", "杀 Rex\n" + DECLARATION)])
+    voters = [s.name for s in ref.state.alive()]
+    vote(ref, {n: voters[0] for n in voters[:-1]}, 37)
+    ref.apply(DeclareExit(voters[-1], "潜水"))
+    ref.tick(at(38), Clockwork(keys))
+    assert ref.state.phase is Phase.DAY  # the exit post is not out: he still plays
+    exit_key = ref.keys.exit(voters[-1])
+    assert exit_key in ref.wants(at(39)).announcements  # the clock asks when it is out
+    ref.tick(at(39), Clockwork({**keys, exit_key: at(38.5)}))
+    assert ref.state.phase is not Phase.DAY  # announced: everyone in play has voted
+
+
 # -- werewolf 加速 (W-D7, RES-W14) -------------------------------------------------------------------
 
 
