@@ -375,6 +375,11 @@ class Referee:
             return
         self.announced[key] = self.announced[key].merge(event.report) if key in self.announced else event.report
 
+    @property
+    def rulings(self) -> tuple[tuple[RulingApplied, str], ...]:
+        """The public GM rulings so far, each with the key of its post."""
+        return tuple(self._rulings)
+
     def _ruling_key(self, event: RulingApplied) -> str:
         """The key of the post of a GM ruling (an exit's is the exit's), the same in replay:
         rulings of one kind on one player are numbered in the order they were made (two

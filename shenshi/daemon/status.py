@@ -325,7 +325,8 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         alerts = uow.alerts.raised(game_id, unacknowledged=True)
         poll = uow.evidence.cursor(game_id, LAST_POLL)
         lease = uow.leases.holder(game_id)
-    published = {a.key for a in outbox if a.published_at or a.sent_at}
+    published_at = {a.key: when for a in outbox if (when := a.published_at or a.sent_at)}
+    published = set(published_at)
     dead_known, unannounced = _deaths(referee, published)
     runoff = referee.runoff_name()
     deadlines = _deadlines(referee, state, now, tz, runoff)
@@ -355,7 +356,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         living=tuple(s.name for s in state.seats if s.name not in dead_known),
         dead=tuple(s.name for s in state.seats if s.name in dead_known),
         unannounced_deaths=unannounced,
-        marks=_marks(referee, published),
+        marks=_marks(referee, published_at),
         vote=_vote(service, referee, state, now, tz, runoff),
         night=_night(service, state, tz, now),
         waiting=waiting,
@@ -488,28 +489,30 @@ def _step(referee: Referee, state: GameState, now: datetime, runoff: str, settle
     return gm_text.step_name(state.phase, state.number, state.round, runoff, settled)
 
 
-def _marks(referee: Referee, published: set[str]) -> tuple[Mark, ...]:
+def _marks(referee: Referee, published_at: dict[str, datetime]) -> tuple[Mark, ...]:
     """Marks from the published results of the current step number (the night's 束魂, the
-    day's curse and bless), and the latest published sheriff."""
+    day's curse and bless), and the sheriff of the latest published post naming one (an
+    election, a 殉职, or the GM's ``override sheriff``: wolfadv W21)."""
     state = referee.state
     n = state.number
     current = [referee.keys.public(step_label(phase, n, rnd))
                for phase in (Phase.NIGHT, Phase.DAY) for rnd in (None, 1, 2)]  # fmt: skip
     reports: list[Report] = [
-        referee.announced[k] for k in current if k in referee.announced and k in published
+        referee.announced[k] for k in current if k in referee.announced and k in published_at
     ]
+    named = [*referee.announced.items(), *((key, made.report) for made, key in referee.rulings)]
     sheriff = [
-        r for k, r in referee.announced.items()
-        if k in published and any(f.kind == "sheriff" for f in r.public_facts)
+        r for _, k, r in sorted((published_at[k], i, r) for i, (k, r) in enumerate(named)
+                                if k in published_at and any(f.kind == "sheriff" for f in r.public_facts))
     ]  # fmt: skip
     marks: dict[tuple[str, str], Mark] = {}
-    for report in [*sheriff[-1:], *reports]:
-        for fact in report.public_facts:
-            name = fact.get("name")
-            if fact.kind in FIRST_ROUND_MARKS and state.phase is Phase.DAY and state.round > 1:
-                continue  # (the runoff counts without them)
-            if fact.kind in MARK_KINDS and name and state.is_alive(name):
-                marks[(name, fact.kind)] = Mark(name, fact.kind, MARK_KINDS[fact.kind])
+    badge = [f for r in sheriff[-1:] for f in r.public_facts if f.kind == "sheriff"]
+    for fact in [*badge, *(f for r in reports for f in r.public_facts if f.kind != "sheriff")]:
+        name = fact.get("name")
+        if fact.kind in FIRST_ROUND_MARKS and state.phase is Phase.DAY and state.round > 1:
+            continue  # (the runoff counts without them)
+        if fact.kind in MARK_KINDS and name and state.is_alive(name):
+            marks[(name, fact.kind)] = Mark(name, fact.kind, MARK_KINDS[fact.kind])
     return tuple(marks.values())
 
 

@@ -48,3 +48,27 @@ def test_a_stored_game_the_rules_cannot_rebuild_is_a_clear_error_not_a_traceback
     monkeypatch.setattr(again.ruleset, "new_game", broken)
     with pytest.raises(UserError, match="没能从数据库重建.*数据库没有改动"):
         again.start()
+
+
+def test_a_badge_the_gm_hands_over_is_the_sheriff_status_shows_once_announced(tmp_path) -> None:
+    """wolfadv W21: after 「Rex 成为警长。」 was published, status still showed the elected
+    sheriff (and after a lost badge, none) while Rex's ballot weighed 2.1."""
+    from shenshi.daemon.gm_commands import mark_published
+    from shenshi.daemon.status import build_status
+    from tests.daemon.helpers import announcements
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))
+    svc.tick()
+    for i, s in enumerate(svc.referee.state.alive()):
+        feed(svc, post(s.name, "投票：kk_大侠", 11 + i / 60))
+    clock.set(at(49.1))
+    svc.tick()
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
+    assert [(m.name, m.kind) for m in build_status(svc).marks] == [("kk_大侠", "sheriff")]
+    heir = next(s.name for s in svc.referee.state.alive() if s.name != "kk_大侠")
+    gm_commands.correct(svc, "sheriff", [heir])
+    assert [(m.name, m.kind) for m in build_status(svc).marks] == [("kk_大侠", "sheriff")]  # not yet told
+    ruling = [a for a in announcements(svc) if heir in a.text and "警长" in a.text and a.kind != "day_result"]
+    mark_published(svc, [ruling[-1].id])
+    assert [(m.name, m.kind) for m in build_status(svc).marks] == [(heir, "sheriff")]
