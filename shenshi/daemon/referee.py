@@ -276,6 +276,7 @@ class Referee:
         # the exit posts the GM recorded during the open step (kept in replay too): till one is
         # out, its seat still plays and the step does not end early (newcomer N-14)
         self.exits_in_step: list[str] = []
+        self._early_now = True  # whether the clock's tick may end a complete step early (see tick)
         # a day's result the GM corrected after it was settled (``override execute``): its key →
         # (the lines that said the execution and winner, the lines that say them now)
         self.corrected: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
@@ -1028,7 +1029,7 @@ class Referee:
         its exit is announced: an open step does not end early on it before)."""
         return [k for k in self.exits_in_step if k not in self.published]
 
-    def tick(self, now: datetime, clockwork: Clockwork | None = None) -> Effects:
+    def tick(self, now: datetime, clockwork: Clockwork | None = None, early: bool = True) -> Effects:
         """Open, close and resolve steps whose time has come (repeat until nothing moves).
 
         ``clockwork`` is what the shell answers to :meth:`wants`: a step opens only once the
@@ -1037,6 +1038,7 @@ class Referee:
         """
         clockwork = clockwork or Clockwork()
         self.learn(clockwork.published)
+        self._early_now = early
         out = Effects()
         for _ in range(8):  # a few transitions can fall due at once after a long outage
             moved = self._step(now, clockwork, out)
@@ -1075,7 +1077,7 @@ class Referee:
         if row.due is Due.NIGHT_CLOSE:
             self._night_phases_closed(now, times, out)
             settles = self._settles_at(times)
-            if now >= settles or self._closes_early():
+            if now >= settles or (self._early_now and self._closes_early()):
                 at = min(now, settles)
                 self._resolve(CloseNight(at), out, at)
                 return True
@@ -1096,7 +1098,7 @@ class Referee:
         is in, or 加速), else ``None``."""
         state = self.state
         opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-        early = now >= opens and self._closes_early()
+        early = now >= opens and self._early_now and self._closes_early()
         return min(now, closes) if now >= closes or early else None
 
     def _activity_window(self, now: datetime) -> tuple[datetime, datetime] | None:

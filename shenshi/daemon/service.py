@@ -700,7 +700,9 @@ class GameService:
 
     def _catch_up(self, at: datetime) -> Effects:
         """Run the phase clock up to ``at``: the moment of a post or PM about to be read."""
-        outcome = self._run_clock(self._advance(at))
+        # (deadlines only: a step complete after one item of a read does not end before the
+        # items read with it, written before anyone could see it end; wolfadv W7 W13 W20)
+        outcome = self._run_clock(self._advance(at), early=False)
         self._commit_tick(outcome)
         return outcome
 
@@ -713,9 +715,11 @@ class GameService:
         self.clock_time = at
         return at
 
-    def _run_clock(self, now: datetime) -> Effects:
+    def _run_clock(self, now: datetime, early: bool = True) -> Effects:
         """The referee's clock at ``now``, told what it asks for; asked again while a move
-        makes it want something new (a round that opened and closes at once needs counts)."""
+        makes it want something new (a round that opened and closes at once needs counts).
+        ``early``: a step complete before its deadline may end now (RULES.md "Early close");
+        the catch-up to an item of a read moves deadlines only."""
         outcome = Effects()
         asked: Wants | None = None
         known = set(self.referee.published)
@@ -724,7 +728,7 @@ class GameService:
             if wants == asked:
                 break
             asked = wants
-            outcome.extend(self.referee.tick(now, self._clockwork(wants)))
+            outcome.extend(self.referee.tick(now, self._clockwork(wants), early=early))
         # a publication the clock learned fixes a round's close (a runoff opens with the
         # result's publication): what the pending proposals say of it is derived again
         if set(self.referee.published) - known:

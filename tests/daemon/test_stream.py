@@ -166,6 +166,7 @@ def test_the_phase_clock_never_moves_backwards(tmp_path) -> None:
     _fed(svc, *[post(n, "投票：阿杰" if n != "阿杰" else "投票：Rex", 37.2) for n in voters[:-1]])
     _fed(svc, post(voters[-1], "投票：阿杰", 37.4))  # T2: the last ballot completes the vote
     _fed(svc, pm("Rex", "请问几点截止？", 37.3))  # T1 < T2, read later
+    svc.tick()  # (a complete step ends early on the clock's own tick, after everything read)
     assert svc.referee.state.phase is Phase.DUSK
     assert svc.clock_time >= START + timedelta(hours=37.4)
     assert svc.referee.state.is_alive(voters[-1])
