@@ -122,7 +122,8 @@ def start_beside_daemon(args: argparse.Namespace, fleet) -> object:  # type: ign
     for service in services:
         service.start()
     try:
-        console = serve_in_background(services, args.console_host, args.console_port)
+        # the daemon beside it keeps the mode it started with (the file's may have changed since)
+        console = serve_in_background(services, args.console_host, args.console_port, follow_mode=False)
     except OSError as exc:
         from shenshi.errors import UserError
 
