@@ -143,9 +143,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="shenshi",
         description="神使：在 phpwind 或 Discuz! 论坛旁主持版杀（论坛杀人游戏）。"
-        "每个命令的用法：shenshi 命令 --help。",
+        "每个命令的用法：shenshi 命令 --help。"
+        "每个命令都接受的 --config、--games、--game 写在命令名之前或之后都可以"
+        "（shenshi --config 文件 status 即 shenshi status --config 文件）；前后都写时，以命令名之后的为准。",
     )
     parser.add_argument("--version", action="version", version=f"shenshi {__version__}", help="显示版本号后退出")
+    commands.add_config_option(parser, before_command=True)
     sub = parser.add_subparsers(dest="command", metavar="命令")
     for module in _command_modules():
         module.register(sub)
@@ -155,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = commands.take_options_before_command(parser.parse_args(argv))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

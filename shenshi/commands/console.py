@@ -10,8 +10,8 @@ daemon runs; it never reads the forum itself.
 It listens on 127.0.0.1 (``--host`` to change it: anyone who can reach the port and has the
 token can act as the GM). The token is kept in ``shenshi-console-token`` beside the database
 (mode 0600); on a terminal the address with the token is shown once; a browser keeps a cookie
-after its first visit. Several ``--config`` serve several games; the page lists every game
-of the store.
+after its first visit. Several ``--config`` (or ``--games DIR``) serve several games; the page
+lists every game of the store.
 """
 
 from __future__ import annotations
@@ -21,19 +21,16 @@ import argparse
 NAME = "console"
 HELP = "天神控制台：在本机网页上跟进游戏、做决定"
 # What ``shenshi console --help`` says (the GM's words; the docstring is the code's).
-DESCRIPTION = 'shenshi console：天神控制台，守护进程旁的本机网页。\n\n它显示 shenshi status 的全部内容（阶段、截止时间、投票和选票、谁还没行动）、待审的公告和私信（内容和依据）、提醒、玩家和活跃度、时间线，并能做命令行能做的每个决定（批准、修改、放弃、已发布、确认提醒、替补、更正）：同样的操作，在演练日志里记为控制台所做。它读 shenshi run 写的数据库，守护进程运行时也可以用；它自己从不读论坛。\n\n它只在 127.0.0.1 上监听（--host 可改：能连到这个端口又有令牌的人都能以天神身份操作）。令牌保存在数据库旁的 shenshi-console-token（权限 0600）；在终端上会显示一次带令牌的地址；浏览器第一次访问后用 cookie 记住。写几个 --config 就管几局。'
+DESCRIPTION = 'shenshi console：天神控制台，守护进程旁的本机网页。\n\n它显示 shenshi status 的全部内容（阶段、截止时间、投票和选票、谁还没行动）、待审的公告和私信（内容和依据）、提醒、玩家和活跃度、时间线，并能做命令行能做的每个决定（批准、修改、放弃、已发布、确认提醒、替补、更正）：同样的操作，在演练日志里记为控制台所做。它读 shenshi run 写的数据库，守护进程运行时也可以用；它自己从不读论坛。\n\n它只在 127.0.0.1 上监听（--host 可改：能连到这个端口又有令牌的人都能以天神身份操作）。令牌保存在数据库旁的 shenshi-console-token（权限 0600）；在终端上会显示一次带令牌的地址；浏览器第一次访问后用 cookie 记住。写几个 --config（或 --games 文件夹）就管几局。'
 ORDER = 22
 
 
 def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
-    """Add ``shenshi console [--config PATH]… [--host H] [--port P]``."""
-    from pathlib import Path
-
-    from shenshi.config import DEFAULT_CONFIG
+    """Add ``shenshi console [--config PATH]… [--games DIR [--game NAME]] [--host H] [--port P]``."""
+    from shenshi.commands import add_config_option
 
     parser = subparsers.add_parser(NAME, help=HELP, description=DESCRIPTION)
-    parser.add_argument("--config", type=Path, action="append", default=None, metavar="文件",
-                        help=f"一局游戏的配置文件（默认：当前目录的 {DEFAULT_CONFIG}）；几局游戏就写几次")  # fmt: skip
+    add_config_option(parser)
     add_address_options(parser)
     parser.set_defaults(func=run)
     return parser
@@ -50,13 +47,17 @@ def add_address_options(parser: argparse.ArgumentParser, prefix: str = "") -> No
 
 
 def run(args: argparse.Namespace) -> int:
-    """Open the games, serve the console until Ctrl-C."""
-    from shenshi.commands._common import open_service
+    """Open the games (every one configured, or ``--game NAME``), serve the console until Ctrl-C."""
+    from shenshi.commands._common import configs_of, open_game
+    from shenshi.games import pick_game
 
+    configs = configs_of(args)
+    if args.game is not None:
+        configs = [pick_game(configs, args.game)]
     services = []
     try:
-        for path in args.config or [None]:
-            services.append(open_service(argparse.Namespace(config=path)))
+        for config in configs:
+            services.append(open_game(config, args))
         console, sock = _prepare(services, args.host, args.port)
         announce(console)
         from shenshi.console.server import serve
@@ -122,7 +123,8 @@ def start_beside_daemon(args: argparse.Namespace, fleet) -> object:  # type: ign
     for service in services:
         service.start()
     try:
-        console = serve_in_background(services, args.console_host, args.console_port)
+        # the daemon beside it keeps the mode it started with (the file's may have changed since)
+        console = serve_in_background(services, args.console_host, args.console_port, follow_mode=False)
     except OSError as exc:
         from shenshi.errors import UserError
 

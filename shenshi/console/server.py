@@ -86,13 +86,16 @@ class Console:
             self.thread.join(timeout=10)
 
 
-def prepare(services: Sequence[GameService], host: str, port: int) -> tuple[Console, socket.socket]:
-    """The console of ``services`` (the first one's key file), bound, not yet serving."""
+def prepare(
+    services: Sequence[GameService], host: str, port: int, *, follow_mode: bool = True
+) -> tuple[Console, socket.socket]:
+    """The console of ``services`` (the first one's key file), bound, not yet serving
+    (``follow_mode``: :class:`~shenshi.console.desk.Desk`'s)."""
     import uvicorn
 
     from shenshi.console.app import create_app
 
-    desk = Desk(services)
+    desk = Desk(services, follow_mode=follow_mode)
     path = key_path(services[0].config)
     key, new = load_or_create_key(path)
     sock = bind(host, port)
@@ -110,9 +113,12 @@ def serve(console: Console, sock: socket.socket) -> None:
     console.server.run(sockets=[sock])  # type: ignore[attr-defined]
 
 
-def serve_in_background(services: Sequence[GameService], host: str, port: int) -> Console:
-    """The console on a daemon thread (``shenshi run --console``)."""
-    console, sock = prepare(services, host, port)
+def serve_in_background(
+    services: Sequence[GameService], host: str, port: int, *, follow_mode: bool = True
+) -> Console:
+    """The console on a daemon thread (``shenshi run --console``: ``follow_mode`` off, it
+    shows the mode of the daemon it runs beside)."""
+    console, sock = prepare(services, host, port, follow_mode=follow_mode)
     console.thread = threading.Thread(target=serve, args=(console, sock), name="shenshi-console", daemon=True)
     console.thread.start()
     return console

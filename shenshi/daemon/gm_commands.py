@@ -410,7 +410,9 @@ def mark_published(
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, "published", f"{shown} 发布于 {fmt_time(when, tz)}", by)
         opening = service.referee.wants(when).announcements if service.referee is not None else frozenset()
-        if any(original_key(a.key) in opening for a in done):  # (a role PM or a receipt opens nothing)
+        # (a role PM or a receipt opens nothing; nor does the vote's opening post, whose round
+        # opens and closes at the rules' hours whenever it is out: the clock only learns it)
+        if any(original_key(a.key) in opening and a.kind != "vote_opened" for a in done):
             lines.append("下一阶段从发布时间算起")
     cli = ("shenshi run 会继续推进（shenshi status 查看）",) if done else ()
     return Said(tuple(lines), tuple(refused), tuple(a.id for a in done), cli=cli)

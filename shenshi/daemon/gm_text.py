@@ -94,16 +94,21 @@ AT_DEADLINE = MappingProxyType({
     "day_end": ("结束这一天，提出结果", True),
 })  # fmt: skip
 PUBLISH = MappingProxyType({
-    "dry-run": "你手动发帖（会被自动认出；或之后 shenshi published ID），下一步从你发帖的时间算起",
-    "review": "你 shenshi approve ID 后守护进程发出，下一步从发出的时间算起",
+    "dry-run": "你手动发帖（会被自动认出；或之后 shenshi published ID）",
+    "review": "你 shenshi approve ID 后守护进程发出",
     "live": "守护进程直接发出",
 })  # fmt: skip
 # The same in the console, where each step is a button on the page (never a command to type).
 PUBLISH_IN_CONSOLE = MappingProxyType({
-    "dry-run": "你手动发帖（会被自动认出；或之后在「审核」里点「我已发布」），下一步从你发帖的时间算起",
-    "review": "你在「审核」里批准后守护进程发出，下一步从发出的时间算起",
+    "dry-run": "你手动发帖（会被自动认出；或之后在「审核」里点「我已发布」）",
+    "review": "你在「审核」里批准后守护进程发出",
     "live": "守护进程直接发出",
 })  # fmt: skip
+# What the GM's publication starts, where he publishes (dry-run, review): a result opens the
+# next step when it is out; the vote's opening post opens nothing, the vote opens and closes at
+# the rules' hours whenever it is out (the post says them).
+FROM_PUBLICATION = MappingProxyType({"dry-run": "下一步从你发帖的时间算起", "review": "下一步从发出的时间算起"})
+FIXED_HOURS = MappingProxyType({"vote_opens": "投票的开放和截止时间按规则固定，不随发帖时间改变"})
 NOT_POLLING = {
     "cli": "注意：守护进程已有一阵没有读论坛（见最后一行）；它没在运行的话，请运行 shenshi run",
     "console": "注意：守护进程已有一阵没有读论坛（见页首）；它没在运行的话，请在服务器上重新启动守护进程",
@@ -112,7 +117,8 @@ NOT_POLLING = {
 
 def next_step(what: str | None, mode: str, polling: bool, *, console: bool = False) -> str:
     """What happens at the next deadline and what the GM then does: ``守护进程结算这一夜，提出
-    夜晚结果；然后你手动发帖…``. ``what`` is the deadline's kind (``None``: there is none);
+    夜晚结果；然后你手动发帖…，下一步从你发帖的时间算起`` (the vote's opening: its hours are
+    fixed, :data:`FIXED_HOURS`). ``what`` is the deadline's kind (``None``: there is none);
     ``console``: the GM reads it in the console, where his step is a button, not a command."""
     if what is None:
         return ""
@@ -120,6 +126,8 @@ def next_step(what: str | None, mode: str, polling: bool, *, console: bool = Fal
     text = f"守护进程{does}"
     if proposes:
         text += f"；然后{(PUBLISH_IN_CONSOLE if console else PUBLISH).get(mode, '')}"
+        if mode in FROM_PUBLICATION:  # what his publication starts, if anything (FIXED_HOURS)
+            text += f"，{FIXED_HOURS.get(what) or FROM_PUBLICATION[mode]}"
     if not polling:
         text += "。" + NOT_POLLING["console" if console else "cli"]
     return text
@@ -675,7 +683,7 @@ NOTIFY = MappingProxyType({
 
 
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "WAITING", "SUGGESTED", "PUBLISH", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "WAITING", "SUGGESTED", "PUBLISH", "FROM_PUBLICATION", "FIXED_HOURS", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round", "detail_words",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
     "DEATH_CAUSES", "NOTIFY", "cycle_line", "cycle_parts", "death_cause", "gm_notes", "once_summary",

@@ -52,7 +52,8 @@ def gm_only_texts() -> list[str]:
     """Every text the daemon writes for the GM only."""
     t = Templates()
     texts = [t.text(name) for name in GM_NOTE_TEMPLATES]
-    for table in (gm_text.NOTES, gm_text.LABELS, gm_text.RESOLVED, gm_text.PUBLISH, gm_text.STATES, gm_text.MODE):
+    for table in (gm_text.NOTES, gm_text.LABELS, gm_text.RESOLVED, gm_text.PUBLISH, gm_text.FROM_PUBLICATION,
+                  gm_text.FIXED_HOURS, gm_text.STATES, gm_text.MODE):
         texts += list(table.values())
     texts += [does for does, _ in gm_text.AT_DEADLINE.values()]
     texts += [gm_text.outbox_refusal(a, s, "shenshi override exit {who}") for a in gm_text.OUTBOX_VERBS for s in gm_text.STATES]
