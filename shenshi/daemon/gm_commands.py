@@ -384,12 +384,15 @@ def mark_published(
     refused: list[str] = []
     for ident in ids:
         try:
+            with service.store.snapshot() as uow:
+                first = outbox_item(service, uow, ident)
+            confirm = confirm_words(service, first)  # (it reads the store itself: not inside a unit of work)
             with service.store.transaction() as uow:
                 a = outbox_item(service, uow, ident)
                 out = _already_out(a, tz)
                 if out is not None:
                     reason = f"{out}：时间不能再改，没有改动" if at else None
-                elif (reason := _not_publishable(a, when, tz, confirm_words(service, a))) is None:
+                elif (reason := _not_publishable(a, when, tz, confirm)) is None:
                     a = uow.outbox.mark_published(ident, when)
         except (UserError, StoreError) as exc:
             out, reason = None, str(exc)

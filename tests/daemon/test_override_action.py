@@ -190,3 +190,18 @@ def test_one_entry_answers_every_pm_it_settles_with_one_receipt(tmp_path) -> Non
     pending = [a for a in announcements(svc) if a.kind == "receipt" and a.state.value in ("proposed", "approved")]
     assert [(a.destination, a.superseded_by) for a in pending] == [("老王", None)], [a.text for a in pending]
     assert "「改杀 夜行着」" in pending[0].text or "「杀 夜行着」" in pending[0].text, pending[0].text
+
+
+def test_marking_an_exit_that_waits_for_confirmation_published_is_refused_cleanly(tmp_path) -> None:
+    """(found by the console fix's helper) `shenshi published ID` on a missed sign-in's exit,
+    which waits for the GM's confirmation, died with 'a unit of work is already open'."""
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import announcements
+
+    svc, clock = service(tmp_path)
+    clock.set(at(25))
+    svc.tick()
+    waiting = [a for a in announcements(svc) if a.state.value == "unconfirmed"]
+    assert waiting
+    said = mark_published(svc, [waiting[0].id])
+    assert not said.ids and said.refused and "确认" in said.refused[0], said
