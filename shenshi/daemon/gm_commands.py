@@ -60,7 +60,7 @@ from shenshi.daemon.hints import (
     render,
     stale_hints,
 )
-from shenshi.daemon.situation import on_forum
+from shenshi.daemon.situation import on_forum, phase_closed
 from shenshi.daemon.superseding import ABSENCES, subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
@@ -593,6 +593,8 @@ def correct(
     said = correction_words(what, args, reason)
     if what == "ballot":
         _check_voting(service, said)
+    if what == "void":
+        _check_phase_open(service, args[1] if len(args) > 1 else "", said)
     try:
         outcome = service.gm(command)
     except base.IllegalActionError as exc:
@@ -610,6 +612,20 @@ def _check_voting(service: GameService, said: str) -> None:
         return  # no round: the rules refuse it with their reason
     when = NOTES["vote_opens_at"].format(at=fmt_time(opens, service.config.forum.tz))
     raise UserError(f"{said}：{when}；没有改动")
+
+
+def _check_phase_open(service: GameService, action: str, said: str) -> None:
+    """A night action of a submission phase that has closed (werewolf 夜晚1 at 00:00) is no
+    longer voided or entered: what that phase's close sent stands on it (the witch's 【通灵】
+    list names its kills, RES-W3; wolfadv W17: a kill voided after the list went out fell back
+    to another wolf's target the witch was never shown)."""
+    closed = phase_closed(service, action_id(service, action)) if action else None
+    if closed is not None:
+        which = service.referee.profile.skills.night_phases.get(action_id(service, action))
+        raise UserError(
+            f"{said}：夜晚{which} 已在 {fmt_time(closed, service.config.forum.tz)} 截止，这一阶段的行动已按截止时的"
+            "样子定下（女巫的通灵名单随之发出）：不能再作废或补录；没有改动"
+        )
 
 
 def recorded(service: GameService, outcome: Effects, said: str, by: str = "", flags: Sequence[str] = ()) -> Said:
@@ -659,6 +675,7 @@ def enter_action(
     when = parse_when(at, tz) or service.clock()
     referee = service.referee
     said = correction_words("action", [actor, text.splitlines()[0]], reason)
+    _check_phase_open(service, action, said)
     result = read_gm_entry(referee.context(when), actor, text, when)
     entered = [c for c in result.commands if c.action == action] or list(result.commands)
     if not entered and result.alerts:

@@ -518,6 +518,7 @@ class Situation:
     receipts: Mapping[int, tuple[Outgoing, ...]] = field(default_factory=dict)  # evidence → receipts
     outbox: Mapping[str, Outgoing] = field(default_factory=dict)  # key → announcement
     voting: bool = True  # the open round takes ballots now (its vote has opened)
+    closed_actions: frozenset[str] = frozenset()  # night actions whose submission phase has closed
 
     def legal(self, command: Command) -> bool:
         """Whether the rules core takes ``command`` now (decided against the state, unchanged)."""
@@ -535,7 +536,8 @@ class Situation:
     def action_open(self, cause: Cause) -> bool:
         """The step of an action alert is still open (its actions can still be entered)."""
         s = self.state
-        return s.phase in (Phase.NIGHT, Phase.DAY) and cause.step == action_step(s) and s.outcome is None
+        return (s.phase in (Phase.NIGHT, Phase.DAY) and cause.step == action_step(s) and s.outcome is None
+                and cause.action not in self.closed_actions)  # fmt: skip
 
     def submitted(self, who: str, action: str = "") -> bool:
         """``who`` has a submission (of ``action``) in the open step."""
@@ -635,7 +637,7 @@ def _action_hint(
 
 def _void_hint(sit: Situation, who: str, action: str) -> Hint | None:
     """``shenshi override void WHO 行动`` if ``who`` has such a submission to void now."""
-    if not (who and action) or not sit.legal(VoidAction(who, action)):
+    if not (who and action) or action in sit.closed_actions or not sit.legal(VoidAction(who, action)):
         return None
     return Hint("override", ("void", who, sit.ruleset.info.action_name(action)), label=gm_text.LABELS["void"])
 

@@ -5,12 +5,14 @@ or PM's receipts, every announcement by key). Hints, status and the console all 
 Map::
 
     situation_of(service) → Situation     now, from the store and the referee
+    phase_closed(service, action) → time   when the night phase of an action closed, if it has
     facts_of(alert) → AlertFacts           a stored alert as advice reads it
     on_forum(announcement) → happenings    what an announcement out on the forum settles
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon.hints import (
@@ -22,6 +24,7 @@ from shenshi.daemon.hints import (
     answered,
     delivered,
 )
+from shenshi.rulesets.base import Phase
 from shenshi.store.records import Alert, Announcement, DestinationKind
 
 if TYPE_CHECKING:
@@ -54,7 +57,22 @@ def situation_of(service: GameService, outbox: list[Announcement] | None = None)
         receipts={k: tuple(v) for k, v in receipts.items()},
         outbox=by_key,
         voting=(opens := referee.ballots_from()) is not None and opens <= service.clock(),
+        closed_actions=frozenset(a for a in referee.profile.skills.night_phases if phase_closed(service, a)),
     )
+
+
+def phase_closed(service: GameService, action: str) -> datetime | None:
+    """When the open night's submission phase of ``action`` closed (werewolf 夜晚1 at 00:00),
+    if it has: what its close sent (the witch's 【通灵】 list, RES-W3) stands on its actions,
+    which are then neither voided nor entered (wolfadv W17); ``None`` while it is open."""
+    referee = service.referee
+    assert referee is not None, "start the service first"
+    which = referee.profile.skills.night_phases.get(action)
+    times = referee.times()
+    if which is None or times is None or referee.state.phase is not Phase.NIGHT:
+        return None
+    closed = times.phase_deadlines.get(str(which))
+    return closed if closed is not None and service.clock() >= closed else None
 
 
 def facts_of(alert: Alert) -> AlertFacts:

@@ -62,6 +62,7 @@ from shenshi.rulesets.base import (
     Resolved,
     Seat,
 )
+from shenshi.rulesets.profile import SkillChannel
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import Announcement, DestinationKind
@@ -220,7 +221,8 @@ class Proposals:
             if evidence not in self.answered or not self.state.has_player(actor):
                 continue
             what = f"{info.action_name(action)} {self._shown(target)}".strip()
-            text = referee.templates.render("receipt_voided", action=what)
+            tree_hole = referee.profile.skills.channel is not SkillChannel.PM
+            text = referee.templates.render("receipt_voided_tree_hole" if tree_hole else "receipt_voided", action=what)
             if self.player_of(self.state.seat(actor)) != actor:
                 continue  # he left the seat: his receipts are moot, his successor never had one
             out.append(Draft(referee.keys.voided(evidence, action), "receipt", "pm", actor, text, (evidence,)))

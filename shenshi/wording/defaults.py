@@ -347,6 +347,11 @@ _group(
         "to a player whose receipt already went out, when the GM voids that action (override void)",
     ),
     (
+        "receipt_voided_tree_hole",
+        "天神已作废你本阶段的「${action}」，它不会计入结算，之前的回执不再算数。如仍要行动，请在截止前在你的功能树洞重新回复。",
+        "werewolf: the same, where skills are replies in the 功能树洞 (a PM would not count)",
+    ),
+    (
         "receipt_which_game",
         "你同时在${games}里，这条私信（${time}）算哪一局无法确定，暂时没有计入，天神已收到提醒。"
         "如果它是行动，请重发一次，在开头写上游戏名，例如：${example}",
