@@ -322,6 +322,8 @@ _BALLOT_HINT = re.compile(
     _alt(lexicon.BALLOT_HINTS) + "[" + lexicon.BALLOT_HINT_TAIL + "]*"
     + _alt(lexicon.BALLOT_HINT_LINKS) + r"?(?:[ \t]*[,;、.。…~]+)?"
 )  # fmt: skip
+# A word of choice where a command word may stand: after fillers (还是选X, 我们推X, 最终就他了：X).
+_BALLOT_HINT_AT = re.compile(_FILLER + _BALLOT_HINT.pattern)
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
@@ -919,9 +921,15 @@ class _Reader:
             return ref, end
         return None, pos
 
-    def read_more_names(self, pos: int) -> tuple[list[NameRef], int, bool]:
+    def read_more_names(self, pos: int, reasons: bool = True) -> tuple[list[NameRef], int, bool]:
         """Names listed right after a first one (``阿杰、小明``, ``阿杰 vs 小明``, ``阿杰+小明``),
-        where the list ends, and whether they were alternatives (``阿杰或者小明``)."""
+        where the list ends, and whether they were alternatives (``阿杰或者小明``).
+
+        A name opening a clause of its own (after a comma) that goes on with words of a sentence
+        is in a reason, not a listed name: ``投票：阿杰，Rex 验出来的`` as ``投票：阿杰，Rex验出来的``
+        (a space after the name does not end its clause, :meth:`_reason_goes_on`). Names
+        separated by a space only stay a list (``投票：阿杰 Rex 验出来的``); so do all of them
+        with ``reasons=False`` (指控 X，Y 都是杀手: a list by nature)."""
         more: list[NameRef] = []
         alternatives = False
         while True:
@@ -956,18 +964,58 @@ class _Reader:
             if offered:  # 阿狼 灰狼二选一, 阿狼、灰狼都行
                 more.append(ref)
                 return more, offered.end(), True
-            if (
-                not alternative  # 老王或者小明都行: alternatives, whatever follows
-                and end < len(self.text)
-                and self.text[end] not in _CLAUSE_BREAK + " \t、"
-                and (m.group(0).strip() == "" or _extends_a_name(self.text[end]))
-                and not (nxt_sep and nxt_sep.end() > end)
+            if not alternative and (  # 老王或者小明都行: alternatives, whatever follows
+                (
+                    end < len(self.text)
+                    and self.text[end] not in _CLAUSE_BREAK + " \t、"
+                    and (m.group(0).strip() == "" or _extends_a_name(self.text[end]))
+                    and not (nxt_sep and nxt_sep.end() > end)
+                )
+                or (reasons and m.group(0).strip() == "," and self._reason_goes_on(end))
             ):
-                # "投 阿杰 老王也可疑", "投票：老王，小明也可疑": a sentence, not a list
+                # "投 阿杰 老王也可疑", "投票：老王，小明也可疑", "投票：阿杰，Rex 验出来的": a
+                # sentence, not a list
                 return more, pos, alternatives
             alternatives = alternatives or alternative
             more.append(ref)
             pos = end
+
+    def _reason_goes_on(self, end: int) -> bool:
+        """Whether the clause of a name ending at ``end`` goes on, past a space or past more names
+        listed in it, with words of a sentence (``Rex 验出来的``, ``老王 昨天就跳了``, ``Rex 你怎么
+        看``, ``Rex和老王都验过``): the clause is a reason about them. Not when it ends with the
+        names, or goes on with a reason marker, a particle or 也行 (``Rex 理由：…``, ``Rex 吧``,
+        ``Rex 老王都行``): those end a listed name, as a break does; nor when the clause holds a
+        ballot word, a change verb or a condition (it is read as before)."""
+        text = self.text
+        at = end
+        while True:  # 阿杰，Rex和老王都验过: past the names listed in the reason's own clause
+            sep = _LIST_SEP.match(text, at)
+            if sep is None or any(c in _CLAUSE_BREAK for c in sep.group(0)):
+                break  # (the clause ends there: a name after it opens a clause of its own)
+            match = self.name_at(sep.end())
+            if match is None or match.player is None:
+                break
+            at = match.end
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        return (
+            at < len(text) and _extends_a_name(text[at]) and self.name_at(at) is None
+            and not _FOLLOWER.match(text, at) and not _PARTICLE.match(text, at)
+            and not self._ballot_or_condition_in(end, self.clause_end(at))
+        )  # fmt: skip
+
+    def _ballot_or_condition_in(self, start: int, stop: int) -> bool:
+        """Whether ``[start, stop)`` holds, outside a player's name, a ballot word (Rex 投票：老王,
+        Rex 投的也是他), a change verb (Rex 改投老王了) or a condition or qualifier (Rex 要是不解释的话):
+        a clause that may be a ballot, a change or a condition of its own is no plain reason."""
+        text = self.text
+        names = [(at, m.end) for at, m in self.index.find_all(self.folded, start, stop)]
+        for pattern in (_ANY_BALLOT_WORD, _CHANGE_VERB, _CONDITION, _TAIL_QUALIFIER):
+            for m in pattern.finditer(text, start, stop):
+                if not any(at <= m.start() and m.end() <= end for at, end in names):
+                    return True
+        return False
 
     def _correction_before_a_name(self, start: int, end: int) -> bool:
         """Whether the player's name at ``[start, end)`` is a correction word (改成, 换成) or
@@ -1353,31 +1401,90 @@ def read_possible_ballot(text: str, index: NameIndex) -> tuple[str, str | None] 
     """Why a post with no ballot in it still looks meant as one, and the one player it names
     (``None`` for an echo of the ballot above), or ``None``: only a player's name (with
     punctuation and emoticons), a name followed by a reason (老王，理由：…), a word of choice
-    before one name (我选老王, 支持老王), or an echo of the ballot above (同上, +1)."""
+    before one name (我选老王, 支持老王, 还是选老王吧), or an echo of the ballot above (同上, +1).
+
+    Such a phrase is read where a command word is: at the start of the post or of any clause,
+    after the lead-in clauses the writer opens with (想了很久，/ 纠结了半天，/ 综合来看，/ 算了，),
+    which hold no ballot word (a clause about voting that yields nothing is ``unread_command``'s),
+    and after lead-ins and fillers. A lone name is one only when the post names no other player;
+    a reason after a name or a word of choice may name others (就他了：阿杰，Rex 验出来的), but
+    not a list of names (选了老王和阿杰)."""
     folded = Folded.of(text)
-    body = folded.text.strip()
-    if not body:
+    if not folded.text.strip():
         return None
-    start = skip_lead(folded.text, _first_non_space(folded.text, 0))
-    words = "".join(c for c in body if _extends_a_name(c) or c == "+")
-    if _ECHO.fullmatch(words) or (_ECHO.match(words) and len(words) <= 6):
-        return "echo", None
-    names = index.find_all(folded)
-    if len({m.player for _, m in names}) != 1 or names[0][1].player is None:
-        return None
-    player = names[0][1].player
-    named = set()
-    for at, m in names:
-        named.update(range(at, m.end))
-    if not any(_extends_a_name(c) for i, c in enumerate(folded.text) if i not in named):
-        return "name", player  # 老王 / 老王！ / 老王 老王 老王
-    pos, match = names[0]
-    if pos == start and _REASON_AFTER_NAME.match(folded.text, match.end):
-        return "name", player
-    hint = _BALLOT_HINT.match(folded.text, start)
-    if hint and pos == _after_sep(folded.text, hint.end()):
-        return "hint", player
+    post = _PossiblePost(_Reader(folded, index))
+    for clause in post.lead_in_ends():
+        found = post.ballot_at(clause)
+        if found is not None:
+            return found
     return None
+
+
+class _PossiblePost:
+    """One post read for a possible ballot (:func:`read_possible_ballot`), with the tables that
+    keep the reading linear in the post's length: its names, where its last word outside a name
+    is, where its word characters are."""
+
+    _ECHO_MAX = max(6, *(len(w) for w in lexicon.ECHO_WORDS))
+
+    def __init__(self, reader: _Reader) -> None:
+        self.reader = reader
+        text = reader.text
+        self.names = reader.index.find_all(reader.folded)
+        self.starts = [at for at, _ in self.names]
+        self.players = {m.player for _, m in self.names}
+        named = bytearray(len(text))
+        for at, m in self.names:
+            named[at : m.end] = b"\x01" * (m.end - at)
+        words = [i for i, c in enumerate(text) if _extends_a_name(c) or c == "+"]
+        self.words = words  # (+ for +1)
+        self.last_unnamed = max((i for i in words if not named[i] and text[i] != "+"), default=-1)
+        self.ballot_word = len(text)
+        for m in _ANY_BALLOT_WORD.finditer(text):
+            k = bisect_left(self.starts, m.start() + 1) - 1
+            if k < 0 or m.end() > self.names[k][1].end:  # not inside a player's name (投票君)
+                self.ballot_word = m.start()
+                break
+
+    def lead_in_ends(self) -> Iterable[int]:
+        """The start of the post and of each clause after lead-in clauses: clauses holding no
+        ballot word (想了很久，/ 算了，)."""
+        text = self.reader.text
+        clause = _first_non_space(text, 0)
+        while clause < len(text) and clause <= self.ballot_word:
+            yield clause
+            while clause < len(text) and text[clause] not in _CLAUSE_BREAK:
+                clause += 1
+            clause = _first_non_space(text, clause + 1)
+
+    def ballot_at(self, clause: int) -> tuple[str, str | None] | None:
+        """The possible ballot written from ``clause`` to the end of the post, or ``None``."""
+        reader, text = self.reader, self.reader.text
+        k = bisect_left(self.words, clause)
+        if len(self.words) - k <= self._ECHO_MAX:  # 同上 / +1 / 看了半天，同上
+            words = "".join(text[i] for i in self.words[k:])
+            if _ECHO.fullmatch(words) or (_ECHO.match(words) and len(words) <= 6):
+                return "echo", None
+        start = skip_lead(text, clause)
+        k = bisect_left(self.starts, start)
+        if k == len(self.names) or self.names[k][1].player is None:
+            return None
+        pos, match = self.names[k]
+        player = match.player
+        if self.players == {player} and self.last_unnamed < start:
+            return "name", player  # 老王 / 老王！ / 老王 老王 老王 / 想了很久，老王
+        if pos == start and _REASON_AFTER_NAME.match(text, match.end):
+            return "name", player  # 老王，理由：划水 (the reason may name others)
+        hint = _BALLOT_HINT_AT.match(text, start)
+        if hint is None:
+            return None
+        chosen = reader.name_at(_after_sep(text, hint.end()))
+        if chosen is None or chosen.player is None:
+            return None
+        more, _, _ = reader.read_more_names(chosen.end)
+        if any(r.player != chosen.player for r in more):
+            return None  # 选了老王和阿杰: a list, not one choice
+        return "hint", chosen.player
 
 
 # -- PMs and werewolf skill replies ------------------------------------------------------------
@@ -2258,7 +2365,7 @@ def _read_last_words(reader: _Reader, pos: int, body_start: int) -> Parsed:
         if ref is None or not ref.written:
             continue
         accused.append(ref)
-        more, _, _ = reader.read_more_names(after)
+        more, _, _ = reader.read_more_names(after, reasons=False)  # 指控 X Y 都是杀手: both
         accused.extend(more)
     body = reader.folded.original_from(body_start).strip()
     return Parsed(

@@ -209,7 +209,9 @@ LEAD_DAY_WORDS: tuple[str, ...] = ("day", "d", "night", "n")  # Day2 投票：X
 
 # -- a post in the vote thread that looks meant as a ballot, without a command word ---------------
 # (the GM is told: possible_ballot). Echoes of the ballot above (同上, +1) and words that say
-# "this is my choice" before a single player's name (我选X, 支持X).
+# "this is my choice" before a single player's name (我选X, 支持X). Read where a command word is:
+# at the start of the post or of any clause after the writer's lead-in clauses (想了很久，就他了：X),
+# after FILLER_WORDS (还是选X吧).
 ECHO_WORDS: tuple[str, ...] = (
     "同上", "+1", "附议", "同意楼上", "跟楼上", "同楼上", "楼上+1", "跟上", "me too", "同意",
 )  # fmt: skip
