@@ -115,7 +115,10 @@ from shenshi.sent_text import skeleton
 
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
 SUMMONING = 3  # the day's third round: family A's 招魂 (D-4, gm_text.round_name)
-ENDED = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}  # the step a phase between two steps follows
+ENDED = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}
+# Referee decisions published when made, even while a settled night waits for 06:00 (§5.8: 判罚
+# 公示, with their reason; wolfadv W11): not part of the night's result.
+AT_ONCE = frozenset({"penalty", "send_off"})  # the step a phase between two steps follows
 
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")
@@ -359,7 +362,7 @@ class Referee:
             self.last_night_key = self.keys.public(self._label(before, event))
             at = self._announced_at(before)
             self._held = HeldDawn(at, before, event) if at is not None else None
-        elif self._held is not None:
+        elif self._held is not None and not (isinstance(event, RulingApplied) and event.kind in AT_ONCE):
             self._held = replace(self._held, later=self._held.later.merge(event.report))
 
     def _remember_announced(self, before: GameState, event: Event) -> None:
@@ -1309,7 +1312,7 @@ class Referee:
                 drafts += self._notice(event)
                 continue
             if isinstance(event, RulingApplied):
-                if not (before.phase is Phase.DAWN and self._held is not None):
+                if not (before.phase is Phase.DAWN and self._held is not None) or event.kind in AT_ONCE:
                     drafts += self._ruling_notice(event)  # (a night held for 06:00 announces it itself)
                 drafts += self._last_words_notices(before, event, at)
                 continue

@@ -109,3 +109,24 @@ def test_two_penalties_of_one_player_are_two_posts(tmp_path) -> None:
     correct(svc, "penalty", ["Rex", "2"], reason="骂人")
     texts = [p for p in posts(svc) if "Rex 被判罚" in p]
     assert len(texts) == 2 and "累计 5 分" in texts[1]
+
+
+def test_a_send_off_after_the_night_settled_is_posted_at_once_as_a_send_off(tmp_path) -> None:
+    """wolfadv W11: a player with 6 points sent off at 04:08 (the night settled at 03:00, its
+    post held for 06:00) was announced only in the dawn post, as 「累计 12 分」, without the
+    referee's reason."""
+    from datetime import timedelta
+
+    svc, clock = night_one(tmp_path)
+    correct(svc, "penalty", ["Rex", "6"], reason="辱骂他人")
+    settles = max(svc.referee.times().phase_deadlines.values())
+    clock.set(settles + timedelta(hours=1))  # settled, its post waits for 06:00
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn"
+    correct(svc, "send-off", ["Rex"], reason="恶意刷屏")
+    [post] = [p for p in posts(svc) if "罚下" in p]
+    assert "Rex 被罚下" in post and "理由：恶意刷屏" in post and "12 分" not in post
+    clock.set(settles + timedelta(hours=3, minutes=1))  # 06:01: the night's post
+    svc.tick()
+    dawn = [p for p in posts(svc) if "第1夜" in p]
+    assert dawn and not any("罚下" in p or "12 分" in p for p in dawn), dawn

@@ -370,7 +370,9 @@ class Werewolf(Ruleset):
                 raise IllegalActionError("a penalty needs a whole number of points")
             was_off = mem.points(name) >= threshold
             mem = mem.with_points(name, points)
-            facts = [PublicFact.of("penalty", name=name, points=mem.points(name))]
+            # A direct 罚下 is published as such, not as the points it took (wolfadv W11: a
+            # player with 6 points was announced as 「累计 12 分」).
+            facts = [] if command.kind == "send_off" else [PublicFact.of("penalty", name=name, points=mem.points(name))]
             if not was_off and mem.points(name) >= threshold:
                 facts.append(PublicFact.of("sent_off", name=name))
             after = replace(state, memory=mem)
