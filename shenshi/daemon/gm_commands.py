@@ -268,7 +268,13 @@ _STEP = re.compile(r":(night|day)(\d+)(?:\.r\d+)?:")
 
 def check_current(service: GameService, a: Announcement) -> None:
     """Refuse a post of an earlier step that was never published (a 投票帖开放 notice of day 1
-    during night 2): approving a range should not post it late. ``approve --late`` sends it."""
+    during night 2), or a PM whose deadline has passed (a 遗言期限 notice approved after it:
+    wolfadv W12): approving a range should not send them late. ``approve --late`` sends it."""
+    deadline = (a.notes or {}).get("deadline")
+    if deadline and datetime.fromisoformat(deadline) <= service.clock():
+        drop, send = stale_hints(a.id)
+        shown = fmt_time(datetime.fromisoformat(deadline), service.config.forum.tz)
+        raise StalePost(f"它给的期限 {shown} 已过，发出也来不及了：不发就 {drop.text()}；一定要发：{send.text()}")
     found = _STEP.search(a.key)
     if found is None or a.destination_kind.value != "thread":
         return

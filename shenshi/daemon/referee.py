@@ -1542,8 +1542,10 @@ class Referee:
             return drafts  # (no clock to count the deadline from)
         deadline = self._next_day_opens(step, at)
         text = notices.last_words_notice(self.templates, deadline, rules.max_chars, self.tz)
+        due = {"deadline": deadline.isoformat()}  # (approved after it, it is refused: approve --late)
         return drafts + [
-            Draft(self.keys.private(label, "last_words_notice", name, 0), "last_words_notice", "pm", name, text)
+            Draft(self.keys.private(label, "last_words_notice", name, 0), "last_words_notice", "pm", name, text,
+                  notes=due)
             for name in event.report.last_words
         ]
 

@@ -372,7 +372,7 @@ def test_a_post_of_an_earlier_step_is_not_approved_unasked(key, phase, number, f
         ruleset=SimpleNamespace(first_phase=Phase(first)),
     )
     kind = SimpleNamespace(value="user" if "receipt" in key else "thread")
-    announcement = SimpleNamespace(id=33, key=key, destination_kind=kind)
+    announcement = SimpleNamespace(id=33, key=key, destination_kind=kind, notes=None)
     if late:
         with pytest.raises(UserError, match="已过时：不发就 shenshi reject 33；一定要发：shenshi approve 33 --late"):  # noqa: E501
             check_current(service, announcement)

@@ -32,3 +32,24 @@ def test_the_sheriff_who_follows_a_leaving_lover_is_asked_for_his_successor(tmp_
     assert "last_words_notice" in kinds, [(x.kind, x.text) for x in pending]
     [notice] = [x for x in pending if x.kind == "last_words_notice"]
     assert "06:00 前" in notice.text, notice.text  # the next day opens at 06:00
+
+
+def test_a_last_words_notice_past_its_deadline_is_not_approved_without_late(tmp_path) -> None:
+    """wolfadv W12: a 遗言期限 PM approved after its deadline went out promising a closed window."""
+    from datetime import timedelta
+
+    from shenshi.daemon.gm_commands import outbox_action
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    cupid = next(s.name for s in svc.referee.state.seats if s.role == "cupid")
+    a, b = [s.name for s in svc.referee.state.seats if s.team == "village" and s.role != "cupid"][:2]
+    gm_commands.enter_action(svc, [cupid, "pair_lovers", a, b])
+    clock.set(at(10.6))
+    svc.tick()
+    gm_commands.correct(svc, "exit", [a])  # day 1: a leaves, b follows by 殉情
+    [notice] = [x for x in announcements(svc, PENDING) if x.kind == "last_words_notice" and x.destination == b]
+    from datetime import datetime
+    clock.set(datetime.fromisoformat(notice.notes["deadline"]) + timedelta(minutes=3))
+    said = outbox_action(svc, "approve", [notice.id])
+    assert not said.ids and "已过" in said.refused[0], said
+    assert outbox_action(svc, "approve", [notice.id], late=True).ids == (notice.id,)

@@ -682,7 +682,7 @@ def test_sent_off_character_may_not_vote_or_act_but_keeps_passive_skills() -> No
     assert camps.sent_off(state, state.seat("Witch")) and not camps.sent_off(
         state, state.seat("Seer")
     )
-    assert [f.kind for f in report.public_facts] == ["penalty", "sent_off", "penalty"]
+    assert [f.kind for f in report.public_facts] == ["sent_off", "penalty"]  # (a direct 罚下 is published as such: wolfadv W11)
     state, report = night(state, 1, [act("W1", "kill", "V1"), act("Witch", "heal", "V1")])
     assert names(report) == ["V1"]  # <单次> 救药 is lost...
     assert private(report, "witch_vision") == {"Witch": ["V1"]}  # ...<被动> 通灵 is kept
