@@ -728,6 +728,8 @@ class Referee:
         closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()
         if self.game.receipts:
             out_of_window = self.templates.render("reason_pm_window")
+            # the step it answers in: once another opens, what it promised until then is over (wolfadv W1)
+            step = {"step": step_label(self.state.phase, self.state.number)} if self.state.phase in (Phase.NIGHT, Phase.DAY) else None
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
                     continue
@@ -746,7 +748,8 @@ class Referee:
                     verb = self.ruleset.info.action_name(command.action)
                     why = standing.get(receipt.command) or self.templates.render(self._closed_reason(command))
                     text = rejected(self.templates, verb, command.target, why)
-                out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,)))
+                out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,),
+                                        notes=step))
         if channel == "post":
             out.alerts = _one_per_post(out.alerts, evidence)
         return out

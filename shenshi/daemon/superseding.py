@@ -273,7 +273,11 @@ class Proposals:
         「即将结算」, 「天神答复前可更改」…), once the step has settled: it reaches the player after
         the result, so it says that the step is settled and nothing changes any more (RULES.md
         "Early close": no receipt promises what can no longer happen)."""
-        if a.kind != "receipt" or not (self.state.phase in (Phase.DAWN, Phase.DUSK) or self.state.outcome):
+        state = self.state
+        answered_in = (a.notes or {}).get("step")
+        moved_on = answered_in is not None and state.phase in (Phase.NIGHT, Phase.DAY) \
+            and answered_in != step_label(state.phase, state.number)  # (its step over, the next open: wolfadv W1)
+        if a.kind != "receipt" or not (state.phase in (Phase.DAWN, Phase.DUSK) or state.outcome or moved_on):
             return None
         text = settled_text(self.referee.templates, a.text)
         return Standing(replace(_draft_of(a), text=text)) if text is not None else None
