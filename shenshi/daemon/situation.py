@@ -30,7 +30,7 @@ from shenshi.store.records import Alert, Announcement, DestinationKind
 if TYPE_CHECKING:
     from shenshi.daemon.service import GameService
 
-RECEIPT_KINDS = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread"})  # PMs that answer one post or PM
+RECEIPT_KINDS = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread", "vote_unread"})  # PMs that answer one post or PM
 
 
 def situation_of(service: GameService, outbox: list[Announcement] | None = None) -> Situation:

@@ -73,7 +73,7 @@ if TYPE_CHECKING:
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken"})
 # A player's answer to his own post or PM: moot once he has left his seat.
-REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread"})
+REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread", "vote_unread"})
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
 # What a receipt promises until its step settles, and what it says once the step has settled.
 SETTLED_PROMISES = (
@@ -189,7 +189,7 @@ class Proposals:
         if (fix := self.referee.corrected.get(original_key(a.key))) is not None and a.kind == "day_result":
             text = corrected_text(a.text, *fix)  # the GM corrected the settled day's execution
             return None if text == a.text else Standing(replace(_draft_of(a), text=text))
-        if a.kind == stray.KIND and len(parts) >= 5 and not stray.stands(self.referee, a.destination, parts[-1]):
+        if a.kind in stray.KINDS and len(parts) >= 5 and not stray.stands(self.referee, a.destination, parts[-1]):
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
             return None if a.key in self._disagreement_keys() else Standing(None)
