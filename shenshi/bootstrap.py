@@ -7,6 +7,7 @@ to respx, an in-memory or temporary store, an accelerated clock.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -45,9 +46,22 @@ def make_forum(
 ) -> ForumAdapter:
     """The forum adapter for the configuration's engine (``[forum]`` is its settings), with the
     session kept beside the database and the players' uids from the players file."""
+    sleep = forum_sleep(clock, sleep)
     adapter = make_adapter(config.forum, client=client, clock=clock, sleep=sleep, session_file=session_path(config))
     adapter.remember_uids({p.name: p.uid for p in config.game.players if p.uid})
     return adapter
+
+
+def forum_sleep(
+    clock: Callable[[], datetime] | None, sleep: Callable[[float], None] | None
+) -> Callable[[float], None] | None:
+    """How to wait a number of the forum's seconds (the flood interval between two sends): on a
+    rehearsal clock that runs X times faster, X times shorter in real time (wolfadv W0: at 120×
+    the 15 s between two PMs were half a forum hour, the forum unread meanwhile)."""
+    factor = float(getattr(clock, "factor", 1.0) or 1.0)
+    if sleep is not None or factor == 1.0:
+        return sleep
+    return lambda seconds: time.sleep(max(seconds, 0.0) / factor)
 
 
 def session_path(config: Config) -> Path:
@@ -107,7 +121,8 @@ def bootstrap(
     clock = clock or system_clock
     store = store or open_database(config, clock=clock)
     adapter = make_forum(config, client, clock, sleep) if forum else None
-    return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz), sleep=sleep)
+    return GameService(config, store, adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz),
+                       sleep=forum_sleep(clock, sleep))
 
 
 def bootstrap_fleet(
@@ -140,7 +155,8 @@ def bootstrap_fleet(
         adapter, reads = forums[account]
         adapter.remember_uids({p.name: p.uid for p in config.game.players if p.uid})
         service = GameService(
-            config, stores[url], adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz), sleep=sleep
+            config, stores[url], adapter, clock, drylog=DryRunLog(config.daemon.log, config.forum.tz),
+            sleep=forum_sleep(clock, sleep),
         )  # fmt: skip
         service.reads = reads
         service.owner = owner

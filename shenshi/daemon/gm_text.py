@@ -334,6 +334,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
     "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",
+    "action_again_tree_hole": "看功能树洞里的原帖；玩家可在截止前重新回复，或由你补录",
     "refused": "按规则不受理",
     "refused_receipt": "按规则不受理，回执 {ids} 写明了原因",
     "refused_receipt_out": "按规则不受理，回执 {ids} 已发出",

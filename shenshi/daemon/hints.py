@@ -54,6 +54,7 @@ from shenshi.rulesets.base import (
     SubstitutionScheduled,
     VoidAction,
 )
+from shenshi.rulesets.profile import SkillChannel
 
 # -- the data ----------------------------------------------------------------------------------
 
@@ -586,7 +587,8 @@ def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
         if not sit.action_open(cause):
             return Advice(gm_text.NOTES["step_closed"])
         hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at, cause.declared)
-        return Advice(gm_text.NOTES["action_again"], (hint,) if hint else ())
+        where = "action_again" if sit.ruleset.profile(sit.state.config).skills.channel is SkillChannel.PM else "action_again_tree_hole"
+        return Advice(gm_text.NOTES[where], (hint,) if hint else ())
     return Advice(gm_text.NOTES["read"])
 
 

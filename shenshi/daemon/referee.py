@@ -1632,8 +1632,8 @@ class Referee:
             why = self.templates.render("exit_because", name=event.name, reason=event.reason.strip().rstrip("。"))
         if why is None:
             why = next((text for text, name in self.to_confirm.values() if name == event.name), None)
-        if why is None:
-            return public_text(self.templates, "", report, {}).lstrip("\n")
+        if why is None:  # the GM's own exit, no reason given: not 「自动退出」, and once (wolfadv W22)
+            why = self.templates.render("exit_by_gm", name=event.name)
         facts = tuple(f for f in report.public_facts  # (his exit is the line with the reason)
                       if not (f.kind in ("exit", "out", "death") and f.get("name") == event.name))  # fmt: skip
         return public_text(self.templates, "", replace(report, public_facts=facts), {}, extra=[why]).lstrip("\n")

@@ -131,6 +131,7 @@ _group(
     ("executed_camp", "${name} 被处决，所属阵营：${camp}。", "chess32: an execution with the camp"),
     ("no_execution", "本日无人被处决，直接进入黑夜。", "a day without an execution"),
     ("exit", "${name} 自动退出游戏。", "an automatic exit"),
+    ("exit_by_gm", "${name} 退出游戏。", "an exit the GM declared without a reason or a pending notice"),
     ("exit_because", "${name} 退出游戏（${reason}）。", "an exit the GM declared with a reason (a player who quit)"),
     ("substitution", "${out} 退出，由替补 ${in} 接替。", "a substitute takes over a seat"),
     (

@@ -189,7 +189,7 @@ def test_substitutions_and_exits_are_announced_where_the_ruleset_publishes_them(
     )
     out = svc.gm(DeclareExit("kk_大侠"))
     [notice] = out.drafts
-    assert notice.text.startswith("kk_大侠 自动退出游戏。")
+    assert notice.text.startswith("kk_大侠 退出游戏。")  # (the GM's own exit: not 「自动」, wolfadv W22)
     s = build_status(svc)
     assert "kk_大侠" in s.living and s.unannounced_deaths == ("kk_大侠",)  # until it is posted
     feed(svc, post("神的使者", notice.text, 0.5))
