@@ -434,6 +434,8 @@ class Proposals:
                 words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in latest]
                 how = t.render(f"skill_channel_{referee.profile.skills.channel.value}")
                 lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words), how=how))
+        lines += [t.render(name, **{k: self._shown(v) for k, v in values.items()})
+                  for name, values in referee.ruleset.carried_over(state, seat)]  # fmt: skip
         moved = referee.moved_deadlines(old, referee.successors[old])
         if moved:
             lines.append(moved)

@@ -1204,6 +1204,11 @@ class Ruleset:
         """What a substitution publishes (family A: a public fact; chess and werewolf: none)."""
         return Report()
 
+    def carried_over(self, state: GameState, seat: Seat) -> tuple[tuple[str, Mapping[str, str]], ...]:
+        """What of the seat's past a substitute taking it must know to play it (template name,
+        values): family A's bind streak (RES-A10, RES-A18); none by default."""
+        return ()
+
     def check_win(self, state: GameState) -> Outcome | None:
         """The outcome if the game is decided in ``state``, else ``None``."""
         return None

@@ -334,6 +334,11 @@ _group(
         "这个座位此前收到的私信：\n${results}",
         "a substitute's role PM: the private results the seat received before (answers, checks)",
     ),
+    (
+        "substitute_bind_streak",
+        "这个座位上一夜束魂了 ${name}，他没有被杀手选中：今夜若再束魂 ${name} 而他仍没被杀手选中，他会因束魂失败死亡（连续两夜束魂同一人）。",
+        "a substitute in the binder's seat: the bind streak he inherits (RES-A10, RES-A18)",
+    ),
     ("substitute_earlier_line", "｜${text}", "one earlier private result, in `substitute_earlier`"),
     (
         "seat_taken",

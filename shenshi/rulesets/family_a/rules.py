@@ -34,6 +34,7 @@ from shenshi.rulesets.base import (
     Ruleset,
     RulesetError,
     RulingApplied,
+    Seat,
     StandingVote,
     Submission,
     Submit,
@@ -360,6 +361,16 @@ class FamilyA(Ruleset):
             author = state.seat(event.author).number
             return replace(mem, last_words=mem.last_words + (LastWords(author, event.accused),))
         return state.memory
+
+    def carried_over(self, state: GameState, seat: Seat) -> tuple[tuple[str, Mapping[str, str]], ...]:
+        """The binder's streak (RES-A10): last night's valid bind on a player no kill touched;
+        binding him again tonight with no kill on him kills him (束魂失败). A substitute taking
+        the binder's seat inherits it (RES-A18) and must know it (newcomer N-5)."""
+        mem = state.memory
+        role = self.info.roles.get(seat.role)
+        if mem is None or mem.unattacked_bind is None or role is None or BIND not in role.powers:
+            return ()
+        return (("substitute_bind_streak", {"name": state.by_number(mem.unattacked_bind).name}),)
 
     def substitution_report(self, old: str, new: str) -> Report:
         # RES-A18: the GM announces the exit and the substitute who takes the seat.

@@ -1,0 +1,36 @@
+"""newcomer N-5: a substitute taking the binder's seat by day inherits its bind streak
+(RES-A10, RES-A18): binding last night's target again tonight, with no kill on him, kills him
+(束魂失败). His role PM did not say what the seat bound."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from shenshi.adapters.sandbox.clock import ManualClock
+from shenshi.bootstrap import bootstrap
+from shenshi.daemon import gm_commands
+from shenshi.rulesets.base import Phase
+from shenshi.store.outbox import PENDING
+from tests.daemon.helpers import GAME6_10, START, UIDS, announcements, config, pm, post
+from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed, publish
+
+
+def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    clock = ManualClock(START)
+    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
+    svc.start()
+    for name, _ in GAME6_10:
+        feed(svc, post(name, "签到", 1))
+    binder = next(n for n, r in GAME6_10 if r == "binder")
+    target = next(n for n, r in GAME6_10 if r == "commoner")
+    feed(svc, pm(binder, f"束魂 {target}", 2))
+    clock.set(START + timedelta(hours=25))
+    svc.tick()
+    publish(svc, "night_result", clock)
+    clock.advance(hours=1)
+    svc.tick()
+    assert svc.referee.state.phase is Phase.DAY
+    gm_commands.substitute(svc, binder, NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    assert f"这个座位上一夜束魂了 {target}" in role.text and "束魂失败" in role.text, role.text
