@@ -1421,6 +1421,9 @@ class Referee:
             for key in (times.phase_deadlines if times else {})
             for r in self.ruleset.night_phase_closed(before, key)
         }
+        # the seer the GM answered by hand (override answered): he has his answer (newcomer N-22)
+        answered = self.ruleset.intake_facts(before).get("seer_answered") or frozenset()
+        sent |= {(name, "divination") for name in answered}
         return tuple(r for r in report.private_results if (r.to, r.text_kind) not in sent)
 
     def _extra_lines(self, before: GameState, report: Report, event: Resolved) -> list[str]:

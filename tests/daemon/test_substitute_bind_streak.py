@@ -34,3 +34,19 @@ def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, mon
     gm_commands.substitute(svc, binder, NEWCOMER, uid=NEWCOMER_UID)
     [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
     assert f"这个座位上一夜束魂了 {target}" in role.text and "束魂失败" in role.text, role.text
+
+
+def test_the_seer_the_gm_answered_by_hand_gets_no_second_answer_at_dawn(tmp_path) -> None:
+    """newcomer N-22: `override answered` (the GM answered the seer by hand during the night),
+    then the dawn proposed the seer's answer again."""
+    clock = ManualClock(START)
+    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
+    svc.start()
+    for name, _ in GAME6_10:
+        feed(svc, post(name, "签到", 1))
+    seer = next(n for n, r in GAME6_10 if r == "seer")
+    feed(svc, pm(seer, "占卜 Rex", 2))
+    gm_commands.correct(svc, "answered", [seer])
+    clock.set(START + timedelta(hours=25))
+    svc.tick()
+    assert not [a for a in announcements(svc, PENDING) if a.kind == "divination" and a.destination == seer]
