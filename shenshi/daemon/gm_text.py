@@ -366,7 +366,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "lurk": "潜水：确认退出、换人，或保留他（放弃这条公告）",
     "seat_done": "这个座位已处理（退出或换人）",
     "rule:no_vote": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
-    "rule:missing_ballot": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
+    "rule:missing_ballot": "本规则没有自动退出：未投票违反「必须投票」，是否判罚由你决定",
     "rule:lurking": "两次潜水警告：换人或淹死",
     "rule:delegation": "委托投票已按规则计入",
     "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）",

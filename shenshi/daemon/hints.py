@@ -807,6 +807,8 @@ def _rule_seat(alert: AlertFacts, sit: Situation) -> Advice:
     """A rules-core decision that removes a player (no vote, lurking): a substitute keeps the
     seat while the step is open."""
     who = _who(alert)
+    if alert.kind == "rule:missing_ballot":  # (werewolf: a breach the GM judges, no exit, no PM)
+        return Advice(gm_text.NOTES[alert.kind])
     if alert.cause is None or alert.cause.what != SEAT:  # a warning: the player is told
         return Advice(gm_text.NOTES["lurk_warning"])
     if sit.state.outcome is not None:

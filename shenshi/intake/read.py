@@ -216,7 +216,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     out.doing = "vote"  # what follows is about a ballot
     if hidden and read_votes(hidden, name_index(ctx)):
         out.alert("unclosed_quote", text=_excerpt(hidden))
-    misplaced = kind == VOTE_THREAD and not hidden and _action_in_the_open(out, own_text, post.author)
+    misplaced = kind in (VOTE_THREAD, GAME_THREAD, DISCUSSION_THREAD) and not hidden and _action_in_the_open(
+        out, own_text, post.author, skills=kind == VOTE_THREAD
+    )  # (where talk is, only a 加速/减速 reply is one: a skill there may be a claim; recheck)
     if not ballots:
         if misplaced:
             return out.result()
@@ -245,7 +247,7 @@ _LEADING = " \t\r\n\u3000:：,，.。!！【[(（"  # what may come before a com
 _TALK = ("我", "今晚", "今天", "明天", "明晚", "昨晚", "昨天")  # 「我今晚占卜 X」 tells a plan
 
 
-def _action_in_the_open(out: Collector, text: str, author: str) -> bool:
+def _action_in_the_open(out: Collector, text: str, author: str, skills: bool = True) -> bool:
     """A power of the sender's role (or a werewolf 加速/减速) that opens a post in the vote
     thread, where it does not count: ``wrong_channel``, and his receipt says where it goes
     (wolfadv W5). Only the holder's own powers, written as a command: a villager's 「杀了他」
@@ -261,7 +263,7 @@ def _action_in_the_open(out: Collector, text: str, author: str) -> bool:
     for p in parsed:
         if folded[: p.pos].rpartition("\n")[2].strip(_LEADING):  # 「今晚我验 X」: a plan told in the open
             continue  # (is talk: a command opens its line)
-        own = is_skill(p) and set(p.intents) & ctx.powers_of(sender) and not p.verb.lstrip("【[").startswith(_TALK)
+        own = skills and is_skill(p) and set(p.intents) & ctx.powers_of(sender) and not p.verb.lstrip("【[").startswith(_TALK)
         if own or (tree_hole and p.intents[0] in _TREE_HOLE_ONLY):
             where = "_tree_hole" if tree_hole else ""
             out.alert(

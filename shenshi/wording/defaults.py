@@ -585,12 +585,12 @@ _group(
     ),
     (
         "reason_wrong_channel_post",
-        "行动请私信天神，写在投票帖里不算",
+        "行动请私信天神，写在公开帖里不算",
         "a night action of his role posted in the vote thread",
     ),
     (
         "reason_wrong_channel_post_tree_hole",
-        "技能请回复在你的功能树洞，写在投票帖里不算",
+        "技能请回复在你的功能树洞，写在公开帖里不算",
         "werewolf: a skill or 加速 posted in the day thread",
     ),
     (
@@ -799,12 +799,12 @@ _group(
     ),
     (
         "alert_wrong_channel_post",
-        "${player} 在投票帖里写了「${verb}」；行动须私信天神，投票帖里的不算",
+        "${player} 在公开帖里写了「${verb}」；行动须私信天神，公开帖里的不算",
         "wrong_channel (a night action of his role posted in the vote thread)",
     ),
     (
         "alert_wrong_channel_post_tree_hole",
-        "${player} 在投票帖里写了「${verb}」；技能须回复在功能树洞，投票帖里的不算",
+        "${player} 在公开帖里写了「${verb}」；技能须回复在功能树洞，公开帖里的不算",
         "wrong_channel (werewolf: a skill or 加速 posted in the day thread)",
     ),
     (

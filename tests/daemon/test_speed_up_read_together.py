@@ -31,3 +31,33 @@ def test_ballots_read_with_the_one_that_decided_a_speed_up_all_count(tmp_path) -
     [result] = [a for a in announcements(svc) if a.kind == "day_result"]
     record = [line for line in result.text.splitlines() if line.endswith(f"→ {choice}")]
     assert len(record) >= 10 and f"{choice}：{len(record)} 票" in result.text, result.text
+
+
+def test_a_speed_up_close_flags_nobody_for_a_missing_ballot(tmp_path) -> None:
+    """recheck: the day all agreed to end 36 hours early flagged the two who had not voted yet
+    as 「未投票，请天神留意」, with a next step 「警告私信已提出」 naming a PM that did not exist."""
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))
+    svc.tick()
+    living = [s.name for s in svc.referee.state.alive()]
+    for name in living:
+        svc.gm(Submit(name, "speed_up", None, frozen_map({"day": 1}), at(10.7)))
+    _fed(svc, *[post(n, f"投票：{living[0]}", 11 + i / 60) for i, n in enumerate(living[:-2])])
+    clock.set(at(13))
+    svc.tick()
+    assert svc.referee.state.phase is not Phase.DAY
+    assert not [a for a in alerts(svc) if "missing_ballot" in a.kind or a.message.startswith(f"{living[-1]}：未投票")]
+
+
+def test_a_missing_ballot_at_the_deadline_is_the_gms_to_judge_no_exit_no_pm(tmp_path) -> None:
+    from shenshi.daemon.status import build_status
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))
+    svc.tick()
+    living = [s.name for s in svc.referee.state.alive()]
+    _fed(svc, *[post(n, f"投票：{living[0]}", 11 + i / 60) for i, n in enumerate(living[:-1])])
+    clock.set(at(49.1))  # the deadline
+    svc.tick()
+    [view] = [v for v in build_status(svc).alerts if v.subject == living[-1]]
+    assert "没有自动退出" in view.advice.note and "警告私信" not in view.advice.note, view.advice.note
