@@ -746,6 +746,8 @@ def substitute(
     new = new.strip(SPACES)
     if not new:
         raise UserError("替补的论坛名字是空的：shenshi substitute OLD NEW")
+    if service.referee.is_gm_name(new):  # (its posts are the announcements; it cannot PM itself: recheck R1a)
+        raise UserError(f"{new} 是天神（神的使者）的账号，不能当替补：请换一名替补；没有改动")
     with service.store.snapshot() as uow:
         former = next((p for p in uow.games.players(service.game_id, current_only=False)
                        if p.name == new and p.left_at is not None), None)  # fmt: skip

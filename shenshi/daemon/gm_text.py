@@ -492,6 +492,7 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
     (re.compile(r"(\w+) cannot happen during the (\w+)"), lambda m: f"{PHASES.get(m[2], m[2])}不能这样做"),
     (re.compile(r"'(.+)' is not a living (?:player|character)"), lambda m: f"{m[1]} 不是存活的玩家"),
     (re.compile(r"'(.+)' is not a player of this game"), lambda m: f"{m[1]} 不是本局玩家"),
+    (re.compile(r"'(.+)' is out and cannot be sheriff"), lambda m: f"{m[1]} 已出局，不能当警长"),
     (re.compile(r"'(.+)' already plays in this game"), lambda m: f"{m[1]} 已经在本局中"),
     (re.compile(r"'(.+)' is dead: a substitute takes over a living seat"),
      lambda m: f"{m[1]} 已出局：替补只能接替存活的座位"),

@@ -655,6 +655,10 @@ class Referee:
     def _is_gm(self, name: str, uid: str | None) -> bool:
         return (uid is not None and uid == self.gm_uid) or name == self.gm_name
 
+    def is_gm_name(self, name: str) -> bool:
+        """Whether ``name`` is the GM's account (神的使者), which never plays a seat."""
+        return self._is_gm(name, None)
+
     def _intake(
         self, result: IntakeResult, evidence: str, at: datetime, channel: str, ctx: GameContext | None = None,
         text: str = "",

@@ -335,6 +335,11 @@ _group(
         "a substitute's role PM: the private results the seat received before (answers, checks)",
     ),
     (
+        "substitute_sheriff",
+        "这个座位是警长：你的投票算 2.1 票；你出局时要在功能树洞回复「【殉职】角色名」指定继任的警长。",
+        "werewolf: a substitute in the sheriff's seat inherits the badge (RES-W25)",
+    ),
+    (
         "substitute_bind_streak",
         "这个座位上一夜束魂了 ${name}，他没有被杀手选中：今夜若再束魂 ${name} 而他仍没被杀手选中，他会因束魂失败死亡（连续两夜束魂同一人）。",
         "a substitute in the binder's seat: the bind streak he inherits (RES-A10, RES-A18)",

@@ -72,3 +72,34 @@ def test_a_badge_the_gm_hands_over_is_the_sheriff_status_shows_once_announced(tm
     ruling = [a for a in announcements(svc) if heir in a.text and "警长" in a.text and a.kind != "day_result"]
     mark_published(svc, [ruling[-1].id])
     assert [(m.name, m.kind) for m in build_status(svc).marks] == [(heir, "sheriff")]
+
+
+def test_a_substitute_in_the_sheriffs_seat_is_told_he_holds_the_badge(tmp_path, monkeypatch) -> None:
+    """recheck R7c: his role PM quoted his lover and never said he was 警长 (2.1, 【殉职】)."""
+    from shenshi.store.outbox import PENDING
+    from tests.daemon.helpers import announcements
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    clock.set(at(10.6))
+    svc.tick()
+    for i, s in enumerate(svc.referee.state.alive()):
+        feed(svc, post(s.name, "投票：kk_大侠", 11 + i / 60))
+    clock.set(at(49.1))
+    svc.tick()
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    assert "这个座位是警长" in role.text and "【殉职】" in role.text, role.text
+
+
+def test_the_gms_own_account_is_no_substitute(tmp_path) -> None:
+    """recheck R1a: `substitute 阿杰 神的使者` was accepted; the role PM to the GM's own account
+    then failed forever (「您不能给自己发送短消息」)."""
+    import pytest
+
+    from shenshi.errors import UserError
+
+    svc, _ = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    with pytest.raises(UserError, match="天神.*不能当替补"):
+        gm_commands.substitute(svc, "阿杰", "神的使者", uid="1")
+    assert not svc.referee.state.pending_substitutions

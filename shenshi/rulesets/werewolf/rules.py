@@ -41,6 +41,7 @@ from shenshi.rulesets.base import (
     Ruleset,
     RulesetError,
     RulingApplied,
+    Seat,
     StandingVote,
     Submission,
     Submit,
@@ -293,6 +294,11 @@ class Werewolf(Ruleset):
     def check_win(self, state: GameState) -> Outcome | None:
         """§5.7 (RES-W2) as far as the settings keep it."""
         return camps.outcome(state)
+
+    def carried_over(self, state: GameState, seat: Seat) -> tuple[tuple[str, Mapping[str, str]], ...]:
+        """The badge (【领导】 2.1, 【殉职】 when he goes out): a substitute inherits it (RES-W25)
+        and must know it (recheck R7c: his PM quoted his lover and never said he was 警长)."""
+        return (("substitute_sheriff", {}),) if camps.SHERIFF in seat.addons and seat.alive else ()
 
     def substitute(self, state: GameState, old: str, new: str) -> Any:
         # RES-W25: everything is the character's and is keyed by seat; penalty points are
