@@ -124,3 +124,10 @@ def test_question_marks_that_replaced_characters_are_not_a_question(text: str, e
 def test_the_original_text_is_what_the_gm_is_shown() -> None:
     result = read_pm(NIGHT, PrivateMessage("m", "c", "小明", "", "GM", None, T, "占卜 小明\u200b明"))
     assert "小明\u200b明" in result.alerts[0].message  # the evidence as written, mark included
+
+
+def test_thousands_of_changes_in_one_pm_are_read_to_the_last() -> None:
+    """A PM of thousands of 改成X lines (it was read in quadratic time: 2 s at 1,000 lines,
+    minutes at 8,000; bench/bench_intake_hostile.py prints the times): the last one counts."""
+    commands, _ = action("占卜 老王\n" + "改成阿杰\n" * 3000 + "改成月光")
+    assert commands == [("divine", "月光")]
