@@ -839,13 +839,10 @@ class Referee:
     def _apply_input(self, command: Command) -> list[Event]:
         """A player's command; a skill used between steps goes as the ruleset makes it (a
         werewolf sheriff's 【殉职】 after the night settled)."""
-        try:
-            return self.apply(command)
-        except IllegalActionError:
-            later = self.ruleset.between_steps(self.state, command) if isinstance(command, Submit) else None
-            if later is None:
-                raise
+        later = self.ruleset.between_steps(self.state, command) if isinstance(command, Submit) else None
+        if later is not None:  # (by day too: a sheriff an exit put out names his successor at once)
             return self.apply(later)
+        return self.apply(command)
 
     def _closed_reason(self, command: IntakeCommand) -> str:
         """Why a command the open step does not take is refused, as the player may know it: the

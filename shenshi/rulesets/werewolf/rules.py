@@ -178,7 +178,6 @@ class Werewolf(Ruleset):
         target = command.target or ""
         if (
             command.action != SHERIFF_SUCCESSOR
-            or state.phase not in (Phase.DAWN, Phase.DUSK)
             or command.actor not in lost
             or target == command.actor
             or not state.is_alive(target)
@@ -245,10 +244,9 @@ class Werewolf(Ruleset):
             if g.who != camps.WOLVES
             for m in g.members
         }
-        if state.phase in (Phase.DAWN, Phase.DUSK):  # the sheriff just put out: 【殉职】 now
-            for n in state.step_report.daemon:
-                if n.rule == "sheriff_default":
-                    extra[n.who] = extra.get(n.who, frozenset()) | {SHERIFF_SUCCESSOR}
+        for n in state.step_report.daemon:  # the sheriff just put out (a settlement, an exit): 【殉职】 now
+            if n.rule == "sheriff_default":
+                extra[n.who] = extra.get(n.who, frozenset()) | {SHERIFF_SUCCESSOR}
         waiting = [(n, day_n) for n, day_n in mem.last_words if n not in mem.last_words_received]
         granted = frozenset(state.by_number(n).name for n, day_n in waiting if day_n == state.number)
         # The next day has opened: last words of the day before are late from its opening
