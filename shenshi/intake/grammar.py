@@ -295,8 +295,13 @@ _CANCELLED = re.compile(
     r"[ \t,]*(?:" + _alt(lexicon.CANCEL_NEGATIONS) + ")?(?:" + _VERBS_ALT + ")?"
 )  # fmt: skip
 _ANY_VERB = re.compile(_VERBS_ALT)
-_ALTERNATIVE_LEAD = re.compile(_alt(lexicon.ALTERNATIVE_LEADS) + r"[ \t,:]*")
+_ALTERNATIVE_LEAD = re.compile(
+    _alt(lexicon.ALTERNATIVE_LEADS) + r"[ \t,:]*"
+    + "(?:" + _alt(lexicon.ALTERNATIVE_LEAD_LINKS) + r"[ \t:]*)?"
+)  # fmt: skip
+_OTHERWISE = re.compile(_alt(lexicon.ALTERNATIVE_OTHERWISE))
 _ALTERNATIVE_FOLLOWER = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_FOLLOWERS))
+_OTHER_CHOICE = re.compile(_alt(lexicon.PRONOUNS + lexicon.ABSTAIN_WORDS))  # X或者他 / X或者弃权
 # What may stand before a command word at the start of a clause (see lexicon.LEAD_WORDS).
 _LEADS = (
     re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
@@ -950,6 +955,9 @@ class _Reader:
             else:
                 match = self.name_at(nxt)
                 if match is None:
+                    other = self._offered_other(nxt) if _ALTERNATIVE.fullmatch(m.group(0)) else None
+                    if other is not None:  # 投票：X或者他 / 投票：X或者弃权: no one choice
+                        return [*more, other[0]], other[1], True
                     return more, pos, alternatives
                 if self._correction_before_a_name(nxt, match.end):
                     return more, pos, alternatives  # 占卜老王 改成 投票君 where 改成 plays; 炮架：Y
@@ -979,6 +987,20 @@ class _Reader:
             alternatives = alternatives or alternative
             more.append(ref)
             pos = end
+
+    def _offered_other(self, pos: int) -> tuple[NameRef, int] | None:
+        """After an alternative word (X或者…, X，要么…), a choice that is no player's name: 他
+        or an abstention (X或者他吧, X，或者弃权也行), as written, and where it ends."""
+        text = self.text
+        m = _OTHER_CHOICE.match(text, pos)
+        if m is None:
+            return None
+        end = m.end()
+        if end < len(text) and _extends_a_name(text[end]) and not (
+            _PARTICLE.match(text, end) or _ALTERNATIVE_FOLLOWER.match(text, end)
+        ):
+            return None  # 他们, 弃权票数: more of a word
+        return NameRef(self.folded.original_slice(pos, end)), end
 
     def _reason_goes_on(self, end: int) -> bool:
         """Whether the clause of a name ending at ``end`` goes on, past a space or past more names
@@ -1136,17 +1158,17 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         hit = _read_ballot_correction(reader, pos) if found else None
         hit = hit or _read_ballot(reader, pos)
         if hit is None and found:
-            alt = _ALTERNATIVE_LEAD.match(reader.text, pos)  # 投X，或者投Y: alternatives
-            offered = _read_ballot(reader, alt.end()) if alt and alt.end() > pos else None
-            if offered is not None and offered[0].target is not None:
+            offered = _offered_ballot(reader, pos)  # 投X，或者投Y / 投票：X，要么Y: alternatives
+            if offered is not None and not (
+                offered[2] and _command_between(reader, starts, consumed, pos)
+            ):  # (a name alone offers another choice for the ballot right before it)
                 q = found[-1]
-                names = (offered[0].target, *offered[0].more_targets)
-                found[-1] = _with(q, more_targets=q.more_targets + names, alternatives=True)
+                found[-1] = _with(q, more_targets=q.more_targets + offered[0], alternatives=True)
                 consumed = offered[1]
                 continue
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
-            and hit[0].intents == ("vote",) and not hit[0].names_players
+            and hit[0].intents == ("vote",) and not _names_a_choice(hit[0])
             and not hit[0].correction  # 更正：投他: meant, an alert (never the first in silence)
         ):  # fmt: skip
             continue
@@ -1166,6 +1188,67 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
                 second.add(nxt)
                 insort(starts, nxt, lo=i)
     return [_one_choice(p) for p in found]
+
+
+def _offered_ballot(reader: _Reader, pos: int) -> tuple[tuple[NameRef, ...], int, bool] | None:
+    """Another choice offered by the clause at ``pos`` after a ballot (投X，或者投Y, 投票：X，要么Y,
+    投票：X，或者弃权): the names offered (他 or an abstention as written), where they end, and
+    whether they are written alone (no ballot word after the lead)."""
+    alt = _alternative_lead(reader, pos)
+    if alt is None:
+        return None
+    offered = _read_ballot(reader, alt)
+    if offered is not None and offered[0].target is not None:
+        return (offered[0].target, *offered[0].more_targets), offered[1], False
+    named = _offered_names(reader, pos, alt)
+    return (*named, True) if named is not None else None
+
+
+def _command_between(reader: _Reader, starts: list[int], start: int, stop: int) -> bool:
+    """Whether a clause starting within ``[start, stop)`` opens with a command word: then a name
+    offered after it (投票：X，占卜Y，或者Z) is offered for that command, not the one before."""
+    text = reader.text
+    i = bisect_left(starts, start)
+    while i < len(starts) and starts[i] < stop:
+        if any(pattern.match(text, starts[i]) for pattern in _OPENING_COMMANDS):
+            return True
+        i += 1
+    return False
+
+
+def _names_a_choice(p: Parsed) -> bool:
+    """Whether ``p`` names players, or a player and other choices (投票：X或者弃权, 占卜X或者他):
+    a command where a command word may be only talk (a second one on a line) is read then."""
+    return p.names_players or (p.alternatives and p.target is not None and p.target.names_someone)
+
+
+def _alternative_lead(reader: _Reader, pos: int) -> int | None:
+    """Where the alternative lead opening the clause at ``pos`` ends (或者 / 要么就 / 或是), or
+    ``None``: none there, a question (要不要), or a player's whole name written there."""
+    text = reader.text
+    lead = _ALTERNATIVE_LEAD.match(text, pos)
+    if lead is None or lead.end() == pos or text.startswith(lexicon.ALTERNATIVE_NOT, pos):
+        return None
+    return None if _whole_name_at(reader, pos) else lead.end()
+
+
+def _offered_names(reader: _Reader, pos: int, at: int) -> tuple[tuple[NameRef, ...], int] | None:
+    """The names a clause opening with an alternative lead at ``pos`` offers, read from ``at``
+    (after the lead), when no command word follows it (投票：X，或者Y / 占卜X，要么Y吧): a player's
+    name (or 自己, 他, an abstention) and the names listed after it, and where they end.
+    ``None`` when no player's name follows (或许Y也有问题: a name run on into more words is none), or when the
+    lead also says "otherwise" and the clause goes on as a sentence (投票：X，要不然Y 明天就被刀了:
+    a reason about Y)."""
+    ref, end = reader.read_name(at, strict=False)
+    if ref is None or not ref.names_someone:
+        other = reader._offered_other(at)
+        if other is None:
+            return None
+        ref, end = other
+    more, end, _ = reader.read_more_names(end)
+    if _OTHERWISE.match(reader.text, pos) and reader._reason_goes_on(end):
+        return None
+    return (ref, *more), end
 
 
 def cast_as_a_ballot(p: Parsed) -> bool:
@@ -1325,10 +1408,13 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
     ref, end = reader.read_name(stop, strict=strict)
     if ref is None or not (ref.names_someone or (strict and ref.written)):
         return None
+    # 还是X或者Y吧 / 更正：X、Y: the names listed after it, as after a ballot word
+    more, end, alternatives = reader.read_more_names(end)
     conditional = reader.qualified(pos, end)
     return Parsed(
-        ("vote",), verb, pos, ref, change=True, conditional=conditional, correction=True
-    ), end
+        ("vote",), verb, pos, ref, tuple(more), change=True, conditional=conditional,
+        correction=True, alternatives=alternatives,
+    ), end  # fmt: skip
 
 
 def _correction_end(reader: _Reader, pos: int, end: int) -> int:
@@ -1573,9 +1659,14 @@ def read_actions(
         hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
-            and not (hit[0].names_players or _cancels_a_command(hit[0]) or _names_anew(hit[0]))
+            and not (
+                _names_a_choice(hit[0]) or hit[0].offered
+                or _cancels_a_command(hit[0]) or _names_anew(hit[0])
+            )
         ):
             continue
+        if _offered_alone(hit[0]) and _command_between(reader, starts, consumed_to, pos):
+            continue  # 杀X，占卜Y，或者Z: offered for 占卜Y (unread), not for 杀X
         parsed, end = hit
         parsed = reader.for_later(parsed, end)
         if kill_posts and set(parsed.intents) & set(_KILLS):
@@ -1602,15 +1693,23 @@ def _after_a_platform(reader: _Reader, p: Parsed) -> Parsed:
     """A bare change (改成X, 换成X: no command word, a name) is the writer changing the last
     thing he named; when that is a cannon's platform (炮打A，炮架子Y，改成X / 炮架子Y，改成X), it
     may change the platform or the target, and neither is guessed: ``unclear_change``. A change
-    verb says what it changes (改打X: the target; 炮架改成X: the platform)."""
-    if not (p.correction and not p.intents and p.target is not None and p.target.written):
+    verb says what it changes (改打X: the target; 炮架改成X: the platform). A name offered
+    right after a platform (炮打A，炮架子：Y，或者Z) is another platform."""
+    if not (
+        (p.correction or p.offered) and not p.intents and p.target is not None and p.target.written
+    ):
         return p
-    mentions = [hit for _, hit in _platforms_in(reader, 0, p.pos) if hit.end <= p.pos]
+    hits = _platforms_in(reader, 0, p.pos)
+    if p.offered and any(at < p.pos < hit.end for at, hit in hits):
+        return _with(p, offered=False)  # read with the platform it follows on its line
+    mentions = [hit for _, hit in hits if hit.end <= p.pos]
     if not mentions:
         return p
     last = max(mentions, key=lambda hit: hit.end)
     if reader.index.find_all(reader.folded, last.end, p.pos):
         return p  # a name after the platform (炮架子Y，炮打A，改成X): the command is changed
+    if p.offered:
+        return _with(p, platform=last.names[0])
     return _with(
         p, intents=("cannon_kill",), unclear_change=(p.verb, p.target), platform=last.names[0]
     )
@@ -1692,11 +1791,17 @@ def _read_correction_or_command(
     (``after_command``), a clause offering another target (或者占卜X) is marked ``offered``."""
     text = reader.text
     if after_command:
-        alt = _ALTERNATIVE_LEAD.match(text, pos)
-        if alt and alt.end() > pos and not text.startswith(lexicon.ALTERNATIVE_NOT, pos):
-            hit = _read_correction_or_command(reader, alt.end())
+        alt = _alternative_lead(reader, pos)
+        if alt is not None:
+            hit = _read_correction_or_command(reader, alt)
             if hit is not None and hit[0].target is not None:
                 return _with(hit[0], offered=True, correction=False), hit[1]
+            bare = hit is None or hit[0].target is None  # 或者Y / 或者弃权: no command word
+            named = _offered_names(reader, pos, alt) if bare else None
+            if named is not None:  # 占卜X，要么Y / 委托投票：X，或者弃权: for the command before it
+                verb = reader.folded.original_slice(pos, alt).strip(" \t,，:：")
+                refs, end = named
+                return Parsed((), verb, pos, refs[0], refs[1:], offered=True), end
     m = _CORRECTION.match(text, pos)
     fixed = _correction_end(reader, pos, m.end()) if m else pos
     if fixed > pos:
@@ -1765,13 +1870,16 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             )  # fmt: skip
         if p.offered:
             same = next(
-                (k for k in range(len(out) - 1, -1, -1) if set(out[k].intents) & set(p.intents)),
+                (k for k in range(len(out) - 1, -1, -1) if _kinds(out[k]) & _kinds(p)),
                 None,
             ) if p.intents else before_at  # 要不改成X？: another target for the command before
             if same is not None:
                 q = out[same]
                 offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
-                out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
+                if p.platform is not None and not p.intents:  # 炮架子：Y，或者Z: platforms
+                    out[same] = _with(q, platforms=q.platforms + offered, alternatives=True)
+                else:
+                    out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
                 continue
         if not p.intents:
             continue  # a name offered with no command before it to take
@@ -1785,6 +1893,18 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
     return out
+
+
+def _offered_alone(p: Parsed) -> bool:
+    """A name offered with no command word after its lead (占卜X，要么Y): for the command right
+    before it."""
+    return p.offered and not p.intents
+
+
+def _kinds(p: Parsed) -> set[str]:
+    """The kinds of command ``p`` may be, a delegated ballot or abstention being one (弃权，或者
+    委托投票：X offers another choice for the same ballot)."""
+    return {"delegate" if i.startswith("delegate") else i for i in p.intents}
 
 
 def _names_anew(p: Parsed) -> bool:
@@ -2052,12 +2172,26 @@ def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
     if ref is None or not (ref.resolved or ref.written):
         return None
     more, end, alternatives = reader.read_more_names(end)
+    offered = _offered_on_line(reader, end)  # 炮架子：Y，或者Z
+    if offered is not None:
+        more, end, alternatives = [*more, *offered[0]], offered[1], True
     asked = reader.qualified(pos, end, conditions=False)
     line_begin = reader.line_bounds(pos)[0]
     corrected = changed or bool(
         _CORRECTION.fullmatch(text, _first_non_space(text, line_begin), pos)
     )
     return _Platform((ref, *more), end, alternatives, asked, corrected)
+
+
+def _offered_on_line(reader: _Reader, end: int) -> tuple[tuple[NameRef, ...], int] | None:
+    """The names a clause right after ``end`` on its line offers (炮架子：Y，或者Z: another
+    platform), and where they end."""
+    at = _OFFER_GAP.match(reader.text, end).end()
+    alt = _alternative_lead(reader, at) if at > end else None
+    return _offered_names(reader, at, alt) if alt is not None else None
+
+
+_OFFER_GAP = re.compile(r"[ \t]*[,;.。、~…]*[ \t]*")
 
 
 def _platform_mentions(reader: _Reader, spans: Iterable[tuple[int, int]]) -> list[_Platform]:
@@ -2143,7 +2277,7 @@ def _kill_and_after(
         # command there naming a player (杀李白，杀杜甫: a conflict, never the first in silence)
         after.extend(
             p for p in read_actions_between(reader, end, kill_line_end, after_command=True)
-            if p.correction or p.names_players
+            if p.correction or p.offered or p.names_players
         )  # fmt: skip
         if region > kill_line_end:  # lines between the kill and a later marker
             after.extend(read_actions_between(reader, kill_line_end, region))
@@ -2191,7 +2325,9 @@ def read_actions_between(
         if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
             continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
-        if hit is not None and (hit[0].names_players or _names_anew(hit[0])):
+        if hit is not None and _offered_alone(hit[0]) and _command_between(reader, starts, consumed, pos):
+            continue  # (offered for the unread command between)
+        if hit is not None and (_names_a_choice(hit[0]) or hit[0].offered or _names_anew(hit[0])):
             out.append(reader.for_later(*hit))
             consumed = hit[1]
             for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line
