@@ -27,8 +27,11 @@ Where a name is written, a player's name wins over a marker word (炮架做炮�
 plays), a marker word inside a name never marks, and a name that is a marker word with
 another player's name in the word's slot is an ambiguous name (see :func:`_marker_or_name`).
 
-Positions (sentence and clause bounds, condition and question markers) are looked up in tables
-built once per text, so a hostile text of many clauses or markers is read in linear time.
+Positions (sentence and clause bounds, condition and question markers, names, platforms, words
+that say something, 宣言同上 and words of time to come) are looked up in tables built once per
+text, a subject is walked once from each of its units, and a run of correction words is read at
+most ``_MAX_RUN`` at a time, so a hostile text of many clauses, names, markers or commands is read
+in linear time (``bench/bench_intake_runs.py``).
 
 This module only reads; :mod:`shenshi.intake.actions` and ``ballots`` decide what the game allows.
 """
@@ -55,6 +58,9 @@ SELF = "\x00self"  # NameRef.player for 自己 / 我自己: the sender, filled i
 COMMAND_LINE_SLACK = 2
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
+# Words that may be repeated across commas (嗯，算了，不对，…) are read at most this many times at
+# one place: a longer run is read from a later clause of it (each clause of a run is read once).
+_MAX_RUN = 8
 _SENTENCE_BREAK = "。!?\n"
 _SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|一个|一次|一位|下)?[ \t:*]*")
 # Pictographs and arrows between a command word and its name (占卜👉老王): skipped, but they do
@@ -190,8 +196,6 @@ _CHANGE_VERB = re.compile(
 # What may stand between a word and the name it takes: separators, a mention's @, an opening
 # bracket or quote (炮架子「乌骓」, 改成@周勃).
 _NAME_OPENING = r"?[ \t:@「『“\"'(【\[]*$"
-# A command word the writer opens a clause with (a name after it is its target, not a subject).
-_LATER = re.compile(_alt(lexicon.LATER_WORDS))
 # A command word or a change verb right before a name: the name is its target (杀Bob, 改投 B).
 _OBJECT_BEFORE = re.compile(
     "(?:" + _COMMAND_WORD.pattern + "|" + _CHANGE_VERB.pattern + ")"
@@ -257,7 +261,7 @@ _BALLOT_INTENTS = frozenset({"vote", "abstain", "delegate_vote", "delegate_absta
 # A skill taken back (不救了, 取消【救药】, 救药不用了): the verb, in 【】 or not.
 _ANY_VERB_WRITTEN = r"(?:[【\[](" + _VERBS_ALT + r")[】\]]|(" + _VERBS_ALT + "))"
 _SKILL_WITHDRAWN = re.compile(
-    _FILLER + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_LEADS) + r"[ \t,]*)*"
+    _FILLER + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_LEADS) + r"[ \t,]*){0," + str(_MAX_RUN) + "}"
     + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_BEFORE) + r")[ \t]*" + _ANY_VERB_WRITTEN
     + "(?:了|啦|吧)?"
     + "|" + _FILLER + _ANY_VERB_WRITTEN + r"[ \t]*(?:" + _alt(lexicon.SKILL_WITHDRAWN_AFTER) + ")(?:了|吧)?"
@@ -275,16 +279,17 @@ _SLOW_DOWN = re.compile(
 )
 # What may follow a whole-clause command such as 同意加速 (a particle, 了, 吧, emoticons).
 _CLAUSE_TAIL = re.compile("[ \t" + lexicon.NAME_PARTICLES + r"\W]*")
-# A change of mind: 不对，改成X / 算了还是X吧 / 更正：X / 不，是X (atomic: no backtracking).
+# A change of mind: 不对，改成X / 算了还是X吧 / 更正：X / 不，是X (atomic: no backtracking; at
+# most _MAX_RUN lead-ins and words at one place).
 _POINTING = (
     re.escape(lexicon.CORRECTION_POINTING[0]) + r"[^,.!?;。\n]{1,8}?"
     + re.escape(lexicon.CORRECTION_POINTING[1])
 )  # fmt: skip
 _CORRECTION = re.compile(
-    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
+    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*){0," + str(_MAX_RUN) + "})"
     + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
     + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))"
-    + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*)+"
+    + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*){1," + str(_MAX_RUN) + "}"
     + _alt(lexicon.CORRECTION_MODALS) + "?"
     + "(?:" + _alt(lexicon.CORRECTION_MEANT_LEADS) + "?(?:" + _VOTE_WORD + "|" + _alt(w for w, _ in lexicon.VERBS)
     + "|" + re.escape(lexicon.VOTE_WEAK) + ")" + _alt(lexicon.CORRECTION_MEANT_TAILS) + ")?"
@@ -321,6 +326,7 @@ _LEADS = (
     re.compile(r"\([ \t]*"),
 )
 _MAX_LEADS = 8
+_ANY_LEAD = re.compile("|".join("(?:" + lead.pattern + ")" for lead in _LEADS))
 _EDIT_NOTE = re.compile(_alt_bounded(lexicon.EDIT_NOTES) + r"[ \t]*:")
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
 _BALLOT_HINT = re.compile(
@@ -353,6 +359,8 @@ def lead_positions(text: str, pos: int) -> tuple[int, ...]:
     answers for the texts being read are kept."""
     found = [pos]
     for _ in range(_MAX_LEADS):
+        if _ANY_LEAD.match(text, pos) is None:
+            break  # (one look for the most common case: no lead-in)
         for lead in _LEADS:
             m = lead.match(text, pos)
             if m and m.end() > pos:
@@ -446,6 +454,59 @@ def _marker_spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
+class _Words:
+    """Literal words looked for within a span again and again (:meth:`_Reader.written_within`)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        ordered = sorted(set(words), key=len)
+        self._first = frozenset(w[0] for w in ordered)
+        self._shortest = re.compile("|".join(map(re.escape, ordered)))
+
+    def table(self, text: str) -> tuple[list[int], list[int]]:
+        """Where one of the words starts in ``text``, and where the shortest one there ends."""
+        starts: list[int] = []
+        ends: list[int] = []
+        for i, c in enumerate(text):
+            if c in self._first:
+                m = self._shortest.match(text, i)
+                if m:
+                    starts.append(i)
+                    ends.append(m.end())
+        return starts, ends
+
+
+_LATER_WORDS = _Words(lexicon.LATER_WORDS)
+_DECLARATION_SAME_WORDS = _Words(lexicon.DECLARATION_SAME)
+
+
+# command_starts of the texts last read: (text, names, author) -> (starts, weak starts)
+_Starts = tuple[tuple[int, ...], frozenset[int]]
+_STARTS_KEPT: dict[tuple[str, NameIndex, tuple[str, ...]], _Starts] = {}
+
+
+@dataclass(frozen=True)
+class _SubjectUnit:
+    """One unit of a subject (我, a player's name, a partner word): whether it is the writer,
+    where its word ends, where it ends (after an aside), and where the next unit may start after
+    a link (和, 、, a comma), if one follows."""
+
+    writer: bool
+    first_end: int
+    end: int
+    linked_to: int | None
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """A subject from one of its units on: where it ends, whether it holds the writer, where its
+    first unit's word ends, and whether more units are linked to that one."""
+
+    end: int
+    writer: bool
+    first_end: int
+    linked: bool
+
+
 @dataclass
 class _Reader:
     folded: Folded
@@ -457,6 +518,11 @@ class _Reader:
     author_keys: tuple[str, ...] = ()  # the writer's own name and nicknames, folded
 
     _matches: dict[int, NameMatch | None] = field(default_factory=dict)  # name_at, memoized
+    _word_tables: dict[_Words, tuple[list[int], list[int]]] = field(default_factory=dict)
+    # _with_platform: spans -> what the platforms named there say
+    platforms_said: dict[tuple[tuple[int, int], ...], tuple] = field(default_factory=dict)
+    # _subject_at, memoized per author: unit start -> the subject from there (None: no unit)
+    _subjects: dict[tuple[str, ...], dict[int, _Subject | None]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -501,7 +567,7 @@ class _Reader:
         change = _CHANGE_VERB.search(self.text, p.pos, end)
         at = change.start() if change else p.pos
         begin = self._bounds(self._clause_breaks, at)[0]
-        return _with(p, conditional=True) if _LATER.search(self.text, begin, at) else p
+        return _with(p, conditional=True) if self.written_within(_LATER_WORDS, begin, at) else p
 
     def _opens_with_command(self, begin: int) -> bool:
         """Whether the clause at ``begin`` opens (after its lead-in and fillers) with a command
@@ -533,6 +599,84 @@ class _Reader:
                 return pos
             pos = third.end() if third is not None else max(name.end, pos + 1) if name else pos + 1
         return stop
+
+    @cached_property
+    def platforms(self) -> list[tuple[list[int], list[tuple[int, int, _Platform]]]]:
+        """Every platform named in the text (:func:`_all_platforms`), read once, with where each
+        starts (for a bisection): :func:`_platforms_in` answers for a span from them."""
+        return [([at for at, _, _ in hits], hits) for hits in _all_platforms(self)]
+
+    @cached_property
+    def _name_starts(self) -> tuple[list[int], list[int]]:
+        """Every position where a player's name starts (overlapping ones too), and its end."""
+        starts: list[int] = []
+        ends: list[int] = []
+        for pos in range(len(self.text)):
+            match = self.name_at(pos)
+            if match is not None:
+                starts.append(pos)
+                ends.append(match.end)
+        return starts, ends
+
+    def names_between(self, start: int, stop: int) -> bool:
+        """Whether a player's name is written within ``[start, stop)`` (as
+        :meth:`NameIndex.find_all` over that span would find one)."""
+        starts, ends = self._name_starts
+        i = bisect_left(starts, start)
+        while i < len(starts) and starts[i] < stop:
+            if ends[i] <= stop:
+                return True
+            i += 1
+        return False
+
+    def written_within(self, words: _Words, start: int, stop: int) -> bool:
+        """Whether one of ``words`` is written within ``[start, stop)`` (as a search of their
+        alternation there would find it), from a table of where each may be read, made once
+        per text: a text of many commands in one long clause or line asks again and again."""
+        table = self._word_tables.get(words)
+        if table is None:
+            table = self._word_tables[words] = words.table(self.text)
+        starts, ends = table
+        i = bisect_left(starts, start)
+        while i < len(starts) and starts[i] < stop:
+            if ends[i] <= stop:
+                return True
+            i += 1
+        return False
+
+    @cached_property
+    def _word_positions(self) -> list[int]:
+        """Where the characters that say something are (:func:`_word_chars`), in order."""
+        particles = lexicon.NAME_PARTICLES
+        return [i for i, c in enumerate(self.text) if _extends_a_name(c) and c not in particles]
+
+    @property
+    def first_word_char(self) -> int:
+        """Where the first character that says something is, or the length of the text."""
+        return self._word_positions[0] if self._word_positions else len(self.text)
+
+    def says_something(self, start: int, stop: int) -> bool:
+        """Whether ``[start, stop)`` holds a character that says something (``_word_chars``
+        of it is not 0), looked up in the table rather than counted again each time."""
+        words = self._word_positions
+        i = bisect_left(words, start)
+        return i < len(words) and words[i] < stop
+
+    @cached_property
+    def withdrawal_lead_end(self) -> int:
+        """How far the text opens with nothing but a withdrawal's lead-in (算了，/ 我 …):
+        ``_WITHDRAWAL_LEAD`` may match the text up to a position only up to here."""
+        return _WITHDRAWAL_LEAD.match(self.text).end()
+
+    def next_clause(self, start: int) -> int | None:
+        """The first of :meth:`clause_starts` from ``start`` (a clause's break), without reading
+        the rest of the text: the first character there that is no break and no space (a start
+        inside a clause, after 就 or a change verb, comes after it), or ``None``."""
+        text = self.text
+        for i in range(start, len(text)):
+            if text[i] not in _CLAUSE_BREAK and not text[i].isspace():
+                return i
+        return None
 
     @cached_property
     def _colon_written(self) -> bool:
@@ -612,8 +756,12 @@ class _Reader:
                 starts.append(m.end())
         clause_done = start
         inside: set[int] = set()
-        for cstart, cend in self._conditions:
-            if cstart < clause_done or cstart >= stop:
+        conditions = self._conditions
+        for k in range(bisect_left(conditions, (start, -1)), len(conditions)):
+            cstart, cend = conditions[k]
+            if cstart >= stop:
+                break
+            if cstart < clause_done:
                 continue
             clause_done = min(self.clause_end(cend), stop)
             inside.update(w.start() for w in _COMMAND_WORD.finditer(text, cend, clause_done))
@@ -632,7 +780,27 @@ class _Reader:
 
     def command_starts(self, author_keys: tuple[str, ...] = ()) -> list[int]:
         """Every position a command may start at: each clause start (after the author's own
-        "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …)."""
+        "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …).
+
+        The same text is read for ballots and for commands (a post in the vote thread): the
+        starts of the texts last read, and the weak starts they hold, are kept."""
+        key = (self.text, self.index, author_keys)
+        kept = _STARTS_KEPT.get(key)
+        if kept is None:
+            saved, self.weak_starts = self.weak_starts, set()
+            try:
+                starts = self._command_starts(author_keys)
+                kept = (tuple(starts), frozenset(self.weak_starts))
+            finally:
+                saved.update(self.weak_starts)
+                self.weak_starts = saved
+            if len(_STARTS_KEPT) >= 8:
+                _STARTS_KEPT.clear()
+            _STARTS_KEPT[key] = kept
+        self.weak_starts.update(kept[1])
+        return list(kept[0])
+
+    def _command_starts(self, author_keys: tuple[str, ...]) -> list[int]:
         starts: set[int] = set()
         labelled: set[int] = set()  # after a short framing that ends in a colon: weak starts
         begin = 0
@@ -675,48 +843,76 @@ class _Reader:
             return []
         if text[pos] not in _WRITER_FIRST and not self.index.could_begin(self.folded, pos):
             return []
-        at = subject_end = first_end = pos
-        writer = False
-        units = 0
-        while at < len(text):
-            unit = _WRITER.match(text, at)
-            if unit is not None:
-                writer, stop = True, unit.end()
-            else:
-                name = self.name_at(at)
-                if name is not None:
-                    if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
-                        writer = True
-                    stop = name.end
-                else:
-                    word = _PARTNER.match(text, at)
-                    if word is None:
-                        break
-                    stop = word.end()
-            units += 1
-            first_end = stop if units == 1 else first_end
-            aside = _SUBJECT_ASIDE.match(text, stop)
-            at = aside.end() if aside else stop
-            if unit is not None:  # 我Momo投票：X: the writer's own name after 我
-                named = _first_non_space(text, at)
-                own = next((k for k in author_keys if k and text.startswith(k, named)), None)
-                if own is not None and self.name_at(named) is not None:
-                    at = stop = named + len(own)
-            subject_end = at
-            link = _SUBJECT_LINK.match(text, at)
-            if link is None:
-                break
-            at = link.end()
-        if not writer:
+        subject = self._subject_at(pos, author_keys)
+        if subject is None or not subject.writer:
             return []
+        subject_end, first_end = subject.end, subject.first_end
         tail = _SUBJECT_TAIL.match(text, subject_end)
-        alone = units == 1 and subject_end == first_end and tail is None
+        alone = not subject.linked and subject_end == first_end and tail is None
         if alone and text[pos:first_end] in _FILLER_WORDS:
             return []  # 我投X: the filler reads it
         found = [_first_non_space(text, subject_end)]
         if tail is not None:
             found.append(_first_non_space(text, tail.end()))
         return found
+
+    def _subject_at(self, pos: int, author_keys: tuple[str, ...]) -> _Subject | None:
+        """The subject whose units (我, a player's name, a partner word, each with an aside in
+        brackets) start at ``pos``, linked by 和/、/, …; ``None`` when no unit starts there.
+
+        A subject is the same from each of its units on, whatever stands before: the units of a
+        long run (老王，阿杰，老王，… where each name opens a clause) are walked once, and each
+        unit's subject is kept (a walk per clause would be quadratic in the run's length)."""
+        known = self._subjects.setdefault(author_keys, {})
+        walked: list[tuple[int, _SubjectUnit]] = []  # the units not known yet, in order
+        at: int | None = pos
+        after: _Subject | None = None  # the subject from the unit after the last one walked
+        while at is not None and at < len(self.text):
+            if at in known:
+                after = known[at]
+                break
+            unit = self._subject_unit(at, author_keys)
+            if unit is None:
+                known[at] = None
+                break
+            walked.append((at, unit))
+            at = unit.linked_to
+        for start, unit in reversed(walked):
+            if after is None:  # the last unit (or the next one is no unit): the subject ends here
+                after = _Subject(unit.end, unit.writer, unit.first_end, False)
+            else:
+                after = _Subject(after.end, unit.writer or after.writer, unit.first_end, True)
+            known[start] = after
+        return known.get(pos)
+
+    def _subject_unit(self, at: int, author_keys: tuple[str, ...]) -> _SubjectUnit | None:
+        """One unit of a subject at ``at`` (see :meth:`_after_subject`), or ``None``."""
+        text = self.text
+        writer = False
+        unit = _WRITER.match(text, at) if text[at] in _WRITER_FIRST else None
+        if unit is not None:
+            writer, stop = True, unit.end()
+        else:
+            name = self.name_at(at)
+            if name is not None:
+                if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
+                    writer = True
+                stop = name.end
+            else:
+                word = _PARTNER.match(text, at)
+                if word is None:
+                    return None
+                stop = word.end()
+        first_end = stop
+        aside = _SUBJECT_ASIDE.match(text, stop)
+        end = aside.end() if aside else stop
+        if unit is not None:  # 我Momo投票：X: the writer's own name after 我
+            named = _first_non_space(text, end)
+            own = next((k for k in author_keys if k and text.startswith(k, named)), None)
+            if own is not None and self.name_at(named) is not None:
+                end = named + len(own)
+        link = _SUBJECT_LINK.match(text, end)
+        return _SubjectUnit(writer, first_end, end, link.end() if link else None)
 
     def next_on_line(self, end: int) -> list[int]:
         """Where a second command may start after one that ended at ``end`` on the same line
@@ -1364,7 +1560,7 @@ def _names_on_next_lines(reader: _Reader, ref: NameRef, more: list[NameRef], end
     where they end (``end`` when there are none)."""
     text = reader.text
     line_end = reader.line_bounds(end)[1] if end < len(text) else len(text)
-    if line_end >= len(text) or _word_chars(text[end:line_end]) > 0:
+    if line_end >= len(text) or reader.says_something(end, line_end):
         return end
     names, stop = reader.lone_name_lines(line_end)
     seen = {ref.player, *(r.player for r in more)}
@@ -1683,30 +1879,57 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
-    found = [_after_a_platform(reader, p) for p in found]
+    found = _after_platforms(reader, found)
     if found and found[0].correction and not found[0].intents and found[0].target is not None:
         found[0] = _with_mentioned_verb(reader, found[0])
     return [_one_choice(p) for p in apply_corrections(found)]
 
 
-def _after_a_platform(reader: _Reader, p: Parsed) -> Parsed:
+def _after_platforms(reader: _Reader, found: list[Parsed]) -> list[Parsed]:
     """A bare change (改成X, 换成X: no command word, a name) is the writer changing the last
     thing he named; when that is a cannon's platform (炮打A，炮架子Y，改成X / 炮架子Y，改成X), it
     may change the platform or the target, and neither is guessed: ``unclear_change``. A change
     verb says what it changes (改打X: the target; 炮架改成X: the platform). A name offered
-    right after a platform (炮打A，炮架子：Y，或者Z) is another platform."""
-    if not (
-        (p.correction or p.offered) and not p.intents and p.target is not None and p.target.written
-    ):
-        return p
-    hits = _platforms_in(reader, 0, p.pos)
-    if p.offered and any(at < p.pos < hit.end for at, hit in hits):
+    right after a platform (炮打A，炮架子：Y，或者Z) is another platform.
+
+    The platforms named before each change are taken as the changes come, in order of
+    position (a text of many platforms and many changes is read in linear time)."""
+    asks = sorted(
+        (p.pos, k) for k, p in enumerate(found)
+        if (p.correction or p.offered) and not p.intents and p.target is not None and p.target.written
+    )  # fmt: skip
+    if not asks:
+        return found
+    hits = sorted(
+        (needs, rank, hit)
+        for rank, (_, needs, hit) in enumerate(h for _, group in reader.platforms for h in group)
+    )
+    if not hits:
+        return found
+    out = list(found)
+    ends: list[tuple[int, int, _Platform]] = []  # the platforms read so far: (end, -rank, hit)
+    furthest = -1  # the furthest end of a platform read so far
+    i = 0
+    for pos, k in asks:
+        while i < len(hits) and hits[i][0] <= pos:  # (a platform read before pos)
+            _, rank, hit = hits[i]
+            insort(ends, (hit.end, -rank, hit))
+            furthest = max(furthest, hit.end)
+            i += 1
+        j = bisect_left(ends, (pos + 1,)) - 1
+        out[k] = _after_a_platform(reader, found[k], furthest > pos, ends[j][2] if j >= 0 else None)
+    return out
+
+
+def _after_a_platform(reader: _Reader, p: Parsed, inside: bool, last: _Platform | None) -> Parsed:
+    """``p``, a bare change or an offered name (see :func:`_after_platforms`), given whether a
+    platform named before it runs on past it (``inside``: it was read with that platform) and the
+    platform named last before it (the one ending last, the first of them written)."""
+    if p.offered and inside:
         return _with(p, offered=False)  # read with the platform it follows on its line
-    mentions = [hit for _, hit in hits if hit.end <= p.pos]
-    if not mentions:
+    if last is None:
         return p
-    last = max(mentions, key=lambda hit: hit.end)
-    if reader.index.find_all(reader.folded, last.end, p.pos):
+    if reader.names_between(last.end, p.pos):
         return p  # a name after the platform (炮架子Y，炮打A，改成X): the command is changed
     if p.offered:
         return _with(p, platform=last.names[0])
@@ -1774,12 +1997,17 @@ def _only_commands_around(reader: _Reader, pos: int, stop: int) -> bool:
     改成【毒药】X) follows it. After a command in the same text (占卜X，取消占卜) the command
     before it is no longer certain instead, and the GM is told (docs/intake.md)."""
     text = reader.text
-    if _word_chars(text[:pos]) and not _WITHDRAWAL_LEAD.fullmatch(text, 0, pos):
+    if reader.first_word_char < pos and not (
+        pos <= reader.withdrawal_lead_end and _WITHDRAWAL_LEAD.fullmatch(text, 0, pos)
+    ):
         return False  # (算了，不束魂了: a lead-in only)
-    later = reader.clause_starts(stop)
-    if not later:
+    later = reader.next_clause(stop)
+    if later is None:
         return True
-    return _read_correction_or_command(reader, later[0]) is not None or _read_clause_command(reader, later[0]) is not None
+    return (
+        _read_correction_or_command(reader, later) is not None
+        or _read_clause_command(reader, later) is not None
+    )
 
 
 def _read_correction_or_command(
@@ -1809,7 +2037,7 @@ def _read_correction_or_command(
         stop = reader.clause_end(fixed)
         cancelled = _CANCELLED.match(text, fixed, stop)
         if (
-            after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0
+            after_command and cancelled and not reader.says_something(cancelled.end(), stop)
             and not _after_a_question(text, pos)  # 要是她是狼怎么办？算了: the worry, dismissed
         ):
             # 算了 / 以第一条为准 / 取消占卜 / 算了不占卜了: the target is no longer certain
@@ -1844,11 +2072,15 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
     correction replace a command locked with 确定 (the lock decides, W-D1). A target offered
     after a command (或者X) makes it alternatives."""
     out: list[Parsed] = []
-    for p in found:
-        before_at = next(
+    unclear = any(p.unclear_change is not None for p in found)
+
+    def last_targeted() -> int | None:  # the command before, with a target
+        return next(
             (k for k in range(len(out) - 1, -1, -1) if out[k].intents and is_targeted(out[k])),
             None,
         )
+
+    for p in found:
         if p.unclear_change is not None and not p.conditional:
             # 炮打A，炮架子Y，改成X: the target or the platform? The cannon is not certain.
             cannon = next((k for k in range(len(out) - 1, -1, -1) if "cannon_kill" in out[k].intents), None)
@@ -1856,6 +2088,7 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 out[cannon] = _with(out[cannon], unclear_change=p.unclear_change)
                 continue
         if p.correction and not p.intents:
+            before_at = last_targeted()
             if before_at is None:
                 continue
             before = out[before_at]
@@ -1872,7 +2105,7 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             same = next(
                 (k for k in range(len(out) - 1, -1, -1) if _kinds(out[k]) & _kinds(p)),
                 None,
-            ) if p.intents else before_at  # 要不改成X？: another target for the command before
+            ) if p.intents else last_targeted()  # 要不改成X？: another target for the command before
             if same is not None:
                 q = out[same]
                 offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
@@ -1883,7 +2116,7 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 continue
         if not p.intents:
             continue  # a name offered with no command before it to take
-        if "cannon_kill" in p.intents and p.unclear_change is None:
+        if unclear and "cannon_kill" in p.intents and p.unclear_change is None:
             # 炮架子Y，改成B，炮打A: the platform is not certain for the cannon written after it
             alone = next((q for q in out if q.unclear_change is not None and q.correction), None)
             if alone is not None:
@@ -2151,6 +2384,7 @@ class _Platform:
     alternatives: bool
     asked: bool
     corrected: bool = False  # 炮架改成Y, 更正：炮架子：Y: replaces the platforms before it
+    slot: int = 0  # where its name is written
 
 
 def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
@@ -2180,7 +2414,7 @@ def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
     corrected = changed or bool(
         _CORRECTION.fullmatch(text, _first_non_space(text, line_begin), pos)
     )
-    return _Platform((ref, *more), end, alternatives, asked, corrected)
+    return _Platform((ref, *more), end, alternatives, asked, corrected, name_at)
 
 
 def _offered_on_line(reader: _Reader, end: int) -> tuple[tuple[NameRef, ...], int] | None:
@@ -2203,22 +2437,49 @@ def _platform_mentions(reader: _Reader, spans: Iterable[tuple[int, int]]) -> lis
 
 
 def _platforms_in(reader: _Reader, start: int, stop: int) -> list[tuple[int, _Platform]]:
-    text = reader.text
+    """The platforms named in ``[start, stop)`` (where each starts, and the platform): those
+    written with a platform word (炮架子：Y, 隔着Y) whose name is written before ``stop``, then
+    those written name first (Y为炮架) whose name ends by ``stop``."""
     found: list[tuple[int, _Platform]] = []
-    names = reader.index.find_all(reader.folded, start, stop)
+    for starts, hits in reader.platforms:
+        i = bisect_left(starts, start)
+        while i < len(starts) and starts[i] < stop:
+            at, needs, hit = hits[i]
+            if needs <= stop:
+                found.append((at, hit))
+            i += 1
+    return found
+
+
+def _all_platforms(reader: _Reader) -> list[list[tuple[int, int, _Platform]]]:
+    """Every platform named in the text, read once: those written with a platform word, then
+    those written name first, each in order, as (where it starts, how far the text must reach
+    for it to be read, the platform)."""
+    text = reader.text
+    if not _PLATFORM_ANY.search(text):
+        return [[], []]
+    marked: list[tuple[int, int, _Platform]] = []
+    names = reader.index.find_all(reader.folded)
     # a platform word inside a player's whole name (老炮架, 让架子) never marks a platform
     inside = {k for at, match in names if _whole_name_at(reader, at) for k in range(at + 1, match.end)}
-    for pos in range(start, stop):
+    for pos in range(len(text)):
         if (pos > 0 and text[pos - 1] not in _CLAUSE_BREAK + " \t:(（[【以用拿让") or pos in inside:
             continue
-        hit = _platform_at(reader, pos, stop)
+        hit = _platform_at(reader, pos, len(text))
         if hit is not None:
-            found.append((pos, hit))
+            marked.append((pos, hit.slot + 1, hit))
+    name_first: list[tuple[int, int, _Platform]] = []
     for pos, match in names:
         if _PLATFORM_AS_AFTER.match(text, match.end):
             ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
-            found.append((pos, _Platform((ref,), match.end, False, False)))
-    return found
+            hit = _Platform((ref,), match.end, False, False, slot=pos)
+            name_first.append((pos, match.end, hit))
+    return [marked, name_first]
+
+
+_PLATFORM_ANY = re.compile(
+    _alt(lexicon.PLATFORM_WORDS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_AS_WORDS)
+)
 
 
 def _with_platform(
@@ -2228,22 +2489,43 @@ def _with_platform(
     of platforms (炮架子：Y、Z) or two different ones are a conflict, alternatives (Y或者Z) are
     alternatives, an asked one (炮架子：Y？) makes the command conditional, a corrected one
     (炮架改成Y) replaces those before it."""
+    key = tuple(spans)
+    said = reader.platforms_said.get(key)
+    if said is None:  # (the cannons of one line share its platforms: read them once)
+        said = reader.platforms_said[key] = _platforms_said(reader, key)
+    return _with_said(parsed, said)
+
+
+def _with_said(parsed: Parsed, said: tuple) -> Parsed:
+    """``parsed`` with what the platforms named for it say (:func:`_platforms_said`)."""
+    if not said:
+        return parsed
+    first, others, alternatives, asked = said
+    intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
+    return _with(
+        parsed, intents=intents, platform=first, platforms=others,
+        alternatives=parsed.alternatives or alternatives, conditional=parsed.conditional or asked,
+    )  # fmt: skip
+
+
+def _platforms_said(
+    reader: _Reader, spans: tuple[tuple[int, int], ...]
+) -> tuple[NameRef, tuple[NameRef, ...], bool, bool] | tuple[()]:
+    """What the platforms named in the spans say (see :func:`_with_platform`): the platform,
+    the other, different ones, whether they are alternatives and whether one is asked; ``()``
+    when none is named."""
     mentions = _platform_mentions(reader, spans)
     last_fix = max((k for k, hit in enumerate(mentions) if hit.corrected), default=0)
     mentions = mentions[last_fix:]
     if not mentions:
-        return parsed
-    intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
+        return ()
     names = [ref for hit in mentions for ref in hit.names]
     first = names[0]
     others = tuple(ref for ref in names[1:] if ref.written != first.written)
     if len(mentions[0].names) > 1 and not others:
         others = tuple(mentions[0].names[1:])
-    return _with(
-        parsed, intents=intents, platform=first, platforms=others,
-        alternatives=parsed.alternatives or any(hit.alternatives for hit in mentions),
-        conditional=parsed.conditional or any(hit.asked for hit in mentions),
-    )  # fmt: skip
+    alternatives = any(hit.alternatives for hit in mentions)
+    return first, others, alternatives, any(hit.asked for hit in mentions)
 
 
 # -- declarations ------------------------------------------------------------------------------
@@ -2292,15 +2574,21 @@ def _kill_and_after(
                    confirm=parsed.confirm or decl.confirmed)  # fmt: skip
     parsed = _with_platform(reader, parsed, [(0, region), *platform_lines])
     kills = []
+    has_body = bool(body.strip())
+    below: tuple | None = None  # what the platform lines alone say (read once)
     for p in after:
         if set(p.intents) & set(_KILLS):
             line_begin, line_end = reader.line_bounds(p.pos)
             # 改杀X，宣言同上 after a declaration in this PM means that one
-            above = bool(body.strip()) and body_at < line_begin
-            same_p = not above and bool(_DECLARATION_SAME.search(text, p.pos, line_end))
+            above = has_body and body_at < line_begin
+            same_p = not above and reader.written_within(_DECLARATION_SAME_WORDS, p.pos, line_end)
             p = _with(p, declaration=body, story=bool(story), declaration_same=same_p)
             if "cannon_kill" in p.intents:
-                p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
+                if platform_lines and not _platforms_in(reader, line_begin, line_end):
+                    below = _platforms_said(reader, tuple(platform_lines)) if below is None else below
+                    p = _with_said(p, below)  # (none on its own line: the platform lines' own)
+                else:
+                    p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
         kills.append(p)
     return [*found[:at], parsed, *kills]
 
@@ -2316,6 +2604,7 @@ def read_actions_between(
     starts = [p for p in reader.command_starts() if start <= p < stop]
     if after_command:
         starts = sorted({*starts, *(p for p in reader.next_on_line(start) if p < stop)})
+    queued = set(starts)
     i = 0
     while i < len(starts):
         pos = starts[i]
@@ -2331,7 +2620,8 @@ def read_actions_between(
             out.append(reader.for_later(*hit))
             consumed = hit[1]
             for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line
-                if nxt < stop and nxt not in starts:
+                if nxt < stop and nxt not in queued:
+                    queued.add(nxt)
                     insort(starts, nxt, lo=i)
     return out
 
