@@ -27,8 +27,11 @@ Where a name is written, a player's name wins over a marker word (炮架做炮�
 plays), a marker word inside a name never marks, and a name that is a marker word with
 another player's name in the word's slot is an ambiguous name (see :func:`_marker_or_name`).
 
-Positions (sentence and clause bounds, condition and question markers) are looked up in tables
-built once per text, so a hostile text of many clauses or markers is read in linear time.
+Positions (sentence and clause bounds, condition and question markers, names, platforms, words
+that say something, 宣言同上 and words of time to come) are looked up in tables built once per
+text, a subject is walked once from each of its units, and a run of correction words is read at
+most ``_MAX_RUN`` at a time, so a hostile text of many clauses, names, markers or commands is read
+in linear time (``bench/bench_intake_runs.py``).
 
 This module only reads; :mod:`shenshi.intake.actions` and ``ballots`` decide what the game allows.
 """
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from bisect import bisect_left, bisect_right, insort
+from bisect import bisect_left, insort
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -55,6 +58,9 @@ SELF = "\x00self"  # NameRef.player for 自己 / 我自己: the sender, filled i
 COMMAND_LINE_SLACK = 2
 
 _CLAUSE_BREAK = "。.!?;,~…\n"
+# Words that may be repeated across commas (嗯，算了，不对，…) are read at most this many times at
+# one place: a longer run is read from a later clause of it (each clause of a run is read once).
+_MAX_RUN = 8
 _SENTENCE_BREAK = "。!?\n"
 _SEP = re.compile(r"[ \t:=\-—>→~・·*]*(?:一下|一个|一次|一位|下)?[ \t:*]*")
 # Pictographs and arrows between a command word and its name (占卜👉老王): skipped, but they do
@@ -190,8 +196,6 @@ _CHANGE_VERB = re.compile(
 # What may stand between a word and the name it takes: separators, a mention's @, an opening
 # bracket or quote (炮架子「乌骓」, 改成@周勃).
 _NAME_OPENING = r"?[ \t:@「『“\"'(【\[]*$"
-# A command word the writer opens a clause with (a name after it is its target, not a subject).
-_LATER = re.compile(_alt(lexicon.LATER_WORDS))
 # A command word or a change verb right before a name: the name is its target (杀Bob, 改投 B).
 _OBJECT_BEFORE = re.compile(
     "(?:" + _COMMAND_WORD.pattern + "|" + _CHANGE_VERB.pattern + ")"
@@ -257,7 +261,7 @@ _BALLOT_INTENTS = frozenset({"vote", "abstain", "delegate_vote", "delegate_absta
 # A skill taken back (不救了, 取消【救药】, 救药不用了): the verb, in 【】 or not.
 _ANY_VERB_WRITTEN = r"(?:[【\[](" + _VERBS_ALT + r")[】\]]|(" + _VERBS_ALT + "))"
 _SKILL_WITHDRAWN = re.compile(
-    _FILLER + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_LEADS) + r"[ \t,]*)*"
+    _FILLER + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_LEADS) + r"[ \t,]*){0," + str(_MAX_RUN) + "}"
     + "(?:" + _alt(lexicon.SKILL_WITHDRAWN_BEFORE) + r")[ \t]*" + _ANY_VERB_WRITTEN
     + "(?:了|啦|吧)?"
     + "|" + _FILLER + _ANY_VERB_WRITTEN + r"[ \t]*(?:" + _alt(lexicon.SKILL_WITHDRAWN_AFTER) + ")(?:了|吧)?"
@@ -275,16 +279,17 @@ _SLOW_DOWN = re.compile(
 )
 # What may follow a whole-clause command such as 同意加速 (a particle, 了, 吧, emoticons).
 _CLAUSE_TAIL = re.compile("[ \t" + lexicon.NAME_PARTICLES + r"\W]*")
-# A change of mind: 不对，改成X / 算了还是X吧 / 更正：X / 不，是X (atomic: no backtracking).
+# A change of mind: 不对，改成X / 算了还是X吧 / 更正：X / 不，是X (atomic: no backtracking; at
+# most _MAX_RUN lead-ins and words at one place).
 _POINTING = (
     re.escape(lexicon.CORRECTION_POINTING[0]) + r"[^,.!?;。\n]{1,8}?"
     + re.escape(lexicon.CORRECTION_POINTING[1])
 )  # fmt: skip
 _CORRECTION = re.compile(
-    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*)*)"
+    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*){0," + str(_MAX_RUN) + "})"
     + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
     + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))"
-    + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*)+"
+    + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*){1," + str(_MAX_RUN) + "}"
     + _alt(lexicon.CORRECTION_MODALS) + "?"
     + "(?:" + _alt(lexicon.CORRECTION_MEANT_LEADS) + "?(?:" + _VOTE_WORD + "|" + _alt(w for w, _ in lexicon.VERBS)
     + "|" + re.escape(lexicon.VOTE_WEAK) + ")" + _alt(lexicon.CORRECTION_MEANT_TAILS) + ")?"
@@ -295,8 +300,13 @@ _CANCELLED = re.compile(
     r"[ \t,]*(?:" + _alt(lexicon.CANCEL_NEGATIONS) + ")?(?:" + _VERBS_ALT + ")?"
 )  # fmt: skip
 _ANY_VERB = re.compile(_VERBS_ALT)
-_ALTERNATIVE_LEAD = re.compile(_alt(lexicon.ALTERNATIVE_LEADS) + r"[ \t,:]*")
+_ALTERNATIVE_LEAD = re.compile(
+    _alt(lexicon.ALTERNATIVE_LEADS) + r"[ \t,:]*"
+    + "(?:" + _alt(lexicon.ALTERNATIVE_LEAD_LINKS) + r"[ \t:]*)?"
+)  # fmt: skip
+_OTHERWISE = re.compile(_alt(lexicon.ALTERNATIVE_OTHERWISE))
 _ALTERNATIVE_FOLLOWER = re.compile(r"[ \t]*" + _alt(lexicon.ALTERNATIVE_FOLLOWERS))
+_OTHER_CHOICE = re.compile(_alt(lexicon.PRONOUNS + lexicon.ABSTAIN_WORDS))  # X或者他 / X或者弃权
 # What may stand before a command word at the start of a clause (see lexicon.LEAD_WORDS).
 _LEADS = (
     re.compile(_alt_bounded(lexicon.LEAD_WORDS) + r"[ \t]*:+[ \t]*"),
@@ -316,6 +326,7 @@ _LEADS = (
     re.compile(r"\([ \t]*"),
 )
 _MAX_LEADS = 8
+_ANY_LEAD = re.compile("|".join("(?:" + lead.pattern + ")" for lead in _LEADS))
 _EDIT_NOTE = re.compile(_alt_bounded(lexicon.EDIT_NOTES) + r"[ \t]*:")
 _ECHO = re.compile(_alt(lexicon.ECHO_WORDS))
 _BALLOT_HINT = re.compile(
@@ -348,6 +359,8 @@ def lead_positions(text: str, pos: int) -> tuple[int, ...]:
     answers for the texts being read are kept."""
     found = [pos]
     for _ in range(_MAX_LEADS):
+        if _ANY_LEAD.match(text, pos) is None:
+            break  # (one look for the most common case: no lead-in)
         for lead in _LEADS:
             m = lead.match(text, pos)
             if m and m.end() > pos:
@@ -441,6 +454,59 @@ def _marker_spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
     return [(m.start(), m.end()) for m in pattern.finditer(text)]
 
 
+class _Words:
+    """Literal words looked for within a span again and again (:meth:`_Reader.written_within`)."""
+
+    def __init__(self, words: Iterable[str]) -> None:
+        ordered = sorted(set(words), key=len)
+        self._first = frozenset(w[0] for w in ordered)
+        self._shortest = re.compile("|".join(map(re.escape, ordered)))
+
+    def table(self, text: str) -> tuple[list[int], list[int]]:
+        """Where one of the words starts in ``text``, and where the shortest one there ends."""
+        starts: list[int] = []
+        ends: list[int] = []
+        for i, c in enumerate(text):
+            if c in self._first:
+                m = self._shortest.match(text, i)
+                if m:
+                    starts.append(i)
+                    ends.append(m.end())
+        return starts, ends
+
+
+_LATER_WORDS = _Words(lexicon.LATER_WORDS)
+_DECLARATION_SAME_WORDS = _Words(lexicon.DECLARATION_SAME)
+
+
+# command_starts of the texts last read: (text, names, author) -> (starts, weak starts)
+_Starts = tuple[tuple[int, ...], frozenset[int]]
+_STARTS_KEPT: dict[tuple[str, NameIndex, tuple[str, ...]], _Starts] = {}
+
+
+@dataclass(frozen=True)
+class _SubjectUnit:
+    """One unit of a subject (我, a player's name, a partner word): whether it is the writer,
+    where its word ends, where it ends (after an aside), and where the next unit may start after
+    a link (和, 、, a comma), if one follows."""
+
+    writer: bool
+    first_end: int
+    end: int
+    linked_to: int | None
+
+
+@dataclass(frozen=True)
+class _Subject:
+    """A subject from one of its units on: where it ends, whether it holds the writer, where its
+    first unit's word ends, and whether more units are linked to that one."""
+
+    end: int
+    writer: bool
+    first_end: int
+    linked: bool
+
+
 @dataclass
 class _Reader:
     folded: Folded
@@ -452,20 +518,15 @@ class _Reader:
     author_keys: tuple[str, ...] = ()  # the writer's own name and nicknames, folded
 
     _matches: dict[int, NameMatch | None] = field(default_factory=dict)  # name_at, memoized
-    _all_names: list[tuple[int, int]] | None = None  # (start, end) of every name, left to right
+    _word_tables: dict[_Words, tuple[list[int], list[int]]] = field(default_factory=dict)
+    # _with_platform: spans -> what the platforms named there say
+    platforms_said: dict[tuple[tuple[int, int], ...], tuple] = field(default_factory=dict)
+    # _subject_at, memoized per author: unit start -> the subject from there (None: no unit)
+    _subjects: dict[tuple[str, ...], dict[int, _Subject | None]] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
         return self.folded.text
-
-    def names_before(self, pos: int) -> int | None:
-        """Where the last player's name ending by ``pos`` starts (``None``: none), from one
-        left-to-right reading of the whole text."""
-        if self._all_names is None:
-            self._all_names = [(at, m.end) for at, m in self.index.find_all(self.folded)]
-        ends = [end for _, end in self._all_names]
-        i = bisect_right(ends, pos)
-        return self._all_names[i - 1][0] if i else None
 
     def name_at(self, pos: int) -> NameMatch | None:
         """The player's name written at ``pos`` (:meth:`NameIndex.match_at`), looked up once."""
@@ -506,7 +567,7 @@ class _Reader:
         change = _CHANGE_VERB.search(self.text, p.pos, end)
         at = change.start() if change else p.pos
         begin = self._bounds(self._clause_breaks, at)[0]
-        return _with(p, conditional=True) if _LATER.search(self.text, begin, at) else p
+        return _with(p, conditional=True) if self.written_within(_LATER_WORDS, begin, at) else p
 
     def _opens_with_command(self, begin: int) -> bool:
         """Whether the clause at ``begin`` opens (after its lead-in and fillers) with a command
@@ -538,6 +599,84 @@ class _Reader:
                 return pos
             pos = third.end() if third is not None else max(name.end, pos + 1) if name else pos + 1
         return stop
+
+    @cached_property
+    def platforms(self) -> list[tuple[list[int], list[tuple[int, int, _Platform]]]]:
+        """Every platform named in the text (:func:`_all_platforms`), read once, with where each
+        starts (for a bisection): :func:`_platforms_in` answers for a span from them."""
+        return [([at for at, _, _ in hits], hits) for hits in _all_platforms(self)]
+
+    @cached_property
+    def _name_starts(self) -> tuple[list[int], list[int]]:
+        """Every position where a player's name starts (overlapping ones too), and its end."""
+        starts: list[int] = []
+        ends: list[int] = []
+        for pos in range(len(self.text)):
+            match = self.name_at(pos)
+            if match is not None:
+                starts.append(pos)
+                ends.append(match.end)
+        return starts, ends
+
+    def names_between(self, start: int, stop: int) -> bool:
+        """Whether a player's name is written within ``[start, stop)`` (as
+        :meth:`NameIndex.find_all` over that span would find one)."""
+        starts, ends = self._name_starts
+        i = bisect_left(starts, start)
+        while i < len(starts) and starts[i] < stop:
+            if ends[i] <= stop:
+                return True
+            i += 1
+        return False
+
+    def written_within(self, words: _Words, start: int, stop: int) -> bool:
+        """Whether one of ``words`` is written within ``[start, stop)`` (as a search of their
+        alternation there would find it), from a table of where each may be read, made once
+        per text: a text of many commands in one long clause or line asks again and again."""
+        table = self._word_tables.get(words)
+        if table is None:
+            table = self._word_tables[words] = words.table(self.text)
+        starts, ends = table
+        i = bisect_left(starts, start)
+        while i < len(starts) and starts[i] < stop:
+            if ends[i] <= stop:
+                return True
+            i += 1
+        return False
+
+    @cached_property
+    def _word_positions(self) -> list[int]:
+        """Where the characters that say something are (:func:`_word_chars`), in order."""
+        particles = lexicon.NAME_PARTICLES
+        return [i for i, c in enumerate(self.text) if _extends_a_name(c) and c not in particles]
+
+    @property
+    def first_word_char(self) -> int:
+        """Where the first character that says something is, or the length of the text."""
+        return self._word_positions[0] if self._word_positions else len(self.text)
+
+    def says_something(self, start: int, stop: int) -> bool:
+        """Whether ``[start, stop)`` holds a character that says something (``_word_chars``
+        of it is not 0), looked up in the table rather than counted again each time."""
+        words = self._word_positions
+        i = bisect_left(words, start)
+        return i < len(words) and words[i] < stop
+
+    @cached_property
+    def withdrawal_lead_end(self) -> int:
+        """How far the text opens with nothing but a withdrawal's lead-in (算了，/ 我 …):
+        ``_WITHDRAWAL_LEAD`` may match the text up to a position only up to here."""
+        return _WITHDRAWAL_LEAD.match(self.text).end()
+
+    def next_clause(self, start: int) -> int | None:
+        """The first of :meth:`clause_starts` from ``start`` (a clause's break), without reading
+        the rest of the text: the first character there that is no break and no space (a start
+        inside a clause, after 就 or a change verb, comes after it), or ``None``."""
+        text = self.text
+        for i in range(start, len(text)):
+            if text[i] not in _CLAUSE_BREAK and not text[i].isspace():
+                return i
+        return None
 
     @cached_property
     def _colon_written(self) -> bool:
@@ -617,8 +756,12 @@ class _Reader:
                 starts.append(m.end())
         clause_done = start
         inside: set[int] = set()
-        for cstart, cend in self._conditions:
-            if cstart < clause_done or cstart >= stop:
+        conditions = self._conditions
+        for k in range(bisect_left(conditions, (start, -1)), len(conditions)):
+            cstart, cend = conditions[k]
+            if cstart >= stop:
+                break
+            if cstart < clause_done:
                 continue
             clause_done = min(self.clause_end(cend), stop)
             inside.update(w.start() for w in _COMMAND_WORD.finditer(text, cend, clause_done))
@@ -637,7 +780,27 @@ class _Reader:
 
     def command_starts(self, author_keys: tuple[str, ...] = ()) -> list[int]:
         """Every position a command may start at: each clause start (after the author's own
-        "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …)."""
+        "名字：" at a line start), and the same after its lead-in (1、 PS： 😀 …).
+
+        The same text is read for ballots and for commands (a post in the vote thread): the
+        starts of the texts last read, and the weak starts they hold, are kept."""
+        key = (self.text, self.index, author_keys)
+        kept = _STARTS_KEPT.get(key)
+        if kept is None:
+            saved, self.weak_starts = self.weak_starts, set()
+            try:
+                starts = self._command_starts(author_keys)
+                kept = (tuple(starts), frozenset(self.weak_starts))
+            finally:
+                saved.update(self.weak_starts)
+                self.weak_starts = saved
+            if len(_STARTS_KEPT) >= 8:
+                _STARTS_KEPT.clear()
+            _STARTS_KEPT[key] = kept
+        self.weak_starts.update(kept[1])
+        return list(kept[0])
+
+    def _command_starts(self, author_keys: tuple[str, ...]) -> list[int]:
         starts: set[int] = set()
         labelled: set[int] = set()  # after a short framing that ends in a colon: weak starts
         begin = 0
@@ -680,48 +843,76 @@ class _Reader:
             return []
         if text[pos] not in _WRITER_FIRST and not self.index.could_begin(self.folded, pos):
             return []
-        at = subject_end = first_end = pos
-        writer = False
-        units = 0
-        while at < len(text):
-            unit = _WRITER.match(text, at)
-            if unit is not None:
-                writer, stop = True, unit.end()
-            else:
-                name = self.name_at(at)
-                if name is not None:
-                    if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
-                        writer = True
-                    stop = name.end
-                else:
-                    word = _PARTNER.match(text, at)
-                    if word is None:
-                        break
-                    stop = word.end()
-            units += 1
-            first_end = stop if units == 1 else first_end
-            aside = _SUBJECT_ASIDE.match(text, stop)
-            at = aside.end() if aside else stop
-            if unit is not None:  # 我Momo投票：X: the writer's own name after 我
-                named = _first_non_space(text, at)
-                own = next((k for k in author_keys if k and text.startswith(k, named)), None)
-                if own is not None and self.name_at(named) is not None:
-                    at = stop = named + len(own)
-            subject_end = at
-            link = _SUBJECT_LINK.match(text, at)
-            if link is None:
-                break
-            at = link.end()
-        if not writer:
+        subject = self._subject_at(pos, author_keys)
+        if subject is None or not subject.writer:
             return []
+        subject_end, first_end = subject.end, subject.first_end
         tail = _SUBJECT_TAIL.match(text, subject_end)
-        alone = units == 1 and subject_end == first_end and tail is None
+        alone = not subject.linked and subject_end == first_end and tail is None
         if alone and text[pos:first_end] in _FILLER_WORDS:
             return []  # 我投X: the filler reads it
         found = [_first_non_space(text, subject_end)]
         if tail is not None:
             found.append(_first_non_space(text, tail.end()))
         return found
+
+    def _subject_at(self, pos: int, author_keys: tuple[str, ...]) -> _Subject | None:
+        """The subject whose units (我, a player's name, a partner word, each with an aside in
+        brackets) start at ``pos``, linked by 和/、/, …; ``None`` when no unit starts there.
+
+        A subject is the same from each of its units on, whatever stands before: the units of a
+        long run (老王，阿杰，老王，… where each name opens a clause) are walked once, and each
+        unit's subject is kept (a walk per clause would be quadratic in the run's length)."""
+        known = self._subjects.setdefault(author_keys, {})
+        walked: list[tuple[int, _SubjectUnit]] = []  # the units not known yet, in order
+        at: int | None = pos
+        after: _Subject | None = None  # the subject from the unit after the last one walked
+        while at is not None and at < len(self.text):
+            if at in known:
+                after = known[at]
+                break
+            unit = self._subject_unit(at, author_keys)
+            if unit is None:
+                known[at] = None
+                break
+            walked.append((at, unit))
+            at = unit.linked_to
+        for start, unit in reversed(walked):
+            if after is None:  # the last unit (or the next one is no unit): the subject ends here
+                after = _Subject(unit.end, unit.writer, unit.first_end, False)
+            else:
+                after = _Subject(after.end, unit.writer or after.writer, unit.first_end, True)
+            known[start] = after
+        return known.get(pos)
+
+    def _subject_unit(self, at: int, author_keys: tuple[str, ...]) -> _SubjectUnit | None:
+        """One unit of a subject at ``at`` (see :meth:`_after_subject`), or ``None``."""
+        text = self.text
+        writer = False
+        unit = _WRITER.match(text, at) if text[at] in _WRITER_FIRST else None
+        if unit is not None:
+            writer, stop = True, unit.end()
+        else:
+            name = self.name_at(at)
+            if name is not None:
+                if any(at + len(k) == name.end and text.startswith(k, at) for k in author_keys if k):
+                    writer = True
+                stop = name.end
+            else:
+                word = _PARTNER.match(text, at)
+                if word is None:
+                    return None
+                stop = word.end()
+        first_end = stop
+        aside = _SUBJECT_ASIDE.match(text, stop)
+        end = aside.end() if aside else stop
+        if unit is not None:  # 我Momo投票：X: the writer's own name after 我
+            named = _first_non_space(text, end)
+            own = next((k for k in author_keys if k and text.startswith(k, named)), None)
+            if own is not None and self.name_at(named) is not None:
+                end = named + len(own)
+        link = _SUBJECT_LINK.match(text, end)
+        return _SubjectUnit(writer, first_end, end, link.end() if link else None)
 
     def next_on_line(self, end: int) -> list[int]:
         """Where a second command may start after one that ended at ``end`` on the same line
@@ -960,6 +1151,9 @@ class _Reader:
             else:
                 match = self.name_at(nxt)
                 if match is None:
+                    other = self._offered_other(nxt) if _ALTERNATIVE.fullmatch(m.group(0)) else None
+                    if other is not None:  # 投票：X或者他 / 投票：X或者弃权: no one choice
+                        return [*more, other[0]], other[1], True
                     return more, pos, alternatives
                 if self._correction_before_a_name(nxt, match.end):
                     return more, pos, alternatives  # 占卜老王 改成 投票君 where 改成 plays; 炮架：Y
@@ -989,6 +1183,20 @@ class _Reader:
             alternatives = alternatives or alternative
             more.append(ref)
             pos = end
+
+    def _offered_other(self, pos: int) -> tuple[NameRef, int] | None:
+        """After an alternative word (X或者…, X，要么…), a choice that is no player's name: 他
+        or an abstention (X或者他吧, X，或者弃权也行), as written, and where it ends."""
+        text = self.text
+        m = _OTHER_CHOICE.match(text, pos)
+        if m is None:
+            return None
+        end = m.end()
+        if end < len(text) and _extends_a_name(text[end]) and not (
+            _PARTICLE.match(text, end) or _ALTERNATIVE_FOLLOWER.match(text, end)
+        ):
+            return None  # 他们, 弃权票数: more of a word
+        return NameRef(self.folded.original_slice(pos, end)), end
 
     def _reason_goes_on(self, end: int) -> bool:
         """Whether the clause of a name ending at ``end`` goes on, past a space or past more names
@@ -1146,17 +1354,17 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
         hit = _read_ballot_correction(reader, pos) if found else None
         hit = hit or _read_ballot(reader, pos)
         if hit is None and found:
-            alt = _ALTERNATIVE_LEAD.match(reader.text, pos)  # 投X，或者投Y: alternatives
-            offered = _read_ballot(reader, alt.end()) if alt and alt.end() > pos else None
-            if offered is not None and offered[0].target is not None:
+            offered = _offered_ballot(reader, pos)  # 投X，或者投Y / 投票：X，要么Y: alternatives
+            if offered is not None and not (
+                offered[2] and _command_between(reader, starts, consumed, pos)
+            ):  # (a name alone offers another choice for the ballot right before it)
                 q = found[-1]
-                names = (offered[0].target, *offered[0].more_targets)
-                found[-1] = _with(q, more_targets=q.more_targets + names, alternatives=True)
+                found[-1] = _with(q, more_targets=q.more_targets + offered[0], alternatives=True)
                 consumed = offered[1]
                 continue
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
-            and hit[0].intents == ("vote",) and not hit[0].names_players
+            and hit[0].intents == ("vote",) and not _names_a_choice(hit[0])
             and not hit[0].correction  # 更正：投他: meant, an alert (never the first in silence)
         ):  # fmt: skip
             continue
@@ -1176,6 +1384,67 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
                 second.add(nxt)
                 insort(starts, nxt, lo=i)
     return [_one_choice(p) for p in found]
+
+
+def _offered_ballot(reader: _Reader, pos: int) -> tuple[tuple[NameRef, ...], int, bool] | None:
+    """Another choice offered by the clause at ``pos`` after a ballot (投X，或者投Y, 投票：X，要么Y,
+    投票：X，或者弃权): the names offered (他 or an abstention as written), where they end, and
+    whether they are written alone (no ballot word after the lead)."""
+    alt = _alternative_lead(reader, pos)
+    if alt is None:
+        return None
+    offered = _read_ballot(reader, alt)
+    if offered is not None and offered[0].target is not None:
+        return (offered[0].target, *offered[0].more_targets), offered[1], False
+    named = _offered_names(reader, pos, alt)
+    return (*named, True) if named is not None else None
+
+
+def _command_between(reader: _Reader, starts: list[int], start: int, stop: int) -> bool:
+    """Whether a clause starting within ``[start, stop)`` opens with a command word: then a name
+    offered after it (投票：X，占卜Y，或者Z) is offered for that command, not the one before."""
+    text = reader.text
+    i = bisect_left(starts, start)
+    while i < len(starts) and starts[i] < stop:
+        if any(pattern.match(text, starts[i]) for pattern in _OPENING_COMMANDS):
+            return True
+        i += 1
+    return False
+
+
+def _names_a_choice(p: Parsed) -> bool:
+    """Whether ``p`` names players, or a player and other choices (投票：X或者弃权, 占卜X或者他):
+    a command where a command word may be only talk (a second one on a line) is read then."""
+    return p.names_players or (p.alternatives and p.target is not None and p.target.names_someone)
+
+
+def _alternative_lead(reader: _Reader, pos: int) -> int | None:
+    """Where the alternative lead opening the clause at ``pos`` ends (或者 / 要么就 / 或是), or
+    ``None``: none there, a question (要不要), or a player's whole name written there."""
+    text = reader.text
+    lead = _ALTERNATIVE_LEAD.match(text, pos)
+    if lead is None or lead.end() == pos or text.startswith(lexicon.ALTERNATIVE_NOT, pos):
+        return None
+    return None if _whole_name_at(reader, pos) else lead.end()
+
+
+def _offered_names(reader: _Reader, pos: int, at: int) -> tuple[tuple[NameRef, ...], int] | None:
+    """The names a clause opening with an alternative lead at ``pos`` offers, read from ``at``
+    (after the lead), when no command word follows it (投票：X，或者Y / 占卜X，要么Y吧): a player's
+    name (or 自己, 他, an abstention) and the names listed after it, and where they end.
+    ``None`` when no player's name follows (或许Y也有问题: a name run on into more words is none), or when the
+    lead also says "otherwise" and the clause goes on as a sentence (投票：X，要不然Y 明天就被刀了:
+    a reason about Y)."""
+    ref, end = reader.read_name(at, strict=False)
+    if ref is None or not ref.names_someone:
+        other = reader._offered_other(at)
+        if other is None:
+            return None
+        ref, end = other
+    more, end, _ = reader.read_more_names(end)
+    if _OTHERWISE.match(reader.text, pos) and reader._reason_goes_on(end):
+        return None
+    return (ref, *more), end
 
 
 def cast_as_a_ballot(p: Parsed) -> bool:
@@ -1291,7 +1560,7 @@ def _names_on_next_lines(reader: _Reader, ref: NameRef, more: list[NameRef], end
     where they end (``end`` when there are none)."""
     text = reader.text
     line_end = reader.line_bounds(end)[1] if end < len(text) else len(text)
-    if line_end >= len(text) or _word_chars(text[end:line_end]) > 0:
+    if line_end >= len(text) or reader.says_something(end, line_end):
         return end
     names, stop = reader.lone_name_lines(line_end)
     seen = {ref.player, *(r.player for r in more)}
@@ -1335,10 +1604,13 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
     ref, end = reader.read_name(stop, strict=strict)
     if ref is None or not (ref.names_someone or (strict and ref.written)):
         return None
+    # 还是X或者Y吧 / 更正：X、Y: the names listed after it, as after a ballot word
+    more, end, alternatives = reader.read_more_names(end)
     conditional = reader.qualified(pos, end)
     return Parsed(
-        ("vote",), verb, pos, ref, change=True, conditional=conditional, correction=True
-    ), end
+        ("vote",), verb, pos, ref, tuple(more), change=True, conditional=conditional,
+        correction=True, alternatives=alternatives,
+    ), end  # fmt: skip
 
 
 def _correction_end(reader: _Reader, pos: int, end: int) -> int:
@@ -1583,9 +1855,14 @@ def read_actions(
         hit = _read_correction_or_command(reader, command_at, bool(found))
         if hit is None or (
             (pos in second or pos in reader.weak_starts)
-            and not (hit[0].names_players or _cancels_a_command(hit[0]) or _names_anew(hit[0]))
+            and not (
+                _names_a_choice(hit[0]) or hit[0].offered
+                or _cancels_a_command(hit[0]) or _names_anew(hit[0])
+            )
         ):
             continue
+        if _offered_alone(hit[0]) and _command_between(reader, starts, consumed_to, pos):
+            continue  # 杀X，占卜Y，或者Z: offered for 占卜Y (unread), not for 杀X
         parsed, end = hit
         parsed = reader.for_later(parsed, end)
         if kill_posts and set(parsed.intents) & set(_KILLS):
@@ -1602,31 +1879,60 @@ def read_actions(
                 insort(starts, nxt, lo=i)
     if kill is not None:
         found = _kill_and_after(reader, found, kill, decl_before)
-    found = [_after_a_platform(reader, p) for p in found]
+    found = _after_platforms(reader, found)
     if found and found[0].correction and not found[0].intents and found[0].target is not None:
         found[0] = _with_mentioned_verb(reader, found[0])
     return [_one_choice(p) for p in apply_corrections(found)]
 
 
-def _after_a_platform(reader: _Reader, p: Parsed) -> Parsed:
+def _after_platforms(reader: _Reader, found: list[Parsed]) -> list[Parsed]:
     """A bare change (改成X, 换成X: no command word, a name) is the writer changing the last
     thing he named; when that is a cannon's platform (炮打A，炮架子Y，改成X / 炮架子Y，改成X), it
     may change the platform or the target, and neither is guessed: ``unclear_change``. A change
-    verb says what it changes (改打X: the target; 炮架改成X: the platform)."""
-    if not (p.correction and not p.intents and p.target is not None and p.target.written):
+    verb says what it changes (改打X: the target; 炮架改成X: the platform). A name offered
+    right after a platform (炮打A，炮架子：Y，或者Z) is another platform.
+
+    The platforms named before each change are taken as the changes come, in order of
+    position (a text of many platforms and many changes is read in linear time)."""
+    asks = sorted(
+        (p.pos, k) for k, p in enumerate(found)
+        if (p.correction or p.offered) and not p.intents and p.target is not None and p.target.written
+    )  # fmt: skip
+    if not asks:
+        return found
+    hits = sorted(
+        (needs, rank, hit)
+        for rank, (_, needs, hit) in enumerate(h for _, group in reader.platforms for h in group)
+    )
+    if not hits:
+        return found
+    out = list(found)
+    ends: list[tuple[int, int, _Platform]] = []  # the platforms read so far: (end, -rank, hit)
+    furthest = -1  # the furthest end of a platform read so far
+    i = 0
+    for pos, k in asks:
+        while i < len(hits) and hits[i][0] <= pos:  # (a platform read before pos)
+            _, rank, hit = hits[i]
+            insort(ends, (hit.end, -rank, hit))
+            furthest = max(furthest, hit.end)
+            i += 1
+        j = bisect_left(ends, (pos + 1,)) - 1
+        out[k] = _after_a_platform(reader, found[k], furthest > pos, ends[j][2] if j >= 0 else None)
+    return out
+
+
+def _after_a_platform(reader: _Reader, p: Parsed, inside: bool, last: _Platform | None) -> Parsed:
+    """``p``, a bare change or an offered name (see :func:`_after_platforms`), given whether a
+    platform named before it runs on past it (``inside``: it was read with that platform) and the
+    platform named last before it (the one ending last, the first of them written)."""
+    if p.offered and inside:
+        return _with(p, offered=False)  # read with the platform it follows on its line
+    if last is None:
         return p
-    # A platform names a player, and a name after it makes the change the command's: only a
-    # platform around the last name before the change matters. Reading from there, not from
-    # the start, keeps a PM of a thousand 改成X linear (it took 2 s, and minutes at 8000).
-    named = reader.names_before(p.pos)
-    if named is None:
-        return p
-    mentions = [hit for _, hit in _platforms_in(reader, max(0, named - _PLATFORM_REACH), p.pos) if hit.end <= p.pos]
-    if not mentions:
-        return p
-    last = max(mentions, key=lambda hit: hit.end)
-    if reader.index.find_all(reader.folded, last.end, p.pos):
+    if reader.names_between(last.end, p.pos):
         return p  # a name after the platform (炮架子Y，炮打A，改成X): the command is changed
+    if p.offered:
+        return _with(p, platform=last.names[0])
     return _with(
         p, intents=("cannon_kill",), unclear_change=(p.verb, p.target), platform=last.names[0]
     )
@@ -1691,12 +1997,17 @@ def _only_commands_around(reader: _Reader, pos: int, stop: int) -> bool:
     改成【毒药】X) follows it. After a command in the same text (占卜X，取消占卜) the command
     before it is no longer certain instead, and the GM is told (docs/intake.md)."""
     text = reader.text
-    if _word_chars(text[:pos]) and not _WITHDRAWAL_LEAD.fullmatch(text, 0, pos):
+    if reader.first_word_char < pos and not (
+        pos <= reader.withdrawal_lead_end and _WITHDRAWAL_LEAD.fullmatch(text, 0, pos)
+    ):
         return False  # (算了，不束魂了: a lead-in only)
-    later = reader.clause_starts(stop)
-    if not later:
+    later = reader.next_clause(stop)
+    if later is None:
         return True
-    return _read_correction_or_command(reader, later[0]) is not None or _read_clause_command(reader, later[0]) is not None
+    return (
+        _read_correction_or_command(reader, later) is not None
+        or _read_clause_command(reader, later) is not None
+    )
 
 
 def _read_correction_or_command(
@@ -1708,11 +2019,17 @@ def _read_correction_or_command(
     (``after_command``), a clause offering another target (或者占卜X) is marked ``offered``."""
     text = reader.text
     if after_command:
-        alt = _ALTERNATIVE_LEAD.match(text, pos)
-        if alt and alt.end() > pos and not text.startswith(lexicon.ALTERNATIVE_NOT, pos):
-            hit = _read_correction_or_command(reader, alt.end())
+        alt = _alternative_lead(reader, pos)
+        if alt is not None:
+            hit = _read_correction_or_command(reader, alt)
             if hit is not None and hit[0].target is not None:
                 return _with(hit[0], offered=True, correction=False), hit[1]
+            bare = hit is None or hit[0].target is None  # 或者Y / 或者弃权: no command word
+            named = _offered_names(reader, pos, alt) if bare else None
+            if named is not None:  # 占卜X，要么Y / 委托投票：X，或者弃权: for the command before it
+                verb = reader.folded.original_slice(pos, alt).strip(" \t,，:：")
+                refs, end = named
+                return Parsed((), verb, pos, refs[0], refs[1:], offered=True), end
     m = _CORRECTION.match(text, pos)
     fixed = _correction_end(reader, pos, m.end()) if m else pos
     if fixed > pos:
@@ -1720,7 +2037,7 @@ def _read_correction_or_command(
         stop = reader.clause_end(fixed)
         cancelled = _CANCELLED.match(text, fixed, stop)
         if (
-            after_command and cancelled and _word_chars(text[cancelled.end() : stop]) == 0
+            after_command and cancelled and not reader.says_something(cancelled.end(), stop)
             and not _after_a_question(text, pos)  # 要是她是狼怎么办？算了: the worry, dismissed
         ):
             # 算了 / 以第一条为准 / 取消占卜 / 算了不占卜了: the target is no longer certain
@@ -1755,11 +2072,15 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
     correction replace a command locked with 确定 (the lock decides, W-D1). A target offered
     after a command (或者X) makes it alternatives."""
     out: list[Parsed] = []
-    for p in found:
-        before_at = next(
+    unclear = any(p.unclear_change is not None for p in found)
+
+    def last_targeted() -> int | None:  # the command before, with a target
+        return next(
             (k for k in range(len(out) - 1, -1, -1) if out[k].intents and is_targeted(out[k])),
             None,
         )
+
+    for p in found:
         if p.unclear_change is not None and not p.conditional:
             # 炮打A，炮架子Y，改成X: the target or the platform? The cannon is not certain.
             cannon = next((k for k in range(len(out) - 1, -1, -1) if "cannon_kill" in out[k].intents), None)
@@ -1767,6 +2088,7 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 out[cannon] = _with(out[cannon], unclear_change=p.unclear_change)
                 continue
         if p.correction and not p.intents:
+            before_at = last_targeted()
             if before_at is None:
                 continue
             before = out[before_at]
@@ -1781,17 +2103,20 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             )  # fmt: skip
         if p.offered:
             same = next(
-                (k for k in range(len(out) - 1, -1, -1) if set(out[k].intents) & set(p.intents)),
+                (k for k in range(len(out) - 1, -1, -1) if _kinds(out[k]) & _kinds(p)),
                 None,
-            ) if p.intents else before_at  # 要不改成X？: another target for the command before
+            ) if p.intents else last_targeted()  # 要不改成X？: another target for the command before
             if same is not None:
                 q = out[same]
                 offered = tuple(r for r in (p.target, *p.more_targets) if r is not None)
-                out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
+                if p.platform is not None and not p.intents:  # 炮架子：Y，或者Z: platforms
+                    out[same] = _with(q, platforms=q.platforms + offered, alternatives=True)
+                else:
+                    out[same] = _with(q, more_targets=q.more_targets + offered, alternatives=True)
                 continue
         if not p.intents:
             continue  # a name offered with no command before it to take
-        if "cannon_kill" in p.intents and p.unclear_change is None:
+        if unclear and "cannon_kill" in p.intents and p.unclear_change is None:
             # 炮架子Y，改成B，炮打A: the platform is not certain for the cannon written after it
             alone = next((q for q in out if q.unclear_change is not None and q.correction), None)
             if alone is not None:
@@ -1801,6 +2126,18 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
         out.append(p)
     return out
+
+
+def _offered_alone(p: Parsed) -> bool:
+    """A name offered with no command word after its lead (占卜X，要么Y): for the command right
+    before it."""
+    return p.offered and not p.intents
+
+
+def _kinds(p: Parsed) -> set[str]:
+    """The kinds of command ``p`` may be, a delegated ballot or abstention being one (弃权，或者
+    委托投票：X offers another choice for the same ballot)."""
+    return {"delegate" if i.startswith("delegate") else i for i in p.intents}
 
 
 def _names_anew(p: Parsed) -> bool:
@@ -2047,6 +2384,7 @@ class _Platform:
     alternatives: bool
     asked: bool
     corrected: bool = False  # 炮架改成Y, 更正：炮架子：Y: replaces the platforms before it
+    slot: int = 0  # where its name is written
 
 
 def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
@@ -2068,12 +2406,26 @@ def _platform_at(reader: _Reader, pos: int, stop: int) -> _Platform | None:
     if ref is None or not (ref.resolved or ref.written):
         return None
     more, end, alternatives = reader.read_more_names(end)
+    offered = _offered_on_line(reader, end)  # 炮架子：Y，或者Z
+    if offered is not None:
+        more, end, alternatives = [*more, *offered[0]], offered[1], True
     asked = reader.qualified(pos, end, conditions=False)
     line_begin = reader.line_bounds(pos)[0]
     corrected = changed or bool(
         _CORRECTION.fullmatch(text, _first_non_space(text, line_begin), pos)
     )
-    return _Platform((ref, *more), end, alternatives, asked, corrected)
+    return _Platform((ref, *more), end, alternatives, asked, corrected, name_at)
+
+
+def _offered_on_line(reader: _Reader, end: int) -> tuple[tuple[NameRef, ...], int] | None:
+    """The names a clause right after ``end`` on its line offers (炮架子：Y，或者Z: another
+    platform), and where they end."""
+    at = _OFFER_GAP.match(reader.text, end).end()
+    alt = _alternative_lead(reader, at) if at > end else None
+    return _offered_names(reader, at, alt) if alt is not None else None
+
+
+_OFFER_GAP = re.compile(r"[ \t]*[,;.。、~…]*[ \t]*")
 
 
 def _platform_mentions(reader: _Reader, spans: Iterable[tuple[int, int]]) -> list[_Platform]:
@@ -2084,26 +2436,50 @@ def _platform_mentions(reader: _Reader, spans: Iterable[tuple[int, int]]) -> lis
     return [hit for _, hit in sorted(found, key=lambda f: f[0])]
 
 
-_PLATFORM_REACH = 40  # how far before its name a platform's words may begin (炮架子就选他吧：Y)
-
-
 def _platforms_in(reader: _Reader, start: int, stop: int) -> list[tuple[int, _Platform]]:
-    text = reader.text
+    """The platforms named in ``[start, stop)`` (where each starts, and the platform): those
+    written with a platform word (炮架子：Y, 隔着Y) whose name is written before ``stop``, then
+    those written name first (Y为炮架) whose name ends by ``stop``."""
     found: list[tuple[int, _Platform]] = []
-    names = reader.index.find_all(reader.folded, start, stop)
+    for starts, hits in reader.platforms:
+        i = bisect_left(starts, start)
+        while i < len(starts) and starts[i] < stop:
+            at, needs, hit = hits[i]
+            if needs <= stop:
+                found.append((at, hit))
+            i += 1
+    return found
+
+
+def _all_platforms(reader: _Reader) -> list[list[tuple[int, int, _Platform]]]:
+    """Every platform named in the text, read once: those written with a platform word, then
+    those written name first, each in order, as (where it starts, how far the text must reach
+    for it to be read, the platform)."""
+    text = reader.text
+    if not _PLATFORM_ANY.search(text):
+        return [[], []]
+    marked: list[tuple[int, int, _Platform]] = []
+    names = reader.index.find_all(reader.folded)
     # a platform word inside a player's whole name (老炮架, 让架子) never marks a platform
     inside = {k for at, match in names if _whole_name_at(reader, at) for k in range(at + 1, match.end)}
-    for pos in range(start, stop):
+    for pos in range(len(text)):
         if (pos > 0 and text[pos - 1] not in _CLAUSE_BREAK + " \t:(（[【以用拿让") or pos in inside:
             continue
-        hit = _platform_at(reader, pos, stop)
+        hit = _platform_at(reader, pos, len(text))
         if hit is not None:
-            found.append((pos, hit))
+            marked.append((pos, hit.slot + 1, hit))
+    name_first: list[tuple[int, int, _Platform]] = []
     for pos, match in names:
         if _PLATFORM_AS_AFTER.match(text, match.end):
             ref = NameRef(reader.folded.original_slice(pos, match.end), match.player, match.ambiguous, match.lookalike)
-            found.append((pos, _Platform((ref,), match.end, False, False)))
-    return found
+            hit = _Platform((ref,), match.end, False, False, slot=pos)
+            name_first.append((pos, match.end, hit))
+    return [marked, name_first]
+
+
+_PLATFORM_ANY = re.compile(
+    _alt(lexicon.PLATFORM_WORDS + lexicon.PLATFORM_ACROSS + lexicon.PLATFORM_AS_WORDS)
+)
 
 
 def _with_platform(
@@ -2113,22 +2489,43 @@ def _with_platform(
     of platforms (炮架子：Y、Z) or two different ones are a conflict, alternatives (Y或者Z) are
     alternatives, an asked one (炮架子：Y？) makes the command conditional, a corrected one
     (炮架改成Y) replaces those before it."""
+    key = tuple(spans)
+    said = reader.platforms_said.get(key)
+    if said is None:  # (the cannons of one line share its platforms: read them once)
+        said = reader.platforms_said[key] = _platforms_said(reader, key)
+    return _with_said(parsed, said)
+
+
+def _with_said(parsed: Parsed, said: tuple) -> Parsed:
+    """``parsed`` with what the platforms named for it say (:func:`_platforms_said`)."""
+    if not said:
+        return parsed
+    first, others, alternatives, asked = said
+    intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
+    return _with(
+        parsed, intents=intents, platform=first, platforms=others,
+        alternatives=parsed.alternatives or alternatives, conditional=parsed.conditional or asked,
+    )  # fmt: skip
+
+
+def _platforms_said(
+    reader: _Reader, spans: tuple[tuple[int, int], ...]
+) -> tuple[NameRef, tuple[NameRef, ...], bool, bool] | tuple[()]:
+    """What the platforms named in the spans say (see :func:`_with_platform`): the platform,
+    the other, different ones, whether they are alternatives and whether one is asked; ``()``
+    when none is named."""
     mentions = _platform_mentions(reader, spans)
     last_fix = max((k for k, hit in enumerate(mentions) if hit.corrected), default=0)
     mentions = mentions[last_fix:]
     if not mentions:
-        return parsed
-    intents = ("cannon_kill",) + tuple(i for i in parsed.intents if i != "cannon_kill")
+        return ()
     names = [ref for hit in mentions for ref in hit.names]
     first = names[0]
     others = tuple(ref for ref in names[1:] if ref.written != first.written)
     if len(mentions[0].names) > 1 and not others:
         others = tuple(mentions[0].names[1:])
-    return _with(
-        parsed, intents=intents, platform=first, platforms=others,
-        alternatives=parsed.alternatives or any(hit.alternatives for hit in mentions),
-        conditional=parsed.conditional or any(hit.asked for hit in mentions),
-    )  # fmt: skip
+    alternatives = any(hit.alternatives for hit in mentions)
+    return first, others, alternatives, any(hit.asked for hit in mentions)
 
 
 # -- declarations ------------------------------------------------------------------------------
@@ -2162,7 +2559,7 @@ def _kill_and_after(
         # command there naming a player (杀李白，杀杜甫: a conflict, never the first in silence)
         after.extend(
             p for p in read_actions_between(reader, end, kill_line_end, after_command=True)
-            if p.correction or p.names_players
+            if p.correction or p.offered or p.names_players
         )  # fmt: skip
         if region > kill_line_end:  # lines between the kill and a later marker
             after.extend(read_actions_between(reader, kill_line_end, region))
@@ -2177,15 +2574,21 @@ def _kill_and_after(
                    confirm=parsed.confirm or decl.confirmed)  # fmt: skip
     parsed = _with_platform(reader, parsed, [(0, region), *platform_lines])
     kills = []
+    has_body = bool(body.strip())
+    below: tuple | None = None  # what the platform lines alone say (read once)
     for p in after:
         if set(p.intents) & set(_KILLS):
             line_begin, line_end = reader.line_bounds(p.pos)
             # 改杀X，宣言同上 after a declaration in this PM means that one
-            above = bool(body.strip()) and body_at < line_begin
-            same_p = not above and bool(_DECLARATION_SAME.search(text, p.pos, line_end))
+            above = has_body and body_at < line_begin
+            same_p = not above and reader.written_within(_DECLARATION_SAME_WORDS, p.pos, line_end)
             p = _with(p, declaration=body, story=bool(story), declaration_same=same_p)
             if "cannon_kill" in p.intents:
-                p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
+                if platform_lines and not _platforms_in(reader, line_begin, line_end):
+                    below = _platforms_said(reader, tuple(platform_lines)) if below is None else below
+                    p = _with_said(p, below)  # (none on its own line: the platform lines' own)
+                else:
+                    p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
         kills.append(p)
     return [*found[:at], parsed, *kills]
 
@@ -2201,6 +2604,7 @@ def read_actions_between(
     starts = [p for p in reader.command_starts() if start <= p < stop]
     if after_command:
         starts = sorted({*starts, *(p for p in reader.next_on_line(start) if p < stop)})
+    queued = set(starts)
     i = 0
     while i < len(starts):
         pos = starts[i]
@@ -2210,11 +2614,14 @@ def read_actions_between(
         if _after_platform(reader, pos) == pos and _PLATFORM.match(reader.text, pos):
             continue  # a platform (炮架子：Y), read with the cannon's command
         hit = _read_correction_or_command(reader, pos, after_command=True)
-        if hit is not None and (hit[0].names_players or _names_anew(hit[0])):
+        if hit is not None and _offered_alone(hit[0]) and _command_between(reader, starts, consumed, pos):
+            continue  # (offered for the unread command between)
+        if hit is not None and (_names_a_choice(hit[0]) or hit[0].offered or _names_anew(hit[0])):
             out.append(reader.for_later(*hit))
             consumed = hit[1]
             for nxt in reader.next_on_line(consumed):  # 改杀B 不对还是A吧: on the same line
-                if nxt < stop and nxt not in starts:
+                if nxt < stop and nxt not in queued:
+                    queued.add(nxt)
                     insort(starts, nxt, lo=i)
     return out
 

@@ -180,8 +180,15 @@ CORRECTION_LEADS: tuple[str, ...] = (
     "哦", "噢", "喔", "啊", "嗯", "呃", "额", "诶", "欸", "唉", "哎", "对了", "我要", "我想", "我",
     "那就", "那", "再次", "再",
 )  # fmt: skip
-# A clause opening with one of these offers another target (投X，或者投Y): alternatives.
+# A clause opening with one of these offers another target (投X，或者投Y / 投票：X，要么Y /
+# 占卜X 或是Y吧), after a comma, any other break, a space or a symbol: alternatives.
 ALTERNATIVE_LEADS: tuple[str, ...] = ("或者", "或是", "要么", "要不然", "要不", "或")
+# ... possibly with a link before the name offered (或者是Y, 要么就Y吧)
+ALTERNATIVE_LEAD_LINKS: tuple[str, ...] = ("就是", "是", "就")
+# ... but these also say "otherwise" (投票：X，要不然Y明天就被刀了): a name after them offers
+# another target only when its clause ends with the names (a particle, 也行 …), not when it goes
+# on as a sentence (a reason about Y, as 投票：X，Y 验出来的 is).
+ALTERNATIVE_OTHERWISE: tuple[str, ...] = ("要不然", "要不")
 # ... but these ask (要不要改成Y: a question about a change, conditional, not another target)
 ALTERNATIVE_NOT: tuple[str, ...] = ("要不要",)
 # After a correction word that names nobody, a negated command word: 取消占卜, 算了不占卜了.

@@ -65,6 +65,9 @@ class NameMatch:
     lookalike: bool = False
 
 
+_SCORES_KEPT = 4096  # best_score answers kept per index
+
+
 class NameIndex:
     """All the ways the players of one game can be written."""
 
@@ -72,6 +75,7 @@ class NameIndex:
         self, names: Iterable[str], nicknames: Mapping[str, str | tuple[str, ...]] | None = None
     ):
         self.names: tuple[str, ...] = tuple(names)
+        self._scores: dict[str, float] = {}  # best_score, for the tokens last asked about
         keys: dict[str, set[str]] = {}
         for name in self.names:
             keys.setdefault(fold(name), set()).add(name)
@@ -314,12 +318,19 @@ class NameIndex:
         return tuple(out[:MAX_SUGGESTIONS])
 
     def best_score(self, token: str) -> float:
-        """The best fuzzy score of ``token`` against any name (0 when there is none)."""
+        """The best fuzzy score of ``token`` against any name (0 when there is none). The
+        scores of the tokens last asked about are kept: a hostile text asks about the same
+        token again and again."""
+        try:
+            return self._scores[token]
+        except KeyError:
+            pass
         key = fold(token.strip())
-        if not key:
-            return 0.0
-        hit = process.extractOne(key, list(self._keys), scorer=fuzz.WRatio)
-        return float(hit[1]) if hit else 0.0
+        hit = process.extractOne(key, list(self._keys), scorer=fuzz.WRatio) if key else None
+        if len(self._scores) >= _SCORES_KEPT:
+            self._scores.clear()
+        score = self._scores[token] = float(hit[1]) if hit else 0.0
+        return score
 
 
 def nickname_map(by_player: Mapping[str, Iterable[str]]) -> dict[str, str | tuple[str, ...]]:

@@ -255,13 +255,15 @@ def _action_in_the_open(out: Collector, text: str, author: str, skills: bool = T
     ctx, sender = out.ctx, out.sender
     assert sender is not None
     tree_hole = ctx.profile.skills.channel is not SkillChannel.PM
+    if not tree_hole and not ctx.powers_of(sender):
+        return False  # no power of his to misplace (and a long post is not read twice)
     parsed = read_actions(
         text, name_index(ctx), kill_posts=ctx.profile.kill_post is not None,
         author_keys=_author_keys(ctx, sender, author),
     )  # fmt: skip
     folded = fold(text)
     for p in parsed:
-        if folded[: p.pos].rpartition("\n")[2].strip(_LEADING):  # 「今晚我验 X」: a plan told in the open
+        if not _opens_its_line(folded, p.pos):  # 「今晚我验 X」: a plan told in the open
             continue  # (is talk: a command opens its line)
         own = skills and is_skill(p) and set(p.intents) & ctx.powers_of(sender) and not p.verb.lstrip("【[").startswith(_TALK)
         if own or (tree_hole and p.intents[0] in _TREE_HOLE_ONLY):
@@ -272,6 +274,15 @@ def _action_in_the_open(out: Collector, text: str, author: str, skills: bool = T
             )  # fmt: skip
             return True
     return False
+
+
+def _opens_its_line(folded: str, pos: int) -> bool:
+    """Whether only spaces, brackets and punctuation (``_LEADING``) stand before ``pos`` on its
+    line (looked at backwards from ``pos``: a long line of commands is not read again for each)."""
+    i = pos - 1
+    while i >= 0 and folded[i] != "\n" and folded[i] in _LEADING:
+        i -= 1
+    return i < 0 or folded[i] == "\n"
 
 
 def _unread_command(out: Collector, text: str, ballots_only: bool) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from shenshi.intake import ALERT_KINDS
+from shenshi.intake import ALERT_KINDS, lexicon
 from shenshi.intake.batch import run_case
 from tests.intake.corpus_check import check_case
 
@@ -244,3 +244,54 @@ def test_a_lead_in_clause_never_changes_what_a_vote_thread_post_gives(phrase: di
     """Whatever the phrase alone gives (a ballot, possible_ballot, one alert, or nothing), the
     same phrase after a lead-in clause gives it too: never silence where the phrase alerts."""
     assert _read({**phrase, "text": lead_in + phrase["text"]}) == _read(phrase)
+
+
+# An alternative offered after a comma or another break (投票：阿杰，或者Rex / 占卜：老王，要么Rex /
+# 投票：A 要么B / 投票：A⏎或者B) was dropped and the first name counted in silence, as were the names
+# listed after a correction (投票：老王，还是阿杰或者Rex吧 / 更正：阿杰、Rex) and a choice that is no
+# player's name after 或者 (投票：阿杰或者他 / 投票：Rex或者弃权). Each in varied wording over the
+# rulesets (ballots, PMs, 功能树洞 replies, a kill with its declaration, cannons' targets and
+# platforms, delegations), with the cases that must not change (``keep``: a change of mind
+# 还是Rex吧, 或许 / 或者说 / 要不然 opening a remark or a reason, the same player offered twice,
+# 要不要改成Y, alternatives already read, a name offered after another command). None of the 42
+# offered, corrected or inline cases read as expected on 6f97419, before the fix; the 20 ``keep``
+# cases did.
+ALTERNATIVES_AFTER_COMMA = _load("classes-alternatives-after-comma.jsonl")
+
+
+@pytest.mark.parametrize(
+    "case", ALTERNATIVES_AFTER_COMMA, ids=[c["id"] for c in ALTERNATIVES_AFTER_COMMA]
+)
+def test_an_alternative_offered_after_a_comma_counts_nothing(case: dict) -> None:
+    _check(case)
+
+
+def test_every_alternative_class_has_its_cases_and_its_negatives() -> None:
+    per_class: dict[str, int] = {}
+    for c in ALTERNATIVES_AFTER_COMMA:
+        per_class[c["source"].split("/")[1]] = per_class.get(c["source"].split("/")[1], 0) + 1
+    assert set(per_class) == {"offered", "corrected", "inline", "keep"}, per_class
+    assert per_class["offered"] >= 12 and per_class["keep"] >= 12, per_class
+    rulesets = {c["ruleset"] for c in ALTERNATIVES_AFTER_COMMA}
+    assert rulesets >= {"game5", "game6-10", "chess32", "werewolf"}
+    offered = [c for c in ALTERNATIVES_AFTER_COMMA if c["source"].endswith("offered")]
+    assert {c["channel"] for c in offered} == {"post", "pm"} and any(c.get("role_thread") for c in offered)
+    assert len({c["id"] for c in ALTERNATIVES_AFTER_COMMA}) == len(ALTERNATIVES_AFTER_COMMA)
+
+
+@pytest.mark.parametrize("lead", lexicon.ALTERNATIVE_LEADS)
+@pytest.mark.parametrize("between", ["，", "；", "。", "……", " ", "\n", "、", "~"])
+def test_each_alternative_lead_after_any_break_offers_another(lead: str, between: str) -> None:
+    """Each lexicon lead, after each kind of break, offers the name after it: a ballot and a PM
+    command both give ``alternatives`` and nothing counts."""
+    ballot = {**ALTERNATIVES_AFTER_COMMA[0], "text": f"投票：阿杰{between}{lead}Rex"}
+    seer = next(c for c in ALTERNATIVES_AFTER_COMMA if c["from"] == "糖糖")
+    divine = {**seer, "text": f"占卜：阿杰{between}{lead}Rex"}
+    assert _read(ballot) == ([], ["alternatives"])
+    assert _read(divine) == ([], ["alternatives"])
+
+
+@pytest.mark.parametrize("link", lexicon.ALTERNATIVE_LEAD_LINKS)
+def test_a_link_after_an_alternative_lead_offers_the_name_after_it(link: str) -> None:
+    ballot = {**ALTERNATIVES_AFTER_COMMA[0], "text": f"投票：阿杰，要么{link}Rex吧"}
+    assert _read(ballot) == ([], ["alternatives"])

@@ -131,3 +131,63 @@ def test_thousands_of_changes_in_one_pm_are_read_to_the_last() -> None:
     minutes at 8,000; bench/bench_intake_hostile.py prints the times): the last one counts."""
     commands, _ = action("占卜 老王\n" + "改成阿杰\n" * 3000 + "改成月光")
     assert commands == [("divine", "月光")]
+
+# Long runs (a hostile post, or a careless one): names separated by commas, spaces, 、 or new
+# lines, command words, brackets, corrections, offers and subjects. Each is read as its short form
+# is (or as the lead-ins' limit makes it), in linear time: a comma-separated run of names made
+# every clause walk the rest of the run as a possible subject (12k characters took 6 s, 48k 100 s).
+# The run of that shape is 50,000 characters long, the others 12,000 (bench/bench_intake_runs.py
+# times them all at 50,000; tests never time anything).
+VOTE = GameContext(
+    "game6-10", PLAYERS, phase=PhaseFacts(kind="day", number=2, vote_round=1), threads={"t": "vote"}
+)
+
+
+def _long(unit: str, prefix: str = "", suffix: str = "", size: int = 12_000) -> str:
+    return prefix + unit * (size // len(unit)) + suffix
+
+
+def _short_id(v: object) -> str | None:
+    return (v[:6] + "…" + v[-4:]).replace("\n", "⏎") if isinstance(v, str) else None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_long("老王，小明，", "投票：", size=50_000), ([], ["vote_conflict"])),
+        (_long("老王 小明 ", "投票："), ([], ["vote_conflict"])),
+        (_long("老王、小明、", "投票："), ([], ["vote_conflict"])),
+        (_long("老王\n小明\n", "投票："), ([], ["vote_conflict"])),
+        (_long("老王，小明，"), ([], [])),  # two players named, no ballot word: nothing to read
+        (_long("投票"), ([], ["unread_command"])),
+        (_long("投票："), ([], ["unknown_name"])),
+        (_long("改投 "), ([], ["unknown_name"])),
+        (_long("投票，"), ([], ["unread_command"])),
+        (_long("【", "投票：", "老王" + "】" * 6_000), ([], ["missing_target"])),
+        (_long("（", suffix="投票：老王"), ([], ["unread_command"])),  # past the lead-ins' limit
+        (_long("（小明）", "投票：老王"), ([], ["alternatives"])),
+        (_long("，算了", "投票：老王"), ([("vote", "老王")], [])),
+        (_long("，或者小明，要么老王", "投票：老王"), ([], ["alternatives"])),
+        (_long("我，", suffix="投票：老王"), ([("vote", "老王")], [])),
+    ],
+    ids=_short_id,
+)
+def test_a_long_run_in_the_vote_thread_reads_as_its_short_form(text: str, expected: tuple) -> None:
+    assert ballot(text, VOTE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (_long("老王，阿杰，", "占卜："), ([], ["action_conflict"])),
+        (_long("老王 阿杰 ", "占卜 "), ([], ["action_conflict"])),
+        (_long("老王\n阿杰\n", "占卜："), ([], ["action_conflict"])),
+        (_long("占卜"), ([], ["not_a_command"])),
+        (_long("改杀 "), ([], ["no_power"])),
+        (_long("(", suffix="占卜老王" + ")" * 12_000), ([], ["not_a_command"])),
+        (_long("，改成阿杰，改成老王", "占卜老王"), ([("divine", "老王")], [])),
+    ],
+    ids=_short_id,
+)
+def test_a_long_run_in_a_pm_reads_as_its_short_form(text: str, expected: tuple) -> None:
+    assert action(text) == expected
