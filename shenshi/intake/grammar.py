@@ -507,6 +507,18 @@ class _Subject:
     linked: bool
 
 
+def _within(table: tuple[list[int], list[int]], start: int, stop: int) -> bool:
+    """Whether one of the spans of ``table`` (their starts and ends, by start) lies within
+    ``[start, stop)``."""
+    starts, ends = table
+    i = bisect_left(starts, start)
+    while i < len(starts) and starts[i] < stop:
+        if ends[i] <= stop:
+            return True
+        i += 1
+    return False
+
+
 @dataclass
 class _Reader:
     folded: Folded
@@ -621,13 +633,7 @@ class _Reader:
     def names_between(self, start: int, stop: int) -> bool:
         """Whether a player's name is written within ``[start, stop)`` (as
         :meth:`NameIndex.find_all` over that span would find one)."""
-        starts, ends = self._name_starts
-        i = bisect_left(starts, start)
-        while i < len(starts) and starts[i] < stop:
-            if ends[i] <= stop:
-                return True
-            i += 1
-        return False
+        return _within(self._name_starts, start, stop)
 
     def written_within(self, words: _Words, start: int, stop: int) -> bool:
         """Whether one of ``words`` is written within ``[start, stop)`` (as a search of their
@@ -636,13 +642,7 @@ class _Reader:
         table = self._word_tables.get(words)
         if table is None:
             table = self._word_tables[words] = words.table(self.text)
-        starts, ends = table
-        i = bisect_left(starts, start)
-        while i < len(starts) and starts[i] < stop:
-            if ends[i] <= stop:
-                return True
-            i += 1
-        return False
+        return _within(table, start, stop)
 
     @cached_property
     def _word_positions(self) -> list[int]:

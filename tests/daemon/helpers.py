@@ -133,3 +133,36 @@ def open_vote_on_forum(service, clock) -> None:
 
     Cycle(service, clock).run()
     clock.advance(minutes=1)
+
+
+def werewolf_with_tree_holes(tmp_path, role_threads: dict[str, str]):
+    """The demo's werewolf game (review mode, not started on the clock) whose roles reply in
+    these 功能树洞 threads (role → tid): ``(service, clock)`` at the start."""
+    from dataclasses import replace
+
+    from shenshi.adapters.sandbox.clock import ManualClock
+    from shenshi.bootstrap import bootstrap
+    from shenshi.demo.script import load_script
+
+    script = load_script("werewolf")
+    cfg = config(tmp_path, "werewolf", [(s.name, s.role) for s in script.seats], mode="review")
+    teams = {s.name: s.team for s in script.seats}
+    game = replace(cfg.game, players=tuple(replace(p, team=teams[p.name]) for p in cfg.game.players),
+                   role_threads=role_threads)  # fmt: skip
+    clock = ManualClock(START)
+    service = bootstrap(replace(cfg, game=game), clock=clock, forum=False)
+    service.start()
+    return service, clock
+
+
+def elect_sheriff(service, clock, sheriff: str) -> None:
+    """Werewolf day 1 (the sheriff's election): every living character votes ``sheriff`` and
+    the day closes."""
+    from tests.daemon.test_status import feed
+
+    clock.set(at(10.6))
+    service.tick()
+    for i, s in enumerate(service.referee.state.alive()):
+        feed(service, post(s.name, f"投票：{sheriff}", 11 + i / 60))
+    clock.set(at(49.1))
+    service.tick()

@@ -4,25 +4,13 @@ busy) got a receipt 「夜晚1截止（06:00）前可更改」 proposed at 06:03
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
-from shenshi.demo.script import load_script
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import START, announcements, at, config, post
+from tests.daemon.helpers import START, announcements, at, post, werewolf_with_tree_holes
 from tests.daemon.test_stream import _fed
 
 
 def test_a_receipt_read_after_its_night_closed_promises_no_change(tmp_path) -> None:
-    script = load_script("werewolf")
-    cfg = config(tmp_path, "werewolf", [(s.name, s.role) for s in script.seats], mode="review")
-    teams = {s.name: s.team for s in script.seats}
-    game = replace(cfg.game, players=tuple(replace(p, team=teams[p.name]) for p in cfg.game.players),
-                   role_threads={"cupid": "31"})
-    clock = ManualClock(START)
-    svc = bootstrap(replace(cfg, game=game), clock=clock, forum=False)
-    svc.start()
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"cupid": "31"})
     svc.tick()
     cupid = next(s.name for s in svc.referee.state.seats if s.role == "cupid")
     a, b = [s.name for s in svc.referee.state.seats if s.role == "villager"][:2]

@@ -15,13 +15,19 @@ from tests.daemon.helpers import GAME6_10, START, UIDS, announcements, config, p
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed, publish
 
 
-def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, monkeypatch) -> None:
-    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+def signed_in(tmp_path):
+    """A game6-10 in review mode, night 1 open, everyone signed in: ``(service, clock)``."""
     clock = ManualClock(START)
     svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
     svc.start()
     for name, _ in GAME6_10:
         feed(svc, post(name, "签到", 1))
+    return svc, clock
+
+
+def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = signed_in(tmp_path)
     binder = next(n for n, r in GAME6_10 if r == "binder")
     target = next(n for n, r in GAME6_10 if r == "commoner")
     feed(svc, pm(binder, f"束魂 {target}", 2))
@@ -39,11 +45,7 @@ def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, mon
 def test_the_seer_the_gm_answered_by_hand_gets_no_second_answer_at_dawn(tmp_path) -> None:
     """newcomer N-22: `override answered` (the GM answered the seer by hand during the night),
     then the dawn proposed the seer's answer again."""
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
-    svc.start()
-    for name, _ in GAME6_10:
-        feed(svc, post(name, "签到", 1))
+    svc, clock = signed_in(tmp_path)
     seer = next(n for n, r in GAME6_10 if r == "seer")
     feed(svc, pm(seer, "占卜 Rex", 2))
     gm_commands.correct(svc, "answered", [seer])

@@ -8,20 +8,14 @@ from __future__ import annotations
 from shenshi.daemon import gm_commands
 from shenshi.demo.script import load_script
 from shenshi.rulesets.werewolf import camps
-from tests.daemon.helpers import UIDS, at, post, started
+from tests.daemon.helpers import UIDS, elect_sheriff, started
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
-from tests.daemon.test_status import feed
 
 
 def test_a_badge_given_by_hand_after_the_substituted_sheriff_went_out_rebuilds(tmp_path, monkeypatch) -> None:
     monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
     svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    clock.set(at(10.6))  # day 1: the sheriff's election
-    svc.tick()
-    for i, s in enumerate(svc.referee.state.alive()):
-        feed(svc, post(s.name, "投票：kk_大侠", 11 + i / 60))
-    clock.set(at(49.1))  # the day closes
-    svc.tick()
+    elect_sheriff(svc, clock, "kk_大侠")  # day 1: the sheriff's election
     assert camps.sheriff(svc.referee.state).name == "kk_大侠"
     gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
     gm_commands.correct(svc, "exit", [NEWCOMER])
@@ -58,12 +52,7 @@ def test_a_badge_the_gm_hands_over_is_the_sheriff_status_shows_once_announced(tm
     from tests.daemon.helpers import announcements
 
     svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    clock.set(at(10.6))
-    svc.tick()
-    for i, s in enumerate(svc.referee.state.alive()):
-        feed(svc, post(s.name, "投票：kk_大侠", 11 + i / 60))
-    clock.set(at(49.1))
-    svc.tick()
+    elect_sheriff(svc, clock, "kk_大侠")
     mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
     assert [(m.name, m.kind) for m in build_status(svc).marks] == [("kk_大侠", "sheriff")]
     heir = next(s.name for s in svc.referee.state.alive() if s.name != "kk_大侠")
@@ -81,12 +70,7 @@ def test_a_substitute_in_the_sheriffs_seat_is_told_he_holds_the_badge(tmp_path, 
 
     monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
     svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    clock.set(at(10.6))
-    svc.tick()
-    for i, s in enumerate(svc.referee.state.alive()):
-        feed(svc, post(s.name, "投票：kk_大侠", 11 + i / 60))
-    clock.set(at(49.1))
-    svc.tick()
+    elect_sheriff(svc, clock, "kk_大侠")
     gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
     [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
     assert "这个座位是警长" in role.text and "【殉职】" in role.text, role.text

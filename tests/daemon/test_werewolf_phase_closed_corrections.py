@@ -10,24 +10,9 @@ from datetime import timedelta
 import pytest
 
 from shenshi.daemon import gm_commands
-from shenshi.daemon.gm_commands import enter_action, mark_published
-from shenshi.demo.script import load_script
+from shenshi.daemon.gm_commands import enter_action
 from shenshi.errors import UserError
-from tests.daemon.helpers import announcement, at, started
-
-
-def night_one(tmp_path):
-    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    for hours in (10.6, 49.1):  # night 0; day 1 from 06:00 to 21:00 the next day
-        clock.set(at(hours))
-        svc.tick()
-    result = announcement(svc, svc.referee.gate_key())
-    if result is not None:
-        mark_published(svc, [result.id])
-    clock.set(at(49.2))
-    svc.tick()
-    assert svc.referee.state.phase.value == "night"
-    return svc, clock
+from tests.daemon.test_werewolf_rulings import night_one
 
 
 def test_a_kill_is_neither_voided_nor_entered_after_its_phase_closed(tmp_path) -> None:
