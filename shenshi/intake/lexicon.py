@@ -224,6 +224,8 @@ ECHO_WORDS: tuple[str, ...] = (
 )  # fmt: skip
 BALLOT_HINTS: tuple[str, ...] = (
     "我的选择", "选择", "我选", "选", "支持", "处决", "出", "推", "归票", "就他", "就是他", "跟", "定", "锁",
+    # a conclusion before the name (结论：X, 最终决定：X, 综上所述：X, 锁定X: recheck)
+    "我的结论", "结论", "我的决定", "最终决定", "决定", "最终", "综上所述", "综上", "锁定", "认定",
 )  # fmt: skip
 # A particle after the word of choice, before the name (就他了：X, 就他吧，X, 选了X, 定了：X).
 BALLOT_HINT_TAIL = "了吧啊啦呀"

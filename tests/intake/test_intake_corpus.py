@@ -295,3 +295,13 @@ def test_each_alternative_lead_after_any_break_offers_another(lead: str, between
 def test_a_link_after_an_alternative_lead_offers_the_name_after_it(link: str) -> None:
     ballot = {**ALTERNATIVES_AFTER_COMMA[0], "text": f"投票：阿杰，要么{link}Rex吧"}
     assert _read(ballot) == ([], ["alternatives"])
+
+
+# A conclusion before a single name in the vote thread (结论：X, 最终决定：X, 综上所述：X, 锁定X) is
+# a possible ballot for the GM, never silence (recheck: eight such phrasings gave nothing).
+CONCLUSIONS = _load("classes-conclusion.jsonl")
+
+
+@pytest.mark.parametrize("case", CONCLUSIONS, ids=[c["id"] for c in CONCLUSIONS])
+def test_a_conclusion_naming_one_player_is_a_possible_ballot(case: dict) -> None:
+    _check(case)
