@@ -625,9 +625,10 @@ def _check_phase_open(service: GameService, action: str, said: str) -> None:
     longer voided or entered: what that phase's close sent stands on it (the witch's 【通灵】
     list names its kills, RES-W3; wolfadv W17: a kill voided after the list went out fell back
     to another wolf's target the witch was never shown)."""
-    closed = phase_closed(service, action_id(service, action)) if action else None
+    action = action_id(service, action) if action else action
+    closed = phase_closed(service, action) if action else None
     if closed is not None:
-        which = service.referee.profile.skills.night_phases.get(action_id(service, action))
+        which = service.referee.profile.skills.night_phases.get(action)
         raise UserError(
             f"{said}：夜晚{which} 已在 {fmt_time(closed, service.config.forum.tz)} 截止，这一阶段的行动已按截止时的"
             "样子定下（女巫的通灵名单随之发出）：不能再作废或补录；没有改动"

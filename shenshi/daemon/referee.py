@@ -115,10 +115,10 @@ from shenshi.sent_text import skeleton
 
 BALLOTS = frozenset({"vote", "abstain", "delegate_vote"})  # intake's ballot commands
 SUMMONING = 3  # the day's third round: family A's 招魂 (D-4, gm_text.round_name)
-ENDED = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}
+ENDED = {Phase.DAWN: Phase.NIGHT, Phase.DUSK: Phase.DAY}  # the step a phase between two steps follows
 # Referee decisions published when made, even while a settled night waits for 06:00 (§5.8: 判罚
 # 公示, with their reason; wolfadv W11): not part of the night's result.
-AT_ONCE = frozenset({"penalty", "send_off"})  # the step a phase between two steps follows
+AT_ONCE = frozenset({"penalty", "send_off"})
 
 # Deadlines a substitution can move, as the players are told (``moved_*`` templates).
 MOVABLE = ("vote_opens", "vote_closes", "day_end", "night_end", "action_deadline", "night_phase")

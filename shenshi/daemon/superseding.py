@@ -50,6 +50,7 @@ from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.referee import NOT_YET, Referee, runoff_candidates, stand_ins
+from shenshi.daemon.situation import RECEIPT_KINDS
 from shenshi.rulesets.base import (
     ABSTAIN,
     Ballot,
@@ -73,7 +74,7 @@ if TYPE_CHECKING:
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken"})
 # A player's answer to his own post or PM: moot once he has left his seat.
-REPLIES = frozenset({"receipt", "vote_not_open", "vote_closed", "vote_kept", "vote_wrong_thread", "vote_unread"})
+REPLIES = RECEIPT_KINDS
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
 # What a receipt promises until its step settles, and what it says once the step has settled.
 SETTLED_PROMISES = (

@@ -43,20 +43,32 @@ def game(tmp_path, monkeypatch):
     return day_one(config(tmp_path, mode="review"), [n for n, _ in GAME6_10 if n not in ("kk_大侠", "白色的猫")])
 
 
-def day_one(cfg, signing_in):
-    """The game of ``cfg`` (offline, on a manual clock) whose night 1 is over and published,
-    day 1 open; ``signing_in`` signed in at hour 1: ``(service, clock)``."""
+def night_one(cfg, signing_in):
+    """The game of ``cfg`` (offline, on a manual clock) in night 1, ``signing_in`` signed in
+    at hour 1: ``(service, clock)``."""
     clock = ManualClock(START)
     svc = bootstrap(cfg, clock=clock, forum=False)
     svc.start()
     for name in signing_in:
         feed(svc, post(name, "签到", 1))
+    return svc, clock
+
+
+def to_day_one(svc, clock) -> None:
+    """Night 1 over (at its deadline) and its result published: day 1 opens."""
     clock.set(START + timedelta(hours=25))
     svc.tick()
     publish(svc, "night_result", clock)
     clock.advance(hours=1)
     svc.tick()
     assert svc.referee.state.phase is Phase.DAY
+
+
+def day_one(cfg, signing_in):
+    """The game of ``cfg`` whose night 1 is over and published, day 1 open; ``signing_in``
+    signed in at hour 1: ``(service, clock)``."""
+    svc, clock = night_one(cfg, signing_in)
+    to_day_one(svc, clock)
     return svc, clock
 
 

@@ -6,23 +6,21 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from shenshi.adapters.sandbox.clock import ManualClock
-from shenshi.bootstrap import bootstrap
 from shenshi.daemon import gm_commands
-from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import GAME6_10, START, UIDS, announcements, config, pm, post
-from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID, feed, publish
+from tests.daemon.helpers import GAME6_10, START, UIDS, announcements, config, pm
+from tests.daemon.test_proposals_follow_the_state import (
+    NEWCOMER,
+    NEWCOMER_UID,
+    feed,
+    night_one,
+    to_day_one,
+)
 
 
 def signed_in(tmp_path):
     """A game6-10 in review mode, night 1 open, everyone signed in: ``(service, clock)``."""
-    clock = ManualClock(START)
-    svc = bootstrap(config(tmp_path, mode="review"), clock=clock, forum=False)
-    svc.start()
-    for name, _ in GAME6_10:
-        feed(svc, post(name, "签到", 1))
-    return svc, clock
+    return night_one(config(tmp_path, mode="review"), [n for n, _ in GAME6_10])
 
 
 def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, monkeypatch) -> None:
@@ -31,12 +29,7 @@ def test_a_substitute_in_the_binders_seat_is_told_last_nights_bind(tmp_path, mon
     binder = next(n for n, r in GAME6_10 if r == "binder")
     target = next(n for n, r in GAME6_10 if r == "commoner")
     feed(svc, pm(binder, f"束魂 {target}", 2))
-    clock.set(START + timedelta(hours=25))
-    svc.tick()
-    publish(svc, "night_result", clock)
-    clock.advance(hours=1)
-    svc.tick()
-    assert svc.referee.state.phase is Phase.DAY
+    to_day_one(svc, clock)
     gm_commands.substitute(svc, binder, NEWCOMER, uid=NEWCOMER_UID)
     [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
     assert f"这个座位上一夜束魂了 {target}" in role.text and "束魂失败" in role.text, role.text
