@@ -53,6 +53,7 @@ def test_review_copy_publish_edit_reject_approve(page, console, game) -> None:
     result = next(a for a in announcements(game) if a.kind == "night_result")
     box = item(page, result.id)
     box.locator("button.copy").click()
+    box.locator("button.copy", has_text="已复制").wait_for(timeout=5000)  # (set once the clipboard took it)
     assert box.locator("button.copy").inner_text() == "已复制"
     assert page.evaluate("navigator.clipboard.readText()") == result.text
     box.locator("button.published").click()
