@@ -103,8 +103,8 @@ def build_context(
         former_names=dict(former_names or {}),
         gm_names=frozenset({gm_name}),
         gm_uids=frozenset({gm_uid} if gm_uid else ()),
-        phase=replace(_seats_facts(phase_facts(ruleset, state, times, now, early_close), acting),
-                      told_out=told_out(ruleset, state)),
+        phase=_seats_facts(replace(phase_facts(ruleset, state, times, now, early_close),
+                                   told_out=told_out(ruleset, state)), acting),
         threads=thread_kinds(game),
         other_threads=DISCUSSION_THREAD,
         role_threads=role_threads,
@@ -169,17 +169,29 @@ def told_out(ruleset: Ruleset, state: GameState) -> frozenset[str]:
 
 
 def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:
-    """The open step's facts with each substitute still entering given his seat's ballots and
-    his seat's candidacy (a runoff ballot naming the substitute of a candidate is a ballot for
-    that seat, as the substitution post told the players: adversary3 A3)."""
+    """The open step's facts with each substitute still entering given what they say of his
+    seat: its ballots, its candidacy (a runoff ballot naming the substitute of a candidate is a
+    ballot for that seat, as the substitution post told the players: adversary3 A3), its
+    answered divination, locks, spent or extra powers, last words, its being out (recheck R7a:
+    the substitute of a sheriff put out names the successor)."""
     if not acting:
         return facts
-    ballots = dict(facts.ballots)
-    for new, old in acting.items():
-        if old in ballots:
-            ballots[new] = ballots[old]
-    candidates = facts.candidates | {new for new, old in acting.items() if old in facts.candidates}
-    return replace(facts, ballots=ballots, candidates=candidates, taking_over=dict(acting))
+
+    def names(held: frozenset[str]) -> frozenset[str]:
+        return held | {new for new, old in acting.items() if old in held}
+
+    def keyed(held: Mapping[str, Any]) -> dict[str, Any]:
+        return {**held, **{new: held[old] for new, old in acting.items() if old in held}}
+
+    granted = facts.last_words_granted
+    return replace(
+        facts, ballots=keyed(facts.ballots), declared=keyed(facts.declared), locked=keyed(facts.locked),
+        swaps_left=keyed(facts.swaps_left), extra_powers=keyed(facts.extra_powers),
+        candidates=names(facts.candidates), seer_answered=names(facts.seer_answered),
+        delegations_published=names(facts.delegations_published), maddened=names(facts.maddened),
+        sent_off=names(facts.sent_off), told_out=names(facts.told_out), summoned=names(facts.summoned),
+        last_words_granted=None if granted is None else names(granted), taking_over=dict(acting),
+    )  # fmt: skip
 
 
 def _ballots(state: GameState) -> dict[str, tuple[IntakeBallot, ...]]:

@@ -752,6 +752,8 @@ def substitute(
     with service.store.snapshot() as uow:
         former = next((p for p in uow.games.players(service.game_id, current_only=False)
                        if p.name == new and p.left_at is not None), None)  # fmt: skip
+    if former is not None and former.replaced_by is None:  # his seat went out before he entered (RES-A18)
+        raise UserError(f"{new} 已是本局的替补（接替的座位在他入座前出局）：一人只能接替一次；请换一名替补；没有改动")
     if former is not None:  # (one who plays now is refused by the rules: he holds a seat)
         raise UserError(f"{new} 曾在本局坐过一个座位、已经离开（由替补接替）：离开的玩家不能再作为替补回到本局；"
                         "请换一名替补；没有改动")

@@ -26,7 +26,8 @@ def seat_name(service: GameService, written: str, what: str = "玩家") -> str:
 
     state = service.referee.state
     # a substitute entering at the step's end plays his seat already, under its holder's name
-    acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
+    # (a seat that went out while he was entering too: he answers for it, recheck R7a)
+    acting = stand_ins(state)
     names = [s.name for s in state.seats]
     nicknames = {alias: name for name, aliases in service.config.game.nicknames.items()
                  for alias in aliases}  # fmt: skip

@@ -141,6 +141,11 @@ class Proposals:
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
         self.leaving = {old: new for new, old in self.acting.items()}
+        # a seat that went out while its substitute was entering: he was playing it, so what
+        # the seat is told after (its last words, its successor as sheriff) is his to answer,
+        # and his replies count for it (recheck R7a); the players still name it as they knew it
+        self.played_out = {new: old for new, old in stand_ins(state).items() if not state.is_alive(old)}
+        self.left_out = {old: new for new, old in self.played_out.items()}
         self.came_in = {new: old for old, new in referee.successors.items()}
 
     # -- who plays which seat ------------------------------------------------------------------
@@ -148,15 +153,15 @@ class Proposals:
     def seat_of(self, name: str) -> Seat | None:
         """The seat ``name`` plays now (a substitute still entering: the one he acts for)."""
         state = self.state
-        if name in self.acting:
-            return state.seat(self.acting[name])
-        if state.has_player(name) and name not in self.leaving:
+        if name in self.acting or name in self.played_out:
+            return state.seat(self.acting.get(name) or self.played_out[name])
+        if state.has_player(name) and name not in self.leaving and name not in self.left_out:
             return state.seat(name)
         return None
 
     def player_of(self, seat: Seat) -> str:
         """Who plays ``seat`` now (its substitute already, if one is entering)."""
-        return self.leaving.get(seat.name, seat.name)
+        return self.leaving.get(seat.name) or self.left_out.get(seat.name, seat.name)
 
     def successor(self, name: str) -> str | None:
         """Who plays the seat ``name`` left, if he left it for a substitute who plays it."""

@@ -134,7 +134,7 @@ def _role_cn(ctx: GameContext, player: PlayerInfo) -> str:
 def _extra_divination(ctx: GameContext, sender: PlayerInfo, action: str) -> bool:
     """RES-A19: the civilian drawn by lot for the penalty divination divines once by day."""
     phase = ctx.phase
-    return phase.kind == DAY and action == "divine" and phase.extra_divination_actor == sender.name
+    return phase.kind == DAY and action == "divine" and phase.extra_divination_actor == phase.seat(sender.name)
 
 
 def _as_read(ctx: GameContext, p: Parsed, action: str) -> dict[str, Any]:
@@ -207,7 +207,7 @@ def _off_duty(ctx: GameContext, sender: PlayerInfo) -> bool:
     """game6-8 (RES-A1): not the on-duty killer's night; once he is dead the survivor kills
     every night (RES-A2)."""
     on_duty = ctx.phase.on_duty_killer
-    if not on_duty or on_duty == sender.name:
+    if not on_duty or on_duty == ctx.phase.seat(sender.name):
         return False
     holder = ctx.player(on_duty)
     return holder is None or holder.alive
@@ -418,7 +418,7 @@ def _delegate(out: Collector, p: Parsed) -> None:
     if phase.vote_close is not None and t is not None and t >= phase.vote_close:
         out.alert("vote_closed", verb=delegating)
         return
-    if phase.bound == sender.name:
+    if phase.bound == phase.seat(sender.name):
         out.alert("not_eligible", verb=delegating)
         return
     if sender.name in phase.delegations_published:

@@ -80,7 +80,7 @@ def validate_ballots(out: Collector, ballots: list[Parsed]) -> None:
     if phase.vote_open is not None and t is not None and t < phase.vote_open:
         out.alert("no_vote_open", "alert_no_vote_open_early")
         return
-    if phase.bound == sender.name:
+    if phase.bound == phase.seat(sender.name):
         out.alert("not_eligible")
         return
     rules = ctx.profile.ballots

@@ -134,6 +134,11 @@ class PhaseFacts:
     # substitute -> the seat he is taking over when this step ends (he acts for it already)
     taking_over: Mapping[str, str] = field(default_factory=_no_map)
 
+    def seat(self, name: str) -> str:
+        """The seat ``name`` plays: his own, or the one he is taking over (a substitute still
+        entering), for the facts that name one seat (the bound one, the killer on duty)."""
+        return self.taking_over.get(name, name)
+
 
 @dataclass(frozen=True)
 class GameContext:
