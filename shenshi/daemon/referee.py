@@ -1150,17 +1150,32 @@ class Referee:
 
     def _vote_opening(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
         """The short post that the vote thread takes ballots from now on, where the first
-        round opens later than the day (game6: the 13th hour)."""
+        round opens later than the day (game6: the 13th hour), or where nothing told the players
+        that the day began (werewolf day 1: night 0 has no result post; wolfadv W4)."""
         state = self.state
         opens, closes = times.rounds.get(1, (times.opens, times.closes))
-        if state.round != 1 or opens <= times.opens or not opens <= now < closes:
+        first_light = self._first_light(state)
+        if state.round != 1 or not opens <= now < closes or (opens <= times.opens and first_light is None):
             return
         key = self._opening_key(state)
         if key in self._notices_sent or key in self.published:
             return
         self._notices_sent.add(key)
-        text = notices.vote_opened(self.templates, state.number, opens, closes, self.tz)
+        text = self.vote_opened_text(state, opens, closes)
         out.drafts.append(Draft(key, "vote_opened", "thread", self.game.vote_thread, text))
+
+    def _first_light(self, state: GameState) -> str | None:
+        """The template of the post that opens day ``state.number`` because the night before
+        it had no result post (werewolf day 1), else ``None``."""
+        clock = self.profile.clock
+        return clock.first_light if not clock.announced(Phase.NIGHT.value, state.number - 1) else None
+
+    def vote_opened_text(self, state: GameState, opens: datetime, closes: datetime) -> str:
+        """The post that opens the day's vote, from ``opens`` until ``closes``."""
+        if (first_light := self._first_light(state)) is not None:
+            said = self.templates.render(first_light, n=state.number, closes=notices.clock_time(closes, self.tz))
+            return said + self.templates.render("signature")
+        return notices.vote_opened(self.templates, state.number, opens, closes, self.tz)
 
     def _night_opening(self, times: PhaseTimes, out: Effects) -> None:
         """A night's post with its phases' deadlines (werewolf: 夜晚1, 夜晚2, [WW:L183])."""

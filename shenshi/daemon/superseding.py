@@ -338,7 +338,7 @@ class Proposals:
         if parts[1] != f"day{state.number}" or 1 not in times.rounds:
             return None
         opens, closes = times.rounds[1]
-        text = notices.vote_opened(self.referee.templates, state.number, opens, closes, self.referee.tz)
+        text = self.referee.vote_opened_text(state, opens, closes)
         return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text))
 
     def _to_seat(self, a: Announcement, parts: Sequence[str]) -> Standing | None:

@@ -178,6 +178,9 @@ class ClockRules:
     day_minimum: int | None = None
     # Steps that end with no result post of their own, as (phase, number): werewolf night 0.
     unannounced: frozenset[tuple[str, int]] = frozenset()
+    # The post that opens the day after such a step, telling the players its vote is open and
+    # when it closes (a template: werewolf ``sheriff_election_opened``, day 1 elects the sheriff).
+    first_light: str | None = None
     death_causes_public: bool = True  # deaths are announced with their cause (not the camp)
     # A night settles when its last submission phase closes, and its result is announced at
     # the night's close (werewolf: 夜晚2 closes at 03:00, leaving the characters put out time

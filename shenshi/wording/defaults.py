@@ -1044,6 +1044,14 @@ _group(
         ("opens", "closes"),
     ),
     (
+        "sheriff_election_opened",
+        "【第${n}天】天亮了。今天竞选警长：在投票帖投票，得票最多的角色当选警长，今天无人出局；"
+        "${closes} 截止，截止前可以改票。",
+        "werewolf day 1, whose night 0 has no result post: the day and its vote open at dawn (RES-W5: the "
+        "election of the sheriff; RES-W6: the latest ballot counts)",
+        ("closes",),
+    ),
+    (
         "night_deadlines",
         "【第${n}夜】行动截止时间：\n${phases}\n天亮（${dawn}）公布结果。",
         "werewolf: a night's phase deadlines, when it opens ($phases: `night_phase_deadline`s)",

@@ -42,7 +42,10 @@ def test_night_0_ends_at_06_00_and_day_1_opens_unannounced(tmp_path) -> None:
     assert not [d for d in out.drafts if d.kind == "witch_vision"]
     dawn = datetime(2026, 12, 8, 6, 0, tzinfo=TZ)
     out = ref.tick(dawn + timedelta(minutes=30), Clockwork(keys))
-    assert not [d for d in out.drafts if d.channel == "thread"]  # night 0 publishes nothing …
+    # night 0 publishes no result …; day 1's post says the sheriff's election is open till when (wolfadv W4)
+    [opening] = [d for d in out.drafts if d.channel == "thread"]
+    assert opening.kind == "vote_opened" and "竞选警长" in opening.text, opening
+    assert "2026-12-09 21:00 截止" in opening.text, opening.text
     assert sorted(d.destination for d in out.drafts if d.kind == "lover_partner") == ["Rex", "月光"]
     assert ref.state.phase is Phase.DAY and ref.state.number == 1  # … and day 1 opens anyway
     assert ref.state.params["opened_at"] == dawn

@@ -138,6 +138,7 @@ class Werewolf(Ruleset):
             clock=ClockRules(
                 speed_up=True,
                 unannounced=frozenset({("night", 0)}),
+                first_light="sheriff_election_opened",
                 death_causes_public=False,
                 settles_at_last_phase=True,
             ),
