@@ -441,7 +441,7 @@ NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).
 RESOLVED: Mapping[str, str] = MappingProxyType({
-    "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "void": "已作废 {who} 的「{action}」",
+    "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "still_disagreeing": "{what}：仍不一致，见新的提醒", "void": "已作废 {who} 的「{action}」",
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
     "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "kept": "保留 {who}（#{id} 已放弃）", "receipt": "回执 #{id} 已送达",
     "superseded": "#{id} 已被取代（不会发送）",

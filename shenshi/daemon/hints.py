@@ -49,6 +49,7 @@ from shenshi.rulesets.base import (
     PowerSubmitted,
     Ruleset,
     SeatTakenOver,
+    Submission,
     SubmissionVoided,
     Substitute,
     SubstitutionScheduled,
@@ -296,6 +297,11 @@ def _open_before(phase: Phase) -> Phase:
 Happening = tuple[Cause, str]  # something that happened, and its words (what resolved an alert)
 
 
+def _choice(s: Submission) -> tuple[Any, Any]:
+    """What a joint unit's member chose: the target (and a cannon's platform)."""
+    return s.target, s.extra.get("platform")
+
+
 def resolutions(
     events: Iterable[Event], before: GameState, joint: Mapping[str, Sequence[str]] | None = None
 ) -> list[Happening]:
@@ -323,8 +329,12 @@ def resolutions(
             found.append((Cause.of_action(step, s.actor, s.action), words))
             if s.extra.get("gm"):  # the GM entered it: a PM he judged to be meant as one is answered
                 found.append((Cause(ENTERED, s.actor, step), words))
-            if joint.get(s.actor):  # the unit's choice changed (a disagreement may be over)
-                found.append((Cause.of_action(step, unit_of(s.actor, joint[s.actor]), s.action), words))
+            earlier = chosen.get((s.actor, s.action))
+            if joint.get(s.actor) and (earlier is None or _choice(earlier) != _choice(s)):
+                # the unit's choice changed: a disagreement is over, or it is another one now
+                others = {_choice(c) for p in joint[s.actor] if (c := chosen.get((p, s.action))) is not None}
+                said = words if others <= {_choice(s)} else gm_text.RESOLVED["still_disagreeing"].format(what=words)
+                found.append((Cause.of_action(step, unit_of(s.actor, joint[s.actor]), s.action), said))
             chosen[(s.actor, s.action)] = s
             partners = [c for p in joint.get(s.actor, ()) if (c := chosen.get((p, s.action))) is not None]
             if _declared(s):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -721,7 +721,7 @@ class Referee:
                 continue
             out.events += events
             out.extend(self._notes(events, evidence))
-            out.alerts += self._disagreement(events, evidence)
+            out.alerts += self._disagreement(before, events, evidence)
             out.drafts += self.drafts_for(events, before)
             out.alerts += self._words_after_post(events, evidence)
             if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
@@ -1760,14 +1760,17 @@ class Referee:
             describe_submission(x) + (f"（{x.t.astimezone(self.tz):%m-%d %H:%M}）" if x.t else "") for x in subs
         )
 
-    def _disagreement(self, events: list[Event], evidence: str) -> list[GmAlert]:
+    def _disagreement(self, before: GameState, events: list[Event], evidence: str) -> list[GmAlert]:
         """A submission that leaves its joint unit disagreeing (A-J2): the GM sees both choices
         while the step is open (it runs to its deadline; unless they agree by then, the action
-        is forfeited), with the next step: void one of them."""
+        is forfeited), with the next step: void one of them. Once per disagreement: a PM that
+        changes no member's choice (a declaration sent on its own) raises none again (newcomer
+        N-21)."""
         actors = {e.submission.actor for e in events if isinstance(e, PowerSubmitted)}
+        earlier = {(members, _choices_of(subs)) for members, subs in self.disagreements(before)}
         out = []
         for members, subs in self.disagreements(self.state):
-            if not actors & set(members):
+            if not actors & set(members) or (members, _choices_of(subs)) in earlier:
                 continue
             unit = "、".join(sorted(members))
             text = self.templates.render("alert_joint_disagreement", choices=self._choices(subs))
@@ -1775,6 +1778,11 @@ class Referee:
             key = self.keys.reply(evidence, "joint_disagreement")
             out.append(GmAlert(key, "joint_disagreement", text, subs[-1].actor, evidence, cause))
         return out
+
+
+def _choices_of(subs: Sequence[Submission]) -> frozenset[tuple[str, str, Any, Any]]:
+    """What a joint unit's members chose, whenever they sent it."""
+    return frozenset((x.actor, x.action, x.target, x.extra.get("platform")) for x in subs)
 
 
 def runoff_candidates(state: GameState) -> tuple[str, ...]:

@@ -246,6 +246,9 @@ class Proposals:
         out = []
         for members, subs in self.referee.disagreements(state):
             players = [self.player_of(s) for m in members if (s := state.seat(m)) is not None]
+            # in seat order, not time order: a declaration sent on its own re-dates a kill but
+            # changes no choice, and the notice already sent stands (newcomer N-19)
+            subs = sorted(subs, key=lambda x: seat.number if (seat := state.seat(x.actor)) else 0)
             choices = t.render("receipt_name_separator").join(
                 f"{self._shown(x.actor)} {info.action_name(x.action)} {self._shown(x.target)}".strip() for x in subs
             )
