@@ -98,7 +98,16 @@ def accepted(ctx: GameContext, cmd: IntakeCommand) -> str:
             what += t.render("receipt_post_missing", label=label)
         else:
             what += t.render("receipt_post_chars", label=label, chars=cmd.extra["declaration_chars"])
+    if cmd.action == "kill" and _in_pack(ctx, cmd.actor):  # a wolf's kill is the pack's (wolfadv W16)
+        what += t.render("receipt_pack_kill")
     return t.render("receipt_accepted", what=what, note=until(ctx, cmd))
+
+
+def _in_pack(ctx: GameContext, name: str) -> bool:
+    """Whether ``name`` plays a role whose holders share one kill (werewolves)."""
+    player = ctx.player(name)
+    role = ctx.info.roles.get(player.role or "") if player is not None else None
+    return role is not None and role.pack
 
 
 def with_notes(ctx: GameContext, text: str, notes: Sequence[str]) -> str:

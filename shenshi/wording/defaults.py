@@ -414,6 +414,12 @@ _group(
         "after a joint unit's kill: the partner sent the declaration (A-J3)",
     ),
     (
+        "receipt_pack_kill",
+        "（狼人共用一次杀人：以任何一名狼人最后提交的目标为准，先用「确定」锁定的优先）",
+        "after a werewolf's kill: the pack has one kill, the last target any wolf sent (RES-W7), so a "
+        "pack-mate's later target replaces his",
+    ),
+    (
         "receipt_post_same",
         "（${label}同上一条，${chars} 字）",
         "after a kill: the declaration of the sender's earlier kill PM stands (宣言同上)",
