@@ -145,6 +145,9 @@ def phase_facts(
         facts["candidates"] = _candidates(state) if state.round > 1 else frozenset()
     else:  # dawn or dusk: between steps nothing is open
         facts["kind"] = None
+        if state.phase is Phase.DAWN and times is not None and times.phase_deadlines:
+            # a settled night's phases are over: a reply is late for its own (wolfadv W10)
+            facts["phase_deadlines"] = {int(k): v for k, v in times.phase_deadlines.items()}
     facts["declared"] = _declared(state)
     answered = params.get("gm_answered") or {}
     facts["seer_answered"] = frozenset(answered)

@@ -427,6 +427,14 @@ class Referee:
             times = self._later_round(times, state)
         return times
 
+    def _settled_night(self, state: GameState) -> PhaseTimes | None:
+        """The clock of the night ``state`` has settled and not announced yet (dawn), whose
+        phase deadlines a late reply missed."""
+        opened = state.params.get("opened_at")
+        if state.phase is not Phase.DAWN or opened is None:
+            return None
+        return self.ruleset.phase_times(state, Phase.NIGHT, state.number, opened, len(state.pending_substitutions))
+
     def scheduled_times(self, state: GameState | None = None) -> PhaseTimes | None:
         """The open step's clock as the rules schedule it, before any announcement moves it
         (the vote opening post is proposed at the scheduled opening)."""
@@ -493,7 +501,8 @@ class Referee:
         state = state or self.state
         return build_context(
             self.ruleset, state, self.game, uids=self.uids, gm_name=self.gm_name,
-            gm_uid=self.gm_uid, times=self.times(state), now=now, tz=self.tz, templates=self.templates,
+            gm_uid=self.gm_uid, times=self.times(state) or self._settled_night(state), now=now, tz=self.tz,
+            templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
             forum_names=self.forum_names, former_names=self._former_names(state),
         )  # fmt: skip

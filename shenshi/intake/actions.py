@@ -158,6 +158,10 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if any(action in phase.locked.get(q.name, frozenset()) for q in (sender, *ctx.unit_of(sender))):
         out.alert("locked", **said)  # RES-W7: the pack's kill, locked by any wolf
         return False
+    if action in skills.single_use and action in phase.settled_skills:
+        # spent tonight, the night settled: a change is late (wolfadv W10), no retry invited
+        out.alert("phase_deadline", **said, phase=skills.night_phases.get(action))
+        return False
     if action in skills.single_use and action in phase.used_skills:
         out.alert("skill_used", **said)  # spent: no later time helps (adversary6 C10)
         return False

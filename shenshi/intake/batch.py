@@ -205,6 +205,7 @@ def build_context(case: Mapping[str, Any]) -> GameContext:
         guarded_before=_names(case.get("guarded_before"), "guarded_before"),
         silenced_before=_names(case.get("silenced_before"), "silenced_before"),
         used_skills=_names(case.get("used_skills"), "used_skills"),
+        settled_skills=_names(case.get("settled_skills"), "settled_skills"),
         witch_vision=_names(vision, "witch_vision") if vision is not None else None,
         locked={k: frozenset(v) for k, v in _mapping(case.get("locked"), "locked").items()},
         extra_powers={

@@ -123,6 +123,7 @@ class PhaseFacts:
     guarded_before: frozenset[str] = frozenset()  # 【守护】 targets of earlier nights
     silenced_before: frozenset[str] = frozenset()  # 【隔音】 targets of earlier nights
     used_skills: frozenset[str] = frozenset()  # single-use skills spent: heal, poison, …
+    settled_skills: frozenset[str] = frozenset()  # … of them, those spent in the night just settled
     witch_vision: frozenset[str] | None = None  # 【通灵】 list, once sent
     locked: Mapping[str, frozenset[str]] = field(
         default_factory=_no_map

@@ -281,8 +281,8 @@ def test_a_character_put_out_overnight_is_told_he_is_out_not_to_resend_later(tmp
     assert not late.events
     receipt = next(d.text for d in late.drafts if d.kind == "receipt")
     assert "你已出局" in receipt and "下一阶段" not in receipt
-    alive = game.reply("小明", "【预言】Rex", t(10, 4, 5))  # a living one: the next step, as before
-    assert "下一阶段" in next(d.text for d in alive.drafts if d.kind == "receipt")
+    alive = game.reply("小明", "【预言】Rex", t(10, 4, 5))  # a living one: late for 夜晚1 (wolfadv W10)
+    assert "截止时间" in next(d.text for d in alive.drafts if d.kind == "receipt")
 
 
 def test_a_witch_who_takes_her_heal_back_spends_no_heal_and_saves_nobody(tmp_path) -> None:

@@ -267,6 +267,11 @@ class Werewolf(Ruleset):
             "guarded_before": frozenset(state.by_number(n).name for n in mem.guarded),
             "silenced_before": frozenset(state.by_number(n).name for n in mem.silenced),
             "used_skills": frozenset(k for k, used in spent.items() if used),
+            # spent in the night just settled: a change sent after its phase closed is late,
+            # not a second use (wolfadv W10)
+            "settled_skills": frozenset(
+                s.action for s in state.submissions if state.phase is Phase.DAWN and spent.get(s.action)
+            ),
             "witch_vision": vision,
             "locked": {actor: frozenset(actions) for actor, actions in locked.items()},
             "extra_powers": extra,

@@ -1,0 +1,36 @@
+"""wolfadv W10: after 夜晚2 closed (03:00) and the night settled, the witch's 「改成 毒药 X」 was
+refused as 「该技能已经用过」 (spent that very night: the real reason is the deadline), and a
+guard's late reply as 「请在下一阶段开始后重新发送」. A reply after its night phase closed is
+late for that phase, whatever settled since."""
+
+from __future__ import annotations
+
+from shenshi.daemon.gm_commands import mark_published
+from tests.daemon.helpers import alerts, announcements, at, elect_sheriff, post, werewolf_with_tree_holes
+from tests.daemon.test_stream import _fed
+
+
+def test_replies_after_the_night_settled_are_late_for_their_phase(tmp_path) -> None:
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"witch": "44", "guard": "45"})
+    clock.set(at(0.02))
+    svc.tick()
+    witch = next(s.name for s in svc.referee.state.seats if s.role == "witch")
+    guard = next(s.name for s in svc.referee.state.seats if s.role == "guard")
+    elect_sheriff(svc, clock, witch)
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
+    clock.set(at(49.2))
+    svc.tick()
+    clock.set(at(53))  # 夜晚2 is open (夜晚1 closed at 00:00)
+    svc.tick()
+    _fed(svc, post(witch, "毒药 Rex", 53.1, tid="44"))
+    clock.set(at(55.5))  # 03:30: 夜晚2 closed, the night settled
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn"
+    _fed(svc, post(witch, "改成 毒药 月光", 55.8, tid="44"))
+    _fed(svc, post(guard, "守护 月光", 55.85, tid="45"))
+    late = {a.subject: a for a in alerts(svc) if a.kind == "phase_deadline"}
+    assert set(late) >= {witch, guard}, [(a.kind, a.message) for a in alerts(svc)]
+    assert not [a for a in alerts(svc) if a.kind == "skill_used"]
+    receipts = [a.text for a in announcements(svc) if a.kind == "receipt" and a.destination in (witch, guard)]
+    refused = [t for t in receipts if t.startswith("未受理")]
+    assert len(refused) == 2 and all("截止时间" in t and "重新发送" not in t for t in refused), refused
