@@ -187,8 +187,8 @@ def _timing_ok(out: Collector, p: Parsed, action: str, extra: dict) -> bool:
     if opens is not None and t is not None and t < opens:
         out.alert("phase_not_open", **said, phase=which)
         return False
-    # A-S2, RES-A21: the seer the GM answered (the rules core locks him, not his partner)
-    if action in skills.answer_locks and sender.name in phase.seer_answered:
+    # A-S2, RES-A21: the GM answered the unit's divination: both seers of the unit are locked
+    if action in skills.answer_locks and any(q.name in phase.seer_answered for q in (sender, *ctx.unit_of(sender))):
         out.alert("seer_locked", **said)
         return False
     if action == "kill" and _off_duty(ctx, sender):

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
 
-from shenshi.intake import receipts
+from shenshi.intake import lexicon, receipts
 from shenshi.intake.context import UNKNOWN_TIME, GameContext, PlayerInfo
 from shenshi.intake.grammar import SELF, NameRef
 from shenshi.intake.lookalike import describe, lookalike_letters
@@ -153,6 +153,11 @@ class Collector:
                 letters=describe(letters),
             )  # fmt: skip
             return False
+        if ref.player is None and fold(ref.written).strip() in lexicon.PRONOUNS:
+            # 投他: nobody named; said so, not 「他」不是本局玩家 (fresh-f2 K9)
+            self.alert("unknown_name", "alert_pronoun_target", verb=verb, what=what, written=ref.written,
+                       reason_template="reason_pronoun_target")  # fmt: skip
+            return True
         if ref.player is None:
             hints = name_index(self.ctx).suggest(ref.written)
             names = receipts.names(self.ctx, hints)

@@ -96,7 +96,10 @@ _LIST_SEP = re.compile(
     + _alt_bounded(lexicon.ALTERNATIVE_WORDS) + r"|[ \t])[ \t]*"
 )  # fmt: skip
 _SELF = re.compile(_alt(lexicon.SELF_WORDS) + "(?!人)")
-_PRONOUN = re.compile(_alt(lexicon.PRONOUNS) + r"(?=$|[\s。.!?;,~、…)\]】」』]|一票)")
+_PRONOUN = re.compile(
+    "(?:" + _alt(lexicon.PRONOUNS) + "(?=$|[^\\w]|一票)|" + _alt(lexicon.THIRD_PERSON)
+    + "(?=[" + lexicon.NAME_PARTICLES + "]+(?!\\w)))"  # 投他吧 (投你了 is said to someone: talk)
+)
 _QUESTION = re.compile(_alt(lexicon.QUESTION_MARKERS))
 _CONDITION = re.compile(_alt(lexicon.CONDITION_MARKERS))
 _CONDITION_OPENS = re.compile(_alt(w for w in lexicon.CONDITION_MARKERS if w != "的话"))
@@ -108,9 +111,8 @@ _AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
 _QUESTION_ASKS = re.compile(_alt_bounded(lexicon.QUESTION_ASKS + lexicon.QUESTION_FINAL + ("吗",)))
 _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
-_PARTICLE = re.compile(
-    "[" + lexicon.NAME_PARTICLES + r"]+(?=$|[\s。.!?;,~、…)\]】」』\ufffd])"
-)
+# ... followed by nothing that could extend a name: a break, punctuation, an emoji (投老王吧😂)
+_PARTICLE = re.compile("[" + lexicon.NAME_PARTICLES + r"]+(?!\w)")
 # Framing: 法官您好 / 天神大人 / 麻烦主办 (an address, with a greeting), 麻烦 / 帮我们 / 一起 …
 _ADDRESSED = (
     _alt(lexicon.ADDRESS_WORDS) + _alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + "?"
@@ -313,6 +315,8 @@ _LEADS = (
     re.compile(  # 麻烦主办：, 法官大人：, 天神您好：
         _alt(lexicon.POLITE_WORDS + ("请",)) + "?" + _ADDRESSED + r"[ \t]*[:~]+[ \t]*"
     ),
+    # a greeting alone, the address before it being a mention (@主办 您好：预言X)
+    re.compile(_alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + r"[ \t]*[:~]+[ \t]*"),
     re.compile(_NUMERAL + r"[ \t]*[、)][ \t]*"),
     re.compile(r"[a-h][)、][ \t]*"),  # a) b) c)
     re.compile(r"\d{1,3}[ \t]*"),  # ① (folded: 1), #2
@@ -1425,6 +1429,9 @@ def _alternative_lead(reader: _Reader, pos: int) -> int | None:
     lead = _ALTERNATIVE_LEAD.match(text, pos)
     if lead is None or lead.end() == pos or text.startswith(lexicon.ALTERNATIVE_NOT, pos):
         return None
+    otherwise = _OTHERWISE.match(text, pos)
+    if otherwise and _CHANGE_VERB.match(text, otherwise.end()):
+        return None  # 要不改杀Y: a change offered (as 要不要改成Y), not a second choice
     return None if _whole_name_at(reader, pos) else lead.end()
 
 
@@ -2204,17 +2211,21 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     particle = _VERB_PARTICLE.match(text, start)
     named = reader.name_at(start) if particle else None
     if (
-        particle and not word.startswith("【")
+        particle and (not word.startswith("【") or particle.group(0) in lexicon.CHANGE_PARTICLES)
         and (named is None or named.end < particle.end() or not _whole_name_at(reader, start))
     ):  # fmt: skip  (炮打改成 where 改成 plays: the name)
         start = particle.end()  # 杀了老王, 祈祷给老王, 占卜改成老王
         change = change or particle.group(0) in lexicon.CHANGE_PARTICLES
-    again = _WEAK_VERB.match(text, start)
+    twice = _after_sep(text, start)
+    again = _WEAK_VERB.match(text, twice) or _ANY_VERB.match(text, twice)
     if (
-        again and not weak and set(_VERB_INTENTS[again.group(0)]) & set(intents)
-        and reader.name_at(start) is None  # 【守护】守门员: a name
+        again and not weak and set(_VERB_INTENTS.get(again.group(0), ())) & set(intents)
+        and reader.name_at(twice) is None  # 【守护】守门员: a name
     ):  # fmt: skip
-        start = again.end()  # 用毒药毒X, 用救药救X: the verb said twice
+        # 用毒药毒X, 用救药救X, 【殉职】警徽移交给X: the verb said twice
+        start = _after_sep(text, again.end())
+        if (particle := _VERB_PARTICLE.match(text, start)) is not None:
+            start = particle.end()
     ref, end = reader.read_name(start, strict=bracketed)
     if ambiguous is not None and ref is not None:
         ref = ambiguous
@@ -2223,9 +2234,16 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         if ref2 is not None:
             ref, end = ref2, end2
     if ref is None or not ref.written:
-        rest = text[m.end() : reader.line_bounds(m.end())[1]]
+        line_end = reader.line_bounds(m.end())[1]
+        rest = text[m.end() : line_end]
         if not weak and not rest.strip(" \t:"):
             topic = _topic_before(reader, pos)  # Zoe，占卜: the player named first
+            # the name alone on the next line (祈祷⏎X), as a ballot's may be (投票：⏎X)
+            # (a kill's next lines are its declaration)
+            lone = topic is None and not set(intents) & set(_KILLS)
+            names, after = reader.lone_name_lines(line_end) if lone else ([], 0)
+            if names:
+                return Parsed(intents, verb, pos, names[0], tuple(names[1:])), after
             return Parsed(intents, verb, pos, topic or NameRef("")), m.end()  # "占卜：" alone
     if ref is None:
         return None

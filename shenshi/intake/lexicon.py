@@ -72,6 +72,8 @@ FILLER_WORDS: tuple[str, ...] = (
     "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的", "这次", "这回",
     "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
     "哦", "噢", "嗯", "呃", "诶", "哎", "都",
+    # a conjunction that links the command to the talk before it (…，但我投票：X; 所以投X)
+    "但是", "但", "不过", "可是", "所以", "因此", "因而", "于是", "反正", "总之", "总而言之",
 )  # fmt: skip
 # Framing before a command word: a greeting or an address to the GM (法官您好, 天神晚上好,
 # 麻烦主办：), a polite request (麻烦/请/拜托 …, 帮我们), or the writer acting with others
@@ -115,6 +117,7 @@ WRITER_WORDS: tuple[str, ...] = (
     "两个人", "两人", "俩人", "二人", "本人", "我",
     # the writer's team (in a PM or the wolves' 功能树洞): 狼队决定【杀人】X
     "我们狼队", "狼队", "狼人们", "我们杀手", "杀手们", "全队", "我方",
+    "我们狼人阵营", "狼人阵营", "我们狼人", "我们俩狼", "我们两狼", "狼人",
 )  # fmt: skip
 SUBJECT_LINKS: tuple[str, ...] = ("和", "跟", "与", "同", "及", "以及", "、", ",", "&")
 SUBJECT_ASIDE_MAX = 16  # characters of an aside in brackets after a subject: 我们（老K和Ann）
@@ -278,12 +281,13 @@ VERBS: tuple[tuple[str, tuple[str, ...]], ...] = (
 # (not where a player's name starts with it: 祈祷给力 where 给力 plays).
 VERB_PARTICLES: tuple[str, ...] = (
     "的对象是", "的对象为", "的目标是", "的目标为", "改成", "改为", "换成", "换为", "修改为", "修改成",
-    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "带走", "了", "掉", "死", "给",
+    "更改为", "更改成", "更正为", "变更为", "改回", "换回", "改一下", "换一下", "改下", "换下", "要改成",
+    "要改为", "要换成", "要改", "要换", "带走", "了", "掉", "死", "给",
 )  # fmt: skip
 # Particles that change the target of the command before (占卜改成X): a correction.
 CHANGE_PARTICLES: tuple[str, ...] = (
     "改成", "改为", "换成", "换为", "修改为", "修改成", "更改为", "更改成", "更正为", "变更为",
-    "改回", "换回",
+    "改回", "换回", "改一下", "换一下", "改下", "换下",
 )  # fmt: skip
 # 改 / 换 before a command word (改杀X, 换占卜X) changes its target; anywhere in a clause, as the
 # CHANGE_PARTICLES and VOTE_CHANGE_WORDS, unless negated (不改杀, 别换成).

@@ -531,6 +531,7 @@ _group(
         "a command naming the player whose seat the sender took over (himself now)",
     ),
     ("reason_missing_target", "没有写明对象，请写上玩家名后重新发送", "a command without a name"),
+    ("reason_pronoun_target", "「${written}」没有写明是谁，请写上玩家名后重新发送", "a command naming 他/她 (nobody)"),
     ("reason_dead_actor", "你已出局，不能再行动", "a dead player's command"),
     ("reason_no_power", "你的身份不能使用「${verb}」", "a power the role does not have"),
     ("reason_sent_off", "你已被罚下，不能发言、投票或使用技能", "werewolf: a sent-off character"),
@@ -701,6 +702,11 @@ _group(
         "alert_missing_target",
         "${player}：「${what}」没有写对象",
         "missing_target ($what: the command word)",
+    ),
+    (
+        "alert_pronoun_target",
+        "${player}：「${what}」的对象写的是「${written}」，没有写明是谁",
+        "unknown_name, written as a pronoun (投他)",
     ),
     (
         "alert_ambiguous_name",

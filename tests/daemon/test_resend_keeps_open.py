@@ -107,7 +107,9 @@ RESEND = re.compile(r"重新发送|重发|请换一个对象|请投给|请直接
 def test_a_refusal_keeps_the_step_open_exactly_when_its_receipt_asks_for_a_resend(name) -> None:
     """Every refusal's receipt: the kinds that keep the step open are those whose text asks
     the player to send it again (a next-window note or a next-step resend aside)."""
-    kind = "pm_game_unknown" if name == "receipt_which_game" else name.removeprefix("reason_")
+    # (the reasons given under another alert kind's name: an unknown game, a name written as 他)
+    kind = {"receipt_which_game": "pm_game_unknown", "reason_pronoun_target": "unknown_name"}.get(
+        name, name.removeprefix("reason_"))
     text = TEMPLATES[name].default
     asks = bool(RESEND.search(text)) and name not in ("receipt_next_window", "reason_not_in_phase")
     assert (kind in RESENDABLE) == asks, (name, text)

@@ -280,8 +280,8 @@ def _rows() -> Iterator[Row]:  # noqa: PLR0915 - a table of probes
     yield "game6-10", DAY_PM, "阿杰", "委托投票：弃票", "!abstain_not_allowed", none
     yield "game6-8", NIGHT, "大熊", DECL, "!off_duty_killer", none
     yield "game6-8", NIGHT, "大熊", f"杀 糖糖\n{DECL}", f"kill 糖糖 {ok}", {"dead": ["阿狸"]}
-    # the rules core locks the seer the GM answered, not his partner (RES-A21 as it reads it)
-    yield "game6-13", NIGHT, "钱七", "占卜 王五", "divine 王五", {"seer_answered": ["赵六"]}
+    # an answer to the unit's divination locks both seers of it (RES-A21, decided 2026-12-01)
+    yield "game6-13", NIGHT, "钱七", "占卜 王五", "!seer_locked", {"seer_answered": ["赵六"]}
     yield "game6-13", NIGHT, "赵六", "占卜 王五", "!seer_locked", {"seer_answered": ["赵六"]}
     window = {"window": {"open": "2026-03-02T20:00:25", "close": "2026-03-03T20:00:00"}}
     yield "game6-10", NIGHT, "阿杰", "祈祷 老王", "pray 老王", {**window, "t": "2026-03-02T20:00:00"}
