@@ -6,7 +6,14 @@ late for that phase, whatever settled since."""
 from __future__ import annotations
 
 from shenshi.daemon.gm_commands import mark_published
-from tests.daemon.helpers import alerts, announcements, at, elect_sheriff, post, werewolf_with_tree_holes
+from tests.daemon.helpers import (
+    alerts,
+    announcements,
+    at,
+    elect_sheriff,
+    post,
+    werewolf_with_tree_holes,
+)
 from tests.daemon.test_stream import _fed
 
 

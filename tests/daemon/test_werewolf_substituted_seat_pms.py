@@ -10,7 +10,14 @@ from shenshi.daemon import gm_commands
 from shenshi.daemon.gm_commands import enter_action, mark_published
 from shenshi.rulesets.werewolf import camps
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import UIDS, announcements, at, elect_sheriff, post, werewolf_with_tree_holes
+from tests.daemon.helpers import (
+    UIDS,
+    announcements,
+    at,
+    elect_sheriff,
+    post,
+    werewolf_with_tree_holes,
+)
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
 from tests.daemon.test_stream import _fed
 
