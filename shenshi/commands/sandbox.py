@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 from pathlib import Path
 
 from shenshi.commands import add_config_option
@@ -144,7 +144,9 @@ def run(args: argparse.Namespace) -> int:
     clock = system_clock
     if clock_file is not None:
         clock_file.parent.mkdir(parents=True, exist_ok=True)
-        clock = RehearsalClock.start(clock_file, args.clock_factor)
+        # a rehearsal opens its game as GMs do, in the evening: whatever the hour here, the
+        # first night (werewolf night 0, until 06:00) is a whole night (gmattack W1)
+        clock = RehearsalClock.start(clock_file, args.clock_factor, at=_evening() if args.rehearsal else None)
     ttl = timedelta(minutes=args.session_ttl) if args.session_ttl else None
     if args.rehearsal is not None:
         world, accounts = _rehearsal_world(args, clock)
@@ -175,6 +177,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         server.stop()
     return 0
+
+
+def _evening() -> datetime:
+    """Today's 20:00 on the sandbox forum's clock (UTC+8, as both captured forums show)."""
+    from shenshi.adapters.sandbox.state import FORUM_TZ
+
+    return datetime.combine(datetime.now(FORUM_TZ).date(), time(20, 0), tzinfo=FORUM_TZ)
 
 
 def _rehearsal_world(args: argparse.Namespace, clock):  # type: ignore[no-untyped-def]

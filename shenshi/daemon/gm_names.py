@@ -33,6 +33,9 @@ def seat_name(service: GameService, written: str, what: str = "玩家") -> str:
                  for alias in aliases}  # fmt: skip
     index = NameIndex([*names, *acting], nicknames)
     token = written.strip(SPACES).lstrip("@").strip(SPACES)
+    leaving = {old: new for new, old in acting.items()}
+    if token in leaving:  # he left: the seat is his substitute's (gmattack A1)
+        raise UserError(f"{what}「{written}」已离开，座位已由替补 {leaving[token]} 接替：请写 {leaving[token]}；没有改动")
     if token in names:
         return token
     found = index.resolve(token) if token else None

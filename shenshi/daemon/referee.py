@@ -1073,7 +1073,7 @@ class Referee:
         if row.due is Due.START:
             if now < self.game.start:
                 return False
-            return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out)
+            return self._open(self.ruleset.first_phase, self.ruleset.first_number, self.game.start, out, now)
         if row.due is Due.PUBLICATION:
             assert row.finished is not None
             if self._nothing_to_announce():
@@ -1086,7 +1086,7 @@ class Referee:
                     return False
                 at = published
             phase, n = self.ruleset.next_step(row.finished, state.number)
-            return self._open(phase, n, at, out)
+            return self._open(phase, n, at, out, now)
         times = self.times()
         if row.due is Due.NOTHING or times is None:
             return False
@@ -1186,10 +1186,12 @@ class Referee:
             return said + self.templates.render("signature")
         return notices.vote_opened(self.templates, state.number, opens, closes, self.tz)
 
-    def _night_opening(self, times: PhaseTimes, out: Effects) -> None:
-        """A night's post with its phases' deadlines (werewolf: 夜晚1, 夜晚2, [WW:L183])."""
+    def _night_opening(self, times: PhaseTimes, out: Effects, now: datetime) -> None:
+        """A night's post with its phases' deadlines (werewolf: 夜晚1, 夜晚2, [WW:L183]); none
+        once they have all passed (a daemon started late: a post promising a deadline already
+        past misleads, gmattack W1)."""
         state = self.state
-        if not times.phase_deadlines:
+        if not times.phase_deadlines or all(at <= now for at in times.phase_deadlines.values()):
             return
         key = self.keys.notice(step_label(Phase.NIGHT, state.number), "deadlines")
         if key in self._notices_sent:
@@ -1260,7 +1262,7 @@ class Referee:
                 text = private_text(self.templates, result, roles=self.ruleset.info.roles)
                 out.drafts.append(Draft(key, result.text_kind, "pm", result.to, text))
 
-    def _open(self, phase: Phase, n: int, at: datetime, out: Effects) -> bool:
+    def _open(self, phase: Phase, n: int, at: datetime, out: Effects, now: datetime) -> bool:
         # Rulesets read wall-clock times (werewolf 06:00/21:00, the chess weekend) off the
         # datetime they get: give them the forum's clock, not the store's UTC.
         at = at.astimezone(self.tz)
@@ -1286,7 +1288,7 @@ class Referee:
         out.extend(self._notes(events, None))
         out.drafts += self.drafts_for(events, self.state)
         if phase is Phase.NIGHT:
-            self._night_opening(times, out)
+            self._night_opening(times, out, now)
         return True
 
     def _resolve(self, command: Command, out: Effects, at: datetime) -> None:

@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
 import pytest
 
@@ -52,6 +52,10 @@ def test_a_rehearsal_forum_and_its_configuration(tmp_path) -> None:
             assert main(["check-config"]) == 0
             assert main(["deal", "--seed", "x"]) == 0
             first = _forum_now()
+            # the game opens in the evening, as GMs open theirs (gmattack W1: a werewolf night 0
+            # of 14 minutes when the sandbox started at 05:46)
+            local = first.astimezone(timezone(timedelta(hours=8)))
+            assert local.hour == 20 and local.minute < 30, local
             time.sleep(0.2)  # 0.2 s at 600×: two forum minutes
             assert (_forum_now() - first).total_seconds() >= 100
         finally:

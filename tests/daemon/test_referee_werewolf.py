@@ -94,3 +94,15 @@ def test_a_werewolf_day_with_every_ballot_in_still_runs_to_21_00(tmp_path) -> No
     assert ref.state.phase is Phase.DAY  # ballots may change until the close (RES-W6)
     ref.tick(datetime(2026, 12, 9, 21, 0, tzinfo=TZ), Clockwork(keys))
     assert ref.state.phase is Phase.DUSK
+
+
+def test_a_daemon_started_after_night_0_closed_posts_no_deadline_already_past(tmp_path) -> None:
+    """gmattack W1: the daemon first ran at 06:07, after night 0's 06:00; it posted
+    「夜晚1（金箭、托孤）：…06:00 前」, a deadline already gone."""
+    from tests.daemon.helpers import announcements, at, werewolf_with_tree_holes
+
+    svc, clock = werewolf_with_tree_holes(tmp_path, {})
+    clock.set(at(10.2))  # 06:12, night 0 (opened 20:00) closed at 06:00
+    svc.tick()
+    assert not [a for a in announcements(svc) if a.kind == "night_deadlines"]
+    assert svc.referee.state.phase is Phase.DAY and svc.referee.state.number == 1

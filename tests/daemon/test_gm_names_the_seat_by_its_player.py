@@ -1,0 +1,26 @@
+"""gmattack A1: after `substitute 白色的猫 路人甲` (its post out: 「白色的猫 退出，由替补 路人甲 接替。」),
+`override exit 白色的猫` was accepted and proposed 「白色的猫 退出游戏。」: the players read that the
+one who left went out, and nobody told 路人甲. A GM command naming a player who left his seat is
+refused, naming who plays it now."""
+
+from __future__ import annotations
+
+import pytest
+
+from shenshi.daemon import gm_commands
+from shenshi.errors import UserError
+from tests.daemon.helpers import UIDS, at, started
+from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+
+
+@pytest.mark.parametrize("command", [("exit", []), ("ballot", ["老王"]), ("void", ["祈祷"])])
+def test_a_command_naming_the_player_who_left_names_his_substitute(tmp_path, monkeypatch, command) -> None:
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    gm_commands.substitute(svc, "白色的猫", NEWCOMER, uid=NEWCOMER_UID)
+    what, rest = command
+    with pytest.raises(UserError) as refused:
+        gm_commands.correct(svc, what, ["白色的猫", *rest])
+    assert f"请写 {NEWCOMER}" in str(refused.value) and "没有改动" in str(refused.value), refused.value
+    assert svc.referee.state.is_alive("白色的猫")  # the seat, still under its holder's name in the core
