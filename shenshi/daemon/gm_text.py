@@ -330,7 +330,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "lurker_posted": "玩家已重新发帖，不再潜水",
     "published_moves": "公告发布了，下一轮的截止时间随之确定",
     "corrections_read": "按守护进程所知的最新局面重新核对",
-    "vote_opened": "投票按时开放了",
+    "vote_opened": "投票按时开放了", "to_the_seats": "寄给座位现在的玩家",
     "vote_opens_at": "投票 {at} 才开放，之前不能代记选票（开放前的帖子不计票）",
     "vote_not_open_yet": "投票还没开放：这条不计票，也不能代记；开放后玩家在投票帖投票才计入",
     "action_again": "看原私信；玩家可在截止前重新发送，或由你补录",

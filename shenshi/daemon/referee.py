@@ -1130,8 +1130,15 @@ class Referee:
         return (state.params.get("activity_from") or times.opens, at)
 
     def _nothing_to_announce(self) -> bool:
-        """The step just resolved has no public post (the condition of :func:`drafts_for_step`)."""
-        return not has_public_post(self.state.step_report)
+        """The step just resolved has no public post (the condition of :func:`drafts_for_step`),
+        or the rules give it none (werewolf night 0: what the GM's corrections made public
+        during it had posts of their own, and day 1 opens at 06:00 whatever they were;
+        gmattack W4, a game frozen at 「第0夜（已结算）」)."""
+        state = self.state
+        done = PHASE_GRAPH[state.phase].finished
+        if done is not None and not self.profile.clock.announced(done.value, state.number):
+            return True
+        return not has_public_post(state.step_report)
 
     def _closed_by(self, now: datetime) -> datetime | None:
         """When the step just resolved (with nothing to announce) closes on its clock, once

@@ -746,6 +746,10 @@ class GameService:
         # the vote opened on the clock: what a pending PM says of it (「届时」) is said anew
         if why is None and any(d.kind == "vote_opened" for d in outcome.drafts):
             why = gm_text.NOTES["vote_opened"]
+        # a settled night's PMs proposed at its announcement time were written to its seats as
+        # they were: each goes to whoever plays the seat now (gmattack W3: a substitute's lover)
+        if why is None and any(d.channel == "pm" for d in outcome.drafts):
+            why = gm_text.NOTES["to_the_seats"]
         if outcome.events or outcome.drafts or outcome.alerts or why:
             self._commit(outcome, keys.tick_batch(self._last_seq()), None, follow=why)
 
@@ -1017,7 +1021,9 @@ class GameService:
         where = where_to(d.channel == "thread", d.destination)
         with self.store.snapshot() as uow:
             stored = uow.outbox.by_key(self.game_id, d.key)
-        ident = str(stored.id) if stored else ""
+        if stored is None:
+            return  # superseded as it was proposed (its 「已被取代」 line says so; gmattack W3)
+        ident = str(stored.id)
         uncounted = [u.get("id") for u in (d.notes or {}).get("uncounted", ())]
         labels = {str(link.id): str(link) for link in self._evidence_links(uncounted)}
         notes = gm_text.gm_notes(stored or d, labels)

@@ -45,7 +45,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from shenshi.daemon import notices, stray
-from shenshi.daemon.announce import Draft, Templates, corrected_text
+from shenshi.daemon.announce import Draft, Templates, corrected_text, seats_renamed
 from shenshi.daemon.deal import role_text
 from shenshi.daemon.gm_text import event_words, step_name
 from shenshi.daemon.keys import step_label
@@ -73,6 +73,8 @@ if TYPE_CHECKING:
 
 # PMs about the person, not his seat: they stay his when he leaves it.
 PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken"})
+# PMs that name the recipient's partner, whom he must be able to reach (the lovers).
+PARTNER_NOTICES = frozenset({"lover_partner"})
 # A player's answer to his own post or PM: moot once he has left his seat.
 REPLIES = RECEIPT_KINDS
 ABSENCES = {"signin": "signin_missed", "lurk": "lurking"}
@@ -351,8 +353,10 @@ class Proposals:
         who = a.destination
         if a.kind == "lurk_replaced":
             return self._replaced(a, who)
-        if a.kind in PERSONAL or self.seat_of(who) is not None:
+        if a.kind in PERSONAL:
             return None
+        if self.seat_of(who) is not None:
+            return self._partner_now(a)
         nxt = self.successor(who)
         if nxt is None:
             return None  # out of the game: what he is told stays true
@@ -363,7 +367,26 @@ class Proposals:
             key[3] = nxt
         else:
             key.append(nxt)
-        return Standing(replace(_draft_of(a), key=":".join(key), destination=nxt))
+        draft = replace(_draft_of(a), key=":".join(key), destination=nxt)
+        return Standing(replace(draft, text=self._partners_renamed(a.kind, draft.text)))
+
+    def _partner_now(self, a: Announcement) -> Standing | None:
+        """A PM naming its recipient's partner (the lovers, RES-W25), with the partner's seat
+        named by whoever plays it now (gmattack W3: 「你的情侣是：Tom_2」, who had left)."""
+        text = self._partners_renamed(a.kind, a.text)
+        return None if text == a.text else Standing(replace(_draft_of(a), text=text))
+
+    def _partners_renamed(self, kind: str, text: str) -> str:
+        if kind not in PARTNER_NOTICES:
+            return text
+        now = {old: self.player_of(seat) for old in self.referee.successors
+               if (seat := self._seat_left(old)) is not None and self.player_of(seat) != old}
+        return seats_renamed(text, now)
+
+    def _seat_left(self, name: str) -> Seat | None:
+        """The seat ``name`` left for a substitute (who plays it now, or a later one)."""
+        nxt = self.successor(name)
+        return self.seat_of(nxt) if nxt is not None else None
 
     def _replaced(self, a: Announcement, who: str) -> Standing:
         """chess32's second lurking warning: true once the GM brings the substitute in, moot

@@ -86,3 +86,40 @@ def test_the_gm_names_a_substitute_whose_seat_went_out_as_its_seat(tmp_path, mon
     with pytest.raises(UserError) as refused:
         gm_commands.substitute(svc, other, NEWCOMER, uid=NEWCOMER_UID)
     assert "已是本局的替补" in str(refused.value), refused.value
+
+
+def test_lovers_substituted_on_night_0_are_told_each_other_as_they_play_now(tmp_path, monkeypatch) -> None:
+    """gmattack W3: both lovers' seats changed hands during night 0; at 06:00 「你的情侣是：Tom_2」
+    went to the two players who had left (a PM proposed by the clock alone was not brought in
+    line with the seats), naming each other by names nobody plays."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    monkeypatch.setitem(UIDS, "admin", "91")
+    svc, clock = werewolf_with_tree_holes(tmp_path, {})
+    clock.set(at(0.02))
+    svc.tick()
+    cupid = next(s.name for s in svc.referee.state.seats if s.role == "cupid")
+    a, b = [s.name for s in svc.referee.state.seats if s.role not in ("cupid",)][:2]
+    enter_action(svc, [cupid, "pair_lovers", a, b])
+    clock.set(at(1))
+    gm_commands.substitute(svc, b, NEWCOMER, uid=NEWCOMER_UID)
+    gm_commands.substitute(svc, a, "admin", uid="91")
+    for hours in (7.1, 10.01):  # 夜晚1 closed at 00:00 and settled at 03:00; 06:00 its PMs
+        clock.set(at(hours))
+        svc.tick()
+    told = {x.destination: x.text for x in announcements(svc, PENDING) if x.kind == "lover_partner"}
+    assert told == {"admin": f"你的情侣是：{NEWCOMER}。", NEWCOMER: "你的情侣是：admin。"}, told
+
+
+def test_night_0_with_corrections_still_opens_day_1(tmp_path) -> None:
+    """gmattack W4: an exit and a penalty during night 0 (each with its own post) left the game
+    at 「第0夜（已结算，06:00 公布）」 for good, waiting for a night-0 post the rules never make."""
+    svc, clock = werewolf_with_tree_holes(tmp_path, {})
+    clock.set(at(0.02))
+    svc.tick()
+    villagers = [s.name for s in svc.referee.state.seats if s.role == "villager"]
+    gm_commands.correct(svc, "exit", [villagers[0]], reason="本人申请退出")
+    gm_commands.correct(svc, "penalty", [villagers[1], "5"], reason="刷屏")
+    for hours in (9.0, 10.05):
+        clock.set(at(hours))
+        svc.tick()
+    assert (svc.referee.state.phase.value, svc.referee.state.number) == ("day", 1)
