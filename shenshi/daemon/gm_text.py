@@ -486,6 +486,8 @@ def by_hand(command: str, args: Sequence[str], ids: Sequence[int]) -> str:
 
 PHASES = MappingProxyType({"setup": "开局前", "night": "夜晚", "dawn": "夜晚结算后（待公布）",
                            "day": "白天", "dusk": "白天结算后（待公布）", "over": "游戏结束后"})  # fmt: skip
+# The werewolf host's rulings (``override penalty|send-off|sheriff``) as the GM calls them.
+_RULINGS = MappingProxyType({"penalty": "罚分", "send_off": "罚下", "sheriff": "交警徽"})
 _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\w+ is not allowed during the (\w+)(?: \d+)?"), lambda m: f"{PHASES.get(m[1], m[1])}不能这样做"),
     (re.compile(r"the game is over \((\w+) won\).*"), lambda m: f"游戏已经结束（{TEAM_NAMES.get(m[1], m[1])} 获胜），不能再改"),
@@ -502,6 +504,13 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
     (re.compile(r"today's vote elects the sheriff: the badge is handed over after it"),
      lambda m: "今天的投票选举警长：警徽只能在选举结束后移交"),
     (re.compile(r"no voting round is open on day (\d+)"), lambda m: f"第{m[1]}天现在没有进行中的投票"),
+    (re.compile(r"today's vote elects the sheriff: nobody goes out today"),
+     lambda m: "今天的投票只选举警长，没有人出局：不能处决"),
+    (re.compile(r"day (\d+)'s vote elects the first sheriff: no badge before it"),
+     lambda m: f"还没有警长：第{m[1]}天的投票选出第一位警长，之前不能移交警徽"),
+    (re.compile(r"(\S+) has no GM ruling '(\w+)'"),
+     lambda m: f"这个规则集没有「{_RULINGS.get(m[2], m[2])}」这一更正（只有狼人杀有）"),
+    (re.compile(r"'(.+)' has no divination to answer"), lambda m: f"{m[1]} 不是占卜者（预言家），没有占卜可以答复"),
     (re.compile(r"(\S+) does not allow abstaining"), lambda m: "这个规则集不能弃权（每位存活玩家都必须投给一名玩家），请写投票对象"),
 )  # fmt: skip
 

@@ -1079,6 +1079,11 @@ class Ruleset:
         yield PowerSubmitted(sub)
 
     def _decide_GmAnswered(self, state: GameState, c: GmAnswered) -> Iterable[Event]:
+        """The GM answered a seer early (A-S2): only a holder of a divination can be answered."""
+        answered = self.profile(state.config).skills.answer_locks or {"divine"}
+        role = self.info.roles.get(state.seat(c.actor).role) if state.has_player(c.actor) else None
+        if role is None or not answered & set(role.powers):
+            raise IllegalActionError(f"{c.actor!r} has no divination to answer")
         yield GmAnswerRecorded(c.actor, c.t)
 
     def _decide_CastBallot(self, state: GameState, c: CastBallot) -> Iterable[Event]:

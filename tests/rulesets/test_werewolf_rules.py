@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
 from pathlib import Path
@@ -700,10 +701,19 @@ def test_penalty_points_stay_with_the_player_who_leaves() -> None:
 
 
 def test_gm_appoints_a_sheriff_and_unknown_rulings_are_illegal() -> None:
-    state, report = run(game(), [GmRuling("sheriff", "V2")])
+    state, report = run(replace(game(), number=2), [GmRuling("sheriff", "V2")])
     assert camps.sheriff(state).name == "V2" and report.sheriff == "V2"
     with pytest.raises(IllegalActionError, match="no GM ruling"):
         WW.decide(state, GmRuling("pardon", "V2"))
+
+
+def test_no_badge_before_the_election_and_no_vote_out_on_its_day() -> None:
+    """gmattack W2/W5: a badge handed out on night 0 was posted 「小明 成为警长。」; a forced
+    execution on day 1 put a character out on the day that only elects the sheriff (RES-W5)."""
+    with pytest.raises(IllegalActionError, match="no badge before it"):
+        WW.decide(game(), GmRuling("sheriff", "V2"))
+    with pytest.raises(IllegalActionError, match="nobody goes out today"):
+        WW.decide(replace(game(), number=1, phase=Phase.DAY), ForceExecution("V2"))
 
 
 def test_declared_exit_takes_the_partner_and_the_badge() -> None:

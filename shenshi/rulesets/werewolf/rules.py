@@ -330,7 +330,10 @@ class Werewolf(Ruleset):
         )
 
     def _decide_ForceExecution(self, state: GameState, c: ForceExecution) -> Iterable[Event]:
-        """Force or cancel today's vote-out; after the close, the day is settled again."""
+        """Force or cancel today's vote-out; after the close, the day is settled again. The
+        day that elects the sheriff has no vote-out to force (RES-W5; gmattack W5)."""
+        if state.number == camps.settings(state).sheriff_election_day and c.name is not None:
+            raise IllegalActionError("today's vote elects the sheriff: nobody goes out today")
         if state.phase is Phase.DAY:
             yield from super()._decide_ForceExecution(state, c)
             return
@@ -393,6 +396,8 @@ class Werewolf(Ruleset):
             if not state.is_alive(name):
                 raise IllegalActionError(f"{name!r} is out and cannot be sheriff")
             election = camps.settings(state).sheriff_election_day
+            if state.number < election:  # no badge before the election (gmattack W2)
+                raise IllegalActionError(f"day {election}'s vote elects the first sheriff: no badge before it")
             if state.phase is Phase.DAY and state.number == election and camps.sheriff(state) is None:
                 # the vote open today elects him (RES-W5): a badge handed out now would weigh
                 # 2.1 in the election and be taken back by it (adversary7 D1)
