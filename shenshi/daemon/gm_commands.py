@@ -230,6 +230,10 @@ def outbox_action(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
+    for a in done:  # an exit stands whatever becomes of its post (gmattack A1)
+        if action == "reject" and a.kind == "exit":
+            lines.append(f"注意：放弃 #{a.id} 不会撤销这次退出：它已记录在局面里（出局，只是玩家还不知道）；"
+                         f"要让玩家知道，shenshi reject --undo {a.id} 后发出")
     if action == "reject" and done:  # an alert about a send the GM dropped is moot
         service.resolve_alerts([dropped(a.id) for a in done] + [kept(a) for a in done if a.kind in ("signin", "lurk")])
     cli: list[str] = []

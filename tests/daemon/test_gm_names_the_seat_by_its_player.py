@@ -24,3 +24,17 @@ def test_a_command_naming_the_player_who_left_names_his_substitute(tmp_path, mon
         gm_commands.correct(svc, what, ["白色的猫", *rest])
     assert f"请写 {NEWCOMER}" in str(refused.value) and "没有改动" in str(refused.value), refused.value
     assert svc.referee.state.is_alive("白色的猫")  # the seat, still under its holder's name in the core
+
+
+def test_rejecting_an_exit_post_says_the_exit_stands(tmp_path) -> None:
+    """gmattack A1: `reject` of the exit post printed 「已放弃」 and nothing else; the exit stood,
+    unannounced, and the GM believed he had taken it back."""
+    from shenshi.daemon.gm_commands import outbox_action
+    from tests.daemon.helpers import announcements
+
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    gm_commands.correct(svc, "exit", ["Rex"], reason="本人申请退出")
+    [post] = [a for a in announcements(svc) if a.kind == "exit"]
+    said = outbox_action(svc, "reject", [post.id])
+    assert any("不会撤销这次退出" in line and f"--undo {post.id}" in line for line in said.lines), said.lines
