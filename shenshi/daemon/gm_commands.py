@@ -763,7 +763,8 @@ def substitute(
                         "请换一名替补；没有改动")
     entering = dict(service.referee.state.pending_substitutions).get(old)
     if entering is not None:
-        raise UserError(f"{old} 的座位已由替补 {entering} 接替（{substitute_plays(entering, old)}）：一个座位只能有一名替补；没有改动")
+        raise UserError(f"{old} 的座位已由替补 {entering} 接替（{substitute_plays(entering, old)}）：本阶段结束前一个座位只能有"
+                        f"一名替补；{entering} 入座后（本阶段结束时）可以再用 shenshi substitute {entering} 新玩家 换下他；没有改动")
     note = ""
     if uid is None:
         uid, note = _look_up(service, new, offline=offline)
@@ -795,7 +796,8 @@ def _look_up(service: GameService, name: str, *, offline: bool) -> tuple[str | N
     from shenshi.bootstrap import make_forum
     from shenshi.daemon.forum_problems import explain
 
-    later = "守护进程运行时会再查找他的 uid"
+    # (what happens if the name is wrong: his PMs fail, each with an alert; gmattack A5)
+    later = "名字写错的话，给他的私信会发送失败（会有提醒）；发出替补公告前请先确认这个账号存在"
     if offline:
         return None, f"没有检查论坛账号（--offline）；{later}"
     forum = make_forum(service.config)
