@@ -510,6 +510,8 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
      lambda m: f"还没有警长：第{m[1]}天的投票选出第一位警长，之前不能移交警徽"),
     (re.compile(r"(\S+) has no GM ruling '(\w+)'"),
      lambda m: f"这个规则集没有「{_RULINGS.get(m[2], m[2])}」这一更正（只有狼人杀有）"),
+    (re.compile(r"'(.+)' is the sheriff in play: the badge passes when he goes out"),
+     lambda m: f"警长 {m[1]} 还在场：警徽只在警长出局时移交（【殉职】，或按默认）"),
     (re.compile(r"'(.+)' has no divination to answer"), lambda m: f"{m[1]} 不是占卜者（预言家），没有占卜可以答复"),
     (re.compile(r"(\S+) does not allow abstaining"), lambda m: "这个规则集不能弃权（每位存活玩家都必须投给一名玩家），请写投票对象"),
 )  # fmt: skip

@@ -1327,6 +1327,10 @@ class Ruleset:
         match event:
             case PhaseOpened(phase=phase, n=n, params=params):
                 opened = Happening.NIGHT_OPENED if phase is Phase.NIGHT else Happening.DAY_OPENED
+                # a substitute whose seat went out before he entered never enters: he answered
+                # for it until the step settled (its last words, its 殉职), and moves no later
+                # step's clock (gmattack A6: day 1's vote 12 h longer for a night-1 substitute)
+                entering = tuple(p for p in state.pending_substitutions if state.is_alive(p[0]))
                 return replace(
                     state,
                     phase=phase_after(state.phase, opened),
@@ -1336,6 +1340,7 @@ class Ruleset:
                     submissions=(),
                     ballots=(),
                     step_report=Report(),
+                    pending_substitutions=entering,
                 )
             case PowerSubmitted(submission=sub):
                 return replace(

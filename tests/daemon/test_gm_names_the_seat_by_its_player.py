@@ -38,3 +38,26 @@ def test_rejecting_an_exit_post_says_the_exit_stands(tmp_path) -> None:
     [post] = [a for a in announcements(svc) if a.kind == "exit"]
     said = outbox_action(svc, "reject", [post.id])
     assert any("不会撤销这次退出" in line and f"--undo {post.id}" in line for line in said.lines), said.lines
+
+
+def test_a_substitute_whose_seat_went_out_moves_no_later_clock(tmp_path, monkeypatch) -> None:
+    """gmattack A6: night 1's substitute of a seat the GM then put out (he never entered) kept
+    lengthening every later step: day 1's vote closed 12 h late."""
+
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import announcements
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    gm_commands.substitute(svc, "白色的猫", NEWCOMER, uid=NEWCOMER_UID)
+    gm_commands.correct(svc, "exit", [NEWCOMER], reason="本人申请退出")  # the seat he was taking
+    clock.set(at(40))  # the night (24 h, +12 h for the substitution) is over
+    svc.tick()
+    mark_published(svc, [a.id for a in announcements(svc) if a.destination_kind.value == "thread" and a.published_at is None])
+    svc.tick()
+    state = svc.referee.state
+    assert state.phase.value == "day" and state.pending_substitutions == ()
+    times = svc.referee.times()
+    plain = svc.referee.ruleset.phase_times(state, state.phase, state.number, state.params["opened_at"])
+    assert times.closes == plain.closes and times.rounds[1] == plain.rounds[1]

@@ -863,3 +863,11 @@ def test_intake_facts() -> None:
     facts = WW.intake_facts(state)
     assert facts["witch_vision"] == {"V1"} and facts["locked"] == {"W2": {"kill"}}
     assert facts["last_words_granted"] == frozenset()  # a later game day: the window has closed
+
+
+def test_the_badge_of_a_sheriff_in_play_is_not_handed_over() -> None:
+    """gmattack W6: `override sheriff Y` with the sheriff alive was posted and re-weighted the
+    day's ballots; the badge passes only when its holder goes out (【殉职】 or the default)."""
+    state, _ = run(replace(game(), number=2), [GmRuling("sheriff", "V2")])
+    with pytest.raises(IllegalActionError, match="sheriff in play"):
+        WW.decide(state, GmRuling("sheriff", "V1"))
