@@ -508,12 +508,21 @@ def _marks(referee: Referee, published_at: dict[str, datetime]) -> tuple[Mark, .
     marks: dict[tuple[str, str], Mark] = {}
     badge = [f for r in sheriff[-1:] for f in r.public_facts if f.kind == "sheriff"]
     for fact in [*badge, *(f for r in reports for f in r.public_facts if f.kind != "sheriff")]:
-        name = fact.get("name")
+        name = _holder_now(referee, fact.get("name"))  # the seat it named, as played now (gmattack W7)
         if fact.kind in FIRST_ROUND_MARKS and state.phase is Phase.DAY and state.round > 1:
             continue  # (the runoff counts without them)
         if fact.kind in MARK_KINDS and name and state.is_alive(name):
             marks[(name, fact.kind)] = Mark(name, fact.kind, MARK_KINDS[fact.kind])
     return tuple(marks.values())
+
+
+def _holder_now(referee: Referee, name: str | None) -> str | None:
+    """Who holds the seat ``name`` held when a post named it (his substitute, or theirs)."""
+    seen = {name}
+    while name in referee.successors and referee.successors[name] not in seen and not referee.state.has_player(name):
+        name = referee.successors[name]
+        seen.add(name)
+    return name
 
 
 def _deadlines(

@@ -466,12 +466,13 @@ class Proposals:
                 words = [f"{info.action_name(s.action)} {self._shown(s.target)}".strip() for s in latest]
                 how = t.render(f"skill_channel_{referee.profile.skills.channel.value}")
                 lines.append(t.render("substitute_actions", actions=t.render("list_separator").join(words), how=how))
-        lines += [t.render(name, **{k: self._shown(v) for k, v in values.items()})
-                  for name, values in referee.ruleset.carried_over(state, seat)]  # fmt: skip
+        earlier = [text for n in self._holders(seat)[1:] for text in self.earlier.get(n, ())]
+        carried = [t.render(name, **{k: self._shown(v) for k, v in values.items()})
+                   for name, values in referee.ruleset.carried_over(state, seat)]  # fmt: skip
+        lines += [line for line in carried if not any(line in text for text in earlier)]  # (said once)
         moved = referee.moved_deadlines(old, referee.successors[old])
         if moved:
             lines.append(moved)
-        earlier = [text for n in self._holders(seat)[1:] for text in self.earlier.get(n, ())]
         if earlier:
             results = "\n".join(t.render("substitute_earlier_line", text=line)
                                 for text in earlier for line in text.splitlines())  # fmt: skip

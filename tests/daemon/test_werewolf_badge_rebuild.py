@@ -8,7 +8,7 @@ from __future__ import annotations
 from shenshi.daemon import gm_commands
 from shenshi.demo.script import load_script
 from shenshi.rulesets.werewolf import camps
-from tests.daemon.helpers import UIDS, elect_sheriff, started
+from tests.daemon.helpers import UIDS, at, elect_sheriff, started
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
 
 
@@ -90,3 +90,23 @@ def test_the_gms_own_account_is_no_substitute(tmp_path) -> None:
     with pytest.raises(UserError, match="天神.*不能当替补"):
         gm_commands.substitute(svc, "阿杰", "神的使者", uid="1")
     assert not svc.referee.state.pending_substitutions
+
+
+def test_status_keeps_the_badge_on_a_sheriffs_seat_taken_over(tmp_path, monkeypatch) -> None:
+    """gmattack W7: after the sheriff's seat changed hands, status showed no sheriff at all,
+    though the substitute's ballot weighed 2.1."""
+    from shenshi.daemon.gm_commands import mark_published
+    from shenshi.daemon.status import build_status
+    from tests.daemon.helpers import announcements
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    elect_sheriff(svc, clock, "kk_大侠")
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
+    clock.set(at(49.2))
+    svc.tick()
+    gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(at(58.2))  # the night resolves: he has entered
+    svc.tick()
+    assert svc.referee.state.has_player(NEWCOMER)
+    assert [(m.name, m.kind) for m in build_status(svc).marks] == [(NEWCOMER, "sheriff")]

@@ -123,3 +123,23 @@ def test_night_0_with_corrections_still_opens_day_1(tmp_path) -> None:
         clock.set(at(hours))
         svc.tick()
     assert (svc.referee.state.phase.value, svc.referee.state.number) == ("day", 1)
+
+
+def test_a_lovers_substitute_is_told_whom_he_loves(tmp_path, monkeypatch) -> None:
+    """gmattack W8: the role PM of a substitute in a lover's seat named the wolves and never
+    the lover (the seat's own 情侣告知 had not reached him)."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = werewolf_with_tree_holes(tmp_path, {})
+    clock.set(at(0.02))
+    svc.tick()
+    seats = svc.referee.state.seats
+    cupid = next(s.name for s in seats if s.role == "cupid")
+    wolf = next(s.name for s in seats if s.role == "werewolf")
+    villager = next(s.name for s in seats if s.role == "villager")
+    enter_action(svc, [cupid, "pair_lovers", villager, wolf])
+    clock.set(at(10.6))  # day 1: the pairing settled; its PMs not sent yet
+    svc.tick()
+    gm_commands.substitute(svc, wolf, NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    assert f"你的情侣是：{villager}。" in role.text, role.text
+    assert role.text.count("你的情侣是") == 1, role.text

@@ -300,9 +300,16 @@ class Werewolf(Ruleset):
         return camps.outcome(state)
 
     def carried_over(self, state: GameState, seat: Seat) -> tuple[tuple[str, Mapping[str, str]], ...]:
-        """The badge (【领导】 2.1, 【殉职】 when he goes out): a substitute inherits it (RES-W25)
-        and must know it (recheck R7c: his PM quoted his lover and never said he was 警长)."""
-        return (("substitute_sheriff", {}),) if camps.SHERIFF in seat.addons and seat.alive else ()
+        """The badge (【领导】 2.1, 【殉职】 when he goes out) and the lover: a substitute inherits
+        them (RES-W25) and must know them (recheck R7c: his PM quoted his lover and never said he
+        was 警长; gmattack W8: a lover's substitute was never told whom he loves)."""
+        carried: list[tuple[str, Mapping[str, str]]] = []
+        if camps.SHERIFF in seat.addons and seat.alive:
+            carried.append(("substitute_sheriff", {}))
+        partner = camps.partner(state, seat)
+        if partner is not None:  # (gmattack W8: a lover's seat taken over, the lover never named)
+            carried.append(("lover_partner", {"name": partner.name}))
+        return tuple(carried)
 
     def substitute(self, state: GameState, old: str, new: str) -> Any:
         # RES-W25: everything is the character's and is keyed by seat; penalty points are
