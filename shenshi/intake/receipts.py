@@ -26,6 +26,8 @@ def until(ctx: GameContext, cmd: IntakeCommand) -> str:
     t, skills = ctx.templates, ctx.profile.skills
     if cmd.extra.get("confirm"):
         return t.render("receipt_until_locked")
+    if cmd.action in skills.anytime:  # applied as it arrives (【殉职】 hands the badge on at once: gmattack W9)
+        return t.render("receipt_until_at_once")
     if cmd.extra.get("extra_divination"):
         return t.render("receipt_until_first")
     if ctx.phase.kind == SIGNIN:  # before night 1: no dawn to speak of yet

@@ -425,6 +425,7 @@ _group(
         "after a kill: the declaration of the sender's earlier kill PM stands (宣言同上)",
     ),
     ("receipt_until_locked", "已锁定，不能再更改", "a command locked with 确定"),
+    ("receipt_until_at_once", "立即生效，不能再更改", "a skill applied as it arrives (werewolf 【殉职】: the badge passes at once)"),
     (
         "receipt_until_first",
         "额外占卜以第一次为准，不能更改",

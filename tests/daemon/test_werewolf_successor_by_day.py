@@ -27,3 +27,25 @@ def test_a_sheriff_put_out_by_an_exit_names_his_successor_by_day(tmp_path) -> No
     assert camps.sheriff(svc.referee.state) is not None and camps.sheriff(svc.referee.state).name == heir
     refused = [a for a in announcements(svc) if a.destination == seer and "不能再行动" in a.text]
     assert not refused, [a.text for a in refused]
+
+
+def test_the_successor_named_is_final_and_a_change_is_refused(tmp_path) -> None:
+    """gmattack W9: 「【殉职】小红」 was announced at once, yet its receipt said 「截止前可更改」,
+    and 「【殉职】大卫，改一下」 was received (「已收到」) and ignored."""
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"seer": "41"})
+    seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
+    living = [s.name for s in svc.referee.state.alive()]
+    elect_sheriff(svc, clock, seer)
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
+    clock.set(at(49.2))
+    svc.tick()
+    first, second = [n for n in living if n != seer][:2]
+    gm_commands.correct(svc, "exit", [seer], reason="本人申请退出")
+    clock.set(at(49.3))
+    _fed(svc, post(seer, f"【殉职】{first}", 49.25, tid="41"))
+    receipts = [a.text for a in announcements(svc) if a.destination == seer and a.kind == "receipt"]
+    assert receipts and "立即生效" in receipts[-1] and "可更改" not in receipts[-1], receipts
+    _fed(svc, post(seer, f"【殉职】{second}，改一下", 49.28, tid="41"))
+    assert camps.sheriff(svc.referee.state).name == first
+    receipts = [a.text for a in announcements(svc) if a.destination == seer and a.kind == "receipt"]
+    assert receipts[-1].startswith("未受理"), receipts

@@ -245,8 +245,9 @@ class Werewolf(Ruleset):
             if g.who != camps.WOLVES
             for m in g.members
         }
+        handed = camps.sheriff(state) is not None  # the badge passed already: no second 【殉职】 (gmattack W9)
         for n in state.step_report.daemon:  # the sheriff just put out (a settlement, an exit): 【殉职】 now
-            if n.rule == "sheriff_default":
+            if n.rule == "sheriff_default" and not handed:
                 extra[n.who] = extra.get(n.who, frozenset()) | {SHERIFF_SUCCESSOR}
         waiting = [(n, day_n) for n, day_n in mem.last_words if n not in mem.last_words_received]
         granted = frozenset(state.by_number(n).name for n, day_n in waiting if day_n == state.number)
