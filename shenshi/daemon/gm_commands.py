@@ -629,6 +629,11 @@ def _check_phase_open(service: GameService, action: str, said: str) -> None:
     longer voided or entered: what that phase's close sent stands on it (the witch's 【通灵】
     list names its kills, RES-W3; wolfadv W17: a kill voided after the list went out fell back
     to another wolf's target the witch was never shown)."""
+    if service.referee.state.phase is base.Phase.DAWN:  # settled, not announced: what can be done (wolfadv W9)
+        raise UserError(
+            f"{said}：这一夜已按截止时的提交结算（结果待公布），不能再补录或作废行动；结算有误的话，结果帖提出后、"
+            "发出前用 shenshi edit ID 改写它，或 shenshi reject ID 后在论坛上说明；没有改动"
+        )
     action = action_id(service, action) if action else action
     closed = phase_closed(service, action) if action else None
     if closed is not None:

@@ -41,3 +41,28 @@ def test_replies_after_the_night_settled_are_late_for_their_phase(tmp_path) -> N
     receipts = [a.text for a in announcements(svc) if a.kind == "receipt" and a.destination in (witch, guard)]
     refused = [t for t in receipts if t.startswith("未受理")]
     assert len(refused) == 2 and all("截止时间" in t and "重新发送" not in t for t in refused), refused
+
+
+def test_a_correction_after_the_night_settled_says_what_can_still_be_done(tmp_path) -> None:
+    """wolfadv W9: between 03:00 and 06:00 `override action|void` were refused with
+    「夜晚结算后（待公布）不能这样做」 and nothing about what the GM could do instead."""
+    import pytest
+
+    from shenshi.daemon import gm_commands
+    from shenshi.errors import UserError
+
+    svc, clock = werewolf_with_tree_holes(tmp_path, {})
+    clock.set(at(0.02))
+    svc.tick()
+    seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
+    elect_sheriff(svc, clock, seer)
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
+    clock.set(at(49.2))
+    svc.tick()
+    clock.set(at(55.5))
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn"
+    for what, args in (("action", [seer, "预言", "Rex"]), ("void", [seer, "预言"])):
+        with pytest.raises(UserError) as refused:
+            gm_commands.correct(svc, what, args, reason="补录")
+        assert "已按截止时的提交结算" in str(refused.value) and "shenshi edit" in str(refused.value), refused.value
