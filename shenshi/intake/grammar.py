@@ -339,6 +339,10 @@ _BALLOT_HINT = re.compile(
 )  # fmt: skip
 # A word of choice where a command word may stand: after fillers (还是选X, 我们推X, 最终就他了：X).
 _BALLOT_HINT_AT = re.compile(_FILLER + _BALLOT_HINT.pattern)
+_ASKED_AFTER = re.compile("[?吗呢么]")
+_OUT_WISH = re.compile(r"[ \t,]*" + _alt(lexicon.OUT_WISHES))
+_SEND_OFF = re.compile(_FILLER + _alt(lexicon.SEND_OFF_LEADS) + r"[ \t]*")
+_SEND_OFF_TAIL = re.compile(r"[ \t]*" + _alt(lexicon.SEND_OFF_TAILS))
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
 _CN_DIGITS = lexicon.CN_DIGITS
 _KILLS = ("kill", "cannon_kill")
@@ -1735,6 +1739,13 @@ class _PossiblePost:
                 self.ballot_word = m.start()
                 break
 
+    def _nothing_after(self, end: int) -> bool:
+        """Whether nothing but punctuation, particles and emoji follows ``end``."""
+        text = self.reader.text
+        if _ASKED_AFTER.search(text, end):
+            return False  # 阿杰出局了吗？ asks
+        return all(text[i] in lexicon.NAME_PARTICLES for i in self.words[bisect_left(self.words, end):])
+
     def lead_in_ends(self) -> Iterable[int]:
         """The start of the post and of each clause after lead-in clauses: clauses holding no
         ballot word (想了很久，/ 算了，)."""
@@ -1764,6 +1775,14 @@ class _PossiblePost:
             return "name", player  # 老王 / 老王！ / 老王 老王 老王 / 想了很久，老王
         if pos == start and _REASON_AFTER_NAME.match(text, match.end):
             return "name", player  # 老王，理由：划水 (the reason may name others)
+        wish = _OUT_WISH.match(text, match.end) if pos == start else None
+        if wish is not None and self._nothing_after(wish.end()):
+            return "name", player  # 阿杰出局吧 / Rex，就是你了
+        send = _SEND_OFF.match(text, start)
+        if send is not None and send.end() == pos and self.players == {player}:
+            tail = _SEND_OFF_TAIL.match(text, match.end)
+            if tail is not None and self._nothing_after(tail.end()):
+                return "name", player  # 送老王走 / 请Rex出局
         hint = _BALLOT_HINT_AT.match(text, start)
         if hint is None:
             return None

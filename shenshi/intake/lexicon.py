@@ -328,6 +328,14 @@ NAME_FOLLOWERS: tuple[str, ...] = (
     "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
     "还是", "和", "与", "跟", "以及", "及", "还有", "平安", "好运", "顺利", "活过", "度过", "挺过",
 )  # fmt: skip
+# A vote-thread post wishing one player out, with no ballot word (阿杰出局吧, Rex，就是你了,
+# 送老王走): a possible ballot for the GM, never a ballot (issue 24: nothing dropped in silence).
+OUT_WISHES: tuple[str, ...] = (
+    "就是你了", "就是你", "出局吧", "出局", "走吧", "走好", "出去吧", "去死吧", "去死", "下车吧", "下车",
+    "慢走", "再见", "拜拜", "上路吧", "上路",
+)  # fmt: skip
+SEND_OFF_LEADS: tuple[str, ...] = ("送", "请", "让")  # 送老王走, 请Rex出局
+SEND_OFF_TAILS: tuple[str, ...] = ("出局", "出去", "上路", "下车", "走")
 # Sentence particles after a name, when the clause ends right after them (投老王吧).
 NAME_PARTICLES = "吧啊呀哦了啦嘛吗呢么哈"
 # The question a divination asks, after its target: not a question to the GM.
