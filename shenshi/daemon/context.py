@@ -75,7 +75,7 @@ def build_context(
     are the seat's, RULES.md "The substitute's own clocks"), and the seat's ballots are his.
     ``early_close``: the GM lets a step end once all its activity is in (``[daemon]
     early_close``), where the ruleset allows it."""
-    unpublished = _unpublished(state)
+    unpublished = unpublished_deaths(state)
     players = tuple(
         PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive or s.name in unpublished,
                    frozenset(s.addons))  # fmt: skip
@@ -155,7 +155,7 @@ def phase_facts(
     return PhaseFacts(**facts)
 
 
-def _unpublished(state: GameState) -> set[str]:
+def unpublished_deaths(state: GameState) -> set[str]:
     """The settled step's dead, not published yet (the players still know them alive)."""
     if state.phase not in (Phase.DAWN, Phase.DUSK, Phase.OVER):
         return set()
@@ -168,7 +168,7 @@ def told_out(ruleset: Ruleset, state: GameState) -> frozenset[str]:
     adversary7 D3)."""
     if ruleset.profile(state.config).last_words.notice is not LastWordsNotice.PM:
         return frozenset()
-    return frozenset(_unpublished(state) & set(state.step_report.last_words or ()))
+    return frozenset(unpublished_deaths(state) & set(state.step_report.last_words or ()))
 
 
 def _seats_facts(facts: PhaseFacts, acting: Mapping[str, str]) -> PhaseFacts:

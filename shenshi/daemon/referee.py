@@ -40,7 +40,7 @@ from shenshi.daemon.announce import (
     seats_renamed,
     shown_as,
 )
-from shenshi.daemon.context import build_context, told_out
+from shenshi.daemon.context import build_context, told_out, unpublished_deaths
 from shenshi.daemon.gm_text import (
     describe_ballot,
     describe_submission,
@@ -882,8 +882,14 @@ class Referee:
                       at=at.astimezone(self.tz).strftime("%Y-%m-%dT%H:%M:%S"), evidence=_number(evidence))  # fmt: skip
         out = Effects(alerts=[GmAlert(self.keys.refused(evidence, command.action), "no_vote_open", message,
                                       command.actor, evidence, cause)])  # fmt: skip
-        if channel == "post":
-            text = t.render("vote_closed_notice", at=notices.clock_time(at, self.tz))
+        # one the game put out is told nothing (as by day: dead_actor), the others why it missed
+        # (the game's end, once its post is out: newcomer N-16)
+        seat = stand_ins(self.state).get(command.actor, command.actor)
+        known_out = self.state.has_player(seat) and not self.state.is_alive(seat) and (
+            seat not in unpublished_deaths(self.state) or self._end_published())
+        if channel == "post" and self.state.has_player(seat) and not known_out:
+            over = self.state.outcome is not None and self._end_published()
+            text = t.render("vote_after_game_notice" if over else "vote_closed_notice", at=notices.clock_time(at, self.tz))
             out.drafts.append(Draft(self.keys.reply(evidence, "vote_closed"), "vote_closed", "pm", command.actor,
                                     text, (evidence,)))  # fmt: skip
         return out

@@ -356,7 +356,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         living=tuple(s.name for s in state.seats if s.name not in dead_known),
         dead=tuple(s.name for s in state.seats if s.name in dead_known),
         unannounced_deaths=unannounced,
-        marks=_marks(referee, published_at),
+        marks=() if state.phase is Phase.OVER else _marks(referee, published_at),  # (newcomer N-17)
         vote=_vote(service, referee, state, now, tz, runoff),
         night=_night(service, state, tz, now),
         waiting=waiting,
@@ -369,7 +369,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         next=_next(state, deadlines, waiting, mode, health),
         to_send=_to_send(outbox, mode),
         sign_in=_sign_in(service, state, now),
-        substitutes=_substitutes(referee),
+        substitutes=() if state.phase is Phase.OVER else _substitutes(referee),
         superseded=_superseded(referee, outbox, tz),
     )
 

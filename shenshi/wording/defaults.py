@@ -1159,6 +1159,11 @@ _group(
         "a ballot posted after its round closed",
     ),
     (
+        "vote_after_game_notice",
+        "你在 ${at} 的投票没有计入：游戏已经结束。",
+        "a ballot posted after the post announcing the game's end",
+    ),
+    (
         "vote_wrong_thread_notice",
         "你在 ${at} 发在${thread}的投票没有计入：只有投票帖里的投票才计票。请在 ${closes} 截票前到投票帖投票。",
         "a ballot posted outside the vote thread (discussion, chat) while the round is open",

@@ -280,7 +280,7 @@ def test_a_joint_unit_is_named_in_words() -> None:
 
     assert (who_name("killers"), who_name("老王")) == ("杀手方", "老王")
     over = refusal("the game is over (civilians won): only GM corrections are accepted")
-    assert over == "游戏已经结束（好人方 获胜），不能再改"
+    assert over == "游戏已经结束（好人方 获胜），不再受理"
 
 
 def test_every_announcement_kind_the_daemon_proposes_has_words() -> None:

@@ -92,6 +92,18 @@ def test_after_the_game_ends_a_pm_is_told_the_step_closed_and_later_the_game_is_
     feed(svc, pm("kk_大侠", "祈祷 老王", 39))
     [last] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == "kk_大侠"][-1:]
     assert "游戏已经结束" in last.text
+    # newcomer N-16: once the end is out, a ballot is told the game is over, not 「本轮投票已经截止」,
+    # and the executed player (he knows he is out) is told nothing
+    feed(svc, post("kk_大侠", "投票：老王", 39.1))
+    feed(svc, post("Rex", "投票：老王", 39.2))
+    notice = [a for a in announcements(svc) if a.kind == "vote_closed"]
+    assert [a.destination for a in notice] == ["Rex", "kk_大侠"], [(a.destination, a.text) for a in notice]
+    assert "游戏已经结束" in notice[-1].text and "本轮" not in notice[-1].text
+    # newcomer N-17: status after the end shows no day marks and no substitutes
+    from shenshi.daemon.status import build_status
+
+    shown = build_status(svc)
+    assert shown.marks == () and shown.substitutes == ()
 
 
 def test_no_last_words_deadline_is_sent_once_the_game_has_ended(tmp_path) -> None:
