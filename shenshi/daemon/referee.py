@@ -343,7 +343,10 @@ class Referee:
             now = execution_lines(self.templates, replace(event.report, winner=None))
             ruled = [self.templates.render("execution_ruled", line=line) for line in now]  # the GM decided it
             won = execution_lines(self.templates, replace(event.report, public_facts=()))
-            self.corrected[key] = (tuple(execution_lines(self.templates, was)), tuple(ruled + won))
+            # a ruling that replaces an earlier ruling replaces its lines too (gmattack A8: the
+            # post said 「新人丙 被处决，身份：杀手」 beside 「本日无人被处决」, a living killer's role)
+            earlier = sum(self.corrected.get(key, ()), ())
+            self.corrected[key] = (tuple(execution_lines(self.templates, was)) + earlier, tuple(ruled + won))
         if isinstance(event, SubmissionVoided) and not event.by_player:  # (his own: he knows)
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip

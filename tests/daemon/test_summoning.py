@@ -244,3 +244,21 @@ def test_a_seat_replaced_between_the_rounds_keeps_its_substitutes_name_to_the_da
     [result] = pending(svc, "day_result")
     assert f"计入遗言与招魂后：{seat} 5 票" in result.text and f"{seat} 被处决，身份：杀手。" in result.text
     assert "\n老王" not in result.text
+
+
+def test_a_second_ruling_replaces_the_first_in_the_pending_result(tmp_path) -> None:
+    """gmattack A8: `execute X`, then `cancel-execution`, then `execute Y` before the result
+    went out: the post kept every ruling (「X 被处决，身份：杀手」 beside 「本日无人被处决」), a
+    living player's role in public. The last ruling is the result."""
+    from shenshi.daemon import gm_commands
+
+    svc, clock = day_one(tmp_path, victim=None)
+    tied_runoff(svc, clock)
+    killer = next(s.name for s in svc.referee.state.alive() if s.role == "killer")
+    gm_commands.correct(svc, "execute", [killer], reason="天神裁定")
+    gm_commands.correct(svc, "cancel-execution", [], reason="改主意")
+    [now] = pending(svc, "day_result")
+    assert "本日无人被处决" in now.text and "身份：杀手" not in now.text, now.text
+    gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
+    [last] = pending(svc, "day_result")
+    assert last.text.count("天神裁定") == 1 and "阿杰 被处决" in last.text and "无人被处决" not in last.text, last.text
