@@ -601,6 +601,12 @@ def correct(
     args = resolved(service, what, args)
     command = correction(what, args, reason, at, service.config.forum.tz)
     said = correction_words(what, args, reason)
+    referee = service.referee
+    if referee.state.outcome is not None and referee.end_published():  # (gmattack A9: a game restarted)
+        winner = referee.state.outcome.winner
+        shown = "和棋" if winner in (None, "draw") else f"{service.ruleset.info.team_name(winner)} 获胜"
+        raise UserError(f"{said}：游戏已经结束（{shown}），"
+                        "结束的帖子已经公布：不能再更正；没有改动")
     if what == "ballot":
         _check_voting(service, said)
     if what == "void":

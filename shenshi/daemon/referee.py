@@ -867,9 +867,9 @@ class Referee:
             return "reason_dead_actor"
         if self.state.outcome is None:
             return "reason_not_in_phase"
-        return "reason_game_over" if self._end_published() else "reason_step_settled"
+        return "reason_game_over" if self.end_published() else "reason_step_settled"
 
-    def _end_published(self) -> bool:
+    def end_published(self) -> bool:
         """The post announcing the game's end (the last announcement of what happened) is out:
         the players know it ended."""
         return bool(self.announced) and list(self.announced)[-1] not in self.pending_public
@@ -889,9 +889,9 @@ class Referee:
         # (the game's end, once its post is out: newcomer N-16)
         seat = stand_ins(self.state).get(command.actor, command.actor)
         known_out = self.state.has_player(seat) and not self.state.is_alive(seat) and (
-            seat not in unpublished_deaths(self.state) or self._end_published())
+            seat not in unpublished_deaths(self.state) or self.end_published())
         if channel == "post" and self.state.has_player(seat) and not known_out:
-            over = self.state.outcome is not None and self._end_published()
+            over = self.state.outcome is not None and self.end_published()
             text = t.render("vote_after_game_notice" if over else "vote_closed_notice", at=notices.clock_time(at, self.tz))
             out.drafts.append(Draft(self.keys.reply(evidence, "vote_closed"), "vote_closed", "pm", command.actor,
                                     text, (evidence,)))  # fmt: skip

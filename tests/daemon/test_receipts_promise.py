@@ -123,3 +123,32 @@ def test_no_last_words_deadline_is_sent_once_the_game_has_ended(tmp_path) -> Non
     told = [d for d in ref._last_words_notices(state, going_on, None) if d.kind == "last_words_notice"]
     assert [d.destination for d in told] == ["月光"]
     assert not [d for d in ref._last_words_notices(state, ended, None) if d.kind == "last_words_notice"]
+
+
+def test_no_correction_once_the_games_end_is_published(tmp_path) -> None:
+    """gmattack A9: after 「【游戏结束】…获胜！」 was posted, `override execute` was accepted and
+    the game went on into 第2夜 with the executed killer alive again."""
+    import pytest
+
+    from shenshi.daemon import gm_commands
+    from shenshi.daemon.gm_commands import mark_published
+    from shenshi.errors import UserError
+    from tests.daemon.helpers import post
+
+    svc, clock = decided_by_the_vote(tmp_path)
+    clock.set(at(37))
+    svc.tick()
+    publish_vote_opening(svc)
+    for i, voter in enumerate(("夜行者", "老王", "kk_大侠", "Rex", "白色的猫")):
+        feed(svc, post(voter, "投 Rex", 37 + i / 100))
+    clock.set(at(38))
+    svc.tick()
+    assert svc.referee.state.outcome is not None
+    alive = next(s.name for s in svc.referee.state.alive())
+    ends = [a for a in announcements(svc) if a.key.endswith("day1:public")]
+    mark_published(svc, [ends[-1].id])
+    for what, args in (("execute", [alive]), ("cancel-execution", []), ("exit", [alive])):
+        with pytest.raises(UserError) as refused:
+            gm_commands.correct(svc, what, args, reason="试试")
+        assert "游戏已经结束" in str(refused.value) and "没有改动" in str(refused.value), refused.value
+    assert svc.referee.state.outcome is not None and not svc.referee.state.is_alive("Rex")
