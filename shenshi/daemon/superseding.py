@@ -201,6 +201,8 @@ class Proposals:
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
             return None if a.key in self._disagreement_keys() else Standing(None)
+        if a.kind == "declaration_lost":  # (he sent his own since, or the night is over)
+            return None if a.key in self._declarations_lost() else Standing(None)
         if a.kind == "receipt" and (voided := self._voided(a)) is not None:
             return Standing(None, self.referee.keys.voided(*voided))  # the action no longer stands
         if a.destination_kind is DestinationKind.USER:
@@ -298,7 +300,33 @@ class Proposals:
         member of a joint unit that disagrees, that it does (A-J2: void unless they agree); to
         each player whose receipt went out for an action the GM voided, that it is void."""
         roles = [self.role_draft(new, seat) for new in self.came_in if (seat := self.seat_of(new)) is not None]
-        return roles + list(self._disagreement_keys().values()) + self._void_notices()
+        lost = list(self._declarations_lost().values())
+        return roles + list(self._disagreement_keys().values()) + self._void_notices() + lost
+
+    def _declarations_lost(self) -> dict[str, Draft]:
+        """To a killer told his partner's kill declaration covered his kill (A-J3), once that
+        partner went out during the night: it no longer does, and he may still send his own
+        (gmattack A10: told nothing, the kill voided at dawn for a missing declaration)."""
+        state, referee = self.state, self.referee
+        if state.phase is not Phase.NIGHT or state.outcome:
+            return {}
+        label = step_label(Phase.NIGHT, state.number)
+        latest = {(x.actor, x.action): x for x in sorted(state.submissions, key=lambda x: x.sort_key())}
+        out: dict[str, Draft] = {}
+        for sub in latest.values():
+            partner = sub.extra.get("declaration_by")
+            if not partner or sub.extra.get("declaration") or not state.has_player(partner) or state.is_alive(partner):
+                continue
+            if any(x.actor == partner and x.extra.get("declaration") and state.is_alive(x.actor) for x in latest.values()):
+                continue
+            seat = state.seat(sub.actor)
+            if not seat.alive:
+                continue
+            who = self.player_of(seat)
+            key = referee.keys.private(label, "declaration_lost", who, 0)
+            text = referee.templates.render("declaration_lost_notice", partner=self._shown(partner))
+            out[key] = Draft(key, "declaration_lost", "pm", who, text)
+        return out
 
     def _role(self, a: Announcement) -> Standing | None:
         seat = self.seat_of(a.destination)

@@ -212,6 +212,7 @@ _group(
     ("kind_vote_wrong_thread", "投错帖提醒", "a PM to whoever voted outside the vote thread while the round is open"),
     ("kind_vote_unread", "投票未计入提醒", "a PM to whoever posted a ballot in the vote thread that could not be counted"),
     ("kind_joint_disagreement", "联合行动意见不一提醒", "a PM to each member of a joint unit whose choices differ"),
+    ("kind_declaration_lost", "宣言失效提醒", "a PM to a killer whose partner's declaration no longer covers his kill"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
     ("kind_successor_notice", "警徽移交提醒", "werewolf: a sheriff put out names his successor"),
@@ -1157,6 +1158,12 @@ _group(
         "vote_closed_notice",
         "你在 ${at} 的投票没有计入：本轮投票已经截止。",
         "a ballot posted after its round closed",
+    ),
+    (
+        "declaration_lost_notice",
+        "${partner} 已出局，他的杀人宣言不再计入你今晚的杀人：请在截止前补交杀人宣言，否则本次杀人作废。",
+        "to a killer whose kill the partner's declaration covered (A-J3), once that partner went out in the night",
+        ("partner",),
     ),
     (
         "vote_after_game_notice",
