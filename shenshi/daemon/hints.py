@@ -229,6 +229,8 @@ class Cause:
             return self.announcement == other.announcement
         if self.what == RECEIPT:
             return self.evidence is not None and self.evidence == other.evidence
+        if self.what == SEAT:  # an exit or a substitute settles the seat whichever step it was in
+            return self.who == other.who  # (gmattack C1: chess's second lurking warning stayed open)
         if self.who != other.who or (self.step and self.step != other.step):
             return False
         return not (self.what == ACTION and self.action and other.action and self.action != other.action)

@@ -341,6 +341,11 @@ _group(
         "werewolf: a substitute in the sheriff's seat inherits the badge (RES-W25)",
     ),
     (
+        "substitute_warnings_fresh",
+        "潜水警告不随座位继承：你从 0 次警告开始。",
+        "chess32: a substitute starts with no lurking warnings (RES-C33)",
+    ),
+    (
         "substitute_bind_streak",
         "这个座位上一夜束魂了 ${name}，他没有被杀手选中：今夜若再束魂 ${name} 而他仍没被杀手选中，他会因束魂失败死亡（连续两夜束魂同一人）。",
         "a substitute in the binder's seat: the bind streak he inherits (RES-A10, RES-A18)",

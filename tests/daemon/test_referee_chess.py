@@ -128,3 +128,27 @@ def test_the_replacement_pm_waits_for_the_gm_and_follows_what_he_decides(tmp_pat
     confirmed = Proposals(ref, "g").standing(stored).draft
     assert confirmed is not None and not confirmed.unconfirmed
     assert changed(confirmed, unconfirmed=True).text == second.text  # the same words, now true
+
+
+def test_the_second_warnings_alert_closes_when_the_substitute_comes_in(tmp_path) -> None:
+    """gmattack C1: after `substitute 小明 路人甲` the alert 「小明：潜水，须换人（第 2 次警告）」 still
+    asked for it, and following it (`override exit 小明`) would now drown the substitute."""
+    from shenshi.daemon.hints import resolutions
+    from shenshi.rulesets.base import Substitute
+
+    ref = chess_referee(tmp_path)
+    ref.tick(at(0), Clockwork())
+    everyone_abstains(ref, 1)
+    close_day(ref, (at(0), at(24)), "小明")
+    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
+    ref.tick(at(49), Clockwork())
+    ref.tick(at(49), Clockwork({"g1:night1:public": at(49)}))
+    everyone_abstains(ref, 50)
+    out = close_day(ref, (at(25), at(73)), "小明")
+    alert = next(a for a in out.alerts if a.kind == "rule:lurking" and a.cause and a.cause.what == "seat")
+    before = ref.state
+    events = ref.apply(Substitute("小明", "路人甲"))
+    assert any(alert.cause.resolved_by(cause) for cause, _ in resolutions(events, before))
+    seat = ref.state.seat("路人甲" if ref.state.has_player("路人甲") else "小明")
+    carried = ref.ruleset.carried_over(ref.state, seat)
+    assert ("substitute_warnings_fresh", {}) in carried  # RES-C33: he is told he starts with none

@@ -31,6 +31,7 @@ from shenshi.rulesets.base import (
     Resolved,
     Ruleset,
     RulesetError,
+    Seat,
     StandingVote,
     Submission,
     Submit,
@@ -193,6 +194,11 @@ class Chess32(Ruleset):
             seat = state.seat(event.author).number
             return replace(mem, last_words=tuple(n for n in mem.last_words if n != seat))
         return state.memory
+
+    def carried_over(self, state: GameState, seat: Seat) -> tuple[tuple[str, Mapping[str, str]], ...]:
+        """Lurking warnings are the person's, not the seat's (RES-C33): the substitute is told
+        he starts with none (gmattack C1)."""
+        return (("substitute_warnings_fresh", {}),)
 
     def substitute(self, state: GameState, old: str, new: str) -> Any:
         # RES-C33: role, camp, horse pairing, swaps and a pending swap, curse or bless are all
