@@ -134,6 +134,7 @@ class ReviewItem:
     superseded_because: str | None = None
     notes: tuple[str, ...] = ()  # for the GM only (what is missing, ballots not counted)
     late: bool = False  # a post of an earlier step never published: approving it needs "late"
+    late_why: str = ""  # … why (它给的期限 06:00 已过, 这是第1天的帖子…), for the confirmation
 
     @property
     def open(self) -> bool:
@@ -195,15 +196,15 @@ def _item(service: GameService, a: Announcement, views: dict[int, EvidenceView],
     if proposed is not None and proposed != a.text:
         diff = tuple(DiffLine(line[0], line[2:]) for line in difflib.ndiff(proposed.splitlines(), a.text.splitlines())
                      if line[:1] in "+- ")  # fmt: skip
-    late = False
-    if thread and a.state is AnnouncementState.PROPOSED:
+    late, late_why = False, ""
+    if a.state is AnnouncementState.PROPOSED:  # a post of an earlier step, a PM past its deadline
         from shenshi.daemon.gm_commands import check_current
         from shenshi.errors import UserError
 
         try:
             check_current(service, a)
-        except UserError:
-            late = True
+        except UserError as exc:
+            late, late_why = True, str(exc).split("：", 1)[0]
     return ReviewItem(
         id=a.id, kind=a.kind, what=kind_words(service.templates, a.kind, a.key),
         where=titles.get(a.destination, f"帖子 {a.destination}") if thread else f"私信给 {a.destination}",
@@ -215,7 +216,7 @@ def _item(service: GameService, a: Announcement, views: dict[int, EvidenceView],
         evidence=tuple(views[i] for i in a.evidence_ids if i in views), step=step,
         edited_at=a.edited_at.astimezone(tz) if a.edited_at else None, diff=diff,
         superseded_by=getattr(a, "superseded_by", None), superseded_because=getattr(a, "superseded_because", None),
-        notes=tuple(gm_text.gm_notes(a)), late=late,
+        notes=tuple(gm_text.gm_notes(a)), late=late, late_why=late_why,
     )  # fmt: skip
 
 

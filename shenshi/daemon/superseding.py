@@ -366,6 +366,10 @@ class Proposals:
     def _vote_opened(self, a: Announcement, parts: Sequence[str]) -> Standing | None:
         state = self.state
         times = self.referee.times()
+        if len(parts) >= 2 and parts[1] == f"day{state.number}" and (
+            (state.phase is Phase.DAY and state.round > 1) or state.phase in (Phase.DUSK, Phase.OVER)
+        ):  # fmt: skip
+            return Standing(None)  # its round closed before it went out: moot (gmattack A7)
         if state.phase is not Phase.DAY or state.round != 1 or times is None or len(parts) < 2:
             return None
         if parts[1] != f"day{state.number}" or 1 not in times.rounds:

@@ -131,27 +131,33 @@ def test_every_correction_from_its_form(night) -> None:
 
 
 def test_a_stale_post_is_sent_late_from_its_card(tmp_path) -> None:
+    """A 遗言期限 PM past its deadline (wolfadv W12): its card asks before sending it late."""
     skip_without_browser()
-    from tests.console.conftest import midgame
+    from datetime import datetime, timedelta
 
-    clock = ManualClock(START)
-    game = midgame(tmp_path, clock, mode="review")
-    result = next(a for a in announcements(game) if a.kind == "night_result")
-    feed(game, post("神的使者", result.text, 24.6))
-    clock.set(at(37))
+    from shenshi.daemon import gm_commands
+    from shenshi.demo.script import load_script
+    from tests.daemon.helpers import started
+
+    game, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    cupid = next(s.name for s in game.referee.state.seats if s.role == "cupid")
+    a, b = [s.name for s in game.referee.state.seats if s.team == "village" and s.role != "cupid"][:2]
+    gm_commands.enter_action(game, [cupid, "pair_lovers", a, b])
+    clock.set(at(10.6))
     game.tick()
-    clock.set(at(61))
-    game.tick()
+    gm_commands.correct(game, "exit", [a])  # b follows by 殉情: his last words have a deadline
+    [notice] = [x for x in announcements(game) if x.kind == "last_words_notice" and x.destination == b]
+    clock.set(datetime.fromisoformat(notice.notes["deadline"]) + timedelta(minutes=3))
     console_service = bootstrap(game.config, store=game.store, clock=clock, forum=False)
     console_service.start()
     with served([console_service]) as console, chromium() as context:
         page = context.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())  # "已经过时。仍然补发？" — yes
+        page.on("dialog", lambda dialog: dialog.accept())  # "…已过…。仍然补发？" — yes
         page.goto(signed_in_url(console))
         page.goto(f"{console.url}/g/1/review")
-        late = page.locator("button.late").first
-        ident = int(late.locator("xpath=ancestor::article").get_attribute("data-id"))
+        late = page.locator(f'article[data-id="{notice.id}"] button.late')
+        ident = notice.id
         late.click()
         assert f"#{ident} 已批准" in page.locator(".note").inner_text()
-    assert next(a for a in announcements(game) if a.id == ident).state is AnnouncementState.APPROVED
+    assert next(x for x in announcements(game) if x.id == ident).state is AnnouncementState.APPROVED
     game.close()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from types import SimpleNamespace
 
-import pytest
 from markupsafe import escape
 
 from shenshi.console import views
@@ -171,32 +170,36 @@ def test_chess32_declares_its_days_minimum() -> None:
     assert game6.profile(game6.default_config()).clock.day_minimum is None
 
 
-def test_a_stale_post_is_approved_late_from_its_card(tmp_path, clock, key) -> None:
+def test_a_stale_post_is_approved_late_from_its_card(tmp_path, key) -> None:
+    """A PM whose deadline has passed (a 遗言期限 notice: wolfadv W12) is refused by a plain
+    approve; its card offers 「仍然补发」, which approves it late. (A vote-opening post whose
+    round closed first is withdrawn instead: gmattack A7.)"""
+    from datetime import datetime, timedelta
+
     from starlette.testclient import TestClient
 
     from shenshi.console.app import create_app
     from shenshi.console.auth import COOKIE
     from shenshi.console.desk import Desk
-    from tests.console.conftest import feed, midgame
-    from tests.daemon.helpers import post
+    from shenshi.daemon import gm_commands
+    from shenshi.demo.script import load_script
+    from tests.daemon.helpers import started
 
-    game = midgame(tmp_path, clock, mode="review")
-    result = next(a for a in announcements(game) if a.kind == "night_result")
-    feed(game, post("神的使者", result.text, 24.6))  # the GM posted the night's result
-    clock.set(at(37))
-    game.tick()  # the vote opens: its notice is proposed
-    clock.set(at(61))
-    game.tick()  # …and the day goes on without it: the notice is now of an earlier step?
-    stale = [a for a in announcements(game) if a.state is AnnouncementState.PROPOSED and a.destination_kind.value == "thread"]
+    game, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    cupid = next(s.name for s in game.referee.state.seats if s.role == "cupid")
+    a, b = [s.name for s in game.referee.state.seats if s.team == "village" and s.role != "cupid"][:2]
+    gm_commands.enter_action(game, [cupid, "pair_lovers", a, b])
+    clock.set(at(10.6))
+    game.tick()
+    gm_commands.correct(game, "exit", [a])  # b follows by 殉情: his last words have a deadline
+    [notice] = [x for x in announcements(game) if x.kind == "last_words_notice" and x.destination == b]
+    clock.set(datetime.fromisoformat(notice.notes["deadline"]) + timedelta(minutes=3))
     with TestClient(create_app(Desk([game]), key), follow_redirects=False) as client:
         client.cookies.set(COOKIE, key.cookie)
         html = client.get("/g/1/review").text
-        late = [a for a in stale if "仍然补发" in block(html, a.id)]
-        if not late:
-            pytest.skip("no post of an earlier step is left unpublished in this script")
-        a = late[0]
-        page = note(client, form(client, key, f"/g/1/announcements/{a.id}/approve", late="1", back="/g/1/review"))
-        assert f"#{a.id} 已批准" in page
+        assert "仍然补发" in block(html, notice.id)
+        page = note(client, form(client, key, f"/g/1/announcements/{notice.id}/approve", late="1", back="/g/1/review"))
+        assert f"#{notice.id} 已批准" in page
     game.close()
 
 

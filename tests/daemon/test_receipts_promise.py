@@ -152,3 +152,21 @@ def test_no_correction_once_the_games_end_is_published(tmp_path) -> None:
             gm_commands.correct(svc, what, args, reason="试试")
         assert "游戏已经结束" in str(refused.value) and "没有改动" in str(refused.value), refused.value
     assert svc.referee.state.outcome is not None and not svc.referee.state.is_alive("Rex")
+
+
+def test_a_vote_opening_post_whose_round_closed_first_is_withdrawn(tmp_path) -> None:
+    """gmattack A7: 「投票帖自…起开放投票…截止」 was still approvable after round 1 had closed,
+    and went out beside the round's result."""
+    from shenshi.store.outbox import AnnouncementState as State
+    from tests.daemon.helpers import post
+
+    svc, clock = decided_by_the_vote(tmp_path)
+    clock.set(at(37))
+    svc.tick()  # day 1's vote opens: its post is proposed (not published)
+    [opening] = [a for a in announcements(svc) if a.kind == "vote_opened"]
+    for i, voter in enumerate(("夜行者", "老王", "kk_大侠", "Rex", "白色的猫")):
+        feed(svc, post(voter, "投 Rex", 37 + i / 100))
+    clock.set(at(38))
+    svc.tick()  # every ballot in: the round closed
+    now = next(a for a in announcements(svc) if a.id == opening.id)
+    assert now.state is State.SUPERSEDED, now.state
