@@ -437,6 +437,8 @@ NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
     "declaration_missing": "{what} 还没有杀人宣言：截止前不补交则本次杀人作废",
     # RULES.md "Early close": a refused PM its sender was told to send again keeps the step open
     "resend_awaited": "{who} 的私信被退回（{kind}），回执里请他重新发送：他重发、或你补录/作废他的行动之前，本阶段不提前结束",
+    "early_close_off": "行动已全部到齐，但提前结算已关闭（[daemon] early_close = false）：到截止时结算",
+    "exit_unpublished": "行动已全部到齐，但 {who} 的退出公告还没发出：发出后才算出局，这一夜才提前结算",
 })  # fmt: skip
 SUGGESTED = "（{what}：{names}）"
 # What resolved an alert (kept with it, shown in its history).

@@ -710,7 +710,23 @@ def _night_troubles(referee: Referee, state: GameState) -> tuple[str, ...]:
                       and (p.action, p.target) in declared for p in latest.values())  # fmt: skip
         if s.extra.get("declaration_missing") and not s.extra.get("declaration_by") and not covered:
             out.append(gm_text.NIGHT_TROUBLES["declaration_missing"].format(what=gm_text.describe_submission(s)))
-    return tuple(out) + _resends_awaited(referee)
+    return tuple(out) + _resends_awaited(referee) + _why_no_early_close(referee, state)
+
+
+def _why_no_early_close(referee: Referee, state: GameState) -> tuple[str, ...]:
+    """Why a night whose actions are all in does not end early (gmattack A12: status only
+    said 「到时：…结算这一夜」): the GM's setting, or an exit not announced yet."""
+    if state.phase is not Phase.NIGHT:
+        return ()
+    done = referee.ruleset.completion(state)
+    if not done.complete or done.by is not EarlyClose.ALL_IN or referee.awaited:
+        return ()
+    if not referee.early_close:
+        return (gm_text.NIGHT_TROUBLES["early_close_off"],)
+    exits = [k.removeprefix(referee.keys.exit("")) for k in referee.exits_unpublished()]
+    if exits:
+        return (gm_text.NIGHT_TROUBLES["exit_unpublished"].format(who="、".join(exits)),)
+    return ()
 
 
 def _resends_awaited(referee: Referee) -> tuple[str, ...]:

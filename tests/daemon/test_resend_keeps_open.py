@@ -113,3 +113,17 @@ def test_a_refusal_keeps_the_step_open_exactly_when_its_receipt_asks_for_a_resen
     text = TEMPLATES[name].default
     asks = bool(RESEND.search(text)) and name not in ("receipt_next_window", "reason_not_in_phase")
     assert (kind in RESENDABLE) == asks, (name, text)
+
+
+def test_status_says_why_a_night_with_everything_in_stays_open(tmp_path) -> None:
+    """gmattack A12: every action was in, the night ran to its deadline, and status said only
+    「到时：…结算这一夜」. An exit not announced yet keeps it open: status says so."""
+    svc, clock = started(tmp_path)
+    for i, (who, text) in enumerate(OTHERS):
+        feed(svc, pm(who, text, 0.1 + i / 1000))
+    correct(svc, "exit", ["Lily99"], reason="本人申请退出")  # her exit post not out yet
+    feed(svc, pm("Rex", "祈祷 老王", 0.3))
+    svc.tick()
+    assert svc.referee.state.phase.value == "night"
+    troubles = build_status(svc).night.troubles
+    assert any("Lily99" in t and "退出公告还没发出" in t for t in troubles), troubles
