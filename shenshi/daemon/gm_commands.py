@@ -600,8 +600,11 @@ def correct(
         return enter_action(service, args, reason, at, by)
     args = resolved(service, what, args)
     command = correction(what, args, reason, at, service.config.forum.tz)
-    said = correction_words(what, args, reason)
     referee = service.referee
+    # said as the GM wrote it: a seat being taken over by the one who plays it now (gmattack A11)
+    playing = {old: f"{new}（接替 {old}）" for old, new in referee.state.pending_substitutions
+               if referee.state.is_alive(old)}  # fmt: skip
+    said = correction_words(what, [playing.get(x, x) for x in args], reason)
     if referee.state.outcome is not None and referee.end_published():  # (gmattack A9: a game restarted)
         winner = referee.state.outcome.winner
         shown = "和棋" if winner in (None, "draw") else f"{service.ruleset.info.team_name(winner)} 获胜"

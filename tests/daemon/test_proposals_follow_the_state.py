@@ -361,7 +361,7 @@ def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
     publish_vote_opening(svc)  # ballots count from the vote's opening post (F37)
     said = gm_commands.correct(svc, "ballot", [NEWCOMER, "老王"])
     assert [b.target for b in svc.referee.state.ballots if b.voter == "kk_大侠"] == ["老王"]
-    assert "kk_大侠 的选票改记为 老王" in said.lines[0]
+    assert f"{NEWCOMER}（接替 kk_大侠） 的选票改记为 老王" in said.lines[0]  # (gmattack A11)
     # he quits before entering: the seat exits; what said he would enter is withdrawn
     gm_commands.correct(svc, "exit", [NEWCOMER])
     assert not svc.referee.state.is_alive("kk_大侠")
