@@ -181,18 +181,9 @@ def test_a_stale_post_is_approved_late_from_its_card(tmp_path, key) -> None:
     from shenshi.console.app import create_app
     from shenshi.console.auth import COOKIE
     from shenshi.console.desk import Desk
-    from shenshi.daemon import gm_commands
-    from shenshi.demo.script import load_script
-    from tests.daemon.helpers import started
+    from tests.daemon.helpers import lover_left
 
-    game, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    cupid = next(s.name for s in game.referee.state.seats if s.role == "cupid")
-    a, b = [s.name for s in game.referee.state.seats if s.team == "village" and s.role != "cupid"][:2]
-    gm_commands.enter_action(game, [cupid, "pair_lovers", a, b])
-    clock.set(at(10.6))
-    game.tick()
-    gm_commands.correct(game, "exit", [a])  # b follows by 殉情: his last words have a deadline
-    [notice] = [x for x in announcements(game) if x.kind == "last_words_notice" and x.destination == b]
+    game, clock, notice = lover_left(tmp_path)
     clock.set(datetime.fromisoformat(notice.notes["deadline"]) + timedelta(minutes=3))
     with TestClient(create_app(Desk([game]), key), follow_redirects=False) as client:
         client.cookies.set(COOKIE, key.cookie)

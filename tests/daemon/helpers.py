@@ -166,3 +166,37 @@ def elect_sheriff(service, clock, sheriff: str) -> None:
         feed(service, post(s.name, f"投票：{sheriff}", 11 + i / 60))
     clock.set(at(49.1))
     service.tick()
+
+
+def werewolf_night_one(tmp_path, role_threads: dict[str, str], sheriff_role: str = "seer"):
+    """The demo's werewolf game (tree-holes ``role_threads``) at night 1: night 0 over, the
+    holder of ``sheriff_role`` elected sheriff on day 1 and its result out: ``(service, clock)``."""
+    from shenshi.daemon.gm_commands import mark_published
+
+    service, clock = werewolf_with_tree_holes(tmp_path, role_threads)
+    clock.set(at(0.02))
+    service.tick()
+    sheriff = next(s.name for s in service.referee.state.seats if s.role == sheriff_role)
+    elect_sheriff(service, clock, sheriff)
+    mark_published(service, [a.id for a in announcements(service) if a.kind == "day_result"])
+    clock.set(at(49.2))
+    service.tick()
+    return service, clock
+
+
+def lover_left(tmp_path):
+    """The demo's werewolf game on day 1 where the GM put one of two village lovers out (the
+    other follows by 殉情): ``(service, clock, notice)``, ``notice`` the 遗言期限 PM proposed to
+    the follower, with its deadline in ``notes``."""
+    from shenshi.daemon import gm_commands
+    from shenshi.demo.script import load_script
+
+    service, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    cupid = next(s.name for s in service.referee.state.seats if s.role == "cupid")
+    a, b = [s.name for s in service.referee.state.seats if s.team == "village" and s.role != "cupid"][:2]
+    gm_commands.enter_action(service, [cupid, "pair_lovers", a, b])
+    clock.set(at(10.6))
+    service.tick()
+    gm_commands.correct(service, "exit", [a])  # b follows by 殉情: his last words have a deadline
+    [notice] = [x for x in announcements(service) if x.kind == "last_words_notice" and x.destination == b]
+    return service, clock, notice

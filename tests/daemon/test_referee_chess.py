@@ -93,6 +93,20 @@ def test_a_lurker_is_warned_and_told_of_his_replacement_at_the_second_warning(tm
     assert any(h.argv()[:3] == ("override", "exit", "小明") for h in advice.hints)
 
 
+def second_warning(tmp_path):
+    """A chess32 referee whose 小明 lurked on days 1 and 2: ``(referee, effects)`` of day 2's
+    close, which gives him his second warning (the replacement, C-D7)."""
+    ref = chess_referee(tmp_path)
+    ref.tick(at(0), Clockwork())
+    everyone_abstains(ref, 1)
+    close_day(ref, (at(0), at(24)), "小明")
+    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
+    ref.tick(at(49), Clockwork())
+    ref.tick(at(49), Clockwork({"g1:night1:public": at(49)}))
+    everyone_abstains(ref, 50)
+    return ref, close_day(ref, (at(25), at(73)), "小明")
+
+
 def test_the_replacement_pm_waits_for_the_gm_and_follows_what_he_decides(tmp_path) -> None:
     """chess32's second lurking warning tells the player he is replaced: that waits until the
     GM brings the substitute in (then it stands as it is), and a drowning instead (an exit)
@@ -104,15 +118,7 @@ def test_the_replacement_pm_waits_for_the_gm_and_follows_what_he_decides(tmp_pat
     from shenshi.store.outbox import AnnouncementState
     from shenshi.store.records import Announcement, DestinationKind
 
-    ref = chess_referee(tmp_path)
-    ref.tick(at(0), Clockwork())
-    everyone_abstains(ref, 1)
-    close_day(ref, (at(0), at(24)), "小明")
-    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
-    ref.tick(at(49), Clockwork())
-    ref.tick(at(49), Clockwork({"g1:night1:public": at(49)}))
-    everyone_abstains(ref, 50)
-    out = close_day(ref, (at(25), at(73)), "小明")
+    ref, out = second_warning(tmp_path)
     (second,) = [d for d in out.drafts if d.kind == "lurk_replaced"]
     assert second.unconfirmed and "待天神确认" not in second.text
     stored = Announcement(1, 1, second.key, second.kind, DestinationKind.USER, "小明", None, second.text, (),
@@ -136,15 +142,7 @@ def test_the_second_warnings_alert_closes_when_the_substitute_comes_in(tmp_path)
     from shenshi.daemon.hints import resolutions
     from shenshi.rulesets.base import Substitute
 
-    ref = chess_referee(tmp_path)
-    ref.tick(at(0), Clockwork())
-    everyone_abstains(ref, 1)
-    close_day(ref, (at(0), at(24)), "小明")
-    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
-    ref.tick(at(49), Clockwork())
-    ref.tick(at(49), Clockwork({"g1:night1:public": at(49)}))
-    everyone_abstains(ref, 50)
-    out = close_day(ref, (at(25), at(73)), "小明")
+    ref, out = second_warning(tmp_path)
     alert = next(a for a in out.alerts if a.kind == "rule:lurking" and a.cause and a.cause.what == "seat")
     before = ref.state
     events = ref.apply(Substitute("小明", "路人甲"))

@@ -8,7 +8,7 @@ from shenshi.daemon import gm_commands
 from shenshi.demo.script import load_script
 from shenshi.rulesets.werewolf import camps
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import announcements, at, post, started
+from tests.daemon.helpers import announcements, at, lover_left, post, started
 from tests.daemon.test_status import feed
 
 
@@ -40,14 +40,7 @@ def test_a_last_words_notice_past_its_deadline_is_not_approved_without_late(tmp_
 
     from shenshi.daemon.gm_commands import outbox_action
 
-    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    cupid = next(s.name for s in svc.referee.state.seats if s.role == "cupid")
-    a, b = [s.name for s in svc.referee.state.seats if s.team == "village" and s.role != "cupid"][:2]
-    gm_commands.enter_action(svc, [cupid, "pair_lovers", a, b])
-    clock.set(at(10.6))
-    svc.tick()
-    gm_commands.correct(svc, "exit", [a])  # day 1: a leaves, b follows by 殉情
-    [notice] = [x for x in announcements(svc, PENDING) if x.kind == "last_words_notice" and x.destination == b]
+    svc, clock, notice = lover_left(tmp_path)  # day 1: a leaves, b follows by 殉情
     from datetime import datetime
     clock.set(datetime.fromisoformat(notice.notes["deadline"]) + timedelta(minutes=3))
     said = outbox_action(svc, "approve", [notice.id])

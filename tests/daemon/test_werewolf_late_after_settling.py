@@ -5,28 +5,14 @@ late for that phase, whatever settled since."""
 
 from __future__ import annotations
 
-from shenshi.daemon.gm_commands import mark_published
-from tests.daemon.helpers import (
-    alerts,
-    announcements,
-    at,
-    elect_sheriff,
-    post,
-    werewolf_with_tree_holes,
-)
+from tests.daemon.helpers import alerts, announcements, at, post, werewolf_night_one
 from tests.daemon.test_stream import _fed
 
 
 def test_replies_after_the_night_settled_are_late_for_their_phase(tmp_path) -> None:
-    svc, clock = werewolf_with_tree_holes(tmp_path, {"witch": "44", "guard": "45"})
-    clock.set(at(0.02))
-    svc.tick()
+    svc, clock = werewolf_night_one(tmp_path, {"witch": "44", "guard": "45"}, sheriff_role="witch")
     witch = next(s.name for s in svc.referee.state.seats if s.role == "witch")
     guard = next(s.name for s in svc.referee.state.seats if s.role == "guard")
-    elect_sheriff(svc, clock, witch)
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
-    clock.set(at(49.2))
-    svc.tick()
     clock.set(at(53))  # 夜晚2 is open (夜晚1 closed at 00:00)
     svc.tick()
     _fed(svc, post(witch, "毒药 Rex", 53.1, tid="44"))
@@ -51,14 +37,8 @@ def test_a_correction_after_the_night_settled_says_what_can_still_be_done(tmp_pa
     from shenshi.daemon import gm_commands
     from shenshi.errors import UserError
 
-    svc, clock = werewolf_with_tree_holes(tmp_path, {})
-    clock.set(at(0.02))
-    svc.tick()
+    svc, clock = werewolf_night_one(tmp_path, {})
     seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
-    elect_sheriff(svc, clock, seer)
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
-    clock.set(at(49.2))
-    svc.tick()
     clock.set(at(55.5))
     svc.tick()
     assert svc.referee.state.phase.value == "dawn"

@@ -4,20 +4,12 @@ A wolf's receipt says so."""
 
 from __future__ import annotations
 
-from shenshi.daemon.gm_commands import mark_published
-from tests.daemon.helpers import announcements, at, elect_sheriff, post, werewolf_with_tree_holes
+from tests.daemon.helpers import announcements, post, werewolf_night_one
 from tests.daemon.test_stream import _fed
 
 
 def test_each_wolf_is_told_the_pack_shares_one_kill(tmp_path) -> None:
-    svc, clock = werewolf_with_tree_holes(tmp_path, {"werewolf": "43"})
-    clock.set(at(0.02))
-    svc.tick()
-    seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
-    elect_sheriff(svc, clock, seer)
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
-    clock.set(at(49.2))
-    svc.tick()
+    svc, clock = werewolf_night_one(tmp_path, {"werewolf": "43"})
     wolves = [s.name for s in svc.referee.state.seats if s.role == "werewolf"]
     villagers = [s.name for s in svc.referee.state.seats if s.team == "village"]
     _fed(svc, post(wolves[0], f"杀 {villagers[1]}", 49.25, tid="43"))

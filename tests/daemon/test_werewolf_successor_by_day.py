@@ -5,20 +5,15 @@ sheriff's 【殉职】 hands the badge over (RES-W21: 【殉职】 is <强制>, 
 from __future__ import annotations
 
 from shenshi.daemon import gm_commands
-from shenshi.daemon.gm_commands import mark_published
 from shenshi.rulesets.werewolf import camps
-from tests.daemon.helpers import announcements, at, elect_sheriff, post, werewolf_with_tree_holes
+from tests.daemon.helpers import announcements, at, post, werewolf_night_one
 from tests.daemon.test_stream import _fed
 
 
 def test_a_sheriff_put_out_by_an_exit_names_his_successor_by_day(tmp_path) -> None:
-    svc, clock = werewolf_with_tree_holes(tmp_path, {"seer": "41"})
+    svc, clock = werewolf_night_one(tmp_path, {"seer": "41"})
     seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
     living = [s.name for s in svc.referee.state.alive()]
-    elect_sheriff(svc, clock, seer)
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
-    clock.set(at(49.2))
-    svc.tick()
     heir = next(n for n in living if n != seer)
     gm_commands.correct(svc, "exit", [seer], reason="本人申请退出")
     assert camps.sheriff(svc.referee.state) is None
@@ -32,13 +27,9 @@ def test_a_sheriff_put_out_by_an_exit_names_his_successor_by_day(tmp_path) -> No
 def test_the_successor_named_is_final_and_a_change_is_refused(tmp_path) -> None:
     """gmattack W9: 「【殉职】小红」 was announced at once, yet its receipt said 「截止前可更改」,
     and 「【殉职】大卫，改一下」 was received (「已收到」) and ignored."""
-    svc, clock = werewolf_with_tree_holes(tmp_path, {"seer": "41"})
+    svc, clock = werewolf_night_one(tmp_path, {"seer": "41"})
     seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
     living = [s.name for s in svc.referee.state.alive()]
-    elect_sheriff(svc, clock, seer)
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "day_result"])
-    clock.set(at(49.2))
-    svc.tick()
     first, second = [n for n in living if n != seer][:2]
     gm_commands.correct(svc, "exit", [seer], reason="本人申请退出")
     clock.set(at(49.3))
