@@ -109,6 +109,7 @@ _TAIL_QUALIFIER = re.compile(_alt_bounded(lexicon.TAIL_QUALIFIERS))
 _THIRD_PERSON = re.compile(_alt(lexicon.THIRD_PERSON))
 _AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
+_TARGET_QUESTION_ENDS = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?[ \t]*$")
 _QUESTION_ASKS = re.compile(_alt_bounded(lexicon.QUESTION_ASKS + lexicon.QUESTION_FINAL + ("吗",)))
 _FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
 # ... followed by nothing that could extend a name: a break, punctuation, an emoji (投老王吧😂)
@@ -167,7 +168,7 @@ _ABSTAIN = re.compile(
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
     + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
     + _alt(lexicon.ABSTAIN_WORDS) + "(?:[ \t]*" + _alt(lexicon.ABSTAIN_WORDS) + ")*"  # 弃权弃权
-    + r"(?=$|[\s。.!?;,~、()\[\]【】「」『』“”《》\"'…]|票)"
+    + "(?=[" + lexicon.NAME_PARTICLES + r"]*(?:$|[^\w]|票))"  # (弃权吧😅: a particle, an emoji)
 )  # fmt: skip
 
 # PM verbs: folded text -> intents (resolved against the sender's powers by validation).
@@ -316,7 +317,8 @@ _LEADS = (
         _alt(lexicon.POLITE_WORDS + ("请",)) + "?" + _ADDRESSED + r"[ \t]*[:~]+[ \t]*"
     ),
     # a greeting alone, the address before it being a mention (@主办 您好：预言X)
-    re.compile(_alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + r"[ \t]*[:~]+[ \t]*"),
+    re.compile(_alt(lexicon.HONORIFICS) + "?" + _alt(lexicon.GREETINGS) + "[" + lexicon.GREETING_PARTICLES
+               + r"]*[ \t]*[:~]+[ \t]*"),
     re.compile(_NUMERAL + r"[ \t]*[、)][ \t]*"),
     re.compile(r"[a-h][)、][ \t]*"),  # a) b) c)
     re.compile(r"\d{1,3}[ \t]*"),  # ① (folded: 1), #2
@@ -340,7 +342,9 @@ _BALLOT_HINT = re.compile(
 # A word of choice where a command word may stand: after fillers (还是选X, 我们推X, 最终就他了：X).
 _BALLOT_HINT_AT = re.compile(_FILLER + _BALLOT_HINT.pattern)
 _ASKED_AFTER = re.compile("[?吗呢么]")
-_OUT_WISH = re.compile(r"[ \t,]*" + _alt(lexicon.OUT_WISHES))
+_TRAILING_SYMBOLS = re.compile(r"[^\w?]+$")  # spaces, brackets, emoji, punctuation at the end
+_OUT_WISH = re.compile(r"[ \t,]*(?:" + _alt(lexicon.OUT_WISH_FILLERS) + r")*" + _alt(lexicon.OUT_WISHES))
+_SEND_OFF_WHOLE = re.compile(_FILLER + _alt(lexicon.SEND_OFF_WHOLE) + r"[ \t]*")
 _SEND_OFF = re.compile(_FILLER + _alt(lexicon.SEND_OFF_LEADS) + r"[ \t]*")
 _SEND_OFF_TAIL = re.compile(r"[ \t]*" + _alt(lexicon.SEND_OFF_TAILS))
 _REASON_AFTER_NAME = re.compile(r"[ \t]*[,;:。.(]?[ \t]*" + _alt(("理由", "因为", "原因")))
@@ -959,8 +963,11 @@ class _Reader:
         text = self.text
         stop = self.clause_end(end)
         tail = text[max(end, stop - 40) : stop]
-        rest = _TARGET_QUESTION.sub("", tail).rstrip(" \t)")
-        if not (text[stop : stop + 1] == "?" or rest.endswith(lexicon.QUESTION_FINAL + ("吗",))):
+        # (what ends it after the question word is no word: 投X吗🤔 asks, as 投X吗 does)
+        rest = _TRAILING_SYMBOLS.sub("", _TARGET_QUESTION.sub("", tail))
+        # (the question a divination asks of its target is no question to the GM: 占卜X是不是杀手？)
+        asked = text[stop : stop + 1] == "?" and not _TARGET_QUESTION_ENDS.search(tail)
+        if not (asked or rest.endswith(("?", *lexicon.QUESTION_FINAL, "吗"))):
             return False
         return _word_chars(_QUESTION_ASKS.sub("", rest)) == 0
 
@@ -1157,7 +1164,11 @@ class _Reader:
             if nxt < len(self.text) and self.text[nxt] in _OPEN:  # 阿杰、【小明】
                 ref, end = self.read_name(nxt, strict=False)
             else:
-                match = self.name_at(nxt)
+                mention = self.text.startswith("@", nxt) and self.name_at(nxt) is None
+                match = self.name_at(nxt + 1 if mention else nxt)
+                if mention and match is not None and self.says_something(match.end, self.line_bounds(match.end)[1]):
+                    return more, pos, alternatives  # 投票：X @Y 你怎么看？: a word to Y, not a name
+                nxt += mention  # 投票：@大壮 @Kiki: a second mention alone is a second name (variants)
                 if match is None:
                     other = self._offered_other(nxt) if _ALTERNATIVE.fullmatch(m.group(0)) else None
                     if other is not None:  # 投票：X或者他 / 投票：X或者弃权: no one choice
@@ -1288,6 +1299,8 @@ class _Reader:
                 pos = end
                 continue
             first = begin + len(text[begin:end]) - len(text[begin:end].lstrip())
+            if text.startswith("@", first) and self.name_at(first) is None:
+                first += 1  # 占卜：⏎@豆豆
             match = self.name_at(first)
             if match is None or _word_chars(text[match.end : end]) > 0:
                 break
@@ -1776,13 +1789,16 @@ class _PossiblePost:
         if pos == start and _REASON_AFTER_NAME.match(text, match.end):
             return "name", player  # 老王，理由：划水 (the reason may name others)
         wish = _OUT_WISH.match(text, match.end) if pos == start else None
-        if wish is not None and self._nothing_after(wish.end()):
-            return "name", player  # 阿杰出局吧 / Rex，就是你了
+        if wish is not None and (self._nothing_after(wish.end()) or _REASON_AFTER_NAME.match(text, wish.end())):
+            return "name", player  # 阿杰出局吧 / Rex，就是你了 / 墨鱼今天出局吧，理由：划水
         send = _SEND_OFF.match(text, start)
         if send is not None and send.end() == pos and self.players == {player}:
             tail = _SEND_OFF_TAIL.match(text, match.end)
             if tail is not None and self._nothing_after(tail.end()):
                 return "name", player  # 送老王走 / 请Rex出局
+        whole = _SEND_OFF_WHOLE.match(text, start)
+        if whole is not None and whole.end() == pos and self.players == {player} and self._nothing_after(match.end):
+            return "name", player  # 送走阿莲(吧)
         hint = _BALLOT_HINT_AT.match(text, start)
         if hint is None:
             return None
@@ -2254,8 +2270,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
             ref, end = ref2, end2
     if ref is None or not ref.written:
         line_end = reader.line_bounds(m.end())[1]
-        rest = text[m.end() : line_end]
-        if not weak and not rest.strip(" \t:"):
+        if not weak and _after_sep(text, m.end()) >= line_end:  # (诅咒一下⏎X: 一下 is no name)
             topic = _topic_before(reader, pos)  # Zoe，占卜: the player named first
             # the name alone on the next line (祈祷⏎X), as a ballot's may be (投票：⏎X)
             # (a kill's next lines are its declaration)

@@ -86,8 +86,9 @@ ADDRESS_WORDS: tuple[str, ...] = (
 HONORIFICS: tuple[str, ...] = ("大人", "大大", "您")
 GREETINGS: tuple[str, ...] = (
     "您好", "你好", "晚上好", "早上好", "上午好", "下午好", "中午好", "晚好", "早", "好", "辛苦了",
-    "辛苦", "在吗",
+    "辛苦", "在吗", "嗨", "哈喽", "hello", "hi",
 )  # fmt: skip
+GREETING_PARTICLES = "呀啊哈哦~"  # 你好呀：, 早上好啊～
 POLITE_WORDS: tuple[str, ...] = (
     "麻烦您", "麻烦你", "麻烦", "劳驾", "拜托您", "拜托你", "拜托", "烦请", "有劳", "请您", "请你",
     "委托您", "委托你",
@@ -117,7 +118,8 @@ WRITER_WORDS: tuple[str, ...] = (
     "两个人", "两人", "俩人", "二人", "本人", "我",
     # the writer's team (in a PM or the wolves' 功能树洞): 狼队决定【杀人】X
     "我们狼队", "狼队", "狼人们", "我们杀手", "杀手们", "全队", "我方",
-    "我们狼人阵营", "狼人阵营", "我们狼人", "我们俩狼", "我们两狼", "狼人",
+    "我们狼人阵营", "狼人阵营", "我们狼人", "我们俩狼", "我们两狼", "狼人", "咱们狼人", "咱们狼队", "咱狼队",
+    "我们狼", "我们几个", "我们三个", "我们仨", "咱们几个", "咱们三个",
 )  # fmt: skip
 SUBJECT_LINKS: tuple[str, ...] = ("和", "跟", "与", "同", "及", "以及", "、", ",", "&")
 SUBJECT_ASIDE_MAX = 16  # characters of an aside in brackets after a subject: 我们（老K和Ann）
@@ -335,6 +337,9 @@ OUT_WISHES: tuple[str, ...] = (
     "慢走", "再见", "拜拜", "上路吧", "上路",
 )  # fmt: skip
 SEND_OFF_LEADS: tuple[str, ...] = ("送", "请", "让")  # 送老王走, 请Rex出局
+SEND_OFF_WHOLE: tuple[str, ...] = ("送走", "请走", "赶走", "投出去", "票出去")  # 送走老王(吧)
+# Words between the name and the wish (墨鱼今天出局吧, Rex就下车吧).
+OUT_WISH_FILLERS: tuple[str, ...] = ("今天", "今晚", "这轮", "就", "赶紧", "快点", "快", "还是", "先", "必须")
 SEND_OFF_TAILS: tuple[str, ...] = ("出局", "出去", "上路", "下车", "走")
 # Sentence particles after a name, when the clause ends right after them (投老王吧).
 NAME_PARTICLES = "吧啊呀哦了啦嘛吗呢么哈"
