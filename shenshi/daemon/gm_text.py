@@ -489,7 +489,10 @@ def by_hand(command: str, args: Sequence[str], ids: Sequence[int]) -> str:
 PHASES = MappingProxyType({"setup": "开局前", "night": "夜晚", "dawn": "夜晚结算后（待公布）",
                            "day": "白天", "dusk": "白天结算后（待公布）", "over": "游戏结束后"})  # fmt: skip
 # The werewolf host's rulings (``override penalty|send-off|sheriff``) as the GM calls them.
-_RULINGS = MappingProxyType({"penalty": "罚分", "send_off": "罚下", "sheriff": "交警徽"})
+_RULINGS = MappingProxyType({"penalty": "罚分", "send_off": "罚下", "sheriff": "交警徽",
+                             "extra_divination": "额外占卜", "answered": "提前答复"})  # fmt: skip
+_RULING_GAMES = MappingProxyType({"penalty": "只有狼人杀有", "send_off": "只有狼人杀有", "sheriff": "只有狼人杀有",
+                                  "extra_divination": "只有游戏五、游戏六有"})  # fmt: skip
 _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"\w+ is not allowed during the (\w+)(?: \d+)?"), lambda m: f"{PHASES.get(m[1], m[1])}不能这样做"),
     (re.compile(r"the game is over \((\w+) won\).*"), lambda m: f"游戏已经结束（{TEAM_NAMES.get(m[1], m[1])} 获胜），不再受理"),
@@ -511,7 +514,7 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
     (re.compile(r"day (\d+)'s vote elects the first sheriff: no badge before it"),
      lambda m: f"还没有警长：第{m[1]}天的投票选出第一位警长，之前不能移交警徽"),
     (re.compile(r"(\S+) has no GM ruling '(\w+)'"),
-     lambda m: f"这个规则集没有「{_RULINGS.get(m[2], m[2])}」这一更正（只有狼人杀有）"),
+     lambda m: f"这个规则集没有「{_RULINGS.get(m[2], m[2])}」这一更正（{_RULING_GAMES.get(m[2], '别的规则集才有')}）"),
     (re.compile(r"'(.+)' is the sheriff in play: the badge passes when he goes out"),
      lambda m: f"警长 {m[1]} 还在场：警徽只在警长出局时移交（【殉职】，或按默认）"),
     (re.compile(r"'(.+)' has no divination to answer"), lambda m: f"{m[1]} 不是占卜者（预言家），没有占卜可以答复"),
@@ -529,6 +532,8 @@ _DETAILS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"after dawn − 10 min"), lambda m: "晚于天亮前10分钟"),
     (re.compile(r"penalty divination sent at night"), lambda m: "额外占卜在夜里发出"),
     (re.compile(r"two characters"), lambda m: "要写两个对象"),
+    (re.compile(r"a werewolf"), lambda m: "【托孤】只能给狼人阵营的狼人"),
+    (re.compile(r"another character"), lambda m: "不能以自己为对象"),
     (re.compile(r"no (【.+】) reply"), lambda m: f"没有回复{m[1]}，没有替他选择"),
 )  # fmt: skip
 

@@ -325,7 +325,7 @@ class GameService:
         missing = [p.name for p in cfg.players if not p.role]
         if missing:
             raise UserError(
-                f"players without a role: {', '.join(missing)} (give roles, or run `shenshi deal`)"
+                f"这些玩家还没有身份：{'、'.join(missing)}（在配置里写上身份，或先运行 shenshi deal 发身份）"
             )
         uids: dict[str, str | None] = {}
         for p in cfg.players:

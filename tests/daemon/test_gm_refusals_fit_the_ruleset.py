@@ -29,3 +29,15 @@ def test_a_werewolf_ruling_on_another_game_is_refused_in_chinese(tmp_path, what,
         gm_commands.correct(svc, what, args, reason="测试")
     said = str(refused.value)
     assert f"「{word}」" in said and "GM ruling" not in said, said
+
+
+def test_a_family_a_ruling_on_a_werewolf_game_is_refused_in_its_words(tmp_path) -> None:
+    """recheck2 A4: 「这个规则集没有「extra_divination」这一更正（只有狼人杀有）」: the id, and the
+    wrong way round."""
+    from shenshi.demo.script import load_script
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    with pytest.raises(UserError) as refused:
+        gm_commands.correct(svc, "extra-divination", ["小明"])
+    said = str(refused.value)
+    assert "「额外占卜」" in said and "游戏五" in said and "只有狼人杀有" not in said, said

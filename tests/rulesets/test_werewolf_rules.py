@@ -714,6 +714,8 @@ def test_no_badge_before_the_election_and_no_vote_out_on_its_day() -> None:
         WW.decide(game(), GmRuling("sheriff", "V2"))
     with pytest.raises(IllegalActionError, match="nobody goes out today"):
         WW.decide(replace(game(), number=1, phase=Phase.DAY), ForceExecution("V2"))
+    with pytest.raises(IllegalActionError, match="nobody goes out today"):  # nor is it cancelled (recheck2 W5)
+        WW.decide(replace(game(), number=1, phase=Phase.DAY), ForceExecution(None))
 
 
 def test_declared_exit_takes_the_partner_and_the_badge() -> None:

@@ -340,7 +340,7 @@ class Werewolf(Ruleset):
     def _decide_ForceExecution(self, state: GameState, c: ForceExecution) -> Iterable[Event]:
         """Force or cancel today's vote-out; after the close, the day is settled again. The
         day that elects the sheriff has no vote-out to force (RES-W5; gmattack W5)."""
-        if state.number == camps.settings(state).sheriff_election_day and c.name is not None:
+        if state.number == camps.settings(state).sheriff_election_day:  # (cancelling it too: recheck2)
             raise IllegalActionError("today's vote elects the sheriff: nobody goes out today")
         if state.phase is Phase.DAY:
             yield from super()._decide_ForceExecution(state, c)
