@@ -41,4 +41,30 @@ def run(args: argparse.Namespace) -> int:
         ids = [a.id for a in uow.outbox.announcements(service.game_id) if a.kind == "role"]
     advice = publish_advice(service.config.daemon.mode, ids, private=True)
     print(f"下一步：shenshi review 查看；{advice.text()}")
+    if (late := _first_step_over(service)) is not None:
+        print(late)
     return 0
+
+
+def _first_step_over(service) -> str | None:  # type: ignore[no-untyped-def]
+    """A warning when the game's first step ([game] start to its close) is already over as the
+    roles go out: the powers of that step (werewolf night 0: 金箭, 托孤) were never usable
+    (recheck2 W1)."""
+    from dataclasses import replace
+
+    from shenshi.rulesets.base import PlayerSpec, RulesetError, frozen_map
+
+    game, ruleset, tz = service.config.game, service.ruleset, service.config.forum.tz
+    start = game.start.astimezone(tz)
+    specs = [PlayerSpec(p.name, p.role, p.team or ruleset.info.roles[p.role].team) for p in game.players]
+    try:
+        probe = replace(ruleset.new_game(specs, game.rules), phase=ruleset.first_phase, number=ruleset.first_number,
+                        params=frozen_map({"opened_at": start}))  # fmt: skip
+        closes = ruleset.phase_times(probe, ruleset.first_phase, ruleset.first_number, start).closes
+    except RulesetError:
+        return None  # (the daemon's start says what is wrong with the rules)
+    if service.clock() < closes:
+        return None
+    shown = closes.astimezone(tz).strftime("%m-%d %H:%M")
+    return (f"注意：游戏的第一阶段已在 {shown} 截止：那一阶段的技能（如狼人杀第0夜的金箭、托孤）已经来不及用；"
+            "请检查 [game] start 是否写对")
