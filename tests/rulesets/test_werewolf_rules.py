@@ -871,5 +871,6 @@ def test_the_badge_of_a_sheriff_in_play_is_not_handed_over() -> None:
     """gmattack W6: `override sheriff Y` with the sheriff alive was posted and re-weighted the
     day's ballots; the badge passes only when its holder goes out (【殉职】 or the default)."""
     state, _ = run(replace(game(), number=2), [GmRuling("sheriff", "V2")])
-    with pytest.raises(IllegalActionError, match="sheriff in play"):
-        WW.decide(state, GmRuling("sheriff", "V1"))
+    for name in ("V1", "V2"):  # to another, or to him again (recheck2: a second 「V2 成为警长。」)
+        with pytest.raises(IllegalActionError, match="sheriff in play"):
+            WW.decide(state, GmRuling("sheriff", name))

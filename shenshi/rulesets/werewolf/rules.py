@@ -407,7 +407,7 @@ class Werewolf(Ruleset):
             if state.number < election:  # no badge before the election (gmattack W2)
                 raise IllegalActionError(f"day {election}'s vote elects the first sheriff: no badge before it")
             holder = camps.sheriff(state)
-            if holder is not None and holder.alive and holder.name != name:  # (gmattack W6)
+            if holder is not None and holder.alive:  # (gmattack W6; to himself: a second 「成为警长」, recheck2)
                 raise IllegalActionError(f"{holder.name!r} is the sheriff in play: the badge passes when he goes out")
             if state.phase is Phase.DAY and state.number == election and camps.sheriff(state) is None:
                 # the vote open today elects him (RES-W5): a badge handed out now would weigh
