@@ -299,7 +299,9 @@ class Proposals:
         """What the state proposes whatever is pending: each substitute's role PM; to each
         member of a joint unit that disagrees, that it does (A-J2: void unless they agree); to
         each player whose receipt went out for an action the GM voided, that it is void."""
-        roles = [self.role_draft(new, seat) for new in self.came_in if (seat := self.seat_of(new)) is not None]
+        # (a seat out already takes no role PM: proposed and withdrawn at every event, recheck2 N1)
+        roles = [self.role_draft(new, seat) for new in self.came_in
+                 if (seat := self.seat_of(new)) is not None and seat.alive]  # fmt: skip
         lost = list(self._declarations_lost().values())
         return roles + list(self._disagreement_keys().values()) + self._void_notices() + lost
 

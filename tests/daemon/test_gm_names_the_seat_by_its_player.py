@@ -80,3 +80,20 @@ def test_a_correction_names_the_seat_by_who_plays_it(tmp_path, monkeypatch) -> N
     gm_commands.substitute(svc, "Lily99", NEWCOMER, uid=NEWCOMER_UID)
     said = gm_commands.correct(svc, "ballot", [NEWCOMER, "老王"], reason="读不出")
     assert NEWCOMER in said.lines[0] and "Lily99 的选票" not in said.lines[0], said.lines
+
+
+def test_a_seat_out_takes_no_role_pm_at_every_event(tmp_path, monkeypatch) -> None:
+    """recheck2 N1: once a substitute's seat went out, his role PM was proposed anew and
+    withdrawn at every later event (13 copies in `review --all`)."""
+    from tests.daemon.helpers import announcements, pm
+    from tests.daemon.test_status import feed
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    gm_commands.substitute(svc, "白色的猫", NEWCOMER, uid=NEWCOMER_UID)
+    gm_commands.correct(svc, "exit", [NEWCOMER], reason="本人申请退出")
+    for i, (who, text) in enumerate((("小明", "占卜 老王"), ("月光", "束魂 Rex"), ("Tom_2", "祈祷 Rex"))):
+        feed(svc, pm(who, text, 1.1 + i / 10))
+    roles = [a for a in announcements(svc) if a.kind == "role" and a.destination == NEWCOMER]
+    assert len(roles) <= 1, [(a.id, a.state) for a in roles]
