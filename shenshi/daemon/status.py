@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from shenshi.daemon import gm_text
 from shenshi.daemon.announce import kind_words
+from shenshi.daemon.context import unpublished_deaths
 from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
@@ -474,6 +475,8 @@ def _deaths(referee: Referee, published: set[str]) -> tuple[set[str], tuple[str,
     for key, report in referee.announced.items():
         if key not in published:
             unpublished |= {d.name for d in report.deaths}
+    if referee.gate_key() not in published:  # the settled step's dead, a GM's execution too (recheck2 N3)
+        unpublished |= unpublished_deaths(state)
     dead = {s.name for s in state.seats if not s.alive}
     hidden = dead & unpublished
     return dead - hidden, tuple(s.name for s in state.seats if s.name in hidden)

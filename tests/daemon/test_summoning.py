@@ -262,3 +262,16 @@ def test_a_second_ruling_replaces_the_first_in_the_pending_result(tmp_path) -> N
     gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
     [last] = pending(svc, "day_result")
     assert last.text.count("天神裁定") == 1 and "阿杰 被处决" in last.text and "无人被处决" not in last.text, last.text
+
+
+def test_status_keeps_a_gms_execution_unknown_until_its_post(tmp_path) -> None:
+    """recheck2 N3: after `override execute` on the settled day, status listed the executed
+    player as out 「玩家所知」 while the result post still waited."""
+    from shenshi.daemon import gm_commands
+    from shenshi.daemon.status import build_status
+
+    svc, clock = day_one(tmp_path, victim=None)
+    tied_runoff(svc, clock)
+    gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
+    shown = build_status(svc)
+    assert "阿杰" in shown.living and "阿杰" not in shown.dead and "阿杰" in shown.unannounced_deaths
