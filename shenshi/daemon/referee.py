@@ -1773,7 +1773,7 @@ class Referee:
             seen.update(members)
             latest: dict[tuple[str, str], Submission] = {}
             for sub in sorted(state.submissions, key=lambda x: x.sort_key()):
-                if sub.actor in members:
+                if sub.actor in members and state.is_alive(sub.actor):  # (a partner gone out chooses nothing: recheck2 A10)
                     latest[(sub.actor, sub.action)] = sub
             for action in dict.fromkeys(a for _, a in latest):
                 subs = [x for (_, a), x in latest.items() if a == action]
