@@ -340,7 +340,15 @@ class Referee:
         if isinstance(event, ExecutionForced) and before.phase in (Phase.DUSK, Phase.OVER):
             was = replace(before.step_report, winner=before.outcome.winner if before.outcome else None)
             key = self.keys.public(step_label(Phase.DAY, before.number))
-            now = execution_lines(self.templates, replace(event.report, winner=None))
+            # the seat named as the players know it (its announced substitute: recheck2 N2; the
+            # day settles again from before its close, when the seat still had its old holder)
+            entered = {old: new for old, new in self.successors.items()
+                       if not before.has_player(old) and before.has_player(new)
+                       and self.ruleset.substitution_report(old, new).public_facts}  # fmt: skip
+            names = {**seat_names(self.templates, entered), **self._seats_shown(before)}
+            shown, _ = shown_as(event.report, names)
+            was, _ = shown_as(was, names)  # (as the pending post names it)
+            now = execution_lines(self.templates, replace(shown, winner=None))
             ruled = [self.templates.render("execution_ruled", line=line) for line in now]  # the GM decided it
             won = execution_lines(self.templates, replace(event.report, public_facts=()))
             # a ruling that replaces an earlier ruling replaces its lines too (gmattack A8: the

@@ -275,3 +275,33 @@ def test_status_keeps_a_gms_execution_unknown_until_its_post(tmp_path) -> None:
     gm_commands.correct(svc, "execute", ["阿杰"], reason="天神裁定")
     shown = build_status(svc)
     assert "阿杰" in shown.living and "阿杰" not in shown.dead and "阿杰" in shown.unannounced_deaths
+
+
+def test_a_gms_execution_names_a_seat_by_its_announced_substitute(tmp_path, monkeypatch) -> None:
+    """recheck2 N2: 「阿杰 退出，由替补 路人甲 接替。」 was out during the runoff; once the day had
+    settled, `override execute 路人甲` posted 「天神裁定：阿杰 被处决」 (the day settles again from
+    before its close, when the seat still had its old holder), beside 「路人甲（接替 阿杰） 4 票」."""
+    from shenshi.daemon import gm_commands
+    from shenshi.daemon.gm_commands import mark_published
+    from tests.daemon.helpers import UIDS, announcements
+
+    monkeypatch.setitem(UIDS, "路人甲", "77")
+    svc, clock = day_one(tmp_path, victim=None)
+    others = [n for n in ("kk_大侠", "Rex") if svc.referee.state.is_alive(n)]
+    vote(svc, VOTE_OPENS + 1, {v: "阿杰" for v in FOR_AJIE} | {v: "老王" for v in FOR_LAOWANG} | {v: "小明" for v in others})
+    clock.set(at(VOTE_OPENS + 2))
+    svc.tick()
+    publish(svc, "round_result", clock)
+    svc.tick()
+    gm_commands.substitute(svc, "阿杰", "路人甲", uid="77")
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "substitution"])
+    vote(svc, VOTE_OPENS + 3, {v: "阿杰" for v in FOR_AJIE if v != "阿杰"} | {v: "老王" for v in FOR_LAOWANG})
+    clock.set(at(VOTE_OPENS + 2 + 25))  # the runoff (+12 h for the substitution) is over
+    svc.tick()
+    assert svc.referee.state.phase is Phase.DUSK
+    gm_commands.correct(svc, "execute", ["老王"], reason="天神裁定")
+    gm_commands.correct(svc, "execute", ["路人甲"], reason="改判")
+    [now] = pending(svc, "day_result")
+    ruled = [line for line in now.text.splitlines() if line.startswith("天神裁定")]
+    assert len(ruled) == 1 and "路人甲" in ruled[0], now.text
+    assert now.text.count("被处决") == 1, now.text  # the vote's own execution line replaced
