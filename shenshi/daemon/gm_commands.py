@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import TYPE_CHECKING
 
-from shenshi.daemon.announce import kind_words
+from shenshi.daemon.announce import kind_words, seat_names
 from shenshi.daemon.gm_names import SPACES, action_id, seat_name
 from shenshi.daemon.gm_text import (
     NOTES,
@@ -602,8 +602,8 @@ def correct(
     command = correction(what, args, reason, at, service.config.forum.tz)
     referee = service.referee
     # said as the GM wrote it: a seat being taken over by the one who plays it now (gmattack A11)
-    playing = {old: f"{new}（接替 {old}）" for old, new in referee.state.pending_substitutions
-               if referee.state.is_alive(old)}  # fmt: skip
+    playing = seat_names(service.templates, {old: new for old, new in referee.state.pending_substitutions
+                                             if referee.state.is_alive(old)})  # fmt: skip
     said = correction_words(what, [playing.get(x, x) for x in args], reason)
     if referee.state.outcome is not None and referee.end_published():  # (gmattack A9: a game restarted)
         winner = referee.state.outcome.winner

@@ -441,10 +441,7 @@ class Referee:
     def _settled_night(self, state: GameState) -> PhaseTimes | None:
         """The clock of the night ``state`` has settled and not announced yet (dawn), whose
         phase deadlines a late reply missed."""
-        opened = state.params.get("opened_at")
-        if state.phase is not Phase.DAWN or opened is None:
-            return None
-        return self.ruleset.phase_times(state, Phase.NIGHT, state.number, opened, len(state.pending_substitutions))
+        return self.scheduled_times(replace(state, phase=Phase.NIGHT)) if state.phase is Phase.DAWN else None
 
     def scheduled_times(self, state: GameState | None = None) -> PhaseTimes | None:
         """The open step's clock as the rules schedule it, before any announcement moves it
@@ -523,10 +520,7 @@ class Referee:
         admin replaced 月光 means the seat, as the substitution post told him)."""
         names: dict[str, tuple[str, ...]] = {}
         for old in self.successors:
-            holder, seen = old, {old}
-            while holder in self.successors and self.successors[holder] not in seen:
-                holder = self.successors[holder]
-                seen.add(holder)
+            holder = self.holder_now(old, state)
             if holder != old and state.has_player(holder) and not state.has_player(old):
                 names[holder] = (*names.get(holder, ()), old)
         return names
@@ -1061,6 +1055,20 @@ class Referee:
         """The exit posts the GM recorded that are not on the forum yet (the seat goes out when
         its exit is announced: an open step does not end early on it before)."""
         return [k for k in self.exits_in_step if k not in self.published]
+
+    def exited_unannounced(self) -> list[str]:
+        """The players of :meth:`exits_unpublished`."""
+        return [k.removeprefix(self.keys.exit("")) for k in self.exits_unpublished()]
+
+    def holder_now(self, name: str, state: GameState | None = None) -> str:
+        """Who holds the seat ``name`` held: ``name`` while he plays it, else the substitute
+        (or his substitute) who does; the last one known if none plays it now."""
+        state = state or self.state
+        seen = {name}
+        while not state.has_player(name) and name in self.successors and self.successors[name] not in seen:
+            name = self.successors[name]
+            seen.add(name)
+        return name
 
     def tick(self, now: datetime, clockwork: Clockwork | None = None, early: bool = True) -> Effects:
         """Open, close and resolve steps whose time has come (repeat until nothing moves).

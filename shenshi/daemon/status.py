@@ -511,21 +511,12 @@ def _marks(referee: Referee, published_at: dict[str, datetime]) -> tuple[Mark, .
     marks: dict[tuple[str, str], Mark] = {}
     badge = [f for r in sheriff[-1:] for f in r.public_facts if f.kind == "sheriff"]
     for fact in [*badge, *(f for r in reports for f in r.public_facts if f.kind != "sheriff")]:
-        name = _holder_now(referee, fact.get("name"))  # the seat it named, as played now (gmattack W7)
+        name = referee.holder_now(named) if (named := fact.get("name")) else None  # as played now (gmattack W7)
         if fact.kind in FIRST_ROUND_MARKS and state.phase is Phase.DAY and state.round > 1:
             continue  # (the runoff counts without them)
         if fact.kind in MARK_KINDS and name and state.is_alive(name):
             marks[(name, fact.kind)] = Mark(name, fact.kind, MARK_KINDS[fact.kind])
     return tuple(marks.values())
-
-
-def _holder_now(referee: Referee, name: str | None) -> str | None:
-    """Who holds the seat ``name`` held when a post named it (his substitute, or theirs)."""
-    seen = {name}
-    while name in referee.successors and referee.successors[name] not in seen and not referee.state.has_player(name):
-        name = referee.successors[name]
-        seen.add(name)
-    return name
 
 
 def _deadlines(
@@ -624,7 +615,7 @@ def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | N
     resends = _resends_awaited(referee)
     if resends:
         return f"结果已定，但{'；'.join(resends)}（或{until}）"
-    exits = [k.removeprefix(referee.keys.exit("")) for k in referee.exits_unpublished()]
+    exits = referee.exited_unannounced()
     if exits:
         return f"结果已定，但 {'、'.join(exits)} 的退出公告还没发出：发出后才算出局，投票才提前结束（或{until}）"
     if not waiting:
@@ -726,7 +717,7 @@ def _why_no_early_close(referee: Referee, state: GameState) -> tuple[str, ...]:
         return ()
     if not referee.early_close:
         return (gm_text.NIGHT_TROUBLES["early_close_off"],)
-    exits = [k.removeprefix(referee.keys.exit("")) for k in referee.exits_unpublished()]
+    exits = referee.exited_unannounced()
     if exits:
         return (gm_text.NIGHT_TROUBLES["exit_unpublished"].format(who="、".join(exits)),)
     return ()
