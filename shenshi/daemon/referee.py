@@ -1038,7 +1038,8 @@ class Referee:
 
     def wants(self, now: datetime) -> Wants:
         """What the clock needs to know to move at ``now``: the publication times of the
-        announcements that open the next step or round, and the post counts of a round about
+        announcements that open the next step or round (and of the substitutions entering, which
+        decide how posts name their seats), and the post counts of a round about
         to close where the ruleset records them (chess32 lurking)."""
         state = self.state
         keys = set()
@@ -1049,6 +1050,8 @@ class Referee:
         if state.phase is Phase.DAY and state.round == 1 and (t := self.scheduled_times()) and self._has_opening_post(t):
             keys.add(self._opening_key(state))
         keys.update(self.exits_unpublished())
+        # whether the players read of a substitution yet: how posts name the seat (_seats_shown)
+        keys.update(self.keys.substitution(old, new) for old, new in state.pending_substitutions)
         return Wants(frozenset(keys), self._activity_window(now))
 
     def exits_unpublished(self) -> list[str]:
@@ -1371,11 +1374,11 @@ class Referee:
                 drafts += [d for d in step if d.channel == "pm"]
                 continue
             if isinstance(event, (ExitDeclared, SubstitutionScheduled)):
-                drafts += self._notice(event)
+                drafts += self._notice(event, before)
                 continue
             if isinstance(event, RulingApplied):
                 if not (before.phase is Phase.DAWN and self._held is not None) or event.kind in AT_ONCE:
-                    drafts += self._ruling_notice(event)  # (a night held for 06:00 announces it itself)
+                    drafts += self._ruling_notice(event, before)  # (a night held for 06:00 announces it itself)
                 drafts += self._last_words_notices(before, event, at)
                 continue
             if isinstance(event, ExecutionForced):
@@ -1625,9 +1628,11 @@ class Referee:
         night = replace(before, phase=Phase.NIGHT, params=frozen_map({"opened_at": opened}))
         return self.ruleset.phase_times(night, Phase.NIGHT, before.number, opened).closes
 
-    def _notice(self, event: ExitDeclared | SubstitutionScheduled) -> list[Draft]:
+    def _notice(self, event: ExitDeclared | SubstitutionScheduled, before: GameState) -> list[Draft]:
         """The public post of an exit without substitute, or of a substitute taking over a seat
-        where the ruleset publishes substitutions (family A), proposed when the GM records it."""
+        where the ruleset publishes substitutions (family A), proposed when the GM records it
+        (``before``: the game as it stood, whose seats being taken over the post names by their
+        substitutes)."""
         if isinstance(event, ExitDeclared):
             key, kind, report = self.keys.exit(event.name), "exit", event.report
             if event.outcome is not None and not report.winner:
@@ -1640,7 +1645,7 @@ class Referee:
         if isinstance(event, SubstitutionScheduled):
             text = self.substitution_text(event.old, event.new)
         else:
-            text = self.exit_text(event, report)
+            text = self.exit_text(event, report, before)
         self.pending_public[key] = text
         drafts = [Draft(key, kind, "thread", self.game.vote_thread, text)]
         if isinstance(event, SubstitutionScheduled):  # the player who leaves is told, by PM
@@ -1666,7 +1671,7 @@ class Referee:
                 drafts.append(Draft(key, "camp_changed", "pm", seat.name, text))
         return drafts
 
-    def _ruling_notice(self, event: RulingApplied) -> list[Draft]:
+    def _ruling_notice(self, event: RulingApplied, before: GameState) -> list[Draft]:
         """The public post of a GM ruling the players must know (adversary6 C5/C11/C15): an
         exit (werewolf: with 殉情 and the badge it moves), the badge handed over, 判罚 and 罚下,
         and the end of the game it brings (§5.7: the host announces the winning camp)."""
@@ -1677,7 +1682,8 @@ class Referee:
             return []
         key = self._ruling_key(event)
         if event.kind == "exit":
-            text = self.exit_text(ExitDeclared(event.name, event.seats, event.outcome, event.reason, report=report), report)
+            exit = ExitDeclared(event.name, event.seats, event.outcome, event.reason, report=report)
+            text = self.exit_text(exit, report, before)
         else:  # a penalty's reason is public (§5.8 判罚 公示; adversary7 D5)
             why = [self.templates.render("ruling_reason", reason=event.reason.strip())] if event.reason.strip() \
                 and event.kind in ("penalty", "send_off") else []
@@ -1685,10 +1691,11 @@ class Referee:
         self.pending_public[key] = text
         return [Draft(key, "exit" if event.kind == "exit" else "ruling", "thread", self.game.vote_thread, text)]
 
-    def exit_text(self, event: ExitDeclared, report: Report) -> str:
+    def exit_text(self, event: ExitDeclared, report: Report, before: GameState) -> str:
         """The post of an exit the GM declared, saying why: his ``--reason`` (a player who quit:
         the reason the GM gives wins over a pending notice's), else the text of the notice he
-        confirmed (``…未签到，视为自动退出游戏``, a lurker's), else the bare exit."""
+        confirmed (``…未签到，视为自动退出游戏``, a lurker's), else the bare exit. A seat the
+        players were told a substitute is taking over is named by him (recheck2 A1)."""
         why = None
         if event.reason and event.reason.strip():
             why = self.templates.render("exit_because", name=event.name, reason=event.reason.strip().rstrip("。"))
@@ -1698,7 +1705,8 @@ class Referee:
             why = self.templates.render("exit_by_gm", name=event.name)
         facts = tuple(f for f in report.public_facts  # (his exit is the line with the reason)
                       if not (f.kind in ("exit", "out", "death") and f.get("name") == event.name))  # fmt: skip
-        return public_text(self.templates, "", replace(report, public_facts=facts), {}, extra=[why]).lstrip("\n")
+        text = public_text(self.templates, "", replace(report, public_facts=facts), {}, extra=[why]).lstrip("\n")
+        return seats_renamed(text, self._seats_shown(before))
 
     def substitution_text(self, old: str, new: str) -> str:
         """The post of ``new`` taking over ``old``'s seat, as the game stands: who replaces
