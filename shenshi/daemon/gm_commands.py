@@ -230,9 +230,9 @@ def outbox_action(
     if done:
         shown = " ".join(f"#{a.id}" for a in done)
         gm_log(service, action, f"{shown} {STATES.get(done[0].state.value, '')}", by)
-    for a in done:  # an exit stands whatever becomes of its post (gmattack A1)
-        if action == "reject" and a.kind == "exit":
-            lines.append(f"注意：放弃 #{a.id} 不会撤销这次退出：它已记录在局面里（出局，只是玩家还不知道）；"
+    for a in done:  # a correction stands whatever becomes of its post (gmattack A1, recheck2 A5)
+        if action == "reject" and (stands := STANDS_WITHOUT_POST.get(a.kind)):
+            lines.append(f"注意：放弃 #{a.id} 不会撤销这次{stands}；"
                          f"要让玩家知道，shenshi reject --undo {a.id} 后发出")
     if action == "reject" and done:  # an alert about a send the GM dropped is moot
         service.resolve_alerts([dropped(a.id) for a in done] + [kept(a) for a in done if a.kind in ("signin", "lurk")])
@@ -583,6 +583,15 @@ def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
         "ballot": lambda: f"{a[0]} 的选票改记为 {'弃权' if a[1] == base.ABSTAIN else a[1]}（代替读不出的选票）",
     }[what]()
     return said + why
+
+
+# The posts of a correction recorded in the game: rejecting the post leaves the correction as it
+# is (the seat out, the substitute in, the penalty counted), only unannounced.
+STANDS_WITHOUT_POST = {
+    "exit": "退出：它已记录在局面里（出局，只是玩家还不知道）",
+    "substitution": "替补：它已记录在局面里（替补照样接替这个位置，只是玩家还不知道）",
+    "ruling": "裁决：它已记录在局面里（照样生效，只是玩家还不知道）",
+}
 
 
 def correct(

@@ -111,7 +111,10 @@ _AFTER_COMMAND = re.compile(r"[ \t]*[,;.。\n(]?[ \t]*")
 _TARGET_QUESTION = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?")
 _TARGET_QUESTION_ENDS = re.compile(_alt(lexicon.TARGET_QUESTIONS) + r"[ \t]*[?吗]?[ \t]*$")
 _QUESTION_ASKS = re.compile(_alt_bounded(lexicon.QUESTION_ASKS + lexicon.QUESTION_FINAL + ("吗",)))
-_FOLLOWER = re.compile(_alt(lexicon.NAME_FOLLOWERS))
+_FOLLOWER = re.compile(
+    _alt(lexicon.NAME_FOLLOWERS) + "|" + _alt(lexicon.NAME_FOLLOWERS_AT_END)
+    + "(?=[" + lexicon.NAME_PARTICLES + r"]*(?:$|[^\w]))"
+)
 # ... followed by nothing that could extend a name: a break, punctuation, an emoji (投老王吧😂)
 _PARTICLE = re.compile("[" + lexicon.NAME_PARTICLES + r"]+(?!\w)")
 # Framing: 法官您好 / 天神大人 / 麻烦主办 (an address, with a greeting), 麻烦 / 帮我们 / 一起 …
@@ -182,6 +185,8 @@ _VERB_RE = re.compile(
 _VERB_INTENTS = dict(lexicon.VERBS)
 _WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
 _VERB_PARTICLE = re.compile(_alt(lexicon.VERB_PARTICLES))
+# 【殉职】 said as a sentence: 我把警徽移交给X, 交给X, 警徽传给X (the one it names follows 给)
+_HANDOVER = re.compile(r"(?:我)?(?:要|想|决定)?(?:把)?(?:警徽)?(?:移交|转交|交|传|留)?给")
 # Any command word (no filler before it): where a command may start inside a condition's clause
 # (如果他不解释投老王).
 _COMMAND_WORD = re.compile(
@@ -2261,6 +2266,11 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         start = _after_sep(text, again.end())
         if (particle := _VERB_PARTICLE.match(text, start)) is not None:
             start = particle.end()
+    elif (
+        "sheriff_successor" in intents and reader.name_at(twice) is None
+        and (handover := _HANDOVER.match(text, twice)) is not None
+    ):  # fmt: skip
+        start = _after_sep(text, handover.end())  # 【殉职】我把警徽移交给X
     ref, end = reader.read_name(start, strict=bracketed)
     if ambiguous is not None and ref is not None:
         ref = ambiguous

@@ -330,6 +330,8 @@ NAME_FOLLOWERS: tuple[str, ...] = (
     "抽将", "做炮架", "当炮架", "为炮架", "作为炮架", "作炮架", "打", "或者", "或是", "或",
     "还是", "和", "与", "跟", "以及", "及", "还有", "平安", "好运", "顺利", "活过", "度过", "挺过",
 )  # fmt: skip
+# ... and these when the clause ends after them (我投Kiki自己, 占卜老王本人吧; not 老王自己说的那个人).
+NAME_FOLLOWERS_AT_END: tuple[str, ...] = ("自己", "本人")
 # A vote-thread post wishing one player out, with no ballot word (阿杰出局吧, Rex，就是你了,
 # 送老王走): a possible ballot for the GM, never a ballot (issue 24: nothing dropped in silence).
 OUT_WISHES: tuple[str, ...] = (

@@ -97,3 +97,24 @@ def test_a_seat_out_takes_no_role_pm_at_every_event(tmp_path, monkeypatch) -> No
         feed(svc, pm(who, text, 1.1 + i / 10))
     roles = [a for a in announcements(svc) if a.kind == "role" and a.destination == NEWCOMER]
     assert len(roles) <= 1, [(a.id, a.state) for a in roles]
+
+
+@pytest.mark.parametrize("kind", ["substitution", "exit"])
+def test_rejecting_a_corrections_post_says_the_correction_stands(tmp_path, monkeypatch, kind) -> None:
+    """recheck2 A5: `reject` of the substitution's post printed 「已放弃」; the substitute still
+    took the seat (and his role PM went out), unannounced, and the GM believed it undone."""
+    from shenshi.daemon.gm_commands import outbox_action
+    from tests.daemon.helpers import announcements
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    if kind == "substitution":
+        gm_commands.substitute(svc, "白色的猫", NEWCOMER, uid=NEWCOMER_UID)
+    else:
+        gm_commands.correct(svc, "exit", ["白色的猫"], reason="本人申请退出")
+    [post] = [a for a in announcements(svc) if a.kind == kind]
+    said = outbox_action(svc, "reject", [post.id])
+    words = "替补" if kind == "substitution" else "退出"
+    assert any(f"不会撤销这次{words}" in line and f"--undo {post.id}" in line for line in said.lines), said.lines
+    assert not any("（（" in line or "）（" in line for line in said.lines), said.lines
