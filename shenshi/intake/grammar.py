@@ -545,6 +545,7 @@ class _Reader:
     weak_starts: set[int] = field(default_factory=set)
     _probing: bool = False  # reading ahead for _command_inside: no further look-ahead
     author_keys: tuple[str, ...] = ()  # the writer's own name and nicknames, folded
+    declarations: bool = True  # a kill's next lines are its declaration (not werewolf's)
 
     _matches: dict[int, NameMatch | None] = field(default_factory=dict)  # name_at, memoized
     _word_tables: dict[_Words, tuple[list[int], list[int]]] = field(default_factory=dict)
@@ -1831,7 +1832,7 @@ def read_actions(
     anywhere in the commands (炮架子：Y, 以Y为炮架, 隔着Y打X). A correction (改成X, 不对，是X)
     replaces the command before it.
     """
-    reader = _Reader(Folded.of(text), index, author_keys=author_keys)
+    reader = _Reader(Folded.of(text), index, author_keys=author_keys, declarations=kill_posts)
     text_f = reader.text
     found: list[Parsed] = []
     decl_before: tuple[int, int, int] | None = None  # marker, body start, body end
@@ -2283,8 +2284,8 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         if not weak and _after_sep(text, m.end()) >= line_end:  # (诅咒一下⏎X: 一下 is no name)
             topic = _topic_before(reader, pos)  # Zoe，占卜: the player named first
             # the name alone on the next line (祈祷⏎X), as a ballot's may be (投票：⏎X)
-            # (a kill's next lines are its declaration)
-            lone = topic is None and not set(intents) & set(_KILLS)
+            # (a kill's next lines are its declaration, where kills have one)
+            lone = topic is None and not (reader.declarations and set(intents) & set(_KILLS))
             names, after = reader.lone_name_lines(line_end) if lone else ([], 0)
             if names:
                 return Parsed(intents, verb, pos, names[0], tuple(names[1:])), after
@@ -2303,7 +2304,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
     alternatives = False
     if ref.written:
         more, end, alternatives = reader.read_more_names(end)
-        if not set(intents) & set(_KILLS):  # a kill's next lines are its declaration
+        if not (reader.declarations and set(intents) & set(_KILLS)):  # (its declaration)
             end = _names_on_next_lines(reader, ref, more, end)
     return Parsed(
         intents, verb, pos, ref, tuple(more), alternatives=alternatives, correction=change,
