@@ -5,12 +5,14 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from shenshi.rulesets.base import (
     CastBallot,
@@ -164,7 +166,30 @@ def test_night_phase_deadlines_are_times_of_day() -> None:
     times = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 5, 21, 7))
     assert times.phase_deadlines == {"1": datetime(2024, 3, 5, 23, 30), "2": datetime(2024, 3, 6, 2, 0)}
     late = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 6, 0, 30))  # opened after 23:30
-    assert late.phase_deadlines == {"1": datetime(2024, 3, 6, 6, 0), "2": datetime(2024, 3, 6, 6, 0)}
+    assert late.phase_deadlines == {"1": datetime(2024, 3, 6, 2, 20), "2": datetime(2024, 3, 6, 4, 10)}
+
+
+def test_a_night_opened_after_a_phases_time_shares_what_is_left_of_it() -> None:
+    """recheck2 N5: a night opened at 01:00 (the day's result posted late) closed both phases
+    at 06:00: the witch got her 【通灵】 list with the morning's post and could not act. What is
+    left is shared as a whole night is: a part for each phase, one for 殉职 and last words."""
+    state = game()
+    times = WW.phase_times(state, Phase.NIGHT, 3, datetime(2024, 3, 6, 1, 0))
+    assert times.phase_deadlines == {"1": datetime(2024, 3, 6, 2, 40), "2": datetime(2024, 3, 6, 4, 20)}
+    assert times.closes == datetime(2024, 3, 6, 6, 0)
+
+
+@given(minutes=st.integers(min_value=0, max_value=9 * 60 - 1), seconds=st.integers(0, 59))
+def test_every_night_phase_has_time_before_the_dawn(minutes: int, seconds: int) -> None:
+    """Whatever minute a night opens (21:00 to 05:59), its phases close in order, after it
+    opened and by the dawn; the witch's phase never closes with the dawn unless the night
+    opened in its last minutes."""
+    opened = datetime(2024, 3, 5, 21, 0) + timedelta(minutes=minutes, seconds=seconds)
+    times = WW.phase_times(game(), Phase.NIGHT, 3, opened)
+    one, two = times.phase_deadlines["1"], times.phase_deadlines["2"]
+    assert opened < one <= two <= times.closes
+    if times.closes - opened >= timedelta(minutes=10):
+        assert one < two < times.closes
 
 
 def test_win_settings_merge_key_by_key() -> None:
@@ -842,7 +867,8 @@ def test_step_order_and_clock_hooks() -> None:
         "2": datetime(2024, 3, 6, 3, 0),
     }
     zero = WW.phase_times(state, Phase.NIGHT, 0, datetime(2024, 3, 4, 5, 0))
-    assert zero.closes == datetime(2024, 3, 4, 6, 0) and zero.phase_deadlines["2"] == zero.closes
+    assert zero.closes == datetime(2024, 3, 4, 6, 0)  # opened after both phases' times: shared
+    assert zero.phase_deadlines == {"1": datetime(2024, 3, 4, 5, 20), "2": datetime(2024, 3, 4, 5, 40)}
     day_times = WW.phase_times(state, Phase.DAY, 2, datetime(2024, 3, 6, 6, 12))
     assert day_times.closes == datetime(2024, 3, 7, 21, 0)
     assert day_times.rounds[1] == (datetime(2024, 3, 6, 6, 12), datetime(2024, 3, 7, 21, 0))

@@ -43,16 +43,36 @@ def phase_deadlines(
     opened_at: datetime, dawn: datetime, settings: WerewolfSettings
 ) -> dict[str, datetime]:
     """Each night phase's deadline: the first time its configured time of day comes after
-    the night opened, never after the dawn, and never before the phase ahead of it closes
-    (a night opened after 00:00 has its 夜晚1 until the dawn, and 夜晚2 with it)."""
+    the night opened, never before the phase ahead of it closes.
+
+    A night opened after a phase's time (the day's result posted after 00:00) would have that
+    phase run to the dawn and the witch get her 【通灵】 list with the morning's post: such a
+    night shares what is left of it as a whole night does, one equal part for each phase and
+    one for 殉职 and last words before the dawn (opened 01:00: 夜晚1 02:40, 夜晚2 04:20),
+    each on the minute."""
+    phases = sorted(settings.night_phase_times.items(), key=lambda kv: _phase_order(kv[0]))
     out: dict[str, datetime] = {}
     before = opened_at
-    for key, at in sorted(settings.night_phase_times.items(), key=lambda kv: _phase_order(kv[0])):
+    for key, at in phases:
         deadline = datetime.combine(opened_at.date(), at, tzinfo=opened_at.tzinfo)
         if deadline <= opened_at:
             deadline += timedelta(days=1)
-        deadline = max(min(deadline, dawn), before)
-        out[key] = before = deadline
+        if deadline > dawn:
+            return _shared(opened_at, dawn, [k for k, _ in phases])
+        out[key] = before = max(deadline, before)
+    return out
+
+
+def _shared(opened_at: datetime, dawn: datetime, keys: list[str]) -> dict[str, datetime]:
+    """The phases ``keys`` of a night opened late: equal parts of the time to the dawn, one
+    more part left for the night's end, each deadline on a whole minute."""
+    part = (dawn - opened_at) / (len(keys) + 1)
+    out = {}
+    for i, key in enumerate(keys):
+        at = opened_at + part * (i + 1)
+        if at.second or at.microsecond:  # (up to the minute: never before the night opened)
+            at = at.replace(second=0, microsecond=0) + timedelta(minutes=1)
+        out[key] = min(dawn, at)
     return out
 
 
