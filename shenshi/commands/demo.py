@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyError):  # an alias (g6-10, ww…) plays the same demo
         args.ruleset = find_ruleset(args.ruleset).name
     if args.ruleset not in playable:
-        raise UserError(f"no demo for ruleset {args.ruleset!r} (available: {', '.join(playable)})")
+        raise UserError(f"规则 {args.ruleset} 没有演示（可以用：{'、'.join(playable)}）")
     if args.speed <= 0:
         raise UserError(f"--speed must be positive, got {args.speed}")
     output = args.output or OUTPUT / f"{args.ruleset}-{args.engine}"

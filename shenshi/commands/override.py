@@ -5,7 +5,8 @@
   void 玩家 行动          作废该玩家本阶段的一个行动（如发错的私信）；行动写 id 或中文（杀、占卜）
   execute 玩家           今天处决该玩家，代替计票结果（截止前后都可以）
   cancel-execution       今天不处决任何人
-  exit 玩家              退出、没有替补：该座位出局（确认未签到、潜水的公告；本人退出时 --reason 写进公告）
+  exit 玩家              退出、没有替补：该座位出局（确认未签到、潜水的公告；本人退出时 --reason 写进公告）；
+                         会让游戏结束时先说明、不作改动，确认请加 --ends-game
   answered 占卜者 [--at 时间]   天神已提前答复该占卜者：之后的更改不再受理（A-S2）
   penalty 玩家 分数       狼人：裁判罚分（满 12 分罚下）
   send-off 玩家          狼人：立即罚下
@@ -41,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--reason", default="", metavar="理由", help="理由（记入演练日志；exit：写进退出公告，如 本人申请退出）")
     parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间；action：玩家发私信的时间（论坛时间，如 2026-12-02T20:15）")
     parser.add_argument("--declaration", metavar="文字", help="action：杀人宣言")
+    parser.add_argument("--ends-game", action="store_true",
+                        help="exit、send-off、penalty：确认这次更正会结束游戏（不加时会先说明结果、不作改动）")
     parser.set_defaults(func=run)
     return parser
 
@@ -58,4 +61,4 @@ def run(args: argparse.Namespace) -> int:
         from shenshi.daemon.gm_commands import count_pm
 
         return print_said(count_pm(service, args.args[0]))
-    return print_said(correct(service, args.what, args.args, args.reason, args.at))
+    return print_said(correct(service, args.what, args.args, args.reason, args.at, ends_game=args.ends_game))

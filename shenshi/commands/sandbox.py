@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         server = SandboxServer(forum, port=args.port)
     except OSError as exc:
-        raise UserError(f"cannot listen on 127.0.0.1:{args.port}: {exc.strerror}") from exc
+        raise UserError(f"无法在 127.0.0.1:{args.port} 上监听（{exc.strerror}）：端口被占用的话，用 --port 换一个") from exc
     print(f"sandbox {args.engine} forum at {server.base_url}", flush=True)
     for name, password, uid in accounts:
         print(f"  uid {uid:<3} {name}  password {password}")
@@ -196,7 +196,7 @@ def _rehearsal_world(args: argparse.Namespace, clock):  # type: ignore[no-untype
         ruleset = find_ruleset(args.ruleset).name
         script = cast_for(load_script(ruleset), args.engine)
     except (KeyError, FileNotFoundError):
-        raise UserError(f"no rehearsal table for ruleset {args.ruleset!r}") from None
+        raise UserError(f"规则 {args.ruleset} 没有演练用的座位表") from None
     world = build_world(script, args.engine, clock, clock(), charset=args.charset)
     forum = world.forum
     accounts = [

@@ -245,8 +245,8 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
                 with desk.game(number) as service:
                     try:
                         return operation(service, fields, request.path_params)
-                    except UserError as exc:
-                        return Said(refused=(str(exc),))
+                    except UserError as exc:  # (one that asks to be confirmed offers the confirmation)
+                        return Said(refused=(str(exc),), hints=getattr(exc, "hints", ()))
 
             try:
                 said = await run_in_threadpool(work)

@@ -58,7 +58,7 @@ class Desk:
         each page and action (``False``: keep the one the services have, as the daemon beside
         the console does)."""
         if not services:
-            raise UserError("the console needs at least one game configuration")
+            raise UserError("控制台至少需要一局的配置：--config 配置文件")
         self.lock = threading.RLock()
         self.follow_mode = follow_mode
         self._seen: dict[tuple[str, int], tuple[int, int] | None] = {}  # each file's (mtime, size) last read
@@ -68,7 +68,7 @@ class Desk:
                 service.start()
             key = (_where(service), service.game_id)
             if key in self._services:
-                raise UserError(f"the game {service.config.game.name!r} is configured twice")
+                raise UserError(f"本局「{service.config.game.name}」在配置里出现了两次：每局只写一次")
             self._services[key] = service
 
     @property

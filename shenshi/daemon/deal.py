@@ -36,7 +36,7 @@ def deal_roles(
     comp = dict(composition or info.composition)
     unknown = set(comp) - set(info.roles)
     if unknown:
-        raise UserError(f"composition: unknown role(s) for {info.name}: {', '.join(sorted(unknown))}")
+        raise UserError(f"[game.rules] composition：{info.name} 没有这些身份：{'、'.join(sorted(unknown))}（身份写 id 或中文名，见 README「Role ids」）")
     roles = [(role, info.roles[role].team) for role, n in comp.items() for _ in range(n)]
     if info.composition_per_team:
         roles = [(role, camp) for camp in info.teams for role, _ in roles]

@@ -53,6 +53,7 @@ from shenshi.daemon.hints import (
     Hint,
     confirmation_hints,
     dropped,
+    substitute_hint,
     kept,
     pending_advice,
     publish_advice,
@@ -60,7 +61,7 @@ from shenshi.daemon.hints import (
     render,
     stale_hints,
 )
-from shenshi.daemon.situation import on_forum, phase_closed
+from shenshi.daemon.situation import on_forum, phase_closed, situation_of
 from shenshi.daemon.superseding import ABSENCES, subject_of
 from shenshi.errors import UserError
 from shenshi.rulesets import base
@@ -99,6 +100,19 @@ USAGE = {
 NAMES = {"void": (0,), "execute": (0,), "exit": (0,), "answered": (0,), "penalty": (0,),
          "send-off": (0,), "sheriff": (0,), "extra-divination": (0,), "ballot": (0, 1)}  # fmt: skip
 ABSTAIN_WORDS = ("弃权", "弃票", "abstain", base.ABSTAIN)
+# Corrections that put a seat out for good: one that would end the game is asked to be
+# confirmed first (recheck2 N4: it cannot be taken back, and no substitute can take the seat).
+SEAT_OUT = {"exit": "退出", "send-off": "罚下", "penalty": "罚分"}
+ENDS_GAME_OPTION = "--ends-game"
+
+
+class NeedsConfirmation(UserError):
+    """A correction refused until the GM confirms what it does; ``hints``: the confirmation
+    and what else he may do instead."""
+
+    def __init__(self, message: str, hints: tuple[Hint, ...]) -> None:
+        super().__init__(message)
+        self.hints = hints
 
 
 @dataclass(frozen=True)
@@ -510,7 +524,7 @@ def correction(
     check_arguments(what, args)
     a = [x.strip() for x in args]
     if any(not x for x in a):
-        raise UserError(f"override {what}: an argument is empty")
+        raise UserError(_empty_argument(what))
     match what:
         case "void":
             return base.VoidAction(a[0], a[1], reason)
@@ -522,7 +536,7 @@ def correction(
             return base.DeclareExit(a[0], reason)
         case "penalty":
             if not a[1].isdigit():
-                raise UserError(f"override penalty: POINTS must be a whole number, got {a[1]!r}")
+                raise UserError(f"override penalty 的分数应为整数，收到「{a[1]}」：shenshi override penalty {USAGE['penalty']}")
             return base.GmRuling("penalty", a[0], base.frozen_map({"points": int(a[1])}), reason)
         case "send-off":
             return base.GmRuling("send_off", a[0], reason=reason)
@@ -534,6 +548,11 @@ def correction(
             target = base.ABSTAIN if a[1] in ABSTAIN_WORDS else a[1]
             return base.OverrideBallot(a[0], target, reason)
     return base.GmAnswered(a[0], parse_when(at, tz) if tz is not None else None)
+
+
+def _empty_argument(what: str) -> str:
+    """A correction with an argument left empty (a console form's field), said with how to write it."""
+    return f"override {what} 有一个参数是空的（没有填写）：shenshi override {what} {USAGE[what]}；没有改动"
 
 
 def check_arguments(what: str, args: Sequence[str]) -> None:
@@ -551,7 +570,7 @@ def resolved(service: GameService, what: str, args: Sequence[str]) -> list[str]:
     """The arguments with players' names and actions as the game spells them."""
     check_arguments(what, args)
     if any(not x.strip() for x in args):
-        raise UserError(f"override {what}: an argument is empty")
+        raise UserError(_empty_argument(what))
     a = list(args)
     for i in NAMES.get(what, ()):
         if what == "ballot" and i == 1 and a[1].strip(SPACES) in ABSTAIN_WORDS:
@@ -601,10 +620,14 @@ def correct(
     reason: str = "",
     at: str | None = None,
     by: str = "",
+    *,
+    ends_game: bool = False,
 ) -> Said:
     """Record a GM correction (an event like any other) and what it proposed; a correction
     the rules refuse changes nothing (:class:`UserError` with the rules' reason). Players'
-    names and actions are read as intake reads them (:func:`resolved`)."""
+    names and actions are read as intake reads them (:func:`resolved`). A correction that
+    would end the game (:data:`SEAT_OUT`) is recorded only with ``ends_game``
+    (:class:`NeedsConfirmation` otherwise)."""
     if what == "action":
         return enter_action(service, args, reason, at, by)
     args = resolved(service, what, args)
@@ -623,11 +646,44 @@ def correct(
         _check_voting(service, said)
     if what == "void":
         _check_phase_open(service, args[1] if len(args) > 1 else "", said)
+    if what in SEAT_OUT and not ends_game:
+        _check_not_ending(service, command, what, args, reason, said)
     try:
         outcome = service.gm(command)
     except base.IllegalActionError as exc:
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
     return recorded(service, outcome, said, by)
+
+
+def _check_not_ending(service: GameService, command: base.Command, what: str, args: Sequence[str],
+                      reason: str, said: str) -> None:  # fmt: skip
+    """Refuse ``command`` (with how to confirm it) if it would end the game: the seat it puts
+    out is out for good, and the end's post follows (recheck2 N4: a GM who meant to find a
+    substitute had no way back)."""
+    referee = service.referee
+    try:
+        events = referee.ruleset.decide(referee.state, command)
+    except base.IllegalActionError:
+        return  # refused by the rules below, with their reason
+    state = referee.state
+    for event in events:
+        state = referee.ruleset.evolve(state, event)
+    if state.outcome is None or referee.state.outcome is not None:
+        return
+    winner = state.outcome.winner
+    shown = "和棋" if winner in (None, "draw") else f"{service.ruleset.info.team_name(winner)}获胜"
+    options = ((("--reason", reason),) if reason else ()) + ((ENDS_GAME_OPTION, ""),)
+    confirm = Hint("override", (what, *args), options=options, label=f"确认{SEAT_OUT[what]}并结束游戏")
+    hints = (confirm,)
+    name = args[0] if args else ""
+    if what == "exit" and name and (substitute := substitute_hint(situation_of(service), name)) is not None:
+        hints += (substitute,)
+    instead = f"要换替补：shenshi substitute {name} 新玩家；" if len(hints) > 1 else ""
+    raise NeedsConfirmation(
+        f"{said}：这会让游戏立即结束（{shown}），记录后不能撤销，这个座位也不能再由替补接替；{instead}"
+        f"确认结束游戏：{confirm.text()}；没有改动",
+        hints,
+    )
 
 
 def _check_voting(service: GameService, said: str) -> None:
@@ -857,7 +913,8 @@ def run_hint(service: GameService, hint: Hint, by: str = "", *, text: str | None
             return enter_action(service, args[1:], options.get("--reason", ""), options.get("--at"), by,
                                 declaration=options.get("--declaration"))  # fmt: skip
         case "override" if args:
-            return correct(service, args[0], args[1:], options.get("--reason", ""), options.get("--at"), by)
+            return correct(service, args[0], args[1:], options.get("--reason", ""), options.get("--at"), by,
+                           ends_game=ENDS_GAME_OPTION in options)  # fmt: skip
         case "substitute" if len(args) == 2:
             return substitute(service, args[0], args[1], options.get("--uid"), offline=offline, by=by)
         case "approve" | "reject":

@@ -130,7 +130,7 @@ class Hint:
         if self.late:
             words.append("--late")
         for name, value in self.options:
-            words += [name, value]
+            words += [name, value] if value else [name]  # (a flag: --ends-game)
         return tuple(words)
 
     def text(self) -> str:
@@ -143,7 +143,7 @@ class Hint:
         if self.late:
             words.append("--late")
         for name, value in self.options:
-            words += [name, _quoted(value)]
+            words += [name, _quoted(value)] if value else [name]
         likely = [gm_text.SUGGESTED.format(what=b.what, names="、".join(b.suggested)) for b in self.blanks if b.suggested]
         return "shenshi " + " ".join(words) + "".join(likely)
 
@@ -781,12 +781,18 @@ def _seat_hints(sit: Situation, who: str) -> list[Hint]:
         return hints
     if sit.legal(DeclareExit(who)):
         hints.append(Hint("override", ("exit", who), label=gm_text.LABELS["exit"]))
-    probe = next((b for b in sit.bench if not sit.state.has_player(b)), "替补")
-    if sit.legal(Substitute(who, probe)):
-        bench = tuple(b for b in sit.bench if not sit.state.has_player(b))
-        hints.append(Hint("substitute", (who, Blank(gm_text.BLANKS["newcomer"], bench, bench[:1])),
-                          label=gm_text.LABELS["substitute"]))  # fmt: skip
+    if (substitute := substitute_hint(sit, who)) is not None:
+        hints.append(substitute)
     return hints
+
+
+def substitute_hint(sit: Situation, who: str) -> Hint | None:
+    """A substitute for ``who``'s seat (the bench offered), if the rules take one now."""
+    probe = next((b for b in sit.bench if not sit.state.has_player(b)), "替补")
+    if not sit.legal(Substitute(who, probe)):
+        return None
+    bench = tuple(b for b in sit.bench if not sit.state.has_player(b))
+    return Hint("substitute", (who, Blank(gm_text.BLANKS["newcomer"], bench, bench[:1])), label=gm_text.LABELS["substitute"])
 
 
 def confirmation_hints(sit: Situation, kind: str, who: str, ident: int) -> tuple[Hint, ...]:

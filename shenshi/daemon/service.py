@@ -1178,7 +1178,7 @@ class GameService:
         with self.store.snapshot() as uow:
             exists = uow.games.find(cfg.name) is not None
         if exists:
-            raise UserError(f"the game {cfg.name!r} already exists: roles cannot be dealt again")
+            raise UserError(f"本局「{cfg.name}」已经开始（已在数据库里）：身份不能再发一次；没有改动")
         info = self.ruleset.info
         seed = seed or new_seed()
         composition = cfg.rules.get("composition")

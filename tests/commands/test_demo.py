@@ -34,4 +34,4 @@ def test_the_demo_plays_a_game_and_says_where_its_files_are(tmp_path, capsys) ->
 
 def test_an_unknown_ruleset_is_a_user_error(capsys) -> None:
     assert main(["demo", "--ruleset", "game7"]) == 2
-    assert "no demo for ruleset 'game7'" in capsys.readouterr().err
+    assert "规则 game7 没有演示" in capsys.readouterr().err

@@ -179,7 +179,7 @@ def correct(game: Game, kind: str, data: st.DataObject) -> None:
             new = game.bench.pop(0)
             gm_commands.substitute(gm, old, new, uid=UIDS[new])
         elif kind == "exit":
-            gm_commands.correct(gm, "exit", [data.draw(st.sampled_from(seats))])
+            gm_commands.correct(gm, "exit", [data.draw(st.sampled_from(seats))], ends_game=data.draw(st.booleans()))
         elif kind == "gm_ballot":
             gm_commands.correct(gm, "ballot", [data.draw(st.sampled_from(seats)), data.draw(st.sampled_from(seats))])
         elif kind == "void" and game.state.submissions:

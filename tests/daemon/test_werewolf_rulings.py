@@ -4,7 +4,9 @@ post the winning camp (§5.7), and the badge handed over, 判罚 and 罚下 are 
 
 from __future__ import annotations
 
-from shenshi.daemon.gm_commands import correct, mark_published
+import pytest
+
+from shenshi.daemon.gm_commands import NeedsConfirmation, correct, mark_published
 from shenshi.demo.script import load_script
 from shenshi.store.outbox import PENDING
 from tests.daemon.helpers import announcement, announcements, at, started
@@ -38,8 +40,15 @@ def test_an_exit_is_posted_with_its_reason(tmp_path) -> None:
 
 def test_exits_that_end_the_game_post_the_winning_camp(tmp_path) -> None:
     svc, _ = night_one(tmp_path)
-    for who in ("老王", "Lily99", "夜行者", "kk_大侠"):  # the wolves and the piper
+    for who in ("老王", "Lily99", "夜行者"):  # the wolves and the piper
         correct(svc, "exit", [who], reason="本人申请退出")
+    # the last one ends the game: said first, with nothing changed (recheck2 N4)
+    with pytest.raises(NeedsConfirmation) as asked:
+        correct(svc, "exit", ["kk_大侠"], reason="本人申请退出")
+    assert "游戏立即结束（村民阵营获胜）" in str(asked.value) and "--ends-game" in str(asked.value)
+    assert [h.command for h in asked.value.hints] == ["override", "substitute"]
+    assert svc.referee.state.outcome is None and svc.referee.state.is_alive("kk_大侠")
+    correct(svc, "exit", ["kk_大侠"], reason="本人申请退出", ends_game=True)
     assert svc.referee.state.outcome is not None
     last = [p for p in posts(svc) if "kk_大侠" in p][-1]
     assert "游戏结束" in last and "村民阵营" in last
