@@ -1540,6 +1540,8 @@ def _read_ballot(
             end = again.end()  # the ballot word said twice: 生死投票我投X, 生死投票：投X
     verb = reader.folded.original_slice(pos, end)
     correction = bool(_CHANGE_VERB.search(text, pos, end))  # 改投X, 改为投X
+    if not strict and not change and _relative_clause(reader, end):
+        return None  # 投Kiki的都是杀手: those who vote for Kiki, said of them (talk)
     ref, after = reader.read_name(end, strict=False, pronouns=True)
     if ambiguous is not None and ref is not None:
         ref = ambiguous
@@ -1569,6 +1571,16 @@ def _read_ballot(
         ("vote",), verb, pos, ref, tuple(more), change=change, alternatives=alternatives,
         conditional=reader.qualified(pos, after, conditions), correction=correction,
     ), after  # fmt: skip
+
+
+def _relative_clause(reader: _Reader, end: int) -> bool:
+    """Whether a bare 投 at ``end`` opens a relative clause (投X的都是杀手, 投X的人): a player's
+    name, then 的 and more words of its sentence, not a ballot."""
+    at = _after_sep(reader.text, end)
+    named = reader.name_at(at)
+    if named is None or not reader.text.startswith("的", named.end):
+        return False
+    return reader.says_something(named.end + 1, reader.clause_end(named.end))
 
 
 def _abstention_at(text: str, pos: int) -> int | None:
