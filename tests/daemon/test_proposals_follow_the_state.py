@@ -433,11 +433,8 @@ def test_a_ballot_written_before_the_substitution_counts_for_the_seat_however_la
     again.close()
 
 
-def test_a_runoff_ballot_naming_a_candidates_substitute_is_a_ballot_for_the_seat(game) -> None:
-    """adversary3 A3: after 「Rex 退出，由替补 路人甲 接替」 during the runoff, 「投票：路人甲」 is a
-    ballot for the candidate seat (RES-A18: the substitute inherits the seat), not a ballot for
-    a non-candidate thrown away."""
-    svc, clock = game
+def runoff_of_rex_and_laowang(svc, clock) -> None:
+    """Day 1's first round tied 5–5 between Rex and 老王, the runoff's post published."""
     clock.set(START + timedelta(hours=38))
     svc.tick()
     publish_vote_opening(svc)
@@ -453,6 +450,14 @@ def test_a_runoff_ballot_naming_a_candidates_substitute_is_a_ballot_for_the_seat
         uow.outbox.mark_published(result.id, clock())
     clock.advance(minutes=5)
     svc.tick()
+
+
+def test_a_runoff_ballot_naming_a_candidates_substitute_is_a_ballot_for_the_seat(game) -> None:
+    """adversary3 A3: after 「Rex 退出，由替补 路人甲 接替」 during the runoff, 「投票：路人甲」 is a
+    ballot for the candidate seat (RES-A18: the substitute inherits the seat), not a ballot for
+    a non-candidate thrown away."""
+    svc, clock = game
+    runoff_of_rex_and_laowang(svc, clock)
     gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
     feed(svc, post("Lily99", f"投票：{NEWCOMER}", 51.2))
     assert not [a for a in alerts(svc) if a.kind == "not_a_candidate"]
@@ -498,3 +503,15 @@ def test_status_asks_no_substitute_to_sign_in(tmp_path, monkeypatch) -> None:
     gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
     sign_in = build_status(svc).sign_in
     assert sign_in is not None and NEWCOMER not in sign_in.missing and "Rex" not in sign_in.missing, sign_in
+
+
+@pytest.mark.parametrize("written", [f"{NEWCOMER}（接替 Rex）", f"{NEWCOMER}(接替Rex)", "Rex", NEWCOMER])
+def test_a_runoff_ballot_naming_the_candidate_as_the_post_shows_it_counts(game, written) -> None:
+    """recheck2 A11: the runoff's post names a candidate seat as the players read it,
+    「路人甲（接替 Rex）」; a ballot copying that name from the post is a ballot for the seat."""
+    svc, clock = game
+    runoff_of_rex_and_laowang(svc, clock)
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, post("Lily99", f"投票：{written}", 51.2))
+    assert not [(a.kind, a.message) for a in alerts(svc) if a.subject == "Lily99"]
+    assert [b.target for b in svc.referee.state.ballots if b.voter == "Lily99" and b.round == 2] == ["Rex"]
