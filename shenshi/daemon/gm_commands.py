@@ -53,13 +53,13 @@ from shenshi.daemon.hints import (
     Hint,
     confirmation_hints,
     dropped,
-    substitute_hint,
     kept,
     pending_advice,
     publish_advice,
     publish_hints,
     render,
     stale_hints,
+    substitute_hint,
 )
 from shenshi.daemon.situation import on_forum, phase_closed, situation_of
 from shenshi.daemon.superseding import ABSENCES, subject_of

@@ -22,5 +22,4 @@ def test_the_exit_of_a_seat_whose_substitution_is_out_names_the_substitute(tmp_p
     svc.tick()
     gm_commands.correct(svc, "exit", [NEWCOMER], reason="本人申请退出")
     [post] = [a for a in announcements(svc) if a.kind == "exit"]
-    print(post.text)
-    assert NEWCOMER in post.text and "白色的猫" not in post.text.replace(f"（接替 白色的猫）", ""), post.text
+    assert NEWCOMER in post.text and "白色的猫" not in post.text.replace("（接替 白色的猫）", ""), post.text
