@@ -2284,7 +2284,7 @@ def _read_verb(reader: _Reader, pos: int) -> tuple[Parsed, int] | None:
         and (handover := _HANDOVER.match(text, twice)) is not None
     ):  # fmt: skip
         start = _after_sep(text, handover.end())  # 【殉职】我把警徽移交给X
-    ref, end = reader.read_name(start, strict=bracketed)
+    ref, end = reader.read_name(start, strict=bracketed, pronouns=True)
     if ambiguous is not None and ref is not None:
         ref = ambiguous
     if (ref is None or not ref.written) and not weak:
