@@ -198,11 +198,11 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
         # Where ballots do not count, one naming nobody (今天投他, 我的票已经投给…了), asked
         # (要不要投X？) or said as an intention (我想投X) is talk.
         ballots = [b for b in ballots if cast_as_a_ballot(b)]
-    if sender is None:
-        if ballots:
-            out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
-        elif ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
+    if sender is None:  # (where spectators may not post at all, that is the alert, ballot or not)
+        if ctx.profile.speech.spectators and kind in (GAME_THREAD, VOTE_THREAD, DISCUSSION_THREAD):
             out.alert("spectator_post", author=post.author)
+        elif ballots:
+            out.alert("not_a_player", "alert_not_a_player_post", author=post.author)
         elif kind == SIGNIN_THREAD or ctx.phase.kind == SIGNIN:  # a substitute not yet entered
             out.alert("not_a_player", "alert_not_a_player_signin", author=post.author)
         return out.result()
