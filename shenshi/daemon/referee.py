@@ -698,7 +698,9 @@ class Referee:
             if alert.kind == "vote_immutable" and alert.subject:
                 out.drafts += self._kept_gm_ballot(alert.subject, alert.target, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
-        standing: dict[int, str] = {}  # a stand-in's ballot where the seat's ballot stands
+        # commands not taken, with why (a stand-in's ballot where the seat's ballot stands, a
+        # declaration with no kill to go with)
+        standing: dict[int, str] = {}
         answered: set[int] = set()  # commands answered at once (the penalty divination)
         for n, command in enumerate(result.commands):
             if command.action in ("vote", "abstain") and self.summoning() and not command.extra.get("summoned"):
@@ -707,6 +709,8 @@ class Referee:
                 continue
             core = self.translate(for_the_seat(command, stand_ins(self.state)), evidence, at)
             if core is None:
+                if command.action == "kill_declaration":  # nothing it can go with: not 已收到
+                    standing[n] = self.templates.render("reason_declaration_without_kill")
                 continue
             if (kept := self._seat_ballot_stands(command, core)) is not None:
                 standing[n] = kept
@@ -991,8 +995,20 @@ class Referee:
         return {k: last.extra[k] for k in ("declaration", "story") if k in last.extra}
 
     def _declaration(self, command: IntakeCommand, evidence: str, at: datetime) -> Command | None:
-        """A 杀人宣言 sent apart from its 杀 line joins the actor's latest kill."""
-        kills = [s for s in self.state.submissions if s.actor == command.actor and s.action == KILL]
+        """A 杀人宣言 sent apart from its 杀 line joins the actor's latest kill; from a joint
+        killer who sent no kill of his own, the unit's kill his partner sent: one of them 执笔s
+        the declaration (A-J3, RES-A5: the kill has one when any agreeing member's latest
+        submission carries it; newcomer2 F16: it was dropped, and the kill voided at dawn).
+        ``None``: no kill tonight for it to go with."""
+        state = self.state
+        kills = [s for s in state.submissions if s.actor == command.actor and s.action == KILL]
+        if not kills:
+            partners = set(self.partners(command.actor))
+            kills = [s for s in state.submissions if s.actor in partners and s.action == KILL and s.target]
+            if len({s.target for s in kills}) > 1:  # the partners' latest kills differ: which one?
+                latest = {p: max((s for s in kills if s.actor == p), key=lambda s: s.sort_key()) for p in partners
+                          if any(s.actor == p for s in kills)}  # fmt: skip
+                kills = list(latest.values()) if len({s.target for s in latest.values()}) == 1 else []
         if not kills:
             return None
         last = max(kills, key=lambda s: s.sort_key())

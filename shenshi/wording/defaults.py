@@ -577,6 +577,11 @@ _group(
     ),
     ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
     (
+        "reason_declaration_without_kill",
+        "今晚还没有收到你们的杀人指令，这份宣言没有可以跟随的杀人：请和「杀 玩家名」一起重新发送",
+        "a 杀人宣言 sent alone before any kill of the sender or his partner: nothing recorded",
+    ),
+    (
         "reason_seat_ballot_stands",
         "你接替的座位本轮已由 ${old} 投票（${target}），按规则这一票有效",
         "a substitute's ballot where the seat he took over had voted already (RULES.md "
