@@ -578,7 +578,7 @@ _group(
     ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
     (
         "reason_declaration_without_kill",
-        "今晚还没有收到你们的杀人指令，这份宣言没有可以跟随的杀人：请和「杀 玩家名」一起重新发送",
+        "今晚还没有收到你们的杀人指令，这份宣言没有可以跟随的杀人：请把它和「杀 玩家名」写在同一条私信里发来（杀手方还没有行动，不会提前结算）",
         "a 杀人宣言 sent alone before any kill of the sender or his partner: nothing recorded",
     ),
     (
