@@ -82,7 +82,7 @@ ALERT_KINDS: Mapping[str, str] = MappingProxyType({
     "vote_closed": "a delegated vote after the vote closed",
     # speech rules (one post)
     "dead_post": "chess32 / werewolf: a dead or out player posted in the game (C-D9)",
-    "spectator_post": "chess32: a non-player posted in the game room (§7.1)",
+    "spectator_post": "chess32: a non-player posted in the game room (§7.1), a ballot in it too",
     "maddened_speech": "werewolf: a maddened character wrote other than the allowed characters (W-D5)",
     "content_free_post": "chess32: a post of only quotes, emoticons or numbers, or 路过 (§4.8)",
     "long_quote": "chess32: a long quote block of another player's post (§7.1)",

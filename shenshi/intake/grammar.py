@@ -185,6 +185,8 @@ _VERB_RE = re.compile(
 _VERB_INTENTS = dict(lexicon.VERBS)
 _WEAK_VERB = re.compile(_alt(w for w, _ in lexicon.VERBS if len(w) == 1))
 _VERB_PARTICLE = re.compile(_alt(lexicon.VERB_PARTICLES))
+# A change said as done (改票了, 改投了啦): 了 and any particles after it.
+_DONE_PARTICLE = re.compile("了[" + lexicon.NAME_PARTICLES + "]*")
 # 【殉职】 said as a sentence: 我把警徽移交给X, 交给X, 警徽传给X (the one it names follows 给)
 _HANDOVER = re.compile(r"(?:我)?(?:要|想|决定)?(?:把)?(?:警徽)?(?:移交|转交|交|传|留)?给")
 # Any command word (no filler before it): where a command may start inside a condition's clause
@@ -1480,13 +1482,16 @@ def _offered_names(reader: _Reader, pos: int, at: int) -> tuple[tuple[NameRef, .
 def cast_as_a_ballot(p: Parsed) -> bool:
     """Whether a ballot read where ballots do not count (the discussion and chat threads) was
     cast there as one, by mistake, rather than talked about: it names a player or abstains,
-    and is neither asked nor qualified (要不要投X？) nor said as an intention (我想投X)."""
+    and is neither asked nor qualified (要不要投X？), said as an intention (我想投X) nor told as
+    done (昨天我改投了X)."""
     if p.conditional or not (p.names_players or p.intents == ("abstain",)):
         return False
-    return not _INTENTION.search(fold(p.verb))
+    verb = fold(p.verb)
+    return not _INTENTION.search(verb) and not _DONE_AT_END.search(verb)
 
 
 _INTENTION = re.compile(_alt(lexicon.INTENTION_WORDS))
+_DONE_AT_END = re.compile("了[" + lexicon.NAME_PARTICLES + "]*$")
 
 
 def _one_choice(p: Parsed) -> Parsed:
@@ -1509,7 +1514,10 @@ def _read_ballot(
         return _abstention(reader, pos, m.end(), conditions), m.end()
     change = False
     ambiguous: NameRef | None = None
-    m = _VOTE_CHANGE.match(text, pos)
+    done = _change_done(reader, pos)
+    if done is not None and reader.name_at(_after_sep(text, done.end())) is None:
+        return None  # 改票了不投自己, 我改票了哈: a remark that the ballot was changed
+    m = done or _VOTE_CHANGE.match(text, pos)  # (改投了X, 改票了：X: a change to X)
     if m:
         change = True
         after = _after_sep(text, m.end())
@@ -1583,6 +1591,14 @@ def _relative_clause(reader: _Reader, end: int) -> bool:
     return reader.says_something(named.end + 1, reader.clause_end(named.end))
 
 
+def _change_done(reader: _Reader, pos: int) -> re.Match[str] | None:
+    """A ballot's change said as done at ``pos`` (改票了, 我改投了啦): the change word's match
+    through 了 and the particles after it, or ``None``. A remark unless a player's name follows
+    (改投了X, 改票了：X)."""
+    m = _VOTE_CHANGE.match(reader.text, pos)
+    return _DONE_PARTICLE.match(reader.text, m.end()) if m else None
+
+
 def _abstention_at(text: str, pos: int) -> int | None:
     """Where an abstention written where a name would be ends: 弃权, or in brackets or quotes
     as a name may be (投票：（弃权）, 投票：「弃权」); ``None`` if there is none."""
@@ -1618,8 +1634,8 @@ def _read_ballot_correction(reader: _Reader, pos: int) -> tuple[Parsed, int] | N
     written right there is a name even when it opens with a ballot word (改成投票君)."""
     text = reader.text
     m = _CORRECTION.match(text, pos)
-    if not m or m.end() == pos:
-        return None
+    if not m or m.end() == pos or _change_done(reader, pos) is not None:
+        return None  # (改票了…: read as a ballot or a remark by _read_ballot)
     stop = _correction_end(reader, pos, m.end())
     verb = reader.folded.original_slice(pos, stop)
     abstained = _abstention_at(text, stop)

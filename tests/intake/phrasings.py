@@ -429,7 +429,7 @@ def _rows() -> Iterator[Row]:
     yield g, d, "郦食其", "投票：英布", "!not_a_candidate", {
         "vote": {"round": 2, "candidates": ["项伯", "项庄"]},
     }
-    yield g, d, "路人丙", "投票：项伯", "!not_a_player", none
+    yield g, d, "路人丙", "投票：项伯", "!spectator_post", none
     yield g, dp, "郦食其", "投票：项伯", "!wrong_channel", none
     yield g, d, "郦食其", "路过", "!content_free_post", none
     # --- werewolf: 功能树洞 replies and day ballots --------------------------------------------
