@@ -531,6 +531,8 @@ class Situation:
     receipts: Mapping[int, tuple[Outgoing, ...]] = field(default_factory=dict)  # evidence → receipts
     outbox: Mapping[str, Outgoing] = field(default_factory=dict)  # key → announcement
     voting: bool = True  # the open round takes ballots now (its vote has opened)
+    # since when the open round takes ballots, on the forum's clock as a Cause's ``at`` ('': unknown)
+    voting_since: str = ""
     closed_actions: frozenset[str] = frozenset()  # night actions whose submission phase has closed
 
     def legal(self, command: Command) -> bool:
@@ -723,6 +725,8 @@ def _stray_ballot(alert: AlertFacts, sit: Situation) -> Advice:
     who = _who(alert)
     if cause is None or cause.what != BALLOT or not who or not sit.ballot_open(cause) or not sit.voting:
         return Advice(gm_text.NOTES["stray_closed"])
+    if cause.at and sit.voting_since and cause.at < sit.voting_since:  # posted before the vote opened
+        return Advice(gm_text.NOTES["stray_early"])  # (never a ballot: newcomer2 F10)
     hint = _ballot_hint(sit, who, cause.suggestions, cause.target)
     receipts = tuple(r for r in sit.receipts.get(alert.evidence or -1, ()) if r.state not in ("superseded", "rejected"))
     note = _receipt_note(sit.mode, receipts, "stray") if receipts else gm_text.NOTES["stray_open"]

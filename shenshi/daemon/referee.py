@@ -768,7 +768,7 @@ class Referee:
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
-                    why = standing.get(receipt.command) or self.templates.render(self._closed_reason(command))
+                    why = standing.get(receipt.command) or self._closed_reason(command)
                     text = rejected(self.templates, verb, command.target, why)
                 out.drafts.append(Draft(self.keys.receipt(evidence, i), "receipt", "pm", receipt.to, text, (evidence,),
                                         notes=step))
@@ -866,14 +866,24 @@ class Referee:
         """Why a command the open step does not take is refused, as the player may know it: the
         vote has closed; the game is over (once its end is published); the step is settled
         (with a next step to resend in only while the game goes on); a player the settled step
-        put out and told so by PM (werewolf's death notice), that he is out (adversary6 C3)."""
+        put out and told so by PM (werewolf's death notice), that he is out (adversary6 C3) —
+        unless he was asked to act as one out (a sheriff's 【殉职】: then what is wrong is
+        whom he named, gmattack2 F7 F8)."""
+        t = self.templates
         if command.action in BALLOTS:
-            return "reason_vote_closed"
-        if stand_ins(self.state).get(command.actor, command.actor) in told_out(self.ruleset, self.state):
-            return "reason_dead_actor"
+            return t.render("reason_vote_closed")
+        actor = stand_ins(self.state).get(command.actor, command.actor)
+        if command.action in self.profile.skills.posthumous and command.target and self.state.outcome is None:
+            target = stand_ins(self.state).get(command.target, command.target)
+            if target == actor:
+                return t.render("reason_self_target")
+            if not self.state.is_alive(target) or target in told_out(self.ruleset, self.state):
+                return t.render("reason_dead_target", target=command.target)
+        if actor in told_out(self.ruleset, self.state):
+            return t.render("reason_dead_actor")
         if self.state.outcome is None:
-            return "reason_not_in_phase"
-        return "reason_game_over" if self.end_published() else "reason_step_settled"
+            return t.render("reason_not_in_phase")
+        return t.render("reason_game_over" if self.end_published() else "reason_step_settled")
 
     def end_published(self) -> bool:
         """The post announcing the game's end (the last announcement of what happened) is out:

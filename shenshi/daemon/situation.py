@@ -57,6 +57,8 @@ def situation_of(service: GameService, outbox: list[Announcement] | None = None)
         receipts={k: tuple(v) for k, v in receipts.items()},
         outbox=by_key,
         voting=(opens := referee.ballots_from()) is not None and opens <= service.clock(),
+        voting_since=opens.astimezone(referee.tz).strftime("%Y-%m-%dT%H:%M:%S")
+        if opens is not None and opens <= service.clock() else "",
         closed_actions=frozenset(a for a in referee.profile.skills.night_phases if phase_closed(service, a)),
     )
 

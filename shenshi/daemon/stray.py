@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from shenshi.daemon import notices
 from shenshi.daemon.announce import Draft
 from shenshi.daemon.hints import ballot_step
+from shenshi.daemon.timeline import NOT_YET
 from shenshi.intake import IntakeResult
 from shenshi.intake.context import CHAT_THREAD, VOTE_THREAD, GameContext
 from shenshi.records import Post
@@ -31,7 +32,7 @@ KIND = "vote_wrong_thread"  # the alert's kind, and the PM's
 UNREAD_KIND = "vote_unread"  # the PM to whoever's ballot in the vote thread could not be counted
 # The alerts of a ballot in the vote thread that was not counted and that its voter can fix.
 UNREAD = frozenset({"unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
-                    "alternatives", "possible_ballot"})  # fmt: skip
+                    "alternatives", "possible_ballot", "self_by_other_name"})  # fmt: skip
 KINDS = frozenset({KIND, UNREAD_KIND})
 
 
@@ -42,18 +43,21 @@ def notices_for(referee: Referee, result: IntakeResult, post: Post, evidence: st
     if times is None or state.phase is not Phase.DAY or not state.round or state.outcome is not None:
         return []
     opens, closes = times.rounds.get(state.round, (times.opens, times.closes))
-    if not opens <= post.posted_at < closes:
+    # before the day's vote opens too: it would never count, and nobody else tells him (newcomer2 F10)
+    early = state.round == 1 and post.posted_at < opens < NOT_YET
+    if not (opens <= post.posted_at < closes or early):
         return []
     where = ctx.threads.get(post.tid, ctx.other_threads)
     thread = referee.templates.render("thread_word_chat" if where == CHAT_THREAD else "thread_word_discussion")
     step = ballot_step(state)
-    drafts = unread_notices(referee, result, post, evidence, ctx, closes)
+    drafts = [] if early else unread_notices(referee, result, post, evidence, ctx, closes)
     for voter in dict.fromkeys(a.subject for a in result.alerts if a.kind == KIND and a.subject):
         if not stands(referee, voter, step):
             continue
         text = referee.templates.render(
-            "vote_wrong_thread_notice", at=notices.clock_time(post.posted_at, referee.tz), thread=thread,
-            closes=notices.clock_time(closes, referee.tz),
+            "vote_wrong_thread_early_notice" if early else "vote_wrong_thread_notice",
+            at=notices.clock_time(post.posted_at, referee.tz), thread=thread,
+            opens=notices.clock_time(opens, referee.tz), closes=notices.clock_time(closes, referee.tz),
         )  # fmt: skip
         key = f"{referee.keys.reply(evidence, KIND)}:{step}"
         drafts.append(Draft(key, KIND, "pm", voter, text, (evidence,)))
@@ -74,9 +78,11 @@ def unread_notices(
     for a in result.alerts:
         if a.kind not in UNREAD or not a.subject or a.subject in counted or not stands(referee, a.subject, step):
             continue
+        # (a name nobody has, or 他: no name written at all, newcomer2 F3)
+        why = "vote_unread_pronoun" if a.kind == "unknown_name" and not a.target else f"vote_unread_{a.kind}"
         text = referee.templates.render(
             "vote_unread_notice", at=notices.clock_time(post.posted_at, referee.tz),
-            why=referee.templates.render(f"vote_unread_{a.kind}"), closes=notices.clock_time(closes, referee.tz),
+            why=referee.templates.render(why), closes=notices.clock_time(closes, referee.tz),
         )  # fmt: skip
         drafts.append(Draft(f"{referee.keys.reply(evidence, UNREAD_KIND)}:{step}", UNREAD_KIND, "pm", a.subject, text, (evidence,)))
         break  # (one PM per post)

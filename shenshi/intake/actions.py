@@ -67,9 +67,12 @@ def validate_action(out: Collector, p: Parsed) -> None:
     if p.withdrawn:  # 不救了 / 取消【救药】: his standing one no longer counts (the latest reply counts)
         out.accept(IntakeCommand(action, sender.name, None, {**extra, "withdraw": True}))
         return
-    if out.name_problem(p.target, p.verb, verb=p.verb):
+    if action in ctx.profile.targets.no_self and p.target is not None and out.names_own_seat(p.target):
+        target = sender  # his seat by its former holder, on a power never on oneself: refused as such
+    elif out.name_problem(p.target, p.verb, verb=p.verb):
         return
-    target = out.player_of(p.target)
+    else:
+        target = out.player_of(p.target)
     if not _target_ok(out, p, action, target):
         return
     if action == "cannon_kill" and not _platform_ok(out, p, target, extra):

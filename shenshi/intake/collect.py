@@ -138,7 +138,7 @@ class Collector:
             return True
         if ref.player == SELF:
             return self.sender is None
-        if self._self_by_other_name(ref):
+        if self.names_own_seat(ref):
             assert self.sender is not None
             self.alert(
                 "self_by_other_name", verb=verb, target=ref.written, what=what, written=ref.written,
@@ -173,7 +173,7 @@ class Collector:
             return True
         return False
 
-    def _self_by_other_name(self, ref: NameRef) -> bool:
+    def names_own_seat(self, ref: NameRef) -> bool:
         """Whether ``ref`` names the sender's own seat by the player he took it over from:
         路人甲, in 夜行者's seat, writing 诅咒 夜行者 most likely means 夜行者 as he was, not
         himself (he is asked to write his own name), also while he is still taking it over."""

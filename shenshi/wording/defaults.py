@@ -1186,6 +1186,12 @@ _group(
         "a ballot posted outside the vote thread (discussion, chat) while the round is open",
     ),
     (
+        "vote_wrong_thread_early_notice",
+        "你在 ${at} 发在${thread}的投票没有计入：只有投票帖里、投票开始后的投票才计票。请在 ${opens} 到 ${closes} "
+        "之间到投票帖投票。",
+        "a ballot posted outside the vote thread before the day's vote opened",
+    ),
+    (
         "vote_unread_notice",
         "你在 ${at} 发在投票帖的投票没有计入：${why}。请在 ${closes} 截票前在投票帖重新投票（写「投票：玩家名」）。",
         "a ballot in the vote thread that could not be counted, while the round is open ($why: a `vote_unread_*`)",
@@ -1197,6 +1203,12 @@ _group(
     ("vote_unread_conditional_vote", "投票带了条件", "why a ballot was not counted: a condition"),
     ("vote_unread_alternatives", "写了几个可选的人", "why a ballot was not counted: alternatives (A或B)"),
     ("vote_unread_possible_ballot", "没有写成投票的格式", "why a post was not counted as a ballot: no command word"),
+    ("vote_unread_pronoun", "没有写明投给谁（写的是「他」这样的代词）", "why a ballot was not counted: 他 names nobody"),
+    (
+        "vote_unread_self_by_other_name",
+        "写的是你接替的座位原来的玩家，也就是你自己；要投自己请写你的名字，否则写你要投的玩家",
+        "why a substitute's ballot was not counted: it named his own seat by its former holder",
+    ),
     ("thread_word_discussion", "讨论帖", "a discussion or analysis thread, in a PM to a player"),
     ("thread_word_chat", "灌水帖", "the chat (灌水) thread, in a PM to a player"),
 )

@@ -111,13 +111,23 @@ def test_the_pm_is_withdrawn_once_the_round_closes_and_none_is_proposed_then(tmp
     assert "override ballot Lily99" not in text and "不计票" in text, text
 
 
-def test_before_the_vote_opens_a_stray_ballot_gets_no_pm_and_no_correction(tmp_path) -> None:
+def test_before_the_vote_opens_a_stray_ballot_is_told_when_and_where_and_never_counted(tmp_path) -> None:
+    """newcomer2 F10: a stray ballot before the vote opened got no PM (its voter believed he
+    voted, and a missing ballot costs his seat), and once the vote opened the GM was offered
+    「仍然计票」 for a ballot written before the hour."""
     svc, clock = game(tmp_path, "review")
     clock.set(at(30))
     feed(svc, post("Lily99", "投票：Tom_2", 29.9, tid=CHAT))
     [alert] = strays(svc, "Lily99")
-    assert notices(svc, "Lily99") == []
+    [told] = notices(svc, "Lily99")
+    assert "投票开始后的投票才计票" in told.text and "灌水帖" in told.text, told.text
     assert "override ballot" not in advice(svc, alert).text()
+    open_the_vote(svc, clock)  # the vote opens: the ballot before the hour is still none
+    [alert] = strays(svc, "Lily99")
+    said = advice(svc, alert)
+    assert "override ballot" not in said.text() and "投票开始之前" in said.text(), said.text()
+    feed(svc, post("Lily99", "投票：Tom_2", VOTE_OPENS + 0.1))  # in the vote thread: the PM is moot
+    assert notices(svc, "Lily99") == []
 
 
 @pytest.mark.parametrize("remark", ["Rex 很可疑，今天投他。", "要不要投Rex？", "我想投老王"])

@@ -40,3 +40,36 @@ def test_the_successor_named_is_final_and_a_change_is_refused(tmp_path) -> None:
     assert camps.sheriff(svc.referee.state).name == first
     receipts = [a.text for a in announcements(svc) if a.destination == seer and a.kind == "receipt"]
     assert receipts[-1].startswith("未受理"), receipts
+
+
+def test_a_successor_who_is_out_is_refused_for_whom_he_names(tmp_path) -> None:
+    """gmattack2 F7: the out sheriff's 【殉职】 naming a character also out was refused as
+    「你已出局，不能再行动」 (he was asked to act as one out): what is wrong is whom he named."""
+    svc, clock = werewolf_night_one(tmp_path, {"seer": "41"})
+    seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
+    gone, heir = [s.name for s in svc.referee.state.alive() if s.name != seer and s.role == "villager"][:2]
+    gm_commands.correct(svc, "exit", [gone], reason="本人申请退出")
+    gm_commands.correct(svc, "exit", [seer], reason="本人申请退出")
+    clock.set(at(49.3))
+    _fed(svc, post(seer, f"【殉职】{gone}", 49.25, tid="41"))
+    [receipt] = [a.text for a in announcements(svc) if a.destination == seer and a.kind == "receipt"]
+    assert receipt.startswith("未受理") and f"{gone} 已出局" in receipt and "你已出局" not in receipt, receipt
+    _fed(svc, post(seer, f"【殉职】{heir}", 49.27, tid="41"))  # he tries again, as told
+    assert camps.sheriff(svc.referee.state).name == heir
+
+
+def test_a_substitute_naming_his_own_seat_for_the_badge_is_told_it_is_himself(tmp_path, monkeypatch) -> None:
+    """gmattack2 F8: 「【殉职】小红」 from 小红's substitute was answered 「如果确实要对自己使用，请写
+    你的名字」, a self-target the rules forbid (【殉职】 never on oneself)."""
+    from tests.daemon.helpers import UIDS
+    from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = werewolf_night_one(tmp_path, {"seer": "41"})
+    seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
+    gm_commands.substitute(svc, seer, NEWCOMER, uid=NEWCOMER_UID)
+    gm_commands.correct(svc, "exit", [NEWCOMER], reason="本人申请退出")
+    clock.set(at(49.3))
+    _fed(svc, post(NEWCOMER, f"【殉职】{seer}", 49.25, tid="41"))
+    receipts = [a.text for a in announcements(svc) if a.destination == NEWCOMER and a.kind == "receipt"]
+    assert receipts and "不能以自己为对象" in receipts[-1] and "请写你的名字" not in receipts[-1], receipts

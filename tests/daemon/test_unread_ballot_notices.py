@@ -1,0 +1,43 @@
+"""A ballot in the vote thread that cannot be counted is told to its voter with the reason
+that fits (gmattack2 F3, newcomer2 F3): a substitute naming his own seat by its former
+holder was only told to the GM (「已请他写明」, while nothing was sent); 「今天投他」 was told
+「写的名字对不上任何玩家」 although he wrote no name."""
+
+from __future__ import annotations
+
+from shenshi.daemon import gm_commands
+from shenshi.daemon.gm_commands import mark_published
+from shenshi.store.outbox import PENDING
+from tests.daemon.helpers import UIDS, announcements, at, open_vote_on_forum, post, started
+from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+from tests.daemon.test_status import feed
+
+
+def day_one_vote(tmp_path):
+    svc, clock = started(tmp_path)
+    clock.set(at(25))
+    svc.tick()
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "night_result"])
+    clock.set(at(37))
+    open_vote_on_forum(svc, clock)
+    return svc, clock
+
+
+def unread(svc, who: str) -> list[str]:
+    return [a.text for a in announcements(svc, PENDING) if a.kind == "vote_unread" and a.destination == who]
+
+
+def test_a_ballot_for_him_is_told_it_names_nobody(tmp_path) -> None:
+    svc, clock = day_one_vote(tmp_path)
+    feed(svc, post("Rex", "老王 很可疑，今天投他。", 37.2))
+    [text] = unread(svc, "Rex")
+    assert "没有写明投给谁" in text and "对不上任何玩家" not in text, text
+
+
+def test_a_substitute_naming_his_seat_by_its_former_holder_is_told(tmp_path, monkeypatch) -> None:
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = day_one_vote(tmp_path)
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    feed(svc, post(NEWCOMER, "投票：Rex", 37.3))
+    [text] = unread(svc, NEWCOMER)
+    assert "你接替的座位原来的玩家" in text and "写你的名字" in text, text
