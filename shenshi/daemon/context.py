@@ -3,7 +3,7 @@ rules core's state, the configuration and the forum uids."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -58,6 +58,7 @@ def build_context(
     early_close: bool = False,
     forum_names: Mapping[str, tuple[str, ...]] | None = None,
     former_names: Mapping[str, tuple[str, ...]] | None = None,
+    told_dead: Collection[str] = (),
 ) -> GameContext:
     """Everything intake needs to read and validate one post or PM at ``now``.
 
@@ -74,8 +75,9 @@ def build_context(
     for until then (new → old): he is a player of that seat already (his ballots and actions
     are the seat's, RULES.md "The substitute's own clocks"), and the seat's ballots are his.
     ``early_close``: the GM lets a step end once all its activity is in (``[daemon]
-    early_close``), where the ruleset allows it."""
-    unpublished = unpublished_deaths(state)
+    early_close``), where the ruleset allows it. ``told_dead``: the dead a post already out
+    told the players of."""
+    unpublished = unpublished_deaths(state, told_dead)
     players = tuple(
         PlayerInfo(s.name, uids.get(s.name), s.role, s.team, s.alive or s.name in unpublished,
                    frozenset(s.addons))  # fmt: skip
@@ -155,11 +157,13 @@ def phase_facts(
     return PhaseFacts(**facts)
 
 
-def unpublished_deaths(state: GameState) -> set[str]:
-    """The settled step's dead, not published yet (the players still know them alive)."""
+def unpublished_deaths(state: GameState, told: Collection[str] = ()) -> set[str]:
+    """The settled step's dead, not published yet (the players still know them alive);
+    ``told``: those a post already out said are out (a GM's exit posted during the step:
+    newcomer2 F6)."""
     if state.phase not in (Phase.DAWN, Phase.DUSK, Phase.OVER):
         return set()
-    return {d.name for d in state.step_report.deaths}
+    return {d.name for d in state.step_report.deaths} - set(told)
 
 
 def told_out(ruleset: Ruleset, state: GameState) -> frozenset[str]:

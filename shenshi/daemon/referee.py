@@ -512,8 +512,13 @@ class Referee:
             gm_uid=self.gm_uid, times=self.times(state) or self._settled_night(state), now=now, tz=self.tz,
             templates=self.templates,
             stand_ins=stand_ins(state), early_close=self.early_close,
-            forum_names=self.forum_names, former_names=self._former_names(state),
+            forum_names=self.forum_names, former_names=self._former_names(state), told_dead=self.told_dead(),
         )  # fmt: skip
+
+    def told_dead(self) -> set[str]:
+        """The dead whose announcement is out (an exit posted during the step: dead for the
+        players although the step's result, which counts him too, is not)."""
+        return {d.name for key, report in self.announced.items() if key in self.published for d in report.deaths}
 
     def _former_names(self, state: GameState) -> dict[str, tuple[str, ...]]:
         """The players whose seat each holder took over (a player who writes 占卜 月光 after
@@ -905,7 +910,7 @@ class Referee:
         # (the game's end, once its post is out: newcomer N-16)
         seat = stand_ins(self.state).get(command.actor, command.actor)
         known_out = self.state.has_player(seat) and not self.state.is_alive(seat) and (
-            seat not in unpublished_deaths(self.state) or self.end_published())
+            seat not in unpublished_deaths(self.state, self.told_dead()) or self.end_published())
         if channel == "post" and self.state.has_player(seat) and not known_out:
             over = self.state.outcome is not None and self.end_published()
             text = t.render("vote_after_game_notice" if over else "vote_closed_notice", at=notices.clock_time(at, self.tz))

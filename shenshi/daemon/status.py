@@ -472,11 +472,11 @@ def _deaths(referee: Referee, published: set[str]) -> tuple[set[str], tuple[str,
     """Who the players know to be dead, and who died without the announcement out yet."""
     state = referee.state
     unpublished: set[str] = set()
+    told: set[str] = set()  # dead by a post that is out (a GM's exit posted during the step)
     for key, report in referee.announced.items():
-        if key not in published:
-            unpublished |= {d.name for d in report.deaths}
+        (told if key in published else unpublished).update(d.name for d in report.deaths)
     if referee.gate_key() not in published:  # the settled step's dead, a GM's execution too (recheck2 N3)
-        unpublished |= unpublished_deaths(state)
+        unpublished |= unpublished_deaths(state) - told  # (newcomer2 F6: not an exit already posted)
     dead = {s.name for s in state.seats if not s.alive}
     hidden = dead & unpublished
     return dead - hidden, tuple(s.name for s in state.seats if s.name in hidden)
