@@ -283,6 +283,10 @@ class Referee:
         # a day's result the GM corrected after it was settled (``override execute``): its key →
         # (the lines that said the execution and winner, the lines that say them now)
         self.corrected: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        # A settled day whose execution the GM corrected: the kinds of its result's PMs (the
+        # identity to the camp's general…), and the keys of those the correction stands by
+        # (day label → (kinds, keys)); the others are moot (gmattack2 F13)
+        self.result_pms: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
         # Unconfirmed exits (key → (text, player)): the GM who posts one himself confirms it.
         self.to_confirm: dict[str, tuple[str, str]] = {}
         # Refused PMs of the open step that their senders were told to send again: the step
@@ -355,6 +359,11 @@ class Referee:
             # post said 「新人丙 被处决，身份：杀手」 beside 「本日无人被处决」, a living killer's role)
             earlier = sum(self.corrected.get(key, ()), ())
             self.corrected[key] = (tuple(execution_lines(self.templates, was)) + earlier, tuple(ruled + won))
+            label = step_label(Phase.DAY, before.number)
+            kinds, _ = self.result_pms.get(label, (frozenset(), frozenset()))
+            now_pms = self._execution_pms(before, event.report)
+            kinds |= {d.kind for d in (*self._execution_pms(before, was), *now_pms)}
+            self.result_pms[label] = (frozenset(kinds), frozenset(d.key for d in now_pms))
         if isinstance(event, SubmissionVoided) and not event.by_player:  # (his own: he knows)
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
@@ -1414,6 +1423,8 @@ class Referee:
                 continue
             if isinstance(event, ExecutionForced):
                 drafts += self._execution_corrected(before)
+                if before.phase in (Phase.DUSK, Phase.OVER):  # (a settled day: its PMs as corrected)
+                    drafts += self._execution_pms(before, event.report)
                 continue
             if not isinstance(event, Resolved):
                 continue
@@ -1437,6 +1448,15 @@ class Referee:
         text = "\n".join([t.render("execution_corrected_title", n=before.number), *self.corrected[key][1]])
         return [Draft(self.keys.notice(label, "execution_corrected"), "day_result", "thread", self.game.vote_thread,
                       text + t.render("signature"))]  # fmt: skip
+
+    def _execution_pms(self, before: GameState, report: Report) -> list[Draft]:
+        """The PMs a settled day's result sends (chess32: the executed's identity to his
+        camp's general), for ``report``: as the day settled, or as the GM corrected it."""
+        label = step_label(Phase.DAY, before.number)
+        report = replace(report, public_facts=(), private_results=self._due_with_result(before, report))
+        step = drafts_for_step(self.templates, game=self.keys.game, label=label, title="",
+                               thread=self.game.vote_thread, report=report, roles=self.ruleset.info.roles)  # fmt: skip
+        return [d for d in step if d.channel == "pm"]
 
     def _extension_ended(self, before: GameState, event: Resolved, at: datetime | None) -> list[Draft]:
         """A voting round that a substitution extended closed early (every ballot in): the

@@ -205,6 +205,10 @@ class Proposals:
             return None if a.key in self._declarations_lost() else Standing(None)
         if a.kind == "receipt" and (voided := self._voided(a)) is not None:
             return Standing(None, self.referee.keys.voided(*voided))  # the action no longer stands
+        if len(parts) >= 3 and (corrected := self.referee.result_pms.get(parts[1])) is not None:
+            kinds, keys = corrected  # a PM of a day whose execution the GM corrected
+            if a.kind in kinds and original_key(a.key) not in keys:
+                return Standing(None, self.referee.keys.public(parts[1]))
         if a.destination_kind is DestinationKind.USER:
             return self._to_seat(a, parts) or self._settled_receipt(a) or self._disagreeing_receipt(a)
         return None

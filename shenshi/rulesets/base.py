@@ -1162,6 +1162,7 @@ class Ruleset:
             executed=c.name,
             deaths=(Death(c.name, "execution"),) if c.name else (),
             public_facts=(fact,),
+            private_results=self.execution_messages(state, c.name) if c.name else (),
             winner=outcome.winner if outcome else None,
         )
         yield ExecutionForced(c.name, after.seats, state.memory, outcome, c.reason, report=report)
@@ -1170,6 +1171,11 @@ class Ruleset:
         """How the day's result publishes the execution of ``name`` (family A: 杀手 or 平民,
         D-6; chess32: the camp). Default: the name alone."""
         return PublicFact.of("executed", name=name)
+
+    def execution_messages(self, state: GameState, name: str) -> tuple[PrivateResult, ...]:
+        """What the execution of ``name`` tells by PM (chess32: his identity to his camp's
+        general). Default: nothing."""
+        return ()
 
     def _decide_DeclareExit(self, state: GameState, c: DeclareExit) -> Iterable[Event]:
         if not state.is_alive(c.name):

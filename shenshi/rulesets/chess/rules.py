@@ -209,6 +209,10 @@ class Chess32(Ruleset):
         """§4.7: the executed player's camp is published."""
         return PublicFact.of("executed", name=name, camp=state.seat(name).team)
 
+    def execution_messages(self, state: GameState, name: str) -> tuple[PrivateResult, ...]:
+        """§4.7: the executed player's identity goes by PM to his camp's general [CH:L13]."""
+        return tuple(night.identity_messages(state, [name]))
+
     def check_win(self, state: GameState) -> Outcome | None:
         """A camp wins when the enemy general dies; both at once is a draw (和棋, RES-C22)."""
         fallen = {s.team for s in state.with_role("general", alive_only=False) if not s.alive}

@@ -1,0 +1,34 @@
+"""gmattack2 F13: chess32's settled day proposed 「你方阵亡的 韩信 的身份是：车」 to the 汉 general;
+the GM cancelled the execution, then executed another: the first PM stayed pending (following
+the hint would tell a general the role of a living player) and the new one's identity was
+never proposed. The day's PMs follow its execution as the GM corrected it."""
+
+from __future__ import annotations
+
+from shenshi.daemon import gm_commands
+from shenshi.demo.script import load_script
+from shenshi.store.outbox import PENDING, AnnouncementState
+from tests.daemon.helpers import announcements, post, started
+from tests.daemon.test_status import feed
+
+
+def identities(svc, states=PENDING) -> list[tuple[str, str]]:
+    return [(a.destination, a.text) for a in announcements(svc, states) if a.kind == "death_identity"]
+
+
+def test_the_identity_pm_follows_the_corrected_execution(tmp_path) -> None:
+    svc, clock = started(tmp_path, "chess32", script=load_script("chess32"))
+    for i, seat in enumerate(svc.referee.state.alive()):
+        feed(svc, post(seat.name, "投票：项伯" if seat.name == "韩信" else "投票：韩信", 1 + i / 100))
+    clock.set(svc.referee.times().closes)
+    svc.tick()
+    assert identities(svc) == [("刘邦", "你方阵亡的 韩信 的身份是：车。")]
+    gm_commands.correct(svc, "cancel-execution", [])
+    assert identities(svc) == []
+    withdrawn = [a for a in announcements(svc, [AnnouncementState.SUPERSEDED]) if a.kind == "death_identity"]
+    assert withdrawn and withdrawn[0].superseded_because
+    gm_commands.correct(svc, "execute", ["小明"])
+    assert identities(svc) == [("项羽", "你方阵亡的 小明 的身份是：车。")]
+    svc.rebuild()  # a restart derives the same
+    svc.tick()
+    assert identities(svc) == [("项羽", "你方阵亡的 小明 的身份是：车。")]
