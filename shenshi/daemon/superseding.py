@@ -479,8 +479,9 @@ class Proposals:
                           key=lambda b: b.sort_key())  # fmt: skip
             if referee.summoning():
                 lines.append(t.render("substitute_summoning"))  # only the summoned victims vote
-            elif cast:
-                target = t.render("abstain_word") if cast[0].target == ABSTAIN else cast[0].target
+            elif cast:  # the ballot that counts for the seat (chess32: after its one change, gmattack2 F11)
+                counted = referee.ruleset.standing_vote(state).counted.get(seat.name, cast[0])
+                target = t.render("abstain_word") if counted.target == ABSTAIN else counted.target
                 lines.append(t.render("substitute_ballot_stands", target=self._shown(target)))
             elif state.round in times.rounds and times.rounds[state.round][1] < NOT_YET:
                 closes = notices.clock_time(times.rounds[state.round][1], referee.tz)

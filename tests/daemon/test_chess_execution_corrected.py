@@ -32,3 +32,18 @@ def test_the_identity_pm_follows_the_corrected_execution(tmp_path) -> None:
     svc.rebuild()  # a restart derives the same
     svc.tick()
     assert identities(svc) == [("项羽", "你方阵亡的 小明 的身份是：车。")]
+
+
+def test_a_substitutes_role_pm_names_the_ballot_that_counts_for_his_seat(tmp_path, monkeypatch) -> None:
+    """gmattack2 F11: 小明 voted 曹参, then changed to 刘邦 (his one change); his substitute's
+    role PM said the seat's ballot was 曹参."""
+    from tests.daemon.helpers import UIDS
+    from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "chess32", script=load_script("chess32"))
+    feed(svc, post("小明", "投票：曹参，先投一个", 1))
+    feed(svc, post("小明", "投票：刘邦，改一下", 1.1))
+    gm_commands.substitute(svc, "小明", NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a.text for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    assert "本轮已投票（刘邦）" in role, role
