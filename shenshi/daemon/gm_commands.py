@@ -840,10 +840,13 @@ def substitute(
     if former is not None:  # (one who plays now is refused by the rules: he holds a seat)
         raise UserError(f"{new} 曾在本局坐过一个座位、已经离开（由替补接替）：离开的玩家不能再作为替补回到本局；"
                         "请换一名替补；没有改动")
-    entering = dict(service.referee.state.pending_substitutions).get(old)
-    if entering is not None:
-        raise UserError(f"{old} 的座位已由替补 {entering} 接替（{substitute_plays(entering, old)}）：本阶段结束前一个座位只能有"
-                        f"一名替补；{entering} 入座后（本阶段结束时）可以再用 shenshi substitute {entering} 新玩家 换下他；没有改动")
+    pending = dict(service.referee.state.pending_substitutions)
+    if new == pending.get(old) or new in pending.values():
+        raise UserError(f"{new} 已经在本局中（正在接替 {next(o for o, n in pending.items() if n == new)} 的座位）：请换一名替补；没有改动")
+    entering = pending.get(old)
+    if entering is not None:  # (gmattack2 F1: said as it is, not 「入座后」 beside 「立即生效」)
+        raise UserError(f"{old} 的座位已由替补 {entering} 接替，从接替时起由他投票和行动；同一阶段里一个座位只能换一次人："
+                        f"本阶段结束后可以用 shenshi substitute {entering} 新玩家 换下他；没有改动")
     note = ""
     if uid is None:
         uid, note = _look_up(service, new, offline=offline)

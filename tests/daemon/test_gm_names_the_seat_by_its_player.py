@@ -118,3 +118,19 @@ def test_rejecting_a_corrections_post_says_the_correction_stands(tmp_path, monke
     words = "替补" if kind == "substitution" else "退出"
     assert any(f"不会撤销这次{words}" in line and f"--undo {post.id}" in line for line in said.lines), said.lines
     assert not any("（（" in line or "）（" in line for line in said.lines), said.lines
+
+
+def test_a_second_substitute_in_one_step_is_refused_in_words_that_agree(tmp_path, monkeypatch) -> None:
+    """gmattack2 F1: the refusal said the substitute plays 「从现在起」 and only 「入座」 at the step's
+    end, in one answer; 「substitute 路人甲 路人甲」 got the same refusal, not that he plays."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    monkeypatch.setitem(UIDS, "admin", "78")
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    gm_commands.substitute(svc, "老王", NEWCOMER, uid=NEWCOMER_UID)
+    with pytest.raises(UserError) as again:
+        gm_commands.substitute(svc, NEWCOMER, "admin", uid="78")
+    assert "入座后" not in str(again.value) and "本阶段结束后" in str(again.value), again.value
+    with pytest.raises(UserError) as himself:
+        gm_commands.substitute(svc, NEWCOMER, NEWCOMER, uid="78")
+    assert f"{NEWCOMER} 已经在本局中" in str(himself.value), himself.value
