@@ -536,6 +536,12 @@ _DETAILS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
     (re.compile(r"a werewolf"), lambda m: "【托孤】只能给狼人阵营的狼人"),
     (re.compile(r"another character"), lambda m: "不能以自己为对象"),
     (re.compile(r"no (【.+】) reply"), lambda m: f"没有回复{m[1]}，没有替他选择"),
+    (re.compile(r"no successor named"), lambda m: "还没有用【殉职】指定继任者：结果公布前他仍可回复，之后警徽按规则流失；也可以用 override sheriff 交警徽"),
+    (re.compile(r"no power by day"), lambda m: "白天不能使用能力"),
+    (re.compile(r"the partner horse"), lambda m: "不能以同伴的马为对象"),
+    (re.compile(r"the witch is dying"), lambda m: "女巫本人被杀、濒死，毒药失效"),
+    (re.compile(r"ballot"), lambda m: "不能投票"),
+    (re.compile(r"not the last wolf"), lambda m: "被放逐的不是狼人阵营最后一只狼，【孤刀】不能用"),
 )  # fmt: skip
 
 

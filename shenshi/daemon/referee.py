@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, tzinfo
 from typing import Any
@@ -1323,6 +1323,13 @@ class Referee:
         if later:
             return later[0]
         return moments[-1].at if moments else None
+
+    def phase_close_done(self, key: str, proposed: Collection[str]) -> bool:
+        """Whether the open night's phase ``key`` closed and what its close sends is proposed
+        (``proposed``: the outbox's keys), or it sends nothing."""
+        n = self.state.number
+        due = [self.keys.night_phase_result(n, r.text_kind, r.to) for r in self.ruleset.night_phase_closed(self.state, key)]
+        return (n, key) in self._phase_results_sent or all(k in proposed for k in due)
 
     def _night_phases_closed(self, now: datetime, times: PhaseTimes, out: Effects) -> None:
         """Private results due as each night phase closes (werewolf: the witch's 【通灵】 list

@@ -22,7 +22,7 @@ Map::
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, tzinfo
 from enum import Enum
@@ -330,7 +330,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
     published = set(published_at)
     dead_known, unannounced = _deaths(referee, published)
     runoff = referee.runoff_name()
-    deadlines = _deadlines(referee, state, now, tz, runoff)
+    deadlines = _deadlines(referee, state, now, tz, runoff, {a.key for a in outbox})
     later = tuple(d for d in deadlines if d.seconds_left > 0)
     info = service.ruleset.info
     health = _health(poll.updated_at if poll else None, service.config.daemon.poll_interval, now,
@@ -520,9 +520,10 @@ def _marks(referee: Referee, published_at: dict[str, datetime]) -> tuple[Mark, .
 
 
 def _deadlines(
-    referee: Referee, state: GameState, now: datetime, tz: tzinfo, runoff: str
+    referee: Referee, state: GameState, now: datetime, tz: tzinfo, runoff: str, proposed: Collection[str] = ()
 ) -> tuple[Deadline, ...]:
-    """The open step's deadlines still to come (and the one just passed, until it acts)."""
+    """The open step's deadlines still to come (and the one just passed, until it acts);
+    ``proposed``: the outbox's keys (a night phase's close that proposed its PMs is done)."""
     words = gm_text.DEADLINES
     found: list[tuple[str, str, datetime]] = []
     if state.phase is Phase.SETUP:
@@ -530,6 +531,8 @@ def _deadlines(
     times: PhaseTimes | None = referee.times()
     if times is not None and state.phase is Phase.NIGHT:
         for k, at in sorted(times.phase_deadlines.items()):
+            if at <= now and referee.phase_close_done(k, proposed):
+                continue  # its close is done (the witch's list proposed): not 「下次轮询时处理」 (gmattack2 F9)
             found.append(("night_phase", words["night_phase"].format(k=k), at))
         if times.input_deadline is not None and times.input_deadline != times.closes:
             found.append(("action_deadline", words["action_deadline"], times.input_deadline))

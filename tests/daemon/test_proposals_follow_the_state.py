@@ -353,7 +353,7 @@ def test_a_seat_takes_one_substitute_and_his_name_means_the_seat(game) -> None:
     svc, clock = game
     gm_commands.substitute(svc, "kk_大侠", NEWCOMER, uid=NEWCOMER_UID)
     before = dict(svc.referee.successors)
-    with pytest.raises(UserError, match="一个座位只能有一名替补"):
+    with pytest.raises(UserError, match="一个座位只能换一次人"):
         gm_commands.substitute(svc, NEWCOMER, "路人乙", uid="78")
     assert svc.referee.successors == before and len(pending(svc, "substitution")) == 1
     clock.set(START + timedelta(hours=38))
