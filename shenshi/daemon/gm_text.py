@@ -442,6 +442,7 @@ NIGHT_TROUBLES: Mapping[str, str] = MappingProxyType({
     "exit_unpublished": "行动已全部到齐，但 {who} 的退出公告还没发出：发出后才算出局，这一夜才提前结算",
 })  # fmt: skip
 SUGGESTED = "（{what}：{names}）"
+SUGGESTED_ONE = "（{what}填了 {names}，确认无误再运行）"
 # What resolved an alert (kept with it, shown in its history).
 RESOLVED: Mapping[str, str] = MappingProxyType({
     "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "still_disagreeing": "{what}：仍不一致，见新的提醒", "void": "已作废 {who} 的「{action}」",
@@ -710,7 +711,7 @@ NOTIFY = MappingProxyType({
 
 
 __all__ = [
-    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "WAITING", "SUGGESTED", "PUBLISH", "FROM_PUBLICATION", "FIXED_HOURS", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
+    "ALERT_NAMES", "AT_DEADLINE", "BLANKS", "DEADLINES", "LABELS", "NOTES", "NOTHING_TO_DO", "OR", "WAITING", "SUGGESTED", "SUGGESTED_ONE", "PUBLISH", "FROM_PUBLICATION", "FIXED_HOURS", "RESOLVED", "action_words", "next_step", "MODE", "RULE_NAMES", "STATES", "VERDICTS",
     "PHASES", "OUTBOX_VERBS", "alert_name", "by_hand", "id_ranges", "outbox_refusal", "describe_ballot", "describe_submission", "left", "without_round", "detail_words",
     "refusal", "who_name", "round_name", "rule_name", "step_name", "verdict_name",
     "DEATH_CAUSES", "NOTIFY", "cycle_line", "cycle_parts", "death_cause", "gm_notes", "once_summary",

@@ -137,14 +137,17 @@ class Hint:
         """The hint as the command line shows it: ``shenshi override ballot 老王 对象``."""
         if self.by_hand:
             return gm_text.by_hand(self.command, [_shown(a) for a in self.args], self.ids)
-        words = [self.command, *(_shown(a) for a in self.args)]
+        # a blank with one likely value is written with it, to run as it stands once checked
+        # (newcomer2 F4: 「override ballot 阿杰 对象（对象：老王）」 could not be pasted)
+        words = [self.command, *(_written(a) for a in self.args)]
         if self.ids:
             words.append(gm_text.id_ranges(self.ids))
         if self.late:
             words.append("--late")
         for name, value in self.options:
             words += [name, _quoted(value)] if value else [name]
-        likely = [gm_text.SUGGESTED.format(what=b.what, names="、".join(b.suggested)) for b in self.blanks if b.suggested]
+        likely = [(gm_text.SUGGESTED_ONE if len(b.suggested) == 1 else gm_text.SUGGESTED).format(
+            what=b.what, names="、".join(b.suggested)) for b in self.blanks if b.suggested]  # fmt: skip
         return "shenshi " + " ".join(words) + "".join(likely)
 
     def to_json(self) -> dict[str, Any]:
@@ -168,6 +171,13 @@ def _quoted(value: str) -> str:
 
 def _shown(arg: Arg) -> str:
     return arg.what if isinstance(arg, Blank) else str(arg)
+
+
+def _written(arg: Arg) -> str:
+    """An argument as the command line is written: a blank by its one likely value, if it has one."""
+    if isinstance(arg, Blank) and len(arg.suggested) == 1:
+        return _quoted(arg.suggested[0])
+    return _shown(arg)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ def night_one(tmp_path, mode: str = "review"):
 
 def test_a_hint_is_a_command_with_arguments_and_blanks() -> None:
     hint = Hint("override", ("ballot", "老王", Blank("对象", ("kk_大侠", "Rex"), ("kk_大侠",))))
-    assert hint.text() == "shenshi override ballot 老王 对象（对象：kk_大侠）"
+    assert hint.text() == "shenshi override ballot 老王 kk_大侠（对象填了 kk_大侠，确认无误再运行）"
     assert hint.fill("Rex").argv() == ("override", "ballot", "老王", "Rex")
     data = hint.to_json()
     assert data["args"][2] == {"blank": "对象", "choices": ["kk_大侠", "Rex"], "suggested": ["kk_大侠"]}

@@ -149,7 +149,7 @@ def test_two_lurking_warnings_name_the_next_substitute(tmp_path) -> None:
     assert "shenshi" not in replaced.message
     advice = advise(AlertFacts(replaced.kind, replaced.subject, replaced.key, replaced.cause), sit)
     assert [h.args[0] for h in advice.hints] == ["exit", "小明"]
-    assert "shenshi substitute 小明 新玩家（新玩家：替补甲）" in advice.text() and "override exit 小明" in advice.text()
+    assert "shenshi substitute 小明 替补甲（新玩家填了 替补甲，确认无误再运行）" in advice.text() and "override exit 小明" in advice.text()
     warned = _note_alert(ref.templates, ref.keys, ref.state, DaemonNote("小明", "lurking", "warning"), 0, None)
     assert advise(AlertFacts(warned.kind, warned.subject, warned.key, warned.cause), sit).hints == ()
 
