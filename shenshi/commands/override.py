@@ -1,7 +1,8 @@
 """shenshi override：天神的更正，和其他一切一样记为事件（shenshi replay 重放得出同样的局面）。
 
   action 玩家 行动 [对象…]  补记玩家读不出的夜间（或白天）行动，按玩家的写法：月光 杀 老王、小明 占卜 Rex、
-                         帅 炮打 X 炮架子 Y（杀人宣言：--declaration 文字；私信时间：--at 时间）；按玩家自己的私信检查
+                         帅 炮打 X 炮架子 Y（杀人宣言：--declaration 文字；私信时间：--at 时间；或 --pm N：
+                         时间和宣言取自提醒里的第 N 条私信）；按玩家自己的私信检查
   void 玩家 行动          作废该玩家本阶段的一个行动（如发错的私信）；行动写 id 或中文（杀、占卜）
   execute 玩家           今天处决该玩家，代替计票结果（截止前后都可以）
   cancel-execution       今天不处决任何人
@@ -42,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     parser.add_argument("--reason", default="", metavar="理由", help="理由（记入演练日志；exit：写进退出公告，如 本人申请退出）")
     parser.add_argument("--at", metavar="时间", help="answered：天神答复的时间；action：玩家发私信的时间（论坛时间，如 2026-12-02T20:15）")
     parser.add_argument("--declaration", metavar="文字", help="action：杀人宣言")
+    parser.add_argument("--pm", metavar="编号", help="action：按提醒里的第 N 条私信补录（私信时间和杀人宣言取自那条私信）")
     parser.add_argument("--ends-game", action="store_true",
                         help="exit、send-off、penalty：确认这次更正会结束游戏（不加时会先说明结果、不作改动）")
     parser.set_defaults(func=run)
@@ -56,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     check_arguments(args.what, args.args)  # a wrong count: refused before opening
     service = open_service(args)
     if args.what == "action":
-        return print_said(enter_action(service, args.args, args.reason, args.at, declaration=args.declaration))
+        return print_said(enter_action(service, args.args, args.reason, args.at, declaration=args.declaration, pm=args.pm))
     if args.what == "count-pm":
         from shenshi.daemon.gm_commands import count_pm
 

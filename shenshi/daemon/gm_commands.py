@@ -686,6 +686,23 @@ def _check_not_ending(service: GameService, command: base.Command, what: str, ar
     )
 
 
+def _pm_as_read(service: GameService, pm: str, actor: str) -> tuple[str, str]:
+    """When PM ``pm`` was sent and the kill declaration written in it, as the alert about it
+    from ``actor`` read them (``--pm``)."""
+    from shenshi.daemon.hints import Cause
+
+    if not pm.strip().lstrip("#").isdigit():
+        raise UserError(f"--pm 要写私信的编号（提醒里的“私信 N”），收到「{pm}」；没有改动")
+    number = int(pm.strip().lstrip("#"))
+    with service.store.snapshot() as uow:
+        alerts = [a for a in uow.alerts.raised(service.game_id) if a.evidence_id == number]
+    causes = [c for a in alerts if (c := Cause.from_json(a.cause)) is not None and c.who == actor]
+    if not causes:
+        raise UserError(f"没有 {actor} 第 {number} 条私信的提醒：--pm 只用于提醒里给出的那条私信；没有改动")
+    cause = next((c for c in causes if c.declared), causes[0])
+    return cause.at, cause.declared
+
+
 def _check_voting(service: GameService, said: str) -> None:
     """A ballot is entered only while its round takes ballots: before the vote opens a post
     is no ballot (the player's first ballot in the window counts), so none is recorded."""
@@ -742,6 +759,7 @@ def enter_action(
     at: str | None = None,
     by: str = "",
     declaration: str | None = None,
+    pm: str | None = None,
 ) -> Said:
     """``shenshi override action ACTOR ACTION [TARGET…]``: the GM enters a player's action
     that intake could not read (a misspelt name, a garbled PM), by the action's id or its
@@ -749,12 +767,16 @@ def enter_action(
     Y``; a kill's declaration by ``declaration``). It is read and validated as the player's own
     PM (or 功能树洞 reply) sent at ``at`` (default: now) would be, then checked by the
     ruleset as his submission; it is an event like every correction (replay rebuilds it), and
-    the alert it answers closes itself."""
+    the alert it answers closes itself. ``pm``: the number of the PM it stands for, whose
+    time and kill declaration (as its alert read them) it takes where not given."""
     from shenshi.intake import read_gm_entry
     from shenshi.intake.lexicon import DECLARATION_WORDS
 
     check_arguments("action", args)
     actor = seat_name(service, args[0], "玩家")
+    if pm is not None:
+        sent, written = _pm_as_read(service, pm, actor)
+        at, declaration = at or sent or None, declaration or written or None
     action = action_id(service, args[1])
     info = service.ruleset.info
     rest = " ".join(a.strip(SPACES) for a in args[2:] if a.strip(SPACES))
@@ -914,7 +936,7 @@ def run_hint(service: GameService, hint: Hint, by: str = "", *, text: str | None
             return count_pm(service, args[1], by)
         case "override" if args and args[0] == "action":
             return enter_action(service, args[1:], options.get("--reason", ""), options.get("--at"), by,
-                                declaration=options.get("--declaration"))  # fmt: skip
+                                declaration=options.get("--declaration"), pm=options.get("--pm"))  # fmt: skip
         case "override" if args:
             return correct(service, args[0], args[1:], options.get("--reason", ""), options.get("--at"), by,
                            ends_game=ENDS_GAME_OPTION in options)  # fmt: skip

@@ -610,7 +610,7 @@ def _unreadable(alert: AlertFacts, sit: Situation) -> Advice:
     if cause.what == ACTION:
         if not sit.action_open(cause):
             return Advice(gm_text.NOTES["step_closed"])
-        hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at, cause.declared)
+        hint = _action_hint(sit, who, cause.action, cause.suggestions, cause.at, cause.declared, alert.evidence)
         where = "action_again" if sit.ruleset.profile(sit.state.config).skills.channel is SkillChannel.PM else "action_again_tree_hole"
         return Advice(gm_text.NOTES[where], (hint,) if hint else ())
     return Advice(gm_text.NOTES["read"])
@@ -634,11 +634,13 @@ def _ballot_hint(sit: Situation, who: str, suggestions: Sequence[str] = (), targ
 
 def _action_hint(
     sit: Situation, who: str, action: str = "", suggestions: Sequence[str] = (), at: str = "",
-    declaration: str = "",
+    declaration: str = "", pm: int | None = None,
 ) -> Hint | None:
     """``shenshi override action WHO 行动 对象 [--at TIME] [--declaration TEXT]`` while the step
     takes actions: the time the player sent it (so it is judged and ordered as his PM), the kill
-    declaration he wrote in it, and the target filled in when one living name came close."""
+    declaration he wrote in it, and the target filled in when one living name came close. A
+    declaration is taken from the PM itself (``--pm N``: its time too), so that the command
+    is short enough to paste (newcomer2 F1: a wrapped 150-character declaration)."""
     if not sit.state.has_player(who) or sit.state.phase not in (Phase.NIGHT, Phase.DAY):
         return None
     role = sit.ruleset.info.roles.get(sit.state.seat(who).role)
@@ -656,8 +658,8 @@ def _action_hint(
         gm_text.BLANKS["target"], tuple(dict.fromkeys((*suggestions, *living))), close
     )
     options = (("--at", at),) if at else ()
-    if declaration.strip():  # (one line: whitespace does not count in a declaration)
-        options += (("--declaration", " ".join(declaration.split())),)
+    if declaration.strip():
+        options = (("--pm", str(pm)),) if pm is not None else (*options, ("--declaration", " ".join(declaration.split())))
     return Hint("override", ("action", who, what, target), options=options, label=gm_text.LABELS["override_action"])
 
 

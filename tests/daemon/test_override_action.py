@@ -30,7 +30,7 @@ def test_the_hint_of_a_misspelt_kill_enters_it_and_closes_the_alert(tmp_path) ->
     [view] = build_status(svc).alerts
     [hint] = view.advice.hints
     assert hint.args == ("action", "夜行者", "杀", "夜行者")  # the one close name, filled in
-    assert dict(hint.options)["--at"] == "2026-12-01T20:03:00"  # the PM's time, not the GM's
+    assert dict(hint.options) == {"--pm": str(alerts(svc)[0].evidence_id)}  # its time and declaration
     clock.set(at(2))
     said = run_hint(svc, replace(hint, args=(*hint.args[:3], "Rex")))  # the GM reads it otherwise
     assert said.lines[0] == "已记录：补录 夜行者 的行动：杀 Rex（代替读不出的私信）"
@@ -53,10 +53,9 @@ def test_a_misspelt_kill_with_its_declaration_is_entered_as_the_player_wrote_it(
     [view] = build_status(svc).alerts
     [hint] = view.advice.hints
     assert hint.args == ("action", "老王", "杀", "夜行者") and not hint.blanks
-    assert dict(hint.options)["--declaration"] == " ".join(declaration.split())
-    typed = shlex.split(hint.text())  # what the GM copies from ``shenshi status``
-    assert typed[:6] == ["shenshi", "override", "action", "老王", "杀", "夜行者"]
-    assert typed[typed.index("--declaration") + 1] == " ".join(declaration.split())
+    typed = shlex.split(hint.text())  # what the GM copies from ``shenshi status``: short (newcomer2 F1)
+    number = str(alerts(svc)[0].evidence_id)
+    assert typed == ["shenshi", "override", "action", "老王", "杀", "夜行者", "--pm", number], typed
     said = run_hint(svc, hint)
     assert not any("没有杀人宣言" in line for line in said.lines), said.lines
     [sub] = svc.referee.state.submissions
@@ -205,3 +204,14 @@ def test_marking_an_exit_that_waits_for_confirmation_published_is_refused_cleanl
     assert waiting
     said = mark_published(svc, [waiting[0].id])
     assert not said.ids and said.refused and "确认" in said.refused[0], said
+
+
+def test_the_pm_option_is_refused_for_a_pm_no_alert_is_about(tmp_path) -> None:
+    from shenshi.errors import UserError
+
+    svc, clock = service(tmp_path)
+    with pytest.raises(UserError, match="没有 夜行者 第 99 条私信的提醒"):
+        enter_action(svc, ["夜行者", "杀", "Rex"], pm="99")
+    with pytest.raises(UserError, match="--pm 要写私信的编号"):
+        enter_action(svc, ["夜行者", "杀", "Rex"], pm="x")
+    assert svc.referee.state.submissions == ()
