@@ -8,7 +8,15 @@ from __future__ import annotations
 from shenshi.daemon import gm_commands
 from shenshi.daemon.gm_commands import mark_published
 from shenshi.daemon.status import build_status
-from tests.daemon.helpers import GAME6_10, announcement, announcements, at, post, publish_vote_opening, started
+from tests.daemon.helpers import (
+    GAME6_10,
+    announcement,
+    announcements,
+    at,
+    post,
+    publish_vote_opening,
+    started,
+)
 from tests.daemon.test_status import feed
 
 

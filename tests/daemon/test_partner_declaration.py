@@ -6,7 +6,7 @@ is not 已收到."""
 
 from __future__ import annotations
 
-from tests.daemon.helpers import alerts, announcements, at, pm, started
+from tests.daemon.helpers import alerts, announcements, pm, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6

@@ -26,6 +26,7 @@ from shenshi.rulesets.base import (
     Phase,
     PhaseTimes,
     PowerSubmitted,
+    PrivateResult,
     PublicFact,
     Report,
     Resolved,
