@@ -593,7 +593,7 @@ def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
         "void": lambda: f"作废 {a[0]} 本阶段的「{ACTION_NAMES.get(a[1], a[1])}」",
         "execute": lambda: f"今天处决 {a[0]}（代替计票结果）",
         "cancel-execution": lambda: "今天不处决任何人",
-        "exit": lambda: f"{a[0]} 退出游戏，没有替补（公布时出局）",
+        "exit": lambda: f"{a[0]} 退出游戏，没有替补（公布时出局；记录后不能撤销，座位也不能再换替补）",
         "answered": lambda: f"天神已答复 {a[0]} 的占卜（之后的更改不再受理）",
         "penalty": lambda: f"{a[0]} 罚分 {a[1]}",
         "send-off": lambda: f"{a[0]} 被罚下",
@@ -875,6 +875,9 @@ def substitute(
     try:
         outcome = service.substitute(old, new, uid)
     except base.IllegalActionError as exc:
+        if service.referee.keys.exit(old) in service.referee.exits_unpublished():  # (gmattack2 F16)
+            raise UserError(f"{new} 接替 {old}：{old} 已用 override exit 记为退出、没有替补（退出帖还没发出）；"
+                            "记录了的退出不能撤销，这个座位不能再换替补；没有改动") from None
         raise UserError(f"{new} 接替 {old}：{refusal(str(exc))}；没有改动") from None
     when = substitute_plays(new, old)  # at once, whether or not the step has resolved (RULES.md)
     lines = [f"{new} 接替 {old} 的座位，立即生效：{when}"] + ([note] if note else [])

@@ -134,3 +134,17 @@ def test_a_second_substitute_in_one_step_is_refused_in_words_that_agree(tmp_path
     with pytest.raises(UserError) as himself:
         gm_commands.substitute(svc, NEWCOMER, NEWCOMER, uid="78")
     assert f"{NEWCOMER} 已经在本局中" in str(himself.value), himself.value
+
+
+def test_a_substitute_for_a_seat_the_gm_put_out_says_why_not(tmp_path, monkeypatch) -> None:
+    """gmattack2 F16: after `override exit Rex`, `substitute Rex 路人甲` was refused as 「Rex 已出局：
+    替补只能接替存活的座位」, the exit post not out yet: the answer says the exit was recorded and
+    stands, and the exit's own answer said so first."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(1))
+    said = gm_commands.correct(svc, "exit", ["Rex"])
+    assert "记录后不能撤销" in said.lines[0], said.lines
+    with pytest.raises(UserError) as refused:
+        gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    assert "已用 override exit 记为退出" in str(refused.value) and "不能撤销" in str(refused.value), refused.value
