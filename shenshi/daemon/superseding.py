@@ -7,7 +7,8 @@ and :func:`reconcile` brings the outbox in line, in the transaction that stores 
 
 - the same text: it stands (an unconfirmed one that the state now confirms is confirmed);
 - another text or recipient: the pending one is *superseded* by the new one, which takes its
-  key (every lookup by key finds what stands now);
+  key (every lookup by key finds what stands now); a PM the GM approved stays approved in its
+  new words (a substitute's role PM as his seat's state changes, a receipt once the step settled);
 - nothing: it is *withdrawn* (superseded, pointing at what says it now, if anything);
 - what the state proposes that nothing says yet is proposed (a substitute's role PM).
 
@@ -636,6 +637,11 @@ def reconcile(
     for a, d in replaced:
         old = uow.outbox.supersede(a.id, why)
         new, created = uow.outbox.propose(game_id, **row(d))
+        if created and a.state is AnnouncementState.APPROVED and a.destination_kind is DestinationKind.USER \
+                and new.state is AnnouncementState.PROPOSED:  # fmt: skip
+            # the GM approved this PM (a role PM, a receipt): what replaces it for the seat as it
+            # is now is his approved PM too, not one more to approve (gmattack2 F15, newcomer2 F20)
+            new = uow.outbox.approve(new.id)
         out.superseded.append((uow.outbox.link_superseded(old.id, new.id), new))
         if created:
             out.proposed.append(d)

@@ -41,3 +41,21 @@ def test_a_substitute_naming_his_seat_by_its_former_holder_is_told(tmp_path, mon
     feed(svc, post(NEWCOMER, "投票：Rex", 37.3))
     [text] = unread(svc, NEWCOMER)
     assert "你接替的座位原来的玩家" in text and "写你的名字" in text, text
+
+
+def test_an_approved_role_pm_rewritten_for_the_seat_stays_approved(tmp_path, monkeypatch) -> None:
+    """gmattack2 F15: the substitute's role PM the GM approved was rewritten when the seat's
+    state changed (his ballot), and the new one waited for approval again: the substitute
+    played without his role while the GM believed it sent."""
+    from shenshi.daemon.gm_commands import outbox_action
+    from shenshi.store.outbox import AnnouncementState
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = day_one_vote(tmp_path)
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    [role] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    outbox_action(svc, "approve", [role.id])
+    feed(svc, post(NEWCOMER, "投票：老王", 37.3))  # the seat's ballot: his role PM says it now
+    [now] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
+    assert now.id != role.id and "本轮已投票（老王）" in now.text, now.text
+    assert now.state is AnnouncementState.APPROVED
