@@ -559,7 +559,9 @@ def settled_text(t: Templates, text: str) -> str | None:
             return text.replace(said, t.render(done), 1)
     for promise, done in SETTLED_TIMED_PROMISES:
         marked = re.escape(t.render(promise, phase="\x00", deadline="\x00"))
-        found = re.search(marked.replace(re.escape("\x00"), ".+?"), text)
+        # a blank is a phase or a time (12-07 21:04), never the words before it (gmattack2 F14:
+        # 「已收到：今晚查证 青衣，12-07 21:04 前可更改」 became 「本阶段已结算，不能再更改」 alone)
+        found = re.search(marked.replace(re.escape("\x00"), r"[0-9:\-/ .年月日时分]+?"), text)
         if found:
             return text.replace(found.group(0), t.render(done), 1)
     return None

@@ -313,6 +313,10 @@ def test_a_receipt_still_waiting_when_the_night_settles_says_it_can_no_longer_ch
     assert settled_text(t, text) == "已收到：今晚救药 阿杰，" + t.render("receipt_until_done")
     assert settled_text(t, "已收到：今晚杀 Rex，" + t.render("receipt_until_dawn")).endswith(t.render("receipt_until_done"))
     assert settled_text(t, "已收到：遗言 120 字") is None
+    # a promise until a time keeps what the receipt acknowledges (gmattack2 F14: chess32's
+    # 「已收到：今晚查证 青衣，2026-12-07 21:04 前可更改」 was rewritten as the promise alone)
+    timed = "已收到：今晚查证 青衣，" + t.render("receipt_until_time", deadline="2026-12-07 21:04")
+    assert settled_text(t, timed) == "已收到：今晚查证 青衣，" + t.render("receipt_until_done")
 
 
 def test_a_seer_put_out_overnight_with_a_locked_target_is_told_he_is_out(tmp_path) -> None:
