@@ -308,7 +308,28 @@ class Proposals:
         roles = [self.role_draft(new, seat) for new in self.came_in
                  if (seat := self.seat_of(new)) is not None and seat.alive]  # fmt: skip
         lost = list(self._declarations_lost().values())
-        return roles + list(self._disagreement_keys().values()) + self._void_notices() + lost
+        return roles + self._partners_told() + list(self._disagreement_keys().values()) + self._void_notices() + lost
+
+    def _partners_told(self) -> list[Draft]:
+        """To each living partner of a seat a substitute took over where substitutions are not
+        announced (werewolf, chess32): who plays it now. His role PM named the one who left,
+        the partner he acts with or shares the pack's kill with (a lover too) (gmattack2 F6 F14)."""
+        referee, state = self.referee, self.state
+        info, out = referee.ruleset.info, []
+        for new, old in self.came_in.items():
+            seat = self.seat_of(new)
+            if seat is None or not seat.alive or referee.ruleset.substitution_report(old, new).public_facts:
+                continue
+            role = info.roles[seat.role]
+            partners = [s for s in state.alive() if s.number != seat.number and role.knows_partners
+                        and s.role == seat.role and (s.team == seat.team or role.pack)]  # fmt: skip
+            partners += [s for s in state.alive() if s.number != seat.number and "lover" in s.addons
+                         and "lover" in seat.addons]  # fmt: skip
+            for p in dict.fromkeys(partners):
+                to = self.player_of(p)
+                text = referee.templates.render("partner_seat_taken", old=old, new=new)
+                out.append(Draft(f"{referee.keys.game}:partner_seat:{to}:{new}", "partner_seat", "pm", to, text))
+        return out
 
     def _declarations_lost(self) -> dict[str, Draft]:
         """To a killer told his partner's kill declaration covered his kill (A-J3), once that

@@ -75,3 +75,16 @@ def test_a_wolf_whose_entrusting_the_elopement_voided_is_told(tmp_path) -> None:
     svc.tick()
     [told] = [a for a in announcements(svc, PENDING) if a.destination == "Lily99" and "托孤" in a.text]
     assert "没有生效" in told.text
+
+
+def test_the_partners_of_a_seat_taken_over_unannounced_are_told_who_plays_it(tmp_path, monkeypatch) -> None:
+    """gmattack2 F6 F14: werewolf (and chess32) substitutions are not announced; the wolves
+    (and a lover) whose role PM named the one who left were never told who plays the seat."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    wolves = [s.name for s in svc.referee.state.seats if s.role == "werewolf"]
+    gm_commands.substitute(svc, wolves[0], NEWCOMER, uid=NEWCOMER_UID)
+    told = {a.destination: a.text for a in announcements(svc, PENDING) if a.kind == "partner_seat"}
+    assert set(told) == set(wolves[1:]), told
+    assert all(f"{wolves[0]} 的座位现在由 {NEWCOMER} 接替" in text for text in told.values())
+    assert not [a for a in announcements(svc, PENDING) if a.kind == "partner_seat" and a.destination == NEWCOMER]
