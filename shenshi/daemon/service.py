@@ -93,6 +93,7 @@ from shenshi.rulesets.base import (
 from shenshi.rulesets.registry import find_ruleset
 from shenshi.store import codec
 from shenshi.store.announcements import original_key
+from shenshi.store.errors import StoreError
 from shenshi.store.outbox import PENDING, AnnouncementState
 from shenshi.store.records import (
     Alert,
@@ -1141,6 +1142,14 @@ class GameService:
         events and the players table change in one transaction: both or neither."""
         if uid is None and self.adapter is not None:
             uid = self.adapter.lookup_uid(new)  # before the transaction: no request holds it
+        if self.referee.state.phase in (Phase.DAWN, Phase.DUSK):
+            # between two steps whose next may be open already (its post published since the
+            # daemon's last cycle): he enters that step, lengthened by his entry (A-D13;
+            # gmattack2 F19: a substitute a minute after the dawn post got no +12 h)
+            try:
+                self._catch_up(self.clock())
+            except StoreError:  # the daemon stored the same step first: take the game as it is now
+                self.rebuild()
         if uid:
             with self.store.snapshot() as uow:
                 seated = [p.name for p in uow.games.players(self.game_id) if p.uid == uid and p.name not in (old, new)]

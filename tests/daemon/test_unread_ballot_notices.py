@@ -5,6 +5,8 @@ holder was only told to the GM (「已请他写明」, while nothing was sent); 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from shenshi.daemon import gm_commands
 from shenshi.daemon.gm_commands import mark_published
 from shenshi.store.outbox import PENDING
@@ -59,3 +61,21 @@ def test_an_approved_role_pm_rewritten_for_the_seat_stays_approved(tmp_path, mon
     [now] = [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
     assert now.id != role.id and "本轮已投票（老王）" in now.text, now.text
     assert now.state is AnnouncementState.APPROVED
+
+
+def test_a_substitute_right_after_the_dawn_post_lengthens_the_day_he_enters(tmp_path, monkeypatch) -> None:
+    """gmattack2 F19: the dawn post published, and before the daemon's next cycle opened the
+    day the GM named a substitute: he entered between the steps, and day 1 got no +12 h."""
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(25))
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn"
+    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "night_result"], clock())
+    clock.set(at(25.05))  # no cycle since: the day opened at the post, the referee does not know yet
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    state = svc.referee.state
+    assert state.phase.value == "day" and ("Rex", NEWCOMER) in state.pending_substitutions
+    times = svc.referee.times()
+    plain = svc.referee.ruleset.phase_times(state, state.phase, state.number, state.params["opened_at"])
+    assert times.closes - plain.closes == timedelta(hours=12)
