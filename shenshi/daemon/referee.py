@@ -895,6 +895,11 @@ class Referee:
                 return t.render("reason_dead_target", target=command.target)
         if actor in told_out(self.ruleset, self.state):
             return t.render("reason_dead_actor")
+        if actor in unpublished_deaths(self.state, self.told_dead()):  # (he goes out with it: no resend)
+            return t.render("reason_step_settled")
+        if self.state.outcome is None and self.state.phase is Phase.DAWN:
+            # the night is settled: its actions count no more, and the day takes none (gmattack2 F18)
+            return t.render("reason_night_settled")
         if self.state.outcome is None:
             return t.render("reason_not_in_phase")
         return t.render("reason_game_over" if self.end_published() else "reason_step_settled")

@@ -594,6 +594,11 @@ _group(
         "\"The substitute's own clocks\")",
     ),
     (
+        "reason_night_settled",
+        "这一夜已经结算，不再计入；下一夜的行动请在下一夜开始后发送",
+        "a night action after its night was settled, before the day opens",
+    ),
+    (
         "reason_not_in_phase",
         "天神正在结算或公布结果，现在不能提交；请在下一阶段开始后重新发送",
         "a command between two steps (the rules core refused it)",

@@ -31,7 +31,7 @@ def test_a_command_the_rules_core_refuses_gets_a_refusal_not_a_receipt(tmp_path)
     out = ref.read_pm(pm("小明", "占卜 老王", 24.5), "7")
     assert [a.kind for a in out.alerts] == ["not_in_phase"]
     [text] = receipts(out)
-    assert text.startswith("未受理：占卜 老王") and "下一阶段开始后重新发送" in text
+    assert text.startswith("未受理：占卜 老王") and "这一夜已经结算" in text and "下一夜开始后发送" in text  # (gmattack2 F18)
     assert "已收到" not in text
 
 
@@ -92,3 +92,15 @@ def test_a_ballot_in_the_same_second_as_the_last_does_not_reveal_the_execution(t
     out = ref.read_post(post("小明", "投票：老王", last), "late")
     shown = " ".join(a.message for a in out.alerts)
     assert "dead_target" not in [a.kind for a in out.alerts] and "出局" not in shown, shown
+
+
+def test_a_player_the_settled_night_put_out_is_not_asked_to_resend(tmp_path) -> None:
+    """gmattack2 F18: 月光, dead in the night just settled (its post not out), PMed 「庇佑 老王」
+    and was told to resend in the next phase."""
+    ref = night_one(tmp_path)
+    ref.read_pm(pm("夜行者", "杀 Rex\n" + DECLARATION, 1), "1")
+    ref.tick(at(24.5), Clockwork())
+    assert ref.state.phase.value == "dawn" and not ref.state.is_alive("Rex")
+    out = ref.read_pm(pm("Rex", "祈祷 老王", 24.6), "9")
+    [text] = receipts(out)
+    assert text.startswith("未受理") and "重新发送" not in text and "下一夜" not in text, text
