@@ -982,6 +982,12 @@ class GameService:
             if holder is not None and holder.name != row.name and holder.name not in entering and not state.has_player(row.name):
                 uow.games.withdraw_substitution(self.game_id, holder.name, row.name, at=self.clock())
         current = {p.name: p for p in uow.games.players(self.game_id)}
+        by_seat = {p.seat: p.name for p in current.values()}
+        for seat in state.seats:  # a withdrawn substitution that took effect after all (gmattack2 F20)
+            if seat.name not in current and seat.name not in entering and (held := by_seat.get(seat.number)) is not None \
+                    and held != seat.name:  # fmt: skip
+                uow.games.reinstate_substitution(self.game_id, held, seat.name, at=self.clock())
+        current = {p.name: p for p in uow.games.players(self.game_id)}
         for seat in state.seats:
             row = current.get(seat.name)
             if row is None:

@@ -1165,7 +1165,10 @@ class Ruleset:
             private_results=self.execution_messages(state, c.name) if c.name else (),
             winner=outcome.winner if outcome else None,
         )
-        yield ExecutionForced(c.name, after.seats, state.memory, outcome, c.reason, report=report)
+        forced = ExecutionForced(c.name, after.seats, state.memory, outcome, c.reason, report=report)
+        yield forced
+        if outcome is None:  # a seat the correction spares is handed to the substitute entering it
+            yield from self.takeover_events(self.evolve(state, forced))
 
     def execution_fact(self, state: GameState, name: str) -> PublicFact:
         """How the day's result publishes the execution of ``name`` (family A: 杀手 or 平民,

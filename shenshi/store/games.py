@@ -209,6 +209,21 @@ class GameRepository(Repository):
         row.left_at = when
 
 
+    def reinstate_substitution(self, game_id: int, old: str, new: str, *, at: datetime | None = None) -> None:
+        """A withdrawn substitution that takes effect after all (the GM's correction spared the
+        seat that had died first): ``new`` holds ``old``'s seat again. A no-op unless ``new``
+        sat in that seat and ``old`` holds it now."""
+        when = self._now(at, "at")
+        s = self.session
+        game_row(s, game_id, lock=True)
+        out = _required_player(s, game_id, old)
+        row = player_row(s, game_id, new)
+        if row is None or row.seat != out.seat or out.left_at is not None or row.left_at is None:
+            return
+        out.left_at, out.replaced_by = when, row.id
+        row.left_at = None
+
+
 def _required_player(s: Session, game_id: int, name: str) -> m.Player:
     row = player_row(s, game_id, name)
     if row is None:

@@ -47,3 +47,27 @@ def test_a_substitutes_role_pm_names_the_ballot_that_counts_for_his_seat(tmp_pat
     gm_commands.substitute(svc, "小明", NEWCOMER, uid=NEWCOMER_UID)
     [role] = [a.text for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == NEWCOMER]
     assert "本轮已投票（刘邦）" in role, role
+
+
+def test_a_seat_the_correction_spares_is_handed_to_its_substitute(tmp_path, monkeypatch) -> None:
+    """gmattack2 F20: 小明's seat, taken over by 路人甲 during day 1, was executed at the close (so
+    nobody entered); the GM cancelled the execution: the seat lived under 小明 with 路人甲
+    pending forever, and `shenshi replay` disagreed with the players table. Spared, the seat
+    is his substitute's, as the step's end would have made it."""
+    from tests.daemon.helpers import UIDS
+
+    monkeypatch.setitem(UIDS, "路人甲", "77")
+    svc, clock = started(tmp_path, "chess32", script=load_script("chess32"))
+    gm_commands.substitute(svc, "小明", "路人甲", uid="77")
+    for i, seat in enumerate(svc.referee.state.alive()):
+        feed(svc, post(seat.name, "投票：项羽" if seat.name == "小明" else "投票：小明", 1 + i / 100))
+    clock.set(svc.referee.times().closes)
+    svc.tick()
+    assert not svc.referee.state.is_alive("小明")
+    gm_commands.correct(svc, "cancel-execution", [])
+    state = svc.referee.state
+    assert state.is_alive("路人甲") and not state.has_player("小明") and state.pending_substitutions == ()
+    assert svc.replay_differences() == []
+    assert [a for a in announcements(svc, PENDING) if a.kind == "role" and a.destination == "路人甲"]
+    svc.rebuild()
+    assert svc.replay_differences() == [] and svc.referee.state.is_alive("路人甲")
