@@ -232,7 +232,7 @@ def event_words(event: Event) -> str | None:
 # Short names of the alert kinds (intake's, the daemon's, and the rules core's ``rule:…``).
 ALERT_NAMES: Mapping[str, str] = MappingProxyType({
     "unknown_name": "名字对不上玩家", "ambiguous_name": "名字可指多人", "missing_target": "没写对象",
-    "self_by_other_name": "写了接替前的名字（即自己）",
+    "self_by_other_name": "写了接替前的名字（即自己）", "substitute_no_vote": "替补没有投票",
     "not_a_player": "非玩家的指令", "dead_actor": "出局者的行动", "no_power": "身份没有此能力",
     "sent_off": "被罚下者的行动", "not_eligible": "今天不能投票", "pm_window": "不在提交时间内",
     "after_deadline": "过了截止时间", "phase_deadline": "过了本阶段截止", "phase_not_open": "夜晚2尚未开始",
@@ -367,6 +367,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "lurk": "潜水：确认退出、换人，或保留他（放弃这条公告）",
     "seat_done": "这个座位已处理（退出或换人）",
     "rule:no_vote": "未投票的玩家将随今日结果自动退出；如需替补（不退出），在今日结果前换人",
+    "substitute_no_vote": "替补入座的这一阶段按规则不因缺票退出；他若不再出现，可以再换人，或让他退出",
     "rule:missing_ballot": "本规则没有自动退出：未投票违反「必须投票」，是否判罚由你决定",
     "rule:lurking": "两次潜水警告：换人或淹死",
     "rule:delegation": "委托投票已按规则计入",

@@ -849,7 +849,7 @@ def _rule_seat(alert: AlertFacts, sit: Situation) -> Advice:
         return Advice(gm_text.NOTES["game_over"])
     if not who or not sit.state.is_alive(who):
         return Advice(gm_text.NOTES["seat_done"])
-    hints = [h for h in _seat_hints(sit, who) if h.command == "substitute" or alert.kind == "rule:lurking"]
+    hints = [h for h in _seat_hints(sit, who) if h.command == "substitute" or alert.kind in ("rule:lurking", "substitute_no_vote")]
     return Advice(gm_text.NOTES.get(alert.kind, ""), tuple(hints))
 
 
@@ -937,6 +937,7 @@ _BY_KIND: dict[str, Any] = {
     "declaration_short": _declaration_short,
     "signin": _absence, "lurk": _absence,
     "rule:no_vote": _rule_seat, "rule:missing_ballot": _rule_seat, "rule:lurking": _rule_seat,
+    "substitute_no_vote": _rule_seat,
     "send_failed": _send_failed,
     "order_uncertain": _order_uncertain,
     "last_words_after_post": _words_after_post,

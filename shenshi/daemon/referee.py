@@ -1842,11 +1842,23 @@ class Referee:
         for event in events:
             for i, n in enumerate(event.report.daemon):
                 if n.verdict == "exit" and n.who in self.successors:
-                    continue  # a substitute takes the seat over: nobody exits (RES-A18)
+                    # a substitute takes the seat over: nobody exits (RES-A18); one who entered
+                    # to vote for it and did not is the GM's to judge (gmattack2 F17)
+                    out.alerts += self._substitute_no_vote(n, i, evidence)
+                    continue
                 if n.rule == "joint_disagreement" and before is not None and not n.detail:
                     n = replace(n, detail="；".join(self._choices(subs) for _, subs in self.disagreements(before)))
                 out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event)))
         return out
+
+    def _substitute_no_vote(self, n: DaemonNote, i: int, evidence: str | None) -> list[GmAlert]:
+        """The alert on a seat's missing ballot where its substitute had entered to cast it."""
+        new = self.holder_now(n.who)
+        if not n.rule.startswith("no_vote") or new == n.who or not self.state.is_alive(new):
+            return []
+        message = self.templates.render("alert_substitute_no_vote", new=new, old=n.who)
+        key = self.keys.rule_alert(self.state.phase, self.state.number, self.state.round, new, n.rule, str(evidence or i))
+        return [GmAlert(key, "substitute_no_vote", message, new, evidence, Cause.seat(new))]
 
     def disagreements(self, state: GameState) -> list[tuple[tuple[str, ...], list[Submission]]]:
         """The joint units (killers, horses…) whose members' latest submissions of one action

@@ -743,6 +743,11 @@ _group(
     ),
     ("alert_hint", "（相近：${names}）", "name suggestions in an alert"),
     (
+        "alert_substitute_no_vote",
+        "${new}（接替 ${old}）没有投票：替补入座的这一阶段，座位按规则不因缺票退出",
+        "a substitute entered to vote for his seat and did not (RES-A18: the seat taken over does not exit)",
+    ),
+    (
         "alert_self_by_other_name",
         "${player}：「${what}」的对象「${written}」是他接替的座位原来的玩家，也就是他自己（不计，已请他写明）",
         "self_by_other_name: the sender named the player whose seat he took over (himself now)",

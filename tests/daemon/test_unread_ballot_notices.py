@@ -79,3 +79,26 @@ def test_a_substitute_right_after_the_dawn_post_lengthens_the_day_he_enters(tmp_
     times = svc.referee.times()
     plain = svc.referee.ruleset.phase_times(state, state.phase, state.number, state.params["opened_at"])
     assert times.closes - plain.closes == timedelta(hours=12)
+
+
+def test_a_substitute_who_never_votes_is_the_gms_to_judge(tmp_path, monkeypatch) -> None:
+    """gmattack2 F17: a substitute who entered during the vote and never voted: the seat does
+    not exit (FORMAT: a seat taken over in the step is not dead for its missing ballot), and
+    the GM was told nothing. He is told, with a substitute (or an exit) as the next step."""
+    from shenshi.daemon.hints import advise
+    from shenshi.daemon.situation import facts_of, situation_of
+    from tests.daemon.helpers import GAME6_10, alerts
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = day_one_vote(tmp_path)
+    gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
+    for i, (name, _) in enumerate(GAME6_10):
+        if name != "Rex":
+            feed(svc, post(name, "投票：Tom_2" if name == "老王" else "投票：老王", 37.4 + i / 100))
+    clock.set(at(37 + 24 + 12 + 0.1))
+    svc.tick()
+    assert svc.referee.state.is_alive(NEWCOMER)
+    [alert] = [a for a in alerts(svc) if a.kind == "substitute_no_vote"]
+    assert alert.subject == NEWCOMER and f"{NEWCOMER}（接替 Rex）没有投票" in alert.message
+    advice = advise(facts_of(alert), situation_of(svc))
+    assert any(h.command == "substitute" and h.args[0] == NEWCOMER for h in advice.hints), advice.text()
