@@ -431,7 +431,8 @@ def read_post_edit(ctx: GameContext, first_seen: Post, revision: Post) -> Intake
     after = read_post(ctx, revision)
 
     def key(r: IntakeResult) -> list[tuple]:
-        return [(c.action, c.target, c.extra.get("platform")) for c in r.commands]
+        # (every name the command takes: 金箭's second lover too, gmattack2 F5)
+        return [(c.action, c.target, c.extra.get("platform"), c.extra.get("target2")) for c in r.commands]
 
     if key(before) == key(after) and [a.kind for a in before.alerts] == [
         a.kind for a in after.alerts

@@ -158,3 +158,14 @@ def test_a_ballot_in_the_discussion_thread_is_quoted_with_whom_it_names() -> Non
     ctx = replace(CTX, phase=DAY, threads={"60": DISCUSSION_THREAD})
     [alert] = read_post(ctx, post("投票：阿杰", tid="60")).alerts
     assert alert.kind == "vote_wrong_thread" and "「投票 阿杰」" in alert.message, alert.message
+
+
+def test_an_edit_that_changes_the_second_lover_is_shown() -> None:
+    """gmattack2 F5: 「【金箭】小红 kk_大侠」 edited to 「【金箭】小红 Rex」 after its phase closed was
+    not shown to the GM (only the first name was compared)."""
+    players = (PlayerInfo("丘比", "1", "cupid", "village"), PlayerInfo("小红", "2", "villager", "village"),
+               PlayerInfo("kk_大侠", "3", "villager", "village"), PlayerInfo("Rex", "4", "werewolf", "wolves"))  # fmt: skip
+    ctx = GameContext("werewolf", players, role_threads={"77": frozenset({"丘比"})}, phase=replace(NIGHT, number=0))
+    first = Post("77", "1", 2, "丘比", "1", T, "【金箭】小红 kk_大侠")
+    revised = replace(first, text="【金箭】小红 Rex", edited=EditMark("丘比", T + timedelta(hours=5)))
+    assert [a.kind for a in read_post_edit(ctx, first, revised).alerts] == ["edited_vote"]
