@@ -216,7 +216,10 @@ def _write_rehearsal_config(
     folder.mkdir(parents=True, exist_ok=True)
     raw = game_config(world, base_url, folder, mode="dry-run", roles=False,
                       daemon={"poll_interval": 600, "fast_poll_interval": 120, "fast_poll_window": 3600})  # fmt: skip
-    raw["game"]["name"] = f"rehearsal {world.script.ruleset}"
+    # the game's name reaches the players (《…》 in every role PM): in their words (newcomer2 F14)
+    from shenshi.rulesets.registry import find_ruleset
+
+    raw["game"]["name"] = f"演练·{find_ruleset(world.script.ruleset).info.chinese}"
     if clock_file is not None:
         raw["daemon"]["clock_file"] = str(clock_file.resolve())
     path = folder / "shenshi.toml"

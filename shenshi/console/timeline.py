@@ -29,7 +29,8 @@ _CORRECTIONS = {
     base.SubstitutionScheduled: lambda e: f"{e.new} 接替 {e.old}（立即替这个座位投票和行动）",
     base.SeatTakenOver: lambda e: f"{e.new} 接替 {e.old}",
     base.ExecutionForced: lambda e: f"今天处决 {e.name}" if e.name else "今天不处决任何人",
-    base.ExitDeclared: lambda e: f"{e.name} 自动退出游戏",
+    # (the GM's exit: 自动退出 only as the notice he confirmed says, newcomer2 F13)
+    base.ExitDeclared: lambda e: f"{e.name} 退出游戏（{e.reason}）" if e.reason.strip() else f"{e.name} 退出游戏（天神记录）",
     base.RulingApplied: lambda e: RULINGS.get(e.kind, "裁定 {kind}：{name}").format(kind=e.kind, name=e.name),
     base.BallotOverridden: lambda e: f"{e.ballot.voter} 的选票改记为 {e.ballot.target}",
     base.GmAnswerRecorded: lambda e: f"天神已答复 {e.actor} 的占卜",

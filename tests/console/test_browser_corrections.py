@@ -119,7 +119,7 @@ def test_every_correction_from_its_form(night) -> None:
     tally = {c.name: {b.voter for b in c.voters} for c in status.vote.tally}
     assert {"小明", "阿杰", "月光"} <= tally["老王"]
     made = page.goto(f"{gm.url}/g/1/corrections") and page.locator("table.made").inner_text()
-    for words in ("月光", "作废 夜行者", "天神已答复 小明", "阿杰 的选票改记为 老王", "白色的猫 自动退出游戏",
+    for words in ("月光", "作废 夜行者", "天神已答复 小明", "阿杰 的选票改记为 老王", "白色的猫 退出游戏",
                   "今天不处决任何人", "路人乙 接替 Rex", "抽中 Tom_2 做额外占卜", "作废 夜行者 的「杀」"):  # fmt: skip
         assert words in made, words
     timeline = page.goto(f"{gm.url}/g/1/timeline") and page.locator("ol.timeline").inner_text()
