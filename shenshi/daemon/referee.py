@@ -75,6 +75,7 @@ from shenshi.rulesets.base import (
     ABSTAIN,
     PHASE_GRAPH,
     Ballot,
+    BallotOverridden,
     CastBallot,
     CloseNight,
     CloseRound,
@@ -1433,6 +1434,9 @@ class Referee:
                     drafts += self._ruling_notice(event, before)  # (a night held for 06:00 announces it itself)
                 drafts += self._last_words_notices(before, event, at)
                 continue
+            if isinstance(event, BallotOverridden):
+                drafts += self._ballot_entered(before, event)
+                continue
             if isinstance(event, ExecutionForced):
                 drafts += self._execution_corrected(before)
                 if before.phase in (Phase.DUSK, Phase.OVER):  # (a settled day: its PMs as corrected)
@@ -1460,6 +1464,18 @@ class Referee:
         text = "\n".join([t.render("execution_corrected_title", n=before.number), *self.corrected[key][1]])
         return [Draft(self.keys.notice(label, "execution_corrected"), "day_result", "thread", self.game.vote_thread,
                       text + t.render("signature"))]  # fmt: skip
+
+    def _ballot_entered(self, before: GameState, event: BallotOverridden) -> list[Draft]:
+        """The voter whose ballot the GM recorded is told what counts for him now: he may have
+        been told his post did not count, and would vote again (newcomer2 F5)."""
+        b = event.ballot
+        to = self.holder_now(b.voter, before)
+        if not before.has_player(b.voter) or not before.is_alive(b.voter):
+            return []
+        target = self.templates.render("abstain_word") if b.target == ABSTAIN else b.target
+        text = self.templates.render("ballot_entered", target=target, round=round_name(b.round, self.runoff_name()))
+        key = self.keys.private(step_label(Phase.DAY, before.number, b.round), "ballot_entered", to, 0)
+        return [Draft(key, "ballot_entered", "pm", to, text)]
 
     def _execution_pms(self, before: GameState, report: Report) -> list[Draft]:
         """The PMs a settled day's result sends (chess32: the executed's identity to his

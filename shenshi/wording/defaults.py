@@ -203,6 +203,7 @@ _group(
     ("kind_substitution", "替补公告", "a substitute takes over a seat"),
     ("kind_seat_taken", "座位被接替通知", "a PM to the player whose seat a substitute takes over"),
     ("kind_partner_seat", "同伴换人通知", "a PM to a partner of a seat a substitute took over (not announced)"),
+    ("kind_ballot_entered", "代记选票通知", "a PM to a voter whose ballot the GM recorded"),
     ("kind_round_closed", "提前截票通知", "a PM to a substitute whose extended round closed early"),
     ("kind_exit", "退出公告", "a player's exit"),
     ("kind_ruling", "天神判定公告", "werewolf: the GM's public ruling (警徽移交, 判罚, 罚下)"),
@@ -287,6 +288,11 @@ _group(
         "substitute_seat",
         "你作为替补接替 ${old} 的座位：身份、同伴、标记和这个座位已有的投票与行动都由你继承。",
         "the role PM of a substitute (替补): whose seat he takes over (RES-A18)",
+    ),
+    (
+        "ballot_entered",
+        "天神已把你${round}的投票记为 ${target}，这一票有效，不必再投。",
+        "to a voter whose ballot the GM recorded (override ballot): what counts for him now",
     ),
     (
         "partner_seat_taken",

@@ -102,3 +102,14 @@ def test_a_substitute_who_never_votes_is_the_gms_to_judge(tmp_path, monkeypatch)
     assert alert.subject == NEWCOMER and f"{NEWCOMER}（接替 Rex）没有投票" in alert.message
     advice = advise(facts_of(alert), situation_of(svc))
     assert any(h.command == "substitute" and h.args[0] == NEWCOMER for h in advice.hints), advice.text()
+
+
+def test_a_voter_whose_ballot_the_gm_recorded_is_told_it_counts(tmp_path) -> None:
+    """newcomer2 F5: after `override ballot 阿杰 老王` for his 「投票：老汪」, 阿杰 was told his post
+    did not count (vote_unread) and nothing more: he would vote again, or dispute."""
+    svc, clock = day_one_vote(tmp_path)
+    feed(svc, post("阿杰", "投票：老汪", 37.2))
+    gm_commands.correct(svc, "ballot", ["阿杰", "老王"])
+    told = [a.text for a in announcements(svc, PENDING) if a.destination == "阿杰"]
+    assert any("天神已把你" in t and "记为 老王" in t and "不必再投" in t for t in told), told
+    assert not unread(svc, "阿杰")  # (what said it did not count is withdrawn)
