@@ -1473,7 +1473,7 @@ class Referee:
         if not before.has_player(b.voter) or not before.is_alive(b.voter):
             return []
         target = self.templates.render("abstain_word") if b.target == ABSTAIN else b.target
-        text = self.templates.render("ballot_entered", target=target, round=round_name(b.round, self.runoff_name()))
+        text = self.templates.render("ballot_entered", target=target)
         key = self.keys.private(step_label(Phase.DAY, before.number, b.round), "ballot_entered", to, 0)
         return [Draft(key, "ballot_entered", "pm", to, text)]
 

@@ -291,7 +291,7 @@ _group(
     ),
     (
         "ballot_entered",
-        "天神已把你${round}的投票记为 ${target}，这一票有效，不必再投。",
+        "天神已把你本轮的投票记为 ${target}，这一票有效，不必再投。",
         "to a voter whose ballot the GM recorded (override ballot): what counts for him now",
     ),
     (
