@@ -648,11 +648,23 @@ def correct(
         _check_phase_open(service, args[1] if len(args) > 1 else "", said)
     if what in SEAT_OUT and not ends_game:
         _check_not_ending(service, command, what, args, reason, said)
+    dropped = _actions_dropped(service, args[0]) if what in SEAT_OUT and args else ""
     try:
         outcome = service.gm(command)
     except base.IllegalActionError as exc:
         raise UserError(f"{said}：{refusal(str(exc))}；没有改动") from None
-    return recorded(service, outcome, said, by)
+    return recorded(service, outcome, said, by, flags=(dropped,) if dropped else ())
+
+
+def _actions_dropped(service: GameService, name: str) -> str:
+    """What ``name`` submitted in the open night, which his exit makes void (an action of one
+    out at the night's end is not counted), in the GM's words; '' if nothing (newcomer2 F18:
+    the curse his receipt had accepted was dropped at dawn, and nobody said so when he left)."""
+    state = service.referee.state
+    if state.phase is not base.Phase.NIGHT or not state.is_alive(name):
+        return ""
+    subs = [describe_submission(x).removeprefix(f"{name} ") for x in state.submissions if x.actor == name]
+    return f"{name} 今晚已提交的行动（{'；'.join(subs)}）随他出局不再计入" if subs else ""
 
 
 def _check_not_ending(service: GameService, command: base.Command, what: str, args: Sequence[str],

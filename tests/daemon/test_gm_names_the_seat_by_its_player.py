@@ -148,3 +148,16 @@ def test_a_substitute_for_a_seat_the_gm_put_out_says_why_not(tmp_path, monkeypat
     with pytest.raises(UserError) as refused:
         gm_commands.substitute(svc, "Rex", NEWCOMER, uid=NEWCOMER_UID)
     assert "已用 override exit 记为退出" in str(refused.value) and "不能撤销" in str(refused.value), refused.value
+
+
+def test_an_exit_at_night_says_the_actions_it_voids(tmp_path) -> None:
+    """newcomer2 F18: a curser's accepted 「诅咒 阿杰」 was dropped at dawn (an action of one out)
+    and the GM was not told when he recorded the exit."""
+    from tests.daemon.helpers import pm
+    from tests.daemon.test_status import feed
+
+    svc, clock = started(tmp_path)
+    feed(svc, pm("Tom_2", "祈祷 Rex", 0.1))
+    clock.set(at(1))
+    said = gm_commands.correct(svc, "exit", ["Tom_2"], reason="本人申请退出")
+    assert any("Tom_2 今晚已提交的行动（祈祷 Rex）随他出局不再计入" in line for line in said.lines), said.lines
