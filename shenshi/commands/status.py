@@ -235,7 +235,7 @@ def _vote_lines(v: VoteStanding, now: datetime, width: int, names: list[str]) ->
                                   else f"（{b.evidence.label.split(' → ')[-1]}）" if b.evidence else "")
             for b in c.voters
         )  # fmt: skip
-        rows.append((c.name, _votes(c.votes), voters or "—"))
+        rows.append((_voter(c.name, v), _votes(c.votes), voters or "—"))  # (a candidate seat a substitute plays too)
     lines += table(("候选人", "票数", "投票人（帖子）"), rows, width, names)
     if v.abstained:
         lines += listing("弃权：", [b.voter for b in v.abstained], width)

@@ -600,21 +600,30 @@ def _vote(
         abstained=tuple(by_target.get(ABSTAIN, ())),
         not_voted=not_voted,
         decided=decided,
-        why_open=_why_open(referee, not_voted, closes) if decided else None,
-        played_by={old: new for old, new in state.pending_substitutions if state.is_alive(old)},
+        why_open=_why_open(referee, not_voted, closes, _played_by(state)) if decided else None,
+        played_by=_played_by(state),
     )
 
 
-def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None) -> str:
+def _played_by(state: GameState) -> dict[str, str]:
+    """Each living seat a substitute is entering, and who plays it (old → new)."""
+    return {old: new for old, new in state.pending_substitutions if state.is_alive(old)}
+
+
+def _why_open(referee: Referee, not_voted: tuple[str, ...], closes: datetime | None,
+              played_by: Mapping[str, str] | None = None) -> str:  # fmt: skip
     """Why a vote nobody can change any more is still open, in the GM's words: the ruleset's
-    own answer (RULES.md "Early close": what keeps the step open, or no early end at all)."""
+    own answer (RULES.md "Early close": what keeps the step open, or no early end at all); a
+    seat a substitute plays named with him (newcomer2 F7)."""
+    played_by = played_by or {}
     until = f"到 {closes:%m-%d %H:%M} 截止时计票" if closes else "到截止时间计票"
     done = referee.ruleset.completion(referee.state)
     if done.by is None or (done.by is EarlyClose.ALL_IN and not referee.early_close):
         return f"结果已定，但本局规则不提前结束投票：{until}"
     waiting: dict[str, list[str]] = {}
     for o in done.outstanding:
-        waiting.setdefault(gm_text.WAITING.get(o.why.value, o.why.value), []).append(gm_text.who_name(o.who) if o.who else "")
+        who = gm_text.seat_played(o.who, played_by.get(o.who, "")) if o.who in played_by else gm_text.who_name(o.who)
+        waiting.setdefault(gm_text.WAITING.get(o.why.value, o.why.value), []).append(who if o.who else "")
     resends = _resends_awaited(referee)
     if resends:
         return f"结果已定，但{'；'.join(resends)}（或{until}）"
@@ -647,8 +656,13 @@ def _night(service: GameService, state: GameState, tz: tzinfo, now: datetime) ->
         return None
     subs = sorted(state.submissions, key=lambda s: s.sort_key())
     links = _links_by_id(service, [s.evidence for s in subs])
+    played = _played_by(state)  # (a seat a substitute plays, named with him: gmattack2 F2)
+
+    def shown(name: str) -> str:
+        return gm_text.seat_played(name, played[name]) if name in played else name
+
     submitted = tuple(
-        ActionView(s.actor, s.action, gm_text.describe_submission(s),
+        ActionView(s.actor, s.action, shown(s.actor) + gm_text.describe_submission(s).removeprefix(s.actor),
                    s.t.astimezone(tz) if s.t else None, links.get(str(s.evidence)))
         for s in subs
     )  # fmt: skip
@@ -659,7 +673,7 @@ def _night(service: GameService, state: GameState, tz: tzinfo, now: datetime) ->
     groups: dict[str, list[str]] = {}
     for name in not_acted:
         words = "或".join(dict.fromkeys(info.action_name(p) for p in usable[name]))
-        groups.setdefault(words, []).append(name)
+        groups.setdefault(words, []).append(shown(name))
     still = tuple((words, tuple(names)) for words, names in groups.items())
     return NightActions(submitted, not_acted, _night_troubles(service.referee, state), still)
 

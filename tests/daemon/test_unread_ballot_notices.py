@@ -113,3 +113,20 @@ def test_a_voter_whose_ballot_the_gm_recorded_is_told_it_counts(tmp_path) -> Non
     told = [a.text for a in announcements(svc, PENDING) if a.destination == "阿杰"]
     assert any("天神已把你" in t and "记为 老王" in t and "不必再投" in t for t in told), told
     assert not unread(svc, "阿杰")  # (what said it did not count is withdrawn)
+
+
+def test_status_names_a_seat_a_substitute_plays_with_him(tmp_path, monkeypatch) -> None:
+    """gmattack2 F2, newcomer2 F7: the night's actions named 「老王 …」 for an action the
+    substitute sent, and 「还没提交」/「还没有投票」 listed the seat by the one who left."""
+    from shenshi.daemon.status import build_status
+    from tests.daemon.helpers import pm
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    clock.set(at(0.5))
+    gm_commands.substitute(svc, "小明", NEWCOMER, uid=NEWCOMER_UID)
+    night = build_status(svc).night
+    assert any(f"小明（替补 {NEWCOMER}）" in names for _, names in night.still_to_send), night.still_to_send
+    feed(svc, pm(NEWCOMER, "占卜 老王", 0.6))
+    [action] = [a for a in build_status(svc).night.submitted if a.actor == "小明"]
+    assert action.words.startswith(f"小明（替补 {NEWCOMER}）"), action.words
