@@ -418,7 +418,12 @@ def _next(
         return f"游戏在等{who} #{gate.id}（{gate.what}）：{gate.hint}"
     if not deadlines:
         return gm_text.NOT_POLLING["cli"] if not health.ok else ""
-    return gm_text.next_step(deadlines[0].what, mode, health.ok)
+    text = gm_text.next_step(deadlines[0].what, mode, health.ok)
+    forced = state.params.get("forced_execution") if state.phase is Phase.DAY else None
+    if forced and deadlines[0].what in ("vote_closes", "day_end"):  # the GM decided the day (gmattack2 F10)
+        ruled = f"今天处决 {forced[0]}" if forced[0] else "今天不处决任何人"
+        text += f"（天神已裁定{ruled}：结果按裁定，不按计票）"
+    return text
 
 
 def _settled(referee: Referee, published: set[str], tz: tzinfo) -> str:

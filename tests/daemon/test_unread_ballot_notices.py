@@ -130,3 +130,16 @@ def test_status_names_a_seat_a_substitute_plays_with_him(tmp_path, monkeypatch) 
     feed(svc, pm(NEWCOMER, "占卜 老王", 0.6))
     [action] = [a for a in build_status(svc).night.submitted if a.actor == "小明"]
     assert action.words.startswith(f"小明（替补 {NEWCOMER}）"), action.words
+
+
+def test_status_says_the_gm_decided_the_day(tmp_path) -> None:
+    """gmattack2 F10: after `override cancel-execution` during the vote, status still said only
+    that the daemon would count the ballots."""
+    from shenshi.daemon.status import build_status
+
+    svc, clock = day_one_vote(tmp_path)
+    mark_published(svc, [a.id for a in announcements(svc, PENDING) if a.destination_kind.value == "thread"])
+    gm_commands.correct(svc, "cancel-execution", [])
+    assert "天神已裁定今天不处决任何人" in build_status(svc).next, build_status(svc).next
+    gm_commands.correct(svc, "execute", ["老王"])
+    assert "天神已裁定今天处决 老王" in build_status(svc).next
