@@ -599,7 +599,7 @@ def correction_words(what: str, args: Sequence[str], reason: str = "") -> str:
         "send-off": lambda: f"{a[0]} 被罚下",
         "sheriff": lambda: f"警徽交给 {a[0]}",
         "extra-divination": lambda: f"抽中 {a[0]} 做额外占卜",
-        "ballot": lambda: f"{a[0]} 的选票改记为 {'弃权' if a[1] == base.ABSTAIN else a[1]}（代替读不出的选票）",
+        "ballot": lambda: f"{a[0]} 的选票改记为 {'弃权' if a[1] == base.ABSTAIN else a[1]}（代替没能计入的那一票）",
     }[what]()
     return said + why
 

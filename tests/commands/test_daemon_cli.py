@@ -60,7 +60,7 @@ def stored_events(cfg) -> list[str]:
         (("override", "void", "老王", "kill"), "作废 老王 本阶段的「杀」：开局前不能这样做；没有改动"),
         (("override", "exit", "Rex"), "玩家「Rex」的座位已由 替补甲 接替：请写 替补甲；没有改动"),
         (("substitute", "老王", "替补甲", "--offline"), "替补甲 接替 老王：替补甲 已经在本局中；没有改动"),
-        (("override", "ballot", "老王", "小明"), "老王 的选票改记为 小明（代替读不出的选票）：开局前不能这样做；没有改动"),
+        (("override", "ballot", "老王", "小明"), "老王 的选票改记为 小明（代替没能计入的那一票）：开局前不能这样做；没有改动"),
     ],
 )
 def test_an_illegal_correction_leaves_the_stored_game_as_it_was(cfg, capsys, argv, says) -> None:
