@@ -200,3 +200,28 @@ def lover_left(tmp_path):
     gm_commands.correct(service, "exit", [a])  # b follows by 殉情: his last words have a deadline
     [notice] = [x for x in announcements(service) if x.kind == "last_words_notice" and x.destination == b]
     return service, clock, notice
+
+
+def vote_opened(service, clock) -> None:
+    """Night 1 of a game6-10 over and published, day 1's vote opened (its post published at
+    the 13th hour, ``at(37)``)."""
+    from shenshi.daemon.gm_commands import mark_published
+
+    clock.set(at(24.5))
+    service.tick()
+    mark_published(service, [announcement(service, service.referee.gate_key()).id])
+    clock.set(at(37))
+    service.tick()
+    publish_vote_opening(service)
+
+
+def vote_opened_by_the_daemon(service, clock) -> None:
+    """Night 1 of a game6-10 settled at ``at(25)`` and published, day 1's vote opened by a
+    daemon cycle at ``at(37)`` (:func:`open_vote_on_forum`)."""
+    from shenshi.daemon.gm_commands import mark_published
+
+    clock.set(at(25))
+    service.tick()
+    mark_published(service, [a.id for a in announcements(service) if a.kind == "night_result"])
+    clock.set(at(37))
+    open_vote_on_forum(service, clock)

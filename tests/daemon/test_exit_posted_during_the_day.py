@@ -8,26 +8,13 @@ from __future__ import annotations
 from shenshi.daemon import gm_commands
 from shenshi.daemon.gm_commands import mark_published
 from shenshi.daemon.status import build_status
-from tests.daemon.helpers import (
-    GAME6_10,
-    announcement,
-    announcements,
-    at,
-    post,
-    publish_vote_opening,
-    started,
-)
+from tests.daemon.helpers import GAME6_10, announcements, at, post, started, vote_opened
 from tests.daemon.test_status import feed
 
 
 def test_an_exit_posted_during_the_day_is_known_out_while_the_days_result_waits(tmp_path) -> None:
     svc, clock = started(tmp_path)
-    clock.set(at(24.5))
-    svc.tick()
-    mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])
-    clock.set(at(37))
-    svc.tick()
-    publish_vote_opening(svc)
+    vote_opened(svc, clock)
     gm_commands.correct(svc, "exit", ["Tom_2"], reason="本人申请退出")
     mark_published(svc, [a.id for a in announcements(svc) if a.kind == "exit"])
     svc.tick()

@@ -65,18 +65,11 @@ def test_a_substitute_whose_seat_went_out_moves_no_later_clock(tmp_path, monkeyp
 
 def test_a_correction_names_the_seat_by_who_plays_it(tmp_path, monkeypatch) -> None:
     """gmattack A11: `override ballot 新人丙 新人丙` answered 「Lily99 的选票改记为 Lily99」."""
-    from tests.daemon.helpers import open_vote_on_forum
+    from tests.daemon.helpers import vote_opened_by_the_daemon
 
     monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
     svc, clock = started(tmp_path)
-    clock.set(at(25))
-    svc.tick()
-    from shenshi.daemon.gm_commands import mark_published
-    from tests.daemon.helpers import announcements
-
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "night_result"])
-    clock.set(at(37))
-    open_vote_on_forum(svc, clock)
+    vote_opened_by_the_daemon(svc, clock)
     gm_commands.substitute(svc, "Lily99", NEWCOMER, uid=NEWCOMER_UID)
     said = gm_commands.correct(svc, "ballot", [NEWCOMER, "老王"], reason="读不出")
     assert NEWCOMER in said.lines[0] and "Lily99 的选票" not in said.lines[0], said.lines

@@ -186,17 +186,11 @@ def test_an_alert_the_gm_fixed_is_not_counted_as_waiting(tmp_path) -> None:
 
 def test_a_delegated_ballot_does_not_make_the_vote_decided(tmp_path) -> None:
     """newcomer N9: 「老王 已无法被追上」 counted Rex's delegation, which his own post would void."""
-    from shenshi.daemon.gm_commands import mark_published
-    from tests.daemon.helpers import pm, post, publish_vote_opening
+    from tests.daemon.helpers import pm, post, vote_opened
     from tests.daemon.test_status import feed
 
     svc, clock = service(tmp_path)
-    clock.set(at(24.5))
-    svc.tick()
-    mark_published(svc, [announcement(svc, svc.referee.gate_key()).id])
-    clock.set(at(37))
-    svc.tick()
-    publish_vote_opening(svc)
+    vote_opened(svc, clock)
     for i, voter in enumerate(("夜行者", "老王", "小明", "阿杰", "Lily99")):
         feed(svc, post(voter, "投 月光", 37 + i / 100))
     feed(svc, pm("Rex", "委托投票：月光", 37.1))  # 6 of 10 with his: not final

@@ -10,18 +10,14 @@ from datetime import timedelta
 from shenshi.daemon import gm_commands
 from shenshi.daemon.gm_commands import mark_published
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import UIDS, announcements, at, open_vote_on_forum, post, started
+from tests.daemon.helpers import UIDS, announcements, at, post, started, vote_opened_by_the_daemon
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
 from tests.daemon.test_status import feed
 
 
 def day_one_vote(tmp_path):
     svc, clock = started(tmp_path)
-    clock.set(at(25))
-    svc.tick()
-    mark_published(svc, [a.id for a in announcements(svc) if a.kind == "night_result"])
-    clock.set(at(37))
-    open_vote_on_forum(svc, clock)
+    vote_opened_by_the_daemon(svc, clock)
     return svc, clock
 
 
