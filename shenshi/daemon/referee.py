@@ -767,10 +767,11 @@ class Referee:
             out_of_window = self.templates.render("reason_pm_window")
             # the step it answers in: once another opens, what it promised until then is over (wolfadv W1)
             step = {"step": step_label(self.state.phase, self.state.number)} if self.state.phase in (Phase.NIGHT, Phase.DAY) else None
+            unannounced = self._unannounced_names()  # (a seat taken over unannounced: its character's name)
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
                     continue
-                text = receipt.text
+                text = seats_renamed(receipt.text, unannounced) if unannounced else receipt.text
                 if closing and ctx is not None and receipt.command is not None:
                     note = until(ctx, result.commands[receipt.command])
                     text = text.replace(note, self.templates.render("receipt_until_closing"), 1)
@@ -1600,7 +1601,20 @@ class Referee:
                  or self.keys.substitution(old, new) in self.published
                  or self._named_since(before, old, new))
         }  # fmt: skip
-        return seat_names(self.templates, told)
+        return {**self._unannounced_names(), **seat_names(self.templates, told)}
+
+    def _unannounced_names(self) -> dict[str, str]:
+        """Where substitutions are not announced (werewolf, chess32), a seat a substitute took
+        over is named as the players know it, by the character its first holder played
+        (gmattack2 F6: the dawn post said 「admin 出局」, a name the players were never told)."""
+        names = {}
+        for old, new in self.successors.items():
+            if self.ruleset.substitution_report(old, new).public_facts or old in self.successors.values():
+                continue  # (announced; or not the seat's first holder: his own first holder names it)
+            holder = self.holder_now(old)
+            if holder != old:
+                names[holder] = old
+        return names
 
     def _named_since(self, before: GameState, old: str, new: str) -> bool:
         """Whether a round's result of the day, posted once ``new`` began taking ``old``'s seat

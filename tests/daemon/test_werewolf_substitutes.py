@@ -9,7 +9,7 @@ from shenshi.daemon import gm_commands
 from shenshi.daemon.gm_commands import enter_action, mark_published
 from shenshi.demo.script import load_script
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import UIDS, announcement, announcements, at, started
+from tests.daemon.helpers import START, UIDS, announcement, announcements, at, started
 from tests.daemon.test_proposals_follow_the_state import NEWCOMER, NEWCOMER_UID
 
 
@@ -88,3 +88,40 @@ def test_the_partners_of_a_seat_taken_over_unannounced_are_told_who_plays_it(tmp
     assert set(told) == set(wolves[1:]), told
     assert all(f"{wolves[0]} 的座位现在由 {NEWCOMER} 接替" in text for text in told.values())
     assert not [a for a in announcements(svc, PENDING) if a.kind == "partner_seat" and a.destination == NEWCOMER]
+
+
+def test_a_seat_taken_over_unannounced_keeps_its_characters_name_in_what_the_players_read(tmp_path, monkeypatch) -> None:
+    """gmattack2 F6: werewolf substitutions are not announced, yet the dawn post said 「admin
+    出局」 and the wolves' receipt 「今晚杀人 admin」 for 【杀人】小红: names the players were
+    never told. They read the character's name."""
+    from datetime import timedelta
+
+    from tests.daemon.helpers import post, werewolf_with_tree_holes
+    from tests.daemon.test_stream import _fed
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"werewolf": "42"})
+    clock.set(at(0.02))
+    svc.tick()
+    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
+    wolf = next(s.name for s in svc.referee.state.seats if s.role == "werewolf")
+    gm_commands.substitute(svc, villager, NEWCOMER, uid=NEWCOMER_UID)
+
+    def to_night(n: int) -> None:
+        while not (svc.referee.state.phase.value == "night" and svc.referee.state.number == n):
+            times = svc.referee.times()
+            clock.set(times.closes + timedelta(minutes=1)) if times is not None else clock.advance(hours=1)
+            svc.tick()
+            mark_published(svc, [a.id for a in announcements(svc, PENDING) if a.destination_kind.value == "thread"])
+            clock.advance(minutes=1)
+            svc.tick()
+
+    to_night(1)
+    assert svc.referee.state.has_player(NEWCOMER)  # (he entered at the night-0's end)
+    _fed(svc, post(wolf, f"【杀人】{villager}", (clock() - START).total_seconds() / 3600 + 0.01, tid="42"))
+    receipt = [a.text for a in announcements(svc, PENDING) if a.kind == "receipt" and a.destination == wolf][-1]
+    assert f"杀人 {villager}" in receipt and NEWCOMER not in receipt, receipt
+    clock.set(svc.referee.times().closes + timedelta(minutes=1))
+    svc.tick()
+    [dawn] = [a.text for a in announcements(svc, PENDING) if a.kind == "night_result"]
+    assert f"{villager} 出局" in dawn and NEWCOMER not in dawn, dawn
