@@ -112,7 +112,7 @@ def render(s: GameStatus, width: int) -> list[str]:
     if s.unannounced_deaths:
         add(listing("已结算、尚未公布的出局（只有你知道）：", list(s.unannounced_deaths), width))
     if s.marks:
-        add(listing("标记（玩家所知）：", [f"{m.name} {m.words}" for m in s.marks], width, "；"))
+        add(listing("标记（玩家所知）：", [f"{s.characters.get(m.name, m.name)} {m.words}" for m in s.marks], width, "；"))
     for sub in (x for x in s.substitutes if x.entering):
         names_too = [*names, sub.new]
         add(wrap(f"替补：{sub.new} 接替 {sub.old}（{gm_text.substitute_plays(sub.new, sub.old)}）"

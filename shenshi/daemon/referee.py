@@ -767,7 +767,7 @@ class Referee:
             out_of_window = self.templates.render("reason_pm_window")
             # the step it answers in: once another opens, what it promised until then is over (wolfadv W1)
             step = {"step": step_label(self.state.phase, self.state.number)} if self.state.phase in (Phase.NIGHT, Phase.DAY) else None
-            unannounced = self._unannounced_names()  # (a seat taken over unannounced: its character's name)
+            unannounced = self.unannounced_names()  # (a seat taken over unannounced: its character's name)
             for i, receipt in enumerate(result.receipts):
                 if receipt.command in answered:
                     continue
@@ -1601,9 +1601,9 @@ class Referee:
                  or self.keys.substitution(old, new) in self.published
                  or self._named_since(before, old, new))
         }  # fmt: skip
-        return {**self._unannounced_names(), **seat_names(self.templates, told)}
+        return {**self.unannounced_names(), **seat_names(self.templates, told)}
 
-    def _unannounced_names(self) -> dict[str, str]:
+    def unannounced_names(self) -> dict[str, str]:
         """Where substitutions are not announced (werewolf, chess32), a seat a substitute took
         over is named as the players know it, by the character its first holder played
         (gmattack2 F6: the dawn post said 「admin 出局」, a name the players were never told)."""

@@ -293,6 +293,9 @@ class GameStatus:
     to_send: tuple[int, ...] = ()  # PMs (receipts, role PMs…) waiting for the GM, by id
     sign_in: SignIn | None = None  # while the sign-in window is open
     substitutes: tuple[SubstituteView, ...] = ()  # every substitution of the game
+    # a seat a substitute took over unannounced (werewolf, chess32): holder → the character
+    # the players know it by
+    characters: Mapping[str, str] = field(default_factory=dict)
     superseded: tuple[SupersededView, ...] = ()  # proposals made moot, newest first
 
     @property
@@ -306,7 +309,9 @@ class GameStatus:
         """The living as the GM reads them: a seat a substitute is entering is named with him
         (``kk_大侠（替补 路人甲）``): the player who left no longer plays it."""
         entering = {v.old: v.new for v in self.substitutes if v.entering}
-        return tuple(f"{n}（替补 {entering[n]}）" if n in entering else n for n in self.living)
+        return tuple(f"{n}（替补 {entering[n]}）" if n in entering
+                     else f"{self.characters[n]}（{n} 在玩）" if n in self.characters else n
+                     for n in self.living)  # fmt: skip
 
 
 # -- building it ------------------------------------------------------------------------------------
@@ -371,6 +376,7 @@ def build_status(service: GameService, now: datetime | None = None) -> GameStatu
         to_send=_to_send(outbox, mode),
         sign_in=_sign_in(service, state, now),
         substitutes=() if state.phase is Phase.OVER else _substitutes(referee),
+        characters=referee.unannounced_names(),
         superseded=_superseded(referee, outbox, tz),
     )
 

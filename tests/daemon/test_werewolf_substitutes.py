@@ -125,3 +125,19 @@ def test_a_seat_taken_over_unannounced_keeps_its_characters_name_in_what_the_pla
     svc.tick()
     [dawn] = [a.text for a in announcements(svc, PENDING) if a.kind == "night_result"]
     assert f"{villager} 出局" in dawn and NEWCOMER not in dawn, dawn
+
+
+def test_status_lists_a_seat_taken_over_unannounced_by_its_character(tmp_path, monkeypatch) -> None:
+    """gmattack2 F6: 「存活（玩家所知）：… admin」 — the players know the seat as its character."""
+    from datetime import timedelta
+
+    from shenshi.daemon.status import build_status
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
+    gm_commands.substitute(svc, villager, NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(svc.referee.times().closes + timedelta(minutes=1))  # night 0 over: he entered
+    svc.tick()
+    assert svc.referee.state.has_player(NEWCOMER)
+    assert f"{villager}（{NEWCOMER} 在玩）" in build_status(svc).living_shown
