@@ -206,6 +206,8 @@ class Proposals:
             return None if a.key in self._declarations_lost() else Standing(None)
         if a.kind == "receipt" and (voided := self._voided(a)) is not None:
             return Standing(None, self.referee.keys.voided(*voided))  # the action no longer stands
+        if a.kind == "receipt" and (early := self._declaration_came_first(a)) is not None:
+            return Standing(replace(_draft_of(a), text=early))
         if len(parts) >= 3 and (corrected := self.referee.result_pms.get(parts[1])) is not None:
             kinds, keys = corrected  # a PM of a day whose execution the GM corrected
             if a.kind in kinds and original_key(a.key) not in keys:
@@ -213,6 +215,21 @@ class Proposals:
         if a.destination_kind is DestinationKind.USER:
             return self._to_seat(a, parts) or self._settled_receipt(a) or self._disagreeing_receipt(a)
         return None
+
+    def _declaration_came_first(self, a: Announcement) -> str | None:
+        """A declaration refused for want of a kill, still to be sent, once his unit's kill came
+        (recheck3 F1: 「还没有收到你们的杀人指令」 beside his partner's 「杀 老王」 received): it
+        says to send the declaration again, now that it has a kill to go with."""
+        t = self.referee.templates
+        if t.render("reason_declaration_without_kill") not in a.text or self.state.phase is not Phase.NIGHT:
+            return None
+        seat = self.seat_of(a.destination)
+        if seat is None or not seat.alive:
+            return None
+        unit = {seat.name, *self.referee.partners(seat.name)}
+        if not any(s.actor in unit and s.action == "kill" and s.target for s in self.state.submissions):
+            return None
+        return a.text.replace(t.render("reason_declaration_without_kill"), t.render("reason_declaration_before_kill"))
 
     # -- an action the GM voided ----------------------------------------------------------------
 

@@ -589,6 +589,11 @@ _group(
     ),
     ("reason_game_over", "游戏已经结束，不再受理", "a command after the game's end was published"),
     (
+        "reason_declaration_before_kill",
+        "这份宣言比你们的杀人指令先到，没有计入；现在请再发一次宣言，它会跟随已收到的杀人指令",
+        "a 杀人宣言 refused for want of a kill, once the unit's kill came: send it again",
+    ),
+    (
         "reason_declaration_without_kill",
         "今晚还没有收到你们的杀人指令，这份宣言没有可以跟随的杀人：请把它和「杀 玩家名」写在同一条私信里发来（杀手方还没有行动，不会提前结算）",
         "a 杀人宣言 sent alone before any kill of the sender or his partner: nothing recorded",

@@ -39,3 +39,16 @@ def test_a_declaration_before_any_kill_is_not_taken(tmp_path) -> None:
     assert not [s for s in svc.referee.state.submissions if s.action == "kill"]
     [receipt] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == "老王"]
     assert receipt.text.startswith("未受理") and "还没有收到你们的杀人指令" in receipt.text, receipt.text
+
+
+def test_a_declaration_refused_before_the_kill_says_to_send_it_again_once_the_kill_came(tmp_path) -> None:
+    """recheck3 F1: the partner's declaration came seconds before the kill: its refusal
+    (「还没有收到你们的杀人指令」) stayed beside the kill's receipt."""
+    svc, clock = started(tmp_path)
+    feed(svc, pm("老王", f"杀人宣言：{DECLARATION}", 0.2))
+    feed(svc, pm("夜行者", "杀 月光", 0.21))
+    [receipt] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == "老王"
+                 and a.state.value == "proposed"]  # fmt: skip
+    assert "还没有收到你们的杀人指令" not in receipt.text and "现在请再发一次宣言" in receipt.text, receipt.text
+    feed(svc, pm("老王", f"杀人宣言：{DECLARATION}", 0.3))  # he does: the kill has it
+    assert not [a for a in alerts(svc) if a.kind == "declaration_missing" and a.resolved_at is None]
