@@ -1395,7 +1395,7 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
             (pos in second or pos in reader.weak_starts)
             and hit[0].intents == ("vote",) and not _names_a_choice(hit[0])
             and not hit[0].correction  # 更正：投他: meant, an alert (never the first in silence)
-        ):  # fmt: skip
+        ) or (found and _pronoun_again(hit[0])):  # fmt: skip
             continue
         parsed, end = hit
         parsed = reader.for_later(parsed, end)
@@ -1413,6 +1413,17 @@ def read_votes(text: str, index: NameIndex, author_keys: tuple[str, ...] = ()) -
                 second.add(nxt)
                 insort(starts, nxt, lo=i)
     return [_one_choice(p) for p in found]
+
+
+def _pronoun_again(p: Parsed) -> bool:
+    """A ballot for 他 after a ballot naming a player (投票：阿杰，我也投他): it says the same
+    ballot again, not a second one naming nobody (recheck3 F5: the post counted for nothing
+    and its writer was removed for not voting). A change to 他 (改投他) stays an alert."""
+    target = p.target
+    return (
+        p.intents == ("vote",) and not p.change and not p.correction and target is not None
+        and target.player is None and fold(target.written).strip() in lexicon.PRONOUNS and not p.more_targets
+    )  # fmt: skip
 
 
 def _offered_ballot(reader: _Reader, pos: int) -> tuple[tuple[NameRef, ...], int, bool] | None:
