@@ -1781,6 +1781,7 @@ class Referee:
             why = [self.templates.render("ruling_reason", reason=event.reason.strip())] if event.reason.strip() \
                 and event.kind in ("penalty", "send_off") else []
             text = public_text(self.templates, "", report, {}, extra=why).lstrip("\n")
+            text = seats_renamed(text, self._seats_shown(before))  # (a seat as the players know it: recheck3 F11)
         self.pending_public[key] = text
         return [Draft(key, "exit" if event.kind == "exit" else "ruling", "thread", self.game.vote_thread, text)]
 

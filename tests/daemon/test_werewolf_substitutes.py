@@ -141,3 +141,36 @@ def test_status_lists_a_seat_taken_over_unannounced_by_its_character(tmp_path, m
     svc.tick()
     assert svc.referee.state.has_player(NEWCOMER)
     assert f"{villager}（{NEWCOMER} 在玩）" in build_status(svc).living_shown
+
+
+def test_a_ruling_on_a_seat_taken_over_unannounced_names_its_character(tmp_path, monkeypatch) -> None:
+    """recheck3 F11: Rex's seat secretly taken over by 路人甲; the send-off's public post said
+    「路人甲 被罚下…」, revealing the substitution."""
+    from datetime import timedelta
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
+    gm_commands.substitute(svc, villager, NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(svc.referee.times().closes + timedelta(minutes=1))  # night 0 over: he entered
+    svc.tick()
+    gm_commands.correct(svc, "send-off", [NEWCOMER], reason="辱骂")
+    posts = [a.text for a in announcements(svc, PENDING) if a.destination_kind.value == "thread" and "罚下" in a.text]
+    assert posts and all(villager in p and NEWCOMER not in p for p in posts), posts
+
+
+def test_no_penalty_for_a_player_sent_off_already(tmp_path) -> None:
+    """recheck3 F12: penalties of 12, 5 and 7 points were each accepted, with a public post, on a
+    character already sent off."""
+    from shenshi.errors import UserError
+
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
+    gm_commands.correct(svc, "send-off", [villager], reason="辱骂")
+    for what, args in (("penalty", [villager, "5"]), ("send-off", [villager])):
+        try:
+            gm_commands.correct(svc, what, args, reason="再犯")
+        except UserError as refused:
+            assert "已被罚下，不能再罚分或罚下" in str(refused), refused
+        else:
+            raise AssertionError(f"{what} accepted on a player sent off")
