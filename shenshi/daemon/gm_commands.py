@@ -707,7 +707,11 @@ def _pm_as_read(service: GameService, pm: str, actor: str) -> tuple[str, str]:
         raise UserError(f"--pm 要写私信的编号（提醒里的“私信 N”），收到「{pm}」；没有改动")
     number = int(pm.strip().lstrip("#"))
     with service.store.snapshot() as uow:
-        alerts = [a for a in uow.alerts.raised(service.game_id) if a.evidence_id == number]
+        raised = uow.alerts.raised(service.game_id)
+        # the number as the alert's evidence shows it (「→ PM 44」: the forum's) or as stored
+        ids = {number} | {e.id for a in raised if a.evidence_id is not None
+                          and (e := uow.evidence.get(a.evidence_id)).kind.value == "pm" and e.forum_id == str(number)}  # fmt: skip
+    alerts = [a for a in raised if a.evidence_id in ids]
     causes = [c for a in alerts if (c := Cause.from_json(a.cause)) is not None and c.who == actor]
     if not causes:
         raise UserError(f"没有 {actor} 第 {number} 条私信的提醒：--pm 只用于提醒里给出的那条私信；没有改动")

@@ -215,3 +215,16 @@ def test_the_pm_option_is_refused_for_a_pm_no_alert_is_about(tmp_path) -> None:
     with pytest.raises(UserError, match="--pm 要写私信的编号"):
         enter_action(svc, ["夜行者", "杀", "Rex"], pm="x")
     assert svc.referee.state.submissions == ()
+
+
+def test_the_pm_option_takes_the_number_the_alert_shows(tmp_path) -> None:
+    """recheck3 F9: the alert's evidence said 「→ PM 44」 (the forum's number) and the hint
+    `--pm 71` (the stored one); typing 44 was refused. Either is the PM."""
+    svc, clock = service(tmp_path)
+    feed(svc, pm("夜行者", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
+    [alert] = alerts(svc)
+    with svc.store.snapshot() as uow:
+        shown = uow.evidence.get(alert.evidence_id).forum_id
+    enter_action(svc, ["夜行者", "杀", "Rex"], pm=shown)
+    [sub] = svc.referee.state.submissions
+    assert sub.extra["declaration_chars"] >= 100 and sub.t == START.replace(minute=3)
