@@ -1734,6 +1734,9 @@ class Referee:
             key, kind = self.keys.substitution(event.old, event.new), "substitution"
             report = self.ruleset.substitution_report(event.old, event.new)
         if not (report.public_facts or report.winner):
+            if isinstance(event, SubstitutionScheduled):  # not announced: he who leaves is told all the same (recheck3 F13)
+                told = self.templates.render("seat_taken", new=event.new)
+                return [Draft(f"{key}:seat_taken", "seat_taken", "pm", event.old, told)]
             return []
         if isinstance(event, SubstitutionScheduled):
             text = self.substitution_text(event.old, event.new)

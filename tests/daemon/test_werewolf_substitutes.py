@@ -88,6 +88,8 @@ def test_the_partners_of_a_seat_taken_over_unannounced_are_told_who_plays_it(tmp
     assert set(told) == set(wolves[1:]), told
     assert all(f"{wolves[0]} 的座位现在由 {NEWCOMER} 接替" in text for text in told.values())
     assert not [a for a in announcements(svc, PENDING) if a.kind == "partner_seat" and a.destination == NEWCOMER]
+    # he who leaves is told, as where substitutions are announced (recheck3 F13)
+    assert [a for a in announcements(svc, PENDING) if a.kind == "seat_taken" and a.destination == wolves[0]]
 
 
 def test_a_seat_taken_over_unannounced_keeps_its_characters_name_in_what_the_players_read(tmp_path, monkeypatch) -> None:
