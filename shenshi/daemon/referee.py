@@ -760,6 +760,9 @@ class Referee:
             if any(isinstance(e, PowerSubmitted) and e.report.private_results for e in events):
                 answered.add(n)  # its answer goes at once: it is the receipt (one PM per fact)
         self._await_resends(result, evidence, at)
+        # a kill the rules refused (the night settled) has no declaration to miss (recheck3 F3)
+        refused_kills = {result.commands[n].actor for n in refused if result.commands[n].action == KILL}
+        out.alerts = [a for a in out.alerts if not (a.kind == "declaration_missing" and a.subject in refused_kills)]
         # The step ends now, everything being in (RULES.md "Early close"): the receipts of what
         # completed it say so, not that it may still change.
         closing = ctx is not None and ctx.phase.closes_early and bool(result.commands) and self._closes_early()

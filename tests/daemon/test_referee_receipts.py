@@ -104,3 +104,11 @@ def test_a_player_the_settled_night_put_out_is_not_asked_to_resend(tmp_path) -> 
     out = ref.read_pm(pm("Rex", "祈祷 老王", 24.6), "9")
     [text] = receipts(out)
     assert text.startswith("未受理") and "重新发送" not in text and "下一夜" not in text, text
+
+
+def test_a_kill_refused_after_the_night_settled_is_one_alert(tmp_path) -> None:
+    """recheck3 F3: 「杀 Rex」 after the settlement raised 「缺杀人宣言」 beside 「现在不受理」 for a
+    kill that was never accepted."""
+    ref = referee_at_dawn(tmp_path)
+    out = ref.read_pm(pm("夜行者", "杀 Rex", 24.5), "8")
+    assert [a.kind for a in out.alerts] == ["not_in_phase"], [a.kind for a in out.alerts]
