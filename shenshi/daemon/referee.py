@@ -277,6 +277,7 @@ class Referee:
         # the open step's submissions the GM voided, by the evidence that made them: (actor,
         # action, target); their receipts no longer stand (kept in replay too)
         self.voided: dict[str, tuple[str, str, str]] = {}
+        self.voided_entries: set[tuple[str, str]] = set()  # GM-entered actions voided since (actor, action)
         # the exit posts the GM recorded during the open step (kept in replay too): till one is
         # out, its seat still plays and the step does not end early (newcomer N-14)
         self.exits_in_step: list[str] = []
@@ -368,8 +369,12 @@ class Referee:
         if isinstance(event, SubmissionVoided) and not event.by_player:  # (his own: he knows)
             self.voided.update((str(s.evidence), (s.actor, s.action, s.target or "")) for s in before.submissions
                                if s.actor == event.actor and s.action == event.action and s.evidence)  # fmt: skip
+            # one the GM entered has no PM of its own: its receipt is known by who and what (recheck3 F10)
+            self.voided_entries |= {(s.actor, s.action) for s in before.submissions
+                                    if s.actor == event.actor and s.action == event.action and s.extra.get("gm")}  # fmt: skip
         elif isinstance(event, PhaseOpened):
             self.voided.clear()
+            self.voided_entries.clear()
             self.exits_in_step.clear()
         if isinstance(event, ExitDeclared) or (isinstance(event, RulingApplied) and event.kind == "exit"):
             self.exits_in_step.append(self.keys.exit(event.name))

@@ -206,6 +206,8 @@ class Proposals:
             return None if a.key in self._declarations_lost() else Standing(None)
         if a.kind == "receipt" and (voided := self._voided(a)) is not None:
             return Standing(None, self.referee.keys.voided(*voided))  # the action no longer stands
+        if a.kind == "receipt" and self._entry_voided(a):
+            return Standing(None)  # the GM's entry for him, voided since
         if a.kind == "receipt" and (early := self._declaration_came_first(a)) is not None:
             return Standing(replace(_draft_of(a), text=early))
         if len(parts) >= 3 and (corrected := self.referee.result_pms.get(parts[1])) is not None:
@@ -243,6 +245,14 @@ class Proposals:
             if found is not None and not told and info.action_name(found[1]) in a.text:
                 return str(e), found[1]
         return None
+
+    def _entry_voided(self, a: Announcement) -> bool:
+        """Receipt ``a`` tells its player of an action the GM entered for him, voided since."""
+        t, info = self.referee.templates, self.referee.ruleset.info
+        entered = t.render("receipt_entered", written="\x00", text="\x00").split("\x00")[0]
+        return a.text.startswith(entered) and any(
+            actor == a.destination and f"{info.action_name(action)} " in a.text for actor, action in self.referee.voided_entries
+        )  # fmt: skip
 
     def _void_notices(self) -> list[Draft]:
         """To each player whose receipt for an action the GM then voided already went out:

@@ -14,7 +14,8 @@ from shenshi.daemon.gm_commands import enter_action, run_hint
 from shenshi.daemon.status import build_status
 from shenshi.demo.script import load_script
 from shenshi.errors import UserError
-from tests.daemon.helpers import START, alerts, at, pm, started
+from shenshi.store.outbox import PENDING
+from tests.daemon.helpers import START, alerts, announcements, at, pm, started
 from tests.daemon.test_status import feed
 
 DECLARATION = "那一夜风雨交加，雷声在远处的山谷里回荡。" * 6
@@ -228,3 +229,17 @@ def test_the_pm_option_takes_the_number_the_alert_shows(tmp_path) -> None:
     enter_action(svc, ["夜行者", "杀", "Rex"], pm=shown)
     [sub] = svc.referee.state.submissions
     assert sub.extra["declaration_chars"] >= 100 and sub.t == START.replace(minute=3)
+
+
+def test_the_receipt_of_an_entry_the_gm_then_voids_is_withdrawn(tmp_path) -> None:
+    """recheck3 F10: after `override void 小明 杀`, his pending 「天神已按你的私信…代为记录——已收到：
+    今晚杀 夜行者」 still waited to be sent."""
+    from shenshi.daemon.gm_commands import correct, run_hint
+
+    svc, clock = service(tmp_path)
+    feed(svc, pm("夜行者", f"杀 夜行着\n杀人宣言：{DECLARATION}", 0.05))
+    [view] = build_status(svc).alerts
+    run_hint(svc, view.advice.hints[0])
+    assert [a for a in announcements(svc, PENDING) if a.destination == "夜行者" and "代为记录" in a.text]
+    correct(svc, "void", ["夜行者", "杀"])
+    assert not [a for a in announcements(svc, PENDING) if a.destination == "夜行者" and "代为记录" in a.text]
