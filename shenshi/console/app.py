@@ -246,7 +246,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
                     try:
                         return operation(service, fields, request.path_params)
                     except UserError as exc:  # (one that asks to be confirmed offers the confirmation)
-                        return Said(refused=(str(exc),), hints=getattr(exc, "hints", ()))
+                        return Said(refused=(getattr(exc, "short", str(exc)),), hints=getattr(exc, "hints", ()))
 
             try:
                 said = await run_in_threadpool(work)

@@ -470,7 +470,7 @@ CORRECTIONS = {
     "void": ("作废一个行动", (("玩家", "player"), ("行动", "action"))),
     "execute": ("改为处决", (("玩家", "player"),)),
     "cancel-execution": ("今天不处决", ()),
-    "exit": ("自动退出（无替补）", (("玩家", "player"),)),
+    "exit": ("退出（无替补；本人退出、确认未签到或潜水）", (("玩家", "player"),)),
     "ballot": ("补记选票", (("投票人", "player"), ("投给", "target"))),
     "answered": ("已提前答复占卜", (("占卜者", "player"),)),
     "extra-divination": ("额外占卜（抽中的庶民）", (("玩家", "player"),)),

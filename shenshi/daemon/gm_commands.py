@@ -110,9 +110,10 @@ class NeedsConfirmation(UserError):
     """A correction refused until the GM confirms what it does; ``hints``: the confirmation
     and what else he may do instead."""
 
-    def __init__(self, message: str, hints: tuple[Hint, ...]) -> None:
+    def __init__(self, message: str, hints: tuple[Hint, ...], short: str = "") -> None:
         super().__init__(message)
         self.hints = hints
+        self.short = short or message  # without the commands (the console shows them as buttons)
 
 
 @dataclass(frozen=True)
@@ -691,11 +692,8 @@ def _check_not_ending(service: GameService, command: base.Command, what: str, ar
     if what == "exit" and name and (substitute := substitute_hint(situation_of(service), name)) is not None:
         hints += (substitute,)
     instead = f"要换替补：shenshi substitute {name} 新玩家；" if len(hints) > 1 else ""
-    raise NeedsConfirmation(
-        f"{said}：这会让游戏立即结束（{shown}），记录后不能撤销，这个座位也不能再由替补接替；{instead}"
-        f"确认结束游戏：{confirm.text()}；没有改动",
-        hints,
-    )
+    why = f"{said}：这会让游戏立即结束（{shown}），记录后不能撤销，这个座位也不能再由替补接替"
+    raise NeedsConfirmation(f"{why}；{instead}确认结束游戏：{confirm.text()}；没有改动", hints, f"{why}；没有改动")
 
 
 def _pm_as_read(service: GameService, pm: str, actor: str) -> tuple[str, str]:

@@ -18,6 +18,7 @@ def test_an_exit_that_would_end_the_game_is_confirmed_from_the_note(client, key,
                              back="/g/1/corrections"))  # fmt: skip
     said = page.split('class="note')[1]
     assert "这会让游戏立即结束" in said and game.referee.state.outcome is None
+    assert "shenshi " not in said.split("<form")[0]  # the buttons, not commands to type (recheck3 F4)
     assert game.referee.state.is_alive("老王")
     confirm = said.split("确认退出并结束游戏")[0].rsplit("<form", 1)[1]
     assert 'value="--ends-game="' in confirm and 'value="--reason=本人申请退出"' in confirm
