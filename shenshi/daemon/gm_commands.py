@@ -647,6 +647,8 @@ def correct(
         _check_voting(service, said)
     if what == "void":
         _check_phase_open(service, args[1] if len(args) > 1 else "", said)
+    if what in ("penalty", "send-off") and args[0] in referee.context(service.clock()).phase.sent_off:
+        raise UserError(f"{said}：{args[0]} 已被罚下，不能再罚分或罚下；没有改动")  # (recheck3 F12)
     if what in SEAT_OUT and not ends_game:
         _check_not_ending(service, command, what, args, reason, said)
     dropped = _actions_dropped(service, args[0]) if what in SEAT_OUT and args else ""

@@ -522,7 +522,6 @@ _REFUSALS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] = 
      lambda m: f"警长 {m[1]} 还在场：警徽只在警长出局时移交（【殉职】，或按默认）"),
     (re.compile(r"'(.+)' has no divination to answer"), lambda m: f"{m[1]} 不是占卜者（预言家），没有占卜可以答复"),
     (re.compile(r"(\S+) does not allow abstaining"), lambda m: "这个规则集不能弃权（每位存活玩家都必须投给一名玩家），请写投票对象"),
-    (re.compile(r"'(.+)' is already sent off"), lambda m: f"{m[1]} 已被罚下，不能再罚分或罚下"),
     (re.compile(r"'(.+)' is out: only characters in play are penalised"), lambda m: f"{m[1]} 已出局：只能处罚在场的角色"),
 )  # fmt: skip
 

@@ -384,8 +384,6 @@ class Werewolf(Ruleset):
             if not state.is_alive(name):
                 raise IllegalActionError(f"{name!r} is out: only characters in play are penalised")
             threshold = camps.settings(state).sent_off_points
-            if mem.points(name) >= threshold:  # (no more points to a player out of play: recheck3 F12)
-                raise IllegalActionError(f"{name!r} is already sent off")
             points = command.params.get("points")
             if command.kind == "send_off":
                 points = max(threshold - mem.points(name), 0)
