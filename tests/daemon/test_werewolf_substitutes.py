@@ -131,16 +131,9 @@ def test_a_seat_taken_over_unannounced_keeps_its_characters_name_in_what_the_pla
 
 def test_status_lists_a_seat_taken_over_unannounced_by_its_character(tmp_path, monkeypatch) -> None:
     """gmattack2 F6: 「存活（玩家所知）：… admin」 — the players know the seat as its character."""
-    from datetime import timedelta
-
     from shenshi.daemon.status import build_status
 
-    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
-    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
-    gm_commands.substitute(svc, villager, NEWCOMER, uid=NEWCOMER_UID)
-    clock.set(svc.referee.times().closes + timedelta(minutes=1))  # night 0 over: he entered
-    svc.tick()
+    svc, villager = villager_taken_over(tmp_path, monkeypatch)
     assert svc.referee.state.has_player(NEWCOMER)
     assert f"{villager}（{NEWCOMER} 在玩）" in build_status(svc).living_shown
 
@@ -148,14 +141,7 @@ def test_status_lists_a_seat_taken_over_unannounced_by_its_character(tmp_path, m
 def test_a_ruling_on_a_seat_taken_over_unannounced_names_its_character(tmp_path, monkeypatch) -> None:
     """recheck3 F11: Rex's seat secretly taken over by 路人甲; the send-off's public post said
     「路人甲 被罚下…」, revealing the substitution."""
-    from datetime import timedelta
-
-    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
-    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
-    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
-    gm_commands.substitute(svc, villager, NEWCOMER, uid=NEWCOMER_UID)
-    clock.set(svc.referee.times().closes + timedelta(minutes=1))  # night 0 over: he entered
-    svc.tick()
+    svc, villager = villager_taken_over(tmp_path, monkeypatch)
     gm_commands.correct(svc, "send-off", [NEWCOMER], reason="辱骂")
     posts = [a.text for a in announcements(svc, PENDING) if a.destination_kind.value == "thread" and "罚下" in a.text]
     assert posts and all(villager in p and NEWCOMER not in p for p in posts), posts
@@ -176,3 +162,17 @@ def test_no_penalty_for_a_player_sent_off_already(tmp_path) -> None:
             assert "已被罚下，不能再罚分或罚下" in str(refused), refused
         else:
             raise AssertionError(f"{what} accepted on a player sent off")
+
+
+def villager_taken_over(tmp_path, monkeypatch):
+    """The demo's werewolf game after night 0, a villager's seat taken over by the newcomer
+    (not announced): ``(service, the villager)``."""
+    from datetime import timedelta
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path, "werewolf", script=load_script("werewolf"))
+    villager = next(s.name for s in svc.referee.state.seats if s.role == "villager")
+    gm_commands.substitute(svc, villager, NEWCOMER, uid=NEWCOMER_UID)
+    clock.set(svc.referee.times().closes + timedelta(minutes=1))  # night 0 over: he entered
+    svc.tick()
+    return svc, villager
