@@ -707,10 +707,10 @@ def _pm_as_read(service: GameService, pm: str, actor: str) -> tuple[str, str]:
         raise UserError(f"--pm 要写私信的编号（提醒里的“私信 N”），收到「{pm}」；没有改动")
     number = int(pm.strip().lstrip("#"))
     with service.store.snapshot() as uow:
-        raised = uow.alerts.raised(service.game_id)
+        raised = [a for a in uow.alerts.raised(service.game_id) if a.subject == actor and a.evidence_id is not None]
         # the number as the alert's evidence shows it (「→ PM 44」: the forum's) or as stored
-        ids = {number} | {e.id for a in raised if a.evidence_id is not None
-                          and (e := uow.evidence.get(a.evidence_id)).kind.value == "pm" and e.forum_id == str(number)}  # fmt: skip
+        ids = {number} | {a.evidence_id for a in raised
+                          if (e := uow.evidence.get(a.evidence_id)).kind.value == "pm" and e.forum_id == str(number)}  # fmt: skip
     alerts = [a for a in raised if a.evidence_id in ids]
     causes = [c for a in alerts if (c := Cause.from_json(a.cause)) is not None and c.who == actor]
     if not causes:
@@ -879,7 +879,7 @@ def substitute(
         raise UserError(f"{new} 曾在本局坐过一个座位、已经离开（由替补接替）：离开的玩家不能再作为替补回到本局；"
                         "请换一名替补；没有改动")
     pending = dict(service.referee.state.pending_substitutions)
-    if new == pending.get(old) or new in pending.values():
+    if new in pending.values():
         raise UserError(f"{new} 已经在本局中（正在接替 {next(o for o, n in pending.items() if n == new)} 的座位）：请换一名替补；没有改动")
     entering = pending.get(old)
     if entering is not None:  # (gmattack2 F1: said as it is, not 「入座后」 beside 「立即生效」)

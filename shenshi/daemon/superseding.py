@@ -64,6 +64,7 @@ from shenshi.rulesets.base import (
     Resolved,
     Seat,
 )
+from shenshi.rulesets.catalog import KILL
 from shenshi.rulesets.profile import SkillChannel
 from shenshi.store.announcements import original_key
 from shenshi.store.outbox import PENDING, AnnouncementState
@@ -229,7 +230,7 @@ class Proposals:
         if seat is None or not seat.alive:
             return None
         unit = {seat.name, *self.referee.partners(seat.name)}
-        if not any(s.actor in unit and s.action == "kill" and s.target for s in self.state.submissions):
+        if not any(s.actor in unit and s.action == KILL and s.target for s in self.state.submissions):
             return None
         return a.text.replace(t.render("reason_declaration_without_kill"), t.render("reason_declaration_before_kill"))
 
