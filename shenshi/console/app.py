@@ -57,7 +57,7 @@ from shenshi.rulesets.catalog import ACTION_NAMES
 HERE = Path(__file__).parent
 SEP = "\x1f"  # between the values of a repeated form field (a hint's arguments)
 # The commands a hint's button may run here (the others are shown as links or words).
-RUNNABLE = frozenset({"override", "substitute", "approve", "reject", "published", "ack"})
+RUNNABLE = frozenset({"override", "substitute", "approve", "reject", "published", "ack", "message"})
 NOTES_KEPT = 64  # notes waiting to be shown (one per action; the oldest are dropped)
 ID_LIMIT = 500  # ids in one form (as the CLI's ranges)
 PAGES = (("now", "", "现在"), ("review", "review", "审核"), ("alerts", "alerts", "提醒"),
@@ -289,7 +289,7 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
         command = form.get("command", "")
         if command not in RUNNABLE:
             raise UserError(f"这一步不能在这里执行：{command or '（空）'}")
-        args = tuple(form["args"].split(SEP)) if form.get("args") else ()
+        args = tuple(form["args"].replace("\r\n", "\n").split(SEP)) if form.get("args") else ()
         options = tuple(tuple(o.split("=", 1)) for o in form.get("options", "").split(SEP) if "=" in o)
         hint = Hint(command, args, tuple(_ids(form.get("ids", ""))), late=form.get("late") == "1",
                     options=options)  # type: ignore[arg-type]  # fmt: skip

@@ -967,6 +967,10 @@ def run_hint(service: GameService, hint: Hint, by: str = "", *, text: str | None
             return mark_published(service, hint.ids, by=by)
         case "ack":
             return acknowledge(service, hint.ids, by)
+        case "message" if len(args) == 2:
+            from shenshi.daemon.gm_message import message
+
+            return message(service, args[0], args[1], by)
         case "edit" if text is not None and len(hint.ids) == 1:
             return edit_text(service, hint.ids[0], text, by)
     raise UserError(f"这一步不是一条可以直接执行的命令：{hint.text()}")

@@ -423,7 +423,7 @@ LABELS: Mapping[str, str] = MappingProxyType({
 # What a blank argument stands for.
 BLANKS: Mapping[str, str] = MappingProxyType({
     "target": "对象", "action": "行动", "points": "分数", "civilian": "庶民", "newcomer": "新玩家",
-    "id": "ID",
+    "id": "ID", "text": "私信内容",
 })  # fmt: skip
 OR = "，或 "
 # What keeps an open step from ending early (the rules core's ``Waiting``), for the GM.
@@ -449,7 +449,7 @@ RESOLVED: Mapping[str, str] = MappingProxyType({
     "gm": "天神补记：{what}", "declaration": "{who} 的杀人宣言已到", "still_disagreeing": "{what}：仍不一致，见新的提醒", "void": "已作废 {who} 的「{action}」",
     "exit": "{who} 已确认退出", "substitute": "{new} 已接替 {who}", "sent": "#{id} 已发出",
     "published": "#{id} 已记为发布", "rejected": "#{id} 已放弃", "kept": "保留 {who}（#{id} 已放弃）", "receipt": "回执 #{id} 已送达",
-    "superseded": "#{id} 已被取代（不会发送）",
+    "superseded": "#{id} 已被取代（不会发送）", "replied": "已私信回复（#{id}）",
     "counted": "天神把这条私信计入了《{game}》",
     "resent_naming": "玩家重发了这条私信并写明《{game}》，已在那一局计入",
 })  # fmt: skip

@@ -61,9 +61,9 @@ from shenshi.rulesets.profile import SkillChannel
 
 # Commands of ``shenshi`` a hint may name, and the acts the GM does by hand on the forum.
 COMMANDS = frozenset({"override", "substitute", "approve", "reject", "edit", "published", "ack",
-                      "review", "status", "run"})  # fmt: skip
+                      "message", "review", "status", "run"})  # fmt: skip
 BY_HAND = frozenset({
-    "pm",  # 私信回复 a player (args: the player)
+    "pm",  # 私信回复 a player on the forum (args: the player; one of the game: ``message``)
     "forum",  # 打开论坛查看 (args: a url, if known)
     "post",  # 手动发帖 an announcement (ids)
     "by_hand",  # 手动发帖/发私信 announcements of both kinds (ids)
@@ -82,9 +82,11 @@ class Blank:
     what: str
     choices: tuple[str, ...] = ()
     suggested: tuple[str, ...] = ()  # the likely ones (a misspelt name's close matches, the bench)
+    long: bool = False  # a text of several lines (a PM's words), not a word
 
     def to_json(self) -> dict[str, Any]:
-        return {"blank": self.what, "choices": list(self.choices), "suggested": list(self.suggested)}
+        shown = {"blank": self.what, "choices": list(self.choices), "suggested": list(self.suggested)}
+        return shown | ({"long": True} if self.long else {})
 
 
 Arg = str | Blank
@@ -203,6 +205,7 @@ class Advice:
 
 BALLOT, ACTION, DECLARATION, SENT, SEAT, RECEIPT = "ballot", "action", "declaration", "sent", "seat", "receipt"
 ENTERED = "entered"  # an action the GM entered for a player (a PM he judged to be meant as one)
+REPLIED = "replied"  # the GM wrote to a player (``message``): his PM that was no command is answered
 
 
 @dataclass(frozen=True)
@@ -233,6 +236,8 @@ class Cause:
     # The alert is resolved by a cause equal to it on these fields (an action's own only if set).
     def resolved_by(self, other: Cause) -> bool:
         """Whether ``other`` (something that happened) resolves an alert about this."""
+        if other.what == REPLIED:  # a PM holding no command, answered (or entered, below)
+            return self.what == ENTERED and self.channel == "pm" and self.who == other.who
         if not self.what or other.what != self.what:
             return False
         if self.what == SENT:
@@ -410,6 +415,12 @@ def answered(announcement: int, evidence: Iterable[int], published_by_hand: bool
     return out + [(Cause(RECEIPT, evidence=e), words) for e in evidence]
 
 
+def replied(who: str, announcement: int) -> Happening:
+    """The GM wrote to ``who`` (``message``, announcement ``announcement``): the alerts about
+    his PMs that held no command (a question, a note) are answered."""
+    return Cause(REPLIED, who), gm_text.RESOLVED["replied"].format(id=announcement)
+
+
 def superseded(announcement: int) -> Happening:
     """An announcement a later event made moot (never sent): an alert about sending it is moot."""
     return Cause.sent(announcement), gm_text.RESOLVED["superseded"].format(id=announcement)
@@ -461,7 +472,7 @@ def intake_cause(
     extra = {"target": target or "", "channel": channel, "suggestions": tuple(suggestions), "at": sent}
     if kind == "declaration_missing":
         return Cause(DECLARATION, subject, action_step(state), action or "", channel=channel, at=sent)
-    if kind == "not_a_command":  # read by the GM; settled only by his entering it as an action
+    if kind in ("not_a_command", "question"):  # read by the GM; settled by his entering it or his answer
         return Cause(ENTERED, subject, action_step(state), **extra)
     if kind in REFUSED_KINDS:
         step = ballot_step(state) if action in BALLOT_ACTIONS else action_step(state)
@@ -883,12 +894,20 @@ def _player_pm(alert: AlertFacts, sit: Situation) -> Advice:
     """A PM holding no command (a question, a note): read it; answer by hand; if it was meant
     as an action, the GM may enter it."""
     who = _who(alert)
-    hints = [Hint("pm", (who,), label=gm_text.LABELS["pm"])] if who else []
+    hints = [_reply_hint(sit, who)] if who else []
     cause = alert.cause
     enter = _action_hint(sit, who, at=cause.at) if cause is not None and who and sit.action_open(cause) else None
     if enter is not None:
         hints.append(enter)
     return Advice(gm_text.NOTES[alert.kind], tuple(hints))
+
+
+def _reply_hint(sit: Situation, who: str) -> Hint:
+    """A reply to ``who``'s PM: written in shenshi (``message``) to one who holds a seat, by
+    hand on the forum to anyone else."""
+    if any(s.name == who for s in sit.state.seats):
+        return Hint("message", (who, Blank(gm_text.BLANKS["text"], long=True)), label=gm_text.LABELS["pm"])
+    return Hint("pm", (who,), label=gm_text.LABELS["pm"])
 
 
 def _edited(alert: AlertFacts, sit: Situation) -> Advice:
@@ -1026,5 +1045,5 @@ def render(hints: Iterable[Hint]) -> str:
 __all__ = [
     "ACTION", "BALLOT", "RECEIPT", "REFUSED_KINDS", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
     "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
-    "Happening", "unit_of", "action_step", "advise", "answered", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+    "Happening", "unit_of", "action_step", "advise", "answered", "replied", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
 ]  # fmt: skip

@@ -30,6 +30,8 @@ propose again what it proposed before)::
     {game}:deal:{name}                      a role PM of ``shenshi deal``
     {game}:exit:{name}                      an exit without substitute (``override exit``)
     {game}:substitution:{old}:{new}         a substitute taking over a seat (``substitute``)
+    {game}:message:{to}:{at}:{text}         the GM's own PM (``message``; at: its second,
+                                            text: its words, hashed)
 
     evidence:{id}, tick:{seq}, gm:{seq}:{command}, deal:{id}    the batches of commit_outcome
 """
@@ -181,6 +183,12 @@ class GameKeys:
     def substitution(self, old: str, new: str) -> str:
         """The announcement of a substitute taking over ``old``'s seat."""
         return f"{self.game}:substitution:{old}:{new}"
+
+    def message(self, to: str, at: str, text: str) -> str:
+        """The GM's own PM to ``to`` written at ``at`` (``YYYYMMDDHHMMSS``): one per text and
+        second, so that the same command run twice in one second proposes it once."""
+        digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+        return f"{self.game}:message:{to}:{at}:{digest}"
 
 
 def evidence_batch(evidence_id: int) -> str:

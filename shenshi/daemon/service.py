@@ -1213,6 +1213,14 @@ class GameService:
         self._commit(Effects(drafts=drafts), keys.deal_batch(game.id), None)
         return dealt
 
+    def propose_message(self, to: str, text: str) -> str:
+        """The GM's own PM ``text`` to ``to`` (``shenshi message``), proposed in the dry-run
+        log as every PM is; returns its key (the same text in the same second: one proposal)."""
+        at = self.clock().astimezone(self.config.forum.tz).strftime("%Y%m%d%H%M%S")
+        key = self.referee.keys.message(to, at, text)
+        self._commit(Effects(drafts=[Draft(key, MESSAGE_KIND, "pm", to, text)]), f"gm:{key}", None)
+        return key
+
     # -- publishing -------------------------------------------------------------------------------
 
     def publish(self) -> int:
@@ -1239,6 +1247,9 @@ class GameService:
             a = uow.outbox.by_key(self.game_id, key)
         if a is not None:
             self.resolve_alerts(on_forum(a))
+
+
+MESSAGE_KIND = "gm_message"  # the GM's own PM to a player (``shenshi message``)
 
 
 def _draft_row(d: Draft) -> dict:

@@ -74,7 +74,7 @@ if TYPE_CHECKING:
     from shenshi.store.unit_of_work import UnitOfWork
 
 # PMs about the person, not his seat: they stay his when he leaves it.
-PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken"})
+PERSONAL = frozenset({"lurk_warning", "lurk_replaced", "seat_taken", "gm_message"})
 # PMs that name the recipient's partner, whom he must be able to reach (the lovers).
 PARTNER_NOTICES = frozenset({"lover_partner"})
 # A player's answer to his own post or PM: moot once he has left his seat.

@@ -201,6 +201,7 @@ _group(
     ("kind_signin", "未签到", "a player who did not sign in"),
     ("kind_lurk", "潜水", "a player who lurked too long"),
     ("kind_substitution", "替补公告", "a substitute takes over a seat"),
+    ("kind_gm_message", "天神私信", "the GM's own PM to a player (shenshi message)"),
     ("kind_seat_taken", "座位被接替通知", "a PM to the player whose seat a substitute takes over"),
     ("kind_partner_seat", "同伴换人通知", "a PM to a partner of a seat a substitute took over (not announced)"),
     ("kind_ballot_entered", "代记选票通知", "a PM to a voter whose ballot the GM recorded"),

@@ -66,6 +66,9 @@ class Forms(HTMLParser):
             self.forms[-1]["fields"].append([a["name"], value])
             if a.get("type") != "hidden":
                 self.forms[-1]["blanks"].append(self.forms[-1]["fields"][-1])
+        elif tag == "textarea" and self.forms and a.get("name"):  # (its text: none, the GM writes it)
+            self.forms[-1]["fields"].append([a["name"], ""])
+            self.forms[-1]["blanks"].append(self.forms[-1]["fields"][-1])
         elif tag == "select" and self.forms:
             self._select = {"field": [a["name"], ""], "first": None}
             self.forms[-1]["fields"].append(self._select["field"])

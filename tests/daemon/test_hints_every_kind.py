@@ -123,7 +123,7 @@ def check(kind: str, mode: str, when: str, channel: str, sent: str) -> None:
         assert hint.command in COMMANDS | BY_HAND, hint
         assert hint.command not in NOT_IN[mode], (kind, mode, hint.text())
         for blank in hint.blanks:
-            assert blank.choices or blank.what in ("分数", "ID", "新玩家"), (kind, hint.text())
+            assert blank.choices or blank.long or blank.what in ("分数", "ID", "新玩家"), (kind, hint.text())
     if mode != "dry-run":
         assert "演练" not in text and "手动发" not in text, (kind, mode, text)
     if sent == "none":
