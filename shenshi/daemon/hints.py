@@ -121,6 +121,26 @@ class Hint:
         args = tuple(next(it) if isinstance(a, Blank) else a for a in self.args)
         return replace(self, args=args)
 
+    def caption(self) -> str:
+        """What a button does beyond its label, in the GM's words: the arguments already filled
+        in (``月光 祈祷 小明``) and the time it is entered at, so that the GM never clicks blind
+        (newcomer2 F9: 「补录行动 月光」 hid the action, its target and its time)."""
+        if self.command == "override" and self.args and self.args[0] != "count-pm":  # (a PM's number)
+            shown = [str(a) for a in self.args[1:] if not isinstance(a, Blank)]
+        elif self.command in ("substitute", "message"):
+            shown = [str(a) for a in self.args[:1] if not isinstance(a, Blank)]
+        else:
+            return ""
+        notes = []
+        for name, value in self.options:
+            if name == "--at":  # (forum time, ISO: 2026-12-05T18:34:00)
+                notes.append(f"按 {value[5:16].replace('T', ' ')} 的时间")
+            elif name == "--pm":
+                notes.append(f"按私信 {value} 的时间和杀人宣言")
+            elif name == "--declaration":
+                notes.append("含杀人宣言")
+        return " ".join(shown) + (f"（{'，'.join(notes)}）" if notes else "")
+
     def argv(self) -> tuple[str, ...]:
         """The command's words after ``shenshi`` (a blank must be filled in first)."""
         if self.by_hand:

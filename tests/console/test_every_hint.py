@@ -239,3 +239,17 @@ def test_an_exit_waiting_for_confirmation_is_never_followed_by_nothing_to_do() -
     """newcomer N13: 「下一步：列出的都已批准、发出或放弃；无需操作」 under #34 [待你确认]."""
     text = pending_advice("review", [(33, "sent", False), (34, "unconfirmed", False)]).text()
     assert "#34" in text and "待你确认" in text and "无需操作" not in text
+
+
+def test_a_button_says_what_it_records_and_when() -> None:
+    """newcomer2 F9: 「补录行动 月光」 hid the action, its target and its time."""
+    entry = Hint("override", ("action", "月光", "祈祷", "小明"), options=(("--at", "2026-12-05T18:34:00"),),
+                 label=gm_text.LABELS["override_action"])  # fmt: skip
+    [form] = shown(entry).forms
+    assert form["button"] == "补录行动 月光 祈祷 小明（按 12-05 18:34 的时间）", form["button"]
+    from_pm = replace(entry, options=(("--pm", "3"),))
+    assert shown(from_pm).forms[0]["button"].endswith("（按私信 3 的时间和杀人宣言）")
+    blank = Hint("override", ("ballot", "阿杰", Blank("对象", ("老王", "Rex"))), label=gm_text.LABELS["override_ballot"])
+    assert shown(blank).forms[0]["button"].endswith("代记选票 阿杰")  # the blank is the form's field, not the caption
+    count = Hint("override", ("count-pm", "8812"), label=gm_text.LABELS["count_in_game"])
+    assert shown(count).forms[0]["button"] == "计入这一局"
