@@ -1,8 +1,9 @@
 """The publisher: the outbox sent to the forum (store → forum), paced, at most once.
 
 What the mode allows goes out (review: what the GM approved; live: everything proposed):
-public posts first, then PMs, each oldest first, so that a night's result never waits behind
-its receipts. The adapter says how the forum must be treated: its flood interval
+public posts first, then PMs, each in the order first proposed (a rewritten one keeps the place
+of what it replaced), so that a night's result never waits behind its receipts. The adapter
+says how the forum must be treated: its flood interval
 (``adapter.flood_interval``) paces the sends, and ``adapter.fit_min_length`` pads a post
 shorter than the forum accepts. Sends paced 15 s apart take time: between two sends the
 publisher checks the phase clock's next deadline, and once it passes it stops
@@ -28,7 +29,7 @@ Every failed send is a GM alert with the forum's reason, and is tried again at `
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
@@ -121,13 +122,14 @@ class Publisher(GameIO):
                 for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
                     uow.outbox.approve(a.id)
             pending = uow.outbox.announcements(self.game_id, WAITING)
+            order = sending_order(uow.outbox.announcements(self.game_id, [AnnouncementState.SUPERSEDED]))
         now = self.clock()
         upcoming = self.deadline()
         if upcoming is not None and upcoming <= now:
             upcoming = None  # passed already: the clock's own business (a read held it)
         sent = 0
         self._box_full = False
-        for a in sorted(pending, key=public_first):
+        for a in sorted(pending, key=order):
             if a.retry_at is not None and a.retry_at > now:
                 continue
             if self._box_full and a.destination_kind is DestinationKind.USER:
@@ -374,9 +376,20 @@ class Publisher(GameIO):
             self.sleep(wait)
 
 
-def public_first(a: Announcement) -> tuple[bool, int]:
-    """The order of sending: posts in the game's threads before PMs, each oldest first."""
-    return a.destination_kind is not DestinationKind.THREAD, a.id
+def sending_order(superseded: Iterable[Announcement]) -> Callable[[Announcement], tuple[bool, int, int]]:
+    """The order of sending: posts in the game's threads before PMs, each in the order first
+    proposed, where an announcement that replaced another (``superseded``: the replaced ones)
+    keeps the place of the first it replaced (newcomer2 F12: a receipt rewritten once the night
+    settled went out after the seer's answer to the PM it acknowledges)."""
+    first: dict[int, int] = {}
+    for old in sorted(superseded, key=lambda a: a.id):  # (a replacement is newer than what it replaces)
+        if old.superseded_by is not None:
+            first[old.superseded_by] = min(first.get(old.id, old.id), first.get(old.superseded_by, old.superseded_by))
+
+    def key(a: Announcement) -> tuple[bool, int, int]:
+        return a.destination_kind is not DestinationKind.THREAD, first.get(a.id, a.id), a.id
+
+    return key
 
 
 def retry_note(a: Announcement, tz: tzinfo) -> str:

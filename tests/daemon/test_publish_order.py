@@ -112,3 +112,33 @@ def test_a_post_approved_while_pms_are_paced_goes_before_the_rest(world) -> None
     [post] = [p for p in forum.visible_posts(tid) if p.author_uid == gm and "测试：这条公告" in p.text]
     later = [m for m in forum.messages.values() if m.sender_uid == gm and m.sent_at > post.posted_at]
     assert later  # receipts went after the post
+
+
+def test_a_receipt_rewritten_at_dawn_still_goes_before_the_answer(tmp_path, monkeypatch) -> None:
+    """newcomer2 F12: the seer's receipt, rewritten once the night settled (「本阶段已结算」),
+    went out after the answer to the PM it acknowledges; it keeps the place of the receipt it
+    replaced."""
+    from shenshi.daemon.gm_commands import outbox_action
+
+    with test_service_sandbox.sandbox_game(tmp_path, monkeypatch, mode="review") as (clock, forum, tid, service):
+        cycle = Cycle(service, clock)
+        clock.set(START + timedelta(minutes=5))
+        cycle.run()
+        forum.send_pm("小明", "神的使者", "占卜 老王", at=clock())
+        clock.advance(minutes=5)
+        cycle.run()  # its receipt waits for the GM (review mode)
+        clock.set(START + timedelta(hours=24, minutes=1))
+        cycle.run()  # the night settles: the answer, and the receipt rewritten
+        S = AnnouncementState  # noqa: N806
+        waiting = [a for a in announcements(service, [S.PROPOSED])]
+        [receipt] = [a for a in waiting if a.kind == "receipt" and a.destination == "小明"]
+        [answer] = [a for a in waiting if a.destination == "小明" and a.kind != "receipt"]
+        assert "已结算" in receipt.text and receipt.id > answer.id  # proposed after the answer
+        outbox_action(service, "approve", [a.id for a in waiting])
+        for _ in range(4):
+            clock.advance(minutes=2)
+            cycle.run()
+        gm, seer = forum.user("神的使者").uid, forum.user("小明").uid
+        told = [m.text for m in sorted(forum.messages.values(), key=lambda m: m.mid)
+                if m.sender_uid == gm and m.recipient_uid == seer]  # fmt: skip
+        assert told == [receipt.text, answer.text], told
