@@ -789,6 +789,8 @@ class Referee:
                     note = (self.templates.render("receipt_next_window", opens=shown) if opens < NOT_YET
                             else self.templates.render("receipt_next_window_later"))  # (a runoff to come)
                     text = text.removesuffix(ends) + note + ends
+                if receipt.command is None and (moot := self._resend_moot(receipt.to, result, at)) is not None:
+                    text = moot  # (it asked him to send it again: nothing he sends now counts)
                 if receipt.command in refused or receipt.command in standing:
                     command = result.commands[receipt.command]
                     verb = self.ruleset.info.action_name(command.action)
@@ -808,6 +810,32 @@ class Referee:
         for alert in result.alerts:
             if alert.kind in RESENDABLE and alert.subject in told:
                 self.refused_resendable(Refusal(alert.subject, alert.kind, at, evidence))
+
+    def _resend_moot(self, to: str, result: IntakeResult, at: datetime) -> str | None:
+        """The receipt of ``to``'s refused command that asked him to send it again, when nothing
+        he sends now could count (recheck3 F3: 「请直接写明对象重新发送」 after the night
+        settled): why it is closed instead, as a command of his would be refused now (``None``:
+        a resend may still count, or the receipt asks none)."""
+        asked = next((a for a in result.alerts if a.kind in RESENDABLE and a.subject == to), None)
+        if asked is None or self._resend_counts(asked.action or "", at):
+            return None
+        verb = self.ruleset.info.action_name(asked.action) if asked.action else ""
+        why = self._closed_reason(IntakeCommand(asked.action or "", to, None, {}))
+        return rejected(self.templates, verb or self.templates.render("receipt_command_word"), None, why)
+
+    def _resend_counts(self, action: str, at: datetime) -> bool:
+        """Whether a command sent again at ``at`` could still count: the step takes commands
+        (the night or the day, not settled), and the werewolf night phase of ``action`` has not
+        closed."""
+        state = self.state
+        if state.outcome is not None or state.phase not in (Phase.NIGHT, Phase.DAY):
+            return False
+        which = self.profile.skills.night_phases.get(action) if action else None
+        times = self.times()
+        if which is None or times is None or state.phase is not Phase.NIGHT:
+            return True
+        closed = times.phase_deadlines.get(str(which))
+        return closed is None or at < closed
 
     def refused_resendable(self, refusal: Refusal) -> None:
         """A holder's latest PM was refused and he was told to send it again (intake's

@@ -625,7 +625,6 @@ class GameService:
             published[:] = [key for key, at in outcome.published if post and self._publish(uow, key, at, post, together)]
 
         self._commit(outcome, keys.evidence_batch(item.evidence_id), item.evidence_id, publish)
-        self._declared_for_partners(outcome.events)
         for key in published:
             self.referee.pending_public.pop(key, None)
             with self.store.snapshot() as uow:
@@ -639,36 +638,6 @@ class GameService:
         kind = gm_text.without_round(alert.kind.removeprefix("rule:"))
         action = alert.cause.action if alert.cause is not None else ""
         return self.referee.window_for(kind, action)
-
-    def _declared_for_partners(self, events: Iterable[object]) -> None:
-        """A kill that came with its declaration covers the joint unit's (A-J3): a partner's
-        receipt still waiting to go out that says his kill has none, and asks him to send one,
-        now says who sent it (a partner's PM read in the same poll, after his)."""
-        referee = self.referee
-        post = referee.profile.kill_post
-        if post is None:
-            return
-        t = self.templates
-        for event in events:
-            sub = getattr(event, "submission", None)
-            if sub is None or not sub.extra.get("declaration_chars"):
-                continue
-            missing = t.render("receipt_post_missing", label=post.label)
-            reminder = t.render("note_post_missing", label=post.label)
-            covered = t.render("receipt_post_partner", label=post.label, partner=sub.actor)
-            theirs = {str(s.evidence) for s in referee.state.submissions  # (A-J3: the same target only)
-                      if s.actor in referee.partners(sub.actor) and s.evidence and s.target == sub.target}  # fmt: skip
-            with self.store.transaction() as uow:
-                for a in uow.outbox.announcements(self.game_id, [AnnouncementState.PROPOSED]):
-                    if a.kind != "receipt" or missing not in a.text or not {str(e) for e in a.evidence_ids} & theirs:
-                        continue
-                    sep = t.render("receipt_note_separator")
-                    text = a.text.replace(missing, covered)
-                    for cut in (sep + reminder, reminder + sep, reminder):
-                        text = text.replace(cut, "", 1) if cut in text else text
-                    empty = t.render("receipt_notes", text="", notes="")  # 。提醒： with no notes left
-                    text = text.removesuffix(empty)
-                    uow.outbox.edit(a.id, text)
 
     def _evidence_links(self, ids: Iterable[str]) -> tuple[EvidenceLink, ...]:
         """The posts and PMs behind an announcement or alert, labelled (for the log)."""

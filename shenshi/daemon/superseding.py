@@ -216,8 +216,46 @@ class Proposals:
             if a.kind in kinds and original_key(a.key) not in keys:
                 return Standing(None, self.referee.keys.public(parts[1]))
         if a.destination_kind is DestinationKind.USER:
-            return self._to_seat(a, parts) or self._settled_receipt(a) or self._disagreeing_receipt(a)
+            return self._to_seat(a, parts) or self._receipt_now(a)
         return None
+
+    def _receipt_now(self, a: Announcement) -> Standing | None:
+        """A receipt as it reads now, each change on top of the last: a missing declaration a
+        partner has sent since, then the step settled (or the unit disagreeing) — so that one
+        rewrite never hides another (recheck3 F2: 「杀人宣言已由 老王 提交」 beside 「结算前可更改」
+        once the night had settled)."""
+        if a.kind != "receipt":
+            return None
+        now = a
+        if (covered := self._declared_by_partner(a)) is not None:
+            now = replace(a, text=covered)
+        found = self._settled_receipt(now) or self._disagreeing_receipt(now)
+        if found is not None and found.draft is not None:
+            now = replace(now, text=found.draft.text)
+        return None if now.text == a.text else Standing(replace(_draft_of(a), text=now.text))
+
+    def _declared_by_partner(self, a: Announcement) -> str | None:
+        """A killer's receipt that says his kill has no declaration and asks for one, once a
+        partner's kill of the same target came with it (A-J3: one of them writes it): it says
+        who sent it, without the reminder (``None``: not such a receipt, or no partner's)."""
+        post = self.referee.profile.kill_post
+        t = self.referee.templates
+        if post is None or (missing := t.render("receipt_post_missing", label=post.label)) not in a.text:
+            return None
+        evidence = {str(e) for e in a.evidence_ids}
+        mine = next((s for s in self.state.submissions if str(s.evidence) in evidence and s.action in post.skills), None)
+        if mine is None:
+            return None
+        partners = set(self.referee.partners(mine.actor, self.state))
+        declared = next((s for s in self.state.submissions if s.actor in partners and s.action == mine.action
+                         and s.target == mine.target and s.extra.get("declaration_chars")), None)  # fmt: skip
+        if declared is None:
+            return None
+        text = a.text.replace(missing, t.render("receipt_post_partner", label=post.label, partner=declared.actor))
+        reminder, sep = t.render("note_post_missing", label=post.label), t.render("receipt_note_separator")
+        for cut in (sep + reminder, reminder + sep, reminder):
+            text = text.replace(cut, "", 1) if cut in text else text
+        return text.removesuffix(t.render("receipt_notes", text="", notes=""))  # 。提醒： with no notes left
 
     def _declaration_came_first(self, a: Announcement) -> str | None:
         """A declaration refused for want of a kill, still to be sent, once his unit's kill came
@@ -304,8 +342,6 @@ class Proposals:
     def _disagreeing_receipt(self, a: Announcement) -> Standing | None:
         """A receipt of a member of a unit that disagrees promises no early close (RULES.md
         "Early close": the step runs to its deadline); once they agree, it promises it again."""
-        if a.kind != "receipt":
-            return None
         t = self.referee.templates
         settled, agreed = t.render("receipt_until_settled"), t.render("receipt_until_agreed")
         disagreeing = any(a.destination in players for players, _ in self._disagreements())

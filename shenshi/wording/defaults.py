@@ -514,6 +514,7 @@ _group(
         "未受理：${what}——${why}。",
         "a refused command ($why: a `reason_*` text, which says what the player can still do)",
     ),
+    ("receipt_command_word", "指令", "a refused command whose action is not known, in a receipt"),
     ("receipt_hint", "（是否指：${names}？）", "name suggestions in a refusal"),
     ("receipt_name_separator", "、", "between names in a receipt or an alert"),
     (

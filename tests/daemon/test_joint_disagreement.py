@@ -60,7 +60,9 @@ def test_a_partners_declaration_read_in_the_same_poll_covers_the_first_killers(t
         uow.evidence.record(svc.game_id, [(pm("老王", "杀 Rex", 1), None),
                                           (pm("夜行者", f"杀 Rex\n杀人宣言：{DECLARATION}", 1.1), None)])  # fmt: skip
     svc.process()
-    [receipt] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == "老王"]
+    from shenshi.store.outbox import PENDING
+
+    [receipt] = [a for a in announcements(svc, PENDING) if a.kind == "receipt" and a.destination == "老王"]
     assert receipt.text == "已收到：今晚杀 Rex（杀人宣言已由 夜行者 提交），结算前可更改（行动全部到齐后会提前结算）"
     missing = [a for a in alerts(svc) if a.kind == "declaration_missing"]
     assert all(a.resolved_at is not None for a in missing)

@@ -4,6 +4,8 @@ busy) got a receipt 「夜晚1截止（06:00）前可更改」 proposed at 06:03
 
 from __future__ import annotations
 
+import pytest
+
 from shenshi.store.outbox import PENDING
 from tests.daemon.helpers import START, announcements, at, post, werewolf_with_tree_holes
 from tests.daemon.test_stream import _fed
@@ -22,3 +24,60 @@ def test_a_receipt_read_after_its_night_closed_promises_no_change(tmp_path) -> N
     assert svc.referee.state.phase.value != "night"
     [receipt] = [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == cupid]
     assert "可更改" not in receipt.text and "不能再更改" in receipt.text, receipt.text
+
+
+COMMONERS = ("Tom_2", "白色的猫", "kk_大侠", "Rex")
+DECLARATION = "杀人宣言：" + "月光下的小巷里，风吹过破旧的招牌，" * 8
+
+
+def _night_one(tmp_path):
+    from tests.daemon.helpers import started
+
+    return started(tmp_path)
+
+
+def test_a_refusal_after_the_night_settled_invites_no_resend(tmp_path) -> None:
+    """recheck3 F3: after the night settled (its result not yet out), a conditional PM was told
+    「如要行动，请直接写明对象重新发送」: nothing sent now counts; the receipt says why."""
+    from tests.daemon.helpers import pm
+    from tests.daemon.test_status import feed
+
+    svc, clock = _night_one(tmp_path)
+    clock.set(at(24.1))
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn"
+    for who, text in (("Lily99", "我想改成祈祷 Rex 可以吗"), ("小明", "占卜 老五"), ("月光", "束魂 老王或者Rex")):
+        feed(svc, pm(who, text, 24.2))
+        [receipt] = [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == who]
+        assert "重新发送" not in receipt.text and "结算" in receipt.text, receipt.text
+        assert receipt.text.startswith("未受理："), receipt.text
+
+
+def test_while_the_night_is_open_the_refusal_still_invites_a_resend(tmp_path) -> None:
+    from tests.daemon.helpers import pm
+    from tests.daemon.test_status import feed
+
+    svc, clock = _night_one(tmp_path)
+    feed(svc, pm("Lily99", "我想祈祷 Rex 可以吗", 0.5))
+    [receipt] = [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == "Lily99"]
+    assert "重新发送" in receipt.text, receipt.text
+
+
+@pytest.mark.parametrize("last", ["杀 Rex\n" + DECLARATION, DECLARATION])
+def test_a_killers_receipt_covered_by_the_declaration_that_closed_the_night_says_it_settled(tmp_path, last) -> None:
+    """recheck3 F2: the partner's kill with its declaration was the PM that completed the night:
+    the first killer's waiting receipt, rewritten to 「杀人宣言已由 老王 提交」, still said
+    「结算前可更改」 while every other receipt of the night said it had settled."""
+    from tests.daemon.helpers import pm
+    from tests.daemon.test_status import feed
+
+    svc, clock = _night_one(tmp_path)
+    feed(svc, pm("夜行者", "杀 Rex", 0.1))  # no declaration: his partner writes it
+    for i, (who, text) in enumerate([("小明", "占卜 老王"), ("月光", "束魂 阿杰"), ("阿杰", "诅咒 小明"),
+                                     ("Lily99", "庇佑 白色的猫"), *((n, "祈祷 小明") for n in COMMONERS)]):  # fmt: skip
+        feed(svc, pm(who, text, 0.2 + i / 100))
+    feed(svc, pm("老王", last, 0.5))
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn"  # the night closed early on the last PM
+    [first] = [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == "夜行者"]
+    assert "已由 老王 提交" in first.text and "可更改" not in first.text and "已提前结算" in first.text, first.text
