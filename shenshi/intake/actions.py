@@ -589,8 +589,15 @@ def resolve_conflicts(out: Collector) -> None:
                 "action_conflict", "alert_action_conflict_lines", verb=verb, target=names, names=names
             )
             dropped.update(id(c) for c in cmds)
+            # a kill that does not stand misses no declaration (杀老王，杀Rex: the conflict only)
+            out.alerts[:] = [a for a in out.alerts if not (
+                a.kind in DECLARATION_ALERTS and a.action == action and a.target in {c.target for c in cmds})]
     if dropped:
         out.drop(dropped)
+
+
+# The alerts about a kill's declaration: moot for a kill that does not stand.
+DECLARATION_ALERTS = frozenset({"declaration_missing", "declaration_short"})
 
 
 def is_skill(p: Parsed) -> bool:

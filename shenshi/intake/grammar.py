@@ -171,7 +171,8 @@ _ABSTAIN = re.compile(
     + _alt(lexicon.ABSTAIN_LEADS) + "?"
     + "(?:" + _alt(lexicon.ABSTAIN_VOTE_LEADS) + r"[ \t:]*)?"
     + _alt(lexicon.ABSTAIN_WORDS) + "(?:[ \t]*" + _alt(lexicon.ABSTAIN_WORDS) + ")*"  # 弃权弃权
-    + "(?=[" + lexicon.NAME_PARTICLES + r"]*(?:$|[^\w]|票))"  # (弃权吧😅: a particle, an emoji)
+    + "(?=[" + lexicon.NAME_PARTICLES + "]*" + _alt(lexicon.RESIGNATION_TAILS) + "?["
+    + lexicon.NAME_PARTICLES + r"]*(?:$|[^\w]|票))"  # (弃权吧😅: a particle, an emoji; 弃权算了)
 )  # fmt: skip
 
 # PM verbs: folded text -> intents (resolved against the sender's powers by validation).
@@ -295,11 +296,16 @@ _POINTING = (
     re.escape(lexicon.CORRECTION_POINTING[0]) + r"[^,.!?;。\n]{1,8}?"
     + re.escape(lexicon.CORRECTION_POINTING[1])
 )  # fmt: skip
-_CORRECTION = re.compile(
-    r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*){0," + str(_MAX_RUN) + "})"
-    + r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
+_CORRECTION_RUN = (
+    r"(?>(?:" + _alt(lexicon.CORRECTION_WORDS) + "|" + _POINTING + "|"
     + re.escape(lexicon.CORRECTION_NO) + r"(?=[ \t]*[,.!;:]))"
     + "[" + lexicon.CORRECTION_PARTICLES + r"]?[ \t,.!;:]*){1," + str(_MAX_RUN) + "}"
+)  # fmt: skip
+# (the words alone first, then after lead-ins: a word may begin as a lead-in does, 再三考虑 / 再,
+# 后来决定 / 后来, and the lead-ins are atomic)
+_CORRECTION = re.compile(
+    "(?:" + _CORRECTION_RUN + "|"
+    + r"(?>(?:" + _alt(lexicon.CORRECTION_LEADS) + r"[ \t,]*){1," + str(_MAX_RUN) + "})" + _CORRECTION_RUN + ")"
     + _alt(lexicon.CORRECTION_MODALS) + "?"
     + "(?:" + _alt(lexicon.CORRECTION_MEANT_LEADS) + "?(?:" + _VOTE_WORD + "|" + _alt(w for w, _ in lexicon.VERBS)
     + "|" + re.escape(lexicon.VOTE_WEAK) + ")" + _alt(lexicon.CORRECTION_MEANT_TAILS) + ")?"
@@ -495,6 +501,8 @@ class _Words:
 
 
 _LATER_WORDS = _Words(lexicon.LATER_WORDS)
+_LATER_ANY = re.compile(_alt(lexicon.LATER_WORDS))
+_REFLECTIONS = re.compile(_alt(lexicon.REFLECTIONS))
 _DECLARATION_SAME_WORDS = _Words(lexicon.DECLARATION_SAME)
 
 
@@ -599,7 +607,11 @@ class _Reader:
         change = _CHANGE_VERB.search(self.text, p.pos, end)
         at = change.start() if change else p.pos
         begin = self._bounds(self._clause_breaks, at)[0]
-        return _with(p, conditional=True) if self.written_within(_LATER_WORDS, begin, at) else p
+        if not self.written_within(_LATER_WORDS, begin, at):
+            return p
+        # (a reflection done is no time to come: 再三考虑还是X, 重新考虑之后，改投X)
+        said = _REFLECTIONS.sub("", self.text[begin:at])
+        return _with(p, conditional=True) if _LATER_ANY.search(said) else p
 
     def _opens_with_command(self, begin: int) -> bool:
         """Whether the clause at ``begin`` opens (after its lead-in and fillers) with a command
@@ -2126,6 +2138,7 @@ def _read_correction_or_command(
         if (
             after_command and cancelled and not reader.says_something(cancelled.end(), stop)
             and not _after_a_question(text, pos)  # 要是她是狼怎么办？算了: the worry, dismissed
+            and not _resigned(text, pos, cancelled.end())  # 弃权算了: the command, resigned to
         ):
             # 算了 / 以第一条为准 / 取消占卜 / 算了不占卜了: the target is no longer certain
             conditional = reader.qualified(pos, stop)
@@ -2150,6 +2163,15 @@ def _read_correction_or_command(
     return _read_command(reader, pos)
 
 
+def _resigned(text: str, pos: int, end: int) -> bool:
+    """A resignation tail written right after a command, with no break (弃权算了, 投老王得了):
+    not a cancel."""
+    return pos > 0 and not text[pos - 1].isspace() and _RESIGNATION.fullmatch(text, pos, end) is not None
+
+
+_RESIGNATION = re.compile(_alt(lexicon.RESIGNATION_TAILS) + "[" + lexicon.NAME_PARTICLES + "]*")
+
+
 def apply_corrections(found: list[Parsed]) -> list[Parsed]:
     """The commands that stand once every correction replaced the command it corrects: the
     latest target counts. A correction naming only a player takes the command before it; one
@@ -2160,6 +2182,9 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
     after a command (或者X) makes it alternatives."""
     out: list[Parsed] = []
     unclear = any(p.unclear_change is not None for p in found)
+    # the commands a bare cancel left uncertain (祈祷 A⏎作废⏎祈祷 B): a later command of their
+    # kind replaces them, as a correction would (nothing uncertain is left to tell the GM)
+    withdrawn: list[Parsed] = []
 
     def last_targeted() -> int | None:  # the command before, with a target
         return next(
@@ -2182,6 +2207,7 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
             if p.target is None:  # a bare 算了 / 以第一条为准: what stands is no longer certain
                 if not p.conditional:  # (如果X死了就算了: it stands)
                     out = [_with(q, conditional=True) if _uncertain_now(q) else q for q in out]
+                    withdrawn = [q for q in out if q.conditional]
                 continue
             p = _with(
                 before, verb=p.verb, pos=p.pos, target=p.target, more_targets=p.more_targets,
@@ -2211,6 +2237,8 @@ def apply_corrections(found: list[Parsed]) -> list[Parsed]:
                 p = _with(p, unclear_change=alone.unclear_change)
         if p.correction and not p.conditional:  # a command locked with 确定 stays: see locked
             out = [q for q in out if q.confirm or not set(q.intents) & set(p.intents)]
+        elif withdrawn and not p.conditional:
+            out = [q for q in out if not (any(q is w for w in withdrawn) and set(q.intents) & set(p.intents))]
         out.append(p)
     return out
 
@@ -2669,6 +2697,8 @@ def _kill_and_after(
         body = decl.body
         if story is None:
             body = _with_kill_line_remark(reader, body, end)
+        if not body.strip() and at == 0:  # (the declaration written first, the kill under it)
+            body = _block_before(reader, parsed.pos)
         after.extend(decl.commands)
     platform_lines = [] if decl_before is not None else decl.platform_lines
     same = bool(_DECLARATION_SAME.search(text, end, reader.line_bounds(end)[1]))
@@ -2693,6 +2723,20 @@ def _kill_and_after(
                     p = _with_platform(reader, p, [(line_begin, line_end), *platform_lines])
         kills.append(p)
     return [*found[:at], parsed, *kills]
+
+
+def _block_before(reader: _Reader, kill_at: int) -> str:
+    """The lines before a kill's line, when they are a declaration block written first with no
+    marker (a story of DECLARATION_BEFORE_MIN characters or more, then 杀 X: docs/intake.md),
+    or '' (a greeting or a short remark before the kill is no declaration)."""
+    begin = reader.line_bounds(kill_at)[0]
+    if _first_non_space(reader.text, begin) < kill_at and not _LEADING_ONLY.fullmatch(reader.text, begin, kill_at):
+        return ""  # the kill is not at its line's start: what precedes it is its own clause
+    block = reader.folded.original_slice(0, begin).strip()
+    return block if len(block) >= lexicon.DECLARATION_BEFORE_MIN else ""
+
+
+_LEADING_ONLY = re.compile(r"[\s\W]*")
 
 
 def read_actions_between(

@@ -29,13 +29,15 @@ from types import MappingProxyType
 
 # -- ballots (thread posts) ---------------------------------------------------------------------
 VOTE_WORD = "投票"  # also with a round before it and a link after it: 生死投票给 X
-VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复", "招魂")
+VOTE_ROUND_PREFIXES: tuple[str, ...] = ("生死", "第二轮", "二轮", "决胜", "复", "招魂", "高票辩论", "试探性", "试探")
 VOTE_LINKS: tuple[str, ...] = ("给", "为")
 # 【今日投票】X, 【第二天投票】X: a header in 【】 holding 投票 is a vote word.
 VOTE_HEADER_MAX = 8
 VOTE_WORDS: tuple[str, ...] = (
     "【投票】", "[投票]", "票投给", "票投", "投给", "我的票给", "我的一票投给", "我的一票给",
     "这一票投给", "这一票给", "这票投给", "这票就给", "这票给", "这票投", "这一票投", "一票投给",
+    "这一票我投给", "这一票我给", "这一票我投", "这票我投给", "这票我给", "这票我投",
+    "我把票投给", "我把票给", "把票投给", "把票给", "我把这一票投给", "把这一票投给", "我把这票投给", "把这票投给",
     "这一票", "这票",
     "票给", "一票给", "一票", "投个票给", "投个票", "投一票给", "投一票", "投上一票给", "投上一票",
     "票", "vote for", "vote",
@@ -72,6 +74,9 @@ FILLER_WORDS: tuple[str, ...] = (
     "委托", "法官", "gm", "要不然", "要不", "不如", "今晚的", "今天的", "我的", "这次", "这回",
     "本次", "暂时", "暂且", "暂", "用", "使用", "拿", "另外", "顺便", "对了", "还有", "同时", "然后",
     "哦", "噢", "嗯", "呃", "诶", "哎", "都",
+    # the writer thought again (再想了想祈祷X: a command; after another, a change or a conflict)
+    "仔细想了想", "仔细想想", "想了想", "想了一下", "想了下", "想想", "考虑了一下", "考虑了下",
+    "思考了一下", "考虑再三", "再三考虑", "后来",
     # a conjunction that links the command to the talk before it (…，但我投票：X; 所以投X)
     "但是", "但", "不过", "可是", "所以", "因此", "因而", "于是", "反正", "总之", "总而言之",
 )  # fmt: skip
@@ -173,8 +178,10 @@ CORRECTION_WORDS: tuple[str, ...] = (
     "更换成", "改成", "改为", "换成", "换为", "改回", "换回", "改一下", "改", "换", "不对", "算了", "还是", "刚才发错了",
     "刚刚发错了", "刚才写错了", "发错了", "写错了", "打错了", "说错了", "上面那个作废", "上面的作废",
     "上面作废", "上一条作废", "上条作废", "前面的作废", "刚才那条作废", "之前的作废", "作废",
+    "上面那个不算", "上面的不算", "上面那条不算", "上一条不算", "前面的不算", "刚才那条不算", "之前的不算",
     "以这条为准", "以这个为准", "以此为准", "以下面为准", "以最后为准", "最终为", "应该是", "重新选",
-    "重选", "重来", "重新决定", "重新考虑", "重新想了想", "再三考虑", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
+    "重选", "重来", "重新决定", "重新考虑了一下", "重新考虑了下", "重新考虑后决定", "重新考虑之后",
+    "重新考虑后", "重新考虑", "重新想了想", "再三考虑后", "再三考虑", "后来决定", "最后决定", "还是决定", "改变决定", "sorry", "抱歉", "我改主意了", "改主意了", "改主意", "改变主意", "换个人", "换人",
     "修正", "订正", "手滑了", "手滑", "更新", "update", "编辑", "edit", "取消", "不要了", "撤回", "收回",
 )  # fmt: skip
 # 以第一条为准 / 以最后一条为准: a correction pointing somewhere (with no name after it, the
@@ -184,6 +191,9 @@ CORRECTION_POINTING = ("以", "为准")
 CORRECTION_LEADS: tuple[str, ...] = (
     "哦", "噢", "喔", "啊", "嗯", "呃", "额", "诶", "欸", "唉", "哎", "对了", "我要", "我想", "我",
     "那就", "那", "再次", "再",
+    # the writer thought again, or goes on to what he settled on: 再想了想还是X, 最后还是X, 不过还是X吧
+    "仔细想了想", "仔细想想", "想了想", "想了一下", "想了下", "想想", "考虑了一下", "考虑了下",
+    "思考了一下", "考虑再三", "后来", "最后", "最终", "不过", "但是", "可是", "然后",
 )  # fmt: skip
 # A clause opening with one of these offers another target (投X，或者投Y / 投票：X，要么Y /
 # 占卜X 或是Y吧), after a comma, any other break, a space or a symbol: alternatives.
@@ -307,6 +317,12 @@ LATER_WORDS: tuple[str, ...] = (
     "待会儿", "待会", "等会儿", "等会", "一会儿", "晚点", "之后", "以后", "回头", "打算", "考虑",
     "准备", "估计", "大概", "要不", "会",
 )  # fmt: skip
+# ... but these are thinking done, not a time to come (再三考虑还是X, 重新考虑之后，改投X): a
+# LATER_WORDS word inside one of them says nothing of later.
+REFLECTIONS: tuple[str, ...] = (
+    "再三考虑后", "再三考虑", "考虑再三", "重新考虑了一下", "重新考虑了下", "重新考虑后", "重新考虑之后",
+    "重新考虑", "考虑了一下", "考虑了下", "考虑过后", "考虑过了", "考虑好了", "仔细考虑后", "仔细考虑过",
+)  # fmt: skip
 OBJECT_SUFFIXES: tuple[str, ...] = ("对象是", "对象为", "目标是", "目标为", "对象", "目标")
 OBJECT_LINKS: tuple[str, ...] = ("选择", "选", "定为", "定", "就是")  # 炮打对象选X
 
@@ -322,6 +338,9 @@ NAME_FIRST: tuple[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...]
 ALTERNATIVE_FOLLOWERS: tuple[str, ...] = (
     "也行", "也可以", "都行", "都可以", "二选一", "选一个", "随便", "皆可",
 )  # fmt: skip
+# Resignation written right after a command, ending its clause (弃权算了, 投老王得了, 就占卜他算了):
+# the command stands; only after a break is 算了 a cancel (占卜 X⏎算了).
+RESIGNATION_TAILS: tuple[str, ...] = ("算了", "得了", "拉倒", "就算了")
 # What may follow a name without being part of it (投票：老王，理由 …, 投老王一票, 占卜老王是不是杀手).
 # Any other character that could extend a name makes the whole token the name (老王王 is not 老王).
 NAME_FOLLOWERS: tuple[str, ...] = (
@@ -331,7 +350,7 @@ NAME_FOLLOWERS: tuple[str, ...] = (
     "还是", "和", "与", "跟", "以及", "及", "还有", "平安", "好运", "顺利", "活过", "度过", "挺过",
 )  # fmt: skip
 # ... and these when the clause ends after them (我投Kiki自己, 占卜老王本人吧; not 老王自己说的那个人).
-NAME_FOLLOWERS_AT_END: tuple[str, ...] = ("自己", "本人")
+NAME_FOLLOWERS_AT_END: tuple[str, ...] = ("自己", "本人", *RESIGNATION_TAILS)
 # A vote-thread post wishing one player out, with no ballot word (阿杰出局吧, Rex，就是你了,
 # 送老王走): a possible ballot for the GM, never a ballot (issue 24: nothing dropped in silence).
 OUT_WISHES: tuple[str, ...] = (
@@ -386,6 +405,9 @@ DECLARATION_SAME: tuple[str, ...] = (
 )  # fmt: skip  # fmt: skip
 # A remark on a command's own line shorter than this is not its declaration (…炮架子：Y。明天见).
 DECLARATION_TAIL_MIN = 20
+# A declaration block written before the 杀 line with no marker counts from this length (a
+# greeting or a remark before the kill is no declaration: 神使晚上好⏎杀 X).
+DECLARATION_BEFORE_MIN = 50
 
 LAST_WORDS: tuple[str, ...] = ("【遗言】", "遗言")
 ACCUSE_WORDS: tuple[str, ...] = ("指控", "指认")
@@ -402,6 +424,10 @@ AGREEMENT_WORDS: tuple[str, ...] = (
     "以这个为准", "以这条为准", "以此为准", "以本条为准", "以这次为准", "就这个了", "就这个",
     "就这样吧", "就这样", "就这么定了", "就这么办", "就定这个", "定了", "不改了", "不变了", "不变",
     "最终决定", "确定了", "确认了", "决定了", "没问题", "ok",
+    # the latest line, named (the latest counts anyway, A-S2): 占卜 A⏎占卜 B⏎以最后一条为准
+    "以最后一条为准", "以最后一个为准", "以最后这条为准", "以最后这个为准", "以最后一次为准",
+    "以最后的为准", "以最新的为准", "以最新一条为准", "以最新这条为准", "以最新为准",
+    "以后面这条为准", "以后面这个为准", "以后面的为准", "以后一条为准", "以下面这条为准",
 )  # fmt: skip
 SPEED_UP = ("同意", "加速")  # 同意第N天加速 (a whole clause: 同意加速的请回复 is not consent)
 # A skill taken back, as a whole clause with no name (the latest reply counts: nothing stands):
