@@ -6,7 +6,8 @@ not count and to vote in the vote thread before the close. That PM is moot once 
 seat has a ballot in the round (he voted again, or the GM counted it) or the round is over.
 
 A ballot posted in the vote thread that could not be counted (a name nobody has, two targets,
-a condition, no ballot form) is told the same way (``vote_unread``): its voter believes he voted.
+a condition, no ballot form, a player already out: gmattack3 F4) is told the same way
+(``vote_unread``): its voter believes he voted.
 
 The PM's key ends in the round it is about (``{game}:reply:{evidence}:vote_wrong_thread:day1.r1``).
 """
@@ -32,7 +33,7 @@ KIND = "vote_wrong_thread"  # the alert's kind, and the PM's
 UNREAD_KIND = "vote_unread"  # the PM to whoever's ballot in the vote thread could not be counted
 # The alerts of a ballot in the vote thread that was not counted and that its voter can fix.
 UNREAD = frozenset({"unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
-                    "alternatives", "possible_ballot", "self_by_other_name"})  # fmt: skip
+                    "alternatives", "possible_ballot", "self_by_other_name", "dead_target"})  # fmt: skip
 KINDS = frozenset({KIND, UNREAD_KIND})
 
 
@@ -82,7 +83,7 @@ def unread_notices(
         why = "vote_unread_pronoun" if a.kind == "unknown_name" and not a.target else f"vote_unread_{a.kind}"
         text = referee.templates.render(
             "vote_unread_notice", at=notices.clock_time(post.posted_at, referee.tz),
-            why=referee.templates.render(why), closes=notices.clock_time(closes, referee.tz),
+            why=referee.templates.render(why, target=a.target or ""), closes=notices.clock_time(closes, referee.tz),
         )  # fmt: skip
         drafts.append(Draft(f"{referee.keys.reply(evidence, UNREAD_KIND)}:{step}", UNREAD_KIND, "pm", a.subject, text, (evidence,)))
         break  # (one PM per post)

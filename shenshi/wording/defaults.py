@@ -1233,6 +1233,7 @@ _group(
     ("vote_unread_alternatives", "写了几个可选的人", "why a ballot was not counted: alternatives (A或B)"),
     ("vote_unread_possible_ballot", "没有写成投票的格式", "why a post was not counted as a ballot: no command word"),
     ("vote_unread_pronoun", "没有写明投给谁（写的是「他」这样的代词）", "why a ballot was not counted: 他 names nobody"),
+    ("vote_unread_dead_target", "${target} 已经出局，不能投给他", "why a ballot was not counted: its target is out"),
     (
         "vote_unread_self_by_other_name",
         "写的是你接替的座位原来的玩家，也就是你自己；要投自己请写你的名字，否则写你要投的玩家",

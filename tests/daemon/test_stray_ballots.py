@@ -20,7 +20,7 @@ from shenshi.daemon.situation import facts_of, situation_of
 from shenshi.daemon.status import build_status
 from shenshi.rulesets.base import Phase
 from shenshi.store.outbox import PENDING
-from tests.daemon.helpers import GAME6_10, START, alerts, announcements, at, config, post
+from tests.daemon.helpers import GAME6_10, START, alerts, announcements, at, config, pm, post
 from tests.daemon.test_proposals_follow_the_state import day_one, feed, publish
 from tests.daemon.test_service_sandbox import restarted, world  # noqa: F401 - the fixture
 
@@ -154,3 +154,37 @@ def test_the_chat_thread_is_read(world) -> None:  # noqa: F811
         assert [a.subject for a in alerts(service) if a.kind == "vote_wrong_thread"] == ["小明"]
     finally:
         service.close()
+
+
+@pytest.mark.parametrize("mode", ["review", "live"])
+def test_a_ballot_for_a_player_already_out_is_told_to_the_voter(tmp_path, mode) -> None:
+    """gmattack3 F4: 「投票：夜行者」 for a player killed and announced was refused with no word to
+    the voter, who was then removed for not voting (RES-A18). He is told while the round is open."""
+    from tests.daemon.test_proposals_follow_the_state import night_one, to_day_one
+
+    cfg = config(tmp_path, mode=mode)
+    cfg = replace(cfg, game=replace(cfg.game, counted_threads=("2", DISCUSSION)))
+    svc, clock = night_one(cfg, [name for name, _ in GAME6_10])
+    feed(svc, pm("夜行者", "杀 Rex\n杀人宣言：" + "月光下的小巷里，风吹过破旧的招牌，" * 8, 2))
+    to_day_one(svc, clock)
+    assert not svc.referee.state.seat("Rex").alive
+    open_the_vote(svc, clock)
+    feed(svc, post("Lily99", "投票：Rex，理由见讨论帖", VOTE_OPENS + 0.3))
+    [notice] = [a for a in announcements(svc, PENDING) if a.kind == "vote_unread" and a.destination == "Lily99"]
+    assert "Rex 已经出局" in notice.text and "重新投票" in notice.text, notice.text
+    feed(svc, post("Lily99", "投票：老王", VOTE_OPENS + 0.5))  # he votes again: the PM is moot
+    assert not [a for a in announcements(svc, PENDING) if a.kind == "vote_unread" and a.destination == "Lily99"]
+
+
+def test_the_gm_sees_that_the_voter_is_told(tmp_path) -> None:
+    from tests.daemon.test_proposals_follow_the_state import night_one, to_day_one
+
+    svc, clock = night_one(config(tmp_path, mode="review"), [name for name, _ in GAME6_10])
+    feed(svc, pm("夜行者", "杀 Rex\n杀人宣言：" + "月光下的小巷里，风吹过破旧的招牌，" * 8, 2))
+    to_day_one(svc, clock)
+    open_the_vote(svc, clock)
+    feed(svc, post("Lily99", "投票：Rex", VOTE_OPENS + 0.3))
+    [notice] = [a for a in announcements(svc, PENDING) if a.kind == "vote_unread"]
+    [alert] = [a for a in alerts(svc) if a.kind == "dead_target"]
+    said = advice(svc, alert)
+    assert f"#{notice.id}" in said.text() and "没有回执" not in said.text(), said.text()
