@@ -189,6 +189,8 @@ def _waiting_lines(s: GameStatus, width: int, names: list[str]) -> list[str]:
             final = "（玩家要看到它才知道游戏结束）" if s.winner else \
                 "（按规则投票已开放、选票已计入，玩家要看到它才知道）" if w.kind == "vote_opened" else ""
             who = "守护进程发出" if not w.hints else "你发布"  # (live, or approved: the daemon sends it)
+            if w.state == "rejected":  # (dropped: nothing moves on until it is out, gmattack3 F2)
+                who = "你发布"
             lines += wrap(f"等待{who} #{w.id}（{what}）{final}：{w.hint}", width, names, "  ")
         else:
             groups.setdefault((w.what, w.state), []).append(w.id)

@@ -50,6 +50,7 @@ from shenshi.daemon.gm_text import (
     verdict_name,
 )
 from shenshi.daemon.hints import (
+    UNDO,
     Hint,
     confirmation_hints,
     dropped,
@@ -961,6 +962,8 @@ def run_hint(service: GameService, hint: Hint, by: str = "", *, text: str | None
                            ends_game=ENDS_GAME_OPTION in options)  # fmt: skip
         case "substitute" if len(args) == 2:
             return substitute(service, args[0], args[1], options.get("--uid"), offline=offline, by=by)
+        case "reject" if UNDO in options:
+            return outbox_action(service, "restore", hint.ids, by)
         case "approve" | "reject":
             return outbox_action(service, hint.command, hint.ids, by, late=hint.late)
         case "published":

@@ -407,6 +407,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "login_page_changed": "不会自己好：核对配置里论坛的地址；地址没错的话，把 shenshi run -v 的输出交给维护者",
     "forum_busy": "会自动重试；一直如此时，请在论坛后台调高负载保护的阈值",
     "own_box_full": "登录论坛删除已发送的私信，腾出空间；没送到的私信之后自动重发",
+    "gate_rejected": "你放弃了 #{id}，但游戏要等玩家看到它才能进入下一步（放弃不会撤销结果）：撤销放弃后再发布",
 })  # fmt: skip
 
 # What each hint does, in the GM's words (a button's text), by command or purpose.
@@ -418,7 +419,7 @@ LABELS: Mapping[str, str] = MappingProxyType({
     "published": "记为已发布", "post": "手动发帖", "send_pm": "手动发私信", "review": "查看",
     "pm": "私信回复", "forum": "打开论坛", "ask_player": "请玩家重发", "ack": "确认已读",
     "maintainer": "交给维护者", "password": "改密码", "count_in_game": "计入这一局",
-    "by_hand": "手动发帖/发私信",
+    "by_hand": "手动发帖/发私信", "restore": "撤销放弃",
 })  # fmt: skip
 # What a blank argument stands for.
 BLANKS: Mapping[str, str] = MappingProxyType({

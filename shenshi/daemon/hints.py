@@ -59,6 +59,7 @@ from shenshi.rulesets.profile import SkillChannel
 
 # -- the data ----------------------------------------------------------------------------------
 
+UNDO = "--undo"  # ``reject --undo``: take a drop back
 # Commands of ``shenshi`` a hint may name, and the acts the GM does by hand on the forum.
 COMMANDS = frozenset({"override", "substitute", "approve", "reject", "edit", "published", "ack",
                       "message", "review", "status", "run"})  # fmt: skip
@@ -1051,6 +1052,18 @@ def drop_hint() -> Hint:
     return Hint("reject", (Blank(gm_text.BLANKS["id"]),), label=gm_text.LABELS["reject"])
 
 
+def restore_hint(ident: int) -> Hint:
+    """``shenshi reject --undo ID``: an announcement the GM dropped, waiting for approval again."""
+    return Hint("reject", ids=(ident,), options=((UNDO, ""),), label=gm_text.LABELS["restore"])
+
+
+def rejected_gate_advice(mode: str, ident: int) -> Advice:
+    """The post the next step waits for, dropped by the GM (gmattack3 F2: the game stalled with
+    no word): nothing moves on until the players read it; take the drop back (then publish it
+    as the mode wants)."""
+    return Advice(gm_text.NOTES["gate_rejected"].format(id=ident), (restore_hint(ident),))
+
+
 def stale_hints(ident: int) -> tuple[Hint, ...]:
     """A post of an earlier step never published: drop it, or send it late on purpose."""
     return (Hint("reject", ids=(ident,), label=gm_text.LABELS["reject"]),
@@ -1065,5 +1078,5 @@ def render(hints: Iterable[Hint]) -> str:
 __all__ = [
     "ACTION", "BALLOT", "RECEIPT", "REFUSED_KINDS", "BY_HAND", "COMMANDS", "DECLARATION", "SEAT", "SENT",
     "Advice", "AlertFacts", "Arg", "Blank", "Cause", "Hint", "Outgoing", "Situation",
-    "Happening", "unit_of", "action_step", "advise", "answered", "replied", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
+    "UNDO", "Happening", "restore_hint", "rejected_gate_advice", "unit_of", "action_step", "advise", "answered", "replied", "confirmation_hints", "superseded", "ballot_step", "cause_of", "delivered", "dropped", "rule_cause", "intake_cause", "drop_hint", "pending_advice", "settle", "publish_advice", "publish_hints", "render", "resolutions", "stale_hints",
 ]  # fmt: skip

@@ -31,7 +31,15 @@ from typing import TYPE_CHECKING, Any
 from shenshi.daemon import gm_text
 from shenshi.daemon.announce import kind_words
 from shenshi.daemon.context import unpublished_deaths
-from shenshi.daemon.hints import Advice, Hint, Situation, advise, confirmation_hints, publish_advice
+from shenshi.daemon.hints import (
+    Advice,
+    Hint,
+    Situation,
+    advise,
+    confirmation_hints,
+    publish_advice,
+    rejected_gate_advice,
+)
 from shenshi.daemon.keys import step_label
 from shenshi.daemon.links import EvidenceLink, evidence_links
 from shenshi.daemon.referee import NOT_YET, SUMMONING, Referee, stand_ins
@@ -772,6 +780,11 @@ def _waiting(referee: Referee, outbox: list[Announcement], mode: str, situation:
     opening = referee.awaited_opening()  # ballots count from it: the open round waits for it too
     pending.sort(key=lambda a: (a.key not in (gate, opening), a.id))
     out = []
+    dropped = next((a for a in outbox if a.key == gate and a.state is AnnouncementState.REJECTED), None)
+    if dropped is not None and not any(a.key == gate for a in pending):  # (nothing else says it)
+        advice = rejected_gate_advice(mode, dropped.id)
+        out.append(Waiting(dropped.id, dropped.kind, kind_words(referee.templates, dropped.kind, dropped.key),
+                           dropped.state.value, True, advice.text(), advice.hints))  # fmt: skip
     for a in pending:
         if a.state is AnnouncementState.UNCONFIRMED:  # it goes out once the GM confirms it
             hints = confirmation_hints(situation, a.kind, subject_of(a), a.id)
