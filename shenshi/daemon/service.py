@@ -915,12 +915,16 @@ class GameService:
                 if a.kind in EARLIER and a.destination_kind is DestinationKind.USER:
                     earlier.setdefault(a.destination, []).append(a.text)
         answered: frozenset[str] = frozenset()
-        if referee.voided:  # (a voided action's player is told where its receipt went out)
-            out = [AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED]
-            answered = frozenset(str(e) for a in uow.outbox.announcements(self.game_id, out)
-                                 if a.kind == "receipt" for e in a.evidence_ids)  # fmt: skip
+        received: frozenset[str] = frozenset()
+        if referee.voided:  # (a voided action's player is told, wherever his PM had a receipt:
+            # out, or waiting and withdrawn by the void, gmattack3 F3; not one the GM dropped)
+            receipts = [a for a in uow.outbox.announcements(self.game_id) if a.kind == "receipt"]
+            out = (AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED)
+            answered = frozenset(str(e) for a in receipts if a.state in out for e in a.evidence_ids)
+            received = frozenset(str(e) for a in receipts if a.state is not AnnouncementState.REJECTED
+                                 for e in a.evidence_ids)  # fmt: skip
         return Proposals(referee, self.config.game.name, earlier, self._lurking, answered,
-                         now=self.clock_time or self.clock())  # fmt: skip
+                         now=self.clock_time or self.clock(), received=received)  # fmt: skip
 
     def _log_superseded(self, old: Announcement, by: Announcement | None) -> None:
         """The dry-run log: a proposal a later event made moot (never sent)."""

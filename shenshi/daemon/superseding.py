@@ -130,6 +130,7 @@ class Proposals:
         lurking: frozenset[str] | None = None,
         answered: frozenset[str] = frozenset(),
         now: datetime | None = None,
+        received: frozenset[str] = frozenset(),
     ) -> None:
         self.referee = referee
         self.state = referee.state
@@ -138,9 +139,10 @@ class Proposals:
         # the lurking proposals the clock proposes now (``None``: not known): one whose player
         # has posted since is withdrawn
         self.lurking = lurking
-        # the posts and PMs whose receipts went out (or are going out): a voided action's
+        # the posts and PMs that had a receipt (not one the GM dropped): a voided action's
         # player is told (evidence ids)
         self.answered = answered
+        self.received = received | answered  # … and those whose receipt waits (or was withdrawn)
         self.now = now  # the phase clock (a vote that opened by now is open, not「届时」)
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
@@ -294,16 +296,18 @@ class Proposals:
         )  # fmt: skip
 
     def _void_notices(self) -> list[Draft]:
-        """To each player whose receipt for an action the GM then voided already went out:
-        that it no longer counts (a receipt still waiting is withdrawn instead)."""
+        """To each player whose PM had a receipt (out, or waiting: withdrawn by the void) for
+        an action the GM then voided: that it no longer counts (gmattack3 F3: a receipt withdrawn
+        and nothing in its place left him believing his kill stood)."""
         referee, info = self.referee, self.referee.ruleset.info
         out = []
         for evidence, (actor, action, target) in referee.voided.items():
-            if evidence not in self.answered or not self.state.has_player(actor):
+            if evidence not in self.received or not self.state.has_player(actor):
                 continue
             what = f"{info.action_name(action)} {self._shown(target)}".strip()
             tree_hole = referee.profile.skills.channel is not SkillChannel.PM
-            text = referee.templates.render("receipt_voided_tree_hole" if tree_hole else "receipt_voided", action=what)
+            name = "receipt_voided" if evidence in self.answered else "receipt_voided_unanswered"
+            text = referee.templates.render(f"{name}_tree_hole" if tree_hole else name, action=what)
             if self.player_of(self.state.seat(actor)) != actor:
                 continue  # he left the seat: his receipts are moot, his successor never had one
             out.append(Draft(referee.keys.voided(evidence, action), "receipt", "pm", actor, text, (evidence,)))

@@ -378,6 +378,16 @@ _group(
         "to a player whose receipt already went out, when the GM voids that action (override void)",
     ),
     (
+        "receipt_voided_unanswered",
+        "天神已作废你本阶段的「${action}」，它不会计入结算。如仍要行动，请在截止前重新发私信。",
+        "the same, to a player whose receipt had not gone out yet (it is withdrawn: gmattack3 F3)",
+    ),
+    (
+        "receipt_voided_unanswered_tree_hole",
+        "天神已作废你本阶段的「${action}」，它不会计入结算。如仍要行动，请在截止前在你的功能树洞重新回复。",
+        "werewolf: the same, where skills are replies in the 功能树洞",
+    ),
+    (
         "receipt_voided_tree_hole",
         "天神已作废你本阶段的「${action}」，它不会计入结算，之前的回执不再算数。如仍要行动，请在截止前在你的功能树洞重新回复。",
         "werewolf: the same, where skills are replies in the 功能树洞 (a PM would not count)",
