@@ -576,6 +576,23 @@ class Situation:
     # since when the open round takes ballots, on the forum's clock as a Cause's ``at`` ('': unknown)
     voting_since: str = ""
     closed_actions: frozenset[str] = frozenset()  # night actions whose submission phase has closed
+    # who took over whose seat (old → new, every substitution of the game): an alert about one
+    # who left is about his seat, which the GM names by whoever plays it now (gmattack3 F1)
+    successors: Mapping[str, str] = field(default_factory=dict)
+
+    def core_name(self, name: str) -> str:
+        """The name the rules core knows ``name``'s seat by now: his, or (he left it) his
+        successor's once that one entered."""
+        seen = {name}
+        while not self.state.has_player(name) and name in self.successors and self.successors[name] not in seen:
+            name = self.successors[name]
+            seen.add(name)
+        return name
+
+    def typed_name(self, name: str) -> str:
+        """How the GM names the seat ``name`` in a command now: a substitute still entering
+        plays it already, under his own name (the GM's commands refuse the one who left)."""
+        return dict(self.state.pending_substitutions).get(name, name)
 
     def legal(self, command: Command) -> bool:
         """Whether the rules core takes ``command`` now (decided against the state, unchanged)."""
@@ -607,11 +624,39 @@ def advise(alert: AlertFacts, situation: Situation) -> Advice:
     if alert.resolved:
         return Advice(gm_text.NOTES["resolved"])
     kind = rule_kind(alert.kind)
+    alert = _about_the_seat(replace(alert, kind=kind), situation)
     handler = _BY_KIND.get(kind) or _BY_KIND.get(kind.removeprefix("rule:"))
     if handler is not None:
-        return handler(replace(alert, kind=kind), situation)
+        return _as_typed(handler(alert, situation), situation)
     note = gm_text.NOTES.get(kind) or gm_text.NOTES.get(kind.removeprefix("rule:"))
     return Advice(note) if note else _default(alert, situation)
+
+
+def _about_the_seat(alert: AlertFacts, sit: Situation) -> AlertFacts:
+    """``alert`` about the seat its player left, under the name the rules core knows it by now
+    (a substitution completed since it was raised)."""
+    if not sit.successors:
+        return alert
+    cause = alert.cause
+    if cause is not None and cause.who and (now := sit.core_name(cause.who)) != cause.who:
+        cause = replace(cause, who=now)
+    subject = sit.core_name(alert.subject) if alert.subject else alert.subject
+    return replace(alert, cause=cause, subject=subject)
+
+
+def _as_typed(advice: Advice, sit: Situation) -> Advice:
+    """``advice`` with each seat its hints name written as the GM types it now (a substitute
+    still entering: his own name, gmattack3 F1: 「override void 小红 占卜」 was refused with
+    「请写 admin」)."""
+    renamed = dict(sit.state.pending_substitutions)
+    if not renamed or not advice.hints:
+        return advice
+    def typed(a: Arg) -> Arg:
+        if isinstance(a, str):
+            return sit.typed_name(a)
+        return replace(a, choices=tuple(map(sit.typed_name, a.choices)), suggested=tuple(map(sit.typed_name, a.suggested)))
+
+    return replace(advice, hints=tuple(replace(h, args=tuple(map(typed, h.args))) for h in advice.hints))
 
 
 def _who(alert: AlertFacts) -> str:

@@ -60,6 +60,7 @@ def situation_of(service: GameService, outbox: list[Announcement] | None = None)
         voting_since=opens.astimezone(referee.tz).strftime("%Y-%m-%dT%H:%M:%S")
         if opens is not None and opens <= service.clock() else "",
         closed_actions=frozenset(a for a in referee.profile.skills.night_phases if phase_closed(service, a)),
+        successors=dict(referee.successors),
     )
 
 

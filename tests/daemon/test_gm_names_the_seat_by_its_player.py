@@ -154,3 +154,26 @@ def test_an_exit_at_night_says_the_actions_it_voids(tmp_path) -> None:
     clock.set(at(1))
     said = gm_commands.correct(svc, "exit", ["Tom_2"], reason="本人申请退出")
     assert any("Tom_2 今晚已提交的行动（祈祷 Rex）随他出局不再计入" in line for line in said.lines), said.lines
+
+
+def test_an_alerts_next_step_names_the_seat_by_who_plays_it_now(tmp_path, monkeypatch) -> None:
+    """gmattack3 F1: after `substitute`, an alert raised before it still offered 「override void
+    小红 占卜」, which the command then refused (「请写 admin」). Its steps name the substitute,
+    in its pickers too, and run as offered."""
+    from tests.daemon.helpers import alerts, pm
+    from tests.daemon.test_status import feed
+
+    monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
+    svc, clock = started(tmp_path)
+    declaration = "杀人宣言：" + "月光下的小巷里，风吹过破旧的招牌，" * 8
+    feed(svc, pm("夜行者", f"杀 Rex\n{declaration}", 0.5))
+    feed(svc, pm("老王", f"杀 小明\n{declaration}", 0.6))  # the killers disagree
+    clock.set(at(1))
+    gm_commands.substitute(svc, "老王", NEWCOMER, uid=NEWCOMER_UID)
+    [alert] = [a for a in alerts(svc) if a.kind == "joint_disagreement" and a.resolved_at is None]
+    hints = svc.advice(alert).hints
+    voids = [h for h in hints if h.args[:1] == ("void",)]
+    assert {h.args[1] for h in voids} == {"夜行者", NEWCOMER}, [h.text() for h in hints]
+    [theirs] = [h for h in voids if h.args[1] == NEWCOMER]
+    said = gm_commands.run_hint(svc, theirs)
+    assert said.refused == () and ("老王", "kill") not in {(s.actor, s.action) for s in svc.referee.state.submissions}
