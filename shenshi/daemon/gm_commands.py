@@ -883,6 +883,8 @@ def substitute(
     if new in pending.values():
         raise UserError(f"{new} 已经在本局中（正在接替 {next(o for o, n in pending.items() if n == new)} 的座位）：请换一名替补；没有改动")
     entering = pending.get(old)
+    if entering is not None and not service.referee.state.is_alive(old):  # (gmattack3 F6: no 「本阶段结束后」)
+        raise UserError(f"{old}（由替补 {entering} 在玩）的座位在本阶段已出局：替补只能接替存活的座位；没有改动")
     if entering is not None:  # (gmattack2 F1: said as it is, not 「入座后」 beside 「立即生效」)
         raise UserError(f"{old} 的座位已由替补 {entering} 接替，从接替时起由他投票和行动；同一阶段里一个座位只能换一次人："
                         f"本阶段结束后可以用 shenshi substitute {entering} 新玩家 换下他；没有改动")

@@ -48,6 +48,9 @@ def seat_name(service: GameService, written: str, what: str = "玩家") -> str:
         left = [p for p in uow.games.players(service.game_id, current_only=False)
                 if p.left_at is not None and p.name == token]  # fmt: skip
     now_at = next((name for name, seat in seats.items() if left and seat == left[0].seat), None)
+    if now_at and left[0].replaced_by is None and now_at not in service.referee.successors.values():
+        # he was entering when the seat went out (RES-A18): he never held it (gmattack3 F6)
+        raise UserError(f"{what}「{written}」接替的座位（{now_at}）在他入座前已出局，他没有入座：这个座位已不在游戏中；没有改动")
     if now_at:
         raise UserError(f"{what}「{written}」的座位已由 {now_at} 接替：请写 {now_at}；没有改动")
     close = index.suggest(token) if token else ()
