@@ -131,6 +131,7 @@ class Proposals:
         answered: frozenset[str] = frozenset(),
         now: datetime | None = None,
         received: frozenset[str] = frozenset(),
+        disagreed: frozenset[str] = frozenset(),
     ) -> None:
         self.referee = referee
         self.state = referee.state
@@ -143,6 +144,7 @@ class Proposals:
         # player is told (evidence ids)
         self.answered = answered
         self.received = received | answered  # … and those whose receipt waits (or was withdrawn)
+        self.disagreed = disagreed  # the players told tonight that their joint unit disagrees
         self.now = now  # the phase clock (a vote that opened by now is open, not「届时」)
         state = self.state
         self.acting = {new: old for new, old in stand_ins(state).items() if state.is_alive(old)}
@@ -205,6 +207,8 @@ class Proposals:
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
             return None if a.key in self._disagreement_keys() else Standing(None)
+        if a.kind == "joint_agreed":
+            return None if a.key in self._agreement_keys() else Standing(None)
         if a.kind == "declaration_lost":  # (he sent his own since, or the night is over)
             return None if a.key in self._declarations_lost() else Standing(None)
         if a.kind == "receipt" and (voided := self._voided(a)) is not None:
@@ -343,6 +347,35 @@ class Proposals:
             for players, choices in self._disagreements() for who in players
         }  # fmt: skip
 
+    def _agreement_keys(self) -> dict[str, Draft]:
+        """To each member of a joint unit told tonight that it disagreed (A-J2), once its choices
+        agree again while the night is open (a partner changed his, or the GM voided one):
+        what stands now, so that no PM he read promises a forfeit that will not happen
+        (gmattack3 F3)."""
+        state, referee = self.state, self.referee
+        if state.phase is not Phase.NIGHT or state.outcome or not self.disagreed:
+            return {}
+        disagreeing = {p for players, _ in self._disagreements() for p in players}
+        info, t = referee.ruleset.info, referee.templates
+        label = step_label(Phase.NIGHT, state.number)
+        out = {}
+        for who in sorted(self.disagreed - disagreeing):
+            seat = self.seat_of(who)
+            if seat is None or not seat.alive:
+                continue
+            members = {seat.name, *referee.partners(seat.name, state)}
+            latest = {(x.actor, x.action): x for x in sorted(state.submissions, key=lambda x: x.sort_key())
+                      if x.actor in members and state.is_alive(x.actor)}  # fmt: skip
+            if not latest:
+                continue  # (nothing stands: nothing is promised either way)
+            choices = t.render("receipt_name_separator").join(
+                f"{self._shown(x.actor)} {info.action_name(x.action)} {self._shown(x.target)}".strip()
+                for x in sorted(latest.values(), key=lambda x: x.sort_key())
+            )
+            key = f"{referee.keys.game}:{label}:joint_agreed:{who}:{choices}"
+            out[key] = Draft(key, "joint_agreed", "pm", who, t.render("joint_agreed_notice", choices=choices))
+        return out
+
     def _disagreeing_receipt(self, a: Announcement) -> Standing | None:
         """A receipt of a member of a unit that disagrees promises no early close (RULES.md
         "Early close": the step runs to its deadline); once they agree, it promises it again."""
@@ -376,7 +409,8 @@ class Proposals:
         roles = [self.role_draft(new, seat) for new in self.came_in
                  if (seat := self.seat_of(new)) is not None and seat.alive]  # fmt: skip
         lost = list(self._declarations_lost().values())
-        return roles + self._partners_told() + list(self._disagreement_keys().values()) + self._void_notices() + lost
+        agreed = list(self._agreement_keys().values())
+        return roles + self._partners_told() + list(self._disagreement_keys().values()) + agreed + self._void_notices() + lost
 
     def _partners_told(self) -> list[Draft]:
         """To each living partner of a seat a substitute took over where substitutions are not

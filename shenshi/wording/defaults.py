@@ -215,6 +215,7 @@ _group(
     ("kind_vote_wrong_thread", "投错帖提醒", "a PM to whoever voted outside the vote thread while the round is open"),
     ("kind_vote_unread", "投票未计入提醒", "a PM to whoever posted a ballot in the vote thread that could not be counted"),
     ("kind_joint_disagreement", "联合行动意见不一提醒", "a PM to each member of a joint unit whose choices differ"),
+    ("kind_joint_agreed", "联合行动已一致通知", "a PM to a member told of a disagreement, once the unit agrees again"),
     ("kind_declaration_lost", "宣言失效提醒", "a PM to a killer whose partner's declaration no longer covers his kill"),
     ("kind_night_deadlines", "第${n}夜阶段截止", "werewolf: the night's phase deadlines post"),
     ("kind_last_words_notice", "遗言期限", "werewolf: until when last words are accepted"),
@@ -1291,6 +1292,11 @@ _group(
         "joint_disagreement_notice",
         "你们的联合行动意见不一：${choices}。请在截止前统一目标，否则本夜这一行动作废（统一之前不会提前结算）。",
         "to each member of a joint unit whose latest choices differ (A-J2; $choices: each member's)",
+    ),
+    (
+        "joint_agreed_notice",
+        "你们的联合行动现在一致了：${choices}（按规则有效；截止前仍可更改，再不一致则作废）。",
+        "to a member told that his joint unit disagreed, once its choices agree again (a partner changed, or the GM voided one)",
     ),
     (
         "receipt_until_phase",
