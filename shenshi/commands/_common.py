@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 from shenshi.errors import ERROR_PREFIX, UserError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from shenshi.config import Config
     from shenshi.daemon.gm_commands import Said
     from shenshi.daemon.service import GameService
@@ -173,3 +175,13 @@ def print_said(said: Said) -> int:
     for line in said.refused:
         print(f"{ERROR_PREFIX}{line}", file=sys.stderr)
     return 2 if said.refused else 0
+
+
+def text_of_file(path: Path, nothing_done: str = "没有改动") -> str:
+    """The text of ``--file`` (UTF-8); a file that cannot be read is refused in the CLI's words
+    (``nothing_done``: what the refusal ends with)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"--file {path}：读不了（{exc.__class__.__name__}）；{nothing_done}") from None
+

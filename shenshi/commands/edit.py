@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from shenshi.commands._common import open_service, print_said
+    from shenshi.commands._common import open_service, print_said, text_of_file
     from shenshi.daemon.gm_commands import edit_text, editable
 
     service = open_service(args)
@@ -38,10 +38,7 @@ def run(args: argparse.Namespace) -> int:
     if args.text is not None:
         text = args.text
     elif args.file is not None:
-        try:
-            text = args.file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"--file {args.file}：读不了（{exc.__class__.__name__}）；没有改动") from None
+        text = text_of_file(args.file)
     else:
         text = _with_editor(current.text)
     return print_said(edit_text(service, args.id, text))

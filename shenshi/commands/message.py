@@ -35,17 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     """Read the text, propose and approve the PM, say how it goes out."""
-    from shenshi.commands._common import open_service, print_said
+    from shenshi.commands._common import open_service, print_said, text_of_file
     from shenshi.daemon.gm_message import message
 
     if args.file is not None and args.text:
         raise UserError("私信内容写在命令里或用 --file，只能选一种；没有发出")
-    if args.file is not None:
-        try:
-            text = args.file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UserError(f"--file {args.file}：读不了（{exc.__class__.__name__}）；没有发出") from None
-    else:
-        text = " ".join(args.text)
+    text = text_of_file(args.file, "没有发出") if args.file is not None else " ".join(args.text)
     service = open_service(args)
     return print_said(message(service, args.to, text))

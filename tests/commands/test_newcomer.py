@@ -386,3 +386,20 @@ def test_refusals_with_one_reason_are_one_line(cfg, capsys) -> None:
     code, out, err = cli(capsys, "approve", "1-4")
     assert code == 2 and out.startswith("#4 已批准（回执）")
     assert err == "shenshi 出错：#1-3：已放弃（shenshi reject），不能再批准；要恢复：shenshi reject --undo ID\n"
+
+
+def test_the_gm_writes_a_pm_from_the_command_line(cfg, capsys, tmp_path) -> None:
+    """``shenshi message``: the words after the player's name, or a file; dry-run says to send it
+    by hand; a file that cannot be read, two sources, or someone outside the game are refused."""
+    code, out, _ = cli(capsys, "message", "小明", "今晚", "24:00", "截止")
+    assert code == 0 and "已写好给 小明 的私信 #1（11 字）" in out and "手动" in out, out
+    letter = tmp_path / "letter.txt"
+    letter.write_text("第一行\n第二行\n", encoding="utf-8")
+    code, out, _ = cli(capsys, "message", "老王", "--file", str(letter))
+    assert code == 0 and "#2" in out
+    code, _, err = cli(capsys, "message", "老王", "你好", "--file", str(letter))
+    assert code == 2 and "只能选一种" in err
+    code, _, err = cli(capsys, "message", "老王", "--file", "absent.txt")
+    assert code == 2 and "--file absent.txt：读不了" in err and "没有发出" in err
+    code, _, err = cli(capsys, "message", "路人丙", "你好")
+    assert code == 2 and "不是本局玩家" in err

@@ -15,8 +15,8 @@ from tests.daemon.test_hints_walk import deliver
 from tests.daemon.test_status import feed
 
 
-def day_one_voted(tmp_path):
-    """A game6-10 in review mode whose day 1 vote has closed: its result waits for the GM."""
+def day_one_voting(tmp_path):
+    """A game6-10 in review mode whose day 1 vote has opened (its opening post out)."""
     svc, clock = started(tmp_path, mode="review")
     with svc.store.transaction() as uow:
         uow.evidence.record(svc.game_id, [(post(n, "签到", 1), None) for n, _ in GAME6_10])
@@ -30,6 +30,12 @@ def day_one_voted(tmp_path):
     outbox_action(svc, "approve", [announcement(svc, "g1:day1:vote_open").id])
     deliver(svc)
     svc.tick()
+    return svc, clock
+
+
+def day_one_voted(tmp_path):
+    """A game6-10 in review mode whose day 1 vote has closed: its result waits for the GM."""
+    svc, clock = day_one_voting(tmp_path)
     for i, (name, _) in enumerate(GAME6_10):
         feed(svc, post(name, "投票：老王" if name != "老王" else "投票：Rex", 37.1 + i / 100))
     clock.set(at(62))
@@ -71,19 +77,7 @@ def test_a_substitute_whose_seat_was_executed_before_he_entered_is_refused_as_it
 
     monkeypatch.setitem(UIDS, NEWCOMER, NEWCOMER_UID)
     monkeypatch.setitem(UIDS, "替补乙", "78")
-    svc, clock = started(tmp_path, mode="review")
-    with svc.store.transaction() as uow:
-        uow.evidence.record(svc.game_id, [(post(n, "签到", 1), None) for n, _ in GAME6_10])
-    svc.process()
-    clock.set(at(24.5))
-    svc.tick()
-    outbox_action(svc, "approve", [announcement(svc, svc.referee.gate_key()).id])
-    deliver(svc)
-    clock.set(at(37))
-    svc.tick()
-    outbox_action(svc, "approve", [announcement(svc, "g1:day1:vote_open").id])
-    deliver(svc)
-    svc.tick()
+    svc, clock = day_one_voting(tmp_path)
     substitute(svc, "老王", NEWCOMER, uid=NEWCOMER_UID)  # entering at the day's end
     for i, (name, _) in enumerate(GAME6_10):
         voter = NEWCOMER if name == "老王" else name
