@@ -232,6 +232,8 @@ class Proposals:
         once the night had settled)."""
         if a.kind != "receipt":
             return None
+        if self._gone_with_his_exit(a):
+            return Standing(None)
         now = a
         if (covered := self._declared_by_partner(a)) is not None:
             now = replace(a, text=covered)
@@ -239,6 +241,22 @@ class Proposals:
         if found is not None and found.draft is not None:
             now = replace(now, text=found.draft.text)
         return None if now.text == a.text else Standing(replace(_draft_of(a), text=now.text))
+
+    def _gone_with_his_exit(self, a: Announcement) -> bool:
+        """A receipt saying 「已收到」 for an action of a player the GM put out this step
+        (``override exit``: his actions go out with him): it would tell him his action stands
+        and will be answered (gmattack3 F12)."""
+        referee = self.referee
+        if referee.keys.exit(a.destination) not in referee.exits_in_step:
+            return False
+        if self.state.is_alive(a.destination):
+            return False
+        accepted = referee.templates.render("receipt_accepted", what="\x00", note="").split("\x00")[0]
+        evidence = {str(e) for e in a.evidence_ids}
+        posthumous = referee.profile.skills.posthumous  # (what one out may still do stands)
+        return a.text.startswith(accepted) and not any(
+            str(x.evidence) in evidence and x.action in posthumous for x in self.state.submissions
+        )
 
     def _declared_by_partner(self, a: Announcement) -> str | None:
         """A killer's receipt that says his kill has no declaration and asks for one, once a

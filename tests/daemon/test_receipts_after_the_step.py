@@ -81,3 +81,23 @@ def test_a_killers_receipt_covered_by_the_declaration_that_closed_the_night_says
     assert svc.referee.state.phase.value == "dawn"  # the night closed early on the last PM
     [first] = [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == "夜行者"]
     assert "已由 老王 提交" in first.text and "可更改" not in first.text and "已提前结算" in first.text, first.text
+
+
+def test_an_exit_withdraws_the_receipt_of_the_action_it_voids(tmp_path) -> None:
+    """gmattack3 F12: after `override exit`, his receipt 「已收到：今晚占卜 …，天神答复前可更改」 stayed
+    to approve, and at dawn he was offered both 「你已出局」 and 「已收到…本阶段已结算」."""
+    from shenshi.daemon import gm_commands
+    from tests.daemon.helpers import pm
+    from tests.daemon.test_status import feed
+
+    svc, clock = _night_one(tmp_path)
+    feed(svc, pm("小明", "占卜 老王", 0.5))
+    [receipt] = [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == "小明"]
+    assert receipt.text.startswith("已收到")
+    gm_commands.correct(svc, "exit", ["小明"], reason="本人申请退出")
+    assert not [x for x in announcements(svc, PENDING) if x.kind == "receipt" and x.destination == "小明"]
+    feed(svc, pm("小明", "占卜 Rex", 1.0))  # out: refused, and told so
+    clock.set(at(24.1))
+    svc.tick()
+    told = [x.text for x in announcements(svc, PENDING) if x.destination == "小明"]
+    assert not [t for t in told if t.startswith("已收到")], told
