@@ -1511,7 +1511,9 @@ class Referee:
             return []
         target = self.templates.render("abstain_word") if b.target == ABSTAIN else b.target
         text = self.templates.render("ballot_entered", target=target)
-        key = self.keys.private(step_label(Phase.DAY, before.number, b.round), "ballot_entered", to, 0)
+        # one per entry (its ballot's number): a later entry is a PM of its own, an earlier one
+        # still waiting is withdrawn (gmattack3 F7: 「记为 英布」 stood after two more corrections)
+        key = self.keys.private(step_label(Phase.DAY, before.number, b.round), "ballot_entered", to, b.seq)
         return [Draft(key, "ballot_entered", "pm", to, text)]
 
     def _execution_pms(self, before: GameState, report: Report) -> list[Draft]:

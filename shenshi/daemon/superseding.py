@@ -207,6 +207,8 @@ class Proposals:
             return Standing(None)  # he voted since, the GM counted it, or the round is over
         if a.kind == "joint_disagreement":
             return None if a.key in self._disagreement_keys() else Standing(None)
+        if a.kind == "ballot_entered" and len(parts) >= 5:
+            return None if self._entry_stands(parts) else Standing(None)
         if a.kind == "joint_agreed":
             return None if a.key in self._agreement_keys() else Standing(None)
         if a.kind == "declaration_lost":  # (he sent his own since, or the night is over)
@@ -241,6 +243,18 @@ class Proposals:
         if found is not None and found.draft is not None:
             now = replace(now, text=found.draft.text)
         return None if now.text == a.text else Standing(replace(_draft_of(a), text=now.text))
+
+    def _entry_stands(self, parts: Sequence[str]) -> bool:
+        """The ballot the GM entered (``{game}:day1.r1:ballot_entered:{to}:{seq}``) is still
+        the voter's latest of its round (no later entry or ballot of his since)."""
+        if not parts[-1].isdigit() or parts[-1] == "0":
+            return True  # (a PM proposed before entries were numbered: as it was)
+        seq = int(parts[-1])
+        entry = next((b for b in self.state.ballots if b.seq == seq), None)
+        if entry is None:
+            return False
+        return not any(b.voter == entry.voter and b.round == entry.round and b.sort_key() > entry.sort_key()
+                       for b in self.state.ballots)  # fmt: skip
 
     def _gone_with_his_exit(self, a: Announcement) -> bool:
         """A receipt saying 「已收到」 for an action of a player the GM put out this step
