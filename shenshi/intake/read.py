@@ -216,9 +216,15 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     out.doing = "vote"  # what follows is about a ballot
     if hidden and read_votes(hidden, name_index(ctx)):
         out.alert("unclosed_quote", text=_excerpt(hidden))
-    misplaced = kind in (VOTE_THREAD, GAME_THREAD, DISCUSSION_THREAD) and not hidden and _action_in_the_open(
-        out, own_text, post.author, skills=kind == VOTE_THREAD
-    )  # (where talk is, only a 加速/减速 reply is one: a skill there may be a claim; recheck)
+    # Where talk is, a skill may be a claim (recheck): only a 加速/减速 reply is misplaced there,
+    # or, at night, a short post that is the sender's own command (gmattack3 F8: 「占卜 夜行者」 in
+    # the discussion thread lost the night's divination in silence).
+    # (werewolf's skills are replies in the 功能树洞, and its night talk may name them: talk)
+    at_night = (ctx.phase.kind == NIGHT and ctx.profile.skills.channel is SkillChannel.PM
+                and len(own_text.strip()) <= MISPLACED_AT_NIGHT)  # fmt: skip
+    misplaced = kind in (VOTE_THREAD, GAME_THREAD, DISCUSSION_THREAD, CHAT_THREAD) and not hidden and _action_in_the_open(
+        out, own_text, post.author, skills=kind == VOTE_THREAD or at_night
+    )  # fmt: skip
     if not ballots:
         if misplaced:
             return out.result()
@@ -243,6 +249,9 @@ def read_post(ctx: GameContext, post: Post) -> IntakeResult:
     return out.result()
 
 
+# A post in a discussion or chat thread at night of at most this many characters that opens
+# with the sender's own command was meant as that command (a claim tells more).
+MISPLACED_AT_NIGHT = 40
 _LEADING = " \t\r\n\u3000:：,，.。!！【[(（"  # what may come before a command that opens a line
 _TALK = ("我", "今晚", "今天", "明天", "明晚", "昨晚", "昨天")  # 「我今晚占卜 X」 tells a plan
 

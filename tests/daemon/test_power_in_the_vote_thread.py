@@ -33,3 +33,27 @@ def test_a_seers_divination_in_the_vote_thread_is_alerted_once(tmp_path) -> None
     assert [a.kind for a in mine] == ["wrong_channel"] and "私信" in mine[0].message
     [receipt] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == seer]
     assert "行动请私信天神" in receipt.text
+
+
+def test_a_night_command_posted_in_a_discussion_or_chat_thread_is_alerted_and_told(tmp_path) -> None:
+    """gmattack3 F8: at night, 「占卜 夜行者」 in the discussion thread and 「杀 月光，今晚就他了」 in
+    the chat thread were read as talk: no alert, no PM, the night's action lost in silence. A
+    claim told in the open (「我是预言家，昨晚占卜 X 是好人」) stays talk."""
+    from dataclasses import replace
+
+    from tests.daemon.helpers import config
+    from tests.daemon.test_proposals_follow_the_state import night_one
+
+    cfg = config(tmp_path)
+    cfg = replace(cfg, game=replace(cfg.game, counted_threads=("2", "9"), uncounted_threads=("5",)))
+    svc, clock = night_one(cfg, [])
+    seer = next(s.name for s in svc.referee.state.seats if s.role == "seer")
+    killer = next(s.name for s in svc.referee.state.seats if s.role == "killer")
+    feed(svc, post(seer, "占卜 老王", 0.2, tid="9"))
+    feed(svc, post(killer, "杀 月光，今晚就他了", 0.3, tid="5"))
+    feed(svc, post("阿杰", "我是预言家，昨晚占卜 Rex 是好人", 0.4, tid="9"))
+    assert sorted((a.subject, a.kind) for a in alerts(svc)) == sorted([(seer, "wrong_channel"), (killer, "wrong_channel")])
+    for who in (seer, killer):
+        [receipt] = [a for a in announcements(svc) if a.kind == "receipt" and a.destination == who]
+        assert "私信天神" in receipt.text, receipt.text
+    assert not svc.referee.state.submissions
