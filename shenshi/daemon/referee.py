@@ -717,6 +717,8 @@ class Referee:
                 out.drafts += self._not_a_candidate(alert.subject, alert.target, evidence, at)
             if alert.kind == "vote_immutable" and alert.subject:
                 out.drafts += self._kept_gm_ballot(alert.subject, alert.target, evidence, at)
+            if alert.kind in CHANGE_REFUSED and alert.subject and channel == "post":
+                out.drafts += self._change_refused(alert.kind, alert.subject, alert.target, evidence, at)
         refused: set[int] = set()  # commands the rules core refused: no "已收到" for them
         # commands not taken, with why (a stand-in's ballot where the seat's ballot stands, a
         # declaration with no kill to go with)
@@ -981,6 +983,21 @@ class Referee:
         t = self.templates
         was = t.render("abstain_word") if mine[0].target == ABSTAIN else mine[0].target
         text = t.render("vote_kept_notice", at=notices.clock_time(at, self.tz), target=target or "", was=was)
+        return [Draft(self.keys.reply(evidence, "vote_kept"), "vote_kept", "pm", voter, text, (evidence,))]
+
+    def _change_refused(self, kind: str, voter: str, target: str | None, evidence: str, at: datetime) -> list[Draft]:
+        """A change of ballot the rules void (chess32: a second change, or one in the round's
+        last hour, C-D4): the voter believes he changed it; he is told that his earlier ballot
+        stands (gmattack3 F10)."""
+        seat = stand_ins(self.state).get(voter, voter)
+        mine = sorted((b for b in self.state.ballots if b.voter == seat and b.round == self.state.round),
+                      key=lambda b: b.sort_key())  # fmt: skip
+        if not mine:
+            return []
+        t = self.templates
+        was = t.render("abstain_word") if mine[-1].target == ABSTAIN else mine[-1].target
+        text = t.render("vote_change_refused_notice", at=notices.clock_time(at, self.tz), target=target or "",
+                        was=was, why=t.render(f"vote_change_refused_{kind}"))  # fmt: skip
         return [Draft(self.keys.reply(evidence, "vote_kept"), "vote_kept", "pm", voter, text, (evidence,))]
 
     def _not_a_candidate(self, voter: str, target: str | None, evidence: str, at: datetime) -> list[Draft]:
@@ -1989,6 +2006,10 @@ def runoff_candidates(state: GameState) -> tuple[str, ...]:
         if fact.kind == "runoff":
             return tuple(fact.get("candidates") or ())
     return ()
+
+
+# Intake's alerts on a change of ballot the rules void (chess32): the voter is told (vote_kept).
+CHANGE_REFUSED = frozenset({"last_hour_change", "change_limit"})
 
 
 def stand_ins(state: GameState) -> dict[str, str]:

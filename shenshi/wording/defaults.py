@@ -1205,6 +1205,13 @@ _group(
         "a ballot refused as a change where the ballot that stands is one the GM recorded",
     ),
     (
+        "vote_change_refused_notice",
+        "你在 ${at} 改投 ${target} 的帖子没有计入：${why}，你本轮的投票仍是 ${was}。",
+        "chess32: a change of ballot the rules void ($why: a `vote_change_refused_*`)",
+    ),
+    ("vote_change_refused_last_hour_change", "截票前最后一小时内不能改票", "why a change was void: the round's last hour"),
+    ("vote_change_refused_change_limit", "本轮只能改一次票", "why a change was void: the round's one change is used"),
+    (
         "vote_closed_notice",
         "你在 ${at} 的投票没有计入：本轮投票已经截止。",
         "a ballot posted after its round closed",

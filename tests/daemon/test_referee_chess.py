@@ -150,3 +150,21 @@ def test_the_second_warnings_alert_closes_when_the_substitute_comes_in(tmp_path)
     seat = ref.state.seat("路人甲" if ref.state.has_player("路人甲") else "小明")
     carried = ref.ruleset.carried_over(ref.state, seat)
     assert ("substitute_warnings_fresh", {}) in carried  # RES-C33: he is told he starts with none
+
+
+def test_a_void_change_of_ballot_is_told_to_the_voter(tmp_path) -> None:
+    """gmattack3 F10: 「改票：刘邦，最后一小时改一下」 (C-D4: void in the round's last hour) and a
+    second change were refused with no word; the voter believed he had changed his vote."""
+    ref = chess_referee(tmp_path)
+    ref.tick(at(0), Clockwork())
+    voter, other, first, second, third = [s.name for s in ref.state.alive()][:5]
+    assert ref.read_post(post(other, f"投票：{first}", 1), "o1").events
+    assert ref.read_post(post(other, f"改票：{second}", 2), "o2").events  # the one change allowed
+    again = ref.read_post(post(other, f"改票：{third}", 3), "o3")
+    [told] = [d for d in again.drafts if d.kind == "vote_kept"]
+    assert told.destination == other and "只能改一次" in told.text and f"仍是 {second}" in told.text, told.text
+    assert ref.read_post(post(voter, f"投票：{first}", 4), "v1").events
+    late = ref.read_post(post(voter, f"改票：{second}，最后一小时改一下", 23.5), "v2")
+    [told] = [d for d in late.drafts if d.kind == "vote_kept"]
+    assert told.destination == voter and "最后一小时" in told.text and f"仍是 {first}" in told.text, told.text
+    assert [a.kind for a in late.alerts] == ["last_hour_change"]
