@@ -280,7 +280,7 @@ RULE_NAMES: Mapping[str, str] = MappingProxyType({
     "summoned_twice": "被招魂者的第一张票为准", "summoned_later_night": "招魂只计更近一夜已上线的死者",
     "not_drawn": "未被抽中额外占卜", "no_vote": "未投票", "mutual_overlap_later": "互相重叠（后者无效）",
     "missing_ballot": "未投票", "lurking": "潜水", "lovers_exist": "已有情侣", "last_words_twice": "第二份遗言",
-    "last_words_long": "遗言太长", "joint_disagreement": "联合杀手意见不一", "forced_default": "强制技能没有使用",
+    "last_words_long": "遗言太长", "joint_disagreement": "联合行动意见不一", "forced_default": "强制技能没有使用",
     "delegation": "委托投票", "blade_no_effect": "孤刀无效", "blade_unusable": "孤刀不能使用",
     "wolf_camp_too_small": "狼人阵营人数不足",
 })  # fmt: skip
@@ -373,7 +373,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "rule:delegation": "委托投票已按规则计入",
     "rule:declaration_missing": "按规则本夜杀人作废（已写进夜晚结果）",
     "rule:forced_default": "强制技能到截止时没有使用：按规则由你按事先公布的默认方式处理，shenshi 没有替他选择",
-    "rule:joint_disagreement": "到截止时仍不一致：按规则本夜这一行动作废（已写进结果）",
+    "rule:joint_disagreement": "到截止时仍不一致：按规则本夜这一行动作废",
     "joint_disagreement": "截止前统一目标则有效，否则这一行动作废；如你判断以其中一人为准，作废另一人的",
     "send_failed": "守护进程会自动重试",
     "order_uncertain": "已按有利于玩家计入；如你判断不该计入，可作废",

@@ -2121,7 +2121,10 @@ def _note_alert(
 ) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     detail = t.render("alert_rule_detail", detail=detail_words(n.detail)) if n.detail else ""
-    message = t.render("alert_rule", who=who_name(n.who), rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
+    # a chess unit (``chu_horses``, FORMAT's naming) by its members' names (gmattack3 F9)
+    unit = [s.name for s in state.seats if f"{s.team}_{s.role}s" == n.who]
+    who = "、".join(unit) if unit and not state.has_player(n.who) else who_name(n.who)
+    message = t.render("alert_rule", who=who, rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     kind = f"rule:{n.rule}"
     return GmAlert(key, kind, message, n.who, evidence, rule_cause(kind, n.who, n.verdict, action_step(state)))
 

@@ -168,3 +168,22 @@ def test_a_void_change_of_ballot_is_told_to_the_voter(tmp_path) -> None:
     [told] = [d for d in late.drafts if d.kind == "vote_kept"]
     assert told.destination == voter and "最后一小时" in told.text and f"仍是 {first}" in told.text, told.text
     assert [a.kind for a in late.alerts] == ["last_hour_change"]
+
+
+def test_the_horses_disagreement_is_named_by_the_horses(tmp_path) -> None:
+    """gmattack3 F9: the dawn alert read 「chu_horses：联合杀手意见不一…（已写进结果）」 — an
+    internal id, the horses called killers, and a result post that says nothing of it."""
+    ref = chess_referee(tmp_path)
+    ref.tick(at(0), Clockwork())
+    everyone_abstains(ref, 1)
+    close_day(ref, (at(0), at(24)), "")
+    ref.tick(at(25), Clockwork({"g1:day1:public": at(25)}))
+    horses = [s for s in ref.state.alive() if s.role == "horse"]
+    a, b = [h for h in horses if h.team == horses[0].team][:2]
+    enemies = [s.name for s in ref.state.alive() if s.team != a.team]
+    assert ref.read_pm(pm(a.name, f"查证 {enemies[0]}", 26), "h1").events
+    assert ref.read_pm(pm(b.name, f"查证 {enemies[1]}", 26.5), "h2").events
+    out = ref.tick(at(49), Clockwork())
+    [alert] = [x for x in out.alerts if x.kind.startswith("rule:joint_disagreement")]
+    assert a.name in alert.message and b.name in alert.message, alert.message
+    assert "_horses" not in alert.message and "杀手" not in alert.message, alert.message
