@@ -257,8 +257,8 @@ class Cause:
     # The alert is resolved by a cause equal to it on these fields (an action's own only if set).
     def resolved_by(self, other: Cause) -> bool:
         """Whether ``other`` (something that happened) resolves an alert about this."""
-        if other.what == REPLIED:  # a PM holding no command, answered (or entered, below)
-            return self.what == ENTERED and self.channel == "pm" and self.who == other.who
+        if other.what == REPLIED:  # a PM (or 功能树洞 reply) holding no command, answered
+            return self.what == ENTERED and self.who == other.who
         if not self.what or other.what != self.what:
             return False
         if self.what == SENT:
@@ -721,7 +721,8 @@ def _action_hint(
     if not sit.state.has_player(who) or sit.state.phase not in (Phase.NIGHT, Phase.DAY):
         return None
     role = sit.ruleset.info.roles.get(sit.state.seat(who).role)
-    powers = tuple(role.powers) if role else ()
+    night0 = sit.ruleset.profile(sit.state.config).skills.night0  # (金箭 after night 0: never taken)
+    powers = tuple(p for p in role.powers if not (p in night0 and sit.state.number > 0)) if role else ()
     if action and action not in powers:
         action = ""
     what: Arg = sit.ruleset.info.action_name(action) if action else Blank(

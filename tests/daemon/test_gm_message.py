@@ -129,3 +129,20 @@ def test_a_name_is_read_as_the_gms_other_commands_read_it(tmp_path, monkeypatch)
         message(service, "rex", "你好")  # the same text in the same second: one proposal
         [a] = [a for a in announcements(service) if a.kind == "gm_message"]
         assert a.destination == "Rex"
+
+
+def test_a_question_in_a_tree_hole_is_answered_by_message_too(tmp_path) -> None:
+    """newcomer4 W5: a werewolf's question replied in his 功能树洞 stayed open after the GM
+    answered it with 私信回复 (only a PM's question closed)."""
+    from tests.daemon.helpers import post, werewolf_with_tree_holes
+    from tests.daemon.test_status import feed
+
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"cupid": "31"})
+    svc.tick()
+    cupid = next(s.name for s in svc.referee.state.seats if s.role == "cupid")
+    feed(svc, post(cupid, "请问天神，爱神今晚还需要做什么吗？", 0.3, tid="31"))
+    [alert] = [a for a in alerts(svc) if a.subject == cupid and a.resolved_at is None]
+    [reply] = [h for h in svc.advice(alert).hints if h.command == "message"]
+    run_hint(svc, reply.fill("爱神只在第0夜射金箭。"))
+    [after] = [a for a in alerts(svc) if a.id == alert.id]
+    assert after.resolved_at is not None and after.resolution.startswith("已私信回复")
