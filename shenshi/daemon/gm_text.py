@@ -424,7 +424,7 @@ LABELS: Mapping[str, str] = MappingProxyType({
 # What a blank argument stands for.
 BLANKS: Mapping[str, str] = MappingProxyType({
     "target": "对象", "action": "行动", "points": "分数", "civilian": "庶民", "newcomer": "新玩家",
-    "id": "ID", "text": "私信内容",
+    "id": "ID", "text": "私信内容", "target2": "第二个对象",
 })  # fmt: skip
 OR = "，或 "
 # What keeps an open step from ending early (the rules core's ``Waiting``), for the GM.

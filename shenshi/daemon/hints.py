@@ -55,6 +55,7 @@ from shenshi.rulesets.base import (
     SubstitutionScheduled,
     VoidAction,
 )
+from shenshi.rulesets.catalog import PAIR_LOVERS
 from shenshi.rulesets.profile import SkillChannel
 
 # -- the data ----------------------------------------------------------------------------------
@@ -736,6 +737,10 @@ def _action_hint(
         gm_text.BLANKS["target"], tuple(dict.fromkeys((*suggestions, *living))), close
     )
     options = (("--at", at),) if at else ()
+    if action == PAIR_LOVERS:  # 金箭 takes two (newcomer4 W1: the fix offered one, and failed)
+        target2 = Blank(gm_text.BLANKS["target2"], tuple(n for n in living if n != who))
+        return Hint("override", ("action", who, what, target, target2), options=options,
+                    label=gm_text.LABELS["override_action"])  # fmt: skip
     if declaration.strip():
         options = (("--pm", str(pm)),) if pm is not None else (*options, ("--declaration", " ".join(declaration.split())))
     return Hint("override", ("action", who, what, target), options=options, label=gm_text.LABELS["override_action"])

@@ -2122,11 +2122,14 @@ def _note_alert(
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     detail = t.render("alert_rule_detail", detail=detail_words(n.detail)) if n.detail else ""
     # a chess unit (``chu_horses``, FORMAT's naming) by its members' names (gmattack3 F9)
-    unit = [s.name for s in state.seats if f"{s.team}_{s.role}s" == n.who]
-    who = "、".join(unit) if unit and not state.has_player(n.who) else who_name(n.who)
+    # (game6-13's ``alliance_killers`` too: newcomer4 G4), as a joint unit's alerts name it
+    members = [s for s in state.seats if n.who in (f"{s.team}_{s.role}s", f"{s.role}s")]
+    unit = sorted(s.name for s in members if s.alive) or sorted(s.name for s in members)
+    subject = "、".join(unit) if unit and not state.has_player(n.who) else n.who
+    who = subject if subject != n.who else who_name(n.who)
     message = t.render("alert_rule", who=who, rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     kind = f"rule:{n.rule}"
-    return GmAlert(key, kind, message, n.who, evidence, rule_cause(kind, n.who, n.verdict, action_step(state)))
+    return GmAlert(key, kind, message, subject, evidence, rule_cause(kind, subject, n.verdict, action_step(state)))
 
 
 def _declarations(state: GameState, report: Report) -> dict[str, str]:

@@ -884,7 +884,7 @@ class GameService:
             answers = {alert.id: [a for a in announcements if a.kind == "receipt" and a.destination == actor
                                   and alert.evidence_id in a.evidence_ids] for alert, _ in causes}  # fmt: skip
             pending = [(alert, a) for alert, _ in causes for a in answers[alert.id] if a.state in PENDING
-                       and (not written_of[alert.id] or written_of[alert.id] in a.text)]  # fmt: skip
+                       and (not written_of[alert.id] or written_of[alert.id] in _unbracketed(a.text))]  # fmt: skip
             # the PM the entry stands for: the latest whose refusal is still pending, else the latest
             main = pending[-1][0] if pending else causes[-1][0]
             text = referee.entered_receipt(sub, written_of[main.id], self.clock())
@@ -1246,6 +1246,12 @@ def _alert_row(a: GmAlert) -> dict:
         "evidence_id": int(a.evidence) if a.evidence and a.evidence.isdigit() else None,
         "cause": cause.to_json() if cause is not None else None,
     }  # fmt: skip
+
+
+def _unbracketed(text: str) -> str:
+    """A receipt's text with the brackets of a quoted werewolf skill dropped (「【金箭】 老汪」
+    quotes the action as 「金箭 老汪」: newcomer4 W2)."""
+    return text.replace("【", "").replace("】", "").replace("[", "").replace("]", "")
 
 
 def _command_text(text: str, game: str) -> str:

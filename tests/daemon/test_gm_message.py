@@ -146,3 +146,24 @@ def test_a_question_in_a_tree_hole_is_answered_by_message_too(tmp_path) -> None:
     run_hint(svc, reply.fill("爱神只在第0夜射金箭。"))
     [after] = [a for a in alerts(svc) if a.id == alert.id]
     assert after.resolved_at is not None and after.resolution.startswith("已私信回复")
+
+
+def test_a_misspelt_golden_arrow_is_entered_with_both_lovers_and_its_refusal_withdrawn(tmp_path) -> None:
+    """newcomer4 W1 W2: the fix of 「【金箭】 老汪 Lily99」 offered one target and failed (金箭需要两个
+    对象); once entered, the refusal 「…请写对名字后重新发送」 stayed to approve beside the receipt
+    of the entry (its 【】 hid the quoted action)."""
+    from shenshi.store.outbox import PENDING
+    from tests.daemon.helpers import post, werewolf_with_tree_holes
+    from tests.daemon.test_status import feed
+
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"cupid": "31"})
+    svc.tick()
+    feed(svc, post("白色的猫", "【金箭】 老汪 Lily99 今晚射出金箭", 0.3, tid="31"))
+    [alert] = [a for a in alerts(svc) if a.subject == "白色的猫" and a.resolved_at is None]
+    [entry] = [h for h in svc.advice(alert).hints if h.args[:1] == ("action",)]
+    assert [b.what for b in entry.blanks][-1] == "第二个对象", entry.text()
+    filled = entry.fill(*(["老王"] if len(entry.blanks) == 2 else []), "Lily99")
+    assert run_hint(svc, filled).refused == ()
+    told = [a.text for a in announcements(svc, PENDING) if a.destination == "白色的猫"]
+    assert not [t for t in told if t.startswith("未受理")], told
+    assert any("老王" in t and "Lily99" in t for t in told), told

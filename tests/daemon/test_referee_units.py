@@ -148,3 +148,16 @@ def test_two_werewolf_seers_each_hear_about_their_own_prophecy(tmp_path) -> None
     answers = {d.destination: d.text for d in out.drafts if d.kind == "prophecy"}
     assert f"{wolf} 属于非村民阵营" in answers[seers[0]]
     assert f"{others[0]} 属于" in answers[seers[1]] and wolf not in answers[seers[1]]
+
+
+def test_a_rule_alert_about_the_alliance_names_its_members(tmp_path) -> None:
+    """newcomer4 G4: 「alliance_killers：杀人宣言太短，请天神留意（60 字）」: an internal id as a name."""
+    ref = game6_13(tmp_path)
+    short = "月黑风高，甲与乙商量良久，终于决定下手。" * 3  # 60 characters
+    assert ref.read_pm(pm("甲", f"杀 子\n杀人宣言：{short}", 1), "a0").events
+    assert ref.read_pm(pm("乙", "杀 子", 2), "a1").events
+    out = dawn(ref, 24)
+    units = [a for a in out.alerts if a.kind.startswith("rule:")]
+    assert units and all("alliance" not in a.message and "alliance" not in a.subject for a in units), \
+        [(a.subject, a.message) for a in units]
+    assert any(a.subject == "乙、甲" or a.subject == "甲、乙" for a in units), [(a.subject, a.message) for a in units]
