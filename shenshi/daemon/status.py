@@ -466,7 +466,10 @@ def _sign_in(service: GameService, state: GameState, now: datetime) -> SignIn | 
     # a substitute does not sign in (entering is his sign-in), nor is a seat he is taking over
     # asked to (RULES.md "The substitute's own clocks"; the daemon proposes no exit for either)
     exempt = set(service.referee.successors.values()) | {old for old, _ in state.pending_substitutions}
-    living = [s.name for s in state.alive() if s.name not in exempt]
+    # alive as the players know it: a settled night's dead are still signing in (newcomer4 G7:
+    # the count dropped, which leaked the unpublished deaths into a number)
+    hidden = unpublished_deaths(state, service.referee.told_dead())
+    living = [s.name for s in state.seats if (s.alive or s.name in hidden) and s.name not in exempt]
     closes = (game.start + window).astimezone(now.tzinfo)
     return SignIn(thread, closes, tuple(n for n in living if n in signed),
                   tuple(n for n in living if n not in signed))  # fmt: skip

@@ -75,7 +75,7 @@ def test_review_filters_by_state_and_step(client, key, game) -> None:
     result = next(a for a in announcements(game) if a.kind == "night_result")
     assert f'id="a{result.id}"' in night
     nothing = client.get("/g/1/review?state=sent").text
-    assert "没有这样的公告或私信" in nothing
+    assert "没有「已发送」的公告或私信" in nothing and "看待处理的" in nothing  # (said as the filter it is: newcomer4 G8)
     a = by_state(game, AnnouncementState.PROPOSED)[0]
     r = form(client, key, f"/g/1/announcements/{a.id}/reject", back="/g/1/review?state=all&step=第1夜")
     assert r.headers["location"].startswith("/g/1/review?state=all&step=") and "note=" in r.headers["location"]

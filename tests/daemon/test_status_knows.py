@@ -217,3 +217,27 @@ def test_keeping_a_player_who_missed_the_sign_in_settles_its_alert(tmp_path) -> 
     assert not [a for a in s.open_alerts if a.kind == "signin"]
     [kept] = [a for a in s.alerts if a.kind == "signin"]
     assert kept.resolution == f"保留 Rex（#{signin.id} 已放弃）"
+
+
+def test_the_sign_in_count_keeps_a_settled_nights_dead(tmp_path) -> None:
+    """newcomer4 G7: once night 1 settled early (its dead not published), the sign-in line said
+    已签到 10 of 12: the GM wondered who was missing, and the number told the unpublished deaths."""
+    from shenshi.daemon.status import build_status
+    from tests.daemon.helpers import GAME6_10, at, pm, post, started
+    from tests.daemon.test_status import feed
+
+    svc, clock = started(tmp_path)
+    with svc.store.transaction() as uow:
+        uow.evidence.record(svc.game_id, [(post(n, "签到", 0.1), None) for n, _ in GAME6_10])
+    svc.process()
+    declaration = "杀人宣言：" + "月光下的小巷里，风吹过破旧的招牌，" * 8
+    plan = [("夜行者", f"杀 Rex\n{declaration}"), ("老王", f"杀 Rex\n{declaration}"), ("小明", "占卜 老王"),
+            ("月光", "束魂 阿杰"), ("阿杰", "诅咒 小明"), ("Lily99", "庇佑 白色的猫"),
+            *((n, "祈祷 小明") for n in ("Tom_2", "白色的猫", "kk_大侠", "Rex"))]  # fmt: skip
+    for i, (who, text) in enumerate(plan):
+        feed(svc, pm(who, text, 0.2 + i / 100))
+    svc.tick()
+    assert svc.referee.state.phase.value == "dawn" and not svc.referee.state.is_alive("Rex")
+    clock.set(at(0.5))
+    sign_in = build_status(svc).sign_in
+    assert sign_in is not None and len(sign_in.signed) == 10 and "Rex" in sign_in.signed, sign_in
