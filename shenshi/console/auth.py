@@ -41,6 +41,10 @@ from pathlib import Path
 
 TOKEN_FILE = "shenshi-console-token"
 COOKIE = "shenshi_console"
+# The cookie outlives the browser (newcomer4 C2: a GM who closed it had to fetch the token from
+# the terminal again): for this many days, while the token stays the same (a new token, or
+# another install's name, makes it worthless).
+COOKIE_DAYS = 30
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 HOME_SUFFIX = ".localhost"  # RFC 6761: browsers resolve every name under it to this machine
@@ -205,7 +209,8 @@ class Gate:
             return RedirectResponse(f"{where}?{query}", status_code=303)
         rest = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "token"])
         response = RedirectResponse(request.url.path + (f"?{rest}" if rest else ""), status_code=303)
-        response.set_cookie(COOKIE, self.key.cookie, httponly=True, samesite="strict", path="/")
+        response.set_cookie(COOKIE, self.key.cookie, max_age=COOKIE_DAYS * 86400, httponly=True,
+                            samesite="strict", path="/")  # fmt: skip
         return response
 
 

@@ -55,6 +55,7 @@ def test_the_first_visit_sets_the_cookie_and_drops_the_token_from_the_address(st
     assert r.status_code == 303 and r.headers["location"] == "/g/1/review?all=1"
     cookie = r.headers["set-cookie"]
     assert f"{COOKIE}={key.cookie}" in cookie and "HttpOnly" in cookie and "SameSite=strict" in cookie
+    assert "Max-Age=2592000" in cookie  # (it outlives the browser: newcomer4 C2)
     assert TOKEN not in cookie
     assert stranger.get("/g/1/review").status_code == 200  # the cookie signs in from now on
 
