@@ -1188,8 +1188,8 @@ _group(
     ),
     (
         "round_closed_early_notice",
-        "今天的${round}已于 ${at} 提前结束（票已全部到齐），原定的截止时间 ${was}（含替补延长）不再适用；${next}",
-        "a PM to a substitute whose round (extended for him) closed early ($round: 投票, 生死投票, 招魂)",
+        "今天的${round}已于 ${at} 提前结束，原定的截止时间 ${was} 不再适用；${next}",
+        "a PM to a substitute told his round's close, when it closed early (every ballot in, werewolf 加速; newcomer4 W8: no 「含替补延长」 where nothing was extended) ($round: 投票, 生死投票, 招魂)",
     ),
     ("round_closed_next_round", "下一轮投票在这一轮结果公布后开始，请留意投票帖。", "in `round_closed_early_notice`: a runoff follows"),
     ("round_closed_day_over", "今天的结果请看投票帖。", "in `round_closed_early_notice`: the day's vote is over"),
