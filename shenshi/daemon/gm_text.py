@@ -361,7 +361,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "judge": "由你判断是否处罚（规则 §7）",
     "declaration_pending": "截止前补交杀人宣言则有效，否则本次杀人作废",
     "declaration_closed": "这一夜已结算：没有宣言的杀人已按规则处理",
-    "declaration_short": "由你判断是否罚：抽一名庶民做额外占卜",
+    "declaration_short": "由你判断是否罚：抽一名平民（好人方）做额外占卜",
     "declaration_short_later": "由你判断是否罚；现在不能指定额外占卜",
     "signin": "未签到：确认退出、换人，或保留他（放弃这条公告）",
     "lurk": "潜水：确认退出、换人，或保留他（放弃这条公告）",
@@ -423,7 +423,7 @@ LABELS: Mapping[str, str] = MappingProxyType({
 })  # fmt: skip
 # What a blank argument stands for.
 BLANKS: Mapping[str, str] = MappingProxyType({
-    "target": "对象", "action": "行动", "points": "分数", "civilian": "庶民", "newcomer": "新玩家",
+    "target": "对象", "action": "行动", "points": "分数", "civilian": "平民（好人方）", "newcomer": "新玩家",
     "id": "ID", "text": "私信内容", "target2": "第二个对象",
 })  # fmt: skip
 OR = "，或 "
