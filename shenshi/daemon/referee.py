@@ -48,6 +48,7 @@ from shenshi.daemon.gm_text import (
     refusal,
     round_name,
     rule_name,
+    seat_played,
     verdict_name,
     who_name,
 )
@@ -708,8 +709,12 @@ class Referee:
                                  self.state, channel, at.astimezone(self.tz), _number(evidence))  # fmt: skip
             if cause is not None and cause.what == ACTION and text and ctx is not None:
                 cause = replace(cause, declared=self._declaration_written(ctx, alert, text, at))
+            message = alert.message
+            if (new := dict(self.state.pending_substitutions).get(alert.subject or "")) is not None:
+                # the seat as status names it: who plays it now writes (newcomer4 G6)
+                message = message.replace(alert.subject or "", seat_played(alert.subject or "", new), 1)
             out.alerts.append(
-                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, alert.message, alert.subject, evidence, cause)
+                GmAlert(self.keys.intake_alert(evidence, i), alert.kind, message, alert.subject, evidence, cause)
             )
             if alert.kind == "no_vote_open" and alert.subject:
                 out.drafts += self._vote_not_open(alert.subject, evidence, at)
@@ -1937,7 +1942,8 @@ class Referee:
                     continue
                 if n.rule == "joint_disagreement" and before is not None and not n.detail:
                     n = replace(n, detail="；".join(self._choices(subs) for _, subs in self.disagreements(before)))
-                out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event)))
+                out.alerts.append(_note_alert(self.templates, self.keys, self.state, n, i, evidence or _evidence_of(event),
+                                              self.successors))  # fmt: skip
         return out
 
     def _substitute_no_vote(self, n: DaemonNote, i: int, evidence: str | None) -> list[GmAlert]:
@@ -2117,7 +2123,8 @@ def _evidence_of(event: Event) -> str | None:
 
 
 def _note_alert(
-    t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None
+    t: Templates, keys: GameKeys, state: GameState, n: DaemonNote, i: int, evidence: str | None,
+    successors: Mapping[str, str] | None = None,
 ) -> GmAlert:
     key = keys.rule_alert(state.phase, state.number, state.round, n.who, n.rule, str(evidence or i))
     detail = t.render("alert_rule_detail", detail=detail_words(n.detail)) if n.detail else ""
@@ -2127,6 +2134,12 @@ def _note_alert(
     unit = sorted(s.name for s in members if s.alive) or sorted(s.name for s in members)
     subject = "、".join(unit) if unit and not state.has_player(n.who) else n.who
     who = subject if subject != n.who else who_name(n.who)
+    # a seat whose substitute wrote what the note is about (entered at the step's end, or still
+    # entering): named as status names it (newcomer4 G6: 「阿花：杀人宣言太短」 for 路人甲's)
+    playing = dict(state.pending_substitutions).get(n.who) or (
+        (successors or {}).get(n.who) if not state.has_player(n.who) or not state.is_alive(n.who) else None)
+    if playing is not None and subject == n.who:
+        who = seat_played(n.who, playing)
     message = t.render("alert_rule", who=who, rule=rule_name(n.rule), verdict=verdict_name(n.verdict), detail=detail)
     kind = f"rule:{n.rule}"
     return GmAlert(key, kind, message, subject, evidence, rule_cause(kind, subject, n.verdict, action_step(state)))

@@ -177,3 +177,4 @@ def test_an_alerts_next_step_names_the_seat_by_who_plays_it_now(tmp_path, monkey
     [theirs] = [h for h in voids if h.args[1] == NEWCOMER]
     said = gm_commands.run_hint(svc, theirs)
     assert said.refused == () and ("老王", "kill") not in {(s.actor, s.action) for s in svc.referee.state.submissions}
+

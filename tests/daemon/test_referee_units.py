@@ -161,3 +161,19 @@ def test_a_rule_alert_about_the_alliance_names_its_members(tmp_path) -> None:
     assert units and all("alliance" not in a.message and "alliance" not in a.subject for a in units), \
         [(a.subject, a.message) for a in units]
     assert any(a.subject == "乙、甲" or a.subject == "甲、乙" for a in units), [(a.subject, a.message) for a in units]
+
+
+def test_a_rule_alert_on_what_a_substitute_wrote_names_him_beside_the_seat(tmp_path) -> None:
+    """newcomer4 G6: the short declaration of 路人甲 (entering 阿花's seat) was told as
+    「阿花：杀人宣言太短」; the GM reads the seat as status names it."""
+    from shenshi.rulesets.base import Substitute
+
+    ref = game6_13(tmp_path)
+    ref.apply(Substitute("甲", "新人"))
+    short = "月黑风高，甲与乙商量良久，终于决定下手。" * 3  # 60 characters
+    assert ref.read_pm(pm("新人", f"杀 子\n杀人宣言：{short}", 1), "a0").events
+    assert ref.read_pm(pm("乙", "杀 子", 2), "a1").events
+    out = dawn(ref, 36.5)  # (the substitution added 12 h to the night)
+    named = [a.message for a in out.alerts if a.kind.startswith("rule:")]
+    assert named and all("alliance" not in m for m in named), named
+    assert any("新人" in m for m in named), named
