@@ -268,8 +268,9 @@ class Cause:
             return self.evidence is not None and self.evidence == other.evidence
         if self.what == SEAT:  # an exit or a substitute settles the seat whichever step it was in
             return self.who == other.who  # (gmattack C1: chess's second lurking warning stayed open)
-        if self.who != other.who or (self.step and self.step != other.step):
-            return False
+        if self.who != other.who or (self.step and self.step != other.step and not (
+                self.what == BALLOT and "." not in self.step and other.step.startswith(self.step + "."))):
+            return False  # (a ballot before the day's vote opened is of the day: its first round settles it)
         return not (self.what == ACTION and self.action and other.action and self.action != other.action)
 
     @staticmethod
@@ -467,6 +468,8 @@ SETTLED_BY_NEW = frozenset({
     "unknown_name", "ambiguous_name", "missing_target", "vote_conflict", "conditional_vote",
     "alternatives", "conditional_action", "action_conflict", "unclosed_quote", "possible_ballot",
     "unread_command", "vote_wrong_thread", "self_by_other_name",
+    # a ballot that did not count, its voter told to vote again (newcomer4 G9: open after he did)
+    "no_vote_open", "not_a_candidate",
 })  # fmt: skip
 
 

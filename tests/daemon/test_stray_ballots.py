@@ -188,3 +188,16 @@ def test_the_gm_sees_that_the_voter_is_told(tmp_path) -> None:
     [alert] = [a for a in alerts(svc) if a.kind == "dead_target"]
     said = advice(svc, alert)
     assert f"#{notice.id}" in said.text() and "没有回执" not in said.text(), said.text()
+
+
+def test_a_ballot_before_the_vote_opened_is_settled_by_his_ballot_after(tmp_path) -> None:
+    """newcomer4 G9: the alert for a ballot posted before the vote opened stayed open after the
+    voter cast a valid one."""
+    svc, clock = game(tmp_path, "review")
+    feed(svc, post("Lily99", "投票：Tom_2", VOTE_OPENS - 2))  # in the vote thread, too early
+    [early] = [a for a in alerts(svc) if a.kind == "no_vote_open" and a.subject == "Lily99"]
+    assert early.resolved_at is None
+    open_the_vote(svc, clock)
+    feed(svc, post("Lily99", "投票：Tom_2", VOTE_OPENS + 0.2))
+    [after] = [a for a in alerts(svc) if a.id == early.id]
+    assert after.resolved_at is not None, after
