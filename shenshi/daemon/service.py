@@ -898,7 +898,7 @@ class GameService:
                     if created:
                         out.proposed.append(d)
                 out.superseded.append((uow.outbox.link_superseded(old.id, new.id), new))
-            if new is None and any(answers.values()):  # his refusals are out: he learns what was recorded
+            if new is None:  # his refusals are out, or his PM had none (not read as a command: newcomer4 C3)
                 d = Draft(referee.keys.reply(evidence, "entered"), "receipt", "pm", actor, text, (evidence,))
                 if uow.outbox.propose(self.game_id, **_draft_row(d))[1]:
                     out.proposed.append(d)

@@ -243,3 +243,21 @@ def test_the_receipt_of_an_entry_the_gm_then_voids_is_withdrawn(tmp_path) -> Non
     assert [a for a in announcements(svc, PENDING) if a.destination == "夜行者" and "代为记录" in a.text]
     correct(svc, "void", ["夜行者", "杀"])
     assert not [a for a in announcements(svc, PENDING) if a.destination == "夜行者" and "代为记录" in a.text]
+
+
+def test_an_action_entered_for_a_pm_that_was_no_command_is_told_to_its_player(tmp_path) -> None:
+    """newcomer4 C3: 「今晚我想把魂绑在坐我左边那位身上…」, no command, entered by the GM from its
+    alert: the player got no receipt at all (only a PM refused with a receipt was answered)."""
+    from shenshi.daemon.gm_commands import run_hint
+    from shenshi.store.outbox import PENDING
+    from tests.daemon.helpers import alerts, announcements, pm, started
+    from tests.daemon.test_status import feed
+
+    svc, clock = started(tmp_path)
+    feed(svc, pm("月光", "今晚我想把魂绑在坐我左边那位身上", 0.5))
+    [alert] = [a for a in alerts(svc) if a.subject == "月光" and a.resolved_at is None]
+    [entry] = [h for h in svc.advice(alert).hints if h.args[:1] == ("action",)]
+    filled = entry.fill(*[("束魂" if b.what == "行动" else "阿杰") for b in entry.blanks])
+    assert run_hint(svc, filled).refused == ()
+    [told] = [a for a in announcements(svc, PENDING) if a.destination == "月光" and a.kind == "receipt"]
+    assert "束魂 阿杰" in told.text and "代为记录" in told.text, told.text
