@@ -209,7 +209,8 @@ def create_app(desk: Desk, key: ConsoleKey, home: str | None = None) -> Gate:
                 "actions": views.action_choices(service), "made": views.corrections_made(service),
                 "living": [p.name for p in seats if p.standing == "alive"],
                 "abstain": service.referee.profile.ballots.abstain,
-                "bench": list(service.config.game.substitutes)}  # fmt: skip
+                "bench": list(service.config.game.substitutes),
+                "entry": views.entry_words(service)}  # fmt: skip
 
     async def role(request: Request) -> Response:
         number, seat = request.path_params["game"], request.path_params["seat"]

@@ -466,7 +466,7 @@ def alert_history(service: GameService) -> list[tuple[str, list[AlertRow]]]:
 # ``player`` (a picker of the living), ``action`` (the ruleset's actions), ``target`` (a player
 # or 弃权), ``points``, ``optional`` (free text that may stay empty) or ``text``.
 CORRECTIONS = {
-    "action": ("补录行动（读不出的私信）", (("玩家", "player"), ("行动", "action"), ("对象（可空）", "optional"))),
+    "action": ("补录行动（读不出的指令）", (("玩家", "player"), ("行动", "action"), ("对象（可空）", "optional"))),
     "void": ("作废一个行动", (("玩家", "player"), ("行动", "action"))),
     "execute": ("改为处决", (("玩家", "player"),)),
     "cancel-execution": ("今天不处决", ()),
@@ -486,6 +486,28 @@ def corrections_for(service: GameService) -> dict[str, tuple[str, tuple[tuple[st
     declares (``Ruleset.gm_rulings``: no werewolf 罚分 on a game6 game)."""
     declared = {kind.replace("_", "-") for kind in service.ruleset.gm_rulings}
     return {what: form for what, form in CORRECTIONS.items() if what in COMMON or what in declared}
+
+
+@dataclass(frozen=True)
+class EntryWords:
+    """How the action-entry form speaks in this ruleset (newcomer4 C1: a werewolf game read
+    私信, 杀人宣言 and a chess example): what an action arrives as, the kill post's label (''
+    where there is none), an example of the target."""
+
+    source: str  # 私信 / 功能树洞的回复
+    kill_post: str
+    example: str
+
+
+def entry_words(service: GameService) -> EntryWords:
+    """The action-entry form's words for this game's ruleset."""
+    from shenshi.rulesets.profile import SkillChannel
+
+    profile = service.referee.profile
+    tree_hole = profile.skills.channel is not SkillChannel.PM
+    examples = {"chess32": "如 老王；炮打 X 炮架子 Y", "werewolf": "如 老王；金箭 两人：老王 Lily99"}
+    return EntryWords("功能树洞的回复" if tree_hole else "私信", profile.kill_post.label if profile.kill_post else "",
+                      examples.get(service.ruleset.info.name, "如 老王"))  # fmt: skip
 
 
 def action_choices(service: GameService) -> list[tuple[str, str]]:
