@@ -407,6 +407,7 @@ NOTES: Mapping[str, str] = MappingProxyType({
     "login_page_changed": "不会自己好：核对配置里论坛的地址；地址没错的话，把 shenshi run -v 的输出交给维护者",
     "forum_busy": "会自动重试；一直如此时，请在论坛后台调高负载保护的阈值",
     "own_box_full": "登录论坛删除已发送的私信，腾出空间；没送到的私信之后自动重发",
+    "night_phase_closed": "夜晚的一个阶段已截止",
     "gate_rejected": "你放弃了 #{id}，但游戏要等玩家看到它才能进入下一步（放弃不会撤销结果）：撤销放弃后再发布",
 })  # fmt: skip
 

@@ -1331,23 +1331,30 @@ class Referee:
         once they have all passed (a daemon started late: a post promising a deadline already
         past misleads, gmattack W1)."""
         state = self.state
-        if not times.phase_deadlines or all(at <= now for at in times.phase_deadlines.values()):
+        text = self.night_deadlines_text(state, times, now)
+        if text is None:
             return
         key = self.keys.notice(step_label(Phase.NIGHT, state.number), "deadlines")
         if key in self._notices_sent:
             return
         self._notices_sent.add(key)
+        out.drafts.append(Draft(key, "night_deadlines", "thread", self.game.vote_thread, text))
+
+    def night_deadlines_text(self, state: GameState, times: PhaseTimes, now: datetime) -> str | None:
+        """The post of night ``state.number``'s phase deadlines still ahead at ``now`` (one
+        approved late says only what is still to come: newcomer4 W6), or ``None`` once all
+        have passed."""
         skills = self.profile.skills
         tonight = {  # night 0 has its own skills (金箭, 托孤), the later nights the others
             action: phase
             for action, phase in skills.night_phases.items()
             if (action in skills.night0) == (state.number == 0)
         }
-        deadlines = {k: at for k, at in times.phase_deadlines.items() if k in {str(p) for p in tonight.values()}}
-        text = notices.night_deadlines(
-            self.templates, state.number, deadlines, times.closes, tonight, self.ruleset.info, self.tz
-        )
-        out.drafts.append(Draft(key, "night_deadlines", "thread", self.game.vote_thread, text))
+        ahead = {k: at for k, at in times.phase_deadlines.items() if k in {str(p) for p in tonight.values()} and at > now}
+        if not ahead:
+            return None
+        tonight = {action: phase for action, phase in tonight.items() if str(phase) in ahead}
+        return notices.night_deadlines(self.templates, state.number, ahead, times.closes, tonight, self.ruleset.info, self.tz)
 
     # -- what the clock waits for, for the scheduler and status -----------------------------------
 

@@ -166,6 +166,7 @@ class GameService:
         # why the pending proposals are derived again at the next commit though no event
         # happened (the clock learned a publication, a lurker posted), else None
         self._follow_why: str | None = None
+        self._ticked_at: datetime | None = None  # the clock's time at the last tick
         self._lurking: frozenset[str] | None = None  # the lurking proposals the clock proposes now
         self.last_poll: datetime | None = None  # when the last complete read of the forum began
         self.owner = owner_name()  # this daemon, in the game's lease and the sends it claims
@@ -651,12 +652,24 @@ class GameService:
         is read), then the sign-in and lurking checks."""
         now = self._advance(now or self.clock())
         self._release_settled_unknowns()
+        self._follow_night_phases(now)
         outcome = self._run_clock(now)
         absences = self._absences(now)
         outcome.extend(absences)
         self._follow_lurking(frozenset(d.key for d in absences.drafts if d.kind == "lurk"))
         self._commit_tick(outcome)
         return outcome
+
+    def _follow_night_phases(self, now: datetime) -> None:
+        """A werewolf night phase that closed since the last tick changes no state (no event)
+        but what a pending post says of it: the night's deadlines post is derived again
+        (newcomer4 W6: approved late, it promised a deadline already past)."""
+        before, self._ticked_at = self._ticked_at, now
+        times = self.referee.times() if self.referee is not None else None
+        if before is None or times is None or self.referee.state.phase is not Phase.NIGHT:
+            return
+        if any(before < at <= now for at in times.phase_deadlines.values()):
+            self._follow_why = self._follow_why or gm_text.NOTES["night_phase_closed"]
 
     def _follow_lurking(self, lurking: frozenset[str]) -> None:
         """The lurking proposals the clock proposes now; one still pending that it no longer

@@ -198,6 +198,8 @@ class Proposals:
             return None if self._substitution(a, parts[2], parts[3]).draft is not None else Standing(None)
         if a.kind == "vote_opened":
             return self._vote_opened(a, parts)
+        if a.kind == "night_deadlines":
+            return self._night_deadlines(a, parts)
         if a.kind == "round_result" and (text := self.referee.next_round_now(a.text)) != a.text:
             return Standing(replace(_draft_of(a), text=text))  # a substitution lengthened the next round
         if (fix := self.referee.corrected.get(original_key(a.key))) is not None and a.kind == "day_result":
@@ -524,6 +526,20 @@ class Proposals:
             return Standing(None)  # the seat died before he entered: nobody replaces anyone
         text = self.referee.substitution_text(old, new)
         return Standing(Draft(original_key(a.key), a.kind, "thread", a.destination, text))
+
+    def _night_deadlines(self, a: Announcement, parts: Sequence[str]) -> Standing | None:
+        """A night's deadlines post still waiting: what is still ahead of it (newcomer4 W6: one
+        approved after 夜晚1 closed promised 「00:00 前」 twenty minutes late); withdrawn once every
+        deadline it names has passed, or its night is over."""
+        state, times = self.state, self.referee.times()
+        if len(parts) < 2 or parts[1] != step_label(Phase.NIGHT, state.number) or state.phase is not Phase.NIGHT:
+            return Standing(None)
+        if times is None or self.now is None:
+            return None
+        text = self.referee.night_deadlines_text(state, times, self.now)
+        if text is None:
+            return Standing(None)
+        return None if text == a.text else Standing(replace(_draft_of(a), text=text))
 
     def _vote_opened(self, a: Announcement, parts: Sequence[str]) -> Standing | None:
         state = self.state

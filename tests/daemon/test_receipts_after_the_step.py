@@ -101,3 +101,16 @@ def test_an_exit_withdraws_the_receipt_of_the_action_it_voids(tmp_path) -> None:
     svc.tick()
     told = [x.text for x in announcements(svc, PENDING) if x.destination == "小明"]
     assert not [t for t in told if t.startswith("已收到")], told
+
+
+def test_a_night_deadlines_post_approved_late_says_only_what_is_ahead(tmp_path) -> None:
+    """newcomer4 W6: the night's deadlines post, approved after 夜晚1 had closed, went out
+    promising 「00:00 前」; once every deadline it names has passed it is withdrawn."""
+    svc, clock = werewolf_with_tree_holes(tmp_path, {"cupid": "31"})
+    svc.tick()
+    [post_] = [x for x in announcements(svc, PENDING) if x.kind == "night_deadlines"]
+    first = min(svc.referee.times().phase_deadlines.values())
+    assert first.strftime("%H:%M") in post_.text
+    clock.set(first + (at(0.05) - at(0)))
+    svc.tick()
+    assert not [x for x in announcements(svc, PENDING) if x.kind == "night_deadlines"]
