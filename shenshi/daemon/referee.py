@@ -837,12 +837,17 @@ class Referee:
         state = self.state
         if state.outcome is not None or state.phase not in (Phase.NIGHT, Phase.DAY):
             return False
+        return self.night_phase_closed(action, at) is None
+
+    def night_phase_closed(self, action: str, now: datetime) -> datetime | None:
+        """When the open night's submission phase of ``action`` closed (werewolf 夜晚1 at
+        00:00), if it has by ``now``; ``None`` while it is open, or where nights have no phases."""
         which = self.profile.skills.night_phases.get(action) if action else None
         times = self.times()
-        if which is None or times is None or state.phase is not Phase.NIGHT:
-            return True
+        if which is None or times is None or self.state.phase is not Phase.NIGHT:
+            return None
         closed = times.phase_deadlines.get(str(which))
-        return closed is None or at < closed
+        return closed if closed is not None and now >= closed else None
 
     def refused_resendable(self, refusal: Refusal) -> None:
         """A holder's latest PM was refused and he was told to send it again (intake's

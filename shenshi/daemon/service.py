@@ -929,17 +929,21 @@ class GameService:
                     earlier.setdefault(a.destination, []).append(a.text)
         answered: frozenset[str] = frozenset()
         received: frozenset[str] = frozenset()
-        out = (AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED)
-        if referee.voided:  # (a voided action's player is told, wherever his PM had a receipt:
-            # out, or waiting and withdrawn by the void, gmattack3 F3; not one the GM dropped)
-            receipts = [a for a in uow.outbox.announcements(self.game_id) if a.kind == "receipt"]
+        disagreed: frozenset[str] = frozenset()
+        night = referee.state.phase is Phase.NIGHT
+        if referee.voided or night:  # (one read of the outbox for both)
+            every = uow.outbox.announcements(self.game_id)
+            out = (AnnouncementState.SENDING, AnnouncementState.SENT, AnnouncementState.PUBLISHED)
+            # a voided action's player is told, wherever his PM had a receipt: out, or waiting
+            # and withdrawn by the void (gmattack3 F3); not one the GM dropped
+            receipts = [a for a in every if a.kind == "receipt"] if referee.voided else []
             answered = frozenset(str(e) for a in receipts if a.state in out for e in a.evidence_ids)
             received = frozenset(str(e) for a in receipts if a.state is not AnnouncementState.REJECTED
                                  for e in a.evidence_ids)  # fmt: skip
-        tonight = f"{referee.keys.game}:{keys.step_label(Phase.NIGHT, referee.state.number)}:joint_disagreement:"
-        disagreed = frozenset(a.destination for a in uow.outbox.announcements(self.game_id, list(out))
-                              if a.kind == "joint_disagreement" and a.key.startswith(tonight)) \
-            if referee.state.phase is Phase.NIGHT else frozenset()  # fmt: skip
+            # who was told tonight that his joint unit disagrees (told again once it agrees)
+            tonight = f"{referee.keys.game}:{keys.step_label(Phase.NIGHT, referee.state.number)}:joint_disagreement:"
+            disagreed = frozenset(a.destination for a in every if night and a.kind == "joint_disagreement"
+                                  and a.state in out and a.key.startswith(tonight))  # fmt: skip
         return Proposals(referee, self.config.game.name, earlier, self._lurking, answered,
                          now=self.clock_time or self.clock(), received=received, disagreed=disagreed)  # fmt: skip
 

@@ -24,7 +24,6 @@ from shenshi.daemon.hints import (
     answered,
     delivered,
 )
-from shenshi.rulesets.base import Phase
 from shenshi.store.records import Alert, Announcement, DestinationKind
 
 if TYPE_CHECKING:
@@ -70,12 +69,7 @@ def phase_closed(service: GameService, action: str) -> datetime | None:
     which are then neither voided nor entered (wolfadv W17); ``None`` while it is open."""
     referee = service.referee
     assert referee is not None, "start the service first"
-    which = referee.profile.skills.night_phases.get(action)
-    times = referee.times()
-    if which is None or times is None or referee.state.phase is not Phase.NIGHT:
-        return None
-    closed = times.phase_deadlines.get(str(which))
-    return closed if closed is not None and service.clock() >= closed else None
+    return referee.night_phase_closed(action, service.clock())
 
 
 def facts_of(alert: Alert) -> AlertFacts:
